@@ -1,0 +1,90 @@
+import type { Address, Lease, ThreadRecord, ThreadStatus, WorkflowEntry } from "@uwf/protocol";
+
+/** An object as listed by the store: enough for `verify` and `gc` to decide without reading it. */
+export interface StoredObjectInfo {
+  address: Address;
+  /** Milliseconds since the epoch when the object was written. */
+  writtenAt: number;
+}
+
+export interface PutManyOptions {
+  /** Resolve only once every node is on stable storage, with one sync point for the batch. */
+  durable?: boolean;
+}
+
+/** Immutable, content-addressed nodes. Every method validates addresses before touching storage. */
+export interface ObjectStore {
+  /** Writes one node (canonical JSON) and returns its address; an existing address is not rewritten. */
+  put(node: unknown, options?: PutManyOptions): Promise<Address>;
+  /** Writes several nodes as one batch; addresses come back in input order. */
+  putMany(nodes: readonly unknown[], options?: PutManyOptions): Promise<Address[]>;
+  /** Reads and re-hashes a node. Throws NodeNotFoundError, CorruptNodeError or InvalidAddressError. */
+  get(address: string): Promise<unknown>;
+  /** The stored canonical bytes, verified like `get`. */
+  getBytes(address: string): Promise<Uint8Array>;
+  has(address: string): Promise<boolean>;
+  delete(address: string): Promise<void>;
+  /** Every stored address, in no particular order. Only `verify` and `gc` call this. */
+  list(): AsyncIterable<StoredObjectInfo>;
+}
+
+export interface ListThreadsQuery {
+  status?: ThreadStatus;
+  workflow?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ListThreadsResult {
+  threads: ThreadRecord[];
+  /** How many threads match the filters, ignoring limit and offset. */
+  total: number;
+}
+
+export interface AcquireLeaseOptions {
+  ttlMs: number;
+  pid: number;
+  host: string;
+  now: Date;
+}
+
+export type AcquireLeaseResult = { acquired: true; lease: Lease } | { acquired: false; holder: Lease };
+
+/** Fields of a thread record that an update may change. */
+export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start">>;
+
+/** The only mutable state: thread records, the workflow registry and step leases. */
+export interface RefStore {
+  /** Inserts a new record; throws when the id exists. */
+  createThread(record: ThreadRecord): Promise<void>;
+  getThread(id: string): Promise<ThreadRecord | null>;
+  /** Ids starting with `prefix` (case-insensitive), at most `limit` of them. */
+  findThreadIds(prefix: string, limit: number): Promise<string[]>;
+  /** Newest first (by id, which is time-ordered). */
+  listThreads(query: ListThreadsQuery): Promise<ListThreadsResult>;
+  /**
+   * Compare-and-swap: applies `update` only when the stored head is still `expectedHead`.
+   * Returns false (and changes nothing) on a conflict.
+   */
+  updateThread(id: string, expectedHead: Address, update: ThreadUpdate): Promise<boolean>;
+  /** Heads and start nodes of every thread: the roots `gc` keeps. */
+  listThreadRoots(): AsyncIterable<Address>;
+
+  getWorkflow(name: string): Promise<WorkflowEntry | null>;
+  setWorkflow(entry: WorkflowEntry): Promise<void>;
+  listWorkflows(): Promise<WorkflowEntry[]>;
+
+  /** Takes a thread's step lease unless another live holder has it. An expired lease is taken over. */
+  acquireLease(threadId: string, options: AcquireLeaseOptions): Promise<AcquireLeaseResult>;
+  /** Extends a lease this holder still owns; false when it was lost. */
+  renewLease(lease: Lease, ttlMs: number, now: Date): Promise<boolean>;
+  /** Releases a lease if this holder (token) still owns it. */
+  releaseLease(lease: Lease): Promise<void>;
+}
+
+/** One backend: objects plus refs. Every backend passes the shared conformance suite. */
+export interface Store {
+  objects: ObjectStore;
+  refs: RefStore;
+  close(): Promise<void>;
+}

@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+const timeoutSeconds = z.number().positive().describe("seconds before the agent is killed");
+
+/** A program that reads the prompt on stdin and writes its reply on stdout. */
+export const commandAgentSpecSchema = z
+  .object({
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).optional(),
+    timeout: timeoutSeconds.optional(),
+  })
+  .strict();
+
+/** Replays a scenario file; for tests, demos and CI. */
+export const scriptedAgentSpecSchema = z
+  .object({
+    builtin: z.literal("scripted"),
+    scenario: z.string().min(1),
+    timeout: timeoutSeconds.optional(),
+  })
+  .strict();
+
+/** Runs a command line and reports pass/fail: a deterministic pipeline stage. */
+export const shellAgentSpecSchema = z
+  .object({
+    builtin: z.literal("shell"),
+    run: z.string().min(1),
+    tail: z.number().int().positive().optional().describe("characters of output kept as the body"),
+    timeout: timeoutSeconds.optional(),
+  })
+  .strict();
+
+/** The built-in agent loop on the Anthropic Messages API. */
+export const anthropicAgentSpecSchema = z
+  .object({
+    builtin: z.literal("anthropic"),
+    model: z.string().optional(),
+    maxTurns: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    timeout: timeoutSeconds.optional(),
+  })
+  .strict();
+
+/** A known CLI agent (Claude Code, ...) configured by name. */
+export const presetAgentSpecSchema = z
+  .object({
+    preset: z.enum(["claude-code"]),
+    command: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    model: z.string().optional(),
+    timeout: timeoutSeconds.optional(),
+  })
+  .strict();
+
+export const agentSpecSchema = z.union([
+  commandAgentSpecSchema,
+  scriptedAgentSpecSchema,
+  shellAgentSpecSchema,
+  anthropicAgentSpecSchema,
+  presetAgentSpecSchema,
+]);
+
+export type CommandAgentSpec = z.infer<typeof commandAgentSpecSchema>;
+export type ScriptedAgentSpec = z.infer<typeof scriptedAgentSpecSchema>;
+export type ShellAgentSpec = z.infer<typeof shellAgentSpecSchema>;
+export type AnthropicAgentSpec = z.infer<typeof anthropicAgentSpecSchema>;
+export type PresetAgentSpec = z.infer<typeof presetAgentSpecSchema>;
+export type AgentSpec = z.infer<typeof agentSpecSchema>;

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { addressSchema } from "./address.ts";
+import { threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
+import { usageSchema } from "./usage.ts";
+
+/** `--json` error document, printed on stderr. */
+export const errorResultSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), data: z.record(z.string(), z.unknown()) }),
+});
+export type ErrorResult = z.infer<typeof errorResultSchema>;
+
+/** One problem in a workflow file, located. */
+export const workflowProblemSchema = z.object({
+  file: z.string(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  path: z.string(),
+  message: z.string(),
+});
+export type WorkflowProblem = z.infer<typeof workflowProblemSchema>;
+
+export const workflowAddResultSchema = z.object({ name: z.string(), hash: addressSchema, changed: z.boolean() });
+export type WorkflowAddResult = z.infer<typeof workflowAddResultSchema>;
+
+export const workflowValidateResultSchema = z.object({
+  file: z.string(),
+  valid: z.boolean(),
+  name: z.string().nullable(),
+  hash: addressSchema.nullable(),
+  errors: z.array(workflowProblemSchema),
+  warnings: z.array(workflowProblemSchema),
+});
+export type WorkflowValidateResult = z.infer<typeof workflowValidateResultSchema>;
+
+export const workflowListResultSchema = z.object({
+  workflows: z.array(
+    z.object({
+      name: z.string(),
+      hash: addressSchema.nullable(),
+      source: z.enum(["registry", "project"]),
+      file: z.string().nullable(),
+      description: z.string().nullable(),
+    }),
+  ),
+});
+export type WorkflowListResult = z.infer<typeof workflowListResultSchema>;
+
+export const startResultSchema = z.object({ thread: z.string(), workflow: addressSchema, head: addressSchema });
+export type StartResult = z.infer<typeof startResultSchema>;
+
+/** One step as reported by `step`, `run`, `log`. */
+export const stepSummarySchema = z.object({
+  number: z.number().int().positive(),
+  address: addressSchema,
+  role: z.string(),
+  agent: z.string(),
+  status: z.string().nullable(),
+  output: z.record(z.string(), z.unknown()),
+  startedAt: z.string(),
+  completedAt: z.string(),
+  durationMs: z.number(),
+  usage: usageSchema.nullable(),
+});
+export type StepSummary = z.infer<typeof stepSummarySchema>;
+
+export const stepResultSchema = z.object({
+  thread: z.string(),
+  head: addressSchema,
+  status: threadStatusSchema,
+  next: z.string().nullable(),
+  steps: z.array(stepSummarySchema),
+});
+export type StepResult = z.infer<typeof stepResultSchema>;
+
+export const forkResultSchema = z.object({ thread: z.string(), forkedFrom: addressSchema, head: addressSchema });
+export type ForkResult = z.infer<typeof forkResultSchema>;
+
+export const listedThreadSchema = threadRecordSchema.extend({
+  status: z.enum(["active", "suspended", "ended", "cancelled", "corrupt"]),
+});
+export type ListedThread = z.infer<typeof listedThreadSchema>;
+
+export const listResultSchema = z.object({
+  threads: z.array(listedThreadSchema),
+  total: z.number().int().nonnegative(),
+  limit: z.number().int().nullable(),
+  offset: z.number().int().nonnegative(),
+});
+export type ListResult = z.infer<typeof listResultSchema>;
+
+export const logResultSchema = z.object({ thread: z.string(), steps: z.array(stepSummarySchema) });
+export type LogResult = z.infer<typeof logResultSchema>;

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { agentSpecSchema } from "./agent-spec.ts";
+
+/** Prices in US dollars per million tokens. */
+export const pricesSchema = z
+  .object({
+    input: z.number().nonnegative(),
+    output: z.number().nonnegative(),
+    cacheRead: z.number().nonnegative().optional(),
+    cacheWrite: z.number().nonnegative().optional(),
+  })
+  .strict();
+export type Prices = z.infer<typeof pricesSchema>;
+
+export const providerSchema = z
+  .object({
+    type: z.enum(["anthropic"]).default("anthropic"),
+    baseUrl: z.string().optional(),
+    apiKeyEnv: z.string().optional(),
+  })
+  .strict();
+export type Provider = z.infer<typeof providerSchema>;
+
+export const modelSchema = z
+  .object({
+    provider: z.string(),
+    model: z.string(),
+    maxTokens: z.number().int().positive().optional(),
+    maxTurns: z.number().int().positive().optional(),
+    prices: pricesSchema.optional(),
+  })
+  .strict();
+export type Model = z.infer<typeof modelSchema>;
+
+/** `config.yaml` in the uwf home. Every key is optional; an empty file is a valid config. */
+export const configSchema = z
+  .object({
+    agents: z.record(z.string(), agentSpecSchema).default({}),
+    defaultAgent: z.string().optional(),
+    /** workflow name → role → agent alias. */
+    agentOverrides: z.record(z.string(), z.record(z.string(), z.string())).default({}),
+    providers: z.record(z.string(), providerSchema).default({}),
+    models: z.record(z.string(), modelSchema).default({}),
+    defaultModel: z.string().optional(),
+    extractionModel: z.string().optional(),
+    /** How often an agent is asked again after an invalid reply. */
+    retries: z.number().int().nonnegative().default(2),
+    /** Default agent timeout in seconds. */
+    timeout: z.number().positive().default(1800),
+  })
+  .strict();
+export type Config = z.infer<typeof configSchema>;

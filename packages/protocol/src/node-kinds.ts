@@ -1,0 +1,28 @@
+import type { z } from "zod";
+import {
+  agentRunNodeSchema,
+  outputNodeSchema,
+  textNodeSchema,
+  threadStartNodeSchema,
+  threadStepNodeSchema,
+  transcriptNodeSchema,
+} from "./nodes.ts";
+import { workflowNodeSchema } from "./workflow.ts";
+
+/** Every uwf node kind and the schema that validates it. */
+export const NODE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  "workflow/1": workflowNodeSchema,
+  "thread-start/1": threadStartNodeSchema,
+  "thread-step/1": threadStepNodeSchema,
+  "output/1": outputNodeSchema,
+  "text/1": textNodeSchema,
+  "agent-run/1": agentRunNodeSchema,
+  "transcript/1": transcriptNodeSchema,
+};
+
+/** The kind of a node (its `type`), or null for plain JSON. */
+export function nodeKind(node: unknown): string | null {
+  if (node === null || typeof node !== "object" || Array.isArray(node)) return null;
+  const kind = (node as { type?: unknown }).type;
+  return typeof kind === "string" ? kind : null;
+}

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { addressSchema } from "./address.ts";
+import { usageSchema } from "./usage.ts";
+
+const timestamp = z.iso.datetime();
+
+/** The first node of a thread: which workflow, what task, where agents run. */
+export const threadStartNodeSchema = z
+  .object({
+    type: z.literal("thread-start/1"),
+    workflow: addressSchema,
+    prompt: z.string(),
+    cwd: z.string(),
+  })
+  .strict();
+export type ThreadStartNode = z.infer<typeof threadStartNodeSchema>;
+
+/** One moderator → agent → extract cycle. `prev` null means the step follows the start node. */
+export const threadStepNodeSchema = z
+  .object({
+    type: z.literal("thread-step/1"),
+    start: addressSchema,
+    prev: addressSchema.nullable(),
+    role: z.string(),
+    edgePrompt: z.string(),
+    output: addressSchema,
+    body: addressSchema,
+    run: addressSchema,
+    startedAt: timestamp,
+    completedAt: timestamp,
+  })
+  .strict();
+export type ThreadStepNode = z.infer<typeof threadStepNodeSchema>;
+
+/** The validated frontmatter fields a role reported. */
+export const outputNodeSchema = z
+  .object({
+    type: z.literal("output/1"),
+    fields: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+export type OutputNode = z.infer<typeof outputNodeSchema>;
+
+/** Any text worth keeping on its own: a markdown body, a prompt, a raw reply. */
+export const textNodeSchema = z
+  .object({
+    type: z.literal("text/1"),
+    text: z.string(),
+  })
+  .strict();
+export type TextNode = z.infer<typeof textNodeSchema>;
+
+/** One launch of the agent program within a run (the first try, then each retry). */
+export const agentAttemptSchema = z
+  .object({
+    /** What was sent: the full prompt on the first attempt, the correction on a retry. */
+    request: addressSchema,
+    /** The raw reply (stdout), kept even when the attempt failed. */
+    reply: addressSchema.nullable(),
+    exitCode: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    timedOut: z.boolean(),
+    interrupted: z.boolean(),
+    stderrTail: z.string(),
+    /** Why the attempt did not count: a launch failure or the validation problem. */
+    error: z.string().nullable(),
+    startedAt: timestamp,
+    completedAt: timestamp,
+  })
+  .strict();
+export type AgentAttempt = z.infer<typeof agentAttemptSchema>;
+
+export const agentRunOutcomeSchema = z.enum(["ok", "failed", "timeout", "invalid", "interrupted"]);
+export type AgentRunOutcome = z.infer<typeof agentRunOutcomeSchema>;
+
+/** Everything about running the agent for one step: enough to read, debug and resume it. */
+export const agentRunNodeSchema = z
+  .object({
+    type: z.literal("agent-run/1"),
+    agent: z.string(),
+    kind: z.string(),
+    command: z.array(z.string()).nullable(),
+    cwd: z.string(),
+    prompt: addressSchema,
+    attempts: z.array(agentAttemptSchema),
+    outcome: agentRunOutcomeSchema,
+    error: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    usage: usageSchema.nullable(),
+    /** How the fields were obtained: from the reply's frontmatter, by an extraction model, or given by hand. */
+    extraction: z.enum(["frontmatter", "llm", "manual"]).nullable(),
+    /** A model transcript (messages and tool calls) for agents that keep one. */
+    transcript: addressSchema.nullable(),
+  })
+  .strict();
+export type AgentRunNode = z.infer<typeof agentRunNodeSchema>;
+
+/** A model conversation as a node, so a later visit can continue it from the store alone. */
+export const transcriptNodeSchema = z
+  .object({
+    type: z.literal("transcript/1"),
+    messages: z.array(z.unknown()),
+  })
+  .strict();
+export type TranscriptNode = z.infer<typeof transcriptNodeSchema>;
+
+/** Field paths holding addresses, per node kind: what `refs`, `walk` and `gc` follow. */
+export const NODE_REF_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  "workflow/1": [],
+  "thread-start/1": ["workflow"],
+  "thread-step/1": ["start", "prev", "output", "body", "run"],
+  "output/1": [],
+  "text/1": [],
+  "agent-run/1": ["prompt", "transcript", "attempts[].request", "attempts[].reply"],
+  "transcript/1": [],
+};

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { addressSchema } from "./address.ts";
+import { usageSchema } from "./usage.ts";
+
+/** ULIDs: 26 Crockford base32 characters, time-ordered. */
+export const THREAD_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+export const threadIdSchema = z.string().regex(THREAD_ID_PATTERN, "expected a 26-character thread id");
+
+export const threadStatusSchema = z.enum(["active", "suspended", "ended", "cancelled"]);
+export type ThreadStatus = z.infer<typeof threadStatusSchema>;
+
+/** The one mutable record of a thread, kept in the ref store. Everything else is in the object store. */
+export const threadRecordSchema = z
+  .object({
+    id: threadIdSchema,
+    workflow: z.string(),
+    workflowAddress: addressSchema,
+    start: addressSchema,
+    head: addressSchema,
+    status: threadStatusSchema,
+    /** The role the moderator picks next, `$END`, or null when not yet known. */
+    next: z.string().nullable(),
+    /** Why a suspended thread waits (the role's `reason`). */
+    reason: z.string().nullable(),
+    stepCount: z.number().int().nonnegative(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    forkedFrom: addressSchema.nullable(),
+    usage: usageSchema,
+  })
+  .strict();
+export type ThreadRecord = z.infer<typeof threadRecordSchema>;
+
+/** Who holds a thread's step lease; reported to the second stepper. */
+export const leaseSchema = z
+  .object({
+    threadId: z.string(),
+    token: z.string(),
+    pid: z.number().int(),
+    host: z.string(),
+    acquiredAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime(),
+  })
+  .strict();
+export type Lease = z.infer<typeof leaseSchema>;
+
+/** A name in the workflow registry and the version it points at. */
+export const workflowEntrySchema = z
+  .object({
+    name: z.string(),
+    address: addressSchema,
+    updatedAt: z.iso.datetime(),
+  })
+  .strict();
+export type WorkflowEntry = z.infer<typeof workflowEntrySchema>;

@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { agentSpecSchema } from "./agent-spec.ts";
+
+/** Graph pseudo-nodes: where a thread begins, where it ends, and the status that pauses it. */
+export const START = "$START";
+export const END = "$END";
+export const SUSPEND = "$SUSPEND";
+export const RESERVED_NAMES: readonly string[] = [START, END, SUSPEND];
+
+/** Role and condition names: identifiers that read well in templates and Mermaid. */
+export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+export const nameSchema = z.string().regex(NAME_PATTERN, "expected a name of letters, digits, '_' and '-'");
+
+/** A JSON Schema object; checked as a schema by the loader, not here. */
+export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
+export type JsonSchemaObject = z.infer<typeof jsonSchemaObjectSchema>;
+
+export const roleSchema = z
+  .object({
+    description: z.string().optional(),
+    goal: z.string().min(1, "a role needs a goal"),
+    capabilities: z.array(z.string()).optional(),
+    procedure: z.string().optional(),
+    output: z.string().optional(),
+    frontmatter: jsonSchemaObjectSchema.optional(),
+    /** The agent that plays this role unless config or `--agent` says otherwise: an alias or an inline spec. */
+    agent: z.union([z.string().min(1), agentSpecSchema]).optional(),
+  })
+  .strict();
+export type Role = z.infer<typeof roleSchema>;
+
+export const conditionSchema = z
+  .object({
+    description: z.string().optional(),
+    expression: z.string().min(1, "a condition needs an expression"),
+  })
+  .strict();
+export type Condition = z.infer<typeof conditionSchema>;
+
+/**
+ * One edge in the normalised graph. `condition` names an entry of `conditions`;
+ * `status` matches the previous step's `$status` (at `$START`: `new` or `resume`).
+ * Both null: the edge always holds.
+ */
+export const transitionSchema = z
+  .object({
+    role: z.string(),
+    condition: z.string().nullable(),
+    status: z.string().nullable(),
+    prompt: z.string(),
+  })
+  .strict();
+export type Transition = z.infer<typeof transitionSchema>;
+
+/** The stored, normalised workflow: both edge forms of a file load to this one shape. */
+export const workflowNodeSchema = z
+  .object({
+    type: z.literal("workflow/1"),
+    name: nameSchema,
+    description: z.string().optional(),
+    roles: z.record(z.string(), roleSchema),
+    conditions: z.record(z.string(), conditionSchema),
+    graph: z.record(z.string(), z.array(transitionSchema)),
+  })
+  .strict();
+export type WorkflowNode = z.infer<typeof workflowNodeSchema>;
+
+/** An edge as written in the list form. */
+export const transitionInputSchema = z
+  .object({
+    role: z.string(),
+    condition: z.string().nullable().optional(),
+    status: z.string().optional(),
+    prompt: z.string().optional(),
+  })
+  .strict();
+export type TransitionInput = z.infer<typeof transitionInputSchema>;
+
+/** An edge as written in the map form: the key is the `$status` value it answers. */
+export const statusTargetInputSchema = z
+  .object({
+    role: z.string(),
+    prompt: z.string().optional(),
+  })
+  .strict();
+
+/** A node's edges: an ordered list, or a map from `$status` value to target. */
+export const edgesInputSchema = z.union([
+  z.array(transitionInputSchema),
+  z.record(z.string(), statusTargetInputSchema),
+]);
+export type EdgesInput = z.infer<typeof edgesInputSchema>;
+
+/** The workflow file as written. `version` and `x-` keys are accepted and dropped. */
+export const workflowFileSchema = z
+  .object({
+    name: nameSchema,
+    description: z.string().optional(),
+    version: z.union([z.string(), z.number()]).optional(),
+    roles: z.record(z.string(), roleSchema),
+    conditions: z.record(z.string(), conditionSchema).optional(),
+    graph: z.record(z.string(), edgesInputSchema),
+  })
+  .catchall(z.unknown())
+  .superRefine((file, context) => {
+    for (const key of Object.keys(file)) {
+      if (!KNOWN_FILE_KEYS.has(key) && !key.startsWith("x-")) {
+        context.addIssue({
+          code: "custom",
+          path: [key],
+          message: `unknown key "${key}" (extension keys start with "x-")`,
+        });
+      }
+    }
+  });
+export type WorkflowFile = z.infer<typeof workflowFileSchema>;
+
+const KNOWN_FILE_KEYS = new Set(["name", "description", "version", "roles", "conditions", "graph"]);
+
+/** Both edge forms into one ordered transition list; the map keeps its key order. */
+export function normalizeEdges(edges: EdgesInput): Transition[] {
+  if (Array.isArray(edges)) {
+    return edges.map((edge) => ({
+      role: edge.role,
+      condition: edge.condition ?? null,
+      status: edge.status ?? null,
+      prompt: edge.prompt ?? "",
+    }));
+  }
+  return Object.entries(edges).map(([status, target]) => ({
+    role: target.role,
+    condition: null,
+    status,
+    prompt: target.prompt ?? "",
+  }));
+}
+
+export function normalizeWorkflowFile(file: WorkflowFile): WorkflowNode {
+  const graph: Record<string, Transition[]> = {};
+  for (const [from, edges] of Object.entries(file.graph)) graph[from] = normalizeEdges(edges);
+  const node: WorkflowNode = {
+    type: "workflow/1",
+    name: file.name,
+    roles: file.roles,
+    conditions: file.conditions ?? {},
+    graph,
+  };
+  if (file.description !== undefined) node.description = file.description;
+  return node;
+}

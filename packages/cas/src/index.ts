@@ -1,6 +1,21 @@
+export { canonicalizeJson, canonicalizeJsonBytes } from "./canonicalize-json.ts";
 export { CorruptNodeError } from "./corrupt-node-error.ts";
+export { createFileObjectStore } from "./create-file-object-store.ts";
+export { createMemoryObjectStore } from "./create-memory-object-store.ts";
+export { createMemoryRefStore } from "./create-memory-ref-store.ts";
+export { createMemoryStore } from "./create-memory-store.ts";
+export { createSqliteRefStore, type SqliteRefStore } from "./create-sqlite-ref-store.ts";
+export { decodeAddress, encodeAddress } from "./encode-address.ts";
+export { DEFAULT_GC_GRACE_MS, type GcReport, type GcStoreOptions, gcStore } from "./gc-store.ts";
+export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./hash-node.ts";
 export { InvalidAddressError } from "./invalid-address-error.ts";
+export { InvalidJsonValueError } from "./invalid-json-value-error.ts";
+export { InvalidRecordError } from "./invalid-record-error.ts";
+export { listStoreRoots } from "./list-store-roots.ts";
 export { NodeNotFoundError } from "./node-not-found-error.ts";
+export { openFileStore } from "./open-file-store.ts";
+export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./open-ref-database.ts";
+export { isAddress, parseAddress } from "./parse-address.ts";
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,
@@ -11,5 +26,9 @@ export type {
   RefStore,
   Store,
   StoredObjectInfo,
+  TemporaryFileInfo,
   ThreadUpdate,
 } from "./store.ts";
+export { ThreadExistsError } from "./thread-exists-error.ts";
+export { type VerifyProblem, type VerifyReport, verifyStore } from "./verify-store.ts";
+export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./walk-nodes.ts";

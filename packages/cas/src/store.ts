@@ -7,6 +7,14 @@ export interface StoredObjectInfo {
   writtenAt: number;
 }
 
+/** A leftover of an interrupted write (a temporary file): never an object, removed by `gc`. */
+export interface TemporaryFileInfo {
+  /** Opaque to callers; pass it back to `deleteTemporaryFile`. */
+  name: string;
+  /** Milliseconds since the epoch of the last write to it. */
+  writtenAt: number;
+}
+
 export interface PutManyOptions {
   /** Resolve only once every node is on stable storage, with one sync point for the batch. */
   durable?: boolean;
@@ -14,7 +22,11 @@ export interface PutManyOptions {
 
 /** Immutable, content-addressed nodes. Every method validates addresses before touching storage. */
 export interface ObjectStore {
-  /** Writes one node (canonical JSON) and returns its address; an existing address is not rewritten. */
+  /**
+   * Writes one node (canonical JSON) and returns its address. An existing address is not
+   * rewritten, but its write time is refreshed, so `gc`'s grace period covers a node from
+   * the moment any writer last put it (a step about to link an old, unreachable node).
+   */
   put(node: unknown, options?: PutManyOptions): Promise<Address>;
   /** Writes several nodes as one batch; addresses come back in input order. */
   putMany(nodes: readonly unknown[], options?: PutManyOptions): Promise<Address[]>;
@@ -26,6 +38,10 @@ export interface ObjectStore {
   delete(address: string): Promise<void>;
   /** Every stored address, in no particular order. Only `verify` and `gc` call this. */
   list(): AsyncIterable<StoredObjectInfo>;
+  /** Leftovers of interrupted writes, for `verify` and `gc`; backends whose writes leave none yield nothing. */
+  listTemporaryFiles(): AsyncIterable<TemporaryFileInfo>;
+  /** Removes one leftover named by `listTemporaryFiles`; any other name is refused before touching storage. */
+  deleteTemporaryFile(name: string): Promise<void>;
 }
 
 export interface ListThreadsQuery {

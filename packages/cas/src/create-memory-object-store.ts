@@ -1,0 +1,55 @@
+import type { Address } from "@uwf/protocol";
+import { hashNode } from "./hash-node.ts";
+import { NodeNotFoundError } from "./node-not-found-error.ts";
+import { parseAddress } from "./parse-address.ts";
+import { parseVerifiedNode } from "./parse-verified-node.ts";
+import type { ObjectStore, StoredObjectInfo, TemporaryFileInfo } from "./store.ts";
+
+/**
+ * Objects in a Map, with the file store's semantics: the same canonical bytes and addresses,
+ * address validation, write times refreshed on re-put, and `get` returning a fresh copy
+ * (parsed from the stored bytes) so callers can never mutate what is stored.
+ */
+export function createMemoryObjectStore(): ObjectStore {
+  const objects = new Map<Address, { bytes: Uint8Array; writtenAt: number }>();
+
+  function putAll(nodes: readonly unknown[]): Address[] {
+    const hashed = nodes.map(hashNode);
+    const writtenAt = Date.now();
+    for (const { address, bytes } of hashed) {
+      const existing = objects.get(address);
+      if (existing === undefined) objects.set(address, { bytes, writtenAt });
+      else existing.writtenAt = writtenAt;
+    }
+    return hashed.map((entry) => entry.address);
+  }
+
+  function read(input: string): { address: Address; bytes: Uint8Array } {
+    const address = parseAddress(input);
+    const stored = objects.get(address);
+    if (stored === undefined) throw new NodeNotFoundError(address);
+    return { address, bytes: stored.bytes };
+  }
+
+  return {
+    put: async (node) => putAll([node])[0] as Address,
+    putMany: async (nodes) => putAll(nodes),
+    get: async (address) => parseVerifiedNode(read(address)),
+    getBytes: async (address) => read(address).bytes.slice(),
+    has: async (address) => objects.has(parseAddress(address)),
+    delete: async (address) => {
+      objects.delete(parseAddress(address));
+    },
+    async *list(): AsyncGenerator<StoredObjectInfo> {
+      // A snapshot, so callers may delete while they iterate (as gc does).
+      const entries = [...objects].map(([address, stored]) => ({ address, writtenAt: stored.writtenAt }));
+      yield* entries;
+    },
+    async *listTemporaryFiles(): AsyncGenerator<TemporaryFileInfo> {
+      // Writes to a Map cannot be interrupted halfway: nothing is ever left over.
+    },
+    deleteTemporaryFile: async (name) => {
+      throw new Error(`"${name}" is not a temporary file of this store`);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
+import {
+  checkExpectedHead,
+  checkLeaseOptions,
+  checkPrefixQuery,
+  checkThreadRecord,
+  checkThreadUpdate,
+  checkTtl,
+  checkWorkflowEntry,
+} from "./check-ref-input.ts";
+import { listThreadRootsOf } from "./list-thread-roots-of.ts";
+import type { RefStore } from "./store.ts";
+import { ThreadExistsError } from "./thread-exists-error.ts";
+
+/** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
+export function createMemoryRefStore(): RefStore {
+  const threads = new Map<string, ThreadRecord>();
+  const workflows = new Map<string, WorkflowEntry>();
+  const leases = new Map<string, Lease>();
+
+  return {
+    async createThread(record) {
+      const checked = checkThreadRecord(record);
+      if (threads.has(checked.id)) throw new ThreadExistsError(checked.id);
+      threads.set(checked.id, checked);
+    },
+    getThread: async (id) => copyOrNull(threads.get(id)),
+    async findThreadIds(prefix, limit) {
+      const upper = checkPrefixQuery(prefix, limit);
+      return [...threads.keys()]
+        .filter((id) => id.startsWith(upper))
+        .sort()
+        .slice(0, limit);
+    },
+    async listThreads(query) {
+      const matching = [...threads.values()]
+        .filter((thread) => query.status === undefined || thread.status === query.status)
+        .filter((thread) => query.workflow === undefined || thread.workflow === query.workflow)
+        .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
+      const offset = query.offset ?? 0;
+      const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
+      return { threads: page.map((thread) => structuredClone(thread)), total: matching.length };
+    },
+    async updateThread(id, expectedHead, update) {
+      const head = checkExpectedHead(expectedHead);
+      const checked = checkThreadUpdate(update);
+      const current = threads.get(id);
+      if (current === undefined || current.head !== head) return false;
+      threads.set(id, { ...current, ...checked });
+      return true;
+    },
+    listThreadRoots: async function* () {
+      yield* listThreadRootsOf([...threads.values()]);
+    },
+    getWorkflow: async (name) => copyOrNull(workflows.get(name)),
+    async setWorkflow(entry) {
+      const checked = checkWorkflowEntry(entry);
+      workflows.set(checked.name, checked);
+    },
+    listWorkflows: async () =>
+      [...workflows.values()]
+        .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+        .map((entry) => ({ ...entry })),
+    async acquireLease(threadId, options) {
+      checkLeaseOptions(options);
+      const holder = leases.get(threadId);
+      const now = options.now.getTime();
+      if (holder !== undefined && Date.parse(holder.expiresAt) > now) return { acquired: false, holder: { ...holder } };
+      const lease: Lease = {
+        threadId,
+        token: crypto.randomUUID(),
+        pid: options.pid,
+        host: options.host,
+        acquiredAt: options.now.toISOString(),
+        expiresAt: new Date(now + options.ttlMs).toISOString(),
+      };
+      leases.set(threadId, lease);
+      return { acquired: true, lease: { ...lease } };
+    },
+    async renewLease(lease, ttlMs, now) {
+      checkTtl(ttlMs);
+      const holder = leases.get(lease.threadId);
+      if (holder === undefined || holder.token !== lease.token) return false;
+      holder.expiresAt = new Date(now.getTime() + ttlMs).toISOString();
+      return true;
+    },
+    async releaseLease(lease) {
+      if (leases.get(lease.threadId)?.token === lease.token) leases.delete(lease.threadId);
+    },
+  };
+}
+
+function copyOrNull<Value>(value: Value | undefined): Value | null {
+  return value === undefined ? null : structuredClone(value);
+}

@@ -1,0 +1,172 @@
+import type { Lease, WorkflowEntry } from "@uwf/protocol";
+import {
+  checkExpectedHead,
+  checkLeaseOptions,
+  checkPrefixQuery,
+  checkThreadRecord,
+  checkThreadUpdate,
+  checkTtl,
+  checkWorkflowEntry,
+} from "./check-ref-input.ts";
+import { listThreadRootsOf } from "./list-thread-roots-of.ts";
+import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
+import type { RefStore } from "./store.ts";
+import { ThreadExistsError } from "./thread-exists-error.ts";
+import {
+  THREAD_COLUMNS,
+  THREAD_PLACEHOLDERS,
+  type ThreadRow,
+  threadFromRow,
+  threadToRowValues,
+  updateAssignments,
+} from "./thread-rows.ts";
+
+/** A ref store that owns its database connection. */
+export interface SqliteRefStore extends RefStore {
+  close(): Promise<void>;
+}
+
+interface LeaseRow {
+  thread_id: string;
+  token: string;
+  pid: number;
+  host: string;
+  acquired_at: number;
+  expires_at: number;
+}
+
+/** Thread records, the workflow registry and step leases in one SQLite file (see openRefDatabase). */
+export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptions = {}): SqliteRefStore {
+  const database = openRefDatabase(path, options);
+  const selectThread = database.query<ThreadRow, [string]>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`);
+  const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
+  // One statement: inserted, or taken over only when the holder's lease has expired.
+  const upsertLease = database.query<never, [string, string, number, string, number, number]>(
+    `INSERT INTO leases (thread_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,
+       acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+     WHERE leases.expires_at <= excluded.acquired_at`,
+  );
+  const acquire = database.transaction((threadId: string, row: LeaseRow) => {
+    const { changes } = upsertLease.run(threadId, row.token, row.pid, row.host, row.acquired_at, row.expires_at);
+    return changes === 1 ? null : (selectLease.get(threadId) as LeaseRow);
+  });
+
+  return {
+    async createThread(record) {
+      const checked = checkThreadRecord(record);
+      const { changes } = database
+        .query(`INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`)
+        .run(...threadToRowValues(checked));
+      if (changes === 0) throw new ThreadExistsError(checked.id);
+    },
+    getThread: async (id) => {
+      const row = selectThread.get(id);
+      return row === null ? null : threadFromRow(row);
+    },
+    async findThreadIds(prefix, limit) {
+      const upper = checkPrefixQuery(prefix, limit);
+      // A range on the primary key rather than LIKE, which could not use the index.
+      return database
+        .query<{ id: string }, [string, string, number]>(
+          "SELECT id FROM threads WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+        )
+        .all(upper, `${upper}\uffff`, limit)
+        .map((row) => row.id);
+    },
+    async listThreads(query) {
+      const conditions: string[] = [];
+      const values: string[] = [];
+      if (query.status !== undefined) {
+        conditions.push("status = ?");
+        values.push(query.status);
+      }
+      if (query.workflow !== undefined) {
+        conditions.push("workflow = ?");
+        values.push(query.workflow);
+      }
+      const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+      const rows = database
+        .query<ThreadRow, (string | number)[]>(
+          `SELECT ${THREAD_COLUMNS} FROM threads ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(...values, query.limit ?? -1, query.offset ?? 0);
+      const count = database
+        .query<{ total: number }, string[]>(`SELECT count(*) AS total FROM threads ${where}`)
+        .get(...values);
+      return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
+    },
+    async updateThread(id, expectedHead, update) {
+      const head = checkExpectedHead(expectedHead);
+      const { assignments, values } = updateAssignments(checkThreadUpdate(update));
+      // The compare-and-swap: the WHERE clause re-reads the head under SQLite's write lock.
+      const sql =
+        assignments.length === 0
+          ? "UPDATE threads SET id = id WHERE id = ? AND head = ?"
+          : `UPDATE threads SET ${assignments.join(", ")} WHERE id = ? AND head = ?`;
+      return database.query(sql).run(...values, id, head).changes === 1;
+    },
+    listThreadRoots: async function* () {
+      // Read fully before yielding, so no read transaction stays open while the caller works.
+      yield* listThreadRootsOf(
+        database.query<ThreadRow, []>(`SELECT ${THREAD_COLUMNS} FROM threads`).all().map(threadFromRow),
+      );
+    },
+    getWorkflow: async (name) =>
+      database
+        .query<WorkflowEntry, [string]>("SELECT name, address, updated_at AS updatedAt FROM workflows WHERE name = ?")
+        .get(name),
+    async setWorkflow(entry) {
+      const checked = checkWorkflowEntry(entry);
+      database
+        .query(
+          `INSERT INTO workflows (name, address, updated_at) VALUES (?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at`,
+        )
+        .run(checked.name, checked.address, checked.updatedAt);
+    },
+    listWorkflows: async () =>
+      database
+        .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")
+        .all(),
+    async acquireLease(threadId, leaseOptions) {
+      checkLeaseOptions(leaseOptions);
+      const now = leaseOptions.now.getTime();
+      const row: LeaseRow = {
+        thread_id: threadId,
+        token: crypto.randomUUID(),
+        pid: leaseOptions.pid,
+        host: leaseOptions.host,
+        acquired_at: now,
+        expires_at: now + leaseOptions.ttlMs,
+      };
+      const holder = acquire.immediate(threadId, row);
+      return holder === null
+        ? { acquired: true, lease: leaseFromRow(row) }
+        : { acquired: false, holder: leaseFromRow(holder) };
+    },
+    async renewLease(lease, ttlMs, now) {
+      checkTtl(ttlMs);
+      return (
+        database
+          .query("UPDATE leases SET expires_at = ? WHERE thread_id = ? AND token = ?")
+          .run(now.getTime() + ttlMs, lease.threadId, lease.token).changes === 1
+      );
+    },
+    async releaseLease(lease) {
+      database.query("DELETE FROM leases WHERE thread_id = ? AND token = ?").run(lease.threadId, lease.token);
+    },
+    close: async () => database.close(),
+  };
+}
+
+function leaseFromRow(row: LeaseRow): Lease {
+  return {
+    threadId: row.thread_id,
+    token: row.token,
+    pid: row.pid,
+    host: row.host,
+    acquiredAt: new Date(row.acquired_at).toISOString(),
+    expiresAt: new Date(row.expires_at).toISOString(),
+  };
+}

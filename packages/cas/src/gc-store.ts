@@ -1,0 +1,66 @@
+import type { Address } from "@uwf/protocol";
+import { listStoreRoots } from "./list-store-roots.ts";
+import type { Store } from "./store.ts";
+import { walkNodes } from "./walk-nodes.ts";
+
+export const DEFAULT_GC_GRACE_MS = 60 * 60 * 1000;
+
+export interface GcStoreOptions {
+  /** The current time; objects written within `graceMs` before it are kept. */
+  now: Date;
+  /** Default one hour: longer than a step takes between writing its first node and moving the head. */
+  graceMs?: number;
+  /** Report what would be deleted without deleting it. */
+  dryRun?: boolean;
+}
+
+export interface GcReport {
+  dryRun: boolean;
+  /** Objects kept because a root reaches them. */
+  reachable: number;
+  /** Unreachable objects kept because they were written within the grace period. */
+  young: number;
+  /** reachable + young. */
+  kept: number;
+  /** Unreachable objects deleted (or, in a dry run, that would be). */
+  deleted: Address[];
+  /** Leftover temporary files older than the grace period, deleted (or that would be). */
+  deletedTemporaryFiles: string[];
+}
+
+/**
+ * Deletes objects that no root reaches (thread heads, starts and fork points, registered
+ * workflow versions) and that are older than the grace period, which protects the nodes of
+ * a step still in flight: they are written before its head moves, and a re-put refreshes an
+ * existing node's write time. A reachable node that is corrupt aborts the run (its refs are
+ * unknown, so anything might be reachable through it); run verify first.
+ */
+export async function gcStore(store: Store, options: GcStoreOptions): Promise<GcReport> {
+  const dryRun = options.dryRun === true;
+  const cutoff = options.now.getTime() - (options.graceMs ?? DEFAULT_GC_GRACE_MS);
+  const reachable = new Set<Address>();
+  await walkNodes(store.objects, await listStoreRoots(store.refs), {
+    visit: (address) => {
+      reachable.add(address);
+    },
+    // A root whose node is gone has nothing left to protect.
+    onMissing: () => {},
+  });
+
+  const report: GcReport = { dryRun, reachable: 0, young: 0, kept: 0, deleted: [], deletedTemporaryFiles: [] };
+  for await (const { address, writtenAt } of store.objects.list()) {
+    if (reachable.has(address)) report.reachable++;
+    else if (writtenAt > cutoff) report.young++;
+    else {
+      if (!dryRun) await store.objects.delete(address);
+      report.deleted.push(address);
+    }
+  }
+  report.kept = report.reachable + report.young;
+  for await (const { name, writtenAt } of store.objects.listTemporaryFiles()) {
+    if (writtenAt > cutoff) continue; // possibly a write in progress
+    if (!dryRun) await store.objects.deleteTemporaryFile(name);
+    report.deletedTemporaryFiles.push(name);
+  }
+  return report;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "bun:test";
+import * as cas from "./index.ts";
+import * as testing from "./testing.ts";
+
+describe("the @uwf/cas entry", () => {
+  it("exports exactly the public names, so the surface changes on purpose", () => {
+    expect(Object.keys(cas).sort()).toEqual([
+      "CorruptNodeError",
+      "DEFAULT_GC_GRACE_MS",
+      "InvalidAddressError",
+      "InvalidJsonValueError",
+      "InvalidRecordError",
+      "NodeNotFoundError",
+      "REF_SCHEMA_VERSION",
+      "ThreadExistsError",
+      "addressOfNode",
+      "canonicalizeJson",
+      "canonicalizeJsonBytes",
+      "createFileObjectStore",
+      "createMemoryObjectStore",
+      "createMemoryRefStore",
+      "createMemoryStore",
+      "createSqliteRefStore",
+      "decodeAddress",
+      "encodeAddress",
+      "gcStore",
+      "hashBytes",
+      "hashNode",
+      "isAddress",
+      "listStoreRoots",
+      "openFileStore",
+      "parseAddress",
+      "verifyStore",
+      "walkNodes",
+    ]);
+  });
+});
+
+describe("the @uwf/cas/test entry", () => {
+  it("exports the conformance suite and the sample data", () => {
+    expect(Object.keys(testing).sort()).toEqual([
+      "createSampleNodes",
+      "runStoreConformanceSuite",
+      "sampleThreadId",
+      "sampleThreadRecord",
+    ]);
+  });
+});

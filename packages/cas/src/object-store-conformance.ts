@@ -1,0 +1,163 @@
+import { describe, expect, it } from "bun:test";
+import { NODE_SCHEMAS, nodeKind } from "@uwf/protocol";
+import type { CurrentStore } from "./conformance-suite.ts";
+import { InvalidAddressError } from "./invalid-address-error.ts";
+import { InvalidJsonValueError } from "./invalid-json-value-error.ts";
+import { NodeNotFoundError } from "./node-not-found-error.ts";
+import { createSampleNodes } from "./sample-nodes.ts";
+import { walkNodes } from "./walk-nodes.ts";
+
+export const MALFORMED_ADDRESSES = [
+  "",
+  "../x",
+  "../../../../etc/passwd",
+  "2W53JPNXF556",
+  "2W53JPNXF556HH",
+  "ILOU000000000",
+];
+
+async function collect<Item>(items: AsyncIterable<Item>): Promise<Item[]> {
+  const collected: Item[] = [];
+  for await (const item of items) collected.push(item);
+  return collected;
+}
+
+export function describeObjectStoreConformance(current: CurrentStore): void {
+  describe("objects", () => {
+    it("has a sample node for every kind in protocol's NODE_SCHEMAS", () => {
+      const kinds = new Set(Object.values(createSampleNodes()).map(nodeKind));
+      for (const kind of Object.keys(NODE_SCHEMAS)) expect(kinds.has(kind)).toBe(true);
+    });
+
+    it("round-trips a realistic node of every kind unchanged", async () => {
+      const { objects } = current();
+      for (const node of Object.values(createSampleNodes())) {
+        NODE_SCHEMAS[nodeKind(node) as string]?.parse(node);
+        const address = await objects.put(node);
+        expect(await objects.get(address)).toEqual(node);
+      }
+    });
+
+    it("stores the design's test vectors at their addresses, as canonical bytes", async () => {
+      const { objects } = current();
+      expect(await objects.put({})).toBe("2W53JPNXF556H");
+      expect(await objects.put({ b: 1, a: "x" })).toBe("2SPNY716211N9");
+      expect(new TextDecoder().decode(await objects.getBytes("2SPNY716211N9"))).toBe('{"a":"x","b":1}');
+    });
+
+    it("puts the same node twice at one address and lists it once", async () => {
+      const { objects } = current();
+      const first = await objects.put({ type: "text/1", text: "same" });
+      const second = await objects.put({ text: "same", type: "text/1" }, { durable: true });
+      expect(second).toBe(first);
+      expect((await collect(objects.list())).map((entry) => entry.address)).toEqual([first]);
+    });
+
+    it("returns putMany addresses in input order, repeats included, durable or not", async () => {
+      const { objects } = current();
+      const nodes = [{ n: 1 }, { n: 2 }, { n: 1 }, "text", [1, 2]];
+      const expected = await Promise.all(nodes.map((node) => objects.put(node)));
+      for (const durable of [false, true]) expect(await objects.putMany(nodes, { durable })).toEqual(expected);
+      expect(await objects.putMany([])).toEqual([]);
+    });
+
+    it("writes nothing from a batch holding a value that is not JSON", async () => {
+      const { objects } = current();
+      await expect(objects.putMany([{ ok: 1 }, { bad: 1n }])).rejects.toThrow(InvalidJsonValueError);
+      expect(await collect(objects.list())).toEqual([]);
+    });
+
+    it("gives every get a fresh copy that callers may change", async () => {
+      const { objects } = current();
+      const address = await objects.put({ list: [1] });
+      const copy = (await objects.get(address)) as { list: number[] };
+      copy.list.push(2);
+      expect(await objects.get(address)).toEqual({ list: [1] });
+    });
+
+    it("accepts addresses in any case and answers in upper case", async () => {
+      const { objects } = current();
+      const address = await objects.put("hello");
+      expect(address).toBe("B1XRH20GCX3FB");
+      expect(await objects.get("b1xrh20gcx3fb")).toBe("hello");
+      expect(await objects.has("b1xrh20gcx3fb")).toBe(true);
+    });
+
+    it("tells whether a node exists, deletes it, and ignores deleting it again", async () => {
+      const { objects } = current();
+      const address = await objects.put({ gone: true });
+      expect(await objects.has(address)).toBe(true);
+      await objects.delete(address);
+      await objects.delete(address);
+      expect(await objects.has(address)).toBe(false);
+      await expect(objects.get(address)).rejects.toThrow(NodeNotFoundError);
+      await expect(objects.getBytes(address)).rejects.toThrow(NodeNotFoundError);
+    });
+
+    it("rejects malformed addresses in every method with a clear error", async () => {
+      const { objects, refs } = current();
+      for (const input of MALFORMED_ADDRESSES) {
+        await expect(objects.get(input)).rejects.toThrow(InvalidAddressError);
+        await expect(objects.getBytes(input)).rejects.toThrow(InvalidAddressError);
+        await expect(objects.has(input)).rejects.toThrow(InvalidAddressError);
+        await expect(objects.delete(input)).rejects.toThrow(InvalidAddressError);
+        await expect(walkNodes(objects, [input])).rejects.toThrow(InvalidAddressError);
+        await expect(refs.updateThread("01JD0000000000000000000001", input, {})).rejects.toThrow(InvalidAddressError);
+      }
+      await expect(objects.get("../x")).rejects.toThrow('"../x" is not a node address');
+      expect(await collect(objects.list())).toEqual([]);
+    });
+
+    it("lists every address with its write time", async () => {
+      const { objects } = current();
+      const before = Date.now() - 2000;
+      const addresses = await objects.putMany([{ a: 1 }, { b: 2 }, { c: 3 }]);
+      const listed = await collect(objects.list());
+      expect(listed.map((entry) => entry.address).sort()).toEqual([...addresses].sort());
+      for (const entry of listed) expect(entry.writtenAt).toBeGreaterThan(before);
+      expect(await collect(objects.listTemporaryFiles())).toEqual([]);
+    });
+
+    it("refreshes the write time of a node that is put again", async () => {
+      const { objects } = current();
+      const address = await objects.put({ old: true });
+      const [first] = await collect(objects.list());
+      await Bun.sleep(25);
+      await objects.put({ old: true });
+      const [second] = await collect(objects.list());
+      expect(second?.address).toBe(address);
+      expect(second?.writtenAt ?? 0).toBeGreaterThan(first?.writtenAt ?? 0);
+    });
+
+    it("refuses to delete a temporary file it did not list", async () => {
+      const { objects } = current();
+      await expect(objects.deleteTemporaryFile("../refs.db")).rejects.toThrow();
+    });
+
+    it("walks every reachable node once, refs in field order, reporting missing ones", async () => {
+      const { objects } = current();
+      const samples = createSampleNodes();
+      await objects.putMany(Object.values(samples).filter((node) => nodeKind(node) !== "transcript/1"));
+      const step = await objects.put(samples["thread-step/1"]);
+      const visited: string[] = [];
+      const missing: string[] = [];
+      const result = await walkNodes(objects, [step, step], {
+        visit: (_address, node) => void visited.push(nodeKind(node) ?? "json"),
+        onMissing: (address) => void missing.push(address),
+      });
+      expect(visited).toEqual([
+        "thread-step/1",
+        "thread-start/1",
+        "workflow/1",
+        "output/1",
+        "text/1",
+        "agent-run/1",
+        "text/1",
+        "text/1",
+      ]);
+      expect(missing).toHaveLength(1);
+      expect(result).toEqual({ visited: 8, missing: 1, corrupt: 0 });
+      await expect(walkNodes(objects, [step])).rejects.toThrow(NodeNotFoundError);
+    });
+  });
+}

@@ -1,0 +1,14 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { createFileObjectStore } from "./create-file-object-store.ts";
+import { createSqliteRefStore } from "./create-sqlite-ref-store.ts";
+import type { OpenRefDatabaseOptions } from "./open-ref-database.ts";
+import type { Store } from "./store.ts";
+
+/** The default, embedded backend in a uwf home: objects under `home/objects`, refs in `home/refs.db`. */
+export async function openFileStore(home: string, options: OpenRefDatabaseOptions = {}): Promise<Store> {
+  const objectsRoot = join(home, "objects");
+  mkdirSync(objectsRoot, { recursive: true });
+  const refs = createSqliteRefStore(join(home, "refs.db"), options);
+  return { objects: createFileObjectStore(objectsRoot), refs, close: () => refs.close() };
+}

@@ -1,0 +1,88 @@
+import { Database } from "bun:sqlite";
+
+/** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
+export const REF_SCHEMA_VERSION = 1;
+
+/** Each entry turns schema version `index` into `index + 1`. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE threads (
+    id TEXT PRIMARY KEY,
+    workflow TEXT NOT NULL,
+    workflow_address TEXT NOT NULL,
+    start TEXT NOT NULL,
+    head TEXT NOT NULL,
+    status TEXT NOT NULL,
+    next TEXT,
+    reason TEXT,
+    step_count INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    forked_from TEXT,
+    usage TEXT NOT NULL
+  ) WITHOUT ROWID;
+  -- list filters walk these newest first (ids are ULIDs, so id order is time order).
+  CREATE INDEX threads_by_status ON threads (status, id);
+  CREATE INDEX threads_by_workflow ON threads (workflow, id);
+
+  CREATE TABLE workflows (
+    name TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- Times in epoch milliseconds: expiry is compared in SQL, atomically with the takeover.
+  CREATE TABLE leases (
+    thread_id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    acquired_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];
+
+export interface OpenRefDatabaseOptions {
+  /** How long a writer waits for another process's write lock before failing; default 10 s. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens (creating if needed) the ref database: WAL, so readers never block the writer and
+ * processes share it safely; `synchronous = NORMAL`, which in WAL mode never corrupts the
+ * file and at worst loses the last commits on power loss (a thread then sits at its old
+ * head, which the step algorithm already tolerates); a busy timeout so concurrent steppers
+ * queue for the write lock instead of failing. The schema is migrated inside an immediate
+ * transaction, so processes opening a new file at the same time create it exactly once.
+ */
+export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = {}): Database {
+  const database = new Database(path, { create: true, strict: true });
+  try {
+    database.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+    database.run("PRAGMA journal_mode = WAL");
+    database.run("PRAGMA synchronous = NORMAL");
+    if (schemaVersion(database) < REF_SCHEMA_VERSION) database.transaction(() => migrate(database)).immediate();
+    if (schemaVersion(database) > REF_SCHEMA_VERSION) {
+      throw new Error(
+        `${path} has ref schema version ${schemaVersion(database)}; this uwf knows up to ${REF_SCHEMA_VERSION}`,
+      );
+    }
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  return database;
+}
+
+function schemaVersion(database: Database): number {
+  return database.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+}
+
+function migrate(database: Database): void {
+  // Read again under the write lock: another process may have migrated meanwhile.
+  for (let version = schemaVersion(database); version < REF_SCHEMA_VERSION; version++) {
+    database.run(MIGRATIONS[version] as string);
+    database.run(`PRAGMA user_version = ${version + 1}`);
+  }
+}

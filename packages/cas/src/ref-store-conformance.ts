@@ -1,0 +1,175 @@
+import { describe, expect, it } from "bun:test";
+import type { CurrentStore } from "./conformance-suite.ts";
+import { InvalidRecordError } from "./invalid-record-error.ts";
+import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
+import { ThreadExistsError } from "./thread-exists-error.ts";
+
+const HEAD_A = "2W53JPNXF556H";
+const HEAD_B = "B1XRH20GCX3FB";
+const HEAD_C = "191B06QRP5RG9";
+
+export function describeRefStoreConformance(current: CurrentStore): void {
+  describe("threads", () => {
+    it("creates a record and reads it back as a copy", async () => {
+      const { refs } = current();
+      const record = sampleThreadRecord({ forkedFrom: HEAD_C, reason: "why", next: null });
+      await refs.createThread(record);
+      const read = await refs.getThread(record.id);
+      expect(read).toEqual(record);
+      if (read !== null) read.stepCount = 99;
+      expect((await refs.getThread(record.id))?.stepCount).toBe(0);
+      expect(await refs.getThread(sampleThreadId(2))).toBeNull();
+    });
+
+    it("refuses a second record with the same id, and records that break the schema", async () => {
+      const { refs } = current();
+      await refs.createThread(sampleThreadRecord());
+      await expect(refs.createThread(sampleThreadRecord({ head: HEAD_B }))).rejects.toThrow(ThreadExistsError);
+      await expect(refs.createThread(sampleThreadRecord({ id: "../x" }))).rejects.toThrow(InvalidRecordError);
+      await expect(refs.createThread(sampleThreadRecord({ id: sampleThreadId(3), head: "nope" }))).rejects.toThrow(
+        InvalidRecordError,
+      );
+    });
+
+    it("advances the head only from the expected head (compare-and-swap)", async () => {
+      const { refs } = current();
+      const record = sampleThreadRecord({ head: HEAD_A });
+      await refs.createThread(record);
+      const update = {
+        head: HEAD_B,
+        stepCount: 1,
+        status: "suspended" as const,
+        reason: "question",
+        updatedAt: "2026-01-03T00:00:00.000Z",
+      };
+      expect(await refs.updateThread(record.id, HEAD_A.toLowerCase(), update)).toBe(true);
+      expect(await refs.getThread(record.id)).toEqual({ ...record, ...update });
+      expect(await refs.updateThread(record.id, HEAD_A, { head: HEAD_C, stepCount: 2 })).toBe(false);
+      expect((await refs.getThread(record.id))?.head).toBe(HEAD_B);
+      expect(await refs.updateThread(sampleThreadId(9), HEAD_A, { head: HEAD_C })).toBe(false);
+      expect(await refs.updateThread(record.id, HEAD_B, {})).toBe(true);
+      await expect(refs.updateThread(record.id, HEAD_B, { status: "lost" as "ended" })).rejects.toThrow(
+        InvalidRecordError,
+      );
+    });
+
+    it("lists newest first with status and workflow filters, paging and a total", async () => {
+      const { refs } = current();
+      for (let index = 1; index <= 7; index++) {
+        const status = index % 2 === 0 ? "ended" : "active";
+        await refs.createThread(
+          sampleThreadRecord({ id: sampleThreadId(index), status, workflow: index <= 4 ? "a" : "b" }),
+        );
+      }
+      const ids = (result: { threads: { id: string }[] }) => result.threads.map((thread) => thread.id);
+      const all = await refs.listThreads({});
+      expect(ids(all)).toEqual([7, 6, 5, 4, 3, 2, 1].map((index) => sampleThreadId(index)));
+      expect(all.total).toBe(7);
+      const page = await refs.listThreads({ limit: 2, offset: 2 });
+      expect(ids(page)).toEqual([sampleThreadId(5), sampleThreadId(4)]);
+      expect(page.total).toBe(7);
+      const ended = await refs.listThreads({ status: "ended" });
+      expect(ids(ended)).toEqual([6, 4, 2].map((index) => sampleThreadId(index)));
+      const activeB = await refs.listThreads({ status: "active", workflow: "b", limit: 1 });
+      expect(ids(activeB)).toEqual([sampleThreadId(7)]);
+      expect(activeB.total).toBe(2);
+      expect(await refs.listThreads({ workflow: "none" })).toEqual({ threads: [], total: 0 });
+    });
+
+    it("finds ids by case-insensitive prefix, at most `limit` of them", async () => {
+      const { refs } = current();
+      for (const prefix of ["01JDAA", "01JDAB", "01JDAA", "01JEZZ"]) {
+        const id = sampleThreadId((await refs.listThreads({})).total + 1, prefix);
+        await refs.createThread(sampleThreadRecord({ id }));
+      }
+      expect(await refs.findThreadIds("01jdaa", 10)).toHaveLength(2);
+      expect(await refs.findThreadIds("01JDA", 10)).toHaveLength(3);
+      expect(await refs.findThreadIds("01JD", 2)).toHaveLength(2);
+      expect(await refs.findThreadIds("01JE", 10)).toEqual([sampleThreadId(4, "01JEZZ")]);
+      expect(await refs.findThreadIds("7Z", 10)).toEqual([]);
+      expect(await refs.findThreadIds("%", 10)).toEqual([]);
+    });
+
+    it("lists heads, starts and fork points as roots", async () => {
+      const { refs } = current();
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(1), start: HEAD_A, head: HEAD_B }));
+      await refs.createThread(
+        sampleThreadRecord({ id: sampleThreadId(2), start: HEAD_A, head: HEAD_A, forkedFrom: HEAD_C }),
+      );
+      const roots = new Set<string>();
+      for await (const root of refs.listThreadRoots()) roots.add(root);
+      expect([...roots].sort()).toEqual([HEAD_C, HEAD_A, HEAD_B].sort());
+    });
+  });
+
+  describe("workflow registry", () => {
+    it("sets, replaces, reads and lists entries by name", async () => {
+      const { refs } = current();
+      expect(await refs.getWorkflow("review-loop")).toBeNull();
+      await refs.setWorkflow({ name: "review-loop", address: HEAD_A, updatedAt: "2026-01-01T00:00:00.000Z" });
+      await refs.setWorkflow({ name: "draft", address: HEAD_B, updatedAt: "2026-01-01T00:00:00.000Z" });
+      const replaced = { name: "review-loop", address: HEAD_C, updatedAt: "2026-01-02T00:00:00.000Z" };
+      await refs.setWorkflow(replaced);
+      expect(await refs.getWorkflow("review-loop")).toEqual(replaced);
+      expect((await refs.listWorkflows()).map((entry) => entry.name)).toEqual(["draft", "review-loop"]);
+      await expect(refs.setWorkflow({ name: "x", address: "../x", updatedAt: "now" })).rejects.toThrow(
+        InvalidRecordError,
+      );
+    });
+  });
+
+  describe("leases", () => {
+    const threadId = sampleThreadId(1);
+    const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
+    const request = (seconds: number, pid = 100) => ({ ttlMs: 30_000, pid, host: "box", now: at(seconds) });
+
+    it("grants a free lease with its holder's pid, host and times", async () => {
+      const { refs } = current();
+      const result = await refs.acquireLease(threadId, request(0));
+      if (!result.acquired) throw new Error("expected the lease");
+      expect(result.lease).toMatchObject({
+        threadId,
+        pid: 100,
+        host: "box",
+        acquiredAt: at(0).toISOString(),
+        expiresAt: at(30).toISOString(),
+      });
+      expect(result.lease.token.length).toBeGreaterThanOrEqual(16);
+    });
+
+    it("answers busy with the live holder, and lets another thread's lease through", async () => {
+      const { refs } = current();
+      const first = await refs.acquireLease(threadId, request(0));
+      const second = await refs.acquireLease(threadId, request(29, 200));
+      expect(second).toEqual({ acquired: false, holder: first.acquired ? first.lease : first.holder });
+      expect((await refs.acquireLease(sampleThreadId(2), request(1, 200))).acquired).toBe(true);
+    });
+
+    it("takes over an expired lease, after which the old holder can neither renew nor release it", async () => {
+      const { refs } = current();
+      const old = await refs.acquireLease(threadId, request(0));
+      const taken = await refs.acquireLease(threadId, request(30, 200));
+      if (!old.acquired || !taken.acquired) throw new Error("expected both leases");
+      expect(taken.lease.token).not.toBe(old.lease.token);
+      expect(await refs.renewLease(old.lease, 30_000, at(31))).toBe(false);
+      await refs.releaseLease(old.lease);
+      expect(await refs.acquireLease(threadId, request(32))).toEqual({ acquired: false, holder: taken.lease });
+    });
+
+    it("extends a renewed lease and frees a released one", async () => {
+      const { refs } = current();
+      const held = await refs.acquireLease(threadId, request(0));
+      if (!held.acquired) throw new Error("expected the lease");
+      expect(await refs.renewLease(held.lease, 60_000, at(20))).toBe(true);
+      const busy = await refs.acquireLease(threadId, request(70, 200));
+      expect(busy.acquired ? null : busy.holder.expiresAt).toBe(at(80).toISOString());
+      await refs.releaseLease(held.lease);
+      expect((await refs.acquireLease(threadId, request(71, 200))).acquired).toBe(true);
+    });
+
+    it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {
+      const { refs } = current();
+      await expect(refs.acquireLease(threadId, { ...request(0), ttlMs: 0 })).rejects.toThrow(InvalidRecordError);
+    });
+  });
+}

@@ -1,0 +1,86 @@
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { temporaryPath } from "./object-file-layout.ts";
+
+/** One object file to create: its shard directory, final path and canonical bytes. */
+export interface ObjectFileWrite {
+  directory: string;
+  path: string;
+  bytes: Uint8Array;
+}
+
+export interface WriteObjectFilesOptions {
+  durable: boolean;
+  /** Directories whose entries changed because a shard directory was created in them. */
+  parentDirectories: readonly string[];
+}
+
+/**
+ * Creates object files so that none is ever visible half-written: each is written to a
+ * temporary file in its own directory and renamed into place (a rename within a directory is
+ * atomic, so a SIGKILL leaves the old state or the whole file, plus at worst a temporary file).
+ *
+ * Non-durable writes skip fsync entirely. Durable batches sync in phases: write every
+ * temporary file, fsync them all, rename them all, then fsync each touched directory once.
+ * The data must be on disk before the rename: otherwise a power cut could leave an empty file
+ * under a valid name, and idempotent puts would never rewrite it.
+ *
+ * Measured on ext4 (virtio disk, 2-core EPYC, Bun 1.4): fsync costs about 0.37 ms a file; a
+ * 6-file batch takes 3.2-3.6 ms this way and 1.4-1.6 ms with syncfs(2) called twice through
+ * bun:ffi (100 files: 32-38 ms against 12 ms). syncfs was still rejected as the sync point: it
+ * flushes every dirty page of the filesystem, and after another process wrote 300 MB it took
+ * 148 ms against 3.3 ms for the per-file fsyncs. Agents build code on the same disk, so step
+ * latency would depend on unrelated writers; it also needs FFI and glibc (no macOS).
+ */
+export function writeObjectFiles(writes: readonly ObjectFileWrite[], options: WriteObjectFilesOptions): void {
+  if (!options.durable) {
+    for (const write of writes) {
+      const temporary = temporaryPath(write.directory);
+      writeFileSync(temporary, write.bytes);
+      renameSync(temporary, write.path);
+    }
+    return;
+  }
+  const temporaries: { write: ObjectFileWrite; temporary: string; descriptor: number }[] = [];
+  try {
+    for (const write of writes) {
+      const temporary = temporaryPath(write.directory);
+      const descriptor = openSync(temporary, "w");
+      temporaries.push({ write, temporary, descriptor });
+      writeAll(descriptor, write.bytes);
+    }
+    for (const entry of temporaries) fsyncSync(entry.descriptor);
+  } catch (error) {
+    for (const entry of temporaries) {
+      closeSync(entry.descriptor);
+      unlinkQuietly(entry.temporary);
+    }
+    throw error;
+  }
+  for (const entry of temporaries) closeSync(entry.descriptor);
+  for (const entry of temporaries) renameSync(entry.temporary, entry.write.path);
+  const directories = new Set(writes.map((write) => write.directory));
+  for (const directory of options.parentDirectories) directories.add(directory);
+  for (const directory of directories) syncDirectory(directory);
+}
+
+function writeAll(descriptor: number, bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
+}
+
+function syncDirectory(directory: string): void {
+  const descriptor = openSync(directory, "r");
+  try {
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone, or the disk is failing: gc removes leftovers either way.
+  }
+}

@@ -1,0 +1,59 @@
+import type { Usage } from "@uwf/protocol";
+
+/**
+ * What one launch of an agent produced. Success and failure have this one
+ * shape: an agent that fails, times out or is interrupted is data, not an
+ * exception. `error` is null only when the reply can be used.
+ */
+export interface AgentLaunchResult {
+  /** The agent's raw reply (a command agent's whole stdout), kept even when the launch failed. */
+  reply: string;
+  exitCode: number | null;
+  /** The signal that ended the agent, e.g. `SIGTERM` after a timeout. */
+  signal: string | null;
+  timedOut: boolean;
+  /** Stopped through the caller's AbortSignal (Ctrl-C). */
+  interrupted: boolean;
+  /** The last few KiB of stderr. */
+  stderrTail: string;
+  /** Why the launch failed: could not start, exit code ≠ 0, timeout, interrupt, scenario mismatch. */
+  error: string | null;
+  startedAt: string;
+  completedAt: string;
+  usage: Usage | null;
+  sessionId: string | null;
+  /** The program and arguments run, or null for agents that run no program (scripted). */
+  command: string[] | null;
+}
+
+/** The environment of one step, given to agents as `UWF_THREAD`, `UWF_ROLE`, `UWF_STEP`, `UWF_HOME`. */
+export interface AgentEnvironment {
+  thread: string;
+  role: string;
+  /** The number of the step being made (1 for the thread's first step). */
+  step: number;
+  home: string;
+}
+
+/** A result for a launch that produced no reply: it failed before or instead of running anything. */
+export function failedLaunchResult(
+  error: string,
+  startedAt: Date,
+  extra: Partial<AgentLaunchResult> = {},
+): AgentLaunchResult {
+  return {
+    reply: "",
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    interrupted: false,
+    stderrTail: "",
+    error,
+    startedAt: startedAt.toISOString(),
+    completedAt: new Date().toISOString(),
+    usage: null,
+    sessionId: null,
+    command: null,
+    ...extra,
+  };
+}

@@ -1,0 +1,68 @@
+import type { AgentSpec } from "@uwf/protocol";
+import type { AgentEnvironment, AgentLaunchResult } from "./agent-launch-result.ts";
+import { AgentUnavailableError } from "./agent-unavailable-error.ts";
+import { runScriptedAgent } from "./scripted-agent.ts";
+
+export interface LaunchAgentOptions {
+  spec: AgentSpec;
+  /** The name the agent is known by (config alias), for messages and the agent-run record. */
+  alias: string;
+  prompt: string;
+  /** The thread's working directory: where the agent runs. */
+  cwd: string;
+  env: AgentEnvironment;
+  /** Milliseconds before the agent's process group is stopped; 0 means no limit. */
+  timeoutMs: number;
+  /** Abort (Ctrl-C) to stop the agent; the result is then marked `interrupted`. */
+  signal?: AbortSignal;
+  /** Each chunk of the agent's stderr as it comes (for `-v`). */
+  onStderr?: (chunk: string) => void;
+  /** 0 for the first launch of a step, 1, 2... for retries after an invalid reply. */
+  attempt?: number;
+  /** Milliseconds between SIGTERM and SIGKILL when stopping the agent. Default 2000. */
+  killGraceMs?: number;
+  /** For the `scripted` built-in. Defaults: `stepIndex` = `env.step - 1`, `routedRole` = `env.role`, `baseDir` = `cwd`. */
+  scenario?: { stepIndex?: number; routedRole?: string; baseDir?: string };
+}
+
+/**
+ * Launches the agent of one step, whatever its kind, and returns what it did
+ * as data. Throws only `AgentUnavailableError`, for kinds not implemented yet.
+ * Modules that spawn processes are loaded on first use.
+ */
+export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLaunchResult> {
+  const { spec } = options;
+  const processOptions = {
+    prompt: options.prompt,
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+  };
+  if ("command" in spec && !("preset" in spec)) {
+    const { launchCommandAgent } = await import("./launch-command-agent.ts");
+    return launchCommandAgent({ spec, ...processOptions });
+  }
+  if ("builtin" in spec) {
+    switch (spec.builtin) {
+      case "scripted":
+        return runScriptedAgent({
+          spec,
+          baseDir: options.scenario?.baseDir ?? options.cwd,
+          stepIndex: options.scenario?.stepIndex ?? options.env.step - 1,
+          routedRole: options.scenario?.routedRole ?? options.env.role,
+          attempt: options.attempt ?? 0,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+      case "shell": {
+        const { runShellAgent } = await import("./shell-agent.ts");
+        return runShellAgent({ spec, ...processOptions });
+      }
+      case "anthropic":
+        throw new AgentUnavailableError(options.alias, "anthropic");
+    }
+  }
+  throw new AgentUnavailableError(options.alias, "preset" in spec ? `${spec.preset} preset` : "unknown");
+}

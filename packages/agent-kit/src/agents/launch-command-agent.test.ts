@@ -1,0 +1,178 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fixturePath, liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
+import { launchCommandAgent } from "./launch-command-agent.ts";
+
+let temp: { path: string; remove: () => void };
+beforeEach(() => {
+  temp = makeTempDirectory();
+});
+afterEach(() => temp.remove());
+
+const env = { thread: "01JTHREAD00000000000000000", role: "writer", step: 3, home: "/tmp/uwf-home" };
+
+function launch(command: string, args: string[] = [], extra: Partial<Parameters<typeof launchCommandAgent>[0]> = {}) {
+  return launchCommandAgent({
+    spec: { command, args },
+    prompt: "the prompt",
+    cwd: temp.path,
+    env,
+    timeoutMs: 10_000,
+    killGraceMs: 200,
+    ...extra,
+  });
+}
+
+/** Reads "<leader pid> <child pid>" written by slow.sh, waiting for the file to appear. */
+async function readPids(file: string): Promise<[number, number]> {
+  for (let tries = 0; tries < 200 && !existsSync(file); tries++) await Bun.sleep(10);
+  const [leader, child] = readFileSync(file, "utf8").trim().split(" ").map(Number);
+  return [leader ?? 0, child ?? 0];
+}
+
+describe("launchCommandAgent", () => {
+  it("sends the prompt on stdin and returns stdout as the reply", async () => {
+    const result = await launch(fixturePath("echo-frontmatter.sh"), [], { prompt: "Write a haiku." });
+    expect(result).toMatchObject({ exitCode: 0, error: null, timedOut: false, interrupted: false, signal: null });
+    expect(result.reply).toBe("---\nsummary: echoed 14 characters\n---\n\nWrite a haiku.\n");
+    expect(result.command).toEqual([fixturePath("echo-frontmatter.sh")]);
+    expect(Date.parse(result.completedAt)).toBeGreaterThanOrEqual(Date.parse(result.startedAt));
+  });
+
+  it("sets UWF_* variables, substitutes {placeholders} and runs in the given cwd", async () => {
+    const args = ["--thread={thread}", "{role}", "{promptFile}", "{unknown}"];
+    const result = await launch(fixturePath("env-dump.sh"), args, {
+      spec: { command: fixturePath("env-dump.sh"), args, env: { UWF_TEST_EXTRA: "extra" } },
+    });
+    const extracted = extractFrontmatter(result.reply, {
+      properties: Object.fromEntries(
+        ["thread", "role", "step", "home", "promptFile", "promptFileMatchesStdin", "extra", "cwd", "args"].map(
+          (name) => [name, {}],
+        ),
+      ),
+    });
+    if (!extracted.success) throw new Error(extracted.problem);
+    const fields = extracted.fields;
+    expect(fields).toMatchObject({
+      thread: env.thread,
+      role: "writer",
+      step: "3",
+      home: "/tmp/uwf-home",
+      promptFileMatchesStdin: true,
+      extra: "extra",
+      cwd: temp.path,
+    });
+    const promptFile = String(fields.promptFile);
+    expect(fields.args).toBe(`--thread=${env.thread} writer ${promptFile} {unknown}`);
+    expect(result.command).toEqual([
+      fixturePath("env-dump.sh"),
+      `--thread=${env.thread}`,
+      "writer",
+      promptFile,
+      "{unknown}",
+    ]);
+    expect(existsSync(promptFile)).toBe(false);
+  });
+
+  it("reports a non-zero exit as a failure, keeping stdout and the stderr tail", async () => {
+    const result = await launch(fixturePath("exit-nonzero.sh"));
+    expect(result.exitCode).toBe(3);
+    expect(result.reply).toBe("---\nsummary: half\n");
+    expect(result.stderrTail).toBe("first complaint\nsomething went wrong\n");
+    expect(result.error).toBe("the agent exited with code 3: something went wrong");
+  });
+
+  it("can be launched again after an invalid reply and then give a valid one", async () => {
+    const counter = join(temp.path, "count");
+    const schema = { properties: { approved: { type: "boolean" } }, required: ["approved"] };
+    const first = await launch(fixturePath("invalid-then-valid.sh"), [counter]);
+    expect(extractFrontmatter(first.reply, schema)).toEqual({
+      success: false,
+      problem: 'field "approved": expected boolean, got string "yes"',
+    });
+    const second = await launch(fixturePath("invalid-then-valid.sh"), [counter]);
+    expect(extractFrontmatter(second.reply, schema)).toEqual({
+      success: true,
+      fields: { approved: true },
+      body: "Looks fine (attempt 2).",
+    });
+  });
+
+  it("keeps only the last 4 KiB of stderr and streams all of it to onStderr", async () => {
+    const chunks: string[] = [];
+    const result = await launch(fixturePath("chatty-stderr.sh"), [], { onStderr: (chunk) => chunks.push(chunk) });
+    expect(result.error).toBeNull();
+    const streamed = chunks.join("");
+    expect(streamed).toStartWith("stderr line 1\n");
+    expect(streamed).toEndWith("stderr line 1000\n");
+    expect(result.stderrTail.length).toBe(4096);
+    expect(streamed.endsWith(result.stderrTail)).toBe(true);
+  });
+
+  it("returns a 50 MB reply whole", async () => {
+    const result = await launch(fixturePath("big-output.sh"));
+    expect(result.error).toBeNull();
+    expect(result.reply.length).toBe("---\nsummary: big\n---\n".length + 50 * 1024 * 1024 + "\nEND-OF-REPLY\n".length);
+    expect(result.reply).toEndWith("a\nEND-OF-REPLY\n");
+  });
+
+  it("writes a large prompt to an agent that never reads stdin", async () => {
+    const result = await launch("sh", ["-c", "echo ok"], { prompt: "p".repeat(5_000_000) });
+    expect(result).toMatchObject({ reply: "ok\n", exitCode: 0, error: null });
+  });
+
+  it("kills the whole process group on timeout and keeps what was written", async () => {
+    const pids = join(temp.path, "pids");
+    const result = await launch(fixturePath("slow.sh"), [pids], { timeoutMs: 300 });
+    const [leader, child] = await readPids(pids);
+    expect(result).toMatchObject({ timedOut: true, interrupted: false, exitCode: null, signal: "SIGTERM" });
+    expect(result.error).toBe("the agent timed out after 300 ms");
+    expect(result.reply).toBe("---\nsummary: partial\n---\n");
+    expect(child).toBeGreaterThan(0);
+    expect(liveProcessesInGroup(leader)).toEqual([]);
+  });
+
+  it("escalates to SIGKILL when the group ignores SIGTERM", async () => {
+    const pids = join(temp.path, "pids");
+    const started = Date.now();
+    const result = await launch(fixturePath("slow.sh"), [pids, "stubborn"], { timeoutMs: 300, killGraceMs: 300 });
+    const [leader] = await readPids(pids);
+    expect(result).toMatchObject({ timedOut: true, signal: "SIGKILL" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(liveProcessesInGroup(leader)).toEqual([]);
+  });
+
+  it("stops the whole process group when the caller aborts, marking the result interrupted", async () => {
+    const pids = join(temp.path, "pids");
+    const controller = new AbortController();
+    const running = launch(fixturePath("slow.sh"), [pids], { signal: controller.signal });
+    const [leader] = await readPids(pids);
+    await Bun.sleep(50);
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({ interrupted: true, timedOut: false, error: "the agent was interrupted" });
+    expect(result.reply).toBe("---\nsummary: partial\n---\n");
+    expect(liveProcessesInGroup(leader)).toEqual([]);
+  });
+
+  it("does not start an agent when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await launch(fixturePath("echo-frontmatter.sh"), [], { signal: controller.signal });
+    expect(result).toMatchObject({ interrupted: true, exitCode: null, reply: "" });
+  });
+
+  it("reports a command that cannot be started", async () => {
+    const result = await launch(join(temp.path, "no-such-agent"));
+    expect(result.exitCode).toBeNull();
+    expect(result.error).toStartWith(`the agent could not be started (${join(temp.path, "no-such-agent")}):`);
+    expect(result.error).toContain("ENOENT");
+  });
+
+  it("reports a working directory that does not exist", async () => {
+    const result = await launch(fixturePath("echo-frontmatter.sh"), [], { cwd: join(temp.path, "gone") });
+    expect(result.error).toBe(`the working directory ${join(temp.path, "gone")} does not exist`);
+  });
+});

@@ -1,0 +1,59 @@
+import { readFile } from "node:fs/promises";
+import type { SafeResult } from "@uwf/protocol";
+import { parseDocument } from "yaml";
+
+/** One scripted step: the role the moderator must have chosen, and what the agent replies. */
+export interface ScenarioStep {
+  role: string;
+  output: Record<string, unknown>;
+  body: string;
+  /** A raw reply used instead of `output` + `body` (to test invalid replies); a list gives one per attempt. */
+  reply: string | string[] | null;
+}
+
+export interface Scenario {
+  file: string;
+  steps: ScenarioStep[];
+}
+
+/** Reads and checks a scenario file `{ steps: [ { role, output?, body?, reply? } ] }`. Problems name the file and the entry. */
+export async function safeLoadScenario(file: string): Promise<SafeResult<Scenario, string>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(error);
+    return { success: false, error: `cannot read scenario ${file}: ${reason}` };
+  }
+  const document = parseDocument(text);
+  const yamlError = document.errors[0];
+  if (yamlError !== undefined) {
+    return { success: false, error: `scenario ${file} is not valid YAML: ${yamlError.message.split("\n")[0]}` };
+  }
+  const value: unknown = document.toJS();
+  const steps = isRecord(value) ? value.steps : undefined;
+  if (!Array.isArray(steps)) return { success: false, error: `scenario ${file} needs a "steps" list` };
+  const parsed: ScenarioStep[] = [];
+  for (const [index, entry] of steps.entries()) {
+    const where = `scenario ${file}, steps[${index}]`;
+    if (!isRecord(entry) || typeof entry.role !== "string" || entry.role === "") {
+      return { success: false, error: `${where} needs a "role" name` };
+    }
+    const output = entry.output ?? {};
+    if (!isRecord(output)) return { success: false, error: `${where}: "output" must be a mapping of fields` };
+    const body = entry.body ?? "";
+    if (typeof body !== "string") return { success: false, error: `${where}: "body" must be text` };
+    const reply = entry.reply ?? null;
+    const validReply =
+      reply === null ||
+      typeof reply === "string" ||
+      (Array.isArray(reply) && reply.length > 0 && reply.every((item) => typeof item === "string"));
+    if (!validReply) return { success: false, error: `${where}: "reply" must be text or a list of texts` };
+    parsed.push({ role: entry.role, output, body, reply: reply as ScenarioStep["reply"] });
+  }
+  return { success: true, value: { file, steps: parsed } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

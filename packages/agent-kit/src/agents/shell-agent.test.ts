@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
+import { type RunShellAgentOptions, runShellAgent } from "./shell-agent.ts";
+
+let temp: { path: string; remove: () => void };
+beforeEach(() => {
+  temp = makeTempDirectory();
+});
+afterEach(() => temp.remove());
+
+function run(command: string, extra: Partial<RunShellAgentOptions> = {}) {
+  return runShellAgent({
+    spec: { builtin: "shell", run: command },
+    prompt: "the prompt",
+    cwd: temp.path,
+    env: { thread: "T", role: "tests", step: 2, home: "/h" },
+    timeoutMs: 10_000,
+    killGraceMs: 200,
+    ...extra,
+  });
+}
+
+const schema = { properties: { exitCode: { type: ["integer", "null"] } } };
+
+describe("runShellAgent", () => {
+  it("reports $status pass, the exit code and the output as a fenced body", async () => {
+    const result = await run("echo out; echo err >&2");
+    expect(result).toMatchObject({
+      exitCode: 0,
+      error: null,
+      command: ["sh", "-c", "exec 2>&1\necho out; echo err >&2"],
+    });
+    expect(result.reply).toBe("---\n$status: pass\nexitCode: 0\n---\n\nOutput:\n\n```text\nout\nerr\n```\n");
+    expect(result.stderrTail).toBe("out\nerr\n");
+    expect(extractFrontmatter(result.reply, schema)).toMatchObject({
+      success: true,
+      fields: { $status: "pass", exitCode: 0 },
+    });
+  });
+
+  it("reports a non-zero exit as $status fail, not as a failed launch", async () => {
+    const result = await run("echo broken; exit 4");
+    expect(result.error).toBeNull();
+    expect(result.exitCode).toBe(4);
+    expect(result.reply).toStartWith("---\n$status: fail\nexitCode: 4\n---\n");
+  });
+
+  it("keeps the last `tail` characters of a long output and says so", async () => {
+    const result = await runShellAgent({
+      spec: { builtin: "shell", run: "seq 1 1000", tail: 10 },
+      prompt: "",
+      cwd: temp.path,
+      env: { thread: "T", role: "tests", step: 1, home: "/h" },
+      timeoutMs: 10_000,
+    });
+    expect(result.reply).toContain("The last 10 of 3893 characters of output:\n\n```text\n\n999\n1000\n```");
+  });
+
+  it("runs in the thread's cwd with the UWF_* variables and the prompt in a file", async () => {
+    const result = await run('pwd; echo "$UWF_ROLE $UWF_STEP"; cat "$UWF_PROMPT_FILE"; echo; cat');
+    expect(result.reply).toContain(`${temp.path}\ntests 2\nthe prompt\n`);
+  });
+
+  it("fails on timeout and leaves no process of its group behind", async () => {
+    const pidFile = join(temp.path, "pid");
+    const result = await run(`sleep 30 & echo $$ > ${pidFile}; wait`, { timeoutMs: 300 });
+    expect(result).toMatchObject({ timedOut: true, error: "the shell command timed out after 300 ms" });
+    expect(result.reply).toStartWith("---\n$status: fail\nexitCode: null\n---\n");
+    expect(existsSync(pidFile)).toBe(true);
+    expect(liveProcessesInGroup(Number(readFileSync(pidFile, "utf8")))).toEqual([]);
+  });
+
+  it("keeps stdout and stderr lines in the order they were written", async () => {
+    const result = await run("for i in 1 2 3 4 5; do echo out$i; echo err$i >&2; done");
+    expect(result.reply).toContain("out1\nerr1\nout2\nerr2\nout3\nerr3\nout4\nerr4\nout5\nerr5\n");
+  });
+
+  it("streams its combined output to onStderr", async () => {
+    const chunks: string[] = [];
+    await run("echo one; echo two >&2", { onStderr: (chunk) => chunks.push(chunk) });
+    expect(chunks.join("")).toBe("one\ntwo\n");
+  });
+
+  it("says when there was no output", async () => {
+    expect((await run("true")).reply).toBe("---\n$status: pass\nexitCode: 0\n---\n\n(no output)\n");
+  });
+});

@@ -1,0 +1,13 @@
+import { UwfError } from "@uwf/protocol";
+
+/** An agent alias that `config.yaml` does not define. `source` says where the alias came from. */
+export class UnknownAgentError extends UwfError {
+  constructor(alias: string, source: string, knownAliases: readonly string[]) {
+    const known =
+      knownAliases.length === 0 ? "no agents are configured yet" : `known agents: ${knownAliases.join(", ")}`;
+    super("unknown-agent", `unknown agent "${alias}" (from ${source}); ${known}`, {
+      data: { alias, source, knownAliases: [...knownAliases] },
+    });
+    this.name = "UnknownAgentError";
+  }
+}

@@ -1,0 +1,38 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Config, SafeResult } from "@uwf/protocol";
+import { InvalidConfigError } from "./invalid-config-error.ts";
+import { safeParseConfig } from "./parse-config.ts";
+
+export const CONFIG_FILE_NAME = "config.yaml";
+
+/** Where the config of a uwf home lives. */
+export function configFilePath(home: string): string {
+  return join(home, CONFIG_FILE_NAME);
+}
+
+/** Reads `config.yaml` of a uwf home; a missing file gives the defaults. Throws `InvalidConfigError`. */
+export async function loadConfig(home: string): Promise<Config> {
+  const result = await safeLoadConfig(home);
+  if (!result.success) throw result.error;
+  return result.value;
+}
+
+/** `loadConfig` returning the problem instead of throwing it. */
+export async function safeLoadConfig(home: string): Promise<SafeResult<Config, InvalidConfigError>> {
+  const file = configFilePath(home);
+  const text = await readConfigText(file);
+  if (typeof text !== "string") return { success: false, error: text };
+  return safeParseConfig(text ?? "", file);
+}
+
+/** The file's text, "" when it does not exist, or the error that kept it from being read. */
+export async function readConfigText(file: string): Promise<string | InvalidConfigError> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    const message = `cannot read the file: ${error instanceof Error ? error.message : String(error)}`;
+    return new InvalidConfigError(file, [{ line: null, column: null, path: "", message }]);
+  }
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from "bun:test";
+import type { JsonSchemaObject } from "@uwf/protocol";
+import { extractFrontmatter, extractFrontmatterOrThrow } from "./extract-frontmatter.ts";
+import { InvalidReplyError } from "./invalid-reply-error.ts";
+
+const reviewerSchema: JsonSchemaObject = {
+  type: "object",
+  properties: {
+    approved: { type: "boolean" },
+    comments: { type: "string" },
+    severity: { type: "string", enum: ["low", "high"] },
+  },
+  required: ["approved"],
+};
+
+const writerSchema: JsonSchemaObject = {
+  type: "object",
+  properties: {
+    summary: { type: "string" },
+    files: { type: "array", items: { type: "string" } },
+    meta: { type: "object", properties: { author: { type: "string" } }, required: ["author"] },
+  },
+  required: ["summary"],
+  additionalProperties: false,
+};
+
+function problemOf(reply: string, schema: JsonSchemaObject | undefined): string {
+  const result = extractFrontmatter(reply, schema);
+  if (result.success) throw new Error(`expected a problem, got ${JSON.stringify(result)}`);
+  return result.problem;
+}
+
+describe("extractFrontmatter", () => {
+  it("returns the validated fields and the markdown body", () => {
+    expect(extractFrontmatter("---\napproved: true\ncomments: fine\n---\n\nLooks good.\n", reviewerSchema)).toEqual({
+      success: true,
+      fields: { approved: true, comments: "fine" },
+      body: "Looks good.",
+    });
+  });
+
+  it("keeps only the schema's fields, $status and reason", () => {
+    const reply = "---\napproved: false\nmood: grumpy\n$status: rejected\nreason: n/a\n---\nbody";
+    expect(extractFrontmatter(reply, reviewerSchema)).toMatchObject({
+      success: true,
+      fields: { approved: false, $status: "rejected", reason: "n/a" },
+    });
+  });
+
+  it("allows $status even when the schema forbids other properties", () => {
+    expect(extractFrontmatter("---\nsummary: s\n$status: done\n---\n", writerSchema)).toMatchObject({
+      success: true,
+      fields: { summary: "s", $status: "done" },
+    });
+  });
+
+  it("tolerates a BOM, blank lines and a stray fence", () => {
+    const reply = "\uFEFF\n\n```yaml\n---\napproved: true\n---\n```\nbody";
+    expect(extractFrontmatter(reply, reviewerSchema)).toEqual({
+      success: true,
+      fields: { approved: true },
+      body: "body",
+    });
+  });
+
+  it("names the field, the expected type and the value that came", () => {
+    expect(problemOf("---\napproved: yes\n---\n", reviewerSchema)).toBe(
+      'field "approved": expected boolean, got string "yes"',
+    );
+  });
+
+  it("names a missing required field", () => {
+    expect(problemOf("---\ncomments: hm\n---\n", reviewerSchema)).toBe('missing required field "approved"');
+  });
+
+  it("lists the allowed values of an enum", () => {
+    expect(problemOf("---\napproved: true\nseverity: mid\n---\n", reviewerSchema)).toBe(
+      'field "severity": expected one of "low", "high", got string "mid"',
+    );
+  });
+
+  it("reports every problem at once, with nested paths", () => {
+    expect(problemOf("---\nfiles: [a, 2]\nmeta: {}\n---\n", writerSchema)).toBe(
+      'missing required field "summary"; field "files[1]": expected string, got number 2; missing required field "meta.author"',
+    );
+  });
+
+  it("explains a reply without frontmatter", () => {
+    expect(problemOf("I fixed it.", reviewerSchema)).toBe(
+      `no YAML frontmatter found: the reply must start with a '---' line, but it starts with "I fixed it."`,
+    );
+  });
+
+  it("reports invalid YAML with its line in the reply", () => {
+    expect(problemOf("\n---\napproved: true\ncomments: [unclosed\n---\n", reviewerSchema)).toStartWith(
+      "the frontmatter is not valid YAML (line 4 of the reply):",
+    );
+  });
+
+  it("reports frontmatter that is not a mapping", () => {
+    expect(problemOf("---\n- a\n- b\n---\n", reviewerSchema)).toBe(
+      'the frontmatter must be YAML "field: value" lines, got an array of 2 items',
+    );
+  });
+
+  it("rejects values JSON cannot hold", () => {
+    expect(
+      problemOf("---\napproved: true\ncomments: .inf\n---\n", { properties: { approved: {}, comments: {} } }),
+    ).toBe('field "comments": expected a finite number, got Infinity');
+  });
+
+  it("accepts $SUSPEND with a reason and lifts the required fields", () => {
+    expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: Which database?\n---\n", reviewerSchema)).toEqual({
+      success: true,
+      fields: { $status: "$SUSPEND", reason: "Which database?" },
+      body: "",
+    });
+  });
+
+  it("still checks the types of fields given with $SUSPEND", () => {
+    expect(problemOf("---\n$status: $SUSPEND\nreason: why\napproved: maybe\n---\n", reviewerSchema)).toBe(
+      'field "approved": expected boolean, got string "maybe"',
+    );
+  });
+
+  it("rejects $SUSPEND without a string reason", () => {
+    expect(problemOf("---\n$status: $SUSPEND\n---\n", reviewerSchema)).toBe(
+      '"$status: $SUSPEND" needs a "reason" field: a string saying why you stop and what you need, got nothing',
+    );
+    expect(problemOf("---\n$status: $SUSPEND\nreason: 42\n---\n", reviewerSchema)).toContain("got number 42");
+  });
+
+  it("accepts a plain markdown reply from a role that declares no fields", () => {
+    expect(extractFrontmatter("Just prose.\n", undefined)).toEqual({ success: true, fields: {}, body: "Just prose." });
+    expect(extractFrontmatter("---\n---\nProse.", { type: "object" })).toEqual({
+      success: true,
+      fields: {},
+      body: "Prose.",
+    });
+  });
+
+  it("validates equal schemas given as fresh objects", () => {
+    for (let index = 0; index < 200; index++) {
+      expect(extractFrontmatter(`---\napproved: ${index % 2 === 0}\n---\n`, { ...reviewerSchema }).success).toBe(true);
+    }
+  });
+});
+
+describe("extractFrontmatterOrThrow", () => {
+  it("throws an InvalidReplyError that keeps the raw reply", () => {
+    const reply = "---\napproved: yes\n---\n";
+    try {
+      extractFrontmatterOrThrow(reply, reviewerSchema);
+      throw new Error("expected a throw");
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidReplyError);
+      const invalid = error as InvalidReplyError;
+      expect(invalid.code).toBe("invalid-reply");
+      expect(invalid.reply).toBe(reply);
+      expect(invalid.toJSON().data).toEqual({ problem: 'field "approved": expected boolean, got string "yes"' });
+    }
+  });
+
+  it("returns fields and body for a valid reply", () => {
+    expect(extractFrontmatterOrThrow("---\napproved: true\n---\nok", reviewerSchema)).toEqual({
+      fields: { approved: true },
+      body: "ok",
+    });
+  });
+});

@@ -1,0 +1,234 @@
+import { describe, expect, it } from "bun:test";
+import type { WorkflowNode } from "@uwf/protocol";
+import { buildContinuationPrompt } from "./build-continuation-prompt.ts";
+import type { HistoryEntry } from "./history-entry.ts";
+
+const workflow: WorkflowNode = {
+  type: "workflow/1",
+  name: "review-loop",
+  description: "Write, review, revise",
+  roles: {
+    writer: {
+      description: "Drafts the change",
+      goal: "You write the smallest change that solves the task.",
+      capabilities: ["file-edit", "shell"],
+      procedure: "Read the task, make the change, run the tests.",
+      output: "Summarise what you changed.",
+      frontmatter: { type: "object", properties: { summary: { type: "string" } }, required: ["summary"] },
+    },
+    reviewer: {
+      goal: "You review the change.",
+      frontmatter: {
+        type: "object",
+        properties: { approved: { type: "boolean" }, comments: { type: "string" } },
+        required: ["approved"],
+      },
+    },
+  },
+  conditions: { rejected: { expression: "steps[-1].output.approved = false" } },
+  graph: {
+    $START: [{ role: "writer", condition: null, status: null, prompt: "Solve the task." }],
+    writer: [{ role: "reviewer", condition: null, status: null, prompt: "Review the change." }],
+    reviewer: [
+      { role: "writer", condition: "rejected", status: null, prompt: "Address the review." },
+      { role: "$END", condition: null, status: null, prompt: "Approved." },
+    ],
+  },
+};
+
+function step(number: number, role: string, output: Record<string, unknown>, body: string): HistoryEntry {
+  const second = String(number).padStart(2, "0");
+  return {
+    number,
+    role,
+    agent: "scripted",
+    output,
+    body,
+    edgePrompt: `prompt of step ${number}`,
+    startedAt: `2025-01-01T00:00:${second}.000Z`,
+    completedAt: `2025-01-01T00:01:${second}.000Z`,
+  };
+}
+
+const history: HistoryEntry[] = [
+  step(1, "writer", { summary: "first draft" }, "BODY-1 the first draft"),
+  step(2, "reviewer", { approved: false, comments: "too long" }, "BODY-2 review"),
+  step(3, "writer", { summary: "second draft" }, "BODY-3 the second draft"),
+];
+
+describe("buildContinuationPrompt", () => {
+  it("orders the sections: output format, role, task, history, edge prompt", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "writer",
+      task: "Fix the bug.",
+      history: [],
+      edgePrompt: "Solve the task.",
+    });
+    const positions = ["# Output format", "# Your role: writer", "# Task", "# History", "# Your next step"].map(
+      (heading) => prompt.indexOf(`${heading}\n`),
+    );
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((left, right) => left - right)).toEqual(positions);
+    expect(prompt).toEndWith("# Your next step\n\nSolve the task.\n");
+  });
+
+  it("describes the role: goal, capabilities, procedure and output", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "writer",
+      task: "Fix the bug.",
+      history: [],
+      edgePrompt: "Go.",
+    });
+    expect(prompt).toContain(
+      [
+        "# Your role: writer",
+        "",
+        'You play the role "writer" at step 1 of a thread of the workflow "review-loop" (Write, review, revise).',
+        "",
+        "Drafts the change",
+        "",
+        "## Goal",
+        "",
+        "You write the smallest change that solves the task.",
+        "",
+        "## Capabilities",
+        "",
+        "- file-edit",
+        "- shell",
+        "",
+        "## Procedure",
+        "",
+        "Read the task, make the change, run the tests.",
+        "",
+        "## Output",
+        "",
+        "Summarise what you changed.",
+        "",
+        "# Task",
+        "",
+        "Fix the bug.",
+      ].join("\n"),
+    );
+    expect(prompt).toContain("Nothing has happened yet: yours is the first step.");
+  });
+
+  it("shows every step on a role's first visit, with real step numbers, outputs and bodies", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      history: history.slice(0, 1),
+      edgePrompt: "Review.",
+    });
+    expect(prompt).toContain("1 step so far, oldest first.");
+    expect(prompt).toContain(
+      [
+        "## Step 1: writer",
+        "",
+        "Agent `scripted`, started 2025-01-01T00:00:01.000Z, completed 2025-01-01T00:01:01.000Z.",
+        "",
+        "It was asked:",
+        "",
+        "> prompt of step 1",
+        "",
+        "Output:",
+        "",
+        "```yaml",
+        "summary: first draft",
+        "```",
+        "",
+        "Body:",
+        "",
+        "```markdown",
+        "BODY-1 the first draft",
+        "```",
+      ].join("\n"),
+    );
+    expect(prompt).toContain("at step 2 of a thread");
+  });
+
+  it("keeps the newest bodies within the quota and says which were left out", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      history: [
+        step(1, "writer", { summary: "a" }, "x".repeat(100)),
+        step(2, "writer", { summary: "b" }, "y".repeat(30)),
+      ],
+      edgePrompt: "Review.",
+      bodyQuota: 50,
+    });
+    expect(prompt).toContain("y".repeat(30));
+    expect(prompt).toContain(`Body (the first 20 of 100 characters):\n\n\`\`\`markdown\n${"x".repeat(20)}\n…\n\`\`\``);
+    const tiny = buildContinuationPrompt({
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      history: [
+        step(1, "writer", { summary: "a" }, "x".repeat(100)),
+        step(2, "writer", { summary: "b" }, "y".repeat(30)),
+      ],
+      edgePrompt: "Review.",
+      bodyQuota: 30,
+    });
+    expect(tiny).toContain("Body: left out (100 characters) to keep the history short.");
+    expect(tiny).toContain("summary: a");
+  });
+
+  it("on a later visit shows only the role's last step and what happened since", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      history,
+      edgePrompt: "Review again.",
+    });
+    expect(prompt).toContain(
+      "You acted last at step 2. Below are that step and the 1 step since. Earlier steps are left out here (1 writer).",
+    );
+    expect(prompt).toContain("## Step 2: reviewer (you)");
+    expect(prompt).toContain("## Step 3: writer");
+    expect(prompt).not.toContain("## Step 1");
+    expect(prompt).not.toContain("BODY-1");
+    expect(prompt).toContain("BODY-3");
+    expect(prompt).toContain("at step 4 of a thread");
+  });
+
+  it("says so when nothing happened since the role last acted", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "writer",
+      task: "T",
+      history,
+      edgePrompt: "Answer: yes.",
+    });
+    expect(prompt).toContain(
+      "You acted last at step 3. Below are that step and nothing else: nothing has happened since.",
+    );
+  });
+
+  it("fences bodies so their own code blocks stay inside", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      history: [step(1, "writer", { summary: "s" }, "```ts\ncode()\n```")],
+      edgePrompt: "Review.",
+    });
+    expect(prompt).toContain("````markdown\n```ts\ncode()\n```\n````");
+  });
+
+  it("is deterministic", () => {
+    const options = { workflow, roleName: "reviewer", task: "T", history, edgePrompt: "Review." };
+    expect(buildContinuationPrompt(options)).toBe(buildContinuationPrompt(structuredClone(options)));
+  });
+
+  it("rejects a role the workflow does not have", () => {
+    expect(() => buildContinuationPrompt({ workflow, roleName: "ghost", task: "T", history, edgePrompt: "x" })).toThrow(
+      'workflow review-loop has no role "ghost"',
+    );
+  });
+});

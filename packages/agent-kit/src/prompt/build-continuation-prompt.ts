@@ -1,0 +1,62 @@
+import { type Role, UwfError, type WorkflowNode } from "@uwf/protocol";
+import { buildReplySchema } from "../extract/build-reply-schema.ts";
+import { buildOutputFormatSection } from "./build-output-format-section.ts";
+import { formatHistorySection } from "./format-history-section.ts";
+import type { HistoryEntry } from "./history-entry.ts";
+
+/** Characters of step bodies a prompt shows, newest first, unless the caller says otherwise. */
+export const DEFAULT_BODY_QUOTA = 20_000;
+
+export interface BuildContinuationPromptOptions {
+  workflow: WorkflowNode;
+  /** The role that acts next (chosen by the moderator). */
+  roleName: string;
+  /** The thread's start prompt. */
+  task: string;
+  /** Every step so far, oldest first. */
+  history: readonly HistoryEntry[];
+  /** The rendered prompt of the edge the moderator followed. */
+  edgePrompt: string;
+  bodyQuota?: number;
+}
+
+/**
+ * The prompt for the next step, in DESIGN §5's order: output format → the role
+ * → the task → the history → the edge prompt. Pure and deterministic: the only
+ * times in it are the history's own.
+ */
+export function buildContinuationPrompt(options: BuildContinuationPromptOptions): string {
+  const { workflow, roleName, task, edgePrompt } = options;
+  const role = workflow.roles[roleName];
+  if (role === undefined) {
+    throw new UwfError("unknown-role", `workflow ${workflow.name} has no role "${roleName}"`, {
+      data: { workflow: workflow.name, role: roleName },
+    });
+  }
+  const history = [...options.history];
+  const stepNumber = (history.at(-1)?.number ?? 0) + 1;
+  const sections = [
+    buildOutputFormatSection(buildReplySchema(workflow, roleName)),
+    formatRoleSection(workflow, roleName, role, stepNumber),
+    `# Task\n\n${task.trim()}`,
+    formatHistorySection({ history, roleName, bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA }),
+    `# Your next step\n\n${edgePrompt.trim()}`,
+  ];
+  return `${sections.join("\n\n")}\n`;
+}
+
+function formatRoleSection(workflow: WorkflowNode, roleName: string, role: Role, stepNumber: number): string {
+  const about = workflow.description === undefined ? "" : ` (${workflow.description.trim()})`;
+  const parts = [
+    `# Your role: ${roleName}`,
+    `You play the role "${roleName}" at step ${stepNumber} of a thread of the workflow "${workflow.name}"${about}.`,
+  ];
+  if (role.description !== undefined) parts.push(role.description.trim());
+  parts.push(`## Goal\n\n${role.goal.trim()}`);
+  if (role.capabilities !== undefined && role.capabilities.length > 0) {
+    parts.push(`## Capabilities\n\n${role.capabilities.map((capability) => `- ${capability}`).join("\n")}`);
+  }
+  if (role.procedure !== undefined) parts.push(`## Procedure\n\n${role.procedure.trim()}`);
+  if (role.output !== undefined) parts.push(`## Output\n\n${role.output.trim()}`);
+  return parts.join("\n\n");
+}

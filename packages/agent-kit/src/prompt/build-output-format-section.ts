@@ -1,0 +1,106 @@
+import type { JsonSchemaObject } from "@uwf/protocol";
+import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "../extract/status-fields.ts";
+import { buildExampleFrontmatter } from "./build-example-frontmatter.ts";
+import { asObject, describeSchemaFields, type SchemaFieldDescription } from "./describe-schema-fields.ts";
+import { fenceText } from "./fence-text.ts";
+
+export interface BuildOutputFormatSectionOptions {
+  /** Markdown level of the section's heading; its parts are one level deeper. Default 1. */
+  headingLevel?: number;
+}
+
+/**
+ * Tells the agent how to shape its reply, from the role's JSON Schema (or the
+ * reply schema of `buildReplySchema`): every field with its type, whether it is
+ * required, its allowed values and description, the `$status`/`$SUSPEND`
+ * convention, and an example reply. Deterministic: same schema, same text.
+ */
+export function buildOutputFormatSection(
+  schema: JsonSchemaObject | undefined,
+  options: BuildOutputFormatSectionOptions = {},
+): string {
+  const level = options.headingLevel ?? 1;
+  const heading = "#".repeat(level);
+  const subheading = "#".repeat(level + 1);
+  const roleSchema = schema ?? { type: "object" };
+  const isConvention = (_name: string, field: JsonSchemaObject) => field[CONVENTION_KEYWORD] === true;
+  const fields = describeSchemaFields(roleSchema, isConvention);
+  const status = describeStatus(roleSchema);
+
+  const parts = [
+    `${heading} Output format`,
+    "Start your reply with YAML frontmatter: a line `---`, the fields below as YAML, and a closing `---` line. " +
+      "After it, write your answer as markdown. Do not wrap the reply in a code fence.",
+    `${subheading} Fields`,
+    fields.length === 0
+      ? "This role reports no fields: the frontmatter may be empty (a `---` line right after the first)."
+      : fields.map(formatField).join("\n"),
+    `${subheading} Status`,
+    status.text,
+    `${subheading} Example`,
+    fenceText(buildExampleReply(roleSchema, status.exampleValue), "markdown"),
+  ];
+  return parts.join("\n\n");
+}
+
+function formatField(field: SchemaFieldDescription): string {
+  const details = [field.type, field.required ? "**required**" : "optional"];
+  if (field.allowedValues !== null) {
+    details.push(
+      field.allowedValues.length === 1
+        ? `always ${field.allowedValues[0]}`
+        : `one of ${field.allowedValues.join(", ")}`,
+    );
+  }
+  details.push(...field.constraints);
+  const description = field.description === null ? "" : ` — ${field.description}`;
+  return `${"  ".repeat(field.depth)}- \`${field.path}\` (${details.join(", ")})${description}`;
+}
+
+interface StatusDescription {
+  text: string;
+  /** The `$status` line for the example, when the role must give one. */
+  exampleValue: string | null;
+}
+
+function describeStatus(schema: JsonSchemaObject): StatusDescription {
+  const properties = asObject(schema.properties) ?? {};
+  const status = asObject(properties[STATUS_FIELD]);
+  const required = Array.isArray(schema.required) && schema.required.includes(STATUS_FIELD);
+  const suspend =
+    `To pause the thread and ask a human instead, reply \`${STATUS_FIELD}: ${SUSPEND_STATUS}\` with a \`${REASON_FIELD}:\` ` +
+    "saying why you stop and what you need; the required fields may then be left out.";
+  if (status === null || status[CONVENTION_KEYWORD] !== true) {
+    const declared = status === null ? "" : "`$status` is one of your fields (above). ";
+    const optional =
+      status === null
+        ? `\`${STATUS_FIELD}\` (string, optional) is a short word saying how things stand; the workflow may route on it. `
+        : "";
+    return { text: `${declared}${optional}${suspend}`, exampleValue: null };
+  }
+  const values = (Array.isArray(status.enum) ? status.enum : Array.isArray(status.examples) ? status.examples : [])
+    .map(String)
+    .filter((value) => value !== SUSPEND_STATUS);
+  const listed = values.map((value) => `\`${value}\``).join(", ");
+  if (required && values.length > 0) {
+    return {
+      text: `\`${STATUS_FIELD}\` (string, **required**, one of ${listed}) decides where the workflow goes next. ${suspend}`,
+      exampleValue: values[0] ?? null,
+    };
+  }
+  const known = values.length > 0 ? ` The workflow routes on ${listed}.` : "";
+  return {
+    text: `\`${STATUS_FIELD}\` (string, optional) is a short word saying how things stand.${known} ${suspend}`,
+    exampleValue: null,
+  };
+}
+
+function buildExampleReply(schema: JsonSchemaObject, statusValue: string | null): string {
+  const statusLine = statusValue === null ? [] : [`${STATUS_FIELD}: ${statusValue}`];
+  const fieldLines = buildExampleFrontmatter(schema, (name) => {
+    const field = asObject(asObject(schema.properties)?.[name]);
+    return field?.[CONVENTION_KEYWORD] !== true;
+  });
+  const yaml = [...statusLine, ...(fieldLines === "" ? [] : [fieldLines])].join("\n");
+  return ["---", ...(yaml === "" ? [] : [yaml]), "---", "", "<your answer in markdown>"].join("\n");
+}

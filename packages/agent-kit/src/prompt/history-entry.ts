@@ -1,0 +1,13 @@
+/** One earlier step of the thread, as the prompt shows it. Oldest first; `number` is the real step number. */
+export interface HistoryEntry {
+  number: number;
+  role: string;
+  /** The agent alias that played the role. */
+  agent: string;
+  output: Record<string, unknown>;
+  body: string;
+  /** What the role was asked at that step, when known. */
+  edgePrompt?: string;
+  startedAt: string;
+  completedAt: string;
+}

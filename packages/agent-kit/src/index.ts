@@ -38,6 +38,24 @@ export { formatFrontmatter, formatYaml } from "./extract/format-frontmatter.ts";
 export { InvalidOutputSchemaError } from "./extract/invalid-output-schema-error.ts";
 export { InvalidReplyError } from "./extract/invalid-reply-error.ts";
 export { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./extract/status-fields.ts";
+export type { CompiledCondition } from "./moderator/compile-condition.ts";
+export { type CompiledEdge, type CompiledWorkflow, compileWorkflow } from "./moderator/compile-workflow.ts";
+export { ConditionFailedError } from "./moderator/condition-failed-error.ts";
+export { ConditionTimeoutError } from "./moderator/condition-timeout-error.ts";
+export { EdgePromptError } from "./moderator/edge-prompt-error.ts";
+export type { EdgeTemplate } from "./moderator/edge-template.ts";
+export {
+  DEFAULT_CONDITION_TIMEOUT_MS,
+  type ModeratorDecision,
+  type ModeratorHistory,
+  type ModeratorMode,
+  type ModeratorStep,
+  type PickNextRoleOptions,
+} from "./moderator/moderator-history.ts";
+export { NoResumeEdgeError } from "./moderator/no-resume-edge-error.ts";
+export { NoTransitionError, type TriedTransition } from "./moderator/no-transition-error.ts";
+export { pickNextRole } from "./moderator/pick-next-role.ts";
+export { type RenderEdgePromptOptions, renderEdgePrompt } from "./moderator/render-edge-prompt.ts";
 export {
   type BuildContinuationPromptOptions,
   buildContinuationPrompt,
@@ -48,3 +66,17 @@ export {
   buildOutputFormatSection,
 } from "./prompt/build-output-format-section.ts";
 export type { HistoryEntry } from "./prompt/history-entry.ts";
+export type { FieldPath } from "./workflow/field-path.ts";
+export { createFolderIncludeReader } from "./workflow/folder-include-reader.ts";
+export { InvalidWorkflowError } from "./workflow/invalid-workflow-error.ts";
+export { loadWorkflowFile, safeLoadWorkflowFile } from "./workflow/load-workflow-file.ts";
+export {
+  type ParsedWorkflow,
+  type ParseWorkflowSourceOptions,
+  parseWorkflowSource,
+  safeParseWorkflowSource,
+} from "./workflow/parse-workflow-source.ts";
+export type { ReadInclude } from "./workflow/parse-workflow-yaml.ts";
+export { type ValidateWorkflowOptions, validateWorkflow } from "./workflow/validate-workflow.ts";
+export { formatWorkflowProblem, type WorkflowIssue } from "./workflow/workflow-issue.ts";
+export { workflowToMermaid } from "./workflow/workflow-to-mermaid.ts";

@@ -1,0 +1,11 @@
+import { UwfError } from "@uwf/protocol";
+
+/** A condition threw while being evaluated (a type error, a runaway recursion, a huge range). */
+export class ConditionFailedError extends UwfError {
+  constructor(condition: string, reason: string, jsonataCode: string | null) {
+    super("condition-failed", `condition ${condition} failed: ${reason}`, {
+      data: { condition, reason, jsonataCode },
+    });
+    this.name = "ConditionFailedError";
+  }
+}

@@ -1,0 +1,13 @@
+import { UwfError } from "@uwf/protocol";
+
+/** `uwf resume` on an ended thread needs a `$START` edge with status `resume` (DESIGN §4). */
+export class NoResumeEdgeError extends UwfError {
+  constructor(workflow: string) {
+    super(
+      "no-resume-edge",
+      `workflow ${workflow} has no $START resume edge, so an ended thread cannot be resumed (add "resume: { role: ..., prompt: ... }" under graph.$START)`,
+      { data: { workflow } },
+    );
+    this.name = "NoResumeEdgeError";
+  }
+}

@@ -1,0 +1,19 @@
+import { UwfError, type WorkflowProblem } from "@uwf/protocol";
+import { formatWorkflowProblem } from "./workflow-issue.ts";
+
+/** A workflow file that cannot be used; every problem found is in `data.problems`, warnings in `data.warnings`. */
+export class InvalidWorkflowError extends UwfError {
+  readonly problems: WorkflowProblem[];
+  readonly warnings: WorkflowProblem[];
+
+  constructor(file: string, problems: WorkflowProblem[], warnings: WorkflowProblem[] = []) {
+    const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
+    const lines = problems.map((problem) => `  ${formatWorkflowProblem(problem)}`);
+    super("invalid-workflow", [`workflow ${file} is invalid (${count}):`, ...lines].join("\n"), {
+      data: { file, problems, warnings },
+    });
+    this.name = "InvalidWorkflowError";
+    this.problems = problems;
+    this.warnings = warnings;
+  }
+}

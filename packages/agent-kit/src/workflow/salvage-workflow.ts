@@ -1,0 +1,55 @@
+import type { JsonSchemaObject, Role, Transition, WorkflowNode } from "@uwf/protocol";
+import type { EdgePathOf } from "./edge-paths.ts";
+
+/**
+ * A best-effort workflow from a file that failed its schema, so the semantic checks can
+ * still run and the author sees every problem at once. Anything malformed becomes an empty
+ * placeholder; problems found inside a placeholder are dropped, as the schema already reported them.
+ */
+export function salvageWorkflow(raw: Record<string, unknown>): WorkflowNode {
+  const roles: Record<string, Role> = {};
+  for (const [name, value] of entries(raw.roles)) {
+    const role: Role = { goal: isRecord(value) && typeof value.goal === "string" ? value.goal : "" };
+    if (isRecord(value) && isRecord(value.frontmatter)) role.frontmatter = value.frontmatter as JsonSchemaObject;
+    roles[name] = role;
+  }
+  const conditions: WorkflowNode["conditions"] = {};
+  for (const [name, value] of entries(raw.conditions)) {
+    conditions[name] = { expression: isRecord(value) && typeof value.expression === "string" ? value.expression : "" };
+  }
+  const graph: Record<string, Transition[]> = {};
+  for (const [from, edges] of entries(raw.graph)) {
+    if (Array.isArray(edges)) graph[from] = edges.map((edge) => salvageEdge(edge, null));
+    else if (isRecord(edges)) graph[from] = Object.entries(edges).map(([status, edge]) => salvageEdge(edge, status));
+    else graph[from] = [];
+  }
+  return { type: "workflow/1", name: typeof raw.name === "string" ? raw.name : "", roles, conditions, graph };
+}
+
+/** Where each edge sits in the file: `graph.X[2]` in the list form, `graph.X.approved` in the map form. */
+export function fileEdgePathOf(raw: Record<string, unknown>): EdgePathOf {
+  const graph = isRecord(raw.graph) ? raw.graph : {};
+  return (from, index) => {
+    const edges = graph[from];
+    if (isRecord(edges) && !Array.isArray(edges)) return ["graph", from, Object.keys(edges)[index] ?? index];
+    return ["graph", from, index];
+  };
+}
+
+function salvageEdge(edge: unknown, status: string | null): Transition {
+  const fields = isRecord(edge) ? edge : {};
+  return {
+    role: typeof fields.role === "string" ? fields.role : "",
+    condition: typeof fields.condition === "string" ? fields.condition : null,
+    status: status ?? (typeof fields.status === "string" ? fields.status : null),
+    prompt: typeof fields.prompt === "string" ? fields.prompt : "",
+  };
+}
+
+function entries(value: unknown): [string, unknown][] {
+  return isRecord(value) && !Array.isArray(value) ? Object.entries(value) : [];
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}

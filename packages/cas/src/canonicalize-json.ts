@@ -32,6 +32,9 @@ export function canonicalizeJsonBytes(value: unknown): Uint8Array {
   return utf8.encode(canonicalizeJson(value));
 }
 
+/** String.prototype.isWellFormed is ES2024, newer than the lib this repository compiles against; Bun has it. */
+type WellFormedCheckable = string & { isWellFormed(): boolean };
+
 /** Thrown (as a constant, no stack capture) to hand a value to the reference encoder. */
 const SLOW_PATH = Symbol("slow path");
 
@@ -46,7 +49,7 @@ const FAST_PATH_DEPTH = 100;
 function rebuild(value: unknown, depth: number): unknown {
   switch (typeof value) {
     case "string":
-      if (!value.isWellFormed()) throw SLOW_PATH;
+      if (!(value as WellFormedCheckable).isWellFormed()) throw SLOW_PATH;
       return value;
     case "number":
       if (!Number.isFinite(value)) throw SLOW_PATH;

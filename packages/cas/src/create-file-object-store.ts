@@ -41,8 +41,16 @@ export function createFileObjectStore(root: string): ObjectStore {
       }
       writes.push({ directory, path, bytes });
     }
-    if (writes.length > 0) {
-      writeObjectFiles(writes, { durable: options.durable === true, parentDirectories: [...parentDirectories] });
+    if (writes.length === 0) return hashed.map((entry) => entry.address);
+    const writeOptions = { durable: options.durable === true, parentDirectories: [...parentDirectories] };
+    try {
+      writeObjectFiles(writes, writeOptions);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      // A shard directory vanished after it was cached (removed by hand): recreate and retry once.
+      knownDirectories.clear();
+      for (const write of writes) mkdirSync(write.directory, { recursive: true });
+      writeObjectFiles(writes, { ...writeOptions, parentDirectories: [root] });
     }
     return hashed.map((entry) => entry.address);
   }

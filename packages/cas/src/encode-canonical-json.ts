@@ -29,8 +29,10 @@ export function encodeCanonicalJson(value: unknown): string {
 /** Internal: carries the failing path outward, one segment per container being unwound. */
 class Failure extends Error {
   readonly path: (string | number)[] = [];
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
   }
 }
 
@@ -59,8 +61,11 @@ function encodeValue(value: unknown, depth: number): string | undefined {
   }
 }
 
+/** String.prototype.isWellFormed is ES2024, newer than the lib this repository compiles against; Bun has it. */
+type WellFormedCheckable = string & { isWellFormed(): boolean };
+
 function encodeString(text: string): string {
-  if (!text.isWellFormed()) throw new Failure("a string holds a lone surrogate");
+  if (!(text as WellFormedCheckable).isWellFormed()) throw new Failure("a string holds a lone surrogate");
   return JSON.stringify(text);
 }
 

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTemporaryDirectory } from "../test/temporary-directory.ts";
+import { CorruptNodeError } from "./corrupt-node-error.ts";
+import { createFileObjectStore } from "./create-file-object-store.ts";
+import { hashBytes } from "./hash-node.ts";
+import { InvalidAddressError } from "./invalid-address-error.ts";
+import { MALFORMED_ADDRESSES } from "./object-store-conformance.ts";
+import type { ObjectStore } from "./store.ts";
+
+describe("createFileObjectStore", () => {
+  let home: ReturnType<typeof createTemporaryDirectory>;
+  let root: string;
+  let objects: ObjectStore;
+  beforeEach(() => {
+    home = createTemporaryDirectory();
+    root = join(home.path, "objects");
+    objects = createFileObjectStore(root);
+  });
+  afterEach(() => home.remove());
+
+  it("stores a node as objects/<2 chars>/<11 chars>.json holding its canonical bytes", async () => {
+    const address = await objects.put({ b: 1, a: "x" });
+    expect(readFileSync(join(root, "2S", "PNY716211N9.json"), "utf8")).toBe('{"a":"x","b":1}');
+    expect(address).toBe("2SPNY716211N9");
+  });
+
+  it("detects a flipped byte on get and reports the address, never the data", async () => {
+    const address = await objects.put({ type: "text/1", text: "the original text" });
+    const path = join(root, address.slice(0, 2), `${address.slice(2)}.json`);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 5] = (bytes[bytes.length - 5] as number) ^ 0x01;
+    writeFileSync(path, bytes);
+    await expect(objects.get(address)).rejects.toThrow(CorruptNodeError);
+    await expect(objects.getBytes(address.toLowerCase())).rejects.toThrow(`node ${address} is corrupt`);
+  });
+
+  it("reports content that hashes to its name but is not JSON as corrupt", async () => {
+    const bytes = new TextEncoder().encode("not json at all");
+    const address = hashBytes(bytes);
+    mkdirSync(join(root, address.slice(0, 2)), { recursive: true });
+    writeFileSync(join(root, address.slice(0, 2), `${address.slice(2)}.json`), bytes);
+    await expect(objects.get(address)).rejects.toThrow("not UTF-8 JSON");
+  });
+
+  it("rejects malformed addresses before building a path, so nothing is created, read or deleted", async () => {
+    // Files where an unchecked "../x" or "../../etc" could land if joined into a path.
+    writeFileSync(join(home.path, "x.json"), "{}");
+    mkdirSync(join(home.path, "x"));
+    writeFileSync(join(home.path, "x", ".json"), "{}");
+    const traversals = [...MALFORMED_ADDRESSES, "../../../../x", "..", "../x.json", "/etc/passwd", "2W53JPNXF556H/"];
+    for (const input of traversals) {
+      for (const call of [objects.get, objects.getBytes, objects.has, objects.delete]) {
+        await expect(call(input)).rejects.toThrow(InvalidAddressError);
+      }
+    }
+    expect(existsSync(root)).toBe(false);
+    expect(readdirSync(home.path).sort()).toEqual(["x", "x.json"]);
+    expect(readdirSync(join(home.path, "x"))).toEqual([".json"]);
+  });
+
+  it("lists leftover temporary files apart from objects and deletes only those", async () => {
+    const address = await objects.put({ kept: true });
+    const shard = join(root, address.slice(0, 2));
+    writeFileSync(join(shard, ".tmp-1a-2b-3c"), '{"half":');
+    writeFileSync(join(shard, "notes.txt"), "not ours");
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(join(shard, ".tmp-1a-2b-3c"), old, old);
+    const listed: string[] = [];
+    for await (const entry of objects.list()) listed.push(entry.address);
+    expect(listed).toEqual([address]);
+    const leftovers = [];
+    for await (const leftover of objects.listTemporaryFiles()) leftovers.push(leftover);
+    expect(leftovers).toEqual([{ name: `${address.slice(0, 2)}/.tmp-1a-2b-3c`, writtenAt: old.getTime() }]);
+    await objects.deleteTemporaryFile(`${address.slice(0, 2)}/.tmp-1a-2b-3c`);
+    await expect(objects.deleteTemporaryFile(`${address.slice(0, 2)}/notes.txt`)).rejects.toThrow();
+    await expect(objects.deleteTemporaryFile(`${address.slice(0, 2)}/../../x.json`)).rejects.toThrow();
+    expect(readdirSync(shard).sort()).toEqual([`${address.slice(2)}.json`, "notes.txt"]);
+  });
+
+  it("leaves no temporary files after durable and non-durable batches", async () => {
+    const nodes = Array.from({ length: 50 }, (_, index) => ({ index, text: "x".repeat(index * 100) }));
+    await objects.putMany(nodes.slice(0, 25), { durable: true });
+    await objects.putMany(nodes.slice(25));
+    for (const shard of readdirSync(root)) {
+      for (const entry of readdirSync(join(root, shard))) expect(entry).toMatch(/^[0-9A-Z]{11}\.json$/);
+    }
+  });
+
+  it("recreates a shard directory removed behind its back", async () => {
+    const address = await objects.put({ first: true });
+    rmSync(join(root, address.slice(0, 2)), { recursive: true });
+    for (const durable of [false, true]) {
+      await objects.delete(address);
+      rmSync(join(root, address.slice(0, 2)), { recursive: true, force: true });
+      expect(await objects.put({ first: true }, { durable })).toBe(address);
+      expect(await objects.get(address)).toEqual({ first: true });
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "bun:test";
+import { utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTemporaryDirectory } from "../test/temporary-directory.ts";
+import { writeSampleThread } from "../test/write-sample-thread.ts";
+import { createMemoryStore } from "./create-memory-store.ts";
+import { gcStore } from "./gc-store.ts";
+import { openFileStore } from "./open-file-store.ts";
+import { sampleThreadId } from "./sample-nodes.ts";
+import type { Store } from "./store.ts";
+
+const HOUR = 60 * 60 * 1000;
+
+const backends: [string, () => Promise<{ store: Store; cleanup: () => Promise<void> }>][] = [
+  ["memory", async () => ({ store: createMemoryStore(), cleanup: async () => {} })],
+  [
+    "file",
+    async () => {
+      const home = createTemporaryDirectory();
+      const store = await openFileStore(home.path);
+      const cleanup = async () => {
+        await store.close();
+        home.remove();
+      };
+      return { store, cleanup };
+    },
+  ],
+];
+
+for (const [name, open] of backends) {
+  describe(`gcStore on the ${name} store`, () => {
+    it("deletes unreachable objects older than the grace period and nothing reachable", async () => {
+      const { store, cleanup } = await open();
+      const first = await writeSampleThread(store, sampleThreadId(1), 3);
+      const second = await writeSampleThread(store, sampleThreadId(2), 2);
+      const workflow = await store.objects.put({
+        type: "workflow/1",
+        name: "registered",
+        roles: {},
+        conditions: {},
+        graph: {},
+      });
+      await store.refs.setWorkflow({ name: "registered", address: workflow, updatedAt: "2026-01-01T00:00:00.000Z" });
+      // A step that failed before moving the head: its nodes are orphans.
+      const orphans = await store.objects.putMany([
+        { type: "text/1", text: "raw reply of a failed step" },
+        { stray: true },
+      ]);
+      const reachable = new Set([...first.reachable, ...second.reachable, workflow]);
+
+      const later = new Date(Date.now() + 2 * HOUR);
+      const spared = await gcStore(store, { now: later, graceMs: 3 * HOUR });
+      expect(spared).toMatchObject({ reachable: reachable.size, young: 2, kept: reachable.size + 2, deleted: [] });
+
+      const dryRun = await gcStore(store, { now: later, dryRun: true });
+      expect(dryRun.deleted.sort()).toEqual([...orphans].sort());
+      expect(await store.objects.has(orphans[0] as string)).toBe(true);
+
+      const report = await gcStore(store, { now: later });
+      expect(report.deleted.sort()).toEqual([...orphans].sort());
+      expect(report.kept).toBe(reachable.size);
+      for (const address of orphans) expect(await store.objects.has(address)).toBe(false);
+      for (const address of reachable) expect(await store.objects.has(address)).toBe(true);
+      await cleanup();
+    });
+
+    it("keeps a node that is re-put within the grace period even when nothing reaches it yet", async () => {
+      const { store, cleanup } = await open();
+      const address = await store.objects.put({ type: "text/1", text: "prompt about to be linked" });
+      expect((await gcStore(store, { now: new Date(Date.now() + 2 * HOUR) })).deleted).toEqual([address]);
+      await store.objects.put({ type: "text/1", text: "prompt about to be linked" });
+      expect((await gcStore(store, { now: new Date(Date.now() + HOUR / 2) })).deleted).toEqual([]);
+      await cleanup();
+    });
+  });
+}
+
+describe("gcStore on the file store", () => {
+  it("removes leftover temporary files older than the grace period only", async () => {
+    const home = createTemporaryDirectory();
+    const store = await openFileStore(home.path);
+    const address = await store.objects.put({ kept: true });
+    const shard = join(home.path, "objects", address.slice(0, 2));
+    writeFileSync(join(shard, ".tmp-1-1-old"), "{");
+    writeFileSync(join(shard, ".tmp-1-2-new"), "{");
+    const old = new Date(Date.now() - 2 * HOUR);
+    utimesSync(join(shard, ".tmp-1-1-old"), old, old);
+    const report = await gcStore(store, { now: new Date() });
+    expect(report.deletedTemporaryFiles).toEqual([`${address.slice(0, 2)}/.tmp-1-1-old`]);
+    expect(report.young).toBe(1);
+    await store.close();
+    home.remove();
+  });
+});

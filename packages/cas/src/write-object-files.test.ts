@@ -1,0 +1,39 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTemporaryDirectory } from "../test/temporary-directory.ts";
+import { writeObjectFiles } from "./write-object-files.ts";
+
+describe("writeObjectFiles", () => {
+  let home: ReturnType<typeof createTemporaryDirectory>;
+  beforeEach(() => {
+    home = createTemporaryDirectory();
+    mkdirSync(join(home.path, "AA"));
+  });
+  afterEach(() => home.remove());
+
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it("puts every file in place in a durable batch", () => {
+    const directory = join(home.path, "AA");
+    const writes = ["one", "two", "three"].map((name) => ({
+      directory,
+      path: join(directory, `${name}.json`),
+      bytes: bytes(name),
+    }));
+    writeObjectFiles(writes, { durable: true, parentDirectories: [home.path] });
+    expect(readdirSync(directory).sort()).toEqual(["one.json", "three.json", "two.json"]);
+    expect(readFileSync(join(directory, "two.json"), "utf8")).toBe("two");
+  });
+
+  it("removes the temporary files of a durable batch that fails, and renames none", () => {
+    const directory = join(home.path, "AA");
+    const missing = join(home.path, "BB");
+    const writes = [
+      { directory, path: join(directory, "one.json"), bytes: bytes("one") },
+      { directory: missing, path: join(missing, "two.json"), bytes: bytes("two") },
+    ];
+    expect(() => writeObjectFiles(writes, { durable: true, parentDirectories: [] })).toThrow();
+    expect(readdirSync(directory)).toEqual([]);
+  });
+});

@@ -1,0 +1,20 @@
+import { verifyStore } from "@uwf/cas";
+import type { CommandContext } from "../../context.ts";
+import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+
+/** Re-hashes every object and checks every thread root: the only command besides gc that reads the whole store. */
+export async function casVerifyCommand(context: CommandContext) {
+  const store = await context.openStore();
+  const report = await verifyStore(store);
+  const problems = report.problems.length;
+  return {
+    result: report,
+    format: (value: typeof report) =>
+      [
+        ...value.problems.map((problem) => `${problem.kind} ${problem.address}: ${problem.message}`),
+        ...value.leftovers.map((leftover) => `leftover temporary file ${leftover.name} (removed by \`uwf cas gc\`)`),
+        `${value.checked} object(s) checked, ${value.problems.length} problem(s)`,
+      ].join("\n"),
+    exitCode: problems === 0 ? EXIT_OK : EXIT_FAILED,
+  };
+}

@@ -1,0 +1,25 @@
+import { parseAddress, walkNodes } from "@uwf/cas";
+import { nodeKind } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+
+export interface WalkedNode {
+  address: string;
+  kind: string | null;
+}
+
+/** Every node reachable from the given ones, each once. */
+export async function casWalkCommand(options: { addresses: string[] }, context: CommandContext) {
+  const roots = options.addresses.map(parseAddress);
+  const store = await context.openStore();
+  const nodes: WalkedNode[] = [];
+  await walkNodes(store.objects, roots, {
+    visit: (address, node) => {
+      nodes.push({ address, kind: nodeKind(node) });
+    },
+  });
+  return {
+    result: { nodes },
+    format: (value: { nodes: WalkedNode[] }) =>
+      value.nodes.map((node) => `${node.address} ${node.kind ?? "json"}`).join("\n"),
+  };
+}

@@ -1,0 +1,21 @@
+import { listConfigValues } from "@uwf/agent-kit";
+import type { CommandContext } from "../../context.ts";
+import { formatTable } from "../../format/format-table.ts";
+import { maskSecrets } from "./mask-secrets.ts";
+
+/** Every set value with its dotted key (defaults included); secrets masked. */
+export async function configListCommand(context: CommandContext) {
+  const entries = listConfigValues(await context.loadConfig()).map((entry) => ({
+    key: entry.key,
+    value: maskSecrets(entry.key, entry.value),
+  }));
+  const result = { entries };
+  return {
+    result,
+    format: (shown: typeof result) =>
+      formatTable(
+        ["KEY", "VALUE"],
+        shown.entries.map((entry) => [entry.key, JSON.stringify(entry.value)]),
+      ),
+  };
+}

@@ -1,0 +1,13 @@
+const SECRET_KEY = /(api[-_]?key|token|secret|password)$/i;
+
+/** Keys that hold secrets are never printed in full: a key ending in `apiKey`, `token`, `secret` or `password`. */
+export function maskSecrets(key: string, value: unknown): unknown {
+  if (typeof value === "string") return SECRET_KEY.test(key) ? mask(value) : value;
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => maskSecrets(key, item));
+  return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, maskSecrets(`${key}.${name}`, child)]));
+}
+
+function mask(secret: string): string {
+  return secret.length <= 8 ? "****" : `${secret.slice(0, 3)}…${secret.slice(-2)}`;
+}

@@ -1,0 +1,10 @@
+import { getConfigValue, setConfigValue } from "@uwf/agent-kit";
+import type { CommandContext } from "../../context.ts";
+import { maskSecrets } from "./mask-secrets.ts";
+
+/** Sets one value (parsed as YAML, so `3` is a number); the whole config is validated before it is written. */
+export async function configSetCommand(options: { key: string; value: string }, context: CommandContext) {
+  const config = await setConfigValue(context.home, options.key, options.value);
+  const result = { key: options.key, value: maskSecrets(options.key, getConfigValue(config, options.key)) };
+  return { result, format: (shown: typeof result) => `${shown.key} = ${JSON.stringify(shown.value)}` };
+}

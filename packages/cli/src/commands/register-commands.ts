@@ -1,0 +1,217 @@
+import { type Command, InvalidArgumentError } from "commander";
+import type { RunCommand } from "../registry.ts";
+
+/** Every command of the tree, wired to a lazily imported module. */
+export function registerCommands(program: Command, run: RunCommand): void {
+  program
+    .command("init")
+    .description("create a .uwf/ home in the current directory")
+    .action(run(async (context) => (await import("./init.ts")).initCommand(context)));
+
+  registerWorkflowCommands(program.command("workflow").description("add, validate, show and list workflows"), run);
+  registerThreadCommands(program, run);
+  registerThreadCommands(program.command("thread").description("thread commands (same as the top-level ones)"), run);
+  registerCasCommands(program.command("cas").description("content-addressed store plumbing"), run);
+  registerConfigCommands(program.command("config").description("read and change config.yaml"), run);
+}
+
+function registerWorkflowCommands(workflow: Command, run: RunCommand): void {
+  workflow
+    .command("add <file>")
+    .description("register a workflow file (prints its name and hash)")
+    .action((file: string) =>
+      run(async (context) => (await import("./workflow/add.ts")).workflowAddCommand({ file }, context))(),
+    );
+  workflow
+    .command("validate <file>")
+    .description("check a workflow file; prints every problem, exit 1 when invalid")
+    .action((file: string) =>
+      run(async (context) => (await import("./workflow/validate.ts")).workflowValidateCommand({ file }, context))(),
+    );
+  workflow
+    .command("show <workflow>")
+    .description("show a workflow by name, hash or file")
+    .option("--mermaid", "print a Mermaid flowchart of the graph")
+    .action((reference: string, options: { mermaid?: boolean }) =>
+      run(async (context) =>
+        (await import("./workflow/show.ts")).workflowShowCommand(
+          { reference, mermaid: options.mermaid === true },
+          context,
+        ),
+      )(),
+    );
+  workflow
+    .command("list")
+    .description("registered workflows and those in the project's .uwf/workflows/")
+    .action(() => run(async (context) => (await import("./workflow/list.ts")).workflowListCommand(context))());
+}
+
+function registerThreadCommands(parent: Command, run: RunCommand): void {
+  parent
+    .command("start <workflow>")
+    .description("start a thread (prints its id); WORKFLOW is a name, a hash or a YAML file")
+    .requiredOption("-p, --prompt <text>", "the task")
+    .option("--cwd <dir>", "where the thread's agents run (default: here)")
+    .action((workflow: string, options: { prompt: string; cwd?: string }) =>
+      run(async (context) => (await import("./thread/start.ts")).startCommand({ workflow, ...options }, context))(),
+    );
+  parent
+    .command("step <thread>")
+    .description("run the thread's next step(s)")
+    .option("-n, --steps <n>", "run up to N steps", parsePositiveInteger)
+    .option("--all", "run until the thread ends or suspends")
+    .option("--agent <alias>", "agent for roles that name none (an alias, or scripted:FILE)")
+    .option("--timeout <seconds>", "agent timeout", parsePositiveNumber)
+    .action((thread: string, options: { steps?: number; all?: boolean; agent?: string; timeout?: number }) =>
+      run(async (context) => (await import("./thread/step.ts")).stepCommand({ thread, ...options }, context))(),
+    );
+  parent
+    .command("run <workflow>")
+    .description("start a thread and step it until it ends or suspends")
+    .requiredOption("-p, --prompt <text>", "the task")
+    .option("--cwd <dir>", "where the thread's agents run (default: here)")
+    .option("--max-steps <n>", "stop after N steps", parsePositiveInteger)
+    .option("--agent <alias>", "agent for roles that name none (an alias, or scripted:FILE)")
+    .option("--timeout <seconds>", "agent timeout", parsePositiveNumber)
+    .action(
+      (
+        workflow: string,
+        options: { prompt: string; cwd?: string; maxSteps?: number; agent?: string; timeout?: number },
+      ) => run(async (context) => (await import("./thread/run.ts")).runCommand({ workflow, ...options }, context))(),
+    );
+  parent
+    .command("fork <hash>")
+    .description("a new thread from any start or step node")
+    .option("--output <file>", "replace the head step's reply with this file's (a counterfactual)")
+    .action((hash: string, options: { output?: string }) =>
+      run(async (context) => (await import("./thread/fork.ts")).forkCommand({ hash, ...options }, context))(),
+    );
+  parent
+    .command("list")
+    .description("threads, newest first")
+    .option("--status <status>", "active, suspended, ended or cancelled")
+    .option("--workflow <name>", "only threads of this workflow")
+    .option("--limit <n>", "at most N threads", parsePositiveInteger)
+    .option("--offset <n>", "skip the first N", parseNonNegativeInteger)
+    .action((options: { status?: string; workflow?: string; limit?: number; offset?: number }) =>
+      run(async (context) => (await import("./thread/list.ts")).listCommand(options, context))(),
+    );
+  parent
+    .command("show <thread-or-hash>")
+    .description("a thread's record, or any node expanded (a step with its output, body and agent run)")
+    .option("--prompt", "print the prompt sent to the agent")
+    .option("--reply", "print the agent's raw reply")
+    .action((reference: string, options: { prompt?: boolean; reply?: boolean }) =>
+      run(async (context) => (await import("./thread/show.ts")).showCommand({ reference, ...options }, context))(),
+    );
+  parent
+    .command("log <thread>")
+    .description("a thread's steps")
+    .action((thread: string) =>
+      run(async (context) => (await import("./thread/log.ts")).logCommand({ thread }, context))(),
+    );
+  parent
+    .command("read <thread>")
+    .description("a thread as a markdown transcript")
+    .option("--quota <chars>", "keep the newest steps within this many characters", parsePositiveInteger)
+    .action((thread: string, options: { quota?: number }) =>
+      run(async (context) => (await import("./thread/read.ts")).readCommand({ thread, ...options }, context))(),
+    );
+  parent
+    .command("resume <thread>")
+    .description("answer a suspended thread, or continue an ended one through its $START resume edge")
+    .requiredOption("-p, --prompt <answer>", "the answer or new instruction")
+    .option("--agent <alias>", "agent for roles that name none (an alias, or scripted:FILE)")
+    .option("--timeout <seconds>", "agent timeout", parsePositiveNumber)
+    .action((thread: string, options: { prompt: string; agent?: string; timeout?: number }) =>
+      run(async (context) => (await import("./thread/resume.ts")).resumeCommand({ thread, ...options }, context))(),
+    );
+  parent
+    .command("cancel <thread>")
+    .description("stop a thread for good (it can still be forked)")
+    .action((thread: string) =>
+      run(async (context) => (await import("./thread/cancel.ts")).cancelCommand({ thread }, context))(),
+    );
+}
+
+function registerCasCommands(cas: Command, run: RunCommand): void {
+  cas
+    .command("get <address>")
+    .description("print a node's canonical JSON")
+    .action((address: string) =>
+      run(async (context) => (await import("./cas/get.ts")).casGetCommand({ address }, context))(),
+    );
+  cas
+    .command("put [file]")
+    .description("store a JSON document from FILE or stdin; prints its address")
+    .action((file: string | undefined) =>
+      run(async (context) => (await import("./cas/put.ts")).casPutCommand({ file }, context))(),
+    );
+  cas
+    .command("has <address>")
+    .description("exit 0 when the node is stored, 1 when not")
+    .action((address: string) =>
+      run(async (context) => (await import("./cas/has.ts")).casHasCommand({ address }, context))(),
+    );
+  cas
+    .command("refs <address>")
+    .description("the addresses a node points at")
+    .action((address: string) =>
+      run(async (context) => (await import("./cas/refs.ts")).casRefsCommand({ address }, context))(),
+    );
+  cas
+    .command("walk <address...>")
+    .description("every node reachable from the given ones")
+    .action((addresses: string[]) =>
+      run(async (context) => (await import("./cas/walk.ts")).casWalkCommand({ addresses }, context))(),
+    );
+  cas
+    .command("verify")
+    .description("re-hash every object and check every thread head")
+    .action(() => run(async (context) => (await import("./cas/verify.ts")).casVerifyCommand(context))());
+  cas
+    .command("gc")
+    .description("delete objects unreachable from threads and the registry")
+    .option("--dry-run", "only report what would be deleted")
+    .option("--grace <seconds>", "keep objects younger than this (default 3600)", parseNonNegativeInteger)
+    .action((options: { dryRun?: boolean; grace?: number }) =>
+      run(async (context) => (await import("./cas/gc.ts")).casGcCommand(options, context))(),
+    );
+}
+
+function registerConfigCommands(config: Command, run: RunCommand): void {
+  config
+    .command("get <key>")
+    .description("print one value (dotted key, e.g. agents.claude)")
+    .action((key: string) =>
+      run(async (context) => (await import("./config/get.ts")).configGetCommand({ key }, context))(),
+    );
+  config
+    .command("set <key> <value>")
+    .description("set one value (parsed as YAML)")
+    .action((key: string, value: string) =>
+      run(async (context) => (await import("./config/set.ts")).configSetCommand({ key, value }, context))(),
+    );
+  config
+    .command("list")
+    .description("the whole configuration")
+    .action(() => run(async (context) => (await import("./config/list.ts")).configListCommand(context))());
+}
+
+function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive whole number");
+  return number;
+}
+
+function parseNonNegativeInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError("expected a whole number ≥ 0");
+  return number;
+}
+
+function parsePositiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError("expected a positive number");
+  return number;
+}

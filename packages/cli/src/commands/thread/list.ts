@@ -1,0 +1,41 @@
+import { type ListedThread, type ListResult, threadStatusSchema } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+import { UsageError } from "../../errors/usage-error.ts";
+import { formatThreadList } from "../../format/format-thread-list.ts";
+
+export interface ListCommandOptions {
+  status?: string;
+  workflow?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** Reads only the ref store, plus each listed head to flag threads whose head is missing or corrupt. */
+export async function listCommand(options: ListCommandOptions, context: CommandContext) {
+  const status = options.status === undefined ? undefined : threadStatusSchema.safeParse(options.status);
+  if (status !== undefined && !status.success) {
+    throw new UsageError(`--status ${options.status}: expected one of ${threadStatusSchema.options.join(", ")}`);
+  }
+  const store = await context.openStore();
+  const offset = options.offset ?? 0;
+  const { threads, total } = await store.refs.listThreads({
+    status: status?.data,
+    workflow: options.workflow,
+    limit: options.limit,
+    offset,
+  });
+  const listed: ListedThread[] = await Promise.all(
+    threads.map(async (thread) => {
+      try {
+        await store.objects.get(thread.head);
+        return thread;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        context.warn(`thread ${thread.id}: ${reason}`);
+        return { ...thread, status: "corrupt" as const };
+      }
+    }),
+  );
+  const result: ListResult = { threads: listed, total, limit: options.limit ?? null, offset };
+  return { result, format: (value: ListResult, color: boolean) => formatThreadList(value, color) };
+}

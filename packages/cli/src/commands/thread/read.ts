@@ -1,0 +1,40 @@
+import type { CommandContext } from "../../context.ts";
+import { loadHistory } from "../../engine/load-history.ts";
+import { readChain } from "../../engine/read-chain.ts";
+import { resolveThread } from "../../engine/resolve-thread.ts";
+import { formatTranscript } from "../../format/format-transcript.ts";
+
+export interface ReadCommandOptions {
+  thread: string;
+  quota?: number;
+}
+
+export interface ReadResult {
+  thread: string;
+  totalSteps: number;
+  shownSteps: number;
+  markdown: string;
+}
+
+export const DEFAULT_READ_QUOTA = 40_000;
+
+/** A markdown transcript: the task, then each step; the newest steps are kept within the quota. */
+export async function readCommand(options: ReadCommandOptions, context: CommandContext) {
+  const store = await context.openStore();
+  const record = await resolveThread(store.refs, options.thread);
+  const chain = await readChain(store.objects, record.head);
+  const history = await loadHistory(store.objects, chain);
+  const transcript = formatTranscript({
+    thread: record,
+    task: chain.start.prompt,
+    steps: history,
+    quota: options.quota ?? DEFAULT_READ_QUOTA,
+  });
+  const result: ReadResult = {
+    thread: record.id,
+    totalSteps: history.length,
+    shownSteps: transcript.shownSteps,
+    markdown: transcript.markdown,
+  };
+  return { result, format: (value: ReadResult) => value.markdown };
+}

@@ -1,0 +1,58 @@
+import type { Store } from "@uwf/cas";
+import { parseAddress } from "@uwf/cas";
+import { agentRunNodeSchema, textNodeSchema, threadStepNodeSchema, UwfError } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+import { expandNode } from "../../engine/expand-node.ts";
+import { resolveThread } from "../../engine/resolve-thread.ts";
+import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
+import type { CommandOutcome } from "../../registry.ts";
+
+export interface ShowCommandOptions {
+  reference: string;
+  prompt?: boolean;
+  reply?: boolean;
+}
+
+export interface ShowTextResult {
+  address: string;
+  text: string;
+}
+
+/**
+ * Like `git show`: a 13-character address is a node (a step comes with its output, body and agent run),
+ * anything else names a thread by id or prefix. `--prompt` / `--reply` print what the agent was sent / answered.
+ */
+export async function showCommand(
+  options: ShowCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<unknown>> {
+  const store = await context.openStore();
+  const address = options.reference.length === 13 ? parseAddress(options.reference) : null;
+  const thread = address === null ? await resolveThread(store.refs, options.reference) : null;
+  if (options.prompt === true || options.reply === true) {
+    const target = address ?? (thread?.head as string);
+    const result = await readRunText(store, target, options.prompt === true ? "prompt" : "reply");
+    return { result, format: () => result.text };
+  }
+  if (thread !== null) return { result: thread, format: (_, color) => formatThreadRecord(thread, color) };
+  const expanded = await expandNode(store.objects, address as string);
+  return { result: expanded, format: (_, color) => formatExpandedNode(expanded, color) };
+}
+
+/** The prompt, or the last raw reply, of a step's agent run (or of an agent-run node itself). */
+async function readRunText(store: Store, address: string, which: "prompt" | "reply"): Promise<ShowTextResult> {
+  const node = await store.objects.get(address);
+  const step = threadStepNodeSchema.safeParse(node);
+  const runAddress = step.success ? step.data.run : address;
+  const run = agentRunNodeSchema.safeParse(step.success ? await store.objects.get(runAddress) : node);
+  if (!run.success) {
+    throw new UwfError("usage", `node ${address} is neither a step nor an agent run, so it has no ${which}`, {
+      data: { address },
+    });
+  }
+  const textAddress = which === "prompt" ? run.data.prompt : run.data.attempts.at(-1)?.reply;
+  if (textAddress === undefined || textAddress === null) {
+    throw new UwfError("no-reply", `agent run ${runAddress} recorded no reply`, { data: { address: runAddress } });
+  }
+  return { address: textAddress, text: textNodeSchema.parse(await store.objects.get(textAddress)).text };
+}

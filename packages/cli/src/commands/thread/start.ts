@@ -1,0 +1,25 @@
+import type { StartResult } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+import { startThread } from "../../engine/start-thread.ts";
+
+export interface StartCommandOptions {
+  workflow: string;
+  prompt: string;
+  cwd?: string;
+}
+
+export async function startCommand(options: StartCommandOptions, context: CommandContext) {
+  const store = await context.openStore();
+  const record = await startThread({
+    store,
+    workflowReference: options.workflow,
+    prompt: options.prompt,
+    threadCwd: options.cwd,
+    cwd: context.cwd,
+    home: context.home,
+    now: context.now,
+    newId: context.newId,
+  });
+  const result: StartResult = { thread: record.id, workflow: record.workflowAddress, head: record.head };
+  return { result, format: (value: StartResult) => value.thread };
+}

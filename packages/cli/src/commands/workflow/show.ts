@@ -1,0 +1,43 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { loadWorkflowFile, workflowToMermaid } from "@uwf/agent-kit";
+import { addressOfNode } from "@uwf/cas";
+import type { WorkflowNode } from "@uwf/protocol";
+import { stringify } from "yaml";
+import type { CommandContext } from "../../context.ts";
+import { resolveWorkflow } from "../../engine/resolve-workflow.ts";
+
+export interface WorkflowShowResult {
+  hash: string;
+  workflow: WorkflowNode;
+  mermaid?: string;
+}
+
+/** A workflow by name, hash or file (a file is shown, not registered). */
+export async function workflowShowCommand(options: { reference: string; mermaid: boolean }, context: CommandContext) {
+  const path = resolve(context.cwd, options.reference);
+  let hash: string;
+  let workflow: WorkflowNode;
+  if (/\.(ya?ml)$/i.test(options.reference) && existsSync(path)) {
+    workflow = (await loadWorkflowFile(path)).workflow;
+    hash = addressOfNode(workflow);
+  } else {
+    const store = await context.openStore();
+    const resolved = await resolveWorkflow({
+      store,
+      reference: options.reference,
+      cwd: context.cwd,
+      home: context.home,
+      now: context.now,
+    });
+    workflow = resolved.workflow;
+    hash = resolved.address;
+  }
+  const result: WorkflowShowResult = { hash, workflow };
+  if (options.mermaid) result.mermaid = workflowToMermaid(workflow);
+  return {
+    result,
+    format: (value: WorkflowShowResult) =>
+      value.mermaid ?? `# ${value.workflow.name} ${value.hash}\n${stringify(value.workflow)}`,
+  };
+}

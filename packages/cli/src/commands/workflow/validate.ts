@@ -1,0 +1,45 @@
+import { resolve } from "node:path";
+import { safeLoadWorkflowFile } from "@uwf/agent-kit";
+import { addressOfNode } from "@uwf/cas";
+import type { WorkflowProblem, WorkflowValidateResult } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+
+/** Checks a file without storing anything; every problem is reported, exit 1 when there is an error. */
+export async function workflowValidateCommand(options: { file: string }, context: CommandContext) {
+  const file = resolve(context.cwd, options.file);
+  const loaded = await safeLoadWorkflowFile(file);
+  const result: WorkflowValidateResult = loaded.success
+    ? {
+        file: options.file,
+        valid: true,
+        name: loaded.value.workflow.name,
+        hash: addressOfNode(loaded.value.workflow),
+        errors: [],
+        warnings: loaded.value.warnings,
+      }
+    : { file: options.file, valid: false, name: null, hash: null, errors: loaded.error.problems, warnings: [] };
+  return {
+    result,
+    format: formatValidation,
+    exitCode: result.valid ? EXIT_OK : EXIT_FAILED,
+  };
+}
+
+function formatValidation(result: WorkflowValidateResult): string {
+  const lines = [
+    ...result.errors.map((problem) => describe(problem, "error")),
+    ...result.warnings.map((problem) => describe(problem, "warning")),
+  ];
+  lines.push(
+    result.valid
+      ? `${result.file}: valid (${result.name} ${result.hash})`
+      : `${result.file}: ${result.errors.length} error(s)`,
+  );
+  return lines.join("\n");
+}
+
+function describe(problem: WorkflowProblem, severity: string): string {
+  const where = [problem.file, problem.line, problem.column].filter((part) => part !== null).join(":");
+  return `${where}: ${severity}: ${problem.path === "" ? "" : `${problem.path}: `}${problem.message}`;
+}

@@ -1,0 +1,89 @@
+import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
+import type { Store } from "@uwf/cas";
+import type { Config } from "@uwf/protocol";
+
+/** What every command gets besides its options. Commands never print and never exit. */
+export interface CommandContext {
+  home: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+  /** Progress lines and spinners appear only when this is true. */
+  interactive: boolean;
+  host: string;
+  now(): Date;
+  newId(): string;
+  openStore(): Promise<Store>;
+  /** Closes the store if this command opened it. */
+  close(): Promise<void>;
+  loadConfig(): Promise<Config>;
+  /** Aborted on SIGINT / SIGTERM so a running agent can be stopped cleanly. */
+  signal: AbortSignal;
+  warn(message: string): void;
+  /** A message for the person at the terminal (stderr), silenced by `-q` and `--json`. */
+  note(message: string): void;
+  /** Live status while an agent runs; a no-op unless interactive. */
+  progress(status: ProgressStatus | null): void;
+  /** Streams an agent's stderr (for `-v`). */
+  agentStderr(chunk: string): void;
+}
+
+export interface ProgressStatus {
+  role: string;
+  agent: string;
+  startedAt: number;
+  step: number;
+}
+
+export interface CreateContextOptions {
+  home: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+  interactive: boolean;
+  signal: AbortSignal;
+  newId: () => string;
+  progress: (status: ProgressStatus | null) => void;
+}
+
+export function createContext(options: CreateContextOptions): CommandContext {
+  let store: Promise<Store> | undefined;
+  let config: Promise<Config> | undefined;
+  return {
+    ...options,
+    host: hostname(),
+    now: () => new Date(),
+    openStore() {
+      store ??= (async () => {
+        mkdirSync(options.home, { recursive: true });
+        const { openStoreFromEnvironment } = await import("./open-store.ts");
+        return openStoreFromEnvironment(options.home, options.env);
+      })();
+      return store;
+    },
+    async close() {
+      if (store !== undefined) await (await store).close();
+    },
+    loadConfig() {
+      config ??= import("@uwf/agent-kit").then(({ loadConfig }) => loadConfig(options.home));
+      return config;
+    },
+    warn(message: string) {
+      if (!options.quiet) process.stderr.write(`warning: ${message}\n`);
+    },
+    note(message: string) {
+      if (!options.quiet && !options.json) process.stderr.write(`${message}\n`);
+    },
+    agentStderr(chunk: string) {
+      if (options.verbose) process.stderr.write(chunk);
+    },
+    progress: options.progress,
+  };
+}

@@ -1,0 +1,44 @@
+import type { Address, AgentRunNode } from "@uwf/protocol";
+import type { NodeBatch } from "./node-batch.ts";
+import type { AgentRunResult } from "./run-agent-with-retries.ts";
+
+export interface BuildAgentRunNodeOptions {
+  batch: NodeBatch;
+  alias: string;
+  kind: string;
+  cwd: string;
+  prompt: string;
+  run: AgentRunResult;
+}
+
+/** The agent-run record: every attempt's request and raw reply go into the batch, so nothing is lost. */
+export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: BuildAgentRunNodeOptions): Address {
+  const promptAddress = batch.addText(prompt);
+  const node: AgentRunNode = {
+    type: "agent-run/1",
+    agent: alias,
+    kind,
+    command: run.attempts[0]?.result.command ?? null,
+    cwd,
+    prompt: promptAddress,
+    attempts: run.attempts.map(({ request, result, error }) => ({
+      request: request === prompt ? promptAddress : batch.addText(request),
+      reply: batch.addText(result.reply),
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      interrupted: result.interrupted,
+      stderrTail: result.stderrTail,
+      error,
+      startedAt: result.startedAt,
+      completedAt: result.completedAt,
+    })),
+    outcome: run.outcome,
+    error: run.error,
+    sessionId: run.sessionId,
+    usage: run.usage,
+    extraction: run.outcome === "ok" ? "frontmatter" : null,
+    transcript: null,
+  };
+  return batch.add(node);
+}

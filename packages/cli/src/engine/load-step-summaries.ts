@@ -1,0 +1,26 @@
+import type { ObjectStore } from "@uwf/cas";
+import type { Address, StepSummary } from "@uwf/protocol";
+import { type HistoryStep, loadHistory } from "./load-history.ts";
+import { readChain } from "./read-chain.ts";
+
+/** Every step of the chain ending at `head`, oldest first, as `log` and `step` report them. */
+export async function loadStepSummaries(objects: ObjectStore, head: Address): Promise<StepSummary[]> {
+  const chain = await readChain(objects, head);
+  return (await loadHistory(objects, chain)).map(toStepSummary);
+}
+
+export function toStepSummary(step: HistoryStep): StepSummary {
+  const status = step.output.$status;
+  return {
+    number: step.number,
+    address: step.address,
+    role: step.role,
+    agent: step.agent,
+    status: typeof status === "string" ? status : null,
+    output: step.output,
+    startedAt: step.startedAt,
+    completedAt: step.completedAt,
+    durationMs: Date.parse(step.completedAt) - Date.parse(step.startedAt),
+    usage: step.usage,
+  };
+}

@@ -1,0 +1,54 @@
+import { resolve } from "node:path";
+import { compileWorkflow } from "@uwf/agent-kit";
+import type { Store } from "@uwf/cas";
+import { type ThreadRecord, type ThreadStartNode, ZERO_USAGE } from "@uwf/protocol";
+import { predictNextRole } from "./predict-next-role.ts";
+import { resolveWorkflow } from "./resolve-workflow.ts";
+
+export interface StartThreadOptions {
+  store: Store;
+  workflowReference: string;
+  prompt: string;
+  /** Where agents run; defaults to the working directory. */
+  threadCwd: string | undefined;
+  cwd: string;
+  home: string;
+  now(): Date;
+  newId(): string;
+}
+
+/** Writes the start node and the thread record. No agent runs. */
+export async function startThread(options: StartThreadOptions): Promise<ThreadRecord> {
+  const { store, prompt, now } = options;
+  const { address: workflowAddress, workflow } = await resolveWorkflow({
+    ...options,
+    reference: options.workflowReference,
+  });
+  const startNode: ThreadStartNode = {
+    type: "thread-start/1",
+    workflow: workflowAddress,
+    prompt,
+    cwd: resolve(options.cwd, options.threadCwd ?? "."),
+  };
+  const start = await store.objects.put(startNode, { durable: true });
+  const id = options.newId();
+  const createdAt = now().toISOString();
+  const history = { start: { prompt, workflow: workflow.name, cwd: startNode.cwd }, thread: { id }, steps: [] };
+  const record: ThreadRecord = {
+    id,
+    workflow: workflow.name,
+    workflowAddress,
+    start,
+    head: start,
+    status: "active",
+    next: await predictNextRole(compileWorkflow(workflow), history, "new"),
+    reason: null,
+    stepCount: 0,
+    createdAt,
+    updatedAt: createdAt,
+    forkedFrom: null,
+    usage: ZERO_USAGE,
+  };
+  await store.refs.createThread(record);
+  return record;
+}

@@ -1,0 +1,213 @@
+import { buildContinuationPrompt, compileWorkflow, pickNextRole, resolveAgent } from "@uwf/agent-kit";
+import type { Store } from "@uwf/cas";
+import {
+  type Address,
+  addUsage,
+  type Config,
+  END,
+  type StepSummary,
+  SUSPEND,
+  type ThreadRecord,
+  type ThreadStepNode,
+  UwfError,
+  workflowNodeSchema,
+} from "@uwf/protocol";
+import { AgentFailedError } from "../errors/agent-failed-error.ts";
+import { HeadConflictError } from "../errors/head-conflict-error.ts";
+import { InterruptedError } from "../errors/interrupted-error.ts";
+import { buildAgentRunNode } from "./build-agent-run-node.ts";
+import { checkSteppable } from "./check-steppable.ts";
+import { type HistoryStep, loadHistory } from "./load-history.ts";
+import { NodeBatch } from "./node-batch.ts";
+import { predictNextRole } from "./predict-next-role.ts";
+import { readChain } from "./read-chain.ts";
+import { runAgentWithRetries } from "./run-agent-with-retries.ts";
+import { withThreadLease } from "./with-thread-lease.ts";
+
+export interface StepThreadOptions {
+  store: Store;
+  config: Config;
+  home: string;
+  threadId: string;
+  /** `--agent`: used for roles that name no agent of their own. */
+  agentFlag?: string;
+  timeoutSeconds?: number;
+  /** Set by `uwf resume`: the user's answer to a suspended role, or the prompt to continue an ended thread. */
+  resumeAnswer?: string;
+  signal: AbortSignal;
+  host: string;
+  now(): Date;
+  onProgress(status: { role: string; agent: string; startedAt: number; step: number } | null): void;
+  onStderr(chunk: string): void;
+}
+
+export type StepThreadOutcome =
+  | { kind: "stepped"; record: ThreadRecord; step: StepSummary }
+  | { kind: "ended"; record: ThreadRecord };
+
+/** DESIGN §4's step algorithm: lease → moderator → agent → validate → write → compare-and-swap the head. */
+export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
+  const { store, config, threadId } = options;
+  const timeoutMs = (options.timeoutSeconds ?? config.timeout) * 1000;
+  const leaseTtlMs = timeoutMs + 60_000;
+  return withThreadLease(
+    { refs: store.refs, threadId, ttlMs: leaseTtlMs, host: options.host, now: options.now },
+    async () => {
+      const record = await store.refs.getThread(threadId);
+      if (record === null)
+        throw new UwfError("thread-not-found", `no thread "${threadId}"`, { data: { thread: threadId } });
+      const mode = checkSteppable(record, options.resumeAnswer);
+      const chain = await readChain(store.objects, record.head);
+      const workflow = workflowNodeSchema.parse(await store.objects.get(record.workflowAddress));
+      const history = await loadHistory(store.objects, chain);
+      const compiled = compileWorkflow(workflow);
+      const moderatorHistory = toModeratorHistory(record, chain.start, history);
+
+      const last = history.at(-1);
+      let roleName: string;
+      let edgePrompt: string;
+      if (mode === "answer-suspended" && last !== undefined) {
+        roleName = last.role;
+        edgePrompt = `You suspended this thread: ${record.reason ?? "(no reason given)"}\n\nThe user's answer:\n${options.resumeAnswer}`;
+      } else {
+        const decision = await pickNextRole(compiled, moderatorHistory, {
+          mode: mode === "resume-ended" ? "resume" : history.length === 0 ? "new" : "continue",
+        });
+        if (decision.role === END) {
+          const ended = { status: "ended", next: END, updatedAt: options.now().toISOString() } as const;
+          if (!(await store.refs.updateThread(threadId, record.head, ended)))
+            throw new HeadConflictError(threadId, record.head, record.head);
+          return { kind: "ended", record: { ...record, ...ended } };
+        }
+        roleName = decision.role;
+        edgePrompt = mode === "resume-ended" ? `${decision.prompt}\n\n${options.resumeAnswer}` : decision.prompt;
+      }
+
+      const role = workflow.roles[roleName];
+      if (role === undefined)
+        throw new UwfError("unknown-role", `workflow ${workflow.name} has no role "${roleName}"`, {
+          data: { role: roleName },
+        });
+      const agent = resolveAgent({ config, workflowName: workflow.name, role, roleName, flagAlias: options.agentFlag });
+      const stepNumber = history.length + 1;
+      const prompt = buildContinuationPrompt({ workflow, roleName, task: chain.start.prompt, history, edgePrompt });
+      const startedAt = options.now();
+      options.onProgress({ role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber });
+      const run = await runAgentWithRetries({
+        spec: agent.spec,
+        alias: agent.alias,
+        prompt,
+        schema: role.frontmatter ?? { type: "object" },
+        retries: config.retries,
+        cwd: chain.start.cwd,
+        env: { thread: threadId, role: roleName, step: stepNumber, home: options.home },
+        timeoutMs,
+        signal: options.signal,
+        onStderr: options.onStderr,
+        scenario: { stepIndex: history.length, routedRole: roleName, baseDir: agent.baseDir ?? chain.start.cwd },
+      });
+      options.onProgress(null);
+      const completedAt = options.now();
+
+      const batch = new NodeBatch();
+      const runAddress = buildAgentRunNode({
+        batch,
+        alias: agent.alias,
+        kind: agentKind(agent.spec),
+        cwd: chain.start.cwd,
+        prompt,
+        run,
+      });
+      if (run.outcome !== "ok" || run.fields === null || run.body === null) {
+        await batch.write(store.objects);
+        if (run.outcome === "interrupted")
+          throw new InterruptedError(String(options.signal.reason ?? "SIGINT"), runAddress);
+        throw new AgentFailedError(threadId, roleName, run.error ?? run.outcome, runAddress);
+      }
+      const stepNode: ThreadStepNode = {
+        type: "thread-step/1",
+        start: chain.startAddress,
+        prev: last === undefined ? null : (last.address as Address),
+        role: roleName,
+        edgePrompt,
+        output: batch.add({ type: "output/1", fields: run.fields }),
+        body: batch.addText(run.body),
+        run: runAddress,
+        startedAt: startedAt.toISOString(),
+        completedAt: completedAt.toISOString(),
+      };
+      const stepAddress = batch.add(stepNode);
+      await batch.write(store.objects);
+
+      const newStep: HistoryStep = {
+        number: stepNumber,
+        address: stepAddress,
+        role: roleName,
+        agent: agent.alias,
+        output: run.fields,
+        body: run.body,
+        edgePrompt,
+        startedAt: stepNode.startedAt,
+        completedAt: stepNode.completedAt,
+        run: runAddress,
+        usage: run.usage,
+      };
+      const suspended = run.fields.$status === SUSPEND;
+      const next = suspended
+        ? roleName
+        : await predictNextRole(compiled, toModeratorHistory(record, chain.start, [...history, newStep]));
+      const update = {
+        head: stepAddress,
+        status: suspended ? "suspended" : "active",
+        next,
+        reason: suspended ? String(run.fields.reason ?? "") : null,
+        stepCount: stepNumber,
+        updatedAt: completedAt.toISOString(),
+        usage: run.usage === null ? record.usage : addUsage(record.usage, run.usage),
+      } as const;
+      if (!(await store.refs.updateThread(threadId, record.head, update)))
+        throw new HeadConflictError(threadId, record.head, stepAddress);
+      return {
+        kind: "stepped",
+        record: { ...record, ...update },
+        step: {
+          number: stepNumber,
+          address: stepAddress,
+          role: roleName,
+          agent: agent.alias,
+          status: typeof run.fields.$status === "string" ? run.fields.$status : null,
+          output: run.fields,
+          startedAt: stepNode.startedAt,
+          completedAt: stepNode.completedAt,
+          durationMs: completedAt.getTime() - startedAt.getTime(),
+          usage: run.usage,
+        },
+      };
+    },
+  );
+}
+
+export function toModeratorHistory(
+  record: ThreadRecord,
+  start: { prompt: string; cwd: string },
+  history: HistoryStep[],
+) {
+  return {
+    start: { prompt: start.prompt, workflow: record.workflow, cwd: start.cwd },
+    thread: { id: record.id },
+    steps: history.map((step) => ({
+      role: step.role,
+      output: step.output,
+      body: step.body,
+      agent: step.agent,
+      startedAt: step.startedAt,
+      completedAt: step.completedAt,
+    })),
+  };
+}
+
+function agentKind(spec: object): string {
+  if ("builtin" in spec) return String(spec.builtin);
+  if ("preset" in spec) return String(spec.preset);
+  return "command";
+}

@@ -1,0 +1,15 @@
+import { UwfError } from "@uwf/protocol";
+
+/** The head moved while this process worked: its result was kept in the store but not appended (exit 75). */
+export class HeadConflictError extends UwfError {
+  constructor(threadId: string, expectedHead: string, written: string) {
+    super(
+      "head-conflict",
+      `thread ${threadId} moved on from ${expectedHead} while this step ran; step ${written} was kept but not appended`,
+      {
+        data: { thread: threadId, expectedHead, step: written },
+      },
+    );
+    this.name = "HeadConflictError";
+  }
+}

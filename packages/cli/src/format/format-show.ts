@@ -1,0 +1,34 @@
+import type { ThreadRecord } from "@uwf/protocol";
+import { createColors } from "picocolors";
+import { stringify } from "yaml";
+import type { ExpandedNode } from "../engine/expand-node.ts";
+import { formatUsage } from "./format-usage.ts";
+
+export function formatThreadRecord(thread: ThreadRecord, color: boolean): string {
+  const paint = createColors(color);
+  const rows: Array<[string, string]> = [
+    ["thread", thread.id],
+    ["workflow", `${thread.workflow} (${thread.workflowAddress})`],
+    ["status", thread.status + (thread.reason === null ? "" : ` — ${thread.reason}`)],
+    ["next", thread.next ?? "—"],
+    ["steps", String(thread.stepCount)],
+    ["head", thread.head],
+    ["start", thread.start],
+    ["created", thread.createdAt],
+    ["updated", thread.updatedAt],
+  ];
+  if (thread.forkedFrom !== null) rows.push(["forked from", thread.forkedFrom]);
+  const usage = formatUsage(thread.usage);
+  if (usage !== "") rows.push(["usage", usage]);
+  return rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`).join("\n");
+}
+
+/** A node as YAML; a step also shows its output, agent run and body. */
+export function formatExpandedNode(expanded: ExpandedNode, color: boolean): string {
+  const paint = createColors(color);
+  const sections = [`${paint.bold(expanded.kind ?? "node")} ${expanded.address}`, stringify(expanded.node).trimEnd()];
+  if (expanded.output !== undefined) sections.push(paint.bold("output"), stringify(expanded.output).trimEnd());
+  if (expanded.run !== undefined) sections.push(paint.bold("agent run"), stringify(expanded.run).trimEnd());
+  if (expanded.body !== undefined) sections.push(paint.bold("body"), expanded.body);
+  return sections.join("\n\n");
+}

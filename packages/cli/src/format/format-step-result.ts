@@ -1,0 +1,15 @@
+import type { StepResult } from "@uwf/protocol";
+import { createColors } from "picocolors";
+import { formatDuration } from "./format-duration.ts";
+
+/** One line per step run, then where the thread stands. */
+export function formatStepResult(result: StepResult, color: boolean): string {
+  const paint = createColors(color);
+  const lines = result.steps.map((step) => {
+    const status = step.status === null ? "" : ` ${paint.yellow(step.status)}`;
+    return `${paint.dim(`#${step.number}`)} ${paint.bold(step.role)}${status} ${paint.dim(`${step.agent} · ${formatDuration(step.durationMs)} · ${step.address}`)}`;
+  });
+  const next = result.next === null ? "" : ` · next: ${result.next}`;
+  lines.push(`thread ${result.thread} ${paint.cyan(result.status)}${next}`);
+  return lines.join("\n");
+}

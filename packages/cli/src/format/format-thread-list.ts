@@ -1,0 +1,29 @@
+import type { ListResult } from "@uwf/protocol";
+import { createColors } from "picocolors";
+import { formatTimestamp } from "./format-duration.ts";
+import { formatTable } from "./format-table.ts";
+
+export function formatThreadList(result: ListResult, color: boolean): string {
+  const paint = createColors(color);
+  if (result.threads.length === 0)
+    return result.total === 0 ? "no threads" : `no threads at offset ${result.offset} (of ${result.total})`;
+  const statusColor: Record<string, (text: string) => string> = {
+    active: paint.green,
+    suspended: paint.yellow,
+    ended: paint.dim,
+    cancelled: paint.dim,
+    corrupt: paint.red,
+  };
+  const rows = result.threads.map((thread) => [
+    thread.id,
+    (statusColor[thread.status] ?? String)(thread.status),
+    thread.workflow,
+    String(thread.stepCount),
+    thread.next ?? "",
+    formatTimestamp(thread.updatedAt),
+  ]);
+  const table = formatTable(["THREAD", "STATUS", "WORKFLOW", "STEPS", "NEXT", "UPDATED"], rows);
+  const shown = result.offset + result.threads.length;
+  const more = shown < result.total ? `\n${paint.dim(`${shown} of ${result.total}; more with --offset ${shown}`)}` : "";
+  return table + more;
+}

@@ -1,0 +1,108 @@
+import { Command } from "commander";
+import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
+import { EXIT_OK } from "./exit-codes.ts";
+import { printResult } from "./print.ts";
+import { VERSION } from "./version.ts";
+
+/** What a command gives the registry: its data, how to show it to a person, and the exit code it implies. */
+export interface CommandOutcome<Result> {
+  result: Result;
+  format: (result: Result, color: boolean) => string;
+  exitCode?: number;
+}
+
+type Load<Result> = (context: CommandContext) => Promise<CommandOutcome<Result>>;
+
+interface GlobalOptions {
+  home?: string;
+  json?: boolean;
+  color: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Builds the commander tree. Command modules are imported only when their command runs: every step is a new process. */
+export async function runCli(argv: string[]): Promise<number> {
+  let exitCode = EXIT_OK;
+  const abort = new AbortController();
+  const program = new Command("uwf")
+    .description("Run multi-role agent workflows from the terminal: start, step, fork and read threads.")
+    .version(VERSION, "-V, --version")
+    .option("--home <dir>", "uwf home (default: $UWF_HOME, the nearest .uwf/, or ~/.uwf)")
+    .option("--json", "print exactly one JSON document on stdout")
+    .option("--no-color", "no colours (also NO_COLOR)")
+    .option("-q, --quiet", "no warnings or progress on stderr")
+    .option("-v, --verbose", "stream the agent's stderr")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .enablePositionalOptions(false);
+  if (argv.includes("--json")) program.configureOutput({ writeErr: () => {} });
+
+  const run =
+    <Result>(load: Load<Result>) =>
+    async () => {
+      const globals = program.opts<GlobalOptions>();
+      const context = await makeContext(globals, abort.signal);
+      const installed = installSignalHandlers(abort);
+      try {
+        const outcome = await load(context);
+        context.progress(null);
+        printResult(outcome.result, context.json, (result) => outcome.format(result, context.color));
+        exitCode = outcome.exitCode ?? EXIT_OK;
+      } finally {
+        context.progress(null);
+        installed.remove();
+        await context.close();
+      }
+    };
+
+  const { registerCommands } = await import("./commands/register-commands.ts");
+  registerCommands(program, run);
+  await program.parseAsync(argv, { from: "user" });
+  return exitCode;
+}
+
+export type RunCommand = <Result>(load: Load<Result>) => () => Promise<void>;
+
+async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise<CommandContext> {
+  const { resolveHome } = await import("./resolve-home.ts");
+  const { ulid } = await import("ulid");
+  const env = process.env;
+  const cwd = process.cwd();
+  const interactive = Boolean(process.stderr.isTTY) && !globals.quiet && !globals.json;
+  const color = globals.color !== false && env.NO_COLOR === undefined && Boolean(process.stdout.isTTY);
+  const progress = interactive ? await createProgress(color) : () => {};
+  return createContext({
+    home: resolveHome({ flag: globals.home, env, cwd }),
+    cwd,
+    env,
+    json: globals.json === true,
+    quiet: globals.quiet === true,
+    verbose: globals.verbose === true,
+    color,
+    interactive,
+    signal,
+    newId: ulid,
+    progress,
+  });
+}
+
+async function createProgress(color: boolean): Promise<(status: ProgressStatus | null) => void> {
+  const { createStatusLine } = await import("./status-line.ts");
+  return createStatusLine(color);
+}
+
+function installSignalHandlers(abort: AbortController): { remove(): void } {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) process.exit(130);
+    abort.abort(signal);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    remove() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}

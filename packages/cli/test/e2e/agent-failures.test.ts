@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  agentRunNodeSchema,
+  errorResultSchema,
+  startResultSchema,
+  stepResultSchema,
+  threadRecordSchema,
+} from "@uwf/protocol";
+import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+
+const LINEAR = join(FIXTURES, "workflows/linear.yaml");
+const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
+
+let temp: TempHome;
+beforeEach(() => {
+  temp = createTempHome();
+  temp.writeConfig(
+    [
+      "retries: 2",
+      "agents:",
+      ...["invalid-then-valid", "always-invalid", "sleepy", "slow-valid", "plan-then-do"].flatMap((name) => [
+        `  ${name}:`,
+        `    command: sh`,
+        `    args: ["${agent(name)}"]`,
+      ]),
+    ].join("\n"),
+  );
+});
+afterEach(() => temp.cleanup());
+
+async function start(): Promise<string> {
+  const started = await temp.uwf(["start", LINEAR, "-p", "Write hello.txt", "--json"]);
+  return startResultSchema.parse(started.json()).thread;
+}
+
+async function record(thread: string) {
+  return threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(path: string): Promise<void> {
+  for (let tries = 0; tries < 200 && !existsSync(path); tries++) await Bun.sleep(25);
+  if (!existsSync(path)) throw new Error(`${path} never appeared`);
+}
+
+describe("agent failures", () => {
+  it("asks again with the exact problem and accepts the fixed reply", async () => {
+    const thread = await start();
+    const counter = join(temp.work, "count");
+    // This agent answers with the doer's `done`: step the planner first.
+    const planned = await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"]);
+    expect(planned.exitCode).toBe(0);
+    const result = await temp.uwf(["step", thread, "--agent", "invalid-then-valid", "--json"], {
+      env: { COUNTER_FILE: counter },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(counter, "utf8").trim()).toBe("2");
+    const step = stepResultSchema.parse(result.json()).steps[0];
+    expect(step?.output).toEqual({ done: true });
+    const run = agentRunNodeSchema.parse(
+      (
+        await temp.uwf([
+          "cas",
+          "get",
+          ((await temp.uwf(["cas", "get", step?.address ?? ""])).json() as { run: string }).run,
+        ])
+      ).json(),
+    );
+    expect(run.attempts).toHaveLength(2);
+    expect(run.attempts[0]?.error).toContain("frontmatter");
+    const retryRequest = (await temp.uwf(["cas", "get", run.attempts[1]?.request ?? ""])).json() as { text: string };
+    expect(retryRequest.text).toContain(run.attempts[0]?.error ?? "missing");
+  });
+
+  it("keeps the raw reply and leaves the thread unchanged when the reply stays invalid", async () => {
+    const thread = await start();
+    await temp.uwf(["step", thread, "--agent", "plan-then-do"]);
+    const before = await record(thread);
+    const result = await temp.uwf(["step", thread, "--agent", "always-invalid", "--json"]);
+    expect(result.exitCode).toBe(1);
+    const error = errorResultSchema.parse(JSON.parse(result.stderr.trim().split("\n").at(-1) ?? "{}"));
+    expect(error.error.code).toBe("agent-failed");
+    expect(error.error.message).toContain("done");
+    const run = String(error.error.data.run);
+    const reply = await temp.uwf(["show", run, "--reply"]);
+    expect(reply.stdout).toContain("raw reply kept for reading");
+    const runNode = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", run])).json());
+    expect(runNode.attempts).toHaveLength(3);
+    expect(runNode.outcome).toBe("invalid");
+    const after = await record(thread);
+    expect(after.head).toBe(before.head);
+    // Still steppable.
+    expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
+  });
+
+  it("kills the whole process group on timeout", async () => {
+    const thread = await start();
+    const pidFile = join(temp.work, "pid");
+    const result = await temp.uwf(["step", thread, "--agent", "sleepy", "--timeout", "1"], {
+      env: { PID_FILE: pidFile },
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/timed out|timeout/i);
+    const child = Number(readFileSync(`${pidFile}.child`, "utf8"));
+    const parent = Number(readFileSync(pidFile, "utf8"));
+    await Bun.sleep(200);
+    expect(isAlive(parent)).toBe(false);
+    expect(isAlive(child)).toBe(false);
+    expect((await record(thread)).stepCount).toBe(0);
+  });
+
+  it("stops the agent on SIGINT, keeps its partial reply and leaves the thread steppable", async () => {
+    const thread = await start();
+    const before = await record(thread);
+    const pidFile = join(temp.work, "pid");
+    const child = temp.spawn(["step", thread, "--agent", "sleepy", "--json"], { env: { PID_FILE: pidFile } });
+    await waitFor(`${pidFile}.child`);
+    await Bun.sleep(100);
+    child.kill("SIGINT");
+    const exitCode = await child.exited;
+    const stderr = await new Response(child.stderr as ReadableStream).text();
+    expect(exitCode).toBe(130);
+    const error = errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}"));
+    expect(error.error.code).toBe("interrupted");
+    const reply = await temp.uwf(["show", String(error.error.data.run), "--reply"]);
+    expect(reply.stdout).toContain("partial output before the wait");
+    expect(isAlive(Number(readFileSync(`${pidFile}.child`, "utf8")))).toBe(false);
+    expect((await record(thread)).head).toBe(before.head);
+    expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
+  });
+
+  it("lets exactly one of two concurrent steppers append; the other exits 75 at once", async () => {
+    const thread = await start();
+    const pidFile = join(temp.work, "pid");
+    const first = temp.spawn(["step", thread, "--agent", "slow-valid"], { env: { PID_FILE: pidFile } });
+    await waitFor(pidFile);
+    const startedAt = Date.now();
+    const second = await temp.uwf(["step", thread, "--agent", "plan-then-do"]);
+    expect(Date.now() - startedAt).toBeLessThan(1500);
+    expect(second.exitCode).toBe(75);
+    expect(second.stderr).toContain("busy");
+    expect(second.stderr).toMatch(/pid \d+/);
+    expect(await first.exited).toBe(0);
+    const after = await record(thread);
+    expect(after.stepCount).toBe(1);
+  });
+});

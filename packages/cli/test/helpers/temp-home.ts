@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const BIN = resolve(import.meta.dir, "../../src/bin.ts");
+export const FIXTURES = resolve(import.meta.dir, "../fixtures");
+export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
+
+export interface UwfRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (for `--json` runs). */
+  json<Value = unknown>(): Value;
+}
+
+export interface TempHome {
+  home: string;
+  /** A scratch directory beside the home: the threads' cwd. */
+  work: string;
+  uwf(args: string[], options?: { stdin?: string; env?: Record<string, string>; cwd?: string }): Promise<UwfRun>;
+  spawn(args: string[], options?: { env?: Record<string, string> }): ReturnType<typeof Bun.spawn>;
+  writeConfig(yaml: string): void;
+  cleanup(): void;
+}
+
+/** A fresh uwf home in a temp dir; runs the real binary with it (never touching ~/.uwf). */
+export function createTempHome(): TempHome {
+  const root = mkdtempSync(join(tmpdir(), "uwf-e2e-"));
+  const home = join(root, "home");
+  const work = join(root, "work");
+  Bun.spawnSync(["mkdir", "-p", home, work]);
+  const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root };
+  const command = (args: string[]) => [process.execPath, BIN, ...args];
+  return {
+    home,
+    work,
+    async uwf(args, options = {}) {
+      const child = Bun.spawn(command(args), {
+        cwd: options.cwd ?? work,
+        env: { ...baseEnv, ...options.env },
+        stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, exitCode] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
+      return {
+        exitCode,
+        stdout,
+        stderr,
+        json<Value>() {
+          return JSON.parse(stdout) as Value;
+        },
+      };
+    },
+    spawn(args, options = {}) {
+      return Bun.spawn(command(args), {
+        cwd: work,
+        env: { ...baseEnv, ...options.env },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+    },
+    writeConfig(yaml) {
+      writeFileSync(join(home, "config.yaml"), yaml);
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -78,7 +78,27 @@ describe("resolveAgent", () => {
     const resolve = () =>
       resolveAgent({ config, workflowName: "w", role: plainRole, roleName: "writer", flagAlias: "gpt" });
     expect(resolve).toThrow(UnknownAgentError);
-    expect(resolve).toThrow('unknown agent "gpt" (from --agent); known agents: claude, codex, demo');
+    expect(resolve).toThrow('unknown agent "gpt" (from --agent); known agents: claude, codex, demo, or scripted:FILE');
+  });
+
+  it("reads scripted:FILE as the scripted built-in without any config", () => {
+    const empty = configSchema.parse({});
+    const resolved = resolveAgent({
+      config: empty,
+      workflowName: "w",
+      role: plainRole,
+      roleName: "writer",
+      flagAlias: "scripted:/s/demo.yaml",
+    });
+    expect(resolved).toEqual({
+      alias: "scripted:/s/demo.yaml",
+      spec: { builtin: "scripted", scenario: "/s/demo.yaml" },
+      source: "flag",
+      timeoutMs: 1_800_000,
+    });
+    expect(() =>
+      resolveAgent({ config: empty, workflowName: "w", role: plainRole, roleName: "writer", flagAlias: "scripted:" }),
+    ).toThrow("no agents are configured yet");
   });
 
   it("does not take inherited object keys for aliases", () => {

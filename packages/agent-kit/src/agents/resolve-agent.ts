@@ -32,6 +32,8 @@ export interface ResolvedAgent {
 /**
  * Picks the agent that plays a role: `--agent` → `agentOverrides[workflow][role]`
  * → the role's own `agent` (an alias or an inline spec) → `defaultAgent`.
+ * Besides the aliases of `config.yaml`, `scripted:FILE` names the scripted
+ * built-in replaying FILE (relative to the launch's `scenario.baseDir`).
  * Throws `UnknownAgentError` for an alias the config does not define and
  * `NoAgentError` when nothing names an agent.
  */
@@ -56,13 +58,22 @@ export function resolveAgent(options: ResolveAgentOptions): ResolvedAgent {
   throw new NoAgentError(workflowName, roleName);
 }
 
+/** `scripted:FILE` names the scripted built-in and its scenario without any config. */
+export const SCRIPTED_ALIAS_PREFIX = "scripted:";
+
 function fromAlias(options: ResolveAgentOptions, alias: string, source: AgentSource, where: string): ResolvedAgent {
   const { agents } = options.config;
-  const spec = Object.hasOwn(agents, alias) ? agents[alias] : undefined;
-  if (spec === undefined) throw new UnknownAgentError(alias, where, Object.keys(agents).sort());
-  const resolved: ResolvedAgent = { alias, spec, source, timeoutMs: timeoutMs(options, spec) };
-  if (options.home !== undefined) resolved.baseDir = options.home;
-  return resolved;
+  const configured = Object.hasOwn(agents, alias) ? agents[alias] : undefined;
+  if (configured !== undefined) {
+    const resolved: ResolvedAgent = { alias, spec: configured, source, timeoutMs: timeoutMs(options, configured) };
+    if (options.home !== undefined) resolved.baseDir = options.home;
+    return resolved;
+  }
+  if (alias.startsWith(SCRIPTED_ALIAS_PREFIX) && alias.length > SCRIPTED_ALIAS_PREFIX.length) {
+    const spec: AgentSpec = { builtin: "scripted", scenario: alias.slice(SCRIPTED_ALIAS_PREFIX.length) };
+    return { alias, spec, source, timeoutMs: timeoutMs(options, spec) };
+  }
+  throw new UnknownAgentError(alias, where, Object.keys(agents).sort());
 }
 
 function timeoutMs(options: ResolveAgentOptions, spec: AgentSpec): number {

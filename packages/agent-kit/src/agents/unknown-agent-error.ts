@@ -4,7 +4,9 @@ import { UwfError } from "@uwf/protocol";
 export class UnknownAgentError extends UwfError {
   constructor(alias: string, source: string, knownAliases: readonly string[]) {
     const known =
-      knownAliases.length === 0 ? "no agents are configured yet" : `known agents: ${knownAliases.join(", ")}`;
+      knownAliases.length === 0
+        ? "no agents are configured yet (uwf config set agents.NAME.command PROGRAM); scripted:FILE replays a scenario"
+        : `known agents: ${knownAliases.join(", ")}, or scripted:FILE`;
     super("unknown-agent", `unknown agent "${alias}" (from ${source}); ${known}`, {
       data: { alias, source, knownAliases: [...knownAliases] },
     });

@@ -14,6 +14,7 @@ const result = await Bun.build({
   minify: true,
   sourcemap: "linked",
   target: "bun",
+  format: "esm",
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

@@ -1,6 +1,6 @@
 export type { AgentEnvironment, AgentLaunchResult } from "./agents/agent-launch-result.ts";
 export { AgentUnavailableError } from "./agents/agent-unavailable-error.ts";
-export { type LaunchAgentOptions, launchAgent } from "./agents/launch-agent.ts";
+export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./agents/launch-agent.ts";
 export { type Scenario, type ScenarioStep, safeLoadScenario } from "./agents/load-scenario.ts";
 export { NoAgentError } from "./agents/no-agent-error.ts";
 export {

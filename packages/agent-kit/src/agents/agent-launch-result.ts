@@ -22,6 +22,8 @@ export interface AgentLaunchResult {
   completedAt: string;
   usage: Usage | null;
   sessionId: string | null;
+  /** The conversation (model messages, tool calls and results) for agents that keep one; stored with the run. */
+  transcript?: unknown[] | null;
   /** The program and arguments run, or null for agents that run no program (scripted). */
   command: string[] | null;
 }

@@ -3,6 +3,13 @@ import type { AgentEnvironment, AgentLaunchResult } from "./agent-launch-result.
 import { AgentUnavailableError } from "./agent-unavailable-error.ts";
 import { runScriptedAgent } from "./scripted-agent.ts";
 
+export interface PreviousVisit {
+  sessionId: string | null;
+  /** The model messages of that visit's run, as the agent stored them. */
+  transcript: unknown[] | null;
+  shared: boolean;
+}
+
 export interface LaunchAgentOptions {
   spec: AgentSpec;
   /** The name the agent is known by (config alias), for messages and the agent-run record. */
@@ -21,6 +28,13 @@ export interface LaunchAgentOptions {
   attempt?: number;
   /** Milliseconds between SIGTERM and SIGKILL when stopping the agent. Default 2000. */
   killGraceMs?: number;
+  /**
+   * The role's previous visit in this thread's chain, for agents that keep a conversation
+   * (the built-in `anthropic` agent continues its transcript, Claude Code resumes its session).
+   * `shared` is true when that visit is also part of another thread (it precedes this thread's
+   * fork point), so a session must be forked rather than continued in place.
+   */
+  previousVisit?: PreviousVisit;
   /** For the `scripted` built-in. Defaults: `stepIndex` = `env.step - 1`, `routedRole` = `env.role`, `baseDir` = `cwd`. */
   scenario?: { stepIndex?: number; routedRole?: string; baseDir?: string };
 }

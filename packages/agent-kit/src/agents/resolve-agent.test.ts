@@ -20,7 +20,7 @@ const aliasRole: Role = { goal: "Write.", agent: "demo" };
 const inlineRole: Role = { goal: "Test.", agent: { builtin: "shell", run: "bun test" } };
 
 describe("resolveAgent", () => {
-  it("uses the --agent flag first", () => {
+  it("uses the override for the workflow and role first, even over --agent", () => {
     const resolved = resolveAgent({
       config,
       workflowName: "review-loop",
@@ -28,28 +28,35 @@ describe("resolveAgent", () => {
       roleName: "reviewer",
       flagAlias: "demo",
     });
-    expect(resolved).toMatchObject({
-      alias: "demo",
-      source: "flag",
-      spec: { builtin: "scripted", scenario: "demo.yaml" },
-    });
-  });
-
-  it("then the override for the workflow and role", () => {
-    const resolved = resolveAgent({ config, workflowName: "review-loop", role: aliasRole, roleName: "reviewer" });
     expect(resolved).toMatchObject({ alias: "codex", source: "override", timeoutMs: 60_000 });
   });
 
-  it("then the role's own agent, an alias or an inline spec", () => {
-    expect(resolveAgent({ config, workflowName: "other", role: aliasRole, roleName: "reviewer" })).toMatchObject({
-      alias: "demo",
-      source: "role",
-    });
-    expect(resolveAgent({ config, workflowName: "other", role: inlineRole, roleName: "tests" })).toEqual({
+  it("then the role's own agent, an alias or an inline spec, which --agent does not replace", () => {
+    expect(
+      resolveAgent({ config, workflowName: "other", role: aliasRole, roleName: "reviewer", flagAlias: "codex" }),
+    ).toMatchObject({ alias: "demo", source: "role" });
+    expect(
+      resolveAgent({ config, workflowName: "other", role: inlineRole, roleName: "tests", flagAlias: "codex" }),
+    ).toEqual({
       alias: "shell",
       spec: { builtin: "shell", run: "bun test" },
       source: "role",
       timeoutMs: 900_000,
+    });
+  });
+
+  it("then the --agent flag for roles that name no agent", () => {
+    const resolved = resolveAgent({
+      config,
+      workflowName: "other",
+      role: plainRole,
+      roleName: "writer",
+      flagAlias: "demo",
+    });
+    expect(resolved).toMatchObject({
+      alias: "demo",
+      source: "flag",
+      spec: { builtin: "scripted", scenario: "demo.yaml" },
     });
   });
 
@@ -91,7 +98,7 @@ describe("resolveAgent", () => {
       flagAlias: "scripted:/s/demo.yaml",
     });
     expect(resolved).toEqual({
-      alias: "scripted:/s/demo.yaml",
+      alias: "scripted",
       spec: { builtin: "scripted", scenario: "/s/demo.yaml" },
       source: "flag",
       timeoutMs: 1_800_000,

@@ -30,17 +30,15 @@ export interface ResolvedAgent {
 }
 
 /**
- * Picks the agent that plays a role: `--agent` → `agentOverrides[workflow][role]`
- * → the role's own `agent` (an alias or an inline spec) → `defaultAgent`.
- * Besides the aliases of `config.yaml`, `scripted:FILE` names the scripted
- * built-in replaying FILE (relative to the launch's `scenario.baseDir`).
+ * Picks the agent that plays a role: `agentOverrides[workflow][role]` in config.yaml
+ * → the role's own `agent` in the workflow (an alias or an inline spec: a pipeline
+ * stage keeps its shell command) → `--agent` → `defaultAgent`.
  * Throws `UnknownAgentError` for an alias the config does not define and
  * `NoAgentError` when nothing names an agent.
  */
 export function resolveAgent(options: ResolveAgentOptions): ResolvedAgent {
   const { config, workflowName, roleName, role } = options;
   const override = config.agentOverrides[workflowName]?.[roleName];
-  if (options.flagAlias !== undefined) return fromAlias(options, options.flagAlias, "flag", "--agent");
   if (override !== undefined) {
     return fromAlias(options, override, "override", `agentOverrides.${workflowName}.${roleName} in config.yaml`);
   }
@@ -53,6 +51,7 @@ export function resolveAgent(options: ResolveAgentOptions): ResolvedAgent {
       timeoutMs: timeoutMs(options, role.agent),
     };
   }
+  if (options.flagAlias !== undefined) return fromAlias(options, options.flagAlias, "flag", "--agent");
   if (config.defaultAgent !== undefined)
     return fromAlias(options, config.defaultAgent, "default", "defaultAgent in config.yaml");
   throw new NoAgentError(workflowName, roleName);
@@ -71,7 +70,8 @@ function fromAlias(options: ResolveAgentOptions, alias: string, source: AgentSou
   }
   if (alias.startsWith(SCRIPTED_ALIAS_PREFIX) && alias.length > SCRIPTED_ALIAS_PREFIX.length) {
     const spec: AgentSpec = { builtin: "scripted", scenario: alias.slice(SCRIPTED_ALIAS_PREFIX.length) };
-    return { alias, spec, source, timeoutMs: timeoutMs(options, spec) };
+    // The recorded alias is the built-in's name: the scenario path is in the spec, not worth repeating on every line.
+    return { alias: "scripted", spec, source, timeoutMs: timeoutMs(options, spec) };
   }
   throw new UnknownAgentError(alias, where, Object.keys(agents).sort());
 }

@@ -38,7 +38,7 @@ export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: Buil
     sessionId: run.sessionId,
     usage: run.usage,
     extraction: run.outcome === "ok" ? "frontmatter" : null,
-    transcript: null,
+    transcript: run.transcript === null ? null : batch.add({ type: "transcript/1", messages: run.transcript }),
   };
   return batch.add(node);
 }

@@ -1,4 +1,4 @@
-import { compileWorkflow, extractFrontmatter } from "@uwf/agent-kit";
+import { buildReplySchema, compileWorkflow, extractFrontmatter } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -7,6 +7,7 @@ import {
   type ThreadRecord,
   type ThreadStepNode,
   UwfError,
+  type WorkflowNode,
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
@@ -32,7 +33,7 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   let head = address;
   if (options.replacementReply !== undefined) {
-    head = await recordReplacement(store, chain.steps.at(-1)?.node, options.replacementReply, workflow.roles, now());
+    head = await recordReplacement(store, chain.steps.at(-1)?.node, options.replacementReply, workflow, now());
     chain = await readChain(store.objects, head);
   }
   const id = options.newId();
@@ -63,14 +64,13 @@ async function recordReplacement(
   store: Store,
   step: ThreadStepNode | undefined,
   reply: { text: string; file: string },
-  roles: Record<string, { frontmatter?: Record<string, unknown> }>,
+  workflow: WorkflowNode,
   now: Date,
 ): Promise<Address> {
   if (step === undefined) {
     throw new UwfError("usage", "fork --output needs a step node: a start node has no reply to replace");
   }
-  const schema = roles[step.role]?.frontmatter ?? { type: "object" };
-  const extracted = extractFrontmatter(reply.text, schema);
+  const extracted = extractFrontmatter(reply.text, buildReplySchema(workflow, step.role));
   if (!extracted.success) {
     throw new UwfError("invalid-reply", `${reply.file}: ${extracted.problem}`, {
       data: { file: reply.file, role: step.role },

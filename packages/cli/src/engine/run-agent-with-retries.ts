@@ -22,6 +22,8 @@ export interface AgentRunResult {
   body: string | null;
   usage: Usage | null;
   sessionId: string | null;
+  /** The conversation of the last attempt, for agents that keep one. */
+  transcript: unknown[] | null;
 }
 
 export interface RunAgentWithRetriesOptions extends Omit<LaunchAgentOptions, "prompt"> {
@@ -39,15 +41,26 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
   const attempts: AttemptRecord[] = [];
   let usage: Usage | null = null;
   let sessionId: string | null = null;
+  let transcript: unknown[] | null = null;
   let request = prompt;
   for (let attempt = 0; ; attempt++) {
-    const result = await launchAgent({ ...launchOptions, prompt: request });
+    const result = await launchAgent({ ...launchOptions, prompt: request, attempt });
     if (result.usage !== null) usage = usage === null ? result.usage : addUsage(usage, result.usage);
     sessionId = result.sessionId ?? sessionId;
+    transcript = result.transcript ?? transcript;
     const failure = launchFailure(result);
     if (failure !== null) {
       attempts.push({ request, result, error: failure.error });
-      return { outcome: failure.outcome, error: failure.error, attempts, fields: null, body: null, usage, sessionId };
+      return {
+        outcome: failure.outcome,
+        error: failure.error,
+        attempts,
+        fields: null,
+        body: null,
+        usage,
+        sessionId,
+        transcript,
+      };
     }
     const extracted = extractFrontmatter(result.reply, schema);
     if (extracted.success) {
@@ -60,12 +73,13 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
         body: extracted.body,
         usage,
         sessionId,
+        transcript,
       };
     }
     attempts.push({ request, result, error: extracted.problem });
     if (attempt >= retries) {
       const error = `reply still invalid after ${attempt + 1} attempt(s): ${extracted.problem}`;
-      return { outcome: "invalid", error, attempts, fields: null, body: null, usage, sessionId };
+      return { outcome: "invalid", error, attempts, fields: null, body: null, usage, sessionId, transcript };
     }
     request = `${prompt}\n\n${buildRetryPrompt(extracted.problem, schema)}`;
   }

@@ -1,4 +1,4 @@
-import { buildContinuationPrompt, compileWorkflow, pickNextRole, resolveAgent } from "@uwf/agent-kit";
+import { buildContinuationPrompt, buildReplySchema, compileWorkflow, pickNextRole, resolveAgent } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -17,6 +17,7 @@ import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import { checkSteppable } from "./check-steppable.ts";
+import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import { type HistoryStep, loadHistory } from "./load-history.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
@@ -48,8 +49,8 @@ export type StepThreadOutcome =
 /** DESIGN §4's step algorithm: lease → moderator → agent → validate → write → compare-and-swap the head. */
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
   const { store, config, threadId } = options;
-  const timeoutMs = (options.timeoutSeconds ?? config.timeout) * 1000;
-  const leaseTtlMs = timeoutMs + 60_000;
+  // The lease outlives the longest agent run it guards; it is renewed while the step runs anyway.
+  const leaseTtlMs = (options.timeoutSeconds ?? config.timeout) * 1000 + 60_000;
   return withThreadLease(
     { refs: store.refs, threadId, ttlMs: leaseTtlMs, host: options.host, now: options.now },
     async () => {
@@ -88,7 +89,15 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         throw new UwfError("unknown-role", `workflow ${workflow.name} has no role "${roleName}"`, {
           data: { role: roleName },
         });
-      const agent = resolveAgent({ config, workflowName: workflow.name, role, roleName, flagAlias: options.agentFlag });
+      const agent = resolveAgent({
+        config,
+        workflowName: workflow.name,
+        role,
+        roleName,
+        flagAlias: options.agentFlag,
+        timeoutSeconds: options.timeoutSeconds,
+        home: options.home,
+      });
       const stepNumber = history.length + 1;
       const prompt = buildContinuationPrompt({ workflow, roleName, task: chain.start.prompt, history, edgePrompt });
       const startedAt = options.now();
@@ -97,12 +106,13 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         spec: agent.spec,
         alias: agent.alias,
         prompt,
-        schema: role.frontmatter ?? { type: "object" },
+        schema: buildReplySchema(workflow, roleName),
         retries: config.retries,
         cwd: chain.start.cwd,
         env: { thread: threadId, role: roleName, step: stepNumber, home: options.home },
-        timeoutMs,
+        timeoutMs: agent.timeoutMs,
         signal: options.signal,
+        previousVisit: await findPreviousVisit(store.objects, history, roleName, forkPoint(chain, record)),
         onStderr: options.onStderr,
         scenario: { stepIndex: history.length, routedRole: roleName, baseDir: agent.baseDir ?? chain.start.cwd },
       });

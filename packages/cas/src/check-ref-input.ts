@@ -7,7 +7,7 @@ import {
 } from "@uwf/protocol";
 import { InvalidRecordError } from "./invalid-record-error.ts";
 import { parseAddress } from "./parse-address.ts";
-import type { AcquireLeaseOptions, ThreadUpdate } from "./store.ts";
+import type { AcquireLeaseOptions, ListThreadsQuery, ThreadUpdate } from "./store.ts";
 
 /**
  * Validation every ref store backend applies before persisting, so backends cannot drift
@@ -67,4 +67,13 @@ export function checkPrefixQuery(prefix: string, limit: number): string {
     throw new InvalidRecordError("thread id query", [`limit: expected a non-negative integer, got ${limit}`]);
   }
   return prefix.toUpperCase();
+}
+
+export function checkListQuery(query: ListThreadsQuery): void {
+  for (const field of ["limit", "offset"] as const) {
+    const value = query[field];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      throw new InvalidRecordError("thread list query", [`${field}: expected a non-negative integer, got ${value}`]);
+    }
+  }
 }

@@ -2,6 +2,7 @@ import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import {
   checkExpectedHead,
   checkLeaseOptions,
+  checkListQuery,
   checkPrefixQuery,
   checkThreadRecord,
   checkThreadUpdate,
@@ -33,6 +34,7 @@ export function createMemoryRefStore(): RefStore {
         .slice(0, limit);
     },
     async listThreads(query) {
+      checkListQuery(query);
       const matching = [...threads.values()]
         .filter((thread) => query.status === undefined || thread.status === query.status)
         .filter((thread) => query.workflow === undefined || thread.workflow === query.workflow)

@@ -1,13 +1,13 @@
-import type { Lease, WorkflowEntry } from "@uwf/protocol";
+import type { WorkflowEntry } from "@uwf/protocol";
 import {
   checkExpectedHead,
-  checkLeaseOptions,
+  checkListQuery,
   checkPrefixQuery,
   checkThreadRecord,
   checkThreadUpdate,
-  checkTtl,
   checkWorkflowEntry,
 } from "./check-ref-input.ts";
+import { createSqliteLeaseMethods } from "./create-sqlite-lease-methods.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
 import type { RefStore } from "./store.ts";
@@ -26,32 +26,10 @@ export interface SqliteRefStore extends RefStore {
   close(): Promise<void>;
 }
 
-interface LeaseRow {
-  thread_id: string;
-  token: string;
-  pid: number;
-  host: string;
-  acquired_at: number;
-  expires_at: number;
-}
-
 /** Thread records, the workflow registry and step leases in one SQLite file (see openRefDatabase). */
 export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptions = {}): SqliteRefStore {
   const database = openRefDatabase(path, options);
   const selectThread = database.query<ThreadRow, [string]>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`);
-  const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
-  // One statement: inserted, or taken over only when the holder's lease has expired.
-  const upsertLease = database.query<never, [string, string, number, string, number, number]>(
-    `INSERT INTO leases (thread_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,
-       acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
-     WHERE leases.expires_at <= excluded.acquired_at`,
-  );
-  const acquire = database.transaction((threadId: string, row: LeaseRow) => {
-    const { changes } = upsertLease.run(threadId, row.token, row.pid, row.host, row.acquired_at, row.expires_at);
-    return changes === 1 ? null : (selectLease.get(threadId) as LeaseRow);
-  });
-
   return {
     async createThread(record) {
       const checked = checkThreadRecord(record);
@@ -75,6 +53,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         .map((row) => row.id);
     },
     async listThreads(query) {
+      checkListQuery(query);
       const conditions: string[] = [];
       const values: string[] = [];
       if (query.status !== undefined) {
@@ -108,8 +87,9 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
     },
     listThreadRoots: async function* () {
       // Read fully before yielding, so no read transaction stays open while the caller works.
+      type RootRow = { head: string; start: string; forkedFrom: string | null };
       yield* listThreadRootsOf(
-        database.query<ThreadRow, []>(`SELECT ${THREAD_COLUMNS} FROM threads`).all().map(threadFromRow),
+        database.query<RootRow, []>("SELECT head, start, forked_from AS forkedFrom FROM threads").all(),
       );
     },
     getWorkflow: async (name) =>
@@ -129,44 +109,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
       database
         .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")
         .all(),
-    async acquireLease(threadId, leaseOptions) {
-      checkLeaseOptions(leaseOptions);
-      const now = leaseOptions.now.getTime();
-      const row: LeaseRow = {
-        thread_id: threadId,
-        token: crypto.randomUUID(),
-        pid: leaseOptions.pid,
-        host: leaseOptions.host,
-        acquired_at: now,
-        expires_at: now + leaseOptions.ttlMs,
-      };
-      const holder = acquire.immediate(threadId, row);
-      return holder === null
-        ? { acquired: true, lease: leaseFromRow(row) }
-        : { acquired: false, holder: leaseFromRow(holder) };
-    },
-    async renewLease(lease, ttlMs, now) {
-      checkTtl(ttlMs);
-      return (
-        database
-          .query("UPDATE leases SET expires_at = ? WHERE thread_id = ? AND token = ?")
-          .run(now.getTime() + ttlMs, lease.threadId, lease.token).changes === 1
-      );
-    },
-    async releaseLease(lease) {
-      database.query("DELETE FROM leases WHERE thread_id = ? AND token = ?").run(lease.threadId, lease.token);
-    },
+    ...createSqliteLeaseMethods(database),
     close: async () => database.close(),
-  };
-}
-
-function leaseFromRow(row: LeaseRow): Lease {
-  return {
-    threadId: row.thread_id,
-    token: row.token,
-    pid: row.pid,
-    host: row.host,
-    acquiredAt: new Date(row.acquired_at).toISOString(),
-    expiresAt: new Date(row.expires_at).toISOString(),
   };
 }

@@ -74,6 +74,9 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(ids(activeB)).toEqual([sampleThreadId(7)]);
       expect(activeB.total).toBe(2);
       expect(await refs.listThreads({ workflow: "none" })).toEqual({ threads: [], total: 0 });
+      expect(ids(await refs.listThreads({ limit: 0 }))).toEqual([]);
+      await expect(refs.listThreads({ limit: -1 })).rejects.toThrow(InvalidRecordError);
+      await expect(refs.listThreads({ offset: 1.5 })).rejects.toThrow(InvalidRecordError);
     });
 
     it("finds ids by case-insensitive prefix, at most `limit` of them", async () => {

@@ -74,16 +74,16 @@ export interface RefStore {
   /** Inserts a new record; throws when the id exists. */
   createThread(record: ThreadRecord): Promise<void>;
   getThread(id: string): Promise<ThreadRecord | null>;
-  /** Ids starting with `prefix` (case-insensitive), at most `limit` of them. */
+  /** Ids starting with `prefix` (case-insensitive), in id order, at most `limit` of them. */
   findThreadIds(prefix: string, limit: number): Promise<string[]>;
-  /** Newest first (by id, which is time-ordered). */
+  /** Newest first (by id, which is time-ordered). `limit` and `offset` must be non-negative integers. */
   listThreads(query: ListThreadsQuery): Promise<ListThreadsResult>;
   /**
    * Compare-and-swap: applies `update` only when the stored head is still `expectedHead`.
-   * Returns false (and changes nothing) on a conflict.
+   * Returns false (and changes nothing) on a conflict, or when there is no such thread.
    */
   updateThread(id: string, expectedHead: Address, update: ThreadUpdate): Promise<boolean>;
-  /** Heads and start nodes of every thread: the roots `gc` keeps. */
+  /** Heads, start nodes and fork points (`forkedFrom`) of every thread: the roots `gc` keeps. */
   listThreadRoots(): AsyncIterable<Address>;
 
   getWorkflow(name: string): Promise<WorkflowEntry | null>;

@@ -90,3 +90,77 @@ export type ListResult = z.infer<typeof listResultSchema>;
 
 export const logResultSchema = z.object({ thread: z.string(), steps: z.array(stepSummarySchema) });
 export type LogResult = z.infer<typeof logResultSchema>;
+
+export const initResultSchema = z.object({ home: z.string(), created: z.boolean() });
+export type InitResult = z.infer<typeof initResultSchema>;
+
+export const workflowShowResultSchema = z.object({
+  hash: addressSchema,
+  workflow: z.record(z.string(), z.unknown()),
+  mermaid: z.string().optional(),
+});
+export type WorkflowShowResult = z.infer<typeof workflowShowResultSchema>;
+
+/** `uwf show HASH`: the node, and for a step its output fields, body and agent run. */
+export const expandedNodeSchema = z.object({
+  address: addressSchema,
+  kind: z.string().nullable(),
+  node: z.unknown(),
+  output: z.record(z.string(), z.unknown()).optional(),
+  body: z.string().optional(),
+  run: z.unknown().optional(),
+});
+export type ExpandedNode = z.infer<typeof expandedNodeSchema>;
+
+/** `uwf show --prompt | --reply`: the text node's address and its text. */
+export const showTextResultSchema = z.object({ address: addressSchema, text: z.string() });
+export type ShowTextResult = z.infer<typeof showTextResultSchema>;
+
+export const readResultSchema = z.object({
+  thread: z.string(),
+  totalSteps: z.number().int().nonnegative(),
+  shownSteps: z.number().int().nonnegative(),
+  markdown: z.string(),
+});
+export type ReadResult = z.infer<typeof readResultSchema>;
+
+export const casPutResultSchema = z.object({ address: addressSchema });
+export const casHasResultSchema = z.object({ address: z.string(), present: z.boolean() });
+export const casRefsResultSchema = z.object({ refs: z.array(addressSchema) });
+export const casWalkResultSchema = z.object({
+  nodes: z.array(z.object({ address: addressSchema, kind: z.string().nullable() })),
+});
+
+export const verifyReportSchema = z.object({
+  ok: z.boolean(),
+  checked: z.number().int().nonnegative(),
+  roots: z.number().int().nonnegative(),
+  problems: z.array(
+    z.object({
+      kind: z.enum(["corrupt", "missing"]),
+      address: addressSchema,
+      referrer: addressSchema.nullable().optional(),
+      message: z.string(),
+    }),
+  ),
+  leftovers: z.array(z.object({ name: z.string(), writtenAt: z.number() })),
+});
+export type VerifyReport = z.infer<typeof verifyReportSchema>;
+
+export const gcReportSchema = z.object({
+  dryRun: z.boolean(),
+  reachable: z.number().int().nonnegative(),
+  young: z.number().int().nonnegative(),
+  kept: z.number().int().nonnegative(),
+  deleted: z.array(addressSchema),
+  deletedTemporaryFiles: z.array(z.string()),
+});
+export type GcReport = z.infer<typeof gcReportSchema>;
+
+export const configValueResultSchema = z.object({ key: z.string(), value: z.unknown() });
+export type ConfigValueResult = z.infer<typeof configValueResultSchema>;
+
+export const configListResultSchema = z.object({
+  entries: z.array(z.object({ key: z.string(), value: z.unknown() })),
+});
+export type ConfigListResult = z.infer<typeof configListResultSchema>;

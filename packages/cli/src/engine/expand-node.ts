@@ -1,16 +1,14 @@
 import type { ObjectStore } from "@uwf/cas";
-import { agentRunNodeSchema, nodeKind, outputNodeSchema, textNodeSchema, threadStepNodeSchema } from "@uwf/protocol";
+import {
+  agentRunNodeSchema,
+  type ExpandedNode,
+  nodeKind,
+  outputNodeSchema,
+  textNodeSchema,
+  threadStepNodeSchema,
+} from "@uwf/protocol";
 
 /** A node with what a reader wants beside it: for a step, its output fields, body and agent run. */
-export interface ExpandedNode {
-  address: string;
-  kind: string | null;
-  node: unknown;
-  output?: Record<string, unknown>;
-  body?: string;
-  run?: unknown;
-}
-
 export async function expandNode(objects: ObjectStore, address: string): Promise<ExpandedNode> {
   const node = await objects.get(address);
   const expanded: ExpandedNode = { address, kind: nodeKind(node), node };

@@ -88,11 +88,8 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
 function launchFailure(result: AgentLaunchResult): { outcome: AgentRunOutcome; error: string } | null {
   if (result.interrupted) return { outcome: "interrupted", error: "interrupted" };
   if (result.timedOut) return { outcome: "timeout", error: result.error ?? "the agent timed out" };
+  // Agents report a failed launch (exit ≠ 0, could not start) in `error`; a shell stage's own
+  // non-zero exit is not one: it is its reply's `$status: fail`.
   if (result.error !== null) return { outcome: "failed", error: result.error };
-  if (result.exitCode !== 0) {
-    const tail = result.stderrTail.trim().split("\n").at(-1) ?? "";
-    const detail = tail === "" ? "" : `: ${tail}`;
-    return { outcome: "failed", error: `the agent exited with code ${result.exitCode}${detail}` };
-  }
   return null;
 }

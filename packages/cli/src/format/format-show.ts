@@ -1,7 +1,6 @@
-import type { ThreadRecord } from "@uwf/protocol";
+import type { ExpandedNode, ThreadRecord } from "@uwf/protocol";
 import { createColors } from "picocolors";
 import { stringify } from "yaml";
-import type { ExpandedNode } from "../engine/expand-node.ts";
 import { formatUsage } from "./format-usage.ts";
 
 export function formatThreadRecord(thread: ThreadRecord, color: boolean): string {

@@ -1,3 +1,4 @@
+import type { ReadResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { loadHistory } from "../../engine/load-history.ts";
 import { readChain } from "../../engine/read-chain.ts";
@@ -7,13 +8,6 @@ import { formatTranscript } from "../../format/format-transcript.ts";
 export interface ReadCommandOptions {
   thread: string;
   quota?: number;
-}
-
-export interface ReadResult {
-  thread: string;
-  totalSteps: number;
-  shownSteps: number;
-  markdown: string;
 }
 
 export const DEFAULT_READ_QUOTA = 40_000;

@@ -1,6 +1,6 @@
 import type { Store } from "@uwf/cas";
 import { parseAddress } from "@uwf/cas";
-import { agentRunNodeSchema, textNodeSchema, threadStepNodeSchema, UwfError } from "@uwf/protocol";
+import { agentRunNodeSchema, type ShowTextResult, textNodeSchema, threadStepNodeSchema, UwfError } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { expandNode } from "../../engine/expand-node.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
@@ -11,11 +11,6 @@ export interface ShowCommandOptions {
   reference: string;
   prompt?: boolean;
   reply?: boolean;
-}
-
-export interface ShowTextResult {
-  address: string;
-  text: string;
 }
 
 /**

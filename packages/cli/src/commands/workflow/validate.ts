@@ -18,7 +18,14 @@ export async function workflowValidateCommand(options: { file: string }, context
         errors: [],
         warnings: loaded.value.warnings,
       }
-    : { file: options.file, valid: false, name: null, hash: null, errors: loaded.error.problems, warnings: [] };
+    : {
+        file: options.file,
+        valid: false,
+        name: null,
+        hash: null,
+        errors: loaded.error.problems,
+        warnings: loaded.error.warnings,
+      };
   return {
     result,
     format: formatValidation,

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import { logResultSchema, readResultSchema, stepResultSchema } from "@uwf/protocol";
+import { createTempHome, EXAMPLES, type TempHome } from "../helpers/temp-home.ts";
+
+const REPOSITORY = join(EXAMPLES, "..");
+
+let temp: TempHome;
+beforeEach(() => {
+  temp = createTempHome();
+});
+afterEach(() => temp.cleanup());
+
+describe("the examples", () => {
+  it("run the review loop round twice to its end", async () => {
+    const result = await temp.uwf([
+      "run",
+      join(EXAMPLES, "review-loop.yaml"),
+      "-p",
+      "Fix the login redirect bug",
+      "--agent",
+      `scripted:${join(EXAMPLES, "review-loop.scenario.yaml")}`,
+      "--json",
+    ]);
+    expect(result.exitCode).toBe(0);
+    const run = stepResultSchema.parse(result.json());
+    expect(run.status).toBe("ended");
+    expect(run.steps.map((step) => step.role)).toEqual(["writer", "reviewer", "writer", "reviewer"]);
+    expect(run.steps.map((step) => step.status)).toEqual([null, "rejected", null, "approved"]);
+  });
+
+  it("run the README demo: scripted model roles around real shell checks", async () => {
+    const result = await temp.uwf(
+      [
+        "run",
+        "examples/ship-change.yaml",
+        "-p",
+        "Add a --dry-run flag",
+        "--agent",
+        "scripted:examples/ship-change.scenario.yaml",
+        "--json",
+      ],
+      { cwd: REPOSITORY },
+    );
+    expect(result.exitCode).toBe(0);
+    const run = stepResultSchema.parse(result.json());
+    expect(run.status).toBe("ended");
+    const checks = run.steps.filter((step) => step.role === "checks");
+    expect(checks.map((step) => [step.agent, step.status])).toEqual([
+      ["shell", "pass"],
+      ["shell", "pass"],
+    ]);
+    const read = await temp.uwf(["read", run.thread]);
+    expect(read.stdout).toContain("checks: all passed");
+  });
+
+  it("keep the newest steps within the read quota and say how to see the rest", async () => {
+    const run = stepResultSchema.parse(
+      (
+        await temp.uwf([
+          "run",
+          join(EXAMPLES, "review-loop.yaml"),
+          "-p",
+          "Fix it",
+          "--agent",
+          `scripted:${join(EXAMPLES, "review-loop.scenario.yaml")}`,
+          "--json",
+        ])
+      ).json(),
+    );
+    const full = readResultSchema.parse((await temp.uwf(["read", run.thread, "--json"])).json());
+    expect(full.shownSteps).toBe(4);
+    const small = readResultSchema.parse((await temp.uwf(["read", run.thread, "--quota", "500", "--json"])).json());
+    expect(small.totalSteps).toBe(4);
+    expect(small.shownSteps).toBeGreaterThan(0);
+    expect(small.shownSteps).toBeLessThan(4);
+    const firstShown = 4 - small.shownSteps + 1;
+    expect(small.markdown).toContain(`## Step ${firstShown} ·`);
+    expect(small.markdown).not.toContain(`## Step ${firstShown - 1} ·`);
+    expect(small.markdown).toContain(`Steps 1–${firstShown - 1} are not shown`);
+    const log = logResultSchema.parse((await temp.uwf(["log", run.thread, "--json"])).json());
+    expect(log.steps).toHaveLength(4);
+  });
+});

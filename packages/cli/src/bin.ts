@@ -1,44 +1,26 @@
 #!/usr/bin/env bun
-import { isUwfError } from "@uwf/protocol";
-import { EXIT_FAILED, EXIT_USAGE, exitCodeForError } from "./exit-codes.ts";
-import { normalizeArgv } from "./normalize-argv.ts";
-import { runCli } from "./registry.ts";
+import { VERSION } from "./version.ts";
 
-/** The one error boundary: every error becomes one line on stderr (or a JSON document) and a documented exit code. */
+/**
+ * The one error boundary: every error becomes one line on stderr (or a JSON document) and a
+ * documented exit code. Everything else is imported on demand: every step is a new process,
+ * and `uwf --version` should cost little more than starting the runtime.
+ */
 async function main(): Promise<void> {
-  const argv = normalizeArgv(process.argv.slice(2));
-  const json = argv.includes("--json");
+  const raw = process.argv.slice(2);
+  if (raw.length === 1 && (raw[0] === "--version" || raw[0] === "-V")) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const { normalizeArgv } = await import("./normalize-argv.ts");
+  const argv = normalizeArgv(raw);
   try {
+    const { runCli } = await import("./registry.ts");
     process.exitCode = await runCli(argv);
   } catch (error) {
-    process.exitCode = reportError(error, json);
+    const { reportError } = await import("./report-error.ts");
+    process.exitCode = reportError(error, argv.includes("--json"));
   }
-}
-
-function reportError(error: unknown, json: boolean): number {
-  if (isUwfError(error)) {
-    if (json) process.stderr.write(`${JSON.stringify({ error: error.toJSON() })}\n`);
-    else process.stderr.write(`uwf: ${error.message}\n`);
-    return exitCodeForError(error.code);
-  }
-  const commanderCode = (error as { code?: unknown })?.code;
-  if (typeof commanderCode === "string" && commanderCode.startsWith("commander.")) {
-    // commander has already printed its own message for usage errors.
-    const exitCode = (error as { exitCode?: number }).exitCode ?? EXIT_USAGE;
-    if (exitCode === 0) return 0;
-    if (json) {
-      const message = (error as Error).message.replace(/^error: /, "");
-      process.stderr.write(`${JSON.stringify({ error: { code: "usage", message, data: {} } })}\n`);
-    }
-    return EXIT_USAGE;
-  }
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  if (json) {
-    process.stderr.write(`${JSON.stringify({ error: { code: "internal", message: String(error), data: {} } })}\n`);
-  } else {
-    process.stderr.write(`uwf: internal error (please report): ${message}\n`);
-  }
-  return EXIT_FAILED;
 }
 
 await main();

@@ -11,6 +11,21 @@ export {
 } from "./agents/resolve-agent.ts";
 export { type RunScriptedAgentOptions, runScriptedAgent } from "./agents/scripted-agent.ts";
 export { UnknownAgentError } from "./agents/unknown-agent-error.ts";
+export { dotenvFilePath, readDotenvValue, writeDotenvValue } from "./anthropic/dotenv-file.ts";
+export { type ApiKey, apiKeyHint, readApiKey } from "./anthropic/read-api-key.ts";
+export {
+  DEFAULT_API_KEY_ENV,
+  DEFAULT_MODEL,
+  type ModelSettings,
+  type ResolveModelSettingsOptions,
+  resolveModelSettings,
+} from "./anthropic/resolve-model-settings.ts";
+export { UnknownProviderError } from "./anthropic/unknown-provider-error.ts";
+export {
+  type VerifyModelAccessOptions,
+  type VerifyModelAccessResult,
+  verifyModelAccess,
+} from "./anthropic/verify-model-access.ts";
 export {
   type ConfigEntry,
   getConfigValue,
@@ -34,6 +49,12 @@ export {
   extractFrontmatter,
   extractFrontmatterOrThrow,
 } from "./extract/extract-frontmatter.ts";
+export {
+  EXTRACTION_TOOL_NAME,
+  type ExtractWithModelOptions,
+  type ExtractWithModelResult,
+  extractWithModel,
+} from "./extract/extract-with-model.ts";
 export { formatFrontmatter, formatYaml } from "./extract/format-frontmatter.ts";
 export { InvalidOutputSchemaError } from "./extract/invalid-output-schema-error.ts";
 export { InvalidReplyError } from "./extract/invalid-reply-error.ts";

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { configSchema } from "@uwf/protocol";
 import { fixturePath, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
-import { AgentUnavailableError } from "./agent-unavailable-error.ts";
 import { type LaunchAgentOptions, launchAgent } from "./launch-agent.ts";
 
 let temp: { path: string; remove: () => void };
@@ -52,25 +52,32 @@ describe("launchAgent", () => {
     expect(result.reply).toStartWith("---\n$status: pass\nexitCode: 0\n---\n");
   });
 
-  it("refuses agents that are not available yet with a typed error", async () => {
-    await expect(launch({ builtin: "anthropic" }, { alias: "sonnet" })).rejects.toThrow(AgentUnavailableError);
-    await expect(launch({ preset: "claude-code" }, { alias: "cc" })).rejects.toThrow(
-      'agent "cc" is a claude-code preset agent, which this version of uwf cannot run yet',
+  it("runs the anthropic built-in, failing as data when no key is set", async () => {
+    const result = await launch(
+      { builtin: "anthropic" },
+      { config: configSchema.parse({ providers: { anthropic: { apiKeyEnv: "UWF_TEST_KEY_THAT_IS_NEVER_SET" } } }) },
     );
+    expect(result.error).toStartWith('no API key for provider "anthropic": UWF_TEST_KEY_THAT_IS_NEVER_SET is not set');
+  });
+
+  it("runs the claude-code preset, failing as data when the program is missing", async () => {
+    const result = await launch({ preset: "claude-code", command: join(temp.path, "no-such-claude") });
+    expect(result.error).toStartWith("Claude Code could not be started");
+    expect(result.command?.slice(1, 4)).toEqual(["-p", "--output-format", "json"]);
   });
 });
 
 describe("the agent-kit entry", () => {
-  it("loads neither execa nor ajv until an agent is launched or a reply validated", () => {
+  it("loads neither execa, ajv nor the Anthropic SDK until an agent is launched or a reply validated", () => {
     const script = [
       `const kit = await import(${JSON.stringify(join(import.meta.dir, "..", "index.ts"))});`,
       "const loaded = (name) => Object.keys(require.cache).some((key) => key.includes('/node_modules/' + name + '/'));",
-      "const before = [loaded('execa'), loaded('ajv')];",
+      "const before = [loaded('execa'), loaded('ajv'), loaded('@anthropic-ai/sdk')];",
       'kit.extractFrontmatter("---\\na: 1\\n---\\n", { properties: { a: { type: "integer" } } });',
       "console.log(JSON.stringify({ before, ajvAfter: loaded('ajv') }));",
     ].join("\n");
     const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual({ before: [false, false], ajvAfter: true });
+    expect(JSON.parse(run.stdout)).toEqual({ before: [false, false, false], ajvAfter: true });
   });
 });

@@ -1,4 +1,4 @@
-import type { AgentSpec } from "@uwf/protocol";
+import type { AgentSpec, Config } from "@uwf/protocol";
 import type { AgentEnvironment, AgentLaunchResult } from "./agent-launch-result.ts";
 import { AgentUnavailableError } from "./agent-unavailable-error.ts";
 import { runScriptedAgent } from "./scripted-agent.ts";
@@ -35,6 +35,8 @@ export interface LaunchAgentOptions {
    * fork point), so a session must be forked rather than continued in place.
    */
   previousVisit?: PreviousVisit;
+  /** config.yaml, for model-driven agents (providers, models, prices); read from `env.home` when not given. */
+  config?: Config;
   /** For the `scripted` built-in. Defaults: `stepIndex` = `env.step - 1`, `routedRole` = `env.role`, `baseDir` = `cwd`. */
   scenario?: { stepIndex?: number; routedRole?: string; baseDir?: string };
 }
@@ -42,7 +44,7 @@ export interface LaunchAgentOptions {
 /**
  * Launches the agent of one step, whatever its kind, and returns what it did
  * as data. Throws only `AgentUnavailableError`, for kinds not implemented yet.
- * Modules that spawn processes are loaded on first use.
+ * Modules that spawn processes or load the model SDK are loaded on first use.
  */
 export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLaunchResult> {
   const { spec } = options;
@@ -74,9 +76,25 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
         const { runShellAgent } = await import("./shell-agent.ts");
         return runShellAgent({ spec, ...processOptions });
       }
-      case "anthropic":
-        throw new AgentUnavailableError(options.alias, "anthropic");
+      case "anthropic": {
+        const { runAnthropicAgent } = await import("../anthropic/run-anthropic-agent.ts");
+        return runAnthropicAgent({
+          spec,
+          alias: options.alias,
+          ...processOptions,
+          ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
+          ...(options.config === undefined ? {} : { config: options.config }),
+        });
+      }
     }
+  }
+  if ("preset" in spec && spec.preset === "claude-code") {
+    const { runClaudeCodeAgent } = await import("../claude-code/run-claude-code-agent.ts");
+    return runClaudeCodeAgent({
+      spec,
+      ...processOptions,
+      ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
+    });
   }
   throw new AgentUnavailableError(options.alias, "preset" in spec ? `${spec.preset} preset` : "unknown");
 }

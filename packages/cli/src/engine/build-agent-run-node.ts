@@ -37,7 +37,7 @@ export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: Buil
     error: run.error,
     sessionId: run.sessionId,
     usage: run.usage,
-    extraction: run.outcome === "ok" ? "frontmatter" : null,
+    extraction: run.outcome === "ok" ? (run.extraction ?? "frontmatter") : null,
     transcript: run.transcript === null ? null : batch.add({ type: "transcript/1", messages: run.transcript }),
   };
   return batch.add(node);

@@ -2,10 +2,13 @@ import {
   type AgentLaunchResult,
   buildRetryPrompt,
   extractFrontmatter,
+  extractWithModel,
   type LaunchAgentOptions,
   launchAgent,
+  loadConfig,
+  type PreviousVisit,
 } from "@uwf/agent-kit";
-import { type AgentRunOutcome, addUsage, type JsonSchemaObject, type Usage } from "@uwf/protocol";
+import { type AgentRunOutcome, addUsage, type Config, type JsonSchemaObject, type Usage } from "@uwf/protocol";
 
 export interface AttemptRecord {
   request: string;
@@ -24,6 +27,8 @@ export interface AgentRunResult {
   sessionId: string | null;
   /** The conversation of the last attempt, for agents that keep one. */
   transcript: unknown[] | null;
+  /** How the fields were obtained: from the reply's frontmatter, or by the extraction model; null when they were not. */
+  extraction: "frontmatter" | "llm" | null;
 }
 
 export interface RunAgentWithRetriesOptions extends Omit<LaunchAgentOptions, "prompt"> {
@@ -35,6 +40,10 @@ export interface RunAgentWithRetriesOptions extends Omit<LaunchAgentOptions, "pr
 /**
  * Launches the agent and validates its reply, asking again with the exact problem
  * when the reply is invalid. A failed launch (exit ≠ 0, timeout, interrupt) is not retried.
+ * An agent that keeps a conversation (a transcript or a session) is asked again within
+ * it, with the problem alone; others get the whole prompt again with the problem appended.
+ * When the reply is still invalid after the retries and config.yaml names an
+ * `extractionModel`, that model extracts the fields (`extraction: "llm"`).
  */
 export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): Promise<AgentRunResult> {
   const { schema, retries, prompt, ...launchOptions } = options;
@@ -43,8 +52,14 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
   let sessionId: string | null = null;
   let transcript: unknown[] | null = null;
   let request = prompt;
+  let previousVisit: PreviousVisit | undefined = launchOptions.previousVisit;
   for (let attempt = 0; ; attempt++) {
-    const result = await launchAgent({ ...launchOptions, prompt: request, attempt });
+    const result = await launchAgent({
+      ...launchOptions,
+      prompt: request,
+      attempt,
+      ...(previousVisit === undefined ? {} : { previousVisit }),
+    });
     if (result.usage !== null) usage = usage === null ? result.usage : addUsage(usage, result.usage);
     sessionId = result.sessionId ?? sessionId;
     transcript = result.transcript ?? transcript;
@@ -60,6 +75,7 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
         usage,
         sessionId,
         transcript,
+        extraction: null,
       };
     }
     const extracted = extractFrontmatter(result.reply, schema);
@@ -74,14 +90,83 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
         usage,
         sessionId,
         transcript,
+        extraction: "frontmatter",
       };
     }
     attempts.push({ request, result, error: extracted.problem });
     if (attempt >= retries) {
-      const error = `reply still invalid after ${attempt + 1} attempt(s): ${extracted.problem}`;
-      return { outcome: "invalid", error, attempts, fields: null, body: null, usage, sessionId, transcript };
+      const invalid = `reply still invalid after ${attempt + 1} attempt(s): ${extracted.problem}`;
+      const config = await configForExtraction(options);
+      if (config?.extractionModel === undefined) {
+        return {
+          outcome: "invalid",
+          error: invalid,
+          attempts,
+          fields: null,
+          body: null,
+          usage,
+          sessionId,
+          transcript,
+          extraction: null,
+        };
+      }
+      const fallback = await extractWithModel({
+        config,
+        home: launchOptions.env.home,
+        reply: result.reply,
+        schema,
+        roleName: launchOptions.env.role,
+        ...(launchOptions.signal === undefined ? {} : { signal: launchOptions.signal }),
+      });
+      if (fallback.usage !== null) usage = usage === null ? fallback.usage : addUsage(usage, fallback.usage);
+      if (!fallback.success) {
+        const error = `${invalid}; extraction by ${config.extractionModel} failed too: ${fallback.problem}`;
+        return {
+          outcome: "invalid",
+          error,
+          attempts,
+          fields: null,
+          body: null,
+          usage,
+          sessionId,
+          transcript,
+          extraction: null,
+        };
+      }
+      return {
+        outcome: "ok",
+        error: null,
+        attempts,
+        fields: fallback.fields,
+        body: fallback.body,
+        usage,
+        sessionId,
+        transcript,
+        extraction: "llm",
+      };
     }
-    request = `${prompt}\n\n${buildRetryPrompt(extracted.problem, schema)}`;
+    const retryPrompt = buildRetryPrompt(extracted.problem, schema);
+    if (keepsConversation(result)) {
+      previousVisit = { sessionId: result.sessionId, transcript: result.transcript ?? null, shared: false };
+      request = retryPrompt;
+    } else {
+      request = `${prompt}\n\n${retryPrompt}`;
+    }
+  }
+}
+
+/** An agent that returned a transcript or a session can be asked again within that conversation. */
+function keepsConversation(result: AgentLaunchResult): boolean {
+  return (result.transcript !== undefined && result.transcript !== null) || result.sessionId !== null;
+}
+
+/** The config given by the caller, else config.yaml of the home; null when it cannot be read. */
+async function configForExtraction(options: RunAgentWithRetriesOptions): Promise<Config | null> {
+  if (options.config !== undefined) return options.config;
+  try {
+    return await loadConfig(options.env.home);
+  } catch {
+    return null;
   }
 }
 

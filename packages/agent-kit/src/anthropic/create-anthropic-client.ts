@@ -1,0 +1,36 @@
+import type Anthropic from "@anthropic-ai/sdk";
+
+/** Retries of one request on 408/409/429/5xx/529 and connection errors, with the SDK's backoff and `retry-after`. */
+export const DEFAULT_MAX_RETRIES = 4;
+/** The longest one request may take (the SDK retries a timed-out request too). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+
+export interface CreateAnthropicClientOptions {
+  apiKey: string;
+  baseUrl: string | undefined;
+  maxRetries?: number;
+  requestTimeoutMs?: number;
+}
+
+export interface AnthropicModule {
+  client: Anthropic;
+  sdk: typeof import("@anthropic-ai/sdk");
+}
+
+/**
+ * Loads @anthropic-ai/sdk (on first use only: commands that run no model never
+ * load it) and makes a client with an explicit key, so the SDK never looks for
+ * credentials elsewhere, and bounded retries.
+ */
+export async function createAnthropicClient(options: CreateAnthropicClientOptions): Promise<AnthropicModule> {
+  const sdk = await import("@anthropic-ai/sdk");
+  const client = new sdk.Anthropic({
+    apiKey: options.apiKey,
+    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    openTelemetry: false,
+    logLevel: "off",
+  });
+  return { client, sdk };
+}

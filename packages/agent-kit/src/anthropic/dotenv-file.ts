@@ -1,0 +1,96 @@
+import { chmod, mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/** `.env` in the uwf home: API keys given to `uwf setup --api-key`, readable only by the user. */
+export const DOTENV_FILE_NAME = ".env";
+
+export function dotenvFilePath(home: string): string {
+  return join(home, DOTENV_FILE_NAME);
+}
+
+/** The value of `name` in the home's `.env`, or undefined when the file or the entry is missing. */
+export async function readDotenvValue(home: string, name: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(dotenvFilePath(home), "utf8");
+  } catch {
+    return undefined;
+  }
+  return parseDotenv(text).get(name);
+}
+
+/**
+ * Sets `name=value` in the home's `.env`, keeping its other lines, and makes the
+ * file readable and writable by the user only (mode 0600).
+ */
+export async function writeDotenvValue(home: string, name: string, value: string): Promise<string> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" is not a valid environment variable name`);
+  if (/[\r\n]/.test(value)) throw new Error(`the value of ${name} must be a single line`);
+  const file = dotenvFilePath(home);
+  let lines: string[] = [];
+  try {
+    lines = (await readFile(file, "utf8")).split("\n");
+  } catch {
+    // A new file.
+  }
+  const entry = `${name}=${JSON.stringify(value)}`;
+  const index = lines.findIndex((line) => parseLine(line)?.[0] === name);
+  if (index >= 0) lines[index] = entry;
+  else {
+    while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
+    lines.push(entry);
+  }
+  await writePrivateFile(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+/** Atomic like config.yaml's writes, but created with mode 0600 so the key is never readable by others. */
+async function writePrivateFile(file: string, text: string): Promise<void> {
+  const directory = dirname(file);
+  await mkdir(directory, { recursive: true });
+  const temporary = join(directory, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const handle = await open(temporary, "w", 0o600);
+  try {
+    await handle.chmod(0o600);
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, file);
+    await chmod(file, 0o600);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** `NAME=value` lines; `export ` prefixes, `#` comments and single or double quotes are understood. */
+export function parseDotenv(text: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const entry = parseLine(line);
+    if (entry !== null) values.set(entry[0], entry[1]);
+  }
+  return values;
+}
+
+function parseLine(line: string): [string, string] | null {
+  const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+  if (match === null) return null;
+  const name = match[1] ?? "";
+  let value = match[2] ?? "";
+  if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
+    try {
+      value = JSON.parse(value) as string;
+    } catch {
+      value = value.slice(1, -1);
+    }
+  } else if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) {
+    value = value.slice(1, -1);
+  } else {
+    value = value.replace(/\s+#.*$/, "");
+  }
+  return [name, value];
+}

@@ -1,0 +1,68 @@
+import type { AgentEnvironment } from "../../agents/agent-launch-result.ts";
+
+/** What every tool call of the built-in agent can use. */
+export interface ToolContext {
+  /** The thread's cwd as a real path: file tools stay inside it, commands run in it. */
+  workspace: string;
+  env: AgentEnvironment;
+  /** Aborted on timeout or Ctrl-C: a running command is stopped. */
+  signal: AbortSignal;
+  /** When the step's time runs out (epoch milliseconds), or null for no limit. */
+  deadline: number | null;
+  killGraceMs?: number;
+}
+
+/** A tool's answer to the model. Thrown errors become `is_error` results with their message. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+/** One tool of the built-in agent: its definition for the API and what it does. */
+export interface AgentTool {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+  run(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
+}
+
+/** Tool input problems: the model gets the message and can call again. */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolInputError";
+  }
+}
+
+export function stringInput(input: Record<string, unknown>, name: string): string {
+  const value = input[name];
+  if (typeof value !== "string") throw new ToolInputError(`"${name}" must be a string`);
+  return value;
+}
+
+export function optionalStringInput(input: Record<string, unknown>, name: string): string | undefined {
+  const value = input[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new ToolInputError(`"${name}" must be a string`);
+  return value;
+}
+
+export function optionalNumberInput(input: Record<string, unknown>, name: string): number | undefined {
+  const value = input[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new ToolInputError(`"${name}" must be a number ≥ 0`);
+  }
+  return value;
+}
+
+export function optionalBooleanInput(input: Record<string, unknown>, name: string): boolean | undefined {
+  const value = input[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw new ToolInputError(`"${name}" must be true or false`);
+  return value;
+}
+
+export function ok(content: string): ToolResult {
+  return { content, isError: false };
+}

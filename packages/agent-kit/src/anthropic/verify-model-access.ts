@@ -1,0 +1,53 @@
+import type { Config } from "@uwf/protocol";
+import { createAnthropicClient } from "./create-anthropic-client.ts";
+import { describeApiError } from "./describe-api-error.ts";
+import { apiKeyHint, readApiKey } from "./read-api-key.ts";
+import { resolveModelSettings } from "./resolve-model-settings.ts";
+
+export interface VerifyModelAccessOptions {
+  config: Config;
+  /** The uwf home, whose `.env` may hold the key. */
+  home: string;
+  /** A `models` alias or API model id; default `defaultModel`. */
+  model?: string;
+  environment?: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+export type VerifyModelAccessResult =
+  | { success: true; model: string; provider: string }
+  | { success: false; problem: string };
+
+/**
+ * One minimal request (`max_tokens: 1`) to the configured model, to check the
+ * provider's URL, the key and the model name before a workflow depends on them.
+ * Retries only once: `uwf setup` should answer quickly. Never throws.
+ */
+export async function verifyModelAccess(options: VerifyModelAccessOptions): Promise<VerifyModelAccessResult> {
+  let settings: ReturnType<typeof resolveModelSettings>;
+  try {
+    settings = resolveModelSettings({ config: options.config, model: options.model });
+  } catch (error) {
+    return { success: false, problem: error instanceof Error ? error.message : String(error) };
+  }
+  const key = await readApiKey(settings.apiKeyEnv, options.home, options.environment);
+  if (key === null) {
+    return { success: false, problem: `${settings.apiKeyEnv} is not set; ${apiKeyHint(settings.apiKeyEnv)}` };
+  }
+  const retries = 1;
+  const { client, sdk } = await createAnthropicClient({
+    apiKey: key.value,
+    baseUrl: settings.baseUrl,
+    maxRetries: retries,
+    requestTimeoutMs: 30_000,
+  });
+  try {
+    await client.messages.create(
+      { model: settings.model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] },
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
+    return { success: true, model: settings.model, provider: settings.provider };
+  } catch (error) {
+    return { success: false, problem: describeApiError(error, sdk, settings, retries).message };
+  }
+}

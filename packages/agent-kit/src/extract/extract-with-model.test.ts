@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { configSchema } from "@uwf/protocol";
+import {
+  type FakeAnthropicServer,
+  fakeErrorReply,
+  fakeTextReply,
+  fakeToolUseReply,
+  startFakeAnthropicServer,
+} from "../testing/index.ts";
+import { EXTRACTION_TOOL_NAME, extractWithModel } from "./extract-with-model.ts";
+
+const KEY_VARIABLE = "UWF_TEST_EXTRACTION_KEY";
+const schema = {
+  type: "object",
+  properties: { approved: { type: "boolean" }, comments: { type: "string" } },
+  required: ["approved"],
+};
+let server: FakeAnthropicServer;
+beforeEach(() => {
+  server = startFakeAnthropicServer({ apiKey: "test-key-not-secret" });
+});
+afterEach(() => server.close());
+
+function extract(reply: string, extractionModel: string | null = "haiku") {
+  return extractWithModel({
+    config: configSchema.parse({
+      providers: { fake: { baseUrl: server.url, apiKeyEnv: KEY_VARIABLE } },
+      models: { haiku: { provider: "fake", model: "claude-haiku-4-5", prices: { input: 1, output: 5 } } },
+      ...(extractionModel === null ? {} : { extractionModel }),
+    }),
+    home: "/nonexistent-uwf-home",
+    reply,
+    schema,
+    roleName: "reviewer",
+    environment: { [KEY_VARIABLE]: "test-key-not-secret" },
+    maxRetries: 0,
+  });
+}
+
+describe("extractWithModel", () => {
+  it("forces a tool call whose input schema is the role's schema and validates its input", async () => {
+    server.enqueue(
+      fakeToolUseReply(
+        { name: EXTRACTION_TOOL_NAME, input: { approved: false, comments: "Add tests." } },
+        { usage: { input_tokens: 400, output_tokens: 40 } },
+      ),
+    );
+    const result = await extract("Looks fine but add tests. Not approved yet.");
+    expect(result).toEqual({
+      success: true,
+      fields: { approved: false, comments: "Add tests." },
+      body: "Looks fine but add tests. Not approved yet.",
+      usage: { inputTokens: 400, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0006 },
+      model: "claude-haiku-4-5",
+    });
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.model).toBe("claude-haiku-4-5");
+    expect(body.tool_choice).toEqual({ type: "tool", name: EXTRACTION_TOOL_NAME });
+    expect((body.tools as Array<{ input_schema: unknown }>)[0]?.input_schema).toEqual(schema);
+    expect(JSON.stringify(body.messages)).toContain("Not approved yet.");
+  });
+
+  it("reports fields that do not fit the schema", async () => {
+    server.enqueue(fakeToolUseReply({ name: EXTRACTION_TOOL_NAME, input: { approved: "maybe" } }));
+    const result = await extract("Hmm.");
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.problem).toStartWith('the extracted fields are invalid: field "approved"');
+  });
+
+  it("reports a model that does not call the tool, and API errors", async () => {
+    server.enqueue(fakeTextReply("no tool"), fakeErrorReply("overloaded_error"));
+    expect(await extract("x")).toMatchObject({
+      success: false,
+      problem: `the extraction model did not call ${EXTRACTION_TOOL_NAME}`,
+    });
+    const failed = await extract("x");
+    expect(failed.success).toBe(false);
+    if (!failed.success) expect(failed.problem).toContain("529 overloaded_error: Overloaded");
+  });
+
+  it("is skipped without extractionModel", async () => {
+    expect(await extract("x", null)).toEqual({
+      success: false,
+      problem: "no extractionModel in config.yaml",
+      usage: null,
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+});

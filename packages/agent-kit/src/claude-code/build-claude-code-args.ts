@@ -20,16 +20,20 @@ export const DEFAULT_CLAUDE_CODE_PERMISSION_ARGS: readonly string[] = [
 /**
  * The command line of one Claude Code run: headless (`-p`, the prompt on
  * stdin) with JSON output, the preset's `args` (else the default permission
- * flags) and `--model`; on the role's next visit `--resume SESSION`, plus
- * `--fork-session` when that session also belongs to another thread.
+ * flags) and `--model`; on the role's next visit `--resume SESSION
+ * --fork-session`. The session is always resumed as a fork: Claude Code
+ * appends to a session it resumes in place, so a session recorded in a step
+ * would change after the fact and a thread forked from that step later would
+ * see turns of the other branch. Forking keeps each recorded session id a
+ * snapshot of the conversation up to its step, whether or not the visit is
+ * `shared` with another thread.
  */
 export function buildClaudeCodeArgs(spec: PresetAgentSpec, previousVisit: PreviousVisit | undefined): string[] {
   const args = ["-p", "--output-format", "json", ...(spec.args ?? DEFAULT_CLAUDE_CODE_PERMISSION_ARGS)];
   if (spec.model !== undefined) args.push("--model", spec.model);
   const sessionId = previousVisit?.sessionId;
   if (sessionId !== null && sessionId !== undefined && sessionId !== "") {
-    args.push("--resume", sessionId);
-    if (previousVisit?.shared === true) args.push("--fork-session");
+    args.push("--resume", sessionId, "--fork-session");
   }
   return args;
 }

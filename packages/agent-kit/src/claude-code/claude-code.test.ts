@@ -23,7 +23,7 @@ describe("buildClaudeCodeArgs", () => {
     ]);
   });
 
-  it("resumes the previous visit's session, forking it when it is shared with another thread", () => {
+  it("resumes the previous visit's session as a fork, so the recorded session is never appended to", () => {
     const spec = { preset: "claude-code" as const, args: [] };
     expect(buildClaudeCodeArgs(spec, { sessionId: "S1", transcript: null, shared: false })).toEqual([
       "-p",
@@ -31,6 +31,7 @@ describe("buildClaudeCodeArgs", () => {
       "json",
       "--resume",
       "S1",
+      "--fork-session",
     ]);
     expect(buildClaudeCodeArgs(spec, { sessionId: "S1", transcript: null, shared: true }).slice(3)).toEqual([
       "--resume",

@@ -16,7 +16,7 @@ export interface RunClaudeCodeAgentOptions {
   signal?: AbortSignal;
   onStderr?: (chunk: string) => void;
   killGraceMs?: number;
-  /** The role's previous visit: its Claude Code session is resumed (forked when shared with another thread). */
+  /** The role's previous visit: its Claude Code session is resumed, as a fork (see `buildClaudeCodeArgs`). */
   previousVisit?: PreviousVisit;
 }
 

@@ -1,0 +1,231 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeAnthropicServer,
+  fakeTextReply,
+  fakeToolUseReply,
+  startFakeAnthropicServer,
+} from "@uwf/agent-kit/testing";
+import {
+  agentRunNodeSchema,
+  stepResultSchema,
+  threadRecordSchema,
+  threadStepNodeSchema,
+  transcriptNodeSchema,
+} from "@uwf/protocol";
+import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+
+const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
+const KEY_VARIABLE = "UWF_E2E_FAKE_ANTHROPIC_KEY";
+const KEY = "test-key-not-secret";
+
+let temp: TempHome;
+let server: FakeAnthropicServer;
+beforeEach(() => {
+  temp = createTempHome();
+  server = startFakeAnthropicServer({ apiKey: KEY });
+});
+afterEach(async () => {
+  await server.close();
+  temp.cleanup();
+});
+
+function writeConfig(extra: string[] = []): void {
+  temp.writeConfig(
+    [
+      "defaultAgent: model",
+      "agents:",
+      "  model: { builtin: anthropic, maxTurns: 5 }",
+      "providers:",
+      `  fake: { baseUrl: "${server.url}", apiKeyEnv: ${KEY_VARIABLE} }`,
+      "models:",
+      "  sonnet: { provider: fake, model: claude-sonnet-5-5, prices: { input: 3, output: 15 } }",
+      "  haiku: { provider: fake, model: claude-haiku-4-5, prices: { input: 1, output: 5 } }",
+      "defaultModel: sonnet",
+      ...extra,
+    ].join("\n"),
+  );
+}
+
+const env = { [KEY_VARIABLE]: KEY };
+
+async function getNode(address: string): Promise<unknown> {
+  const result = await temp.uwf(["cas", "get", address]);
+  expect(result.exitCode).toBe(0);
+  return result.json();
+}
+
+async function runOfStep(stepAddress: string) {
+  const step = threadStepNodeSchema.parse(await getNode(stepAddress));
+  return agentRunNodeSchema.parse(await getNode(step.run));
+}
+
+describe("the built-in anthropic agent, end to end against the fake Messages API", () => {
+  it("runs a two-role workflow to its end: tools change files, the writer's second visit continues its conversation, usage is summed", async () => {
+    writeConfig();
+    server.enqueue(
+      // Step 1, writer: writes a file and runs a command, then answers.
+      fakeToolUseReply(
+        [
+          { name: "write_file", input: { path: "hello.txt", content: "hello\n" } },
+          { name: "run_command", input: { command: "wc -l < hello.txt > lines.txt" } },
+        ],
+        { usage: { input_tokens: 1_000, output_tokens: 100 } },
+      ),
+      fakeTextReply("---\nsummary: wrote hello.txt\n---\n\nI wrote the file.", {
+        input_tokens: 1_200,
+        output_tokens: 50,
+      }),
+      // Step 2, reviewer: asks for a change.
+      fakeTextReply("---\n$status: rejected\ncomments: say hello world\n---\n", {
+        input_tokens: 800,
+        output_tokens: 20,
+      }),
+      // Step 3, writer again: edits the file.
+      fakeToolUseReply(
+        { name: "edit_file", input: { path: "hello.txt", old_text: "hello", new_text: "hello world" } },
+        { usage: { input_tokens: 2_000, output_tokens: 30 } },
+      ),
+      fakeTextReply("---\nsummary: now says hello world\n---\n", { input_tokens: 2_100, output_tokens: 20 }),
+      // Step 4, reviewer: approves.
+      fakeTextReply("---\n$status: approved\ncomments: good\n---\n", { input_tokens: 900, output_tokens: 10 }),
+    );
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt", "--json"], { env });
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    const result = stepResultSchema.parse(run.json());
+    expect(result.status).toBe("ended");
+    expect(result.steps.map((step) => [step.role, step.output])).toEqual([
+      ["writer", { summary: "wrote hello.txt" }],
+      ["reviewer", { $status: "rejected", comments: "say hello world" }],
+      ["writer", { summary: "now says hello world" }],
+      ["reviewer", { $status: "approved", comments: "good" }],
+    ]);
+    expect(readFileSync(join(temp.work, "hello.txt"), "utf8")).toBe("hello world\n");
+    expect(readFileSync(join(temp.work, "lines.txt"), "utf8").trim()).toBe("1");
+    expect(server.remaining()).toBe(0);
+
+    // The writer's second visit starts from its first conversation, then the new prompt.
+    const secondVisit = server.requests[3]?.body as { messages: Array<{ role: string; content: unknown }> };
+    expect(secondVisit.messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+    ]);
+    expect(JSON.stringify(secondVisit.messages[1]?.content)).toContain('"name":"write_file"');
+    expect(JSON.stringify(secondVisit.messages[3]?.content)).toContain("summary: wrote hello.txt");
+    expect(JSON.stringify(secondVisit.messages[4]?.content)).toContain("Address the review: say hello world");
+    // The reviewer's first visit did not see the writer's conversation.
+    expect((server.requests[2]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(1);
+    expect(JSON.stringify(server.requests)).not.toContain(KEY);
+
+    // Usage and cost per step, summed per thread: 8000 input tokens at $3, 230 output at $15 per million.
+    const perStep = result.steps.map((step) => step.usage?.costUsd);
+    expect(perStep).toEqual([0.00885, 0.0027, 0.01305, 0.00285]);
+    const record = threadRecordSchema.parse((await temp.uwf(["show", result.thread, "--json"])).json());
+    expect(record.usage).toEqual({
+      inputTokens: 8_000,
+      outputTokens: 230,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0.02745,
+    });
+    const shown = await temp.uwf(["show", result.thread]);
+    expect(shown.stdout).toContain(`8,000 in · 230 out · $${(0.02745).toFixed(4)}`);
+    const log = await temp.uwf(["log", result.thread]);
+    expect(log.stdout).toContain(`2,200 in · 150 out · $${(0.00885).toFixed(4)}`);
+
+    // The run records the transcript (tool calls, results, usage per turn) and the extraction.
+    const firstRun = await runOfStep(result.steps[0]?.address ?? "");
+    expect(firstRun.extraction).toBe("frontmatter");
+    expect(firstRun.usage?.inputTokens).toBe(2_200);
+    const transcript = transcriptNodeSchema.parse(await getNode(firstRun.transcript ?? ""));
+    expect(transcript.messages).toHaveLength(4);
+    expect(JSON.stringify(transcript.messages[2])).toContain('"type":"tool_result"');
+    expect(transcript.messages[1]).toMatchObject({
+      role: "assistant",
+      usage: { inputTokens: 1_000, outputTokens: 100 },
+    });
+  });
+
+  it("continues the writer's conversation from the fork point in a forked thread", async () => {
+    writeConfig();
+    server.enqueue(
+      fakeTextReply("---\nsummary: first draft\n---\n"),
+      fakeTextReply("---\n$status: rejected\ncomments: shorter\n---\n"),
+      fakeTextReply("---\nsummary: second draft\n---\n"),
+    );
+    const started = await temp.uwf(["start", WORKFLOW, "-p", "Draft", "--json"]);
+    const thread = (started.json() as { thread: string }).thread;
+    const stepped = stepResultSchema.parse((await temp.uwf(["step", thread, "-n", "3", "--json"], { env })).json());
+    expect(stepped.steps).toHaveLength(3);
+
+    const fork = await temp.uwf(["fork", stepped.steps[1]?.address ?? "", "--json"]);
+    const forked = (fork.json() as { thread: string }).thread;
+    server.enqueue(fakeTextReply("---\nsummary: draft in the fork\n---\n"));
+    const inFork = await temp.uwf(["step", forked, "--json"], { env });
+    expect(inFork.exitCode).toBe(0);
+    const request = JSON.stringify((server.requests[3]?.body as { messages: unknown[] } | undefined)?.messages);
+    expect(request).toContain("summary: first draft");
+    expect(request).not.toContain("second draft");
+    expect(request).toContain("Address the review: shorter");
+  }, 60_000);
+
+  it("fails the step at once on a refused key, telling how to set it", async () => {
+    writeConfig();
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt"], { env: { [KEY_VARIABLE]: "wrong-key" } });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`the API key in ${KEY_VARIABLE} was refused`);
+    expect(run.stderr).toContain(`export ${KEY_VARIABLE}=…`);
+    expect(run.stderr).toContain("uwf setup");
+    expect(run.stderr).not.toContain("wrong-key");
+    expect(server.requests.map((request) => request.status)).toEqual([401]);
+  }, 60_000);
+
+  it("falls back to LLM extraction when the reply still has no frontmatter", async () => {
+    writeConfig(["extractionModel: haiku", "retries: 1"]);
+    server.enqueue(
+      fakeTextReply("I wrote hello.txt as asked."),
+      // The retry continues the conversation with the problem alone.
+      fakeTextReply("Done: hello.txt exists."),
+      // The extraction model is made to call report_fields.
+      fakeToolUseReply(
+        { name: "report_fields", input: { summary: "wrote hello.txt" } },
+        { usage: { input_tokens: 300, output_tokens: 20 } },
+      ),
+    );
+    const step = await temp.uwf(["start", WORKFLOW, "-p", "Create hello.txt", "--json"]);
+    const thread = (step.json() as { thread: string }).thread;
+    const stepped = await temp.uwf(["step", thread, "--json"], { env });
+    expect(stepped.exitCode).toBe(0);
+    const output = (stepped.json() as { steps: Array<{ output: unknown; address: string }> }).steps[0];
+    expect(output?.output).toEqual({ summary: "wrote hello.txt" });
+
+    const retry = server.requests[1]?.body as { messages: Array<{ role: string; content: unknown }> };
+    expect(retry.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(retry.messages[2]?.content)).toContain("frontmatter");
+    const extraction = server.requests[2]?.body as Record<string, unknown>;
+    expect(extraction.model).toBe("claude-haiku-4-5");
+    expect(extraction.tool_choice).toEqual({ type: "tool", name: "report_fields" });
+    expect(JSON.stringify(extraction.tools)).toContain('"summary"');
+
+    const run = await runOfStep(output?.address ?? "");
+    expect(run.extraction).toBe("llm");
+    expect(run.attempts).toHaveLength(2);
+    expect(run.outcome).toBe("ok");
+    // 2 × (10 in, 5 out) at sonnet's prices, plus the extraction at haiku's.
+    expect(run.usage).toMatchObject({ inputTokens: 320, outputTokens: 30 });
+  }, 60_000);
+
+  it("fails without an extraction model when the reply has no frontmatter", async () => {
+    writeConfig(["retries: 0"]);
+    server.enqueue(fakeTextReply("No frontmatter here."));
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt"], { env });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("reply still invalid after 1 attempt(s)");
+    expect(server.requests).toHaveLength(1);
+  }, 60_000);
+});

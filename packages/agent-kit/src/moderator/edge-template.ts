@@ -19,6 +19,8 @@ export function edgeTemplateEngine(): Liquid {
     ownPropertyOnly: true,
     lenientIf: true,
     templates: {},
+    // Without a locale liquidjs asks Intl for the default one, which costs ~20 ms of every step's start-up.
+    locale: "en-US",
   });
   return sharedEngine;
 }

@@ -18,6 +18,7 @@ describe("the @uwf/agent-kit entry", () => {
       "InvalidOutputSchemaError",
       "InvalidReplyError",
       "InvalidWorkflowError",
+      "ModelAccessError",
       "NoAgentError",
       "NoResumeEdgeError",
       "NoTransitionError",

@@ -12,6 +12,7 @@ export {
 export { type RunScriptedAgentOptions, runScriptedAgent } from "./agents/scripted-agent.ts";
 export { UnknownAgentError } from "./agents/unknown-agent-error.ts";
 export { dotenvFilePath, readDotenvValue, writeDotenvValue } from "./anthropic/dotenv-file.ts";
+export { ModelAccessError } from "./anthropic/model-access-error.ts";
 export { type ApiKey, apiKeyHint, readApiKey } from "./anthropic/read-api-key.ts";
 export {
   DEFAULT_API_KEY_ENV,

@@ -13,6 +13,19 @@ export function registerCommands(program: Command, run: RunCommand): void {
   registerThreadCommands(program.command("thread").description("thread commands (same as the top-level ones)"), run);
   registerCasCommands(program.command("cas").description("content-addressed store plumbing"), run);
   registerConfigCommands(program.command("config").description("read and change config.yaml"), run);
+  program
+    .command("setup")
+    .description("configure a model provider, its API key, the default model and agent (asks on a terminal)")
+    .option("--provider <name>", "provider name in config.yaml (default anthropic)")
+    .option("--base-url <url>", "the provider's base URL, for an Anthropic-compatible gateway")
+    .option("--api-key-env <variable>", "environment variable holding the key (default ANTHROPIC_API_KEY)")
+    .option("--api-key <key>", "store this key in the home's .env, mode 0600 (- reads it from stdin)")
+    .option("--model <model>", "default model: a model id or a models alias")
+    .option("--agent <agent>", "default agent: anthropic (built-in) or claude-code")
+    .option("--no-verify", "do not check the key with a request")
+    .action((options: import("./setup.ts").SetupOptions) =>
+      run(async (context) => (await import("./setup.ts")).setupCommand(options, context))(),
+    );
 }
 
 function registerWorkflowCommands(workflow: Command, run: RunCommand): void {

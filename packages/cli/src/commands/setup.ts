@@ -1,0 +1,274 @@
+import {
+  configFilePath,
+  DEFAULT_API_KEY_ENV,
+  DEFAULT_MODEL,
+  loadConfig,
+  ModelAccessError,
+  readApiKey,
+  setConfigValue,
+  verifyModelAccess,
+  writeDotenvValue,
+} from "@uwf/agent-kit";
+import { UwfError } from "@uwf/protocol";
+import type { CommandContext } from "../context.ts";
+
+/** The agents `uwf setup` can make the default. */
+export const SETUP_AGENTS = ["anthropic", "claude-code"] as const;
+export type SetupAgent = (typeof SETUP_AGENTS)[number];
+
+export interface SetupOptions {
+  provider?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  /** A key to store in the home's `.env`; `-` reads it from stdin. */
+  apiKey?: string;
+  model?: string;
+  agent?: string;
+  /** `--no-verify` sets this to false. */
+  verify?: boolean;
+}
+
+interface SetupAnswers {
+  provider: string;
+  baseUrl: string | undefined;
+  apiKeyEnv: string;
+  apiKey: string | undefined;
+  model: string;
+  agent: SetupAgent;
+  verify: boolean;
+}
+
+export interface SetupResult {
+  configFile: string;
+  provider: string;
+  baseUrl: string | null;
+  apiKeyEnv: string;
+  /** Where the key is: the environment, the home's `.env` (mode 0600), or nowhere yet. Never the key itself. */
+  keySource: "environment" | "dotenv" | "missing";
+  dotenvFile: string | null;
+  model: string;
+  agent: SetupAgent;
+  /** True when one minimal request succeeded, null when not checked (`--no-verify`). */
+  verified: boolean | null;
+}
+
+/**
+ * `uwf setup`: writes a provider, the API key's variable, the default model and
+ * the default agent into config.yaml (keeping the file's other settings and
+ * comments). A key given directly goes to `.env` in the home, readable by the
+ * user only, and is never printed. Asks interactively when stdin is a terminal
+ * and no setting was given as a flag; then checks the key with one minimal
+ * request unless `--no-verify`. A failed check throws `ModelAccessError` after
+ * writing, so the settings can be fixed one by one with `uwf config set`.
+ */
+export async function setupCommand(options: SetupOptions, context: CommandContext) {
+  const flagsGiven = [
+    options.provider,
+    options.baseUrl,
+    options.apiKeyEnv,
+    options.apiKey,
+    options.model,
+    options.agent,
+  ];
+  const interactive = Boolean(process.stdin.isTTY) && !context.json && flagsGiven.every((flag) => flag === undefined);
+  const answers = interactive ? await askAnswers(options) : await answersFromFlags(options);
+
+  const providerEntry: Record<string, string> = { type: "anthropic", apiKeyEnv: answers.apiKeyEnv };
+  if (answers.baseUrl !== undefined) providerEntry.baseUrl = answers.baseUrl;
+  await setConfigValue(context.home, `providers.${answers.provider}`, JSON.stringify(providerEntry));
+  const existing = await loadConfig(context.home);
+  const modelAlias = Object.hasOwn(existing.models, answers.model) ? answers.model : aliasFor(answers.model);
+  if (!Object.hasOwn(existing.models, answers.model)) {
+    await setConfigValue(
+      context.home,
+      `models.${modelAlias}`,
+      JSON.stringify({ provider: answers.provider, model: answers.model }),
+    );
+  }
+  await setConfigValue(context.home, "defaultModel", JSON.stringify(modelAlias));
+  const agentSpec = answers.agent === "anthropic" ? { builtin: "anthropic" } : { preset: "claude-code" };
+  const configured = existing.agents[answers.agent];
+  // An agent of that name and kind stays as it is (with its maxTurns, model...).
+  if (configured === undefined || JSON.stringify(agentKind(configured)) !== JSON.stringify(agentSpec)) {
+    await setConfigValue(context.home, `agents.${answers.agent}`, JSON.stringify(agentSpec));
+  }
+  const config = await setConfigValue(context.home, "defaultAgent", answers.agent);
+
+  let dotenvFile: string | null = null;
+  if (answers.apiKey !== undefined)
+    dotenvFile = await writeDotenvValue(context.home, answers.apiKeyEnv, answers.apiKey);
+  const key = await readApiKey(answers.apiKeyEnv, context.home, context.env);
+  const result: SetupResult = {
+    configFile: configFilePath(context.home),
+    provider: answers.provider,
+    baseUrl: answers.baseUrl ?? null,
+    apiKeyEnv: answers.apiKeyEnv,
+    keySource: key === null ? "missing" : key.source,
+    dotenvFile,
+    model: modelAlias,
+    agent: answers.agent,
+    verified: null,
+  };
+  if (answers.verify) {
+    const check = await verifyModelAccess({
+      config,
+      home: context.home,
+      model: modelAlias,
+      environment: context.env,
+      signal: context.signal,
+    });
+    if (!check.success) {
+      throw new ModelAccessError(
+        modelAlias,
+        `${check.problem} (${result.configFile} was written; fix the setting and run uwf setup again, or pass --no-verify)`,
+      );
+    }
+    result.verified = true;
+  } else if (key === null) {
+    context.warn(`${answers.apiKeyEnv} is not set: export it, or run uwf setup --api-key - with the key on stdin`);
+  }
+  return { result, format: formatSetup };
+}
+
+async function answersFromFlags(options: SetupOptions): Promise<SetupAnswers> {
+  const provider = checkName(options.provider ?? "anthropic", "--provider");
+  let apiKey = options.apiKey;
+  if (apiKey === "-") apiKey = (await new Response(Bun.stdin.stream()).text()).trim();
+  if (apiKey !== undefined && apiKey.trim() === "") throw usage("--api-key is empty");
+  return {
+    provider,
+    baseUrl: emptyToUndefined(options.baseUrl),
+    apiKeyEnv: checkVariable(options.apiKeyEnv ?? defaultKeyVariable(provider)),
+    apiKey: apiKey?.trim(),
+    model: emptyToUndefined(options.model) ?? DEFAULT_MODEL,
+    agent: checkAgent(options.agent ?? "anthropic"),
+    verify: options.verify !== false,
+  };
+}
+
+/** The prompts, on stderr (stdout keeps the result). @clack/prompts is loaded only here. */
+async function askAnswers(options: SetupOptions): Promise<SetupAnswers> {
+  const prompts = await import("@clack/prompts");
+  const output = process.stderr;
+  const answer = <Value>(value: Value): Exclude<Value, symbol> => {
+    if (prompts.isCancel(value)) {
+      prompts.cancel("Setup cancelled; nothing was written.", { output });
+      throw new UwfError("setup-cancelled", "setup cancelled");
+    }
+    return value as Exclude<Value, symbol>;
+  };
+  prompts.intro("uwf setup", { output });
+  const agent = answer(
+    await prompts.select<SetupAgent>({
+      message: "Which agent should play roles by default?",
+      options: [
+        { value: "anthropic", label: "anthropic", hint: "uwf's built-in agent on the Messages API" },
+        { value: "claude-code", label: "claude-code", hint: "the Claude Code CLI (claude), run headless" },
+      ],
+      output,
+    }),
+  );
+  const provider = checkName(
+    answer(
+      await prompts.text({ message: "Provider name", defaultValue: "anthropic", placeholder: "anthropic", output }),
+    ),
+    "provider",
+  );
+  const baseUrl = emptyToUndefined(
+    answer(
+      await prompts.text({
+        message: "Base URL (empty for the Anthropic API; a gateway's URL otherwise)",
+        defaultValue: "",
+        placeholder: "https://api.anthropic.com",
+        output,
+      }),
+    ),
+  );
+  const apiKeyEnv = checkVariable(
+    answer(
+      await prompts.text({
+        message: "Environment variable holding the API key",
+        defaultValue: defaultKeyVariable(provider),
+        placeholder: defaultKeyVariable(provider),
+        output,
+      }),
+    ),
+  );
+  const store = answer(
+    await prompts.confirm({
+      message: `Store a key in the uwf home's .env (readable only by you)? No: you export ${apiKeyEnv} yourself.`,
+      initialValue: process.env[apiKeyEnv] === undefined,
+      output,
+    }),
+  );
+  const apiKey = store ? answer(await prompts.password({ message: "API key", output })).trim() : undefined;
+  const model = answer(
+    await prompts.text({ message: "Default model", defaultValue: DEFAULT_MODEL, placeholder: DEFAULT_MODEL, output }),
+  );
+  const verify =
+    options.verify === false
+      ? false
+      : answer(await prompts.confirm({ message: "Check the key with one small request now?", output }));
+  prompts.outro("Writing config.yaml", { output });
+  return { provider, baseUrl, apiKeyEnv, apiKey: emptyToUndefined(apiKey), model: model.trim(), agent, verify };
+}
+
+function formatSetup(result: SetupResult): string {
+  const key =
+    result.keySource === "dotenv"
+      ? `in ${result.apiKeyEnv}, stored in ${result.dotenvFile ?? "the home's .env"} (mode 0600)`
+      : result.keySource === "environment"
+        ? `in ${result.apiKeyEnv} (from the environment)`
+        : `${result.apiKeyEnv} is not set yet: export ${result.apiKeyEnv}=…`;
+  return [
+    `Wrote ${result.configFile}`,
+    `  provider  ${result.provider}${result.baseUrl === null ? "" : ` at ${result.baseUrl}`}`,
+    `  key       ${key}`,
+    `  model     ${result.model} (defaultModel)`,
+    `  agent     ${result.agent} (defaultAgent)`,
+    result.verified === true ? "The key works: the model answered." : "The key was not checked.",
+  ].join("\n");
+}
+
+function agentKind(spec: object): Record<string, unknown> {
+  if ("builtin" in spec) return { builtin: spec.builtin };
+  if ("preset" in spec) return { preset: spec.preset };
+  return { command: true };
+}
+
+/** `ANTHROPIC_API_KEY` for the anthropic provider, else `<PROVIDER>_API_KEY`. */
+function defaultKeyVariable(provider: string): string {
+  if (provider === "anthropic") return DEFAULT_API_KEY_ENV;
+  return `${provider.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_API_KEY`;
+}
+
+/** A `models` alias for a model id: the id itself when it makes a plain config key. */
+function aliasFor(model: string): string {
+  return model.replace(/[^A-Za-z0-9_-]+/g, "-");
+}
+
+function checkName(value: string, what: string): string {
+  const name = value.trim();
+  if (!/^[A-Za-z0-9_-]+$/.test(name))
+    throw usage(`${what} must be a plain name (letters, digits, - and _), got "${value}"`);
+  return name;
+}
+
+function checkVariable(value: string): string {
+  const name = value.trim();
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usage(`"${value}" is not an environment variable name`);
+  return name;
+}
+
+function checkAgent(value: string): SetupAgent {
+  if ((SETUP_AGENTS as readonly string[]).includes(value)) return value as SetupAgent;
+  throw usage(`--agent must be one of ${SETUP_AGENTS.join(", ")}, got "${value}"`);
+}
+
+function emptyToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function usage(message: string): UwfError {
+  return new UwfError("usage", message);
+}

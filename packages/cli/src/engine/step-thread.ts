@@ -103,6 +103,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       const startedAt = options.now();
       options.onProgress({ role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber });
       const run = await runAgentWithRetries({
+        config,
         spec: agent.spec,
         alias: agent.alias,
         prompt,

@@ -1,6 +1,5 @@
-import type { StepResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { startThread } from "../../engine/start-thread.ts";
+import { startCommand } from "./start.ts";
 import { stepCommand } from "./step.ts";
 
 export interface RunCommandOptions {
@@ -12,23 +11,13 @@ export interface RunCommandOptions {
   timeout?: number;
 }
 
-/** `start` then `step --all` (or up to `--max-steps`). */
+/** `start` then `step --all` (or up to `--max-steps`); prints what `step` prints. */
 export async function runCommand(options: RunCommandOptions, context: CommandContext) {
-  const store = await context.openStore();
-  const record = await startThread({
-    store,
-    workflowReference: options.workflow,
-    prompt: options.prompt,
-    threadCwd: options.cwd,
-    cwd: context.cwd,
-    home: context.home,
-    now: context.now,
-    newId: context.newId,
-  });
-  context.note(`thread ${record.id}`);
-  const stepped = await stepCommand(
+  const { thread } = (await startCommand(options, context)).result;
+  context.note(`thread ${thread}`);
+  return stepCommand(
     {
-      thread: record.id,
+      thread,
       all: options.maxSteps === undefined,
       steps: options.maxSteps,
       agent: options.agent,
@@ -36,6 +25,4 @@ export async function runCommand(options: RunCommandOptions, context: CommandCon
     },
     context,
   );
-  const result: StepResult = stepped.result;
-  return { ...stepped, result };
 }

@@ -1,77 +1,80 @@
+import type { OutputUnit, Schema, Validator } from "@cfworker/json-schema";
 import type { JsonSchemaObject } from "@uwf/protocol";
-import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { describeValue } from "./describe-value.ts";
 import { InvalidOutputSchemaError } from "./invalid-output-schema-error.ts";
 
 export type ValidateOutputFieldsResult = { success: true } | { success: false; problem: string };
 
 const MAX_PROBLEMS = 10;
-const validators = new Map<string, ValidateFunction>();
-let ajv: Ajv | undefined;
+const validators = new Map<string, Validator>();
 
 /**
- * Validates reported fields against a JSON Schema. Each distinct schema is
- * compiled once per process. The problem names every failing field with what
+ * Validates reported fields against a JSON Schema. The problem names every failing field with what
  * was expected and what came: `field "approved": expected boolean, got string "yes"`.
+ *
+ * Every step is a new process that validates one reply, so this uses an interpreting validator
+ * (@cfworker/json-schema): Ajv's code generation cost ten times more than the validation itself.
+ * Schemas are checked as JSON Schema (with Ajv) when the workflow is loaded, not here.
  */
 export function validateOutputFields(
   fields: Record<string, unknown>,
   schema: JsonSchemaObject,
 ): ValidateOutputFieldsResult {
-  const validate = compileSchema(schema);
-  if (validate(fields)) return { success: true };
-  const messages = [...new Set((validate.errors ?? []).flatMap((error) => describeError(error, fields)))];
+  const result = validatorFor(schema).validate(fields);
+  if (result.valid) return { success: true };
+  const messages = [...new Set(result.errors.flatMap((error) => describeError(error, fields, schema)))];
   if (messages.length === 0) return { success: false, problem: "the fields do not match the schema" };
   const shown = messages.slice(0, MAX_PROBLEMS);
   const more = messages.length - shown.length;
   return { success: false, problem: more > 0 ? `${shown.join("; ")}; and ${more} more` : shown.join("; ") };
 }
 
-function compileSchema(schema: JsonSchemaObject): ValidateFunction {
+function validatorFor(schema: JsonSchemaObject): Validator {
   const key = JSON.stringify(schema);
   const cached = validators.get(key);
   if (cached !== undefined) return cached;
-  let validate: ValidateFunction;
+  let validator: Validator;
   try {
-    validate = getAjv().compile(schema);
+    // Loaded on first use, not at import: most commands never validate a reply. Draft 7, as the
+    // workflow loader checks schemas with Ajv's default (draft-07) meta-schema.
+    const { Validator: ValidatorClass } = require("@cfworker/json-schema") as typeof import("@cfworker/json-schema");
+    validator = new ValidatorClass(schema as Schema, "7", false);
   } catch (error) {
     throw new InvalidOutputSchemaError(error instanceof Error ? error.message : String(error), error);
   }
-  validators.set(key, validate);
-  return validate;
+  validators.set(key, validator);
+  return validator;
 }
 
-function getAjv(): Ajv {
-  if (ajv === undefined) {
-    // Loaded on first use, not at import: ajv costs tens of milliseconds and most commands never validate a reply.
-    const { Ajv: AjvClass } = require("ajv") as typeof import("ajv");
-    // The schema was checked against the JSON Schema meta-schema when the workflow was loaded; compiling that
-    // meta-schema again here would cost most of a step's time (about 70 ms), so it is not re-validated.
-    ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateSchema: false });
-  }
-  return ajv;
-}
+/** Keywords whose failure only says that something below failed; the errors below say what. */
+const WRAPPER_KEYWORDS = new Set(["properties", "items", "prefixItems", "allOf", "$ref", "false", "additionalItems"]);
 
-function describeError(error: ErrorObject, fields: Record<string, unknown>): string[] {
-  const segments = parsePointer(error.instancePath);
-  const got = describeValue(valueAt(fields, segments));
-  const params = error.params as Record<string, unknown>;
+function describeError(error: OutputUnit, fields: Record<string, unknown>, schema: JsonSchemaObject): string[] {
+  if (WRAPPER_KEYWORDS.has(error.keyword)) return [];
+  const segments = parsePointer(error.instanceLocation);
+  const instance = valueAt(fields, segments);
+  const got = describeValue(instance);
+  const keywordValue = valueAt(schema, parsePointer(error.keywordLocation));
   switch (error.keyword) {
-    case "required":
-      return [`missing required field "${formatPath([...segments, String(params.missingProperty)])}"`];
+    case "required": {
+      const required = Array.isArray(keywordValue) ? keywordValue.map(String) : [];
+      const present = instance !== null && typeof instance === "object" ? instance : {};
+      return required
+        .filter((name) => !Object.hasOwn(present, name))
+        .map((name) => `missing required field "${formatPath([...segments, name])}"`);
+    }
     case "type":
-      return [`${fieldLabel(segments)}expected ${formatTypes(params.type)}, got ${got}`];
+      return [`${fieldLabel(segments)}expected ${formatTypes(keywordValue)}, got ${got}`];
     case "enum":
-      return [`${fieldLabel(segments)}expected one of ${formatValues(params.allowedValues)}, got ${got}`];
+      return [`${fieldLabel(segments)}expected one of ${formatValues(keywordValue)}, got ${got}`];
     case "const":
-      return [`${fieldLabel(segments)}expected ${JSON.stringify(params.allowedValue)}, got ${got}`];
-    case "additionalProperties":
-      return [`${fieldLabel(segments)}unexpected field "${String(params.additionalProperty)}"`];
-    // Their sub-errors say more; `if` only repeats `then`/`else`.
-    case "if":
-      return [];
+      return [`${fieldLabel(segments)}expected ${JSON.stringify(keywordValue)}, got ${got}`];
+    case "additionalProperties": {
+      const name = /Property "(.*)" does not match/s.exec(error.error)?.[1] ?? "?";
+      return [`${fieldLabel(segments)}unexpected field "${name}"`];
+    }
     default:
-      return [`${fieldLabel(segments)}${error.message ?? `fails "${error.keyword}"`}, got ${got}`];
+      return [`${fieldLabel(segments)}${error.error.replace(/\.$/, "")} (${error.keyword}), got ${got}`];
   }
 }
 
@@ -98,9 +101,11 @@ function formatValues(values: unknown): string {
   return Array.isArray(values) ? values.map((value) => JSON.stringify(value)).join(", ") : JSON.stringify(values);
 }
 
+/** `#/files/0` (or `/files/0`) → `["files", "0"]`. */
 function parsePointer(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
+  const path = pointer.startsWith("#") ? pointer.slice(1) : pointer;
+  if (path === "") return [];
+  return path
     .slice(1)
     .split("/")
     .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));

@@ -1,0 +1,99 @@
+/** Timing of whole processes: each run spawns the command, waits for it and keeps the wall time. */
+
+export interface Summary {
+  runs: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  meanMs: number;
+  samplesMs: number[];
+}
+
+export interface MeasureProcessOptions {
+  command: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  runs: number;
+  /** Runs before the measured ones, not kept (page cache, first-run effects). */
+  warmup: number;
+  /** The exit code every run must end with; anything else stops the benchmark with the run's stderr. */
+  expectExitCode?: number;
+  /** Outside the timing, before each run (warm-up runs included). */
+  before?: () => Promise<void> | void;
+  /** Outside the timing, after each run: check what it did, reset what it changed. */
+  after?: (run: ProcessRun) => Promise<void> | void;
+}
+
+export interface ProcessRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export async function measureProcess(options: MeasureProcessOptions): Promise<Summary> {
+  const [summary] = await measureInterleaved([options]);
+  return summary as Summary;
+}
+
+/**
+ * Several benchmarks measured round-robin (A B C A B C ...), so a slow spell of the machine
+ * touches each of them alike instead of skewing whichever happened to run then: what a
+ * comparison between them (the same step in a small and a large store) needs.
+ */
+export async function measureInterleaved(list: readonly MeasureProcessOptions[]): Promise<Summary[]> {
+  const samples: number[][] = list.map(() => []);
+  const rounds = Math.max(...list.map((options) => options.warmup + options.runs));
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, options] of list.entries()) {
+      if (round >= options.warmup + options.runs) continue;
+      await options.before?.();
+      const run = runProcess(options.command, options.cwd, options.env);
+      if (run.exitCode !== (options.expectExitCode ?? 0)) {
+        throw new Error(
+          `${options.command.join(" ")} exited with ${run.exitCode} (expected ${options.expectExitCode ?? 0}):\n${run.stderr.slice(-2000)}`,
+        );
+      }
+      await options.after?.(run);
+      if (round >= options.warmup) samples[index]?.push(run.ms);
+    }
+  }
+  return samples.map(summarize);
+}
+
+/** One run, timed from just before the spawn to the moment its exit is seen; stdout is piped like `| jq` would. */
+export function runProcess(command: string[], cwd: string, env: Record<string, string | undefined>): ProcessRun {
+  const began = Bun.nanoseconds();
+  const child = Bun.spawnSync(command, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const ms = (Bun.nanoseconds() - began) / 1e6;
+  return { exitCode: child.exitCode ?? -1, stdout: child.stdout.toString(), stderr: child.stderr.toString(), ms };
+}
+
+export function summarize(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return {
+    runs: sorted.length,
+    medianMs: round(median),
+    minMs: round(sorted[0] ?? Number.NaN),
+    maxMs: round(sorted.at(-1) ?? Number.NaN),
+    meanMs: round(sorted.reduce((total, value) => total + value, 0) / sorted.length),
+    samplesMs: samples.map(round),
+  };
+}
+
+/** Times one in-process call. */
+export async function timeIt<Result>(work: () => Promise<Result> | Result): Promise<{ ms: number; result: Result }> {
+  const began = Bun.nanoseconds();
+  const result = await work();
+  return { ms: (Bun.nanoseconds() - began) / 1e6, result };
+}
+
+export function round(value: number, digits = 2): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

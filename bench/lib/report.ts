@@ -1,0 +1,207 @@
+/** The benchmark's results as data, as a markdown table and as a list of targets met or missed. */
+import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
+import type { Summary } from "./measure.ts";
+import type { StartupVariant } from "./startup-split.ts";
+import type { StepPhases } from "./step-phases.ts";
+
+export interface ProcessBenchmark {
+  id: string;
+  name: string;
+  store: string;
+  summary: Summary;
+  /** The median of `bun -e 0` measured round-robin with this benchmark's group. */
+  floorMedianMs: number;
+  /** Median divided by that floor. */
+  floorMultiple: number;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+export interface BenchResults {
+  mode: "full" | "smoke";
+  date: string;
+  commit: string | null;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    os: string;
+    bun: string;
+    loadAverage: { start: number[]; end: number[] };
+  };
+  binary: string;
+  /** Every floor sample of the run; each group of benchmarks had its own, measured round-robin with it. */
+  floor: { command: string; summary: Summary; lowestGroupMedianMs: number; highestGroupMedianMs: number };
+  stores: { name: string; threads: number; nodes: number; generateSeconds: number; nodesPerSecond: number }[];
+  processes: ProcessBenchmark[];
+  /** Module graphs compiled on their own and timed as processes. */
+  startup: { floor: Summary; variants: StartupVariant[] };
+  /** Phases of a step after module loading, from a compiled copy of bench/lib/step-phases.ts. */
+  stepPhases: { steps: number; phases: StepPhases }[];
+  throughput: ThroughputResult;
+  wholeStore: WholeStoreResult & { store: string; nodes: number };
+  targets: TargetCheck[];
+  seconds: number;
+}
+
+export function formatResults(results: BenchResults): string {
+  const lines: string[] = [];
+  const floor = results.floor.summary;
+  lines.push(
+    `uwf benchmark (${results.mode}), ${results.date}, ${results.machine.cpus} × ${results.machine.cpuModel}, Bun ${results.machine.bun}`,
+    "",
+    `Floor \`${results.floor.command}\`: median ${ms(floor.medianMs)} (min ${ms(floor.minMs)}, max ${ms(floor.maxMs)}, ${floor.runs} runs), measured round-robin with each group of benchmarks; group medians ${ms(results.floor.lowestGroupMedianMs)}–${ms(results.floor.highestGroupMedianMs)}. "× floor" divides by the floor of the benchmark's own group.`,
+    "",
+    "| benchmark | store | runs | median | min | max | floor | × floor |",
+    "|---|---|--:|--:|--:|--:|--:|--:|",
+  );
+  for (const benchmark of results.processes) {
+    const { summary } = benchmark;
+    lines.push(
+      `| ${benchmark.name} | ${benchmark.store} | ${summary.runs} | ${ms(summary.medianMs)} | ${ms(summary.minMs)} | ${ms(summary.maxMs)} | ${ms(benchmark.floorMedianMs)} | ${benchmark.floorMultiple.toFixed(1)} |`,
+    );
+  }
+  const { throughput, wholeStore } = results;
+  const { variants, floor: splitFloor } = results.startup;
+  const empty = variants[0]?.summary.medianMs ?? 0;
+  lines.push(
+    "",
+    `| start-up: compiled on its own (floor ${ms(splitFloor.medianMs)}) | median | − empty program | × floor |`,
+    "|---|--:|--:|--:|",
+  );
+  for (const variant of variants) {
+    const { medianMs } = variant.summary;
+    lines.push(
+      `| ${variant.name} | ${ms(medianMs)} | ${ms(medianMs - empty)} | ${(medianMs / splitFloor.medianMs).toFixed(1)} |`,
+    );
+  }
+  const phaseNames: [keyof StepPhases, string][] = [
+    ["nodesRead", "nodes read"],
+    ["openStoreMs", "open store"],
+    ["readChainMs", "read chain (step nodes)"],
+    ["loadHistoryMs", "load history (output, body, run of each step)"],
+    ["rereadBytesMs", "… the same nodes again: read + re-hash only"],
+    ["reparseJsonMs", "… JSON.parse only"],
+    ["revalidateSchemasMs", "… zod schemas only"],
+    ["compileWorkflowMs", "compile workflow (JSONata, Liquid)"],
+    ["pickNextRoleMs", "pick next role"],
+    ["loadScenarioMs", "load scenario (scripted agent)"],
+    ["firstValidationMs", "first reply validation (ajv)"],
+    ["secondValidationMs", "same validation, warm"],
+  ];
+  lines.push(
+    "",
+    `| step phase, ms (compiled, fresh process) | ${results.stepPhases.map((entry) => `${count(entry.steps)}-step thread`).join(" | ")} |`,
+    `|---|${results.stepPhases.map(() => "--:").join("|")}|`,
+  );
+  for (const [key, label] of phaseNames) {
+    lines.push(
+      `| ${label} | ${results.stepPhases.map((entry) => (key === "nodesRead" ? count(entry.phases[key]) : entry.phases[key].toFixed(1))).join(" | ")} |`,
+    );
+  }
+  lines.push(
+    "",
+    "| in-process | result |",
+    "|---|--:|",
+    `| canonical encoding / XXH64 / JSON.stringify, µs per node (mean ${throughput.encoding.meanBytes} B) | ${throughput.encoding.canonicalUs} / ${throughput.encoding.hashUs} / ${throughput.encoding.jsonStringifyUs} |`,
+    `| nodes written per second, non-durable, putMany batches of ${throughput.writeBatch.batchSize} (${count(throughput.writeBatch.count)} nodes) | ${count(throughput.writeBatch.perSecond)} |`,
+    `| nodes read per second, get (${count(throughput.read.count)} nodes) | ${count(throughput.read.perSecond)} |`,
+    `| durable step commit (putMany of 6 nodes, durable), median ms (min–max, ${throughput.durableSteps.steps} steps) | ${throughput.durableSteps.medianMs} (${throughput.durableSteps.minMs}–${throughput.durableSteps.maxMs}) |`,
+    `| nodes written per second, durable per-step batches | ${count(throughput.durableSteps.nodesPerSecond)} |`,
+    `| file system floor: create one small file, µs / write + fsync one file, ms | ${throughput.fileSystem.createUs} / ${throughput.fileSystem.createAndFsyncMs} |`,
+    `| verify, ${count(wholeStore.nodes)}-node store (${wholeStore.store}) | ${seconds(wholeStore.verify.ms)} (${count(wholeStore.verify.checked)} checked, ${wholeStore.verify.problems} problems) |`,
+    `| gc, same store, no grace period | ${seconds(wholeStore.gc.ms)} (${count(wholeStore.gc.reachable)} reachable, ${count(wholeStore.gc.deleted)} deleted) |`,
+    "",
+    "| target | measured | met |",
+    "|---|---|---|",
+  );
+  for (const target of results.targets)
+    lines.push(`| ${target.target} | ${target.measured} | ${target.met ? "yes" : "**no**"} |`);
+  lines.push("", "| store | threads | nodes | generated in | nodes/s |", "|---|--:|--:|--:|--:|");
+  for (const store of results.stores) {
+    lines.push(
+      `| ${store.name} | ${count(store.threads)} | ${count(store.nodes)} | ${store.generateSeconds.toFixed(1)} s | ${count(store.nodesPerSecond)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The issue's targets, checked against one run. */
+export function checkTargets(
+  processes: readonly ProcessBenchmark[],
+  throughput: ThroughputResult,
+  stepSizes: readonly number[],
+  readSteps: number,
+): TargetCheck[] {
+  const byId = new Map(processes.map((benchmark) => [benchmark.id, benchmark]));
+  const get = (id: string) => {
+    const benchmark = byId.get(id);
+    if (benchmark === undefined) throw new Error(`no benchmark ${id}`);
+    return benchmark;
+  };
+  const targets: TargetCheck[] = [];
+  for (const steps of stepSizes) {
+    for (const store of ["small", "large"]) {
+      const step = get(`step-${store}-${steps}`);
+      targets.push({
+        target: `\`uwf step\` on a ${count(steps)}-step thread, ${step.store}: within 5× the floor`,
+        measured: `${ms(step.summary.medianMs)} = ${step.floorMultiple.toFixed(1)}×`,
+        met: step.floorMultiple <= 5,
+      });
+    }
+    const small = get(`step-small-${steps}`).summary.medianMs;
+    const large = get(`step-large-${steps}`).summary.medianMs;
+    const change = large / small - 1;
+    targets.push({
+      target: `\`uwf step\` on a ${count(steps)}-step thread: same (±10%) in the large store as in the small one`,
+      measured: `${ms(large)} vs ${ms(small)} (${change >= 0 ? "+" : ""}${(change * 100).toFixed(1)}%)`,
+      met: Math.abs(change) <= 0.1,
+    });
+  }
+  const version = get("version");
+  targets.push({
+    target: "`uwf --version` within 3× the floor",
+    measured: `${ms(version.summary.medianMs)} = ${version.floorMultiple.toFixed(1)}×`,
+    met: version.floorMultiple <= 3,
+  });
+  const list = get("list-limit");
+  targets.push({
+    target: `\`uwf list --limit 50\` within 5× the floor (${list.store})`,
+    measured: `${ms(list.summary.medianMs)} = ${list.floorMultiple.toFixed(1)}×`,
+    met: list.floorMultiple <= 5,
+  });
+  const read = get("read");
+  targets.push({
+    target: `\`uwf read\` of ${count(readSteps)} steps under 1 s`,
+    measured: ms(read.summary.medianMs),
+    met: read.summary.medianMs < 1000,
+  });
+  targets.push({
+    target: "in-process node writes: at least 20,000 per second, non-durable batch",
+    measured: `${count(throughput.writeBatch.perSecond)} per second`,
+    met: throughput.writeBatch.perSecond >= 20_000,
+  });
+  const fsyncEquivalents = throughput.durableSteps.medianMs / throughput.fileSystem.createAndFsyncMs;
+  targets.push({
+    target: "durable step commit: one sync batch per step, not one fsync per file (cost ≤ 2× one file's write + fsync)",
+    measured: `${throughput.durableSteps.medianMs} ms per 6-node step = ${fsyncEquivalents.toFixed(1)}× one file's write + fsync (${throughput.fileSystem.createAndFsyncMs} ms)`,
+    met: fsyncEquivalents <= 2,
+  });
+  return targets;
+}
+
+function ms(value: number): string {
+  return value >= 1000 ? seconds(value) : `${value.toFixed(1)} ms`;
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(2)} s`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString("en-US");
+}

@@ -1,0 +1,372 @@
+/**
+ * The benchmark suite (`bun run bench`; `bun run bench -- --smoke` for CI's small run).
+ * Spawns the compiled CLI (packages/cli/dist/uwf, built first if missing) on generated stores in
+ * temp homes, times whole processes against the machine's `bun -e 0` floor measured in the same
+ * run, measures store throughput in-process, prints a markdown table and writes the same data
+ * as JSON to bench/results/latest.json (smoke.json for a smoke run). See docs/performance.md.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, release, tmpdir, totalmem, type } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { openFileStore } from "../packages/cas/src/index.ts";
+import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
+import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
+import {
+  type MeasureProcessOptions,
+  measureInterleaved,
+  round,
+  runProcess,
+  type Summary,
+  summarize,
+} from "./lib/measure.ts";
+import { type BenchResults, checkTargets, formatResults, type ProcessBenchmark } from "./lib/report.ts";
+import { measureCompiledStepPhases, measureStartupSplit } from "./lib/startup-split.ts";
+
+const { values: flags } = parseArgs({
+  options: { smoke: { type: "boolean", default: false }, keep: { type: "boolean", default: false } },
+});
+const smoke = flags.smoke === true;
+
+/** Sizes and repetitions. The smoke run exercises every benchmark once, at sizes CI runs in well under a minute. */
+const plan = smoke
+  ? {
+      stepSizes: [1, 10, 30],
+      readSteps: 200,
+      largeThreads: 500,
+      orphanRuns: 50,
+      floorRuns: 5,
+      startupRuns: 3,
+      stepRuns: 2,
+      commandRuns: 2,
+      listAllRuns: 1,
+      readRuns: 1,
+      phaseRuns: 1,
+      warmup: 1,
+      throughput: { writeSteps: 300, durableSteps: 10, fileSystemFiles: 1000, batchSize: 4096 },
+    }
+  : {
+      stepSizes: [1, 100, 1000],
+      readSteps: 10_000,
+      // 100,000 threads of one or two steps: about 1,000,000 nodes, also the store verify and gc run on.
+      largeThreads: 100_000,
+      orphanRuns: 2000,
+      floorRuns: 30,
+      startupRuns: 30,
+      stepRuns: 21,
+      commandRuns: 15,
+      listAllRuns: 5,
+      readRuns: 7,
+      phaseRuns: 7,
+      warmup: 2,
+      throughput: { writeSteps: 20_000, durableSteps: 300, fileSystemFiles: 20_000, batchSize: 4096 },
+    };
+
+const repositoryRoot = resolve(import.meta.dir, "..");
+const binary = join(repositoryRoot, "packages/cli/dist/uwf");
+const began = performance.now();
+const loadAtStart = loadavg();
+const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-bench-"));
+const work = join(temporaryRoot, "work");
+mkdirSync(work, { recursive: true });
+const removeTemporaryRoot = () => {
+  if (flags.keep) console.error(`[bench] kept the temp homes in ${temporaryRoot}`);
+  else rmSync(temporaryRoot, { recursive: true, force: true });
+};
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    removeTemporaryRoot();
+    process.exit(130);
+  });
+}
+
+try {
+  const results = await runSuite();
+  const text = formatResults(results);
+  console.log(text);
+  const resultsDirectory = join(repositoryRoot, "bench/results");
+  mkdirSync(resultsDirectory, { recursive: true });
+  const file = join(resultsDirectory, smoke ? "smoke.json" : "latest.json");
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.error(`\nwrote ${file} (${results.seconds.toFixed(0)} s)`);
+} finally {
+  removeTemporaryRoot();
+}
+
+async function runSuite(): Promise<BenchResults> {
+  ensureBinary();
+  const processes: ProcessBenchmark[] = [];
+  const floorSamples: number[][] = [];
+  const emptyHome = join(temporaryRoot, "empty-home");
+  const floorOptions = (runs: number, warmup: number): MeasureProcessOptions => ({
+    command: [process.execPath, "-e", "0"],
+    cwd: work,
+    env: environment(emptyHome),
+    runs,
+    warmup,
+  });
+  /**
+   * Measures a group of benchmarks round-robin together with the floor (`bun -e 0`), so each
+   * median is divided by a floor measured in the same minutes: this machine's speed drifts.
+   */
+  const measureGroup = async (
+    entries: { id: string; name: string; store: string; options: MeasureProcessOptions }[],
+  ) => {
+    const runs = Math.max(...entries.map((entry) => entry.options.runs));
+    const warmup = Math.max(...entries.map((entry) => entry.options.warmup));
+    const [floor, ...summaries] = await measureInterleaved([
+      floorOptions(runs, warmup),
+      ...entries.map((entry) => entry.options),
+    ]);
+    floorSamples.push((floor as Summary).samplesMs);
+    for (const [index, entry] of entries.entries()) {
+      const summary = summaries[index] as Summary;
+      const floorMedianMs = (floor as Summary).medianMs;
+      processes.push({ ...entry, summary, floorMedianMs, floorMultiple: round(summary.medianMs / floorMedianMs, 2) });
+      progress(`${entry.name} [${entry.store}]: median ${summary.medianMs} ms (floor ${floorMedianMs} ms)`);
+    }
+  };
+  const uwf = (home: string, args: string[], runs: number, warmup = plan.warmup): MeasureProcessOptions => ({
+    command: [binary, ...args],
+    cwd: work,
+    env: environment(home),
+    runs,
+    warmup,
+  });
+
+  await measureGroup([
+    { id: "version", name: "uwf --version", store: "none", options: uwf(emptyHome, ["--version"], plan.startupRuns) },
+    { id: "help", name: "uwf --help", store: "none", options: uwf(emptyHome, ["--help"], plan.startupRuns) },
+  ]);
+
+  progress("start-up split: compiling each package on its own");
+  const splitDirectory = join(temporaryRoot, "startup-split");
+  mkdirSync(splitDirectory, { recursive: true });
+  const startup = await measureStartupSplit(splitDirectory, floorOptions(plan.startupRuns, plan.warmup));
+
+  const small = await prepareStore("small", 10 - plan.stepSizes.length - 1, [...plan.stepSizes, plan.readSteps], 0);
+  const large = await prepareStore("large", plan.largeThreads - plan.stepSizes.length, plan.stepSizes, plan.orphanRuns);
+  const smallLabel = `${small.generated.threads} threads`;
+  const largeLabel = `${large.generated.threads.toLocaleString("en-US")} threads`;
+
+  // Every step benchmark in one round-robin, so the small/large comparison is not skewed by drift either.
+  await measureGroup(
+    [small, large].flatMap((store) =>
+      plan.stepSizes.map((steps) => ({
+        id: `step-${store.name}-${steps}`,
+        name: `uwf step (${steps.toLocaleString("en-US")}-step thread)`,
+        store: store.name === "small" ? smallLabel : largeLabel,
+        options: stepOptions(store.generated, findChain(store.generated, steps)),
+      })),
+    ),
+  );
+
+  progress("step phases (compiled bench/lib/step-phases.ts)");
+  const stepPhases = [];
+  for (const steps of plan.stepSizes) {
+    const chain = findChain(small.generated, steps);
+    const phases = await measureCompiledStepPhases(splitDirectory, plan.phaseRuns, {
+      home: small.generated.home,
+      head: chain.head,
+      scenario: writeScenario(steps),
+    });
+    stepPhases.push({ steps, phases });
+  }
+
+  const largeHome = large.generated.home;
+  const middle = findChain(large.generated, plan.stepSizes[1] as number);
+  const middleThread = middle.threadIds[0] as string;
+  const commands = (id: string, name: string, args: string[]) => ({
+    id,
+    name,
+    store: largeLabel,
+    options: uwf(largeHome, args, plan.commandRuns),
+  });
+  await measureGroup([
+    commands("start", "uwf start loop -p …", ["start", "loop", "-p", "Benchmark task"]),
+    commands("fork", `uwf fork HEAD (${middle.steps}-step chain)`, ["fork", middle.head]),
+    commands("show-thread", "uwf show THREAD", ["show", middleThread]),
+    commands("show-node", "uwf show STEP-ADDRESS", ["show", middle.head]),
+    commands("list-limit", "uwf list --limit 50", ["list", "--limit", "50"]),
+  ]);
+  await measureGroup([
+    {
+      id: "list-all",
+      name: "uwf list --json (all)",
+      store: largeLabel,
+      options: uwf(largeHome, ["list", "--json"], plan.listAllRuns, 1),
+    },
+  ]);
+
+  const readThread = findChain(small.generated, plan.readSteps).threadIds[0] as string;
+  const readLabel = `${plan.readSteps.toLocaleString("en-US")}-step thread`;
+  await measureGroup([
+    {
+      id: "read",
+      name: "uwf read THREAD",
+      store: readLabel,
+      options: uwf(small.generated.home, ["read", readThread], plan.readRuns, 1),
+    },
+    {
+      id: "log",
+      name: "uwf log THREAD",
+      store: readLabel,
+      options: uwf(small.generated.home, ["log", readThread], plan.readRuns, 1),
+    },
+  ]);
+
+  progress("in-process throughput");
+  const throughput = await measureThroughput(temporaryRoot, plan.throughput);
+  progress(
+    `in-process: ${throughput.writeBatch.perSecond} nodes/s written, ${throughput.read.perSecond} read; verify and gc`,
+  );
+  const wholeStore = { ...(await measureWholeStore(largeHome)), store: largeLabel, nodes: large.generated.nodes };
+  progress(`verify ${wholeStore.verify.ms} ms, gc ${wholeStore.gc.ms} ms`);
+
+  const floor = summarize(floorSamples.flat());
+  const groupMedians = floorSamples.map((samples) => summarize(samples).medianMs);
+  return {
+    mode: smoke ? "smoke" : "full",
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? "unknown",
+      memoryGb: round(totalmem() / 2 ** 30, 1),
+      os: `${type()} ${release()}`,
+      bun: Bun.version,
+      loadAverage: { start: loadAtStart.map((value) => round(value)), end: loadavg().map((value) => round(value)) },
+    },
+    binary: "packages/cli/dist/uwf",
+    floor: {
+      command: "bun -e 0",
+      summary: floor,
+      lowestGroupMedianMs: Math.min(...groupMedians),
+      highestGroupMedianMs: Math.max(...groupMedians),
+    },
+    stores: [small, large].map(({ name, generated }) => ({
+      name: name === "small" ? `small (${smallLabel})` : `large (${largeLabel})`,
+      threads: generated.threads,
+      nodes: generated.nodes,
+      generateSeconds: round(generated.seconds),
+      nodesPerSecond: round(generated.nodes / generated.seconds, 0),
+    })),
+    processes,
+    startup,
+    stepPhases,
+    throughput,
+    wholeStore,
+    targets: checkTargets(processes, throughput, plan.stepSizes, plan.readSteps),
+    seconds: round((performance.now() - began) / 1000, 1),
+  };
+}
+
+function ensureBinary(): void {
+  if (existsSync(binary)) return;
+  progress("building packages/cli/dist/uwf (bun run build)");
+  const build = Bun.spawnSync([process.execPath, "run", "build"], {
+    cwd: repositoryRoot,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if (build.exitCode !== 0 || !existsSync(binary)) throw new Error("bun run build failed");
+}
+
+interface PreparedStore {
+  name: "small" | "large";
+  generated: GeneratedStore;
+}
+
+async function prepareStore(
+  name: "small" | "large",
+  fillerThreads: number,
+  chainSteps: number[],
+  orphanRuns: number,
+): Promise<PreparedStore> {
+  progress(`generating the ${name} store (${fillerThreads} filler threads, chains of ${chainSteps.join(", ")} steps)`);
+  const generated = await generateStore({
+    home: join(temporaryRoot, `${name}-home`),
+    fillerThreads,
+    chains: chainSteps.map((steps) => ({ steps })),
+    orphanRuns,
+    cwd: work,
+    onProgress: progress,
+  });
+  // Flush the generator's writes now, so the timed runs do not pay for their write-back.
+  Bun.spawnSync(["sync"]);
+  progress(
+    `${name} store: ${generated.threads} threads, ${generated.nodes} nodes in ${generated.seconds.toFixed(1)} s`,
+  );
+  return { name, generated };
+}
+
+function findChain(store: GeneratedStore, steps: number): GeneratedChain {
+  const chain = store.chains.find((candidate) => candidate.steps === steps);
+  if (chain === undefined) throw new Error(`no ${steps}-step chain in ${store.home}`);
+  return chain;
+}
+
+/**
+ * One `uwf step` with the scripted agent on a thread of `chain.steps` steps. After each run (outside
+ * the timing) the thread is checked to have advanced and is reset to the prepared head, so every
+ * run steps the same, never-ended thread and the store keeps its thread count.
+ */
+function stepOptions(store: GeneratedStore, chain: GeneratedChain): MeasureProcessOptions {
+  const threadId = chain.threadIds[0] as string;
+  const scenario = writeScenario(chain.steps);
+  return {
+    command: [binary, "step", threadId, "--agent", `scripted:${scenario}`],
+    cwd: work,
+    env: environment(store.home),
+    runs: plan.stepRuns,
+    warmup: plan.warmup,
+    after: async () => {
+      const opened = await openFileStore(store.home);
+      try {
+        const thread = await opened.refs.getThread(threadId);
+        if (thread === null || thread.stepCount !== chain.steps + 1 || thread.head === chain.head) {
+          throw new Error(`uwf step did not advance thread ${threadId}: ${JSON.stringify(thread)}`);
+        }
+        const reset = {
+          head: chain.head,
+          stepCount: chain.steps,
+          status: "active",
+          next: "worker",
+          updatedAt: new Date().toISOString(),
+        } as const;
+        if (!(await opened.refs.updateThread(threadId, thread.head, reset)))
+          throw new Error(`could not reset ${threadId}`);
+      } finally {
+        await opened.close();
+      }
+    },
+  };
+}
+
+/** The scripted agent plays entry N for a thread of N steps: N placeholder entries, then the real reply. */
+function writeScenario(steps: number): string {
+  const file = join(temporaryRoot, `scenario-${steps}.yaml`);
+  const lines = ["steps:"];
+  for (let index = 0; index < steps; index++) lines.push("  - role: worker");
+  lines.push(
+    "  - role: worker",
+    `    output: { n: ${steps + 1}, done: false, summary: "benchmark step ${steps + 1}" }`,
+    `    body: "Did step ${steps + 1} of the benchmark thread."`,
+  );
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+function environment(home: string): Record<string, string | undefined> {
+  const { UWF_STORE: _store, UWF_HOME: _home, ...rest } = process.env;
+  return { ...rest, UWF_HOME: home, HOME: temporaryRoot, NO_COLOR: "1" };
+}
+
+function gitCommit(): string | null {
+  const run = runProcess(["git", "rev-parse", "HEAD"], repositoryRoot, process.env);
+  return run.exitCode === 0 ? run.stdout.trim() : null;
+}
+
+function progress(message: string): void {
+  console.error(`[bench] ${message}`);
+}

@@ -18,30 +18,37 @@ const base: WorkflowNode = {
 };
 
 describe("compileWorkflow", () => {
-  it("compiles every condition and every edge once", () => {
+  it("compiles a node's edges and a condition once, when first asked for", () => {
     const compiled = compileWorkflow(base);
-    expect([...compiled.conditions.keys()]).toEqual(["done"]);
-    expect(compiled.edges.get("writer")?.map((edge) => edge.index)).toEqual([0, 1]);
     expect(compiled.workflow).toBe(base);
+    const edges = compiled.edgesFrom("writer");
+    expect(edges.map((edge) => edge.index)).toEqual([0, 1]);
+    expect(compiled.edgesFrom("writer")).toBe(edges);
+    expect(compiled.edgesFrom("nowhere")).toEqual([]);
+    const done = compiled.condition("done");
+    expect(done?.name).toBe("done");
+    expect(compiled.condition("done")).toBe(done);
+    expect(compiled.condition("toString")).toBeUndefined();
   });
 
-  it("refuses a stored workflow whose condition or template does not compile, naming each field", () => {
+  it("refuses a stored workflow's condition or template that does not compile, naming the field, when reached", () => {
     const broken: WorkflowNode = {
       ...base,
       conditions: { done: { expression: "(((" } },
       graph: { ...base.graph, writer: [{ role: "writer", condition: null, status: null, prompt: "{% if %}" }] },
     };
-    const error = (() => {
+    const compiled = compileWorkflow(broken);
+    expect(compiled.edgesFrom("$START")).toHaveLength(1);
+    const pathOf = (action: () => unknown) => {
       try {
-        compileWorkflow(broken);
+        action();
       } catch (caught) {
-        return caught;
+        expect(caught).toBeInstanceOf(InvalidWorkflowError);
+        return (caught as InvalidWorkflowError).problems.map((problem) => problem.path);
       }
-    })();
-    expect(error).toBeInstanceOf(InvalidWorkflowError);
-    expect((error as InvalidWorkflowError).problems.map((problem) => problem.path)).toEqual([
-      "conditions.done.expression",
-      "graph.writer[0].prompt",
-    ]);
+      throw new Error("expected an InvalidWorkflowError");
+    };
+    expect(pathOf(() => compiled.condition("done"))).toEqual(["conditions.done.expression"]);
+    expect(pathOf(() => compiled.edgesFrom("writer"))).toEqual(["graph.writer[0].prompt"]);
   });
 });

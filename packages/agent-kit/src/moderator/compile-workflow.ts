@@ -1,4 +1,4 @@
-import type { Transition, WorkflowNode, WorkflowProblem } from "@uwf/protocol";
+import type { Transition, WorkflowNode } from "@uwf/protocol";
 import { formatFieldPath } from "../workflow/field-path.ts";
 import { InvalidWorkflowError } from "../workflow/invalid-workflow-error.ts";
 import { type CompiledCondition, compileCondition, describeJsonataError } from "./compile-condition.ts";
@@ -11,45 +11,60 @@ export interface CompiledEdge {
   template: EdgeTemplate;
 }
 
-/** A workflow with every condition and edge prompt parsed once, ready for `pickNextRole`. */
+/** A workflow ready for `pickNextRole`: each node's edge prompts and each condition are parsed once, when first needed. */
 export interface CompiledWorkflow {
   workflow: WorkflowNode;
-  conditions: ReadonlyMap<string, CompiledCondition>;
-  edges: ReadonlyMap<string, readonly CompiledEdge[]>;
+  /** The ordered edges leaving `from`; throws InvalidWorkflowError when one of their templates does not parse. */
+  edgesFrom(from: string): readonly CompiledEdge[];
+  /** A condition by name, undefined when the workflow has none of that name; throws InvalidWorkflowError when it does not compile. */
+  condition(name: string): CompiledCondition | undefined;
 }
 
 /**
- * Compiles a workflow for the moderator. Loading already validates; this still refuses a
- * broken condition or template (say, a stored workflow written by an older uwf) with the
- * same `InvalidWorkflowError` rather than failing later inside a step.
+ * Prepares a workflow for the moderator. Compiling lazily matters because every step is a new
+ * process that reaches one node: it should not pay for parsing every template of the graph, nor
+ * load JSONata when the edges it tries have no condition. Loading a workflow file validates all of
+ * it; a stored workflow that is broken anyway (say, written by an older uwf) is refused with the
+ * same InvalidWorkflowError, naming the field, when the step reaches it.
  */
 export function compileWorkflow(workflow: WorkflowNode): CompiledWorkflow {
-  const problems: WorkflowProblem[] = [];
-  const problem = (path: (string | number)[], message: string) =>
-    problems.push({ file: workflow.name, line: null, column: null, path: formatFieldPath(path), message });
-
-  const conditions = new Map<string, CompiledCondition>();
-  for (const [name, condition] of Object.entries(workflow.conditions)) {
-    try {
-      conditions.set(name, compileCondition(name, condition.expression));
-    } catch (error) {
-      problem(["conditions", name, "expression"], `JSONata does not compile: ${describeJsonataError(error).message}`);
-    }
-  }
-
   const edges = new Map<string, CompiledEdge[]>();
-  for (const [from, transitions] of Object.entries(workflow.graph)) {
-    const compiled: CompiledEdge[] = [];
-    transitions.forEach((transition, index) => {
+  const conditions = new Map<string, CompiledCondition>();
+  const refuse = (path: (string | number)[], message: string): never => {
+    throw new InvalidWorkflowError(workflow.name, [
+      { file: workflow.name, line: null, column: null, path: formatFieldPath(path), message },
+    ]);
+  };
+  return {
+    workflow,
+    edgesFrom(from) {
+      const cached = edges.get(from);
+      if (cached !== undefined) return cached;
+      const compiled = (workflow.graph[from] ?? []).map((transition, index) => {
+        try {
+          return { transition, index, template: parseEdgeTemplate(transition.prompt) };
+        } catch (error) {
+          return refuse(["graph", from, index, "prompt"], `template does not parse: ${messageOf(error)}`);
+        }
+      });
+      edges.set(from, compiled);
+      return compiled;
+    },
+    condition(name) {
+      const cached = conditions.get(name);
+      if (cached !== undefined) return cached;
+      const source = workflow.conditions[name];
+      if (source === undefined || !Object.hasOwn(workflow.conditions, name)) return undefined;
       try {
-        compiled.push({ transition, index, template: parseEdgeTemplate(transition.prompt) });
+        const compiled = compileCondition(name, source.expression);
+        conditions.set(name, compiled);
+        return compiled;
       } catch (error) {
-        problem(["graph", from, index, "prompt"], `template does not parse: ${messageOf(error)}`);
+        return refuse(
+          ["conditions", name, "expression"],
+          `JSONata does not compile: ${describeJsonataError(error).message}`,
+        );
       }
-    });
-    edges.set(from, compiled);
-  }
-
-  if (problems.length > 0) throw new InvalidWorkflowError(workflow.name, problems);
-  return { workflow, conditions, edges };
+    },
+  };
 }

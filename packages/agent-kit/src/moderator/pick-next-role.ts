@@ -27,7 +27,7 @@ export async function pickNextRole(
   const last = history.steps.at(-1);
   const mode: ModeratorMode = options.mode === "continue" && last === undefined ? "new" : options.mode;
   const from = mode === "continue" && last !== undefined ? last.role : START;
-  const edges = compiled.edges.get(from) ?? [];
+  const edges = compiled.edgesFrom(from);
   if (mode === "resume" && !edges.some((edge) => edge.transition.status === "resume")) {
     throw new NoResumeEdgeError(compiled.workflow.name);
   }
@@ -38,7 +38,7 @@ export async function pickNextRole(
     tried.push(describe(transition));
     if (!statusHolds(transition, from, mode, status)) continue;
     if (transition.condition !== null) {
-      const condition = compiled.conditions.get(transition.condition);
+      const condition = compiled.condition(transition.condition);
       // Validation rejects unknown names; a hand-made node could still carry one.
       if (condition === undefined) throw new ConditionFailedError(transition.condition, "no such condition", null);
       if (!(await evaluateCondition(condition, history, timeoutMs))) continue;

@@ -1,6 +1,7 @@
 import type { ObjectStore } from "@uwf/cas";
-import { agentRunNodeSchema, outputNodeSchema, textNodeSchema, type Usage } from "@uwf/protocol";
+import type { AgentRunNode, OutputNode, TextNode, Usage } from "@uwf/protocol";
 import type { ThreadChain } from "./read-chain.ts";
+import { storedNodeAs } from "./stored-node.ts";
 
 /** A step as the moderator, the prompt builder and `read` see it. */
 export interface HistoryStep {
@@ -22,9 +23,9 @@ export async function loadHistory(objects: ObjectStore, chain: ThreadChain): Pro
   return Promise.all(
     chain.steps.map(async ({ number, address, node }) => {
       const [output, body, run] = await Promise.all([
-        objects.get(node.output).then((value) => outputNodeSchema.parse(value)),
-        objects.get(node.body).then((value) => textNodeSchema.parse(value)),
-        objects.get(node.run).then((value) => agentRunNodeSchema.parse(value)),
+        objects.get(node.output).then((value) => storedNodeAs<OutputNode>("output/1", node.output, value)),
+        objects.get(node.body).then((value) => storedNodeAs<TextNode>("text/1", node.body, value)),
+        objects.get(node.run).then((value) => storedNodeAs<AgentRunNode>("agent-run/1", node.run, value)),
       ]);
       return {
         number,

@@ -1,13 +1,6 @@
 import { type ObjectStore, walkNodes } from "@uwf/cas";
-import {
-  type Address,
-  nodeKind,
-  type ThreadStartNode,
-  type ThreadStepNode,
-  threadStartNodeSchema,
-  threadStepNodeSchema,
-  UwfError,
-} from "@uwf/protocol";
+import { type Address, nodeKind, type ThreadStartNode, type ThreadStepNode, UwfError } from "@uwf/protocol";
+import { storedNodeAs } from "./stored-node.ts";
 
 export interface ChainStep {
   /** The real step number: 1 for the first step after the start node. */
@@ -37,8 +30,8 @@ export async function readChain(objects: ObjectStore, head: Address): Promise<Th
     },
     visit: (address, node) => {
       const kind = nodeKind(node);
-      if (kind === "thread-step/1") reversed.push({ address, node: threadStepNodeSchema.parse(node) });
-      else if (kind === "thread-start/1") start = { address, node: threadStartNodeSchema.parse(node) };
+      if (kind === "thread-step/1") reversed.push({ address, node: storedNodeAs<ThreadStepNode>(kind, address, node) });
+      else if (kind === "thread-start/1") start = { address, node: storedNodeAs<ThreadStartNode>(kind, address, node) };
       else {
         throw new UwfError(
           "not-a-thread-node",

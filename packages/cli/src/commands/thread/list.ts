@@ -10,7 +10,13 @@ export interface ListCommandOptions {
   offset?: number;
 }
 
-/** Reads only the ref store, plus each listed head to flag threads whose head is missing or corrupt. */
+/**
+ * Past this many listed threads, heads are only checked to exist (a stat), not read and re-hashed:
+ * a page a person reads is fully checked, while `list --json` of a large store stays a ref-store read.
+ */
+export const FULL_HEAD_CHECK_LIMIT = 1000;
+
+/** Reads the ref store, plus each listed head to flag threads whose head is missing or corrupt. */
 export async function listCommand(options: ListCommandOptions, context: CommandContext) {
   const status = options.status === undefined ? undefined : threadStatusSchema.safeParse(options.status);
   if (status !== undefined && !status.success) {
@@ -24,10 +30,12 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
     limit: options.limit,
     offset,
   });
+  const readHeads = threads.length <= FULL_HEAD_CHECK_LIMIT;
   const listed: ListedThread[] = await Promise.all(
     threads.map(async (thread) => {
       try {
-        await store.objects.get(thread.head);
+        if (readHeads) await store.objects.get(thread.head);
+        else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
         return thread;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

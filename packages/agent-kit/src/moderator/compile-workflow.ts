@@ -3,12 +3,14 @@ import { formatFieldPath } from "../workflow/field-path.ts";
 import { InvalidWorkflowError } from "../workflow/invalid-workflow-error.ts";
 import { type CompiledCondition, compileCondition, describeJsonataError } from "./compile-condition.ts";
 import { type EdgeTemplate, messageOf, parseEdgeTemplate } from "./edge-template.ts";
+import { isPlainSubstitution } from "./plain-substitution.ts";
 
 export interface CompiledEdge {
   transition: Transition;
   /** Position in the node's ordered edge list. */
   index: number;
-  template: EdgeTemplate;
+  /** The parsed Liquid template, or the source itself when it only outputs plain variables. */
+  template: EdgeTemplate | string;
 }
 
 /** A workflow ready for `pickNextRole`: each node's edge prompts and each condition are parsed once, when first needed. */
@@ -42,7 +44,8 @@ export function compileWorkflow(workflow: WorkflowNode): CompiledWorkflow {
       if (cached !== undefined) return cached;
       const compiled = (workflow.graph[from] ?? []).map((transition, index) => {
         try {
-          return { transition, index, template: parseEdgeTemplate(transition.prompt) };
+          const source = transition.prompt;
+          return { transition, index, template: isPlainSubstitution(source) ? source : parseEdgeTemplate(source) };
         } catch (error) {
           return refuse(["graph", from, index, "prompt"], `template does not parse: ${messageOf(error)}`);
         }

@@ -2,9 +2,10 @@ import { END, START } from "@uwf/protocol";
 import { EdgePromptError } from "./edge-prompt-error.ts";
 import { type EdgeTemplate, edgeTemplateEngine, messageOf, parseEdgeTemplate } from "./edge-template.ts";
 import type { ModeratorHistory } from "./moderator-history.ts";
+import { renderPlainSubstitution } from "./plain-substitution.ts";
 
 export interface RenderEdgePromptOptions {
-  /** The edge's prompt: its source text or the template `compileWorkflow` parsed once. */
+  /** The edge's prompt: its source text (plain substitutions render without liquidjs) or a parsed template. */
   template: string | EdgeTemplate;
   from: string;
   to: string;
@@ -28,8 +29,13 @@ export async function renderEdgePrompt(options: RenderEdgePromptOptions): Promis
   const { from, to, history } = options;
   let rendered: string;
   try {
-    const template = typeof options.template === "string" ? parseEdgeTemplate(options.template) : options.template;
-    rendered = await edgeTemplateEngine().render(template, edgePromptContext(from, history));
+    const context = edgePromptContext(from, history);
+    const plain = typeof options.template === "string" ? renderPlainSubstitution(options.template, context) : undefined;
+    if (plain !== undefined) rendered = plain;
+    else {
+      const template = typeof options.template === "string" ? parseEdgeTemplate(options.template) : options.template;
+      rendered = await edgeTemplateEngine().render(template, context);
+    }
   } catch (error) {
     throw new EdgePromptError(from, to, `cannot be rendered: ${messageOf(error)}`, { cause: error });
   }

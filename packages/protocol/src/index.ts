@@ -1,4 +1,5 @@
-export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, addressSchema, normalizeAddress } from "./address.ts";
+export { addressSchema } from "./address.ts";
+export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, normalizeAddress } from "./address-pattern.ts";
 export {
   type AgentSpec,
   type AnthropicAgentSpec,
@@ -71,7 +72,10 @@ export {
   pricesSchema,
   providerSchema,
 } from "./config.ts";
-export { NODE_SCHEMAS, nodeKind } from "./node-kinds.ts";
+export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
+export { nodeKind } from "./node-kind.ts";
+export { NODE_SCHEMAS } from "./node-kinds.ts";
+export { NODE_REF_FIELDS } from "./node-ref-fields.ts";
 export { listNodeRefs } from "./node-refs.ts";
 export {
   type AgentAttempt,
@@ -80,7 +84,6 @@ export {
   agentAttemptSchema,
   agentRunNodeSchema,
   agentRunOutcomeSchema,
-  NODE_REF_FIELDS,
   type OutputNode,
   outputNodeSchema,
   type TextNode,
@@ -105,25 +108,21 @@ export {
   type WorkflowEntry,
   workflowEntrySchema,
 } from "./thread-record.ts";
-export { addUsage, type Usage, usageSchema, ZERO_USAGE } from "./usage.ts";
+export { type Usage, usageSchema } from "./usage.ts";
+export { addUsage, ZERO_USAGE } from "./usage-math.ts";
 export { isUwfError, UwfError, type UwfErrorData, type UwfErrorOptions } from "./uwf-error.ts";
 export {
   type Condition,
   conditionSchema,
   type EdgesInput,
-  END,
   edgesInputSchema,
   type JsonSchemaObject,
   jsonSchemaObjectSchema,
-  NAME_PATTERN,
   nameSchema,
   normalizeEdges,
   normalizeWorkflowFile,
-  RESERVED_NAMES,
   type Role,
   roleSchema,
-  START,
-  SUSPEND,
   statusTargetInputSchema,
   type Transition,
   type TransitionInput,

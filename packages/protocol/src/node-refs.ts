@@ -1,5 +1,5 @@
-import { type Address, normalizeAddress } from "./address.ts";
-import { NODE_REF_FIELDS } from "./nodes.ts";
+import { type Address, normalizeAddress } from "./address-pattern.ts";
+import { NODE_REF_FIELDS } from "./node-ref-fields.ts";
 
 /**
  * The addresses a node points at, in field order. Only the fields its kind

@@ -103,14 +103,3 @@ export const transcriptNodeSchema = z
   })
   .strict();
 export type TranscriptNode = z.infer<typeof transcriptNodeSchema>;
-
-/** Field paths holding addresses, per node kind: what `refs`, `walk` and `gc` follow. */
-export const NODE_REF_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  "workflow/1": [],
-  "thread-start/1": ["workflow"],
-  "thread-step/1": ["start", "prev", "output", "body", "run"],
-  "output/1": [],
-  "text/1": [],
-  "agent-run/1": ["prompt", "transcript", "attempts[].request", "attempts[].reply"],
-  "transcript/1": [],
-};

@@ -1,14 +1,7 @@
 import { z } from "zod";
 import { agentSpecSchema } from "./agent-spec.ts";
+import { NAME_PATTERN } from "./graph-names.ts";
 
-/** Graph pseudo-nodes: where a thread begins, where it ends, and the status that pauses it. */
-export const START = "$START";
-export const END = "$END";
-export const SUSPEND = "$SUSPEND";
-export const RESERVED_NAMES: readonly string[] = [START, END, SUSPEND];
-
-/** Role and condition names: identifiers that read well in templates and Mermaid. */
-export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 export const nameSchema = z.string().regex(NAME_PATTERN, "expected a name of letters, digits, '_' and '-'");
 
 /** A JSON Schema object; checked as a schema by the loader, not here. */

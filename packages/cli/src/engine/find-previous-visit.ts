@@ -1,8 +1,9 @@
 import type { PreviousVisit } from "@uwf/agent-kit";
 import type { ObjectStore } from "@uwf/cas";
-import { agentRunNodeSchema, type ThreadRecord, transcriptNodeSchema } from "@uwf/protocol";
+import type { AgentRunNode, ThreadRecord, TranscriptNode } from "@uwf/protocol";
 import type { HistoryStep } from "./load-history.ts";
 import type { ThreadChain } from "./read-chain.ts";
+import { storedNodeAs } from "./stored-node.ts";
 
 /**
  * The number of the last step this thread shares with the thread it was forked from
@@ -23,9 +24,11 @@ export async function findPreviousVisit(
 ): Promise<PreviousVisit | undefined> {
   const previous = history.findLast((step) => step.role === roleName);
   if (previous === undefined) return undefined;
-  const run = agentRunNodeSchema.parse(await objects.get(previous.run));
+  const run = storedNodeAs<AgentRunNode>("agent-run/1", previous.run, await objects.get(previous.run));
   const transcript =
-    run.transcript === null ? null : transcriptNodeSchema.parse(await objects.get(run.transcript)).messages;
+    run.transcript === null
+      ? null
+      : storedNodeAs<TranscriptNode>("transcript/1", run.transcript, await objects.get(run.transcript)).messages;
   return {
     sessionId: run.sessionId,
     transcript,

@@ -10,7 +10,7 @@ import {
   type ThreadRecord,
   type ThreadStepNode,
   UwfError,
-  workflowNodeSchema,
+  type WorkflowNode,
 } from "@uwf/protocol";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
@@ -23,6 +23,7 @@ import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
 import { runAgentWithRetries } from "./run-agent-with-retries.ts";
+import { storedNodeAs } from "./stored-node.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions {
@@ -59,7 +60,11 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         throw new UwfError("thread-not-found", `no thread "${threadId}"`, { data: { thread: threadId } });
       const mode = checkSteppable(record, options.resumeAnswer);
       const chain = await readChain(store.objects, record.head);
-      const workflow = workflowNodeSchema.parse(await store.objects.get(record.workflowAddress));
+      const workflow = storedNodeAs<WorkflowNode>(
+        "workflow/1",
+        record.workflowAddress,
+        await store.objects.get(record.workflowAddress),
+      );
       const history = await loadHistory(store.objects, chain);
       const compiled = compileWorkflow(workflow);
       const moderatorHistory = toModeratorHistory(record, chain.start, history);

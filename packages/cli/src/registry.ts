@@ -66,7 +66,6 @@ export type RunCommand = <Result>(load: Load<Result>) => () => Promise<void>;
 
 async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise<CommandContext> {
   const { resolveHome } = await import("./resolve-home.ts");
-  const { ulid } = await import("ulid");
   const env = process.env;
   const cwd = process.cwd();
   const interactive = Boolean(process.stderr.isTTY) && !globals.quiet && !globals.json;
@@ -82,7 +81,8 @@ async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise
     color,
     interactive,
     signal,
-    newId: ulid,
+    // ulid loads node:crypto (~5 ms); only commands that create a thread need it.
+    newId: () => (require("ulid") as typeof import("ulid")).ulid(),
     progress,
   });
 }

@@ -5,7 +5,6 @@ import {
   extractWithModel,
   type LaunchAgentOptions,
   launchAgent,
-  loadConfig,
   type PreviousVisit,
 } from "@uwf/agent-kit";
 import { type AgentRunOutcome, addUsage, type Config, type JsonSchemaObject, type Usage } from "@uwf/protocol";
@@ -31,10 +30,12 @@ export interface AgentRunResult {
   extraction: "frontmatter" | "llm" | null;
 }
 
-export interface RunAgentWithRetriesOptions extends Omit<LaunchAgentOptions, "prompt"> {
+export interface RunAgentWithRetriesOptions extends Omit<LaunchAgentOptions, "prompt" | "config"> {
   prompt: string;
   schema: JsonSchemaObject;
   retries: number;
+  /** The uwf home's config: agents read their providers from it, and it names the extraction model. */
+  config: Config;
 }
 
 /**
@@ -46,128 +47,82 @@ export interface RunAgentWithRetriesOptions extends Omit<LaunchAgentOptions, "pr
  * `extractionModel`, that model extracts the fields (`extraction: "llm"`).
  */
 export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): Promise<AgentRunResult> {
-  const { schema, retries, prompt, ...launchOptions } = options;
+  const { schema, retries, prompt, config, ...launchOptions } = options;
   const attempts: AttemptRecord[] = [];
   let usage: Usage | null = null;
   let sessionId: string | null = null;
   let transcript: unknown[] | null = null;
+  const addToUsage = (more: Usage | null) => {
+    if (more !== null) usage = usage === null ? more : addUsage(usage, more);
+  };
+  const finish = (
+    outcome: AgentRunOutcome,
+    error: string | null,
+    extracted: { fields: Record<string, unknown>; body: string; extraction: "frontmatter" | "llm" } | null = null,
+  ): AgentRunResult => ({
+    outcome,
+    error,
+    attempts,
+    fields: extracted?.fields ?? null,
+    body: extracted?.body ?? null,
+    usage,
+    sessionId,
+    transcript,
+    extraction: extracted?.extraction ?? null,
+  });
+
   let request = prompt;
   let previousVisit: PreviousVisit | undefined = launchOptions.previousVisit;
   for (let attempt = 0; ; attempt++) {
     const result = await launchAgent({
       ...launchOptions,
+      config,
       prompt: request,
       attempt,
       ...(previousVisit === undefined ? {} : { previousVisit }),
     });
-    if (result.usage !== null) usage = usage === null ? result.usage : addUsage(usage, result.usage);
+    addToUsage(result.usage);
     sessionId = result.sessionId ?? sessionId;
     transcript = result.transcript ?? transcript;
     const failure = launchFailure(result);
     if (failure !== null) {
       attempts.push({ request, result, error: failure.error });
-      return {
-        outcome: failure.outcome,
-        error: failure.error,
-        attempts,
-        fields: null,
-        body: null,
-        usage,
-        sessionId,
-        transcript,
-        extraction: null,
-      };
+      return finish(failure.outcome, failure.error);
     }
     const extracted = extractFrontmatter(result.reply, schema);
-    if (extracted.success) {
-      attempts.push({ request, result, error: null });
-      return {
-        outcome: "ok",
-        error: null,
-        attempts,
-        fields: extracted.fields,
-        body: extracted.body,
-        usage,
-        sessionId,
-        transcript,
-        extraction: "frontmatter",
-      };
-    }
-    attempts.push({ request, result, error: extracted.problem });
-    if (attempt >= retries) {
-      const invalid = `reply still invalid after ${attempt + 1} attempt(s): ${extracted.problem}`;
-      const config = await configForExtraction(options);
-      if (config?.extractionModel === undefined) {
-        return {
-          outcome: "invalid",
-          error: invalid,
-          attempts,
-          fields: null,
-          body: null,
-          usage,
-          sessionId,
-          transcript,
-          extraction: null,
-        };
+    attempts.push({ request, result, error: extracted.success ? null : extracted.problem });
+    if (extracted.success) return finish("ok", null, { ...extracted, extraction: "frontmatter" });
+    if (attempt < retries) {
+      const retryPrompt = buildRetryPrompt(extracted.problem, schema);
+      if (keepsConversation(result)) {
+        previousVisit = { sessionId: result.sessionId, transcript: result.transcript ?? null, shared: false };
+        request = retryPrompt;
+      } else {
+        request = `${prompt}\n\n${retryPrompt}`;
       }
-      const fallback = await extractWithModel({
-        config,
-        home: launchOptions.env.home,
-        reply: result.reply,
-        schema,
-        roleName: launchOptions.env.role,
-        ...(launchOptions.signal === undefined ? {} : { signal: launchOptions.signal }),
-      });
-      if (fallback.usage !== null) usage = usage === null ? fallback.usage : addUsage(usage, fallback.usage);
-      if (!fallback.success) {
-        const error = `${invalid}; extraction by ${config.extractionModel} failed too: ${fallback.problem}`;
-        return {
-          outcome: "invalid",
-          error,
-          attempts,
-          fields: null,
-          body: null,
-          usage,
-          sessionId,
-          transcript,
-          extraction: null,
-        };
-      }
-      return {
-        outcome: "ok",
-        error: null,
-        attempts,
-        fields: fallback.fields,
-        body: fallback.body,
-        usage,
-        sessionId,
-        transcript,
-        extraction: "llm",
-      };
+      continue;
     }
-    const retryPrompt = buildRetryPrompt(extracted.problem, schema);
-    if (keepsConversation(result)) {
-      previousVisit = { sessionId: result.sessionId, transcript: result.transcript ?? null, shared: false };
-      request = retryPrompt;
-    } else {
-      request = `${prompt}\n\n${retryPrompt}`;
+    const invalid = `reply still invalid after ${attempt + 1} attempt(s): ${extracted.problem}`;
+    if (config.extractionModel === undefined) return finish("invalid", invalid);
+    const fallback = await extractWithModel({
+      config,
+      home: launchOptions.env.home,
+      reply: result.reply,
+      schema,
+      roleName: launchOptions.env.role,
+      ...(launchOptions.signal === undefined ? {} : { signal: launchOptions.signal }),
+    });
+    addToUsage(fallback.usage);
+    if (!fallback.success) {
+      return finish("invalid", `${invalid}; extraction by ${config.extractionModel} failed too: ${fallback.problem}`);
     }
+    return finish("ok", null, { fields: fallback.fields, body: fallback.body, extraction: "llm" });
   }
 }
 
 /** An agent that returned a transcript or a session can be asked again within that conversation. */
 function keepsConversation(result: AgentLaunchResult): boolean {
   return (result.transcript !== undefined && result.transcript !== null) || result.sessionId !== null;
-}
-
-/** The config given by the caller, else config.yaml of the home; null when it cannot be read. */
-async function configForExtraction(options: RunAgentWithRetriesOptions): Promise<Config | null> {
-  if (options.config !== undefined) return options.config;
-  try {
-    return await loadConfig(options.env.home);
-  } catch {
-    return null;
-  }
 }
 
 function launchFailure(result: AgentLaunchResult): { outcome: AgentRunOutcome; error: string } | null {

@@ -39,19 +39,11 @@ export interface ProgressStatus {
   step: number;
 }
 
-export interface CreateContextOptions {
-  home: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  json: boolean;
-  quiet: boolean;
-  verbose: boolean;
-  color: boolean;
-  interactive: boolean;
-  signal: AbortSignal;
-  newId: () => string;
-  progress: (status: ProgressStatus | null) => void;
-}
+/** What the registry decides before a command runs; the rest of the context is derived from it. */
+export type CreateContextOptions = Pick<
+  CommandContext,
+  "home" | "cwd" | "env" | "json" | "quiet" | "verbose" | "color" | "interactive" | "signal" | "newId" | "progress"
+>;
 
 export function createContext(options: CreateContextOptions): CommandContext {
   let store: Promise<Store> | undefined;

@@ -15,7 +15,7 @@ import { loadHistory } from "./load-history.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
-import { toModeratorHistory } from "./step-thread.ts";
+import { toModeratorHistory } from "./to-moderator-history.ts";
 
 export interface ForkThreadOptions {
   store: Store;
@@ -39,8 +39,7 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
   const id = options.newId();
   const createdAt = now().toISOString();
   const history = await loadHistory(store.objects, chain);
-  const partial = { id, workflow: workflow.name } as ThreadRecord;
-  const moderatorHistory = toModeratorHistory(partial, chain.start, history);
+  const moderatorHistory = toModeratorHistory({ id, workflow: workflow.name }, chain.start, history);
   const record: ThreadRecord = {
     id,
     workflow: workflow.name,

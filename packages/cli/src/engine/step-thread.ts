@@ -1,4 +1,4 @@
-import { buildContinuationPrompt, buildReplySchema, compileWorkflow, pickNextRole, resolveAgent } from "@uwf/agent-kit";
+import { buildContinuationPrompt, buildReplySchema, compileWorkflow, resolveAgent } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -17,13 +17,16 @@ import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import { checkSteppable } from "./check-steppable.ts";
+import { chooseStepRole } from "./choose-step-role.ts";
 import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import { type HistoryStep, loadHistory } from "./load-history.ts";
+import { toStepSummary } from "./load-step-summaries.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
 import { runAgentWithRetries } from "./run-agent-with-retries.ts";
 import { storedNodeAs } from "./stored-node.ts";
+import { toModeratorHistory } from "./to-moderator-history.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions {
@@ -67,27 +70,22 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       );
       const history = await loadHistory(store.objects, chain);
       const compiled = compileWorkflow(workflow);
-      const moderatorHistory = toModeratorHistory(record, chain.start, history);
-
-      const last = history.at(-1);
-      let roleName: string;
-      let edgePrompt: string;
-      if (mode === "answer-suspended" && last !== undefined) {
-        roleName = last.role;
-        edgePrompt = `You suspended this thread: ${record.reason ?? "(no reason given)"}\n\nThe user's answer:\n${options.resumeAnswer}`;
-      } else {
-        const decision = await pickNextRole(compiled, moderatorHistory, {
-          mode: mode === "resume-ended" ? "resume" : history.length === 0 ? "new" : "continue",
-        });
-        if (decision.role === END) {
-          const ended = { status: "ended", next: END, updatedAt: options.now().toISOString() } as const;
-          if (!(await store.refs.updateThread(threadId, record.head, ended)))
-            throw new HeadConflictError(threadId, record.head, record.head);
-          return { kind: "ended", record: { ...record, ...ended } };
-        }
-        roleName = decision.role;
-        edgePrompt = mode === "resume-ended" ? `${decision.prompt}\n\n${options.resumeAnswer}` : decision.prompt;
+      const chosen = await chooseStepRole({
+        compiled,
+        record,
+        chain,
+        history,
+        mode,
+        resumeAnswer: options.resumeAnswer,
+      });
+      if (chosen.ended) {
+        const ended = { status: "ended", next: END, updatedAt: options.now().toISOString() } as const;
+        if (!(await store.refs.updateThread(threadId, record.head, ended)))
+          throw new HeadConflictError(threadId, record.head, record.head);
+        return { kind: "ended", record: { ...record, ...ended } };
       }
+      const { roleName, edgePrompt } = chosen;
+      const last = history.at(-1);
 
       const role = workflow.roles[roleName];
       if (role === undefined)
@@ -183,43 +181,9 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       } as const;
       if (!(await store.refs.updateThread(threadId, record.head, update)))
         throw new HeadConflictError(threadId, record.head, stepAddress);
-      return {
-        kind: "stepped",
-        record: { ...record, ...update },
-        step: {
-          number: stepNumber,
-          address: stepAddress,
-          role: roleName,
-          agent: agent.alias,
-          status: typeof run.fields.$status === "string" ? run.fields.$status : null,
-          output: run.fields,
-          startedAt: stepNode.startedAt,
-          completedAt: stepNode.completedAt,
-          durationMs: completedAt.getTime() - startedAt.getTime(),
-          usage: run.usage,
-        },
-      };
+      return { kind: "stepped", record: { ...record, ...update }, step: toStepSummary(newStep) };
     },
   );
-}
-
-export function toModeratorHistory(
-  record: ThreadRecord,
-  start: { prompt: string; cwd: string },
-  history: HistoryStep[],
-) {
-  return {
-    start: { prompt: start.prompt, workflow: record.workflow, cwd: start.cwd },
-    thread: { id: record.id },
-    steps: history.map((step) => ({
-      role: step.role,
-      output: step.output,
-      body: step.body,
-      agent: step.agent,
-      startedAt: step.startedAt,
-      completedAt: step.completedAt,
-    })),
-  };
 }
 
 function agentKind(spec: object): string {

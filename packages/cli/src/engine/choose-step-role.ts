@@ -1,0 +1,41 @@
+import { type CompiledWorkflow, pickNextRole } from "@uwf/agent-kit";
+import { END, type ThreadRecord } from "@uwf/protocol";
+import type { StepMode } from "./check-steppable.ts";
+import type { HistoryStep } from "./load-history.ts";
+import type { ThreadChain } from "./read-chain.ts";
+import { toModeratorHistory } from "./to-moderator-history.ts";
+
+export type StepRole = { ended: true } | { ended: false; roleName: string; edgePrompt: string };
+
+export interface ChooseStepRoleOptions {
+  compiled: CompiledWorkflow;
+  record: ThreadRecord;
+  chain: ThreadChain;
+  history: HistoryStep[];
+  mode: StepMode;
+  resumeAnswer: string | undefined;
+}
+
+/**
+ * Who acts next and what they are told. An answered suspension re-runs the suspended role with its
+ * reason and the answer; otherwise the moderator decides (on resuming an ended thread, through the
+ * workflow's `$START` resume edge, with the user's prompt appended).
+ */
+export async function chooseStepRole(options: ChooseStepRoleOptions): Promise<StepRole> {
+  const { record, history, mode, resumeAnswer } = options;
+  const last = history.at(-1);
+  if (mode === "answer-suspended" && last !== undefined) {
+    const reason = record.reason ?? "(no reason given)";
+    return {
+      ended: false,
+      roleName: last.role,
+      edgePrompt: `You suspended this thread: ${reason}\n\nThe user's answer:\n${resumeAnswer}`,
+    };
+  }
+  const decision = await pickNextRole(options.compiled, toModeratorHistory(record, options.chain.start, history), {
+    mode: mode === "resume-ended" ? "resume" : history.length === 0 ? "new" : "continue",
+  });
+  if (decision.role === END) return { ended: true };
+  const edgePrompt = mode === "resume-ended" ? `${decision.prompt}\n\n${resumeAnswer}` : decision.prompt;
+  return { ended: false, roleName: decision.role, edgePrompt };
+}

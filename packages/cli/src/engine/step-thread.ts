@@ -50,13 +50,19 @@ export type StepThreadOutcome =
   | { kind: "stepped"; record: ThreadRecord; step: StepSummary }
   | { kind: "ended"; record: ThreadRecord };
 
+/**
+ * How long a step's lease lives without renewal. The stepper renews it every quarter of this while
+ * the agent runs, so a step of any length keeps it, and a stepper killed with SIGKILL blocks the
+ * thread for at most this long. (The head's compare-and-swap keeps the thread correct even if a
+ * lease were lost; the lease is what makes a second stepper fail at once instead of after its run.)
+ */
+export const STEP_LEASE_TTL_MS = 60_000;
+
 /** DESIGN §4's step algorithm: lease → moderator → agent → validate → write → compare-and-swap the head. */
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
   const { store, config, threadId } = options;
-  // The lease outlives the longest agent run it guards; it is renewed while the step runs anyway.
-  const leaseTtlMs = (options.timeoutSeconds ?? config.timeout) * 1000 + 60_000;
   return withThreadLease(
-    { refs: store.refs, threadId, ttlMs: leaseTtlMs, host: options.host, now: options.now },
+    { refs: store.refs, threadId, ttlMs: STEP_LEASE_TTL_MS, host: options.host, now: options.now },
     async () => {
       const record = await store.refs.getThread(threadId);
       if (record === null)

@@ -26,7 +26,7 @@ export async function withThreadLease<Result>(
     () => {
       refs.renewLease(lease, ttlMs, now()).catch(() => {});
     },
-    Math.max(1000, Math.floor(ttlMs / 3)),
+    Math.max(1000, Math.floor(ttlMs / 4)),
   );
   renewal.unref();
   try {

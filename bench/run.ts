@@ -343,17 +343,19 @@ function stepOptions(store: GeneratedStore, chain: GeneratedChain): MeasureProce
   };
 }
 
-/** The scripted agent plays entry N for a thread of N steps: N placeholder entries, then the real reply. */
+/**
+ * The scripted agent plays entry N for a thread of N steps: N placeholder entries, then the real reply.
+ * JSON, so the benchmark times the engine rather than the test agent's YAML parse of a long scenario.
+ */
 function writeScenario(steps: number): string {
-  const file = join(temporaryRoot, `scenario-${steps}.yaml`);
-  const lines = ["steps:"];
-  for (let index = 0; index < steps; index++) lines.push("  - role: worker");
-  lines.push(
-    "  - role: worker",
-    `    output: { n: ${steps + 1}, done: false, summary: "benchmark step ${steps + 1}" }`,
-    `    body: "Did step ${steps + 1} of the benchmark thread."`,
-  );
-  writeFileSync(file, `${lines.join("\n")}\n`);
+  const file = join(temporaryRoot, `scenario-${steps}.json`);
+  const placeholders = Array.from({ length: steps }, () => ({ role: "worker" }));
+  const reply = {
+    role: "worker",
+    output: { n: steps + 1, done: false, summary: `benchmark step ${steps + 1}` },
+    body: `Did step ${steps + 1} of the benchmark thread.`,
+  };
+  writeFileSync(file, JSON.stringify({ steps: [...placeholders, reply] }));
   return file;
 }
 

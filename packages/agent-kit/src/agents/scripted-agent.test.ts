@@ -88,6 +88,20 @@ describe("runScriptedAgent", () => {
     expect(flat.error).toBe(`scenario ${join(temp.path, "flat.yaml")} needs a "steps" list`);
   });
 
+  it("reads a .json scenario as JSON, and reports invalid JSON", async () => {
+    const steps = [{ role: "writer", output: { summary: "from JSON" }, body: "Body." }];
+    writeFileSync(join(temp.path, "scenario.json"), JSON.stringify({ steps }));
+    const result = await play(0, "writer", { spec: { builtin: "scripted", scenario: "scenario.json" } });
+    expect(result.error).toBeNull();
+    expect(extractFrontmatter(result.reply, { properties: { summary: { type: "string" } } })).toMatchObject({
+      fields: { summary: "from JSON" },
+      body: "Body.",
+    });
+    writeFileSync(join(temp.path, "broken.json"), "{ steps: [");
+    const broken = await play(0, "writer", { spec: { builtin: "scripted", scenario: "broken.json" } });
+    expect(broken.error).toStartWith(`scenario ${join(temp.path, "broken.json")} is not valid JSON:`);
+  });
+
   it("does not play when the signal is already aborted", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -1,4 +1,4 @@
-export type { AgentEnvironment, AgentLaunchResult } from "./agents/agent-launch-result.ts";
+export type { AgentEnvironment, AgentLaunchResult, AgentRunContext } from "./agents/agent-launch-result.ts";
 export { AgentUnavailableError } from "./agents/agent-unavailable-error.ts";
 export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./agents/launch-agent.ts";
 export { type Scenario, type ScenarioStep, safeLoadScenario } from "./agents/load-scenario.ts";

@@ -37,6 +37,22 @@ export interface AgentEnvironment {
   home: string;
 }
 
+/** What every agent runner gets for one launch, whatever its kind. */
+export interface AgentRunContext {
+  prompt: string;
+  /** The thread's working directory: where the agent runs. */
+  cwd: string;
+  env: AgentEnvironment;
+  /** Milliseconds before the agent is stopped; 0 means no limit. */
+  timeoutMs: number;
+  /** Abort (Ctrl-C) to stop the agent; the result is then marked `interrupted`. */
+  signal?: AbortSignal;
+  /** Each chunk of the agent's stderr (or progress) as it comes, for `-v`. */
+  onStderr?: (chunk: string) => void;
+  /** Milliseconds between SIGTERM and SIGKILL when stopping a process group. Default 2000. */
+  killGraceMs?: number;
+}
+
 /** A result for a launch that produced no reply: it failed before or instead of running anything. */
 export function failedLaunchResult(
   error: string,

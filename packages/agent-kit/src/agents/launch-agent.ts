@@ -1,5 +1,5 @@
 import type { AgentSpec, Config } from "@uwf/protocol";
-import type { AgentEnvironment, AgentLaunchResult } from "./agent-launch-result.ts";
+import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
 import { AgentUnavailableError } from "./agent-unavailable-error.ts";
 import { runScriptedAgent } from "./scripted-agent.ts";
 
@@ -10,24 +10,12 @@ export interface PreviousVisit {
   shared: boolean;
 }
 
-export interface LaunchAgentOptions {
+export interface LaunchAgentOptions extends AgentRunContext {
   spec: AgentSpec;
   /** The name the agent is known by (config alias), for messages and the agent-run record. */
   alias: string;
-  prompt: string;
-  /** The thread's working directory: where the agent runs. */
-  cwd: string;
-  env: AgentEnvironment;
-  /** Milliseconds before the agent's process group is stopped; 0 means no limit. */
-  timeoutMs: number;
-  /** Abort (Ctrl-C) to stop the agent; the result is then marked `interrupted`. */
-  signal?: AbortSignal;
-  /** Each chunk of the agent's stderr as it comes (for `-v`). */
-  onStderr?: (chunk: string) => void;
   /** 0 for the first launch of a step, 1, 2... for retries after an invalid reply. */
   attempt?: number;
-  /** Milliseconds between SIGTERM and SIGKILL when stopping the agent. Default 2000. */
-  killGraceMs?: number;
   /**
    * The role's previous visit in this thread's chain, for agents that keep a conversation
    * (the built-in `anthropic` agent continues its transcript, Claude Code resumes its session).

@@ -1,19 +1,11 @@
 import type { CommandAgentSpec } from "@uwf/protocol";
-import type { AgentEnvironment, AgentLaunchResult } from "./agent-launch-result.ts";
+import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
 import { buildAgentVariables, substituteAgentArgs } from "./agent-variables.ts";
 import { runProcessGroup } from "./run-process-group.ts";
 import { withPromptFile } from "./with-prompt-file.ts";
 
-export interface LaunchCommandAgentOptions {
+export interface LaunchCommandAgentOptions extends AgentRunContext {
   spec: CommandAgentSpec;
-  prompt: string;
-  /** The thread's working directory. */
-  cwd: string;
-  env: AgentEnvironment;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  onStderr?: (chunk: string) => void;
-  killGraceMs?: number;
 }
 
 /**

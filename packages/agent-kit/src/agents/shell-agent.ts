@@ -1,7 +1,7 @@
 import type { ShellAgentSpec } from "@uwf/protocol";
 import { formatFrontmatter } from "../extract/format-frontmatter.ts";
 import { fenceText } from "../prompt/fence-text.ts";
-import type { AgentEnvironment, AgentLaunchResult } from "./agent-launch-result.ts";
+import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
 import { buildAgentVariables } from "./agent-variables.ts";
 import { runProcessGroup } from "./run-process-group.ts";
 import { TailBuffer } from "./tail-buffer.ts";
@@ -11,15 +11,8 @@ import { withPromptFile } from "./with-prompt-file.ts";
 export const DEFAULT_SHELL_TAIL = 4_000;
 const STDERR_TAIL_LENGTH = 4_096;
 
-export interface RunShellAgentOptions {
+export interface RunShellAgentOptions extends AgentRunContext {
   spec: ShellAgentSpec;
-  prompt: string;
-  cwd: string;
-  env: AgentEnvironment;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  onStderr?: (chunk: string) => void;
-  killGraceMs?: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { type AnthropicAgentSpec, addUsage, type Config, type Usage, UwfError } from "@uwf/protocol";
-import type { AgentEnvironment, AgentLaunchResult } from "../agents/agent-launch-result.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
 import { TailBuffer } from "../agents/tail-buffer.ts";
 import { loadConfig } from "../config/load-config.ts";
@@ -13,18 +13,10 @@ import { splitPrompt } from "./split-prompt.ts";
 import { runAgentTool, toolDefinitions } from "./tools/agent-tools.ts";
 import { type ContentBlock, continueTranscript, type TranscriptMessage, textOf, toApiMessages } from "./transcript.ts";
 
-export interface RunAnthropicAgentOptions {
+/** `timeoutMs` covers the whole loop (every request and tool call); `onStderr` gets a progress line per model turn and tool call. */
+export interface RunAnthropicAgentOptions extends AgentRunContext {
   spec: AnthropicAgentSpec;
   alias: string;
-  prompt: string;
-  cwd: string;
-  env: AgentEnvironment;
-  /** Milliseconds for the whole loop (every request and tool call); 0 means no limit. */
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Progress lines (one per model turn and tool call), for `-v`. */
-  onStderr?: (chunk: string) => void;
-  killGraceMs?: number;
   /** The role's previous visit: its transcript is continued. */
   previousVisit?: PreviousVisit;
   /** config.yaml; read from `env.home` when not given. */

@@ -1,5 +1,5 @@
 import type { PresetAgentSpec } from "@uwf/protocol";
-import type { AgentEnvironment, AgentLaunchResult } from "../agents/agent-launch-result.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
 import { buildAgentVariables } from "../agents/agent-variables.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
 import { runProcessGroup } from "../agents/run-process-group.ts";
@@ -7,15 +7,8 @@ import { withPromptFile } from "../agents/with-prompt-file.ts";
 import { buildClaudeCodeArgs, CLAUDE_CODE_COMMAND } from "./build-claude-code-args.ts";
 import { parseClaudeCodeOutput } from "./parse-claude-code-output.ts";
 
-export interface RunClaudeCodeAgentOptions {
+export interface RunClaudeCodeAgentOptions extends AgentRunContext {
   spec: PresetAgentSpec;
-  prompt: string;
-  cwd: string;
-  env: AgentEnvironment;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  onStderr?: (chunk: string) => void;
-  killGraceMs?: number;
   /** The role's previous visit: its Claude Code session is resumed, as a fork (see `buildClaudeCodeArgs`). */
   previousVisit?: PreviousVisit;
 }

@@ -1,31 +1,38 @@
-import {
-  type Address,
-  type ThreadRecord,
-  threadRecordSchema,
-  type WorkflowEntry,
-  workflowEntrySchema,
-} from "@uwf/protocol";
+import type { Address, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { InvalidRecordError } from "./invalid-record-error.ts";
+import {
+  isWellFormedThreadRecord,
+  isWellFormedThreadUpdate,
+  isWellFormedWorkflowEntry,
+} from "./is-well-formed-record.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { AcquireLeaseOptions, ListThreadsQuery, ThreadUpdate } from "./store.ts";
 
-/**
+/*
  * Validation every ref store backend applies before persisting, so backends cannot drift
  * apart on what they accept: the mutable state is the one place a bad write is not
  * self-evidently detectable later (objects are re-hashed; records are not).
+ *
+ * The records uwf writes pass the cheap checks of is-well-formed-record.ts; only anything else
+ * loads the protocol's zod schemas, which decide and explain. A step thus never builds them.
  */
-const threadUpdateSchema = threadRecordSchema.omit({ id: true, createdAt: true, start: true }).partial().strict();
 
-interface SafeParser<Value> {
-  safeParse(input: unknown): { success: true; data: Value } | { success: false; error: { issues: Issue[] } };
-}
 interface Issue {
   path: PropertyKey[];
   message: string;
 }
+interface SafeParser<Value> {
+  safeParse(input: unknown): { success: true; data: Value } | { success: false; error: { issues: Issue[] } };
+}
 
-function check<Value>(kind: string, schema: SafeParser<Value>, input: unknown): Value {
-  const result = schema.safeParse(input);
+async function check<Value>(
+  kind: string,
+  input: unknown,
+  isWellFormed: (input: unknown) => input is Value,
+  schemaOf: (schemas: typeof import("./ref-record-schemas.ts").refRecordSchemas) => SafeParser<Value>,
+): Promise<Value> {
+  if (isWellFormed(input)) return structuredClone(input);
+  const result = schemaOf((await import("./ref-record-schemas.ts")).refRecordSchemas).safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues.map(
     (issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`,
@@ -33,16 +40,16 @@ function check<Value>(kind: string, schema: SafeParser<Value>, input: unknown): 
   throw new InvalidRecordError(kind, problems);
 }
 
-export function checkThreadRecord(record: ThreadRecord): ThreadRecord {
-  return check("thread record", threadRecordSchema, record);
+export function checkThreadRecord(record: ThreadRecord): Promise<ThreadRecord> {
+  return check("thread record", record, isWellFormedThreadRecord, (schemas) => schemas.threadRecord);
 }
 
-export function checkThreadUpdate(update: ThreadUpdate): ThreadUpdate {
-  return check("thread update", threadUpdateSchema, update);
+export function checkThreadUpdate(update: ThreadUpdate): Promise<ThreadUpdate> {
+  return check("thread update", update, isWellFormedThreadUpdate, (schemas) => schemas.threadUpdate);
 }
 
-export function checkWorkflowEntry(entry: WorkflowEntry): WorkflowEntry {
-  return check("workflow entry", workflowEntrySchema, entry);
+export function checkWorkflowEntry(entry: WorkflowEntry): Promise<WorkflowEntry> {
+  return check("workflow entry", entry, isWellFormedWorkflowEntry, (schemas) => schemas.workflowEntry);
 }
 
 export function checkExpectedHead(head: string): Address {

@@ -21,7 +21,7 @@ export function createMemoryRefStore(): RefStore {
 
   return {
     async createThread(record) {
-      const checked = checkThreadRecord(record);
+      const checked = await checkThreadRecord(record);
       if (threads.has(checked.id)) throw new ThreadExistsError(checked.id);
       threads.set(checked.id, checked);
     },
@@ -45,7 +45,7 @@ export function createMemoryRefStore(): RefStore {
     },
     async updateThread(id, expectedHead, update) {
       const head = checkExpectedHead(expectedHead);
-      const checked = checkThreadUpdate(update);
+      const checked = await checkThreadUpdate(update);
       const current = threads.get(id);
       if (current === undefined || current.head !== head) return false;
       threads.set(id, { ...current, ...checked });
@@ -56,7 +56,7 @@ export function createMemoryRefStore(): RefStore {
     },
     getWorkflow: async (name) => copyOrNull(workflows.get(name)),
     async setWorkflow(entry) {
-      const checked = checkWorkflowEntry(entry);
+      const checked = await checkWorkflowEntry(entry);
       workflows.set(checked.name, checked);
     },
     listWorkflows: async () =>

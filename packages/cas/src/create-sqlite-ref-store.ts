@@ -32,7 +32,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
   const selectThread = database.query<ThreadRow, [string]>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`);
   return {
     async createThread(record) {
-      const checked = checkThreadRecord(record);
+      const checked = await checkThreadRecord(record);
       const { changes } = database
         .query(`INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`)
         .run(...threadToRowValues(checked));
@@ -77,7 +77,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
     },
     async updateThread(id, expectedHead, update) {
       const head = checkExpectedHead(expectedHead);
-      const { assignments, values } = updateAssignments(checkThreadUpdate(update));
+      const { assignments, values } = updateAssignments(await checkThreadUpdate(update));
       // The compare-and-swap: the WHERE clause re-reads the head under SQLite's write lock.
       const sql =
         assignments.length === 0
@@ -97,7 +97,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         .query<WorkflowEntry, [string]>("SELECT name, address, updated_at AS updatedAt FROM workflows WHERE name = ?")
         .get(name),
     async setWorkflow(entry) {
-      const checked = checkWorkflowEntry(entry);
+      const checked = await checkWorkflowEntry(entry);
       database
         .query(
           `INSERT INTO workflows (name, address, updated_at) VALUES (?, ?, ?)

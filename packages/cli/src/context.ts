@@ -64,7 +64,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
       if (store !== undefined) await (await store).close();
     },
     loadConfig() {
-      config ??= import("@uwf/agent-kit").then(({ loadConfig }) => loadConfig(options.home));
+      config ??= import("./load-home-config.ts").then(({ loadConfig }) => loadConfig(options.home));
       return config;
     },
     warn(message: string) {

@@ -72,6 +72,7 @@ export {
   pricesSchema,
   providerSchema,
 } from "./config.ts";
+export { defaultConfig } from "./default-config.ts";
 export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
 export { nodeKind } from "./node-kind.ts";
 export { NODE_SCHEMAS } from "./node-kinds.ts";
@@ -96,10 +97,10 @@ export {
   transcriptNodeSchema,
 } from "./nodes.ts";
 export type { SafeResult } from "./safe-result.ts";
+export { THREAD_ID_PATTERN, THREAD_STATUSES } from "./thread-id-pattern.ts";
 export {
   type Lease,
   leaseSchema,
-  THREAD_ID_PATTERN,
   type ThreadRecord,
   type ThreadStatus,
   threadIdSchema,

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
+import { THREAD_ID_PATTERN, THREAD_STATUSES } from "./thread-id-pattern.ts";
 import { usageSchema } from "./usage.ts";
 
-/** ULIDs: 26 Crockford base32 characters, time-ordered. */
-export const THREAD_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export const threadIdSchema = z.string().regex(THREAD_ID_PATTERN, "expected a 26-character thread id");
 
-export const threadStatusSchema = z.enum(["active", "suspended", "ended", "cancelled"]);
+export const threadStatusSchema = z.enum(THREAD_STATUSES);
 export type ThreadStatus = z.infer<typeof threadStatusSchema>;
 
 /** The one mutable record of a thread, kept in the ref store. Everything else is in the object store. */

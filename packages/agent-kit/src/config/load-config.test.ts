@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { configSchema } from "@uwf/protocol";
 import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
 import { InvalidConfigError } from "./invalid-config-error.ts";
 import { loadConfig, safeLoadConfig } from "./load-config.ts";
@@ -12,8 +13,13 @@ beforeEach(() => {
 afterEach(() => temp.remove());
 
 describe("loadConfig", () => {
-  it("gives the defaults when config.yaml does not exist", async () => {
-    expect(await loadConfig(join(temp.path, "no-home-yet"))).toMatchObject({ agents: {}, retries: 2, timeout: 1800 });
+  it("gives the defaults when config.yaml does not exist or is blank: exactly what the schema makes of {}", async () => {
+    const defaults = configSchema.parse({});
+    expect(await loadConfig(join(temp.path, "no-home-yet"))).toEqual(defaults);
+    writeFileSync(join(temp.path, "config.yaml"), "\n  \n");
+    expect(await loadConfig(temp.path)).toEqual(defaults);
+    writeFileSync(join(temp.path, "config.yaml"), "# nothing set yet\n");
+    expect(await loadConfig(temp.path)).toEqual(defaults);
   });
 
   it("reads config.yaml from the home", async () => {

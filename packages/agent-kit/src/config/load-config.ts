@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Config, SafeResult } from "@uwf/protocol";
+import { type Config, defaultConfig, type SafeResult } from "@uwf/protocol";
 import { InvalidConfigError } from "./invalid-config-error.ts";
-import { safeParseConfig } from "./parse-config.ts";
 
 export const CONFIG_FILE_NAME = "config.yaml";
 
@@ -23,7 +22,10 @@ export async function safeLoadConfig(home: string): Promise<SafeResult<Config, I
   const file = configFilePath(home);
   const text = await readConfigText(file);
   if (typeof text !== "string") return { success: false, error: text };
-  return safeParseConfig(text ?? "", file);
+  // No config at all is common (CI, `--agent scripted:FILE`): skip loading the YAML parser and zod for it.
+  if (text.trim() === "") return { success: true, value: defaultConfig() };
+  const { safeParseConfig } = await import("./parse-config.ts");
+  return safeParseConfig(text, file);
 }
 
 /** The file's text, "" when it does not exist, or the error that kept it from being read. */

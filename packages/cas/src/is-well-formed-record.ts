@@ -1,0 +1,94 @@
+import {
+  ADDRESS_PATTERN,
+  THREAD_ID_PATTERN,
+  THREAD_STATUSES,
+  type ThreadRecord,
+  type WorkflowEntry,
+} from "@uwf/protocol";
+import type { ThreadUpdate } from "./store.ts";
+
+/*
+ * Cheap checks for the records uwf writes itself, so that a step does not build zod's schemas to
+ * accept a record it just made. Each accepts only values the protocol's zod schema accepts unchanged
+ * (every key present, no key zod would strip or default); anything else goes to the schema, which
+ * has the last word and the precise message. Pinned against the schemas in check-ref-input.test.ts.
+ */
+
+const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
+  id: (value) => typeof value === "string" && THREAD_ID_PATTERN.test(value),
+  workflow: (value) => typeof value === "string",
+  workflowAddress: isAddress,
+  start: isAddress,
+  head: isAddress,
+  status: (value) => (THREAD_STATUSES as readonly unknown[]).includes(value),
+  next: (value) => value === null || typeof value === "string",
+  reason: (value) => value === null || typeof value === "string",
+  stepCount: isCount,
+  createdAt: isTimestamp,
+  updatedAt: isTimestamp,
+  forkedFrom: (value) => value === null || isAddress(value),
+  usage: isUsage,
+};
+
+const UPDATABLE_FIELDS = new Set(
+  Object.keys(RECORD_FIELDS).filter((key) => !["id", "createdAt", "start"].includes(key)),
+);
+const USAGE_COUNTS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"];
+
+export function isWellFormedThreadRecord(value: unknown): value is ThreadRecord {
+  return hasExactly(value, Object.keys(RECORD_FIELDS)) && everyFieldValid(value);
+}
+
+export function isWellFormedThreadUpdate(value: unknown): value is ThreadUpdate {
+  return isPlainObject(value) && Object.keys(value).every((key) => UPDATABLE_FIELDS.has(key)) && everyFieldValid(value);
+}
+
+export function isWellFormedWorkflowEntry(value: unknown): value is WorkflowEntry {
+  return (
+    hasExactly(value, ["name", "address", "updatedAt"]) &&
+    typeof value.name === "string" &&
+    isAddress(value.address) &&
+    isTimestamp(value.updatedAt)
+  );
+}
+
+function everyFieldValid(value: Record<string, unknown>): boolean {
+  return Object.entries(value).every(([key, field]) => RECORD_FIELDS[key as keyof ThreadRecord](field));
+}
+
+function isUsage(value: unknown): boolean {
+  return (
+    hasExactly(value, [...USAGE_COUNTS, "costUsd"]) &&
+    USAGE_COUNTS.every((key) => isCount(value[key])) &&
+    typeof value.costUsd === "number" &&
+    Number.isFinite(value.costUsd) &&
+    value.costUsd >= 0
+  );
+}
+
+function isAddress(value: unknown): boolean {
+  return typeof value === "string" && ADDRESS_PATTERN.test(value);
+}
+
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** The form `Date.prototype.toISOString` writes, for a real instant: a subset of what `z.iso.datetime()` accepts. */
+function isTimestamp(value: unknown): boolean {
+  if (typeof value !== "string" || value.length !== 24) return false;
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function hasExactly(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}

@@ -57,9 +57,23 @@ export async function runCli(argv: string[]): Promise<number> {
     };
 
   const { registerCommands } = await import("./commands/register-commands.ts");
-  registerCommands(program, run);
+  registerCommands(program, run, commandName(argv));
   await program.parseAsync(argv, { from: "user" });
   return exitCode;
+}
+
+/** Global options that take a value, so the command name can be found without parsing everything. */
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(["--home"]);
+
+/** The first argument that is neither a global option nor its value: the top-level command's name, if any. */
+export function commandName(argv: readonly string[]): string | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string;
+    if (argument === "--") return undefined;
+    if (!argument.startsWith("-")) return argument;
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(argument)) index++;
+  }
+  return undefined;
 }
 
 export type RunCommand = <Result>(load: Load<Result>) => () => Promise<void>;

@@ -1,18 +1,65 @@
 import { type Command, InvalidArgumentError } from "commander";
 import type { RunCommand } from "../registry.ts";
 
-/** Every command of the tree, wired to a lazily imported module. */
-export function registerCommands(program: Command, run: RunCommand): void {
+type Register = (parent: Command, run: RunCommand) => void;
+
+/**
+ * Registers the tree, or only the top-level command `name` when it names one. Building the whole
+ * tree costs a few milliseconds of every start-up; `--help`, `help`, no command and unknown
+ * commands (for commander's suggestions) still get all of it, in this order.
+ */
+export function registerCommands(program: Command, run: RunCommand, name?: string): void {
+  const only = name === undefined ? undefined : TOP_LEVEL.find(([candidate]) => candidate === name);
+  for (const [, register] of only === undefined ? TOP_LEVEL : [only]) register(program, run);
+}
+
+const THREAD_COMMANDS: ReadonlyArray<readonly [string, Register]> = [
+  ["start", registerStart],
+  ["step", registerStep],
+  ["run", registerRun],
+  ["fork", registerFork],
+  ["list", registerList],
+  ["show", registerShow],
+  ["log", registerLog],
+  ["read", registerRead],
+  ["resume", registerResume],
+  ["cancel", registerCancel],
+];
+
+const TOP_LEVEL: ReadonlyArray<readonly [string, Register]> = [
+  ["init", registerInit],
+  [
+    "workflow",
+    (program, run) =>
+      registerWorkflowCommands(program.command("workflow").description("add, validate, show and list workflows"), run),
+  ],
+  ...THREAD_COMMANDS,
+  [
+    "thread",
+    (program, run) => {
+      const thread = program.command("thread").description("thread commands (same as the top-level ones)");
+      for (const [, register] of THREAD_COMMANDS) register(thread, run);
+    },
+  ],
+  [
+    "cas",
+    (program, run) => registerCasCommands(program.command("cas").description("content-addressed store plumbing"), run),
+  ],
+  [
+    "config",
+    (program, run) => registerConfigCommands(program.command("config").description("read and change config.yaml"), run),
+  ],
+  ["setup", registerSetup],
+];
+
+function registerInit(program: Command, run: RunCommand): void {
   program
     .command("init")
     .description("create a .uwf/ home in the current directory")
     .action(run(async (context) => (await import("./init.ts")).initCommand(context)));
+}
 
-  registerWorkflowCommands(program.command("workflow").description("add, validate, show and list workflows"), run);
-  registerThreadCommands(program, run);
-  registerThreadCommands(program.command("thread").description("thread commands (same as the top-level ones)"), run);
-  registerCasCommands(program.command("cas").description("content-addressed store plumbing"), run);
-  registerConfigCommands(program.command("config").description("read and change config.yaml"), run);
+function registerSetup(program: Command, run: RunCommand): void {
   program
     .command("setup")
     .description("configure a model provider, its API key, the default model and agent (asks on a terminal)")
@@ -59,7 +106,7 @@ function registerWorkflowCommands(workflow: Command, run: RunCommand): void {
     .action(() => run(async (context) => (await import("./workflow/list.ts")).workflowListCommand(context))());
 }
 
-function registerThreadCommands(parent: Command, run: RunCommand): void {
+function registerStart(parent: Command, run: RunCommand): void {
   parent
     .command("start <workflow>")
     .description("start a thread (prints its id); WORKFLOW is a name, a hash or a YAML file")
@@ -68,6 +115,9 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
     .action((workflow: string, options: { prompt: string; cwd?: string }) =>
       run(async (context) => (await import("./thread/start.ts")).startCommand({ workflow, ...options }, context))(),
     );
+}
+
+function registerStep(parent: Command, run: RunCommand): void {
   parent
     .command("step <thread>")
     .description("run the thread's next step(s)")
@@ -78,6 +128,9 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
     .action((thread: string, options: { steps?: number; all?: boolean; agent?: string; timeout?: number }) =>
       run(async (context) => (await import("./thread/step.ts")).stepCommand({ thread, ...options }, context))(),
     );
+}
+
+function registerRun(parent: Command, run: RunCommand): void {
   parent
     .command("run <workflow>")
     .description("start a thread and step it until it ends or suspends")
@@ -92,6 +145,9 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
         options: { prompt: string; cwd?: string; maxSteps?: number; agent?: string; timeout?: number },
       ) => run(async (context) => (await import("./thread/run.ts")).runCommand({ workflow, ...options }, context))(),
     );
+}
+
+function registerFork(parent: Command, run: RunCommand): void {
   parent
     .command("fork <hash>")
     .description("a new thread from any start or step node")
@@ -99,6 +155,9 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
     .action((hash: string, options: { output?: string }) =>
       run(async (context) => (await import("./thread/fork.ts")).forkCommand({ hash, ...options }, context))(),
     );
+}
+
+function registerList(parent: Command, run: RunCommand): void {
   parent
     .command("list")
     .description("threads, newest first")
@@ -109,6 +168,9 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
     .action((options: { status?: string; workflow?: string; limit?: number; offset?: number }) =>
       run(async (context) => (await import("./thread/list.ts")).listCommand(options, context))(),
     );
+}
+
+function registerShow(parent: Command, run: RunCommand): void {
   parent
     .command("show <thread-or-hash>")
     .description("a thread's record, or any node expanded (a step with its output, body and agent run)")
@@ -117,12 +179,18 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
     .action((reference: string, options: { prompt?: boolean; reply?: boolean }) =>
       run(async (context) => (await import("./thread/show.ts")).showCommand({ reference, ...options }, context))(),
     );
+}
+
+function registerLog(parent: Command, run: RunCommand): void {
   parent
     .command("log <thread>")
     .description("a thread's steps")
     .action((thread: string) =>
       run(async (context) => (await import("./thread/log.ts")).logCommand({ thread }, context))(),
     );
+}
+
+function registerRead(parent: Command, run: RunCommand): void {
   parent
     .command("read <thread>")
     .description("a thread as a markdown transcript")
@@ -130,6 +198,9 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
     .action((thread: string, options: { quota?: number }) =>
       run(async (context) => (await import("./thread/read.ts")).readCommand({ thread, ...options }, context))(),
     );
+}
+
+function registerResume(parent: Command, run: RunCommand): void {
   parent
     .command("resume <thread>")
     .description("answer a suspended thread, or continue an ended one through its $START resume edge")
@@ -139,6 +210,9 @@ function registerThreadCommands(parent: Command, run: RunCommand): void {
     .action((thread: string, options: { prompt: string; agent?: string; timeout?: number }) =>
       run(async (context) => (await import("./thread/resume.ts")).resumeCommand({ thread, ...options }, context))(),
     );
+}
+
+function registerCancel(parent: Command, run: RunCommand): void {
   parent
     .command("cancel <thread>")
     .description("stop a thread for good (it can still be forked)")

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+
+// uwf builds only the commander branch that argv names; these pin that usage, help and errors do not notice.
+
+const TOP_LEVEL = ["init", "workflow", "start", "step", "run", "fork", "list", "show", "log", "read"];
+const MORE = ["resume", "cancel", "thread", "cas", "config", "setup"];
+
+let temp: TempHome;
+beforeAll(() => {
+  temp = createTempHome();
+});
+afterAll(() => temp.cleanup());
+
+describe("usage", () => {
+  it("--help lists every command, in order", async () => {
+    const help = await temp.uwf(["--help"]);
+    expect(help.exitCode).toBe(0);
+    const listed = [...help.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((match) => match[1]);
+    expect(listed).toEqual([...TOP_LEVEL, ...MORE, "help"]);
+  });
+
+  it("a command's --help shows its own options, also after global options and under `thread`", async () => {
+    for (const args of [
+      ["step", "--help"],
+      ["--home", "step", "step", "--help"],
+      ["thread", "step", "--help"],
+    ]) {
+      const help = await temp.uwf(args);
+      expect(help.exitCode).toBe(0);
+      expect(help.stdout).toContain("Usage: uwf");
+      expect(help.stdout).toContain("--timeout <seconds>");
+    }
+  });
+
+  it("`help COMMAND` shows that command's help", async () => {
+    const help = await temp.uwf(["help", "fork"]);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("--output <file>");
+  });
+
+  it("an unknown command is a usage error (exit 2) with a suggestion", async () => {
+    const typo = await temp.uwf(["stpe", "01JD0000000000000000000001"]);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain("unknown command 'stpe'");
+    expect(typo.stderr).toContain("step");
+  });
+
+  it("an unknown option of a command is a usage error naming it", async () => {
+    const wrong = await temp.uwf(["list", "--colour"]);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain("unknown option '--colour'");
+  });
+
+  it("finds the command after a global option that takes a value", async () => {
+    const other = join(temp.work, "other-home");
+    const added = await temp.uwf([
+      "--home",
+      other,
+      "workflow",
+      "add",
+      join(FIXTURES, "workflows/linear.yaml"),
+      "--json",
+    ]);
+    expect(added.exitCode).toBe(0);
+    const listed = await temp.uwf(["--json", "--home", other, "workflow", "list"]);
+    expect(listed.exitCode).toBe(0);
+    expect(JSON.stringify(listed.json())).toContain("linear");
+  });
+});

@@ -9,8 +9,9 @@ export function isPlainSubstitution(source: string): boolean {
 
 /**
  * Renders a plain-substitution prompt without loading liquidjs, which costs more than the rest of
- * the moderator together. Only string values take this path; anything else (a number, a list, an
- * undefined variable) returns undefined so that Liquid renders it, with its own output and errors.
+ * the moderator together. Only strings, numbers and booleans take this path (Liquid prints the last two
+ * as `String` does); anything else (null, a list, an undefined variable) returns undefined so that
+ * Liquid renders it, with its own output and errors.
  */
 export function renderPlainSubstitution(source: string, context: Record<string, unknown>): string | undefined {
   if (!isPlainSubstitution(source)) return undefined;
@@ -18,6 +19,7 @@ export function renderPlainSubstitution(source: string, context: Record<string, 
   const rendered = source.replace(PLACEHOLDER, (_placeholder, path: string) => {
     const value = lookUp(context, path.split("."));
     if (typeof value === "string") return value;
+    if (typeof value === "number" || typeof value === "boolean") return String(value);
     plain = false;
     return "";
   });

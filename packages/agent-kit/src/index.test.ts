@@ -39,6 +39,7 @@ describe("the @uwf/agent-kit entry", () => {
       "extractFrontmatter",
       "extractFrontmatterOrThrow",
       "extractWithModel",
+      "firstShownStep",
       "formatConfigProblem",
       "formatFrontmatter",
       "formatWorkflowProblem",

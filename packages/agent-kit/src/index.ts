@@ -87,7 +87,8 @@ export {
   type BuildOutputFormatSectionOptions,
   buildOutputFormatSection,
 } from "./prompt/build-output-format-section.ts";
-export type { HistoryEntry } from "./prompt/history-entry.ts";
+export { firstShownStep } from "./prompt/first-shown-step.ts";
+export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";
 export type { FieldPath } from "./workflow/field-path.ts";
 export { createFolderIncludeReader } from "./workflow/folder-include-reader.ts";
 export { InvalidWorkflowError } from "./workflow/invalid-workflow-error.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import type { WorkflowNode } from "@uwf/protocol";
 import { buildContinuationPrompt } from "./build-continuation-prompt.ts";
+import { firstShownStep } from "./first-shown-step.ts";
 import type { HistoryEntry } from "./history-entry.ts";
 
 const workflow: WorkflowNode = {
@@ -195,6 +196,24 @@ describe("buildContinuationPrompt", () => {
     expect(prompt).not.toContain("BODY-1");
     expect(prompt).toContain("BODY-3");
     expect(prompt).toContain("at step 4 of a thread");
+  });
+
+  it("needs only the number and role of the steps before the role's last visit", () => {
+    const named = history.map((entry, index) =>
+      index < firstShownStep(history, "reviewer") ? { number: entry.number, role: entry.role } : entry,
+    );
+    expect(named[0]).toEqual({ number: 1, role: "writer" });
+    const options = { workflow, roleName: "reviewer", task: "T", edgePrompt: "Review again." };
+    expect(buildContinuationPrompt({ ...options, history: named })).toBe(
+      buildContinuationPrompt({ ...options, history }),
+    );
+  });
+
+  it("refuses a named step that it shows in full", () => {
+    const named = history.map(({ number, role }) => ({ number, role }));
+    expect(() =>
+      buildContinuationPrompt({ workflow, roleName: "reviewer", task: "T", history: named, edgePrompt: "x" }),
+    ).toThrow("the prompt shows step 2 in full, but only its role was given");
   });
 
   it("says so when nothing happened since the role last acted", () => {

@@ -2,7 +2,7 @@ import { type Role, UwfError, type WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema } from "../extract/build-reply-schema.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
 import { formatHistorySection } from "./format-history-section.ts";
-import type { HistoryEntry } from "./history-entry.ts";
+import type { HistoryEntry, NamedStep } from "./history-entry.ts";
 
 /** Characters of step bodies a prompt shows, newest first, unless the caller says otherwise. */
 export const DEFAULT_BODY_QUOTA = 20_000;
@@ -13,8 +13,8 @@ export interface BuildContinuationPromptOptions {
   roleName: string;
   /** The thread's start prompt. */
   task: string;
-  /** Every step so far, oldest first. */
-  history: readonly HistoryEntry[];
+  /** Every step so far, oldest first. The steps before `firstShownStep(history, roleName)` may be only named. */
+  history: readonly (HistoryEntry | NamedStep)[];
   /** The rendered prompt of the edge the moderator followed. */
   edgePrompt: string;
   bodyQuota?: number;
@@ -33,7 +33,7 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
       data: { workflow: workflow.name, role: roleName },
     });
   }
-  const history = [...options.history];
+  const { history } = options;
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;
   const sections = [
     buildOutputFormatSection(buildReplySchema(workflow, roleName)),

@@ -1,9 +1,12 @@
+import { UwfError } from "@uwf/protocol";
 import { formatYaml } from "../extract/format-frontmatter.ts";
 import { fenceText } from "./fence-text.ts";
-import type { HistoryEntry } from "./history-entry.ts";
+import { firstShownStep } from "./first-shown-step.ts";
+import type { HistoryEntry, NamedStep } from "./history-entry.ts";
 
 export interface FormatHistorySectionOptions {
-  history: HistoryEntry[];
+  /** Oldest first; the steps before `firstShownStep` may be only named. */
+  history: readonly (HistoryEntry | NamedStep)[];
   roleName: string;
   /** Characters of step bodies shown, newest first. */
   bodyQuota: number;
@@ -18,21 +21,30 @@ export function formatHistorySection({ history, roleName, bodyQuota }: FormatHis
   const heading = "# History";
   if (history.length === 0) return `${heading}\n\nNothing has happened yet: yours is the first step.`;
 
-  const lastOwnIndex = history.findLastIndex((entry) => entry.role === roleName);
-  const shown = lastOwnIndex === -1 ? history : history.slice(lastOwnIndex);
-  const earlier = lastOwnIndex === -1 ? [] : history.slice(0, lastOwnIndex);
+  const from = firstShownStep(history, roleName);
+  const laterVisit = history[from]?.role === roleName;
+  const shown = history.slice(from).map(wholeEntry);
+  const earlier = history.slice(0, from);
   const bodies = allotBodies(shown, bodyQuota);
-  const intro =
-    lastOwnIndex === -1
-      ? `${countSteps(history.length)} so far, oldest first. Bodies are shown newest first within ${bodyQuota} characters.`
-      : introForLaterVisit(shown, earlier, bodyQuota);
-  const entries = shown.map((entry, index) =>
-    formatEntry(entry, entry.role === roleName && index === 0 && lastOwnIndex !== -1, bodies[index]),
-  );
+  const intro = laterVisit
+    ? introForLaterVisit(shown, earlier, bodyQuota)
+    : `${countSteps(history.length)} so far, oldest first. Bodies are shown newest first within ${bodyQuota} characters.`;
+  const entries = shown.map((entry, index) => formatEntry(entry, laterVisit && index === 0, bodies[index]));
   return [heading, intro, ...entries].join("\n\n");
 }
 
-function introForLaterVisit(shown: HistoryEntry[], earlier: HistoryEntry[], bodyQuota: number): string {
+function wholeEntry(step: HistoryEntry | NamedStep): HistoryEntry {
+  if ("output" in step) return step;
+  throw new UwfError(
+    "incomplete-history",
+    `the prompt shows step ${step.number} in full, but only its role was given`,
+    {
+      data: { step: step.number, role: step.role },
+    },
+  );
+}
+
+function introForLaterVisit(shown: HistoryEntry[], earlier: NamedStep[], bodyQuota: number): string {
   const own = shown[0];
   const since = shown.length - 1;
   const sentences = [

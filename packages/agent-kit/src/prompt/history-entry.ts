@@ -11,3 +11,9 @@ export interface HistoryEntry {
   startedAt: string;
   completedAt: string;
 }
+
+/**
+ * A step the prompt only names, by number and role: one before `firstShownStep`. A caller may
+ * pass such steps in place of whole entries, and so need not read their outputs, bodies or agents.
+ */
+export type NamedStep = Pick<HistoryEntry, "number" | "role">;

@@ -1,9 +1,9 @@
 import { type CompiledWorkflow, pickNextRole } from "@uwf/agent-kit";
 import { END, type ThreadRecord } from "@uwf/protocol";
 import type { StepMode } from "./check-steppable.ts";
-import type { HistoryStep } from "./load-history.ts";
 import type { ThreadChain } from "./read-chain.ts";
-import { toModeratorHistory } from "./to-moderator-history.ts";
+import type { ThreadHistory } from "./thread-history.ts";
+import { withModeratorHistory } from "./with-moderator-history.ts";
 
 export type StepRole = { ended: true } | { ended: false; roleName: string; edgePrompt: string };
 
@@ -11,7 +11,7 @@ export interface ChooseStepRoleOptions {
   compiled: CompiledWorkflow;
   record: ThreadRecord;
   chain: ThreadChain;
-  history: HistoryStep[];
+  history: ThreadHistory;
   mode: StepMode;
   resumeAnswer: string | undefined;
 }
@@ -23,18 +23,19 @@ export interface ChooseStepRoleOptions {
  */
 export async function chooseStepRole(options: ChooseStepRoleOptions): Promise<StepRole> {
   const { record, history, mode, resumeAnswer } = options;
-  const last = history.at(-1);
+  const last = history.steps.at(-1);
   if (mode === "answer-suspended" && last !== undefined) {
     const reason = record.reason ?? "(no reason given)";
     return {
       ended: false,
-      roleName: last.role,
+      roleName: last.node.role,
       edgePrompt: `You suspended this thread: ${reason}\n\nThe user's answer:\n${resumeAnswer}`,
     };
   }
-  const decision = await pickNextRole(options.compiled, toModeratorHistory(record, options.chain.start, history), {
-    mode: mode === "resume-ended" ? "resume" : history.length === 0 ? "new" : "continue",
-  });
+  const moderatorMode = mode === "resume-ended" ? "resume" : history.length === 0 ? "new" : "continue";
+  const decision = await withModeratorHistory({ record, start: options.chain.start, history }, (view) =>
+    pickNextRole(options.compiled, view, { mode: moderatorMode }),
+  );
   if (decision.role === END) return { ended: true };
   const edgePrompt = mode === "resume-ended" ? `${decision.prompt}\n\n${resumeAnswer}` : decision.prompt;
   return { ended: false, roleName: decision.role, edgePrompt };

@@ -1,9 +1,9 @@
 import type { PreviousVisit } from "@uwf/agent-kit";
 import type { ObjectStore } from "@uwf/cas";
-import type { AgentRunNode, ThreadRecord, TranscriptNode } from "@uwf/protocol";
-import type { HistoryStep } from "./load-history.ts";
+import type { ThreadRecord, TranscriptNode } from "@uwf/protocol";
 import type { ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";
+import type { ThreadHistory } from "./thread-history.ts";
 
 /**
  * The number of the last step this thread shares with the thread it was forked from
@@ -15,16 +15,20 @@ export function forkPoint(chain: ThreadChain, record: ThreadRecord): number | nu
   return chain.steps.find((step) => step.address === record.forkedFrom)?.number ?? 0;
 }
 
-/** The role's last visit in this chain, with its session and transcript, so a conversational agent can continue it. */
+/**
+ * The role's last visit in this chain, with its session and transcript, so a conversational agent
+ * can continue it. Reads that step's agent run (the prompt has usually read it already) and transcript.
+ */
 export async function findPreviousVisit(
   objects: ObjectStore,
-  history: HistoryStep[],
+  history: ThreadHistory,
   roleName: string,
   sharedUpTo: number | null,
 ): Promise<PreviousVisit | undefined> {
-  const previous = history.findLast((step) => step.role === roleName);
+  const index = history.steps.findLastIndex((step) => step.node.role === roleName);
+  const previous = history.steps[index];
   if (previous === undefined) return undefined;
-  const run = storedNodeAs<AgentRunNode>("agent-run/1", previous.run, await objects.get(previous.run));
+  const run = await history.run(index);
   const transcript =
     run.transcript === null
       ? null

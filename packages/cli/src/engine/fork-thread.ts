@@ -11,11 +11,11 @@ import {
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import { loadHistory } from "./load-history.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
-import { toModeratorHistory } from "./to-moderator-history.ts";
+import { ThreadHistory } from "./thread-history.ts";
+import { withModeratorHistory } from "./with-moderator-history.ts";
 
 export interface ForkThreadOptions {
   store: Store;
@@ -38,8 +38,10 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
   }
   const id = options.newId();
   const createdAt = now().toISOString();
-  const history = await loadHistory(store.objects, chain);
-  const moderatorHistory = toModeratorHistory({ id, workflow: workflow.name }, chain.start, history);
+  const history = new ThreadHistory(store.objects, chain);
+  if (history.length > 0) await history.step(history.length - 1);
+  const compiled = compileWorkflow(workflow);
+  const mode = history.length === 0 ? "new" : "continue";
   const record: ThreadRecord = {
     id,
     workflow: workflow.name,
@@ -47,7 +49,9 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
     start: chain.startAddress,
     head,
     status: "active",
-    next: await predictNextRole(compileWorkflow(workflow), moderatorHistory, history.length === 0 ? "new" : "continue"),
+    next: await withModeratorHistory({ record: { id, workflow: workflow.name }, start: chain.start, history }, (view) =>
+      predictNextRole(compiled, view, mode),
+    ),
     reason: null,
     stepCount: chain.steps.length,
     createdAt,

@@ -1,4 +1,11 @@
-import { buildContinuationPrompt, buildReplySchema, compileWorkflow, resolveAgent } from "@uwf/agent-kit";
+import {
+  buildContinuationPrompt,
+  buildReplySchema,
+  compileWorkflow,
+  firstShownStep,
+  type NamedStep,
+  resolveAgent,
+} from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -19,14 +26,15 @@ import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import { checkSteppable } from "./check-steppable.ts";
 import { chooseStepRole } from "./choose-step-role.ts";
 import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
-import { type HistoryStep, loadHistory } from "./load-history.ts";
+import type { HistoryStep } from "./load-history.ts";
 import { toStepSummary } from "./load-step-summaries.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
 import { runAgentWithRetries } from "./run-agent-with-retries.ts";
 import { storedNodeAs } from "./stored-node.ts";
-import { toModeratorHistory } from "./to-moderator-history.ts";
+import { ThreadHistory } from "./thread-history.ts";
+import { withModeratorHistory } from "./with-moderator-history.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions {
@@ -74,7 +82,9 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         record.workflowAddress,
         await store.objects.get(record.workflowAddress),
       );
-      const history = await loadHistory(store.objects, chain);
+      const history = new ThreadHistory(store.objects, chain);
+      // The newest step is what the moderator starts from and what every prompt shows.
+      if (history.length > 0) await history.step(history.length - 1);
       const compiled = compileWorkflow(workflow);
       const chosen = await chooseStepRole({
         compiled,
@@ -91,7 +101,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         return { kind: "ended", record: { ...record, ...ended } };
       }
       const { roleName, edgePrompt } = chosen;
-      const last = history.at(-1);
+      const last = history.steps.at(-1);
 
       const role = workflow.roles[roleName];
       if (role === undefined)
@@ -108,7 +118,13 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         home: options.home,
       });
       const stepNumber = history.length + 1;
-      const prompt = buildContinuationPrompt({ workflow, roleName, task: chain.start.prompt, history, edgePrompt });
+      const prompt = buildContinuationPrompt({
+        workflow,
+        roleName,
+        task: chain.start.prompt,
+        history: await promptHistory(history, roleName),
+        edgePrompt,
+      });
       const startedAt = options.now();
       options.onProgress({ role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber });
       const run = await runAgentWithRetries({
@@ -175,7 +191,9 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       const suspended = run.fields.$status === SUSPEND;
       const next = suspended
         ? roleName
-        : await predictNextRole(compiled, toModeratorHistory(record, chain.start, [...history, newStep]));
+        : await withModeratorHistory({ record, start: chain.start, history, next: newStep }, (view) =>
+            predictNextRole(compiled, view),
+          );
       const update = {
         head: stepAddress,
         status: suspended ? "suspended" : "active",
@@ -190,6 +208,16 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       return { kind: "stepped", record: { ...record, ...update }, step: toStepSummary(newStep) };
     },
   );
+}
+
+/** What the prompt shows of the history: the steps from the role's last visit on, whole; the earlier ones by number and role. */
+async function promptHistory(history: ThreadHistory, roleName: string): Promise<Array<HistoryStep | NamedStep>> {
+  const from = firstShownStep(
+    history.steps.map((step) => step.node),
+    roleName,
+  );
+  const named = history.steps.slice(0, from).map(({ number, node }) => ({ number, role: node.role }));
+  return [...named, ...(await history.stepsFrom(from))];
 }
 
 function agentKind(spec: object): string {

@@ -1,0 +1,83 @@
+import type { ObjectStore } from "@uwf/cas";
+import type { AgentRunNode, OutputNode, TextNode } from "@uwf/protocol";
+import type { HistoryStep } from "./load-history.ts";
+import type { ChainStep, ThreadChain } from "./read-chain.ts";
+import { storedNodeAs } from "./stored-node.ts";
+
+/** A step's output, body and agent run, as far as they have been read. */
+export interface StepReads {
+  output?: Record<string, unknown>;
+  body?: string;
+  run?: AgentRunNode;
+}
+
+/**
+ * A thread's steps, read on demand. The chain already holds each step's role, edge prompt and
+ * times; its output, body and agent run are read from the store when first asked for, and kept.
+ * So a step reads the steps its prompt shows and whatever its conditions touch, not every node
+ * of a long thread (the chain itself is walked whole: the prompt names every earlier step).
+ */
+export class ThreadHistory {
+  readonly steps: readonly ChainStep[];
+  private readonly objects: ObjectStore;
+  private readonly reads: StepReads[];
+
+  constructor(objects: ObjectStore, chain: ThreadChain) {
+    this.objects = objects;
+    this.steps = chain.steps;
+    this.reads = chain.steps.map(() => ({}));
+  }
+
+  get length(): number {
+    return this.steps.length;
+  }
+
+  /** What has been read of the step at `index` so far, without reading anything. */
+  peek(index: number): Readonly<StepReads> {
+    return this.reads[index] ?? {};
+  }
+
+  /** The step at `index`, whole: its output, body and agent run are read if they were not yet. */
+  async step(index: number): Promise<HistoryStep> {
+    const chainStep = this.chainStep(index);
+    const reads = this.reads[index] as StepReads;
+    const { node } = chainStep;
+    reads.output ??= storedNodeAs<OutputNode>("output/1", node.output, await this.objects.get(node.output)).fields;
+    reads.body ??= storedNodeAs<TextNode>("text/1", node.body, await this.objects.get(node.body)).text;
+    reads.run ??= storedNodeAs<AgentRunNode>("agent-run/1", node.run, await this.objects.get(node.run));
+    return {
+      number: chainStep.number,
+      address: chainStep.address,
+      role: node.role,
+      agent: reads.run.agent,
+      output: reads.output,
+      body: reads.body,
+      edgePrompt: node.edgePrompt,
+      startedAt: node.startedAt,
+      completedAt: node.completedAt,
+      run: node.run,
+      usage: reads.run.usage,
+    };
+  }
+
+  /** The steps from `from` to the newest, whole, oldest first. */
+  async stepsFrom(from: number): Promise<HistoryStep[]> {
+    const steps: HistoryStep[] = [];
+    for (let index = Math.max(from, 0); index < this.steps.length; index++) steps.push(await this.step(index));
+    return steps;
+  }
+
+  /** The agent run of the step at `index`. */
+  async run(index: number): Promise<AgentRunNode> {
+    const { node } = this.chainStep(index);
+    const reads = this.reads[index] as StepReads;
+    reads.run ??= storedNodeAs<AgentRunNode>("agent-run/1", node.run, await this.objects.get(node.run));
+    return reads.run;
+  }
+
+  private chainStep(index: number): ChainStep {
+    const chainStep = this.steps[index];
+    if (chainStep === undefined) throw new RangeError(`the thread has no step at index ${index}`);
+    return chainStep;
+  }
+}

@@ -1,0 +1,166 @@
+import { describe, expect, it } from "bun:test";
+import { compileWorkflow, type ModeratorHistory, parseWorkflowSource, pickNextRole } from "@uwf/agent-kit";
+import { createMemoryStore, type ObjectStore } from "@uwf/cas";
+import type { Address, ThreadStartNode, ThreadStepNode } from "@uwf/protocol";
+import { loadHistory } from "./load-history.ts";
+import { readChain } from "./read-chain.ts";
+import { ThreadHistory } from "./thread-history.ts";
+import { withModeratorHistory } from "./with-moderator-history.ts";
+
+const STEPS = [
+  { role: "writer", agent: "alice", output: { n: 1 }, body: "the needle is here" },
+  { role: "reviewer", agent: "bob", output: { n: 2, approved: false }, body: "" },
+  { role: "writer", agent: "alice", output: { n: 3 }, body: "42" },
+  { role: "reviewer", agent: "carol", output: { n: 4, approved: false }, body: "last" },
+];
+
+/** A thread of STEPS in a fresh memory store, and the store's reads counted. */
+async function thread(): Promise<{ objects: ObjectStore; head: Address; reads: () => number }> {
+  const { objects } = createMemoryStore();
+  const workflow = await objects.put({ type: "workflow/1", name: "probe" });
+  const start = await objects.put({
+    type: "thread-start/1",
+    workflow,
+    prompt: "Probe.",
+    cwd: "/work",
+  } satisfies ThreadStartNode);
+  let head = start;
+  let prev: Address | null = null;
+  for (const [index, step] of STEPS.entries()) {
+    const time = new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString();
+    const prompt = await objects.put({ type: "text/1", text: "prompt" });
+    head = await objects.put({
+      type: "thread-step/1",
+      start,
+      prev,
+      role: step.role,
+      edgePrompt: "Go.",
+      output: await objects.put({ type: "output/1", fields: step.output }),
+      body: await objects.put({ type: "text/1", text: step.body }),
+      run: await objects.put({ type: "agent-run/1", agent: step.agent, prompt, usage: null }),
+      startedAt: time,
+      completedAt: time,
+    } satisfies ThreadStepNode);
+    prev = head;
+  }
+  let count = 0;
+  const counting: ObjectStore = {
+    ...objects,
+    get: (address) => {
+      count++;
+      return objects.get(address);
+    },
+  };
+  return { objects: counting, head, reads: () => count };
+}
+
+/** A workflow whose last role ends the thread when `expression` holds and goes on otherwise. */
+function probe(expression: string) {
+  return compileWorkflow(
+    parseWorkflowSource(
+      `
+name: probe
+roles:
+  writer: { goal: Write., frontmatter: { type: object, properties: { n: { type: integer } } } }
+  reviewer: { goal: Review., frontmatter: { type: object, properties: { n: { type: integer }, approved: { type: boolean } } } }
+conditions:
+  probe: { expression: ${JSON.stringify(expression)} }
+graph:
+  $START: [ { role: writer, prompt: "Go." } ]
+  writer: [ { role: reviewer, prompt: "Review." } ]
+  reviewer:
+    - { role: $END, condition: probe, prompt: "Held." }
+    - { role: writer, prompt: "Again after {{ _body }}." }
+`,
+      { file: "probe.yaml" },
+    ).workflow,
+  );
+}
+
+type Outcome = { role: string; prompt: string } | { error: string };
+
+async function outcome(decide: () => Promise<{ role: string; prompt: string }>): Promise<Outcome> {
+  try {
+    const { role, prompt } = await decide();
+    return { role, prompt };
+  } catch (error) {
+    return { error: String((error as Error).message) };
+  }
+}
+
+const record = { id: "01J0000000000000000000THRD", workflow: "probe" };
+
+/** What the moderator decides on the thread read whole, as the engine used to read it. */
+async function decideOnWholeHistory(expression: string): Promise<Outcome> {
+  const { objects, head } = await thread();
+  const chain = await readChain(objects, head);
+  const steps = await loadHistory(objects, chain);
+  const history: ModeratorHistory = {
+    start: { prompt: chain.start.prompt, workflow: "probe", cwd: chain.start.cwd },
+    thread: { id: record.id },
+    steps: steps.map(({ role, output, body, agent, startedAt, completedAt }) => ({
+      role,
+      output,
+      body,
+      agent,
+      startedAt,
+      completedAt,
+    })),
+  };
+  return outcome(() => pickNextRole(probe(expression), history, { mode: "continue" }));
+}
+
+/** The same, through withModeratorHistory on a history of which only the newest step was read; and the reads it made. */
+async function decideLazily(expression: string): Promise<{ outcome: Outcome; reads: number }> {
+  const { objects, head, reads } = await thread();
+  const chain = await readChain(objects, head);
+  const history = new ThreadHistory(objects, chain);
+  await history.step(history.length - 1);
+  const before = reads();
+  const decided = await outcome(() =>
+    withModeratorHistory({ record, start: chain.start, history }, (view) =>
+      pickNextRole(probe(expression), view, { mode: "continue" }),
+    ),
+  );
+  return { outcome: decided, reads: reads() - before };
+}
+
+describe("withModeratorHistory", () => {
+  const expressions = [
+    "steps[-1].output.approved = false",
+    "$count(steps) = 4 and $count('writer') = 2",
+    "steps[-2].output.n = 3",
+    "$last('writer').n = 3",
+    "$contains($string(steps), 'carol')",
+    "$contains($string(steps[0]), 'needle')",
+    "'body' in $keys(steps[1])",
+    "steps[0] = steps[2]",
+    "$count(steps[agent = 'alice']) = 2",
+    "$sum(steps.$length(body)) > 20",
+    "'bob' in **.agent",
+    "$sift(steps[2], function($value, $key) { $key = 'body' }).body = '42'",
+    "$number(steps[2].body) = 42",
+    "$number(steps[0].body)",
+    "steps[1].body",
+  ];
+  for (const expression of expressions) {
+    it(`decides as on the whole history: ${expression}`, async () => {
+      const whole = await decideOnWholeHistory(expression);
+      expect((await decideLazily(expression)).outcome).toEqual(whole);
+    });
+  }
+
+  it("reads no older step for a condition on the newest one", async () => {
+    const lazily = await decideLazily("steps[-1].output.approved = false");
+    expect(lazily).toEqual({ outcome: { role: "$END", prompt: "Held." }, reads: 0 });
+  });
+
+  it("reads the one older step a condition touches", async () => {
+    expect((await decideLazily("steps[-2].output.n = 3")).reads).toBe(3);
+  });
+
+  it("reads every step for a condition that touches more than one older step", async () => {
+    // The three older steps' output, body and agent run; the newest was read before.
+    expect((await decideLazily("$count(steps[agent = 'alice']) = 2")).reads).toBe(3 * 3);
+  });
+});

@@ -1,0 +1,261 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agent-kit";
+import { openFileStore, type Store } from "@uwf/cas";
+import {
+  type Address,
+  type AgentRunNode,
+  type OutputNode,
+  startResultSchema,
+  stepResultSchema,
+  type TextNode,
+  type ThreadStartNode,
+  type ThreadStepNode,
+  type WorkflowNode,
+} from "@uwf/protocol";
+import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+
+const WORKFLOW = join(FIXTURES, "workflows/long-review.yaml");
+/** Steps written straight into the store: enough bodies to overflow the prompt's 20,000-character quota. */
+const STEPS = 30;
+
+let temp: TempHome;
+beforeEach(() => {
+  temp = createTempHome();
+});
+afterEach(() => temp.cleanup());
+
+interface WrittenStep {
+  number: number;
+  step: Address;
+  output: Address;
+  body: Address;
+  run: Address;
+}
+
+/** Starts a long-review thread and appends `STEPS` writer/reviewer steps to it, as `uwf step` would have written them. */
+async function startLongThread(options: { marked: boolean }): Promise<{ thread: string; steps: WrittenStep[] }> {
+  const started = await temp.uwf(["start", WORKFLOW, "-p", "Write a short story about a lighthouse.", "--json"]);
+  expect(started.exitCode).toBe(0);
+  const { thread, head: start } = startResultSchema.parse(started.json());
+  const store = await openFileStore(temp.home);
+  try {
+    const steps: WrittenStep[] = [];
+    let prev: Address | null = null;
+    for (let number = 1; number <= STEPS; number++) {
+      const written = await writeStep(store, { number, start: start as Address, prev, marked: options.marked });
+      steps.push(written);
+      prev = written.step;
+    }
+    const updated = await store.refs.updateThread(thread, start as Address, {
+      head: prev as Address,
+      stepCount: STEPS,
+      status: "active",
+      next: "writer",
+      updatedAt: new Date().toISOString(),
+    });
+    expect(updated).toBe(true);
+    return { thread, steps };
+  } finally {
+    await store.close();
+  }
+}
+
+async function writeStep(
+  store: Store,
+  input: { number: number; start: Address; prev: Address | null; marked: boolean },
+): Promise<WrittenStep> {
+  const { number } = input;
+  const writer = number % 2 === 1;
+  const fields = writer
+    ? { summary: `draft ${number}` }
+    : { approved: false, comments: `Tighten part ${number}, déjà vu.` };
+  const edgePrompt =
+    number === 1
+      ? "Write the first draft."
+      : writer
+        ? `Address the review: Tighten part ${number - 1}, déjà vu.`
+        : `Review this draft: draft ${number - 1}`;
+  const startedAt = new Date(Date.UTC(2026, 0, 1, 0, number)).toISOString();
+  const completedAt = new Date(Date.UTC(2026, 0, 1, 0, number, 30)).toISOString();
+  const output = await store.objects.put({ type: "output/1", fields } satisfies OutputNode);
+  const body = await store.objects.put({ type: "text/1", text: bodyOf(number, input.marked) } satisfies TextNode);
+  const prompt = await store.objects.put({ type: "text/1", text: `prompt of step ${number}` } satisfies TextNode);
+  const reply = await store.objects.put({ type: "text/1", text: `reply of step ${number}` } satisfies TextNode);
+  const run = await store.objects.put({
+    type: "agent-run/1",
+    agent: writer ? (number % 4 === 1 ? "alice" : "carol") : "bob",
+    kind: "scripted",
+    command: null,
+    cwd: temp.work,
+    prompt,
+    attempts: [
+      {
+        request: prompt,
+        reply,
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        interrupted: false,
+        stderrTail: "",
+        error: null,
+        startedAt,
+        completedAt,
+      },
+    ],
+    outcome: "ok",
+    error: null,
+    sessionId: null,
+    usage: null,
+    extraction: "frontmatter",
+    transcript: null,
+  } satisfies AgentRunNode);
+  const step = await store.objects.put({
+    type: "thread-step/1",
+    start: input.start,
+    prev: input.prev,
+    role: writer ? "writer" : "reviewer",
+    edgePrompt,
+    output,
+    body,
+    run,
+    startedAt,
+    completedAt,
+  } satisfies ThreadStepNode);
+  return { number, step, output, body, run };
+}
+
+/** Bodies of uneven lengths, with non-ASCII text, one empty and one blank. */
+function bodyOf(number: number, marked: boolean): string {
+  if (number === 7) return "";
+  if (number === 8) return "  \n";
+  const sentence = number === 1 && marked ? "MARKER: the keeper's log. " : "Ça va, the lamp turns. ";
+  return `## Step ${number}\n\n${sentence.repeat(20 + ((number * 37) % 70))}\n`;
+}
+
+/** Every step of the chain ending at `head`, read whole, oldest first: what the prompt used to be built from. */
+async function readWholeHistory(
+  store: Store,
+  head: Address,
+): Promise<{ start: ThreadStartNode; steps: HistoryEntry[] }> {
+  const reversed: HistoryEntry[] = [];
+  let node = (await store.objects.get(head)) as ThreadStepNode | ThreadStartNode;
+  while (node.type === "thread-step/1") {
+    const output = (await store.objects.get(node.output)) as OutputNode;
+    const body = (await store.objects.get(node.body)) as TextNode;
+    const run = (await store.objects.get(node.run)) as AgentRunNode;
+    reversed.push({
+      number: 0,
+      role: node.role,
+      agent: run.agent,
+      output: output.fields,
+      body: body.text,
+      edgePrompt: node.edgePrompt,
+      startedAt: node.startedAt,
+      completedAt: node.completedAt,
+    });
+    node = (await store.objects.get(node.prev ?? node.start)) as ThreadStepNode | ThreadStartNode;
+  }
+  const steps = reversed.reverse().map((step, index) => ({ ...step, number: index + 1 }));
+  return { start: node, steps };
+}
+
+/** The prompt the thread's newest step stored, and the one the prompt builder makes from the whole history before it. */
+async function storedAndExpectedPrompt(thread: string): Promise<{ role: string; stored: string; expected: string }> {
+  const store = await openFileStore(temp.home);
+  try {
+    const record = await store.refs.getThread(thread);
+    const head = record?.head as Address;
+    const step = (await store.objects.get(head)) as ThreadStepNode;
+    const run = (await store.objects.get(step.run)) as AgentRunNode;
+    const stored = ((await store.objects.get(run.prompt)) as TextNode).text;
+    const { start, steps } = await readWholeHistory(store, step.prev as Address);
+    const workflow = (await store.objects.get(start.workflow)) as WorkflowNode;
+    const expected = buildContinuationPrompt({
+      workflow,
+      roleName: step.role,
+      task: start.prompt,
+      history: steps,
+      edgePrompt: step.edgePrompt,
+    });
+    return { role: step.role, stored, expected };
+  } finally {
+    await store.close();
+  }
+}
+
+function writeScenario(entries: Array<{ role: string; output?: Record<string, unknown>; body?: string }>): string {
+  const placeholders = Array.from({ length: STEPS }, (_, index) => ({ role: index % 2 === 0 ? "writer" : "reviewer" }));
+  const file = join(temp.work, "scenario.json");
+  writeFileSync(file, JSON.stringify({ steps: [...placeholders, ...entries] }));
+  return `scripted:${file}`;
+}
+
+async function step(thread: string, agent: string): Promise<string> {
+  const result = await temp.uwf(["step", thread, "--agent", agent, "--json"]);
+  expect(result.stderr).toBe("");
+  expect(result.exitCode).toBe(0);
+  return stepResultSchema.parse(result.json()).steps[0]?.role ?? "";
+}
+
+describe("a step on a long thread", () => {
+  it("stores the prompt the whole history gives, past the body quota, on first and later visits", async () => {
+    const { thread } = await startLongThread({ marked: true });
+    const agent = writeScenario([
+      { role: "editor", output: { note: "cut the second act" }, body: "Edited." },
+      { role: "writer", output: { summary: "draft 32" }, body: "Revised." },
+      { role: "reviewer", output: { approved: true, comments: "Good." }, body: "" },
+    ]);
+
+    // The editor's first visit: `marked` found the marker in step 1's body; the prompt shows all 30 steps.
+    expect(await step(thread, agent)).toBe("editor");
+    const first = await storedAndExpectedPrompt(thread);
+    expect(first.stored).toBe(first.expected);
+    expect(first.stored).toContain("30 steps so far, oldest first.");
+    expect(first.stored).toContain("Body (the first ");
+    expect(first.stored).toContain("Body: left out (");
+    expect(first.stored).toContain("Body: empty.");
+
+    // The writer's later visit: `aliceWroteFirst` read the agent of step 1.
+    expect(await step(thread, agent)).toBe("writer");
+    const later = await storedAndExpectedPrompt(thread);
+    expect(later.stored).toBe(later.expected);
+    expect(later.stored).toContain("You acted last at step 29.");
+
+    expect(await step(thread, agent)).toBe("reviewer");
+    const review = await storedAndExpectedPrompt(thread);
+    expect(review.stored).toBe(review.expected);
+  });
+
+  it("reads the steps since the role last spoke, and of older steps only what a condition reads", async () => {
+    const { thread, steps } = await startLongThread({ marked: false });
+    const agent = writeScenario([{ role: "writer", output: { summary: "draft 31" }, body: "Revised." }]);
+    const store = await openFileStore(temp.home);
+    const { start, steps: whole } = await readWholeHistory(store, steps.at(-1)?.step as Address);
+    const workflow = (await store.objects.get(start.workflow)) as WorkflowNode;
+    await store.close();
+    // `marked` reads step 1 whole; the writer last spoke at step 29. Nothing else of steps 2 to 28 may be read.
+    for (const written of steps.slice(1, 28)) {
+      for (const address of [written.output, written.body, written.run]) {
+        rmSync(join(temp.home, "objects", address.slice(0, 2), `${address.slice(2)}.json`));
+      }
+    }
+
+    expect(await step(thread, agent)).toBe("writer");
+    const check = await openFileStore(temp.home);
+    const head = (await check.objects.get((await check.refs.getThread(thread))?.head as Address)) as ThreadStepNode;
+    const run = (await check.objects.get(head.run)) as AgentRunNode;
+    const stored = ((await check.objects.get(run.prompt)) as TextNode).text;
+    await check.close();
+    expect(stored).toBe(
+      buildContinuationPrompt({
+        workflow,
+        roleName: "writer",
+        task: start.prompt,
+        history: whole,
+        edgePrompt: head.edgePrompt,
+      }),
+    );
+  });
+});

@@ -6,6 +6,7 @@ describe("the @uwf/protocol entry", () => {
     expect(Object.keys(entry).sort()).toEqual([
       "ADDRESS_ALPHABET",
       "ADDRESS_PATTERN",
+      "CONFIG_SCHEMA_REVISION",
       "END",
       "NAME_PATTERN",
       "NODE_REF_FIELDS",

@@ -72,7 +72,7 @@ export {
   pricesSchema,
   providerSchema,
 } from "./config.ts";
-export { defaultConfig } from "./default-config.ts";
+export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./default-config.ts";
 export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
 export { nodeKind } from "./node-kind.ts";
 export { NODE_SCHEMAS } from "./node-kinds.ts";

@@ -74,7 +74,7 @@ async function editConfig(
       `cannot ${verb} "${key}"`,
     );
   }
-  const text = await readConfigText(file);
+  const text = readConfigText(file);
   if (typeof text !== "string") throw text;
   const current = safeParseConfig(text, file);
   if (!current.success) throw current.error;

@@ -1,6 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Config, defaultConfig, type SafeResult } from "@uwf/protocol";
+import { cacheConfig, readCachedConfig } from "./config-cache.ts";
 import { InvalidConfigError } from "./invalid-config-error.ts";
 
 export const CONFIG_FILE_NAME = "config.yaml";
@@ -20,18 +21,22 @@ export async function loadConfig(home: string): Promise<Config> {
 /** `loadConfig` returning the problem instead of throwing it. */
 export async function safeLoadConfig(home: string): Promise<SafeResult<Config, InvalidConfigError>> {
   const file = configFilePath(home);
-  const text = await readConfigText(file);
+  const text = readConfigText(file);
   if (typeof text !== "string") return { success: false, error: text };
   // No config at all is common (CI, `--agent scripted:FILE`): skip loading the YAML parser and zod for it.
   if (text.trim() === "") return { success: true, value: defaultConfig() };
+  const cached = readCachedConfig(home, text);
+  if (cached !== undefined) return { success: true, value: cached };
   const { safeParseConfig } = await import("./parse-config.ts");
-  return safeParseConfig(text, file);
+  const parsed = safeParseConfig(text, file);
+  if (parsed.success) cacheConfig(home, text, parsed.value);
+  return parsed;
 }
 
 /** The file's text, "" when it does not exist, or the error that kept it from being read. */
-export async function readConfigText(file: string): Promise<string | InvalidConfigError> {
+export function readConfigText(file: string): string | InvalidConfigError {
   try {
-    return await readFile(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
     const message = `cannot read the file: ${error instanceof Error ? error.message : String(error)}`;

@@ -20,7 +20,8 @@ describe("saveConfig", () => {
       "defaultAgent: demo\nagents:\n  demo:\n    builtin: scripted\n    scenario: demo.yaml\n",
     );
     expect(await loadConfig(home)).toMatchObject({ defaultAgent: "demo", retries: 2 });
-    expect(readdirSync(home)).toEqual(["config.yaml"]);
+    // No temporary file left behind (`cache/` holds what loadConfig parsed).
+    expect(readdirSync(home).filter((name) => name !== "cache")).toEqual(["config.yaml"]);
   });
 
   it("refuses invalid settings without writing", async () => {

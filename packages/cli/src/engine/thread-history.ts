@@ -32,7 +32,7 @@ export class ThreadHistory {
     return this.steps.length;
   }
 
-  /** What has been read of the step at `index` so far, without reading anything. */
+  /** What has been read of the step at `index`, without reading anything: a live view, filled in as reads happen. */
   peek(index: number): Readonly<StepReads> {
     return this.reads[index] ?? {};
   }

@@ -58,32 +58,34 @@ function toModeratorStep(step: HistoryStep): ModeratorStep {
   return { role, output, body, agent, startedAt, completedAt };
 }
 
-/** A step of the view: fields read so far are plain values, the others throw and record the step's index. */
+/**
+ * A step of the view. Its output, body and agent are getters that return what `history` has read
+ * of the step by the time they are called, and otherwise record the step's index and throw. Own,
+ * enumerable properties in ModeratorStep's order, so `$keys` and `$string` see what they see of a
+ * plain step (an object literal, because defining properties one by one costs several times more).
+ */
 function moderatorStep(history: ThreadHistory, index: number, touched: Set<number>): ModeratorStep {
-  const { node } = history.steps[index] as ThreadHistory["steps"][number];
+  const { role, startedAt, completedAt } = (history.steps[index] as ThreadHistory["steps"][number]).node;
   const reads = history.peek(index);
-  const agent = reads.run?.agent;
-  if (reads.output !== undefined && reads.body !== undefined && agent !== undefined) {
-    const { role, startedAt, completedAt } = node;
-    return { role, output: reads.output, body: reads.body, agent, startedAt, completedAt };
+  if (reads.output !== undefined && reads.body !== undefined && reads.run !== undefined) {
+    return { role, output: reads.output, body: reads.body, agent: reads.run.agent, startedAt, completedAt };
   }
-  const unread = {
-    configurable: true,
-    enumerable: true,
-    get(): never {
-      touched.add(index);
-      throw new UnreadStepField(`step ${index + 1} is not read yet`);
-    },
+  const unread = (): never => {
+    touched.add(index);
+    throw new UnreadStepField(`step ${index + 1} is not read yet`);
   };
-  const field = (value: unknown) =>
-    value === undefined ? unread : { configurable: true, enumerable: true, writable: true, value };
-  // In ModeratorStep's field order, so that `$keys` and `$string` see what a plain object shows.
-  return Object.defineProperties({} as ModeratorStep, {
-    role: field(node.role),
-    output: field(reads.output),
-    body: field(reads.body),
-    agent: field(agent),
-    startedAt: field(node.startedAt),
-    completedAt: field(node.completedAt),
-  });
+  return {
+    role,
+    get output() {
+      return reads.output ?? unread();
+    },
+    get body() {
+      return reads.body ?? unread();
+    },
+    get agent() {
+      return reads.run?.agent ?? unread();
+    },
+    startedAt,
+    completedAt,
+  };
 }

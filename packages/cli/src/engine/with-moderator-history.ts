@@ -1,6 +1,7 @@
 import type { ModeratorHistory, ModeratorStep } from "@uwf/agent-kit";
 import type { ThreadRecord } from "@uwf/protocol";
 import type { HistoryStep } from "./load-history.ts";
+import type { ChainStep } from "./read-chain.ts";
 import type { ThreadHistory } from "./thread-history.ts";
 
 export interface WithModeratorHistoryOptions {
@@ -19,10 +20,11 @@ class UnreadStepField extends Error {}
  * the start, the thread id and every step, oldest first. Outputs, bodies and agent names that
  * `history` has not read yet are in the view as properties that, when touched, abort the run; the
  * touched steps are read and `decide` runs again (a second time, every step is read), until a run
- * touches nothing unread. That run saw the very values the whole history holds, and the moderator is
- * deterministic apart from the clock, so its result (or error) is the one the whole history gives:
- * reading less never changes a routing decision. It only means that a condition reading, say, every
- * step's body (`$string(steps)`, `steps[agent = "x"]`) reads them, and one reading none does not.
+ * touches nothing unread. That run saw the very values the whole history holds, and the moderator
+ * is deterministic apart from the clock (and `$random()`, drawn again), so its result (or error) is
+ * the one the whole history gives: reading less never changes a routing decision. It only means that
+ * a condition reading, say, every step's body (`$string(steps)`, `steps[agent = "x"]`) reads them,
+ * and one reading none does not.
  */
 export async function withModeratorHistory<Result>(
   options: WithModeratorHistoryOptions,
@@ -65,7 +67,7 @@ function toModeratorStep(step: HistoryStep): ModeratorStep {
  * plain step (an object literal, because defining properties one by one costs several times more).
  */
 function moderatorStep(history: ThreadHistory, index: number, touched: Set<number>): ModeratorStep {
-  const { role, startedAt, completedAt } = (history.steps[index] as ThreadHistory["steps"][number]).node;
+  const { role, startedAt, completedAt } = (history.steps[index] as ChainStep).node;
   const reads = history.peek(index);
   if (reads.output !== undefined && reads.body !== undefined && reads.run !== undefined) {
     return { role, output: reads.output, body: reads.body, agent: reads.run.agent, startedAt, completedAt };

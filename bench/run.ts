@@ -1,6 +1,6 @@
 /**
  * The benchmark suite (`bun run bench`; `bun run bench -- --smoke` for CI's small run).
- * Spawns the compiled CLI (packages/cli/dist/uwf, built first if missing) on generated stores in
+ * Builds and spawns the compiled CLI (packages/cli/dist/uwf) on generated stores in
  * temp homes, times whole processes against the machine's `bun -e 0` floor measured in the same
  * run, measures store throughput in-process, prints a markdown table and writes the same data
  * as JSON to bench/results/latest.json (smoke.json for a smoke run). See docs/performance.md.
@@ -21,7 +21,8 @@ import {
   summarize,
 } from "./lib/measure.ts";
 import { type BenchResults, checkTargets, formatResults, type ProcessBenchmark } from "./lib/report.ts";
-import { measureCompiledStepPhases, measureStartupSplit } from "./lib/startup-split.ts";
+import { measureStartupSplit } from "./lib/startup-split.ts";
+import { measureStepTrace } from "./lib/step-trace.ts";
 
 const { values: flags } = parseArgs({
   options: { smoke: { type: "boolean", default: false }, keep: { type: "boolean", default: false } },
@@ -94,7 +95,7 @@ try {
 }
 
 async function runSuite(): Promise<BenchResults> {
-  ensureBinary();
+  buildBinary();
   const processes: ProcessBenchmark[] = [];
   const floorSamples: number[][] = [];
   const emptyHome = join(temporaryRoot, "empty-home");
@@ -161,16 +162,11 @@ async function runSuite(): Promise<BenchResults> {
     ),
   );
 
-  progress("step phases (compiled bench/lib/step-phases.ts)");
+  progress("step phases (UWF_TRACE)");
   const stepPhases = [];
   for (const steps of plan.stepSizes) {
-    const chain = findChain(small.generated, steps);
-    const phases = await measureCompiledStepPhases(splitDirectory, plan.phaseRuns, {
-      home: small.generated.home,
-      head: chain.head,
-      scenario: writeScenario(steps),
-    });
-    stepPhases.push({ steps, phases });
+    const options = stepOptions(small.generated, findChain(small.generated, steps));
+    stepPhases.push({ steps, trace: await measureStepTrace({ ...options, runs: plan.phaseRuns }) });
   }
 
   const largeHome = large.generated.home;
@@ -261,8 +257,8 @@ async function runSuite(): Promise<BenchResults> {
   };
 }
 
-function ensureBinary(): void {
-  if (existsSync(binary)) return;
+/** Always builds: a binary left from older sources would time code that is no longer there. */
+function buildBinary(): void {
   progress("building packages/cli/dist/uwf (bun run build)");
   const build = Bun.spawnSync([process.execPath, "run", "build"], {
     cwd: repositoryRoot,

@@ -2,7 +2,7 @@
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import type { Summary } from "./measure.ts";
 import type { StartupVariant } from "./startup-split.ts";
-import type { StepPhases } from "./step-phases.ts";
+import type { StepTrace } from "./step-trace.ts";
 
 export interface ProcessBenchmark {
   id: string;
@@ -40,8 +40,8 @@ export interface BenchResults {
   processes: ProcessBenchmark[];
   /** Module graphs compiled on their own and timed as processes. */
   startup: { floor: Summary; variants: StartupVariant[] };
-  /** Phases of a step after module loading, from a compiled copy of bench/lib/step-phases.ts. */
-  stepPhases: { steps: number; phases: StepPhases }[];
+  /** Where a step's time goes: the phases the CLI reports under UWF_TRACE, per thread length. */
+  stepPhases: { steps: number; trace: StepTrace }[];
   throughput: ThroughputResult;
   wholeStore: WholeStoreResult & { store: string; nodes: number };
   targets: TargetCheck[];
@@ -79,28 +79,18 @@ export function formatResults(results: BenchResults): string {
       `| ${variant.name} | ${ms(medianMs)} | ${ms(medianMs - empty)} | ${(medianMs / splitFloor.medianMs).toFixed(1)} |`,
     );
   }
-  const phaseNames: [keyof StepPhases, string][] = [
-    ["nodesRead", "nodes read"],
-    ["openStoreMs", "open store"],
-    ["readChainMs", "read chain (step nodes)"],
-    ["loadHistoryMs", "load history (output, body, run of each step)"],
-    ["rereadBytesMs", "… the same nodes again: read + re-hash only"],
-    ["reparseJsonMs", "… JSON.parse only"],
-    ["revalidateSchemasMs", "… zod schemas only"],
-    ["compileWorkflowMs", "compile workflow (JSONata, Liquid)"],
-    ["pickNextRoleMs", "pick next role"],
-    ["loadScenarioMs", "load scenario (scripted agent)"],
-    ["firstValidationMs", "first reply validation (ajv)"],
-    ["secondValidationMs", "same validation, warm"],
-  ];
+  const phases = results.stepPhases[0]?.trace.phases.map((entry) => entry.phase) ?? [];
   lines.push(
     "",
-    `| step phase, ms (compiled, fresh process) | ${results.stepPhases.map((entry) => `${count(entry.steps)}-step thread`).join(" | ")} |`,
+    `| step phase (UWF_TRACE), median ms | ${results.stepPhases.map((entry) => `${count(entry.steps)}-step thread`).join(" | ")} |`,
     `|---|${results.stepPhases.map(() => "--:").join("|")}|`,
   );
-  for (const [key, label] of phaseNames) {
+  for (const phase of phases) {
+    const cells = results.stepPhases.map(
+      (entry) => entry.trace.phases.find((candidate) => candidate.phase === phase)?.ms.toFixed(1) ?? "–",
+    );
     lines.push(
-      `| ${label} | ${results.stepPhases.map((entry) => (key === "nodesRead" ? count(entry.phases[key]) : entry.phases[key].toFixed(1))).join(" | ")} |`,
+      `| ${phase === "started" ? "runtime start (to the first line of uwf)" : phase} | ${cells.join(" | ")} |`,
     );
   }
   lines.push(

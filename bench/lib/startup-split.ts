@@ -7,7 +7,6 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type MeasureProcessOptions, measureInterleaved, type Summary } from "./measure.ts";
-import type { StepPhases } from "./step-phases.ts";
 
 const repositoryRoot = resolve(import.meta.dir, "../..");
 
@@ -130,27 +129,4 @@ export async function measureStartupSplit(
       summary: summaries[index] as Summary,
     })),
   };
-}
-
-/** bench/lib/step-phases.ts compiled like the CLI, run `runs` times on one chain; the median of each phase. */
-export async function measureCompiledStepPhases(
-  directory: string,
-  runs: number,
-  chain: { home: string; head: string; scenario: string },
-): Promise<StepPhases> {
-  const binary = join(directory, "step-phases");
-  await compileEntry(join(import.meta.dir, "step-phases.ts"), binary);
-  const samples: StepPhases[] = [];
-  for (let run = 0; run < runs; run++) {
-    const child = Bun.spawnSync([binary, chain.home, chain.head, chain.scenario], { stdout: "pipe", stderr: "pipe" });
-    if (child.exitCode !== 0) throw new Error(`step-phases failed: ${child.stderr.toString()}`);
-    samples.push(JSON.parse(child.stdout.toString()) as StepPhases);
-  }
-  const first = samples[0] as StepPhases;
-  const median = {} as Record<keyof StepPhases, number>;
-  for (const key of Object.keys(first) as (keyof StepPhases)[]) {
-    const values = samples.map((sample) => sample[key]).sort((left, right) => left - right);
-    median[key] = values[Math.floor(values.length / 2)] as number;
-  }
-  return median;
 }

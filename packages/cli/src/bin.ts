@@ -12,6 +12,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
+  const { trace } = await import("./trace.ts");
+  trace("started");
+  process.once("exit", () => trace("exit"));
   const { normalizeArgv } = await import("./normalize-argv.ts");
   const argv = normalizeArgv(raw);
   try {

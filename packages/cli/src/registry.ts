@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_OK } from "./exit-codes.ts";
 import { printResult } from "./print.ts";
+import { trace } from "./trace.ts";
 import { VERSION } from "./version.ts";
 
 /** What a command gives the registry: its data, how to show it to a person, and the exit code it implies. */
@@ -43,9 +44,11 @@ export async function runCli(argv: string[]): Promise<number> {
     async () => {
       const globals = program.opts<GlobalOptions>();
       const context = await makeContext(globals, abort.signal);
+      trace("context ready");
       const installed = installSignalHandlers(abort);
       try {
         const outcome = await load(context);
+        trace("command done");
         context.progress(null);
         printResult(outcome.result, context.json, (result) => outcome.format(result, context.color));
         exitCode = outcome.exitCode ?? EXIT_OK;
@@ -53,11 +56,14 @@ export async function runCli(argv: string[]): Promise<number> {
         context.progress(null);
         installed.remove();
         await context.close();
+        trace("store closed");
       }
     };
 
+  trace("commander loaded");
   const { registerCommands } = await import("./commands/register-commands.ts");
   registerCommands(program, run, commandName(argv));
+  trace("commands registered");
   await program.parseAsync(argv, { from: "user" });
   return exitCode;
 }

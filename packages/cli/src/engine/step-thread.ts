@@ -22,6 +22,7 @@ import {
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
+import { trace } from "../trace.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import { checkSteppable } from "./check-steppable.ts";
 import { chooseStepRole } from "./choose-step-role.ts";
@@ -72,6 +73,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
   return withThreadLease(
     { refs: store.refs, threadId, ttlMs: STEP_LEASE_TTL_MS, host: options.host, now: options.now },
     async () => {
+      trace("lease taken");
       const record = await store.refs.getThread(threadId);
       if (record === null)
         throw new UwfError("thread-not-found", `no thread "${threadId}"`, { data: { thread: threadId } });
@@ -85,6 +87,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       const history = new ThreadHistory(store.objects, chain);
       // The newest step is what the moderator starts from and what every prompt shows.
       if (history.length > 0) await history.step(history.length - 1);
+      trace("chain read");
       const compiled = compileWorkflow(workflow);
       const chosen = await chooseStepRole({
         compiled,
@@ -94,6 +97,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         mode,
         resumeAnswer: options.resumeAnswer,
       });
+      trace("next role chosen");
       if (chosen.ended) {
         const ended = { status: "ended", next: END, updatedAt: options.now().toISOString() } as const;
         if (!(await store.refs.updateThread(threadId, record.head, ended)))
@@ -125,6 +129,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         history: await promptHistory(history, roleName),
         edgePrompt,
       });
+      trace("prompt built");
       const startedAt = options.now();
       options.onProgress({ role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber });
       const run = await runAgentWithRetries({
@@ -142,6 +147,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         onStderr: options.onStderr,
         scenario: { stepIndex: history.length, routedRole: roleName, baseDir: agent.baseDir ?? chain.start.cwd },
       });
+      trace("agent done, reply checked");
       options.onProgress(null);
       const completedAt = options.now();
 
@@ -188,6 +194,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         run: runAddress,
         usage: run.usage,
       };
+      trace("nodes written");
       const suspended = run.fields.$status === SUSPEND;
       const next = suspended
         ? roleName
@@ -203,8 +210,10 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         updatedAt: completedAt.toISOString(),
         usage: run.usage === null ? record.usage : addUsage(record.usage, run.usage),
       } as const;
+      trace("next role predicted");
       if (!(await store.refs.updateThread(threadId, record.head, update)))
         throw new HeadConflictError(threadId, record.head, stepAddress);
+      trace("head moved");
       return { kind: "stepped", record: { ...record, ...update }, step: toStepSummary(newStep) };
     },
   );

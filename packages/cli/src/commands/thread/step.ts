@@ -4,6 +4,7 @@ import { resolveThread } from "../../engine/resolve-thread.ts";
 import { stepThread } from "../../engine/step-thread.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
+import { trace } from "../../trace.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 
 export interface StepCommandOptions {
@@ -18,8 +19,11 @@ export interface StepCommandOptions {
 
 /** Runs up to N steps; stops early when the thread ends or suspends. */
 export async function stepCommand(options: StepCommandOptions, context: CommandContext) {
+  trace("step command loaded");
   const store = await context.openStore();
+  trace("store open");
   const config = await context.loadConfig();
+  trace("config loaded");
   let record: ThreadRecord = await resolveThread(store.refs, options.thread);
   const limit = options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1);
   const agentFlag = resolveAgentFlag(options.agent, context.cwd);

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import { stepResultSchema } from "@uwf/protocol";
+import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+
+const LINEAR = join(FIXTURES, "workflows/linear.yaml");
+const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
+
+let temp: TempHome;
+beforeEach(() => {
+  temp = createTempHome();
+});
+afterEach(() => temp.cleanup());
+
+describe("UWF_TRACE", () => {
+  it("prints a step's phases in order on stderr, with rising times, and leaves stdout alone", async () => {
+    const thread = (await temp.uwf(["start", LINEAR, "-p", "Write hello.txt", "--json"])).json<{ thread: string }>()
+      .thread;
+    const traced = await temp.uwf(["step", thread, "--agent", SCRIPTED, "--json"], { env: { UWF_TRACE: "1" } });
+    expect(traced.exitCode).toBe(0);
+    expect(stepResultSchema.parse(traced.json()).steps).toHaveLength(1);
+    const lines = traced.stderr.trim().split("\n");
+    const phases = lines.map((line) => /^uwf trace: (\d+\.\d) ms (.+)$/.exec(line));
+    expect(phases.every((match) => match !== null)).toBe(true);
+    expect(phases.map((match) => match?.[2])).toEqual([
+      "started",
+      "commander loaded",
+      "commands registered",
+      "context ready",
+      "step command loaded",
+      "store open",
+      "config loaded",
+      "lease taken",
+      "chain read",
+      "next role chosen",
+      "prompt built",
+      "agent done, reply checked",
+      "nodes written",
+      "next role predicted",
+      "head moved",
+      "command done",
+      "store closed",
+      "exit",
+    ]);
+    const times = phases.map((match) => Number(match?.[1]));
+    expect(times).toEqual([...times].sort((left, right) => left - right));
+  });
+
+  it("prints nothing when unset or 0", async () => {
+    for (const env of [{}, { UWF_TRACE: "0" }] as Record<string, string>[]) {
+      const listed = await temp.uwf(["list"], { env });
+      expect(listed.exitCode).toBe(0);
+      expect(listed.stderr).not.toContain("uwf trace");
+    }
+  });
+});

@@ -1,8 +1,9 @@
 import type { Config } from "./config.ts";
 
 /**
- * Names the shape of `configSchema`'s input and output. Parsed configs are cached by the text they
- * came from and this revision, so it must change whenever the schema does; a test pins the schema.
+ * Names how `config.yaml` text becomes a `Config`: the schema's input and output, and how the file is
+ * read. Parsed configs are cached by the text they came from and this revision, so bump it whenever
+ * either changes (a test pins the schema; a change in reading the YAML must be remembered by hand).
  */
 export const CONFIG_SCHEMA_REVISION = 1;
 

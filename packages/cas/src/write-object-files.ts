@@ -19,8 +19,9 @@ export interface WriteObjectFilesOptions {
  * temporary file in its own directory and renamed into place (a rename within a directory is
  * atomic, so a SIGKILL leaves the old state or the whole file, plus at worst a temporary file).
  *
- * Non-durable writes skip fsync entirely. Durable batches sync in phases: write every
- * temporary file, fsync them all, rename them all, then fsync each touched directory once.
+ * Non-durable writes skip fsync entirely; a failed one removes its temporary file. Durable
+ * batches sync in phases: write every temporary file, fsync them all, rename them all, then
+ * fsync each touched directory once.
  * The data must be on disk before the rename: otherwise a power cut could leave an empty file
  * under a valid name, and idempotent puts would never rewrite it.
  *
@@ -35,8 +36,13 @@ export function writeObjectFiles(writes: readonly ObjectFileWrite[], options: Wr
   if (!options.durable) {
     for (const write of writes) {
       const temporary = temporaryPath(write.directory);
-      writeFileSync(temporary, write.bytes);
-      renameSync(temporary, write.path);
+      try {
+        writeFileSync(temporary, write.bytes);
+        renameSync(temporary, write.path);
+      } catch (error) {
+        unlinkQuietly(temporary);
+        throw error;
+      }
     }
     return;
   }

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { createFileObjectStore } from "./create-file-object-store.ts";
-import { hashBytes } from "./hash-node.ts";
+import { hashBytes, hashNode } from "./hash-node.ts";
 import { InvalidAddressError } from "./invalid-address-error.ts";
+import { InvalidJsonValueError } from "./invalid-json-value-error.ts";
 import { MALFORMED_ADDRESSES } from "./object-store-conformance.ts";
 import type { ObjectStore } from "./store.ts";
 
@@ -86,6 +87,75 @@ describe("createFileObjectStore", () => {
     for (const shard of readdirSync(root)) {
       for (const entry of readdirSync(join(root, shard))) expect(entry).toMatch(/^[0-9A-Z]{11}\.json$/);
     }
+  });
+
+  /** Every entry of every shard directory, which must all be whole objects. */
+  function shardEntries(): string[] {
+    if (!existsSync(root)) return [];
+    return readdirSync(root).flatMap((shard) => readdirSync(join(root, shard)).map((entry) => `${shard}/${entry}`));
+  }
+
+  const manyNodes = (count: number, tag: string) =>
+    Array.from({ length: count }, (_, index) => ({ type: "text/1", text: `${tag} ${index}`.repeat(1 + (index % 7)) }));
+
+  it("writes a large batch with every address once, refreshing existing objects in place", async () => {
+    const nodes = manyNodes(3000, "large");
+    const existing = await objects.putMany(nodes.slice(0, 500));
+    const old = new Date(Date.now() - 60_000);
+    const before = existing.map((address) => {
+      const path = join(root, address.slice(0, 2), `${address.slice(2)}.json`);
+      utimesSync(path, old, old);
+      return { path, inode: statSync(path).ino };
+    });
+    const batch = [...nodes, ...nodes.slice(0, 1000)]; // repeats too
+    const addresses = await objects.putMany(batch);
+    expect(addresses).toEqual(batch.map((node) => hashNode(node).address));
+    const listed: string[] = [];
+    for await (const entry of objects.list()) listed.push(entry.address);
+    expect(listed.sort()).toEqual([...new Set(addresses)].sort());
+    for (const [index, node] of nodes.entries()) expect(await objects.get(addresses[index] as string)).toEqual(node);
+    for (const { path, inode } of before) {
+      const stats = statSync(path);
+      expect(stats.ino).toBe(inode);
+      expect(stats.mtimeMs).toBeGreaterThan(old.getTime() + 30_000);
+    }
+    for (const entry of shardEntries()) expect(entry).toMatch(/^[0-9A-Z]{2}\/[0-9A-Z]{11}\.json$/);
+  });
+
+  it("fails a large batch holding an unencodable node before touching any file", async () => {
+    const nodes: unknown[] = manyNodes(2000, "unencodable");
+    nodes.push({ bad: 1n });
+    await expect(objects.putMany(nodes)).rejects.toThrow(InvalidJsonValueError);
+    expect(shardEntries()).toEqual([]);
+  });
+
+  for (const durable of [false, true]) {
+    it(`leaves only whole objects and no temporary file when a large ${durable ? "durable " : ""}batch fails`, async () => {
+      const nodes = manyNodes(2000, `failing ${durable}`);
+      // A shard directory replaced by a file after it was created: writing into it fails (ENOTDIR).
+      const broken = (await objects.put(nodes[1999])).slice(0, 2);
+      rmSync(join(root, broken), { recursive: true });
+      writeFileSync(join(root, broken), "not a directory");
+      await expect(objects.putMany(nodes, { durable })).rejects.toThrow();
+      expect(await Array.fromAsync(objects.listTemporaryFiles())).toEqual([]);
+      rmSync(join(root, broken));
+      const entries = shardEntries();
+      // A durable batch renames nothing until every file is synced; a plain one keeps what it finished.
+      if (durable) expect(entries).toEqual([]);
+      else expect(entries.length).toBeGreaterThan(0);
+      for (const entry of entries) expect(entry).toMatch(/^[0-9A-Z]{2}\/[0-9A-Z]{11}\.json$/);
+      for await (const { address } of objects.list()) await objects.get(address);
+    });
+  }
+
+  it("recreates shard directories removed behind its back during a large batch", async () => {
+    const nodes = manyNodes(2000, "vanished");
+    const first = await objects.putMany(nodes.slice(0, 1000));
+    for (const shard of new Set(first.map((address) => address.slice(0, 2))))
+      rmSync(join(root, shard), { recursive: true });
+    const addresses = await objects.putMany(nodes);
+    for (const [index, node] of nodes.entries()) expect(await objects.get(addresses[index] as string)).toEqual(node);
+    for (const entry of shardEntries()) expect(entry).toMatch(/^[0-9A-Z]{2}\/[0-9A-Z]{11}\.json$/);
   });
 
   it("recreates a shard directory removed behind its back", async () => {

@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import type { Address } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
+import { freshenObjectFile } from "./freshen-object-file.ts";
 import { hashBytes, hashNode } from "./hash-node.ts";
+import { isMissingFileError } from "./is-missing-file-error.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import {
   OBJECT_FILE,
@@ -12,47 +14,83 @@ import {
 } from "./object-file-layout.ts";
 import { parseAddress } from "./parse-address.ts";
 import { parseVerifiedNode } from "./parse-verified-node.ts";
+import { putObjectFilesConcurrently } from "./put-object-files-concurrently.ts";
 import type { ObjectStore, PutManyOptions, StoredObjectInfo, TemporaryFileInfo } from "./store.ts";
 import { type ObjectFileWrite, writeObjectFiles } from "./write-object-files.ts";
 
 /**
+ * Non-durable batches of at least this many distinct nodes are written concurrently. Measured
+ * in-process on ext4 (virtio disk, 2-core EPYC, Bun 1.4), median µs per new node, one file at a
+ * time against concurrently: 55-80 against 210-250 for 1 node (two thread-pool round trips),
+ * 55-90 against 75-90 for 6, 60-90 against 45-75 for 16, 60-90 against 40-60 for 32 and more.
+ * Batches of 4,096: about 15,000 nodes/s against 19,000-21,000. Durable batches keep their
+ * one synchronous sync phase (write-object-files.ts).
+ */
+const CONCURRENT_BATCH_MINIMUM = 32;
+
+/** Files in flight in a concurrent batch: 8 was slower, 64 no faster. */
+const CONCURRENT_FILES = 32;
+
+/**
  * Objects as files under `root` (see object-file-layout.ts). Synchronous node:fs calls behind
- * the async interface: in Bun they are the fastest way to do many small file operations, and
- * the interface stays async for backends that need it. The root is created on first write.
+ * the async interface: in Bun they are the fastest way to do a few small file operations, and
+ * the interface stays async for backends that need it. The exception is a large non-durable
+ * batch, whose files are written concurrently on Bun's thread pool. The root is created on
+ * first write.
  */
 export function createFileObjectStore(root: string): ObjectStore {
   /** Shard directories known to exist, so a put costs no mkdir call after the first. */
   const knownDirectories = new Set<string>();
 
-  function putAll(nodes: readonly unknown[], options: PutManyOptions = {}): Address[] {
+  async function putAll(nodes: readonly unknown[], options: PutManyOptions = {}): Promise<Address[]> {
     // Encode everything first: an unencodable node fails the batch before any file is touched.
     const hashed = nodes.map(hashNode);
-    const writes: ObjectFileWrite[] = [];
-    const parentDirectories = new Set<string>();
+    const objects: ObjectFileWrite[] = [];
     const planned = new Set<string>();
     for (const { address, bytes } of hashed) {
       if (planned.has(address)) continue;
       planned.add(address);
       const { directory, path } = objectLocation(root, address);
-      if (freshen(path)) continue;
-      if (!knownDirectories.has(directory)) {
-        if (mkdirSync(directory, { recursive: true }) !== undefined) parentDirectories.add(root);
-        knownDirectories.add(directory);
-      }
-      writes.push({ directory, path, bytes });
+      objects.push({ directory, path, bytes });
     }
-    if (writes.length === 0) return hashed.map((entry) => entry.address);
-    const writeOptions = { durable: options.durable === true, parentDirectories: [...parentDirectories] };
+    const durable = options.durable === true;
+    if (!durable && objects.length >= CONCURRENT_BATCH_MINIMUM) {
+      for (const object of objects) ensureDirectory(object.directory);
+      await putObjectFilesConcurrently(objects, CONCURRENT_FILES);
+    } else {
+      putOneByOne(objects, durable);
+    }
+    return hashed.map((entry) => entry.address);
+  }
+
+  /** Creates a shard directory unless known to exist; true when that added an entry to the root. */
+  function ensureDirectory(directory: string): boolean {
+    if (knownDirectories.has(directory)) return false;
+    const created = mkdirSync(directory, { recursive: true }) !== undefined;
+    knownDirectories.add(directory);
+    return created;
+  }
+
+  function putOneByOne(objects: readonly ObjectFileWrite[], durable: boolean): void {
+    const now = new Date();
+    const writes: ObjectFileWrite[] = [];
+    const parentDirectories = new Set<string>();
+    for (const object of objects) {
+      if (freshenObjectFile(object.path, now)) continue;
+      if (ensureDirectory(object.directory)) parentDirectories.add(root);
+      writes.push(object);
+    }
+    if (writes.length === 0) return;
+    const writeOptions = { durable, parentDirectories: [...parentDirectories] };
     try {
       writeObjectFiles(writes, writeOptions);
     } catch (error) {
-      if (!isMissing(error)) throw error;
+      if (!isMissingFileError(error)) throw error;
       // A shard directory vanished after it was cached (removed by hand): recreate and retry once.
       knownDirectories.clear();
       for (const write of writes) mkdirSync(write.directory, { recursive: true });
       writeObjectFiles(writes, { ...writeOptions, parentDirectories: [root] });
     }
-    return hashed.map((entry) => entry.address);
   }
 
   function readVerified(input: string): { address: Address; bytes: Uint8Array } {
@@ -61,7 +99,7 @@ export function createFileObjectStore(root: string): ObjectStore {
     try {
       bytes = readFileSync(objectLocation(root, address).path);
     } catch (error) {
-      if (isMissing(error)) throw new NodeNotFoundError(address);
+      if (isMissingFileError(error)) throw new NodeNotFoundError(address);
       throw error;
     }
     const actual = hashBytes(bytes);
@@ -70,8 +108,8 @@ export function createFileObjectStore(root: string): ObjectStore {
   }
 
   return {
-    put: async (node, options) => putAll([node], options)[0] as Address,
-    putMany: async (nodes, options) => putAll(nodes, options),
+    put: async (node, options) => (await putAll([node], options))[0] as Address,
+    putMany: (nodes, options) => putAll(nodes, options),
     get: async (address) => parseVerifiedNode(readVerified(address)),
     getBytes: async (address) => readVerified(address).bytes,
     has: async (address) => existsSync(objectLocation(root, parseAddress(address)).path),
@@ -91,20 +129,6 @@ export function createFileObjectStore(root: string): ObjectStore {
       unlinkIfPresent(`${root}/${name}`);
     },
   };
-}
-
-/** Refreshes an existing object's write time (see ObjectStore.put); false when it does not exist. */
-function freshen(path: string): boolean {
-  if (!existsSync(path)) return false;
-  const now = new Date();
-  try {
-    utimesSync(path, now, now);
-    return true;
-  } catch (error) {
-    // Deleted (by gc) between the two calls: write it again.
-    if (isMissing(error)) return false;
-    throw error;
-  }
 }
 
 /** Entries of every shard directory whose names match `pattern`, with their modification times. */
@@ -127,7 +151,7 @@ function readDirectoryIfPresent(path: string): string[] {
   try {
     return readdirSync(path);
   } catch (error) {
-    if (isMissing(error) || (error as { code?: unknown }).code === "ENOTDIR") return [];
+    if (isMissingFileError(error) || (error as { code?: unknown }).code === "ENOTDIR") return [];
     throw error;
   }
 }
@@ -136,10 +160,6 @@ function unlinkIfPresent(path: string): void {
   try {
     unlinkSync(path);
   } catch (error) {
-    if (!isMissing(error)) throw error;
+    if (!isMissingFileError(error)) throw error;
   }
-}
-
-function isMissing(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === "ENOENT";
 }

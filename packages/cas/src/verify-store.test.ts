@@ -1,12 +1,42 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Address } from "@uwf/protocol";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { writeSampleThread } from "../test/write-sample-thread.ts";
+import { CorruptNodeError } from "./corrupt-node-error.ts";
+import { listStoreRoots } from "./list-store-roots.ts";
 import { openFileStore } from "./open-file-store.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 import type { Store } from "./store.ts";
-import { verifyStore } from "./verify-store.ts";
+import { type VerifyProblem, verifyStore } from "./verify-store.ts";
+import { walkNodes } from "./walk-nodes.ts";
+
+/** What verify reported when it read every object twice: a re-hashing scan, then a walk that reads again. */
+async function verifyByReadingTwice(store: Store): Promise<{ checked: number; problems: VerifyProblem[] }> {
+  const problems: VerifyProblem[] = [];
+  let checked = 0;
+  for await (const { address } of store.objects.list()) {
+    checked++;
+    try {
+      await store.objects.get(address);
+    } catch (error) {
+      if (!(error instanceof CorruptNodeError)) throw error;
+      problems.push({ kind: "corrupt", address, message: error.message });
+    }
+  }
+  await walkNodes(store.objects, await listStoreRoots(store.refs), {
+    onMissing: (address, referrer) => {
+      const message =
+        referrer === null
+          ? `root ${address} is not in the store`
+          : `node ${address}, referenced by ${referrer}, is not in the store`;
+      problems.push({ kind: "missing", address, referrer, message });
+    },
+    onCorrupt: () => {},
+  });
+  return { checked, problems };
+}
 
 describe("verifyStore", () => {
   let home: ReturnType<typeof createTemporaryDirectory>;
@@ -74,5 +104,56 @@ describe("verifyStore", () => {
     const report = await verifyStore(store);
     expect(report.ok).toBe(true);
     expect(report.leftovers.map((leftover) => leftover.name)).toEqual([`${record.head.slice(0, 2)}/.tmp-1-2-3`]);
+  });
+
+  it("reports what reading every object twice reported, in the same order, reading each object once", async () => {
+    const threads = [];
+    for (let index = 1; index <= 4; index++) threads.push(await writeSampleThread(store, sampleThreadId(index), 3));
+    const [first, second, third, fourth] = threads.map((thread) => thread.record);
+    if (first === undefined || second === undefined || third === undefined || fourth === undefined) throw new Error();
+    type Step = { prev: Address; body: Address; run: Address };
+    // A corrupt step (whose own refs are then unknown), a missing body, a missing prev, a missing root.
+    const corruptStep = ((await store.objects.get(first.head)) as Step).prev;
+    const bytes = readFileSync(objectPath(corruptStep));
+    bytes[12] = (bytes[12] as number) ^ 0x01;
+    writeFileSync(objectPath(corruptStep), bytes);
+    await store.objects.delete(((await store.objects.get(second.head)) as Step).body);
+    await store.objects.delete(((await store.objects.get(third.head)) as Step).prev);
+    await store.refs.createThread(
+      sampleThreadRecord({ id: sampleThreadId(5), head: "0000000000000", start: fourth.start }),
+    );
+    // Unreachable, with a ref to a node that is not there: not a problem.
+    await store.objects.put({ type: "text/1", text: "orphan" });
+
+    let reads = 0;
+    const counting: Store = {
+      ...store,
+      objects: {
+        ...store.objects,
+        get: (address) => {
+          reads++;
+          return store.objects.get(address);
+        },
+      },
+    };
+    const report = await verifyStore(counting);
+    // Each stored object once, plus one failed attempt per missing node.
+    expect(reads).toBe(report.checked + 3);
+    const expected = await verifyByReadingTwice(store);
+    expect(report.problems).toEqual(expected.problems);
+    expect(report.checked).toBe(expected.checked);
+    expect(report.problems.map((problem) => problem.kind)).toEqual(["corrupt", "missing", "missing", "missing"]);
+  });
+
+  it("reads the nodes written after its scan that a root listed after it reaches", async () => {
+    await writeSampleThread(store, sampleThreadId(1), 1);
+    const late = async () => {
+      const text = await store.objects.put({ type: "text/1", text: "written after the scan" });
+      const start = await store.objects.put({ type: "thread-start/1", workflow: text, prompt: "late", cwd: "/" });
+      return [{ name: "late", address: start, updatedAt: "2026-01-01T00:00:00.000Z" }];
+    };
+    const report = await verifyStore({ ...store, refs: { ...store.refs, listWorkflows: late } });
+    expect(report.problems).toEqual([]);
+    expect(report.roots).toBe(3);
   });
 });

@@ -1,8 +1,9 @@
-import type { Address } from "@uwf/protocol";
+import { type Address, listNodeRefs } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
+import { createRefGraph, type RefGraph } from "./create-ref-graph.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
-import type { Store, TemporaryFileInfo } from "./store.ts";
+import type { ObjectStore, Store, TemporaryFileInfo } from "./store.ts";
 import { walkNodes } from "./walk-nodes.ts";
 
 /** Something `verify` found wrong: a stored object that fails its hash, or a referenced one that is not there. */
@@ -23,29 +24,36 @@ export interface VerifyReport {
 }
 
 /**
- * Reads and re-hashes every object, then walks everything reachable from the ref store's
- * roots and reports nodes that are referenced but absent. Returns data; never prints, never
- * repairs. Like gc, it reads the whole object store, which no other command does.
+ * Reads and re-hashes every object once, keeping each node's refs, then walks everything
+ * reachable from the ref store's roots over those refs and reports nodes that are referenced
+ * but absent. Returns data; never prints, never repairs. Like gc, it reads the whole object
+ * store, which no other command does.
  */
 export async function verifyStore(store: Store): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
+  const graph = createRefGraph();
   let checked = 0;
   for await (const { address } of store.objects.list()) {
+    let node: unknown;
     try {
-      await store.objects.get(address);
-      checked++;
+      node = await store.objects.get(address);
     } catch (error) {
       if (error instanceof NodeNotFoundError) continue; // deleted since it was listed
       if (!(error instanceof CorruptNodeError)) throw error;
       checked++;
+      graph.addCorrupt(address);
       problems.push({ kind: "corrupt", address, message: error.message });
+      continue;
     }
+    checked++;
+    graph.addRead(address, listNodeRefs(node));
   }
   const leftovers: TemporaryFileInfo[] = [];
   for await (const leftover of store.objects.listTemporaryFiles()) leftovers.push(leftover);
 
   const roots = await listStoreRoots(store.refs);
-  await walkNodes(store.objects, roots, {
+  await walkNodes(scannedObjects(graph, store.objects), roots, {
+    refsOf: (node) => (node instanceof ScannedNode ? node.refs : listNodeRefs(node)),
     onMissing: (address, referrer) => {
       const message =
         referrer === null
@@ -57,4 +65,28 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
     onCorrupt: () => {},
   });
   return { ok: problems.length === 0, checked, roots: roots.size, problems, leftovers };
+}
+
+/** A node as the scan left it: only its refs, which are all the walk needs. */
+class ScannedNode {
+  readonly refs: Address[];
+  constructor(refs: Address[]) {
+    this.refs = refs;
+  }
+}
+
+/**
+ * The objects as the scan read them, for the walk. A node the scan did not read is read now:
+ * it is absent (reported as missing), or it was written after the scan by a step that then
+ * moved its thread's head, as the roots are listed after the scan.
+ */
+function scannedObjects(graph: RefGraph, objects: ObjectStore): Pick<ObjectStore, "get"> {
+  return {
+    get: async (address) => {
+      const entry = graph.lookup(address as Address);
+      if (entry.state === "read") return new ScannedNode(entry.refs);
+      if (entry.state === "corrupt") throw new CorruptNodeError(address, "it failed verification in the scan");
+      return objects.get(address);
+    },
+  };
 }

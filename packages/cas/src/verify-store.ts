@@ -1,10 +1,10 @@
 import { type Address, listNodeRefs } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
-import { createRefGraph, type RefGraph } from "./create-ref-graph.ts";
+import { createRefGraph } from "./create-ref-graph.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
-import type { ObjectStore, Store, TemporaryFileInfo } from "./store.ts";
-import { walkNodes } from "./walk-nodes.ts";
+import { parseAddress } from "./parse-address.ts";
+import type { Store, TemporaryFileInfo } from "./store.ts";
 
 /** Something `verify` found wrong: a stored object that fails its hash, or a referenced one that is not there. */
 export type VerifyProblem =
@@ -25,9 +25,9 @@ export interface VerifyReport {
 
 /**
  * Reads and re-hashes every object once, keeping each node's refs, then walks everything
- * reachable from the ref store's roots over those refs and reports nodes that are referenced
- * but absent. Returns data; never prints, never repairs. Like gc, it reads the whole object
- * store, which no other command does.
+ * reachable from the ref store's roots over those refs (as walkNodes would, without reading
+ * the nodes again) and reports nodes that are referenced but absent. Returns data; never
+ * prints, never repairs. Like gc, it reads the whole object store, which no other command does.
  */
 export async function verifyStore(store: Store): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
@@ -52,41 +52,27 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
   for await (const leftover of store.objects.listTemporaryFiles()) leftovers.push(leftover);
 
   const roots = await listStoreRoots(store.refs);
-  await walkNodes(scannedObjects(graph, store.objects), roots, {
-    refsOf: (node) => (node instanceof ScannedNode ? node.refs : listNodeRefs(node)),
-    onMissing: (address, referrer) => {
-      const message =
-        referrer === null
-          ? `root ${address} is not in the store`
-          : `node ${address}, referenced by ${referrer}, is not in the store`;
-      problems.push({ kind: "missing", address, referrer, message });
+  await graph.walk(
+    [...roots].map((root) => parseAddress(root)),
+    {
+      // Not read by the scan: absent, or written since by a step that then moved a head.
+      readLate: async (address) => {
+        try {
+          return listNodeRefs(await store.objects.get(address));
+        } catch (error) {
+          if (error instanceof NodeNotFoundError) return null;
+          if (error instanceof CorruptNodeError) return []; // its refs cannot be followed
+          throw error;
+        }
+      },
+      onMissing: (address, referrer) => {
+        const message =
+          referrer === null
+            ? `root ${address} is not in the store`
+            : `node ${address}, referenced by ${referrer}, is not in the store`;
+        problems.push({ kind: "missing", address, referrer, message });
+      },
     },
-    // Already reported by the scan above; its refs cannot be followed.
-    onCorrupt: () => {},
-  });
+  );
   return { ok: problems.length === 0, checked, roots: roots.size, problems, leftovers };
-}
-
-/** A node as the scan left it: only its refs, which are all the walk needs. */
-class ScannedNode {
-  readonly refs: Address[];
-  constructor(refs: Address[]) {
-    this.refs = refs;
-  }
-}
-
-/**
- * The objects as the scan read them, for the walk. A node the scan did not read is read now:
- * it is absent (reported as missing), or it was written after the scan by a step that then
- * moved its thread's head, as the roots are listed after the scan.
- */
-function scannedObjects(graph: RefGraph, objects: ObjectStore): Pick<ObjectStore, "get"> {
-  return {
-    get: async (address) => {
-      const entry = graph.lookup(address as Address);
-      if (entry.state === "read") return new ScannedNode(entry.refs);
-      if (entry.state === "corrupt") throw new CorruptNodeError(address, "it failed verification in the scan");
-      return objects.get(address);
-    },
-  };
 }

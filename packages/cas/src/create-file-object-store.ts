@@ -20,13 +20,13 @@ import { type ObjectFileWrite, writeObjectFiles } from "./write-object-files.ts"
 
 /**
  * Non-durable batches of at least this many distinct nodes are written concurrently. Measured
- * in-process on ext4 (virtio disk, 2-core EPYC, Bun 1.4), median µs per new node, one file at a
- * time against concurrently: 55-80 against 210-250 for 1 node (two thread-pool round trips),
- * 55-90 against 75-90 for 6, 60-90 against 45-75 for 16, 60-90 against 40-60 for 32 and more.
- * Batches of 4,096: about 15,000 nodes/s against 19,000-21,000. Durable batches keep their
- * one synchronous sync phase (write-object-files.ts).
+ * in-process on ext4 (virtio disk, 2-core EPYC, Bun 1.4), median µs per new node, one file at
+ * a time against concurrently: 48-85 against 170-200 for 1 node (two thread-pool round trips),
+ * 46-49 against 60-67 for 6, 47-55 against 42-44 for 16, 48-56 against 38-44 for 32 to 256.
+ * Batches of 4,096: 14,000-17,800 nodes/s against 22,000-24,500, using 1.75 cores instead of
+ * one. Durable batches keep their one synchronous sync phase (write-object-files.ts).
  */
-const CONCURRENT_BATCH_MINIMUM = 32;
+const CONCURRENT_BATCH_MINIMUM = 16;
 
 /** Files in flight in a concurrent batch: 8 was slower, 64 no faster. */
 const CONCURRENT_FILES = 32;

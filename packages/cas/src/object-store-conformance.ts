@@ -61,9 +61,31 @@ export function describeObjectStoreConformance(current: CurrentStore): void {
       expect(await objects.putMany([])).toEqual([]);
     });
 
-    it("writes nothing from a batch holding a value that is not JSON", async () => {
+    it("puts a batch of hundreds of nodes, repeats and existing nodes included, listing each once", async () => {
+      const { objects } = current();
+      const nodes = Array.from({ length: 300 }, (_, index) => ({ type: "text/1", text: `batch node ${index}` }));
+      const existing = await objects.putMany(nodes.slice(0, 50), { durable: true });
+      const plain = [...nodes.slice(0, 200), ...nodes.slice(0, 50)];
+      const plainAddresses = await objects.putMany(plain);
+      expect(plainAddresses.slice(0, 50)).toEqual(existing);
+      expect(plainAddresses.slice(200)).toEqual(existing);
+      const durable = nodes.slice(100);
+      const durableAddresses = await objects.putMany(durable, { durable: true });
+      expect(durableAddresses.slice(0, 100)).toEqual(plainAddresses.slice(100, 200));
+      for (const [index, address] of durableAddresses.entries())
+        expect(await objects.get(address)).toEqual(durable[index]);
+      for (const [index, address] of plainAddresses.entries()) expect(await objects.get(address)).toEqual(plain[index]);
+      const listed = (await collect(objects.list())).map((entry) => entry.address);
+      expect(listed.length).toBe(300);
+      expect(new Set(listed).size).toBe(300);
+      expect(await collect(objects.listTemporaryFiles())).toEqual([]);
+    });
+
+    it("writes nothing from a batch holding a value that is not JSON, small or large", async () => {
       const { objects } = current();
       await expect(objects.putMany([{ ok: 1 }, { bad: 1n }])).rejects.toThrow(InvalidJsonValueError);
+      const large = [...Array.from({ length: 200 }, (_, index) => ({ ok: index })), { bad: 1n }];
+      await expect(objects.putMany(large)).rejects.toThrow(InvalidJsonValueError);
       expect(await collect(objects.list())).toEqual([]);
     });
 

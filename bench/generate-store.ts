@@ -188,7 +188,7 @@ class NodeSink {
     if (this.pending.length >= this.batchSize) {
       const batch = this.pending;
       this.pending = [];
-      // Synchronous under the async interface; awaited in flush() and at the end.
+      // Batches may overlap on the thread pool; each stays in memory until flush() awaits them all.
       this.writes.push(this.store.objects.putMany(batch));
     }
     return address;

@@ -172,7 +172,8 @@ export function checkTargets(
   });
   targets.push({
     target: "in-process node writes: at least 20,000 per second, non-durable batch",
-    measured: `${count(throughput.writeBatch.perSecond)} per second`,
+    // The file system's own speed, measured in the same run: after mass deletes it can be several times slower.
+    measured: `${count(throughput.writeBatch.perSecond)} per second (one small file created in ${throughput.fileSystem.createUs} µs)`,
     met: throughput.writeBatch.perSecond >= 20_000,
   });
   const fsyncEquivalents = throughput.durableSteps.medianMs / throughput.fileSystem.createAndFsyncMs;

@@ -97,7 +97,7 @@ export {
   transcriptNodeSchema,
 } from "./nodes.ts";
 export type { SafeResult } from "./safe-result.ts";
-export { THREAD_ID_PATTERN, THREAD_STATUSES } from "./thread-id-pattern.ts";
+export { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
 export {
   type Lease,
   leaseSchema,
@@ -109,6 +109,7 @@ export {
   type WorkflowEntry,
   workflowEntrySchema,
 } from "./thread-record.ts";
+export { THREAD_STATUSES } from "./thread-statuses.ts";
 export { type Usage, usageSchema } from "./usage.ts";
 export { addUsage, ZERO_USAGE } from "./usage-math.ts";
 export { isUwfError, UwfError, type UwfErrorData, type UwfErrorOptions } from "./uwf-error.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
-import { THREAD_ID_PATTERN, THREAD_STATUSES } from "./thread-id-pattern.ts";
+import { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
+import { THREAD_STATUSES } from "./thread-statuses.ts";
 import { usageSchema } from "./usage.ts";
 
 export const threadIdSchema = z.string().regex(THREAD_ID_PATTERN, "expected a 26-character thread id");

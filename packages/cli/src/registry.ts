@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_OK } from "./exit-codes.ts";
 import { printResult } from "./print.ts";
+import { stderrIsTerminal, stdoutIsTerminal } from "./standard-streams.ts";
 import { trace } from "./trace.ts";
 import { VERSION } from "./version.ts";
 
@@ -50,7 +51,7 @@ export async function runCli(argv: string[]): Promise<number> {
         const outcome = await load(context);
         trace("command done");
         context.progress(null);
-        printResult(outcome.result, context.json, (result) => outcome.format(result, context.color));
+        await printResult(outcome.result, context.json, (result) => outcome.format(result, context.color));
         exitCode = outcome.exitCode ?? EXIT_OK;
       } finally {
         context.progress(null);
@@ -88,8 +89,8 @@ async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise
   const { resolveHome } = await import("./resolve-home.ts");
   const env = process.env;
   const cwd = process.cwd();
-  const interactive = Boolean(process.stderr.isTTY) && !globals.quiet && !globals.json;
-  const color = globals.color !== false && env.NO_COLOR === undefined && Boolean(process.stdout.isTTY);
+  const interactive = stderrIsTerminal() && !globals.quiet && !globals.json;
+  const color = globals.color !== false && env.NO_COLOR === undefined && stdoutIsTerminal();
   const progress = interactive ? await createProgress(color) : () => {};
   return createContext({
     home: resolveHome({ flag: globals.home, env, cwd }),

@@ -1,10 +1,10 @@
 import type { ExpandedNode, ThreadRecord } from "@uwf/protocol";
-import { createColors } from "picocolors";
 import { stringify } from "yaml";
+import { createPalette } from "./create-palette.ts";
 import { formatUsage } from "./format-usage.ts";
 
 export function formatThreadRecord(thread: ThreadRecord, color: boolean): string {
-  const paint = createColors(color);
+  const paint = createPalette(color);
   const rows: Array<[string, string]> = [
     ["thread", thread.id],
     ["workflow", `${thread.workflow} (${thread.workflowAddress})`],
@@ -24,7 +24,7 @@ export function formatThreadRecord(thread: ThreadRecord, color: boolean): string
 
 /** A node as YAML; a step also shows its output, agent run and body. */
 export function formatExpandedNode(expanded: ExpandedNode, color: boolean): string {
-  const paint = createColors(color);
+  const paint = createPalette(color);
   const sections = [`${paint.bold(expanded.kind ?? "node")} ${expanded.address}`, stringify(expanded.node).trimEnd()];
   if (expanded.output !== undefined) sections.push(paint.bold("output"), stringify(expanded.output).trimEnd());
   if (expanded.run !== undefined) sections.push(paint.bold("agent run"), stringify(expanded.run).trimEnd());

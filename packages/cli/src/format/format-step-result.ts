@@ -1,10 +1,10 @@
 import type { StepResult } from "@uwf/protocol";
-import { createColors } from "picocolors";
+import { createPalette } from "./create-palette.ts";
 import { formatDuration } from "./format-duration.ts";
 
 /** One line per step run, then where the thread stands. */
 export function formatStepResult(result: StepResult, color: boolean): string {
-  const paint = createColors(color);
+  const paint = createPalette(color);
   const lines = result.steps.map((step) => {
     const status = step.status === null ? "" : ` ${paint.yellow(step.status)}`;
     return `${paint.dim(`#${step.number}`)} ${paint.bold(step.role)}${status} ${paint.dim(`${step.agent} · ${formatDuration(step.durationMs)} · ${step.address}`)}`;

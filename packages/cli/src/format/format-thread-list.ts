@@ -1,10 +1,10 @@
 import type { ListResult } from "@uwf/protocol";
-import { createColors } from "picocolors";
+import { createPalette } from "./create-palette.ts";
 import { formatTimestamp } from "./format-duration.ts";
 import { formatTable } from "./format-table.ts";
 
 export function formatThreadList(result: ListResult, color: boolean): string {
-  const paint = createColors(color);
+  const paint = createPalette(color);
   if (result.threads.length === 0)
     return result.total === 0 ? "no threads" : `no threads at offset ${result.offset} (of ${result.total})`;
   const statusColor: Record<string, (text: string) => string> = {

@@ -24,14 +24,20 @@ export interface TempHome {
   cleanup(): void;
 }
 
+export interface TempHomeOptions {
+  /** An executable to run instead of the sources (`bun src/bin.ts`): a compiled uwf. */
+  binary?: string;
+}
+
 /** A fresh uwf home in a temp dir; runs the real binary with it (never touching ~/.uwf). */
-export function createTempHome(): TempHome {
+export function createTempHome(options: TempHomeOptions = {}): TempHome {
   const root = mkdtempSync(join(tmpdir(), "uwf-e2e-"));
   const home = join(root, "home");
   const work = join(root, "work");
   Bun.spawnSync(["mkdir", "-p", home, work]);
   const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root };
-  const command = (args: string[]) => [process.execPath, BIN, ...args];
+  const command = (args: string[]) =>
+    options.binary === undefined ? [process.execPath, BIN, ...args] : [options.binary, ...args];
   return {
     home,
     work,

@@ -1,0 +1,32 @@
+/**
+ * stdout and the terminal checks without `process.stdout` / `process.stderr`: creating those
+ * Node streams (or importing node:tty) loads Node's stream machinery, about 3 ms of a compiled
+ * uwf's start-up (measured), and every step is a new process. Messages on stderr still go
+ * through `process.stderr`: they are rare, and it handles every kind of file descriptor.
+ */
+export async function writeStdout(text: string): Promise<void> {
+  await Bun.write(Bun.stdout, text);
+}
+
+export function stdoutIsTerminal(): boolean {
+  return isTerminal(1);
+}
+
+export function stderrIsTerminal(): boolean {
+  return isTerminal(2);
+}
+
+type TtyBinding = { isTTY?: (fd: number) => boolean };
+
+/** Bun's own `isTTY` binding costs nothing; node:tty, the documented way, is the fallback should it go away. */
+function isTerminal(fd: number): boolean {
+  let binding: TtyBinding | undefined;
+  try {
+    binding = (process as unknown as { binding(name: string): TtyBinding }).binding("tty_wrap");
+  } catch {
+    binding = undefined;
+  }
+  if (typeof binding?.isTTY === "function") return binding.isTTY(fd);
+  const { isatty } = require("node:tty") as typeof import("node:tty");
+  return isatty(fd);
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { stepResultSchema } from "@uwf/protocol";
+import { createTempHome, EXAMPLES, type TempHome } from "../helpers/temp-home.ts";
+
+// The README runs the compiled binary, which the build changes (bundled, bytecode, commander's
+// node:util import replaced): it must behave exactly like the sources the other tests run.
+
+const BUILD_SCRIPT = resolve(import.meta.dir, "../../scripts/build.ts");
+
+let buildDirectory: string;
+let compiled: TempHome;
+let sources: TempHome;
+beforeAll(() => {
+  buildDirectory = mkdtempSync(join(tmpdir(), "uwf-build-"));
+  const binary = join(buildDirectory, "uwf");
+  const build = Bun.spawnSync([process.execPath, BUILD_SCRIPT, "--outfile", binary], { stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`the build failed: ${build.stderr.toString()}`);
+  compiled = createTempHome({ binary });
+  sources = createTempHome();
+});
+afterAll(() => {
+  compiled.cleanup();
+  sources.cleanup();
+  rmSync(buildDirectory, { recursive: true, force: true });
+});
+
+describe("the compiled binary", () => {
+  it("prints the same version, help and usage errors as the sources", async () => {
+    for (const args of [["--version"], ["--help"], ["step", "--help"], ["cas", "--help"], ["stpe"], ["step"]]) {
+      const [fromBinary, fromSources] = await Promise.all([compiled.uwf(args), sources.uwf(args)]);
+      const seen = ({ exitCode, stdout, stderr }: typeof fromBinary) => ({ args, exitCode, stdout, stderr });
+      expect(seen(fromBinary)).toEqual(seen(fromSources));
+    }
+  });
+
+  it("runs a workflow to its end and reads it back like the sources", async () => {
+    const args = [
+      "run",
+      join(EXAMPLES, "review-loop.yaml"),
+      "-p",
+      "Fix the login redirect bug",
+      "--agent",
+      `scripted:${join(EXAMPLES, "review-loop.scenario.yaml")}`,
+      "--json",
+    ];
+    const runs = await Promise.all([compiled.uwf(args), sources.uwf(args)]);
+    const [fromBinary, fromSources] = runs.map((run) => {
+      expect(run.exitCode).toBe(0);
+      return stepResultSchema.parse(run.json());
+    });
+    expect(fromBinary?.status).toBe("ended");
+    const outline = (run: typeof fromBinary) =>
+      run?.steps.map((step) => [step.number, step.role, step.status, step.output]);
+    expect(outline(fromBinary)).toEqual(outline(fromSources));
+
+    const read = await compiled.uwf(["read", fromBinary?.thread as string]);
+    expect(read.exitCode).toBe(0);
+    expect(read.stdout).toContain("Fix the login redirect bug");
+    const list = await compiled.uwf(["list"]);
+    expect(list.stdout).toContain(fromBinary?.thread as string);
+    expect(list.stdout).toContain("ended");
+  });
+});

@@ -58,7 +58,7 @@ export function createFileObjectStore(root: string): ObjectStore {
       for (const object of objects) ensureDirectory(object.directory);
       await putObjectFilesConcurrently(objects, CONCURRENT_FILES);
     } else {
-      putOneByOne(objects, durable);
+      await putOneByOne(objects, durable);
     }
     return hashed.map((entry) => entry.address);
   }
@@ -71,7 +71,7 @@ export function createFileObjectStore(root: string): ObjectStore {
     return created;
   }
 
-  function putOneByOne(objects: readonly ObjectFileWrite[], durable: boolean): void {
+  async function putOneByOne(objects: readonly ObjectFileWrite[], durable: boolean): Promise<void> {
     const now = new Date();
     const writes: ObjectFileWrite[] = [];
     const parentDirectories = new Set<string>();
@@ -83,13 +83,13 @@ export function createFileObjectStore(root: string): ObjectStore {
     if (writes.length === 0) return;
     const writeOptions = { durable, parentDirectories: [...parentDirectories] };
     try {
-      writeObjectFiles(writes, writeOptions);
+      await writeObjectFiles(writes, writeOptions);
     } catch (error) {
       if (!isMissingFileError(error)) throw error;
       // A shard directory vanished after it was cached (removed by hand): recreate and retry once.
       knownDirectories.clear();
       for (const write of writes) mkdirSync(write.directory, { recursive: true });
-      writeObjectFiles(writes, { ...writeOptions, parentDirectories: [root] });
+      await writeObjectFiles(writes, { ...writeOptions, parentDirectories: [root] });
     }
   }
 

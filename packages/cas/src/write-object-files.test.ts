@@ -14,26 +14,26 @@ describe("writeObjectFiles", () => {
 
   const bytes = (text: string) => new TextEncoder().encode(text);
 
-  it("puts every file in place in a durable batch", () => {
+  it("puts every file in place in a durable batch", async () => {
     const directory = join(home.path, "AA");
     const writes = ["one", "two", "three"].map((name) => ({
       directory,
       path: join(directory, `${name}.json`),
       bytes: bytes(name),
     }));
-    writeObjectFiles(writes, { durable: true, parentDirectories: [home.path] });
+    await writeObjectFiles(writes, { durable: true, parentDirectories: [home.path] });
     expect(readdirSync(directory).sort()).toEqual(["one.json", "three.json", "two.json"]);
     expect(readFileSync(join(directory, "two.json"), "utf8")).toBe("two");
   });
 
-  it("removes the temporary files of a durable batch that fails, and renames none", () => {
+  it("removes the temporary files of a durable batch that fails, and renames none", async () => {
     const directory = join(home.path, "AA");
     const missing = join(home.path, "BB");
     const writes = [
       { directory, path: join(directory, "one.json"), bytes: bytes("one") },
       { directory: missing, path: join(missing, "two.json"), bytes: bytes("two") },
     ];
-    expect(() => writeObjectFiles(writes, { durable: true, parentDirectories: [] })).toThrow();
+    await expect(writeObjectFiles(writes, { durable: true, parentDirectories: [] })).rejects.toThrow();
     expect(readdirSync(directory)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fsync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { temporaryPath } from "./object-file-layout.ts";
 
 /** One object file to create: its shard directory, final path and canonical bytes. */
@@ -20,8 +20,10 @@ export interface WriteObjectFilesOptions {
  * atomic, so a SIGKILL leaves the old state or the whole file, plus at worst a temporary file).
  *
  * Non-durable writes skip fsync entirely; a failed one removes its temporary file. Durable
- * batches sync in phases: write every temporary file, fsync them all, rename them all, then
- * fsync each touched directory once.
+ * batches sync in phases: write every temporary file, fsync them all at once, rename them all,
+ * then fsync each touched directory once, all at once. "At once" means the fsyncs run together on
+ * Bun's thread pool, so the file system can commit them in one journal transaction instead of
+ * one after another (6 files and 6 directories on ext4: 1.9 ms against 2.5 ms in sequence).
  * The data must be on disk before the rename: otherwise a power cut could leave an empty file
  * under a valid name, and idempotent puts would never rewrite it.
  *
@@ -32,7 +34,10 @@ export interface WriteObjectFilesOptions {
  * 148 ms against 3.3 ms for the per-file fsyncs. Agents build code on the same disk, so step
  * latency would depend on unrelated writers; it also needs FFI and glibc (no macOS).
  */
-export function writeObjectFiles(writes: readonly ObjectFileWrite[], options: WriteObjectFilesOptions): void {
+export async function writeObjectFiles(
+  writes: readonly ObjectFileWrite[],
+  options: WriteObjectFilesOptions,
+): Promise<void> {
   if (!options.durable) {
     for (const write of writes) {
       const temporary = temporaryPath(write.directory);
@@ -54,7 +59,7 @@ export function writeObjectFiles(writes: readonly ObjectFileWrite[], options: Wr
       temporaries.push({ write, temporary, descriptor });
       writeAll(descriptor, write.bytes);
     }
-    for (const entry of temporaries) fsyncSync(entry.descriptor);
+    await settleAll(temporaries.map((entry) => fsyncDescriptor(entry.descriptor)));
   } catch (error) {
     for (const entry of temporaries) {
       closeSync(entry.descriptor);
@@ -66,7 +71,13 @@ export function writeObjectFiles(writes: readonly ObjectFileWrite[], options: Wr
   for (const entry of temporaries) renameSync(entry.temporary, entry.write.path);
   const directories = new Set(writes.map((write) => write.directory));
   for (const directory of options.parentDirectories) directories.add(directory);
-  for (const directory of directories) syncDirectory(directory);
+  await settleAll([...directories].map(syncDirectory));
+}
+
+/** Like Promise.all, but waits for every fsync to finish before failing: none may outlive its descriptor. */
+async function settleAll(promises: readonly Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((result) => result.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
 }
 
 function writeAll(descriptor: number, bytes: Uint8Array): void {
@@ -74,13 +85,17 @@ function writeAll(descriptor: number, bytes: Uint8Array): void {
   while (offset < bytes.length) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
 }
 
-function syncDirectory(directory: string): void {
+async function syncDirectory(directory: string): Promise<void> {
   const descriptor = openSync(directory, "r");
   try {
-    fsyncSync(descriptor);
+    await fsyncDescriptor(descriptor);
   } finally {
     closeSync(descriptor);
   }
+}
+
+function fsyncDescriptor(descriptor: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(descriptor, (error) => (error === null ? resolve() : reject(error))));
 }
 
 function unlinkQuietly(path: string): void {

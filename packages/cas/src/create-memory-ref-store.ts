@@ -1,5 +1,6 @@
 import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import {
+  checkChainLinks,
   checkExpectedHead,
   checkLeaseOptions,
   checkListQuery,
@@ -10,7 +11,8 @@ import {
   checkWorkflowEntry,
 } from "./check-ref-input.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
-import type { RefStore } from "./store.ts";
+import { parseAddress } from "./parse-address.ts";
+import type { ChainLink, RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
@@ -18,6 +20,7 @@ export function createMemoryRefStore(): RefStore {
   const threads = new Map<string, ThreadRecord>();
   const workflows = new Map<string, WorkflowEntry>();
   const leases = new Map<string, Lease>();
+  const chainLinks = new Map<string, ChainLink>();
 
   return {
     async createThread(record) {
@@ -88,6 +91,22 @@ export function createMemoryRefStore(): RefStore {
     },
     async releaseLease(lease) {
       if (leases.get(lease.threadId)?.token === lease.token) leases.delete(lease.threadId);
+    },
+    async rememberChainLinks(links) {
+      for (const link of checkChainLinks(links)) chainLinks.set(link.address, { ...link, bytes: link.bytes.slice() });
+    },
+    async recallChain(head) {
+      const recalled: ChainLink[] = [];
+      const seen = new Set<string>();
+      for (let link = chainLinks.get(parseAddress(head)); link !== undefined; link = chainLinks.get(link.prev)) {
+        if (seen.has(link.address)) break; // only a corrupted cache could hold a cycle
+        seen.add(link.address);
+        recalled.push({ ...link, bytes: link.bytes.slice() });
+      }
+      return recalled;
+    },
+    async forgetChainLinks(addresses) {
+      for (const address of addresses) chainLinks.delete(parseAddress(address));
     },
   };
 }

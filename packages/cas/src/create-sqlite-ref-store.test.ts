@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { createSqliteRefStore } from "./create-sqlite-ref-store.ts";
+import { hashNode } from "./hash-node.ts";
 import { REF_SCHEMA_VERSION } from "./open-ref-database.ts";
 import { sampleThreadRecord } from "./sample-nodes.ts";
 
@@ -24,7 +25,7 @@ describe("createSqliteRefStore", () => {
     const tables = database
       .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .all();
-    expect(tables.map((table) => table.name)).toEqual(["leases", "threads", "workflows"]);
+    expect(tables.map((table) => table.name)).toEqual(["chain_links", "leases", "threads", "workflows"]);
     database.close();
   });
 
@@ -35,6 +36,69 @@ describe("createSqliteRefStore", () => {
     const second = createSqliteRefStore(path);
     expect(await second.getThread(sampleThreadRecord().id)).toEqual(sampleThreadRecord());
     await second.close();
+  });
+
+  it("migrates a version 1 database, keeping its records", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    const database = new Database(path);
+    database.run("DROP TABLE chain_links"); // back to what version 1 created
+    database.run("PRAGMA user_version = 1");
+    database.close();
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(sampleThreadRecord().id)).toEqual(sampleThreadRecord());
+    const { address, bytes } = hashNode({ type: "thread-step/1" });
+    await refs.rememberChainLinks([{ address, prev: "2W53JPNXF556H", bytes }]);
+    expect(await refs.recallChain(address)).toHaveLength(1);
+    await refs.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    reopened.close();
+  });
+
+  it("recalls a chain longer than one query's page, in order", async () => {
+    const links = [];
+    let prev = "2W53JPNXF556H";
+    for (let index = 0; index < 5000; index++) {
+      const { address, bytes } = hashNode({ type: "thread-step/1", index });
+      links.push({ address, prev, bytes });
+      prev = address;
+    }
+    const refs = createSqliteRefStore(path);
+    await refs.rememberChainLinks(links);
+    const recalled = await refs.recallChain(prev);
+    expect(recalled.map((link) => link.address)).toEqual(links.map((link) => link.address).reverse());
+    await refs.close();
+  });
+
+  it("ends a recall at a cycle, which only a corrupted file could hold", async () => {
+    const refs = createSqliteRefStore(path);
+    await refs.close();
+    const database = new Database(path);
+    const insert = database.query("INSERT INTO chain_links (address, prev, bytes) VALUES (?, ?, ?)");
+    insert.run("2W53JPNXF556H", "B1XRH20GCX3FB", new Uint8Array([1]));
+    insert.run("B1XRH20GCX3FB", "2W53JPNXF556H", new Uint8Array([2]));
+    database.close();
+    const reopened = createSqliteRefStore(path);
+    const recalled = await reopened.recallChain("2W53JPNXF556H");
+    expect(recalled.map((link) => link.address)).toEqual(["2W53JPNXF556H", "B1XRH20GCX3FB"]);
+    await reopened.close();
+  });
+
+  it("rewrites a damaged chain link when it is remembered again", async () => {
+    const { address, bytes } = hashNode({ type: "thread-step/1", n: 1 });
+    const link = { address, prev: "2W53JPNXF556H", bytes };
+    const refs = createSqliteRefStore(path);
+    await refs.rememberChainLinks([link]);
+    const database = new Database(path);
+    database.query("UPDATE chain_links SET bytes = ?").run(new Uint8Array([1, 2, 3]));
+    database.close();
+    expect((await refs.recallChain(address))[0]?.bytes).toEqual(new Uint8Array([1, 2, 3]));
+    await refs.rememberChainLinks([link]);
+    expect(await refs.recallChain(address)).toEqual([link]);
+    await refs.close();
   });
 
   it("refuses a database written by a newer uwf", async () => {

@@ -7,6 +7,7 @@ import {
   checkThreadUpdate,
   checkWorkflowEntry,
 } from "./check-ref-input.ts";
+import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods.ts";
 import { createSqliteLeaseMethods } from "./create-sqlite-lease-methods.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
@@ -110,6 +111,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")
         .all(),
     ...createSqliteLeaseMethods(database),
+    ...createSqliteChainLinkMethods(database),
     close: async () => database.close(),
   };
 }

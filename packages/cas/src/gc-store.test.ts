@@ -1,10 +1,12 @@
 import { describe, expect, it } from "bun:test";
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Address } from "@uwf/protocol";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { writeSampleThread } from "../test/write-sample-thread.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
 import { gcStore } from "./gc-store.ts";
+import { hashNode } from "./hash-node.ts";
 import { openFileStore } from "./open-file-store.ts";
 import { sampleThreadId } from "./sample-nodes.ts";
 import type { Store } from "./store.ts";
@@ -61,6 +63,27 @@ for (const [name, open] of backends) {
       expect(report.kept).toBe(reachable.size);
       for (const address of orphans) expect(await store.objects.has(address)).toBe(false);
       for (const address of reachable) expect(await store.objects.has(address)).toBe(true);
+      await cleanup();
+    });
+
+    it("forgets the cached chain links of the step nodes it deletes, and only those", async () => {
+      const { store, cleanup } = await open();
+      const thread = await writeSampleThread(store, sampleThreadId(1), 1);
+      const kept = thread.record.head;
+      // A step whose head never moved (a lost race): unreachable, but its link was cached.
+      const lost = hashNode({ type: "thread-step/1", start: thread.record.start, prev: kept, lost: true });
+      await store.objects.put(JSON.parse(new TextDecoder().decode(lost.bytes)));
+      const linkOf = async (address: Address) => ({
+        address,
+        prev: thread.record.start,
+        bytes: await store.objects.getBytes(address),
+      });
+      await store.refs.rememberChainLinks([await linkOf(kept), { ...lost, prev: kept }]);
+
+      const report = await gcStore(store, { now: new Date(Date.now() + 2 * HOUR) });
+      expect(report.deleted).toEqual([lost.address]);
+      expect(await store.refs.recallChain(lost.address)).toEqual([]);
+      expect((await store.refs.recallChain(kept)).map((link) => link.address)).toEqual([kept]);
       await cleanup();
     });
 

@@ -5,6 +5,9 @@ import { walkNodes } from "./walk-nodes.ts";
 
 export const DEFAULT_GC_GRACE_MS = 60 * 60 * 1000;
 
+/** Unreachable objects deleted per ref store transaction (their cached chain links are forgotten in one). */
+const DELETE_BATCH = 1000;
+
 export interface GcStoreOptions {
   /** The current time; objects written within `graceMs` before it are kept. */
   now: Date;
@@ -48,14 +51,25 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
   });
 
   const report: GcReport = { dryRun, reachable: 0, young: 0, kept: 0, deleted: [], deletedTemporaryFiles: [] };
+  const doomed: Address[] = [];
+  const deleteDoomed = async () => {
+    if (dryRun || doomed.length === 0) return;
+    // The ref store's cached chain links go first: a crash in between then leaves a cache miss,
+    // never a cached link to a deleted node.
+    await store.refs.forgetChainLinks(doomed);
+    for (const address of doomed) await store.objects.delete(address);
+    doomed.length = 0;
+  };
   for await (const { address, writtenAt } of store.objects.list()) {
     if (reachable.has(address)) report.reachable++;
     else if (writtenAt > cutoff) report.young++;
     else {
-      if (!dryRun) await store.objects.delete(address);
+      doomed.push(address);
       report.deleted.push(address);
+      if (doomed.length >= DELETE_BATCH) await deleteDoomed();
     }
   }
+  await deleteDoomed();
   report.kept = report.reachable + report.young;
   for await (const { name, writtenAt } of store.objects.listTemporaryFiles()) {
     if (writtenAt > cutoff) continue; // possibly a write in progress

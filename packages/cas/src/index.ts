@@ -19,6 +19,7 @@ export { isAddress, parseAddress } from "./parse-address.ts";
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,
+  ChainLink,
   ListThreadsQuery,
   ListThreadsResult,
   ObjectStore,

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 1;
+export const REF_SCHEMA_VERSION = 2;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -40,6 +40,15 @@ const MIGRATIONS: readonly string[] = [
     acquired_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL
   ) WITHOUT ROWID;
+  `,
+  `
+  -- A cache of thread-step nodes (canonical bytes), so a long chain reads in one recursive query.
+  -- A rowid table: rows of a few hundred bytes are too large for a WITHOUT ROWID b-tree to pay.
+  CREATE TABLE chain_links (
+    address TEXT PRIMARY KEY,
+    prev TEXT NOT NULL,
+    bytes BLOB NOT NULL
+  );
   `,
 ];
 

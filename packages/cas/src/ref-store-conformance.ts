@@ -1,7 +1,10 @@
 import { describe, expect, it } from "bun:test";
 import type { CurrentStore } from "./conformance-suite.ts";
+import { hashNode } from "./hash-node.ts";
+import { InvalidAddressError } from "./invalid-address-error.ts";
 import { InvalidRecordError } from "./invalid-record-error.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
+import type { ChainLink } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 
 const HEAD_A = "2W53JPNXF556H";
@@ -173,6 +176,61 @@ export function describeRefStoreConformance(current: CurrentStore): void {
     it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {
       const { refs } = current();
       await expect(refs.acquireLease(threadId, { ...request(0), ttlMs: 0 })).rejects.toThrow(InvalidRecordError);
+    });
+  });
+
+  describe("chain links", () => {
+    // Links of a made-up chain START <- one <- two <- three; any JSON will do, the store does not parse it.
+    const START = "2W53JPNXF556H";
+    const chain = (() => {
+      const links: ChainLink[] = [];
+      let prev = START;
+      for (const name of ["one", "two", "three"]) {
+        const { address, bytes } = hashNode({ type: "thread-step/1", name, prev });
+        links.push({ address, prev, bytes });
+        prev = address;
+      }
+      return links;
+    })();
+    const [one, two, three] = chain as [ChainLink, ChainLink, ChainLink];
+    const addressesOf = (links: ChainLink[]) => links.map((link) => link.address);
+
+    it("recalls a chain newest first, as far as it is cached", async () => {
+      const { refs } = current();
+      await refs.rememberChainLinks([one, three]);
+      expect(addressesOf(await refs.recallChain(three.address))).toEqual([three.address]);
+      await refs.rememberChainLinks([two]);
+      const recalled = await refs.recallChain(three.address.toLowerCase());
+      expect(recalled).toEqual([three, two, one]);
+      expect(recalled.every((link) => link.bytes instanceof Uint8Array)).toBe(true);
+      expect(addressesOf(await refs.recallChain(two.address))).toEqual([two.address, one.address]);
+      expect(await refs.recallChain(START)).toEqual([]);
+    });
+
+    it("takes a link again, and hands out copies", async () => {
+      const { refs } = current();
+      await refs.rememberChainLinks([one, one]);
+      await refs.rememberChainLinks([one]);
+      const [recalled] = await refs.recallChain(one.address);
+      recalled?.bytes.fill(0);
+      expect(await refs.recallChain(one.address)).toEqual([one]);
+    });
+
+    it("refuses a whole batch when a link's bytes do not hash to its address, or an address is malformed", async () => {
+      const { refs } = current();
+      const forged = { ...two, bytes: three.bytes };
+      await expect(refs.rememberChainLinks([one, forged])).rejects.toThrow(InvalidRecordError);
+      await expect(refs.rememberChainLinks([one, { ...two, prev: "../x" }])).rejects.toThrow(InvalidAddressError);
+      expect(await refs.recallChain(one.address)).toEqual([]);
+      await expect(refs.recallChain("nope")).rejects.toThrow(InvalidAddressError);
+    });
+
+    it("forgets the links it is told to, and ignores addresses it does not cache", async () => {
+      const { refs } = current();
+      await refs.rememberChainLinks(chain);
+      await refs.forgetChainLinks([two.address.toLowerCase(), START]);
+      expect(addressesOf(await refs.recallChain(three.address))).toEqual([three.address]);
+      expect(addressesOf(await refs.recallChain(one.address))).toEqual([one.address]);
     });
   });
 }

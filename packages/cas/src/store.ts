@@ -69,7 +69,16 @@ export type AcquireLeaseResult = { acquired: true; lease: Lease } | { acquired: 
 /** Fields of a thread record that an update may change. */
 export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start">>;
 
-/** The only mutable state: thread records, the workflow registry and step leases. */
+/** A thread-step node as the ref store caches it for chain reads (see `RefStore.recallChain`). */
+export interface ChainLink {
+  address: Address;
+  /** The address this step follows: its `prev`, or for a first step its start node. */
+  prev: Address;
+  /** The node's canonical bytes, which hash to `address`. */
+  bytes: Uint8Array;
+}
+
+/** The only mutable state: thread records, the workflow registry and step leases (plus a cache of chain links). */
 export interface RefStore {
   /** Inserts a new record; throws when the id exists. */
   createThread(record: ThreadRecord): Promise<void>;
@@ -96,6 +105,18 @@ export interface RefStore {
   renewLease(lease: Lease, ttlMs: number, now: Date): Promise<boolean>;
   /** Releases a lease if this holder (token) still owns it. */
   releaseLease(lease: Lease): Promise<void>;
+
+  /**
+   * Caches thread-step nodes, so that a long chain reads in one query instead of one object
+   * read per step. A cache of immutable nodes, never a source of truth: a link is right for as
+   * long as its node exists, readers re-hash what they recall, and `gc` forgets the links of the
+   * nodes it deletes. A link cached again is rewritten, so a damaged one heals when re-read.
+   */
+  rememberChainLinks(links: readonly ChainLink[]): Promise<void>;
+  /** The cached links from `head` back along `prev`, newest first, as far as they are cached; [] when `head` is not. */
+  recallChain(head: Address): Promise<ChainLink[]>;
+  /** Drops the cached links of these addresses; addresses not cached are ignored. */
+  forgetChainLinks(addresses: readonly Address[]): Promise<void>;
 }
 
 /** One backend: objects plus refs. Every backend passes the shared conformance suite. */

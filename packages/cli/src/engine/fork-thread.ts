@@ -29,12 +29,12 @@ export interface ForkThreadOptions {
 /** A new thread whose head is any start or step node. Nothing is copied: both threads share the chain. */
 export async function forkThread(options: ForkThreadOptions): Promise<ThreadRecord> {
   const { store, address, now } = options;
-  let chain = await readChain(store.objects, address);
+  let chain = await readChain(store, address);
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   let head = address;
   if (options.replacementReply !== undefined) {
     head = await recordReplacement(store, chain.steps.at(-1)?.node, options.replacementReply, workflow, now());
-    chain = await readChain(store.objects, head);
+    chain = await readChain(store, head);
   }
   const id = options.newId();
   const createdAt = now().toISOString();

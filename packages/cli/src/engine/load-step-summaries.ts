@@ -1,12 +1,12 @@
-import type { ObjectStore } from "@uwf/cas";
+import type { Store } from "@uwf/cas";
 import type { Address, StepSummary } from "@uwf/protocol";
 import { type HistoryStep, loadHistory } from "./load-history.ts";
 import { readChain } from "./read-chain.ts";
 
 /** Every step of the chain ending at `head`, oldest first, as `log` and `step` report them. */
-export async function loadStepSummaries(objects: ObjectStore, head: Address): Promise<StepSummary[]> {
-  const chain = await readChain(objects, head);
-  return (await loadHistory(objects, chain)).map(toStepSummary);
+export async function loadStepSummaries(store: Pick<Store, "objects" | "refs">, head: Address): Promise<StepSummary[]> {
+  const chain = await readChain(store, head);
+  return (await loadHistory(store.objects, chain)).map(toStepSummary);
 }
 
 export function toStepSummary(step: HistoryStep): StepSummary {

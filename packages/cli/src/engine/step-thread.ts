@@ -78,7 +78,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       if (record === null)
         throw new UwfError("thread-not-found", `no thread "${threadId}"`, { data: { thread: threadId } });
       const mode = checkSteppable(record, options.resumeAnswer);
-      const chain = await readChain(store.objects, record.head);
+      const chain = await readChain(store, record.head);
       const workflow = storedNodeAs<WorkflowNode>(
         "workflow/1",
         record.workflowAddress,

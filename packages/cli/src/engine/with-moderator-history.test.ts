@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { compileWorkflow, type ModeratorHistory, parseWorkflowSource, pickNextRole } from "@uwf/agent-kit";
-import { createMemoryStore, type ObjectStore } from "@uwf/cas";
+import { createMemoryStore, type ObjectStore, type RefStore } from "@uwf/cas";
 import type { Address, ThreadStartNode, ThreadStepNode } from "@uwf/protocol";
 import { loadHistory } from "./load-history.ts";
 import { readChain } from "./read-chain.ts";
@@ -15,8 +15,8 @@ const STEPS = [
 ];
 
 /** A thread of STEPS in a fresh memory store, and the store's reads counted. */
-async function thread(): Promise<{ objects: ObjectStore; head: Address; reads: () => number }> {
-  const { objects } = createMemoryStore();
+async function thread(): Promise<{ objects: ObjectStore; refs: RefStore; head: Address; reads: () => number }> {
+  const { objects, refs } = createMemoryStore();
   const workflow = await objects.put({ type: "workflow/1", name: "probe" });
   const start = await objects.put({
     type: "thread-start/1",
@@ -51,7 +51,7 @@ async function thread(): Promise<{ objects: ObjectStore; head: Address; reads: (
       return objects.get(address);
     },
   };
-  return { objects: counting, head, reads: () => count };
+  return { objects: counting, refs, head, reads: () => count };
 }
 
 /** A workflow whose last role ends the thread when `expression` holds and goes on otherwise. */
@@ -92,8 +92,8 @@ const record = { id: "01J0000000000000000000THRD", workflow: "probe" };
 
 /** What the moderator decides on the thread read whole, as the engine used to read it. */
 async function decideOnWholeHistory(expression: string): Promise<Outcome> {
-  const { objects, head } = await thread();
-  const chain = await readChain(objects, head);
+  const { objects, refs, head } = await thread();
+  const chain = await readChain({ objects, refs }, head);
   const steps = await loadHistory(objects, chain);
   const history: ModeratorHistory = {
     start: { prompt: chain.start.prompt, workflow: "probe", cwd: chain.start.cwd },
@@ -112,8 +112,8 @@ async function decideOnWholeHistory(expression: string): Promise<Outcome> {
 
 /** The same, through withModeratorHistory on a history of which only the newest step was read; and the reads it made. */
 async function decideLazily(expression: string): Promise<{ outcome: Outcome; reads: number }> {
-  const { objects, head, reads } = await thread();
-  const chain = await readChain(objects, head);
+  const { objects, refs, head, reads } = await thread();
+  const chain = await readChain({ objects, refs }, head);
   const history = new ThreadHistory(objects, chain);
   await history.step(history.length - 1);
   const before = reads();

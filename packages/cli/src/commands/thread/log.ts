@@ -7,7 +7,7 @@ import { formatLog } from "../../format/format-log.ts";
 export async function logCommand(options: { thread: string }, context: CommandContext) {
   const store = await context.openStore();
   const record = await resolveThread(store.refs, options.thread);
-  const steps = await loadStepSummaries(store.objects, record.head);
+  const steps = await loadStepSummaries(store, record.head);
   const result: LogResult = { thread: record.id, steps };
   return { result, format: (value: LogResult, color: boolean) => formatLog(value, color) };
 }

@@ -16,7 +16,7 @@ export const DEFAULT_READ_QUOTA = 40_000;
 export async function readCommand(options: ReadCommandOptions, context: CommandContext) {
   const store = await context.openStore();
   const record = await resolveThread(store.refs, options.thread);
-  const chain = await readChain(store.objects, record.head);
+  const chain = await readChain(store, record.head);
   const history = await loadHistory(store.objects, chain);
   const transcript = formatTranscript({
     thread: record,

@@ -15,12 +15,15 @@ export interface StepTrace {
 export async function measureStepTrace(options: MeasureProcessOptions): Promise<StepTrace> {
   const samples = new Map<string, number[]>();
   const order: string[] = [];
+  let seen = 0;
   await measureInterleaved([
     {
       ...options,
       env: { ...options.env, UWF_TRACE: "1" },
       after: async (run: ProcessRun) => {
         await options.after?.(run);
+        // measureInterleaved calls `after` for the warm-up runs too; their phases are not samples.
+        if (++seen <= options.warmup) return;
         let previous = 0;
         for (const { phase, atMs } of parseTrace(run.stderr)) {
           if (!samples.has(phase)) {
@@ -34,7 +37,7 @@ export async function measureStepTrace(options: MeasureProcessOptions): Promise<
     },
   ]);
   return {
-    runs: options.runs + options.warmup,
+    runs: options.runs,
     phases: order.map((phase) => ({ phase, ms: round(median(samples.get(phase) ?? []), 1) })),
   };
 }

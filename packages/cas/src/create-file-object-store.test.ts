@@ -69,7 +69,7 @@ describe("createFileObjectStore", () => {
     const old = new Date(Date.now() - 10_000);
     utimesSync(join(shard, ".tmp-1a-2b-3c"), old, old);
     const listed: string[] = [];
-    for await (const entry of objects.list()) listed.push(entry.address);
+    for await (const address of objects.list()) listed.push(address);
     expect(listed).toEqual([address]);
     const leftovers = [];
     for await (const leftover of objects.listTemporaryFiles()) leftovers.push(leftover);
@@ -111,7 +111,7 @@ describe("createFileObjectStore", () => {
     const addresses = await objects.putMany(batch);
     expect(addresses).toEqual(batch.map((node) => hashNode(node).address));
     const listed: string[] = [];
-    for await (const entry of objects.list()) listed.push(entry.address);
+    for await (const address of objects.list()) listed.push(address);
     expect(listed.sort()).toEqual([...new Set(addresses)].sort());
     for (const [index, node] of nodes.entries()) expect(await objects.get(addresses[index] as string)).toEqual(node);
     for (const { path, inode } of before) {
@@ -144,7 +144,7 @@ describe("createFileObjectStore", () => {
       if (durable) expect(entries).toEqual([]);
       else expect(entries.length).toBeGreaterThan(0);
       for (const entry of entries) expect(entry).toMatch(/^[0-9A-Z]{2}\/[0-9A-Z]{11}\.json$/);
-      for await (const { address } of objects.list()) await objects.get(address);
+      for await (const address of objects.list()) await objects.get(address);
     });
   }
 

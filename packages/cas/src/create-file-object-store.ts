@@ -15,7 +15,7 @@ import {
 import { parseAddress } from "./parse-address.ts";
 import { parseVerifiedNode } from "./parse-verified-node.ts";
 import { putObjectFilesConcurrently } from "./put-object-files-concurrently.ts";
-import type { ObjectStore, PutManyOptions, StoredObjectInfo, TemporaryFileInfo } from "./store.ts";
+import type { ObjectStore, PutManyOptions, TemporaryFileInfo } from "./store.ts";
 import { type ObjectFileWrite, writeObjectFiles } from "./write-object-files.ts";
 
 /**
@@ -114,14 +114,17 @@ export function createFileObjectStore(root: string): ObjectStore {
     getBytes: async (address) => readVerified(address).bytes,
     has: async (address) => existsSync(objectLocation(root, parseAddress(address)).path),
     delete: async (address) => unlinkIfPresent(objectLocation(root, parseAddress(address)).path),
-    async *list(): AsyncGenerator<StoredObjectInfo> {
-      for await (const { shard, entry, writtenAt } of listShardEntries(root, OBJECT_FILE)) {
-        yield { address: `${shard}${entry.slice(0, 11)}`, writtenAt };
-      }
+    async *list(): AsyncGenerator<Address> {
+      for (const { shard, entry } of listShardEntries(root, OBJECT_FILE)) yield `${shard}${entry.slice(0, 11)}`;
     },
+    writtenAt: async (address) =>
+      statSync(objectLocation(root, parseAddress(address)).path, { throwIfNoEntry: false })?.mtimeMs ?? null,
     async *listTemporaryFiles(): AsyncGenerator<TemporaryFileInfo> {
-      for await (const { shard, entry, writtenAt } of listShardEntries(root, TEMPORARY_FILE)) {
-        yield { name: `${shard}/${entry}`, writtenAt };
+      for (const { shard, entry } of listShardEntries(root, TEMPORARY_FILE)) {
+        const name = `${shard}/${entry}`;
+        // Gone since the directory was read (finished, or removed by a concurrent gc): not a leftover.
+        const stats = statSync(`${root}/${name}`, { throwIfNoEntry: false });
+        if (stats !== undefined) yield { name, writtenAt: stats.mtimeMs };
       }
     },
     deleteTemporaryFile: async (name) => {
@@ -131,19 +134,11 @@ export function createFileObjectStore(root: string): ObjectStore {
   };
 }
 
-/** Entries of every shard directory whose names match `pattern`, with their modification times. */
-async function* listShardEntries(
-  root: string,
-  pattern: RegExp,
-): AsyncGenerator<{ shard: string; entry: string; writtenAt: number }> {
+/** Entries of every shard directory whose names match `pattern`, one directory read at a time. */
+function* listShardEntries(root: string, pattern: RegExp): Generator<{ shard: string; entry: string }> {
   for (const shard of readDirectoryIfPresent(root)) {
     if (!SHARD_DIRECTORY.test(shard)) continue;
-    for (const entry of readDirectoryIfPresent(`${root}/${shard}`)) {
-      if (!pattern.test(entry)) continue;
-      // Gone since the directory was read (deleted by a concurrent gc): not an object any more.
-      const stats = statSync(`${root}/${shard}/${entry}`, { throwIfNoEntry: false });
-      if (stats !== undefined) yield { shard, entry, writtenAt: stats.mtimeMs };
-    }
+    for (const entry of readDirectoryIfPresent(`${root}/${shard}`)) if (pattern.test(entry)) yield { shard, entry };
   }
 }
 

@@ -3,7 +3,7 @@ import { hashNode } from "./hash-node.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
 import { parseVerifiedNode } from "./parse-verified-node.ts";
-import type { ObjectStore, StoredObjectInfo, TemporaryFileInfo } from "./store.ts";
+import type { ObjectStore, TemporaryFileInfo } from "./store.ts";
 
 /**
  * Objects in a Map, with the file store's semantics: the same canonical bytes and addresses,
@@ -40,11 +40,11 @@ export function createMemoryObjectStore(): ObjectStore {
     delete: async (address) => {
       objects.delete(parseAddress(address));
     },
-    async *list(): AsyncGenerator<StoredObjectInfo> {
+    async *list(): AsyncGenerator<Address> {
       // A snapshot, so callers may delete while they iterate (as gc does).
-      const entries = [...objects].map(([address, stored]) => ({ address, writtenAt: stored.writtenAt }));
-      yield* entries;
+      yield* [...objects.keys()];
     },
+    writtenAt: async (address) => objects.get(parseAddress(address))?.writtenAt ?? null,
     async *listTemporaryFiles(): AsyncGenerator<TemporaryFileInfo> {
       // Writes to a Map cannot be interrupted halfway: nothing is ever left over.
     },

@@ -60,9 +60,15 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
     for (const address of doomed) await store.objects.delete(address);
     doomed.length = 0;
   };
-  for await (const { address, writtenAt } of store.objects.list()) {
-    if (reachable.has(address)) report.reachable++;
-    else if (writtenAt > cutoff) report.young++;
+  for await (const address of store.objects.list()) {
+    if (reachable.has(address)) {
+      report.reachable++;
+      continue;
+    }
+    // Only an unreachable object's write time matters, so only those are looked at.
+    const writtenAt = await store.objects.writtenAt(address);
+    if (writtenAt === null) continue; // deleted since it was listed
+    if (writtenAt > cutoff) report.young++;
     else {
       doomed.push(address);
       report.deleted.push(address);

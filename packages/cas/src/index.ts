@@ -26,7 +26,6 @@ export type {
   PutManyOptions,
   RefStore,
   Store,
-  StoredObjectInfo,
   TemporaryFileInfo,
   ThreadUpdate,
 } from "./store.ts";

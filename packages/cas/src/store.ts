@@ -1,12 +1,5 @@
 import type { Address, Lease, ThreadRecord, ThreadStatus, WorkflowEntry } from "@uwf/protocol";
 
-/** An object as listed by the store: enough for `verify` and `gc` to decide without reading it. */
-export interface StoredObjectInfo {
-  address: Address;
-  /** Milliseconds since the epoch when the object was written. */
-  writtenAt: number;
-}
-
 /** A leftover of an interrupted write (a temporary file): never an object, removed by `gc`. */
 export interface TemporaryFileInfo {
   /** Opaque to callers; pass it back to `deleteTemporaryFile`. */
@@ -36,8 +29,17 @@ export interface ObjectStore {
   getBytes(address: string): Promise<Uint8Array>;
   has(address: string): Promise<boolean>;
   delete(address: string): Promise<void>;
-  /** Every stored address, in no particular order. Only `verify` and `gc` call this. */
-  list(): AsyncIterable<StoredObjectInfo>;
+  /**
+   * Every stored address, in no particular order, without reading or even stat-ing the objects:
+   * `verify` reads them all anyway, and `gc` needs the write time only of the unreachable ones.
+   * Only `verify` and `gc` call this.
+   */
+  list(): AsyncIterable<Address>;
+  /**
+   * Milliseconds since the epoch when the node was last written or put again (what `gc`'s grace
+   * period counts from); null when it is not stored.
+   */
+  writtenAt(address: string): Promise<number | null>;
   /** Leftovers of interrupted writes, for `verify` and `gc`; backends whose writes leave none yield nothing. */
   listTemporaryFiles(): AsyncIterable<TemporaryFileInfo>;
   /** Removes one leftover named by `listTemporaryFiles`; any other name is refused before touching storage. */

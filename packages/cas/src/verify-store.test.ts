@@ -16,7 +16,7 @@ import { walkNodes } from "./walk-nodes.ts";
 async function verifyByReadingTwice(store: Store): Promise<{ checked: number; problems: VerifyProblem[] }> {
   const problems: VerifyProblem[] = [];
   let checked = 0;
-  for await (const { address } of store.objects.list()) {
+  for await (const address of store.objects.list()) {
     checked++;
     try {
       await store.objects.get(address);

@@ -33,7 +33,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
   const graph = createRefGraph();
   let checked = 0;
-  for await (const { address } of store.objects.list()) {
+  for await (const address of store.objects.list()) {
     let node: unknown;
     try {
       node = await store.objects.get(address);

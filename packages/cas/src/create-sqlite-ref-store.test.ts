@@ -106,7 +106,9 @@ describe("createSqliteRefStore", () => {
     const database = new Database(path);
     database.run(`PRAGMA user_version = ${REF_SCHEMA_VERSION + 1}`);
     database.close();
-    expect(() => createSqliteRefStore(path)).toThrow("ref schema version");
+    expect(() => createSqliteRefStore(path)).toThrow(
+      expect.objectContaining({ code: "store-too-new", message: expect.stringContaining("upgrade uwf") }),
+    );
   });
 
   it("lists with a filter through an index rather than a table scan", async () => {

@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { UwfError } from "@uwf/protocol";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
 export const REF_SCHEMA_VERSION = 2;
@@ -72,9 +73,12 @@ export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = 
     database.run("PRAGMA journal_mode = WAL");
     database.run("PRAGMA synchronous = NORMAL");
     if (schemaVersion(database) < REF_SCHEMA_VERSION) database.transaction(() => migrate(database)).immediate();
-    if (schemaVersion(database) > REF_SCHEMA_VERSION) {
-      throw new Error(
-        `${path} has ref schema version ${schemaVersion(database)}; this uwf knows up to ${REF_SCHEMA_VERSION}`,
+    const version = schemaVersion(database);
+    if (version > REF_SCHEMA_VERSION) {
+      throw new UwfError(
+        "store-too-new",
+        `${path} has ref schema version ${version}, written by a newer uwf; this uwf knows up to ${REF_SCHEMA_VERSION}: upgrade uwf`,
+        { data: { path, version, supported: REF_SCHEMA_VERSION } },
       );
     }
   } catch (error) {

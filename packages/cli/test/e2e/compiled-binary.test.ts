@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stepResultSchema } from "@uwf/protocol";
-import { createTempHome, EXAMPLES, type TempHome } from "../helpers/temp-home.ts";
+import { createTempHome, runExampleArgs, type TempHome } from "../helpers/temp-home.ts";
 
 // The README runs the compiled binary, which the build changes (bundled, bytecode, commander's
 // node:util import replaced): it must behave exactly like the sources the other tests run.
@@ -37,15 +37,7 @@ describe("the compiled binary", () => {
   });
 
   it("runs a workflow to its end and reads it back like the sources", async () => {
-    const args = [
-      "run",
-      join(EXAMPLES, "review-loop.yaml"),
-      "-p",
-      "Fix the login redirect bug",
-      "--agent",
-      `scripted:${join(EXAMPLES, "review-loop.scenario.yaml")}`,
-      "--json",
-    ];
+    const args = runExampleArgs("review-loop", "Fix the login redirect bug");
     const runs = await Promise.all([compiled.uwf(args), sources.uwf(args)]);
     const [fromBinary, fromSources] = runs.map((run) => {
       expect(run.exitCode).toBe(0);

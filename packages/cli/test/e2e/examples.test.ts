@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { logResultSchema, readResultSchema, stepResultSchema } from "@uwf/protocol";
-import { createTempHome, EXAMPLES, type TempHome } from "../helpers/temp-home.ts";
+import { createTempHome, EXAMPLES, runExampleArgs, type TempHome } from "../helpers/temp-home.ts";
 
 const REPOSITORY = join(EXAMPLES, "..");
 
@@ -13,15 +13,7 @@ afterEach(() => temp.cleanup());
 
 describe("the examples", () => {
   it("run the review loop round twice to its end", async () => {
-    const result = await temp.uwf([
-      "run",
-      join(EXAMPLES, "review-loop.yaml"),
-      "-p",
-      "Fix the login redirect bug",
-      "--agent",
-      `scripted:${join(EXAMPLES, "review-loop.scenario.yaml")}`,
-      "--json",
-    ]);
+    const result = await temp.uwf(runExampleArgs("review-loop", "Fix the login redirect bug"));
     expect(result.exitCode).toBe(0);
     const run = stepResultSchema.parse(result.json());
     expect(run.status).toBe("ended");
@@ -55,19 +47,7 @@ describe("the examples", () => {
   });
 
   it("keep the newest steps within the read quota and say how to see the rest", async () => {
-    const run = stepResultSchema.parse(
-      (
-        await temp.uwf([
-          "run",
-          join(EXAMPLES, "review-loop.yaml"),
-          "-p",
-          "Fix it",
-          "--agent",
-          `scripted:${join(EXAMPLES, "review-loop.scenario.yaml")}`,
-          "--json",
-        ])
-      ).json(),
-    );
+    const run = stepResultSchema.parse((await temp.uwf(runExampleArgs("review-loop", "Fix it"))).json());
     const full = readResultSchema.parse((await temp.uwf(["read", run.thread, "--json"])).json());
     expect(full.shownSteps).toBe(4);
     const small = readResultSchema.parse((await temp.uwf(["read", run.thread, "--quota", "500", "--json"])).json());

@@ -6,6 +6,12 @@ const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
 export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
 
+/** `uwf run` of an example workflow with its scripted scenario, offline, answering in JSON. */
+export function runExampleArgs(example: string, prompt: string): string[] {
+  const scenario = join(EXAMPLES, `${example}.scenario.yaml`);
+  return ["run", join(EXAMPLES, `${example}.yaml`), "-p", prompt, "--agent", `scripted:${scenario}`, "--json"];
+}
+
 export interface UwfRun {
   exitCode: number;
   stdout: string;

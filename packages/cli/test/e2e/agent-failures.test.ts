@@ -8,9 +8,8 @@ import {
   stepResultSchema,
   threadRecordSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
-const LINEAR = join(FIXTURES, "workflows/linear.yaml");
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 
 let temp: TempHome;

@@ -26,10 +26,7 @@ import {
   workflowShowResultSchema,
   workflowValidateResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, EXAMPLES, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
-
-const LINEAR = join(FIXTURES, "workflows/linear.yaml");
-const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
+import { createTempHome, EXAMPLES, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
 let temp: TempHome;
 let thread: string;

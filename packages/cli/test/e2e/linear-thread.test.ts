@@ -9,10 +9,7 @@ import {
   threadRecordSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
-
-const LINEAR = join(FIXTURES, "workflows/linear.yaml");
-const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
+import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
 let temp: TempHome;
 beforeEach(() => {

@@ -1,10 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { join } from "node:path";
 import { stepResultSchema } from "@uwf/protocol";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
-
-const LINEAR = join(FIXTURES, "workflows/linear.yaml");
-const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
+import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
 let temp: TempHome;
 beforeEach(() => {

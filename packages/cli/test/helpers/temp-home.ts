@@ -5,6 +5,9 @@ import { join, resolve } from "node:path";
 const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
 export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
+/** The two-role workflow most e2e tests step through, and the scripted agent that answers for it. */
+export const LINEAR = join(FIXTURES, "workflows/linear.yaml");
+export const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
 
 /** `uwf run` of an example workflow with its scripted scenario, offline, answering in JSON. */
 export function runExampleArgs(example: string, prompt: string): string[] {

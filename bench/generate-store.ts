@@ -1,17 +1,17 @@
 /**
  * Builds uwf homes for the benchmarks, in-process and through the real store API:
  * `loadWorkflowFile` + `objects.put` + `refs.setWorkflow` (what `uwf workflow add` does),
- * `objects.putMany` in large non-durable batches for the nodes, and `refs.createThread` for the
- * records. Every generated step writes the six nodes a real `uwf step` writes (prompt, reply,
+ * `objects.putMany` in large non-durable batches for the nodes, and `refs.createThread` and (for the
+ * long threads) `refs.rememberChainIndex` for the records. Every generated step writes the six nodes a real `uwf step` writes (prompt, reply,
  * body, output, agent run, step), with realistic sizes.
  *
  *   bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]
  */
 import { parseArgs } from "node:util";
 import { loadWorkflowFile } from "../packages/agent-kit/src/index.ts";
-import { addressOfNode, openFileStore, type Store } from "../packages/cas/src/index.ts";
+import { addressOfNode, type ChainIndexStep, openFileStore, type Store } from "../packages/cas/src/index.ts";
 import { type Address, type ThreadRecord, type ThreadStatus, ZERO_USAGE } from "../packages/protocol/src/index.ts";
-import { syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
+import { SYNTHETIC_ROLE, syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
 export const LOOP_WORKFLOW = new URL("./fixtures/loop.yaml", import.meta.url).pathname;
@@ -126,9 +126,11 @@ export async function generateStore(options: GenerateStoreOptions): Promise<Gene
       const tag = `chain-${chainIndex}-${chain.steps}`;
       const start = sink.add(syntheticStart(workflowAddress, tag, cwd));
       let head = start;
+      const indexSteps: ChainIndexStep[] = [];
       for (let number = 1; number <= chain.steps; number++) {
         const startedAt = new Date(created.getTime() + number * 30_000);
         head = addStep(sink, { tag, number, start, prev: number === 1 ? null : head, startedAt, cwd });
+        indexSteps.push({ address: head, role: SYNTHETIC_ROLE });
         if (number % 5000 === 0) options.onProgress?.(`${number} of ${chain.steps} steps of a chain`);
       }
       await sink.flush();
@@ -144,6 +146,8 @@ export async function generateStore(options: GenerateStoreOptions): Promise<Gene
           },
         );
         await store.refs.createThread(record);
+        // As the steps that made such a thread would have left it.
+        await store.refs.rememberChainIndex(id, { start, steps: indexSteps });
         threadIds.push(id);
       }
       chains.push({ steps: chain.steps, start, head, threadIds });

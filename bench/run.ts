@@ -304,8 +304,8 @@ function findChain(store: GeneratedStore, steps: number): GeneratedChain {
 
 /**
  * One `uwf step` with the scripted agent on a thread of `chain.steps` steps. After each run (outside
- * the timing) the thread is checked to have advanced and is reset to the prepared head, so every
- * run steps the same, never-ended thread and the store keeps its thread count.
+ * the timing) the thread is checked to have advanced and is reset to the prepared head and chain
+ * index, so every run steps the same, never-ended thread and the store keeps its thread count.
  */
 function stepOptions(store: GeneratedStore, chain: GeneratedChain): MeasureProcessOptions {
   const threadId = chain.threadIds[0] as string;
@@ -332,6 +332,9 @@ function stepOptions(store: GeneratedStore, chain: GeneratedChain): MeasureProce
         } as const;
         if (!(await opened.refs.updateThread(threadId, thread.head, reset)))
           throw new Error(`could not reset ${threadId}`);
+        const index = await opened.refs.recallChainIndex(threadId);
+        if (index?.steps.at(-1)?.address !== thread.head) throw new Error(`uwf step did not index ${threadId}`);
+        await opened.refs.rememberChainIndex(threadId, { ...index, steps: index.steps.slice(0, -1) });
       } finally {
         await opened.close();
       }

@@ -7,6 +7,9 @@ import type {
   ThreadStepNode,
 } from "../../packages/protocol/src/index.ts";
 
+/** The one role of bench/fixtures/loop.yaml, which every synthetic step plays. */
+export const SYNTHETIC_ROLE = "worker";
+
 /** The agent name recorded in generated runs, as `--agent scripted:FILE` would record it. */
 export const SYNTHETIC_AGENT = "scripted:bench";
 
@@ -141,7 +144,7 @@ export function syntheticStep(input: SyntheticStepInput): SyntheticStepChildren 
       type: "thread-step/1",
       start: input.start,
       prev: input.prev,
-      role: "worker",
+      role: SYNTHETIC_ROLE,
       edgePrompt,
       output,
       body: bodyAddress,

@@ -7,7 +7,14 @@ import {
   isWellFormedWorkflowEntry,
 } from "./is-well-formed-record.ts";
 import { parseAddress } from "./parse-address.ts";
-import type { AcquireLeaseOptions, ChainLink, ListThreadsQuery, ThreadUpdate } from "./store.ts";
+import type {
+  AcquireLeaseOptions,
+  ChainIndex,
+  ChainIndexStep,
+  ChainLink,
+  ListThreadsQuery,
+  ThreadUpdate,
+} from "./store.ts";
 
 /*
  * Validation every ref store backend applies before persisting, so backends cannot drift
@@ -102,4 +109,29 @@ export function checkChainLinks(links: readonly ChainLink[]): ChainLink[] {
     }
     return checked;
   });
+}
+
+/** A chain index with its addresses in canonical form and every role a non-empty string. */
+export function checkChainIndex(index: ChainIndex): ChainIndex {
+  if (typeof index !== "object" || index === null) {
+    throw new InvalidRecordError("chain index", ["expected { start, steps: [{ address, role }] }"]);
+  }
+  return { start: parseAddress(index.start), steps: checkChainIndexSteps(index.steps) };
+}
+
+export function checkChainIndexSteps(steps: readonly ChainIndexStep[]): ChainIndexStep[] {
+  if (!Array.isArray(steps)) throw new InvalidRecordError("chain index", ["steps: expected a list"]);
+  return steps.map((step, position) => {
+    if (typeof step !== "object" || step === null || typeof step.role !== "string" || step.role === "") {
+      throw new InvalidRecordError("chain index", [
+        `steps.${position}: expected { address, role: a non-empty string }`,
+      ]);
+    }
+    return { address: parseAddress(step.address), role: step.role };
+  });
+}
+
+/** Where a chain index ends: its last step, or its start node when it has none. */
+export function headOfChainIndex(index: ChainIndex): Address {
+  return index.steps.at(-1)?.address ?? index.start;
 }

@@ -1,5 +1,7 @@
 import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import {
+  checkChainIndex,
+  checkChainIndexSteps,
   checkChainLinks,
   checkExpectedHead,
   checkLeaseOptions,
@@ -9,10 +11,11 @@ import {
   checkThreadUpdate,
   checkTtl,
   checkWorkflowEntry,
+  headOfChainIndex,
 } from "./check-ref-input.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { parseAddress } from "./parse-address.ts";
-import type { ChainLink, RefStore } from "./store.ts";
+import type { ChainIndex, ChainLink, RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
@@ -21,6 +24,7 @@ export function createMemoryRefStore(): RefStore {
   const workflows = new Map<string, WorkflowEntry>();
   const leases = new Map<string, Lease>();
   const chainLinks = new Map<string, ChainLink>();
+  const chainIndexes = new Map<string, ChainIndex>();
 
   return {
     async createThread(record) {
@@ -108,6 +112,18 @@ export function createMemoryRefStore(): RefStore {
     async forgetChainLinks(addresses) {
       for (const address of addresses) chainLinks.delete(parseAddress(address));
     },
+    async rememberChainIndex(threadId, index) {
+      chainIndexes.set(threadId, checkChainIndex(index));
+    },
+    async extendChainIndex(threadId, head, steps) {
+      const checkedHead = parseAddress(head);
+      const checkedSteps = checkChainIndexSteps(steps);
+      const index = chainIndexes.get(threadId);
+      if (index === undefined || headOfChainIndex(index) !== checkedHead) return false;
+      chainIndexes.set(threadId, { start: index.start, steps: [...index.steps, ...checkedSteps] });
+      return true;
+    },
+    recallChainIndex: async (threadId) => copyOrNull(chainIndexes.get(threadId)),
   };
 }
 

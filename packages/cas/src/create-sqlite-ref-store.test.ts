@@ -25,7 +25,13 @@ describe("createSqliteRefStore", () => {
     const tables = database
       .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .all();
-    expect(tables.map((table) => table.name)).toEqual(["chain_links", "leases", "threads", "workflows"]);
+    expect(tables.map((table) => table.name)).toEqual([
+      "chain_indexes",
+      "chain_links",
+      "leases",
+      "threads",
+      "workflows",
+    ]);
     database.close();
   });
 
@@ -44,6 +50,7 @@ describe("createSqliteRefStore", () => {
     await first.close();
     const database = new Database(path);
     database.run("DROP TABLE chain_links"); // back to what version 1 created
+    database.run("DROP TABLE chain_indexes");
     database.run("PRAGMA user_version = 1");
     database.close();
 
@@ -52,6 +59,8 @@ describe("createSqliteRefStore", () => {
     const { address, bytes } = hashNode({ type: "thread-step/1" });
     await refs.rememberChainLinks([{ address, prev: "2W53JPNXF556H", bytes }]);
     expect(await refs.recallChain(address)).toHaveLength(1);
+    await refs.rememberChainIndex("T", { start: "2W53JPNXF556H", steps: [{ address, role: "writer" }] });
+    expect(await refs.recallChainIndex("T")).toEqual({ start: "2W53JPNXF556H", steps: [{ address, role: "writer" }] });
     await refs.close();
     const reopened = new Database(path, { readonly: true });
     expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
@@ -98,6 +107,23 @@ describe("createSqliteRefStore", () => {
     expect((await refs.recallChain(address))[0]?.bytes).toEqual(new Uint8Array([1, 2, 3]));
     await refs.rememberChainLinks([link]);
     expect(await refs.recallChain(address)).toEqual([link]);
+    await refs.close();
+  });
+
+  it("recalls a damaged chain index as none, even extended, and rewrites it when it is remembered again", async () => {
+    const index = { start: "2W53JPNXF556H", steps: [{ address: "B1XRH20GCX3FB", role: "writer" }] } as const;
+    const refs = createSqliteRefStore(path);
+    for (const damaged of ["[[", '{"a":1}', '[["B1XRH20GCX3FB"]]', '[["B1XRH20GCX3FB", 7]]']) {
+      await refs.rememberChainIndex("T", index);
+      const database = new Database(path);
+      database.query("UPDATE chain_indexes SET steps = ?").run(damaged);
+      database.close();
+      expect(await refs.recallChainIndex("T")).toBeNull();
+      await refs.extendChainIndex("T", "B1XRH20GCX3FB", [{ address: "191B06QRP5RG9", role: "x" }]);
+      expect(await refs.recallChainIndex("T")).toBeNull(); // extending a damaged index never makes it readable
+    }
+    await refs.rememberChainIndex("T", index);
+    expect(await refs.recallChainIndex("T")).toEqual(index);
     await refs.close();
   });
 

@@ -7,6 +7,7 @@ import {
   checkThreadUpdate,
   checkWorkflowEntry,
 } from "./check-ref-input.ts";
+import { createSqliteChainIndexMethods } from "./create-sqlite-chain-index-methods.ts";
 import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods.ts";
 import { createSqliteLeaseMethods } from "./create-sqlite-lease-methods.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
@@ -112,6 +113,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         .all(),
     ...createSqliteLeaseMethods(database),
     ...createSqliteChainLinkMethods(database),
+    ...createSqliteChainIndexMethods(database),
     close: async () => database.close(),
   };
 }

@@ -19,6 +19,8 @@ export { isAddress, parseAddress } from "./parse-address.ts";
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,
+  ChainIndex,
+  ChainIndexStep,
   ChainLink,
   ListThreadsQuery,
   ListThreadsResult,

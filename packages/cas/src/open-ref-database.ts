@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { UwfError } from "@uwf/protocol";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 2;
+export const REF_SCHEMA_VERSION = 3;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -49,6 +49,17 @@ const MIGRATIONS: readonly string[] = [
     address TEXT PRIMARY KEY,
     prev TEXT NOT NULL,
     bytes BLOB NOT NULL
+  );
+  `,
+  `
+  -- Each thread's chain as its steps' addresses and roles (a JSON array of pairs), so a step on a long
+  -- thread knows its chain from one row; head is where it ends (its last step, or its start), so a new
+  -- step is appended in SQL. A rowid table, for the same reason as chain_links.
+  CREATE TABLE chain_indexes (
+    thread_id TEXT PRIMARY KEY,
+    start TEXT NOT NULL,
+    head TEXT NOT NULL,
+    steps TEXT NOT NULL
   );
   `,
 ];

@@ -4,7 +4,7 @@ import { hashNode } from "./hash-node.ts";
 import { InvalidAddressError } from "./invalid-address-error.ts";
 import { InvalidRecordError } from "./invalid-record-error.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
-import type { ChainLink } from "./store.ts";
+import type { ChainIndexStep, ChainLink } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 
 const HEAD_A = "2W53JPNXF556H";
@@ -231,6 +231,77 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       await refs.forgetChainLinks([two.address.toLowerCase(), START]);
       expect(addressesOf(await refs.recallChain(three.address))).toEqual([three.address]);
       expect(addressesOf(await refs.recallChain(one.address))).toEqual([one.address]);
+    });
+  });
+
+  describe("chain indexes", () => {
+    const threadId = sampleThreadId(1);
+    const START = "2W53JPNXF556H";
+    const index = {
+      start: START,
+      steps: [
+        { address: "B1XRH20GCX3FB", role: "writer" },
+        { address: "191B06QRP5RG9", role: "reviewer" },
+      ],
+    };
+
+    it("recalls what it was last told for a thread, and nothing for another", async () => {
+      const { refs } = current();
+      expect(await refs.recallChainIndex(threadId)).toBeNull();
+      await refs.rememberChainIndex(threadId, { start: START, steps: [] });
+      await refs.rememberChainIndex(threadId, index);
+      expect(await refs.recallChainIndex(threadId)).toEqual(index);
+      expect(await refs.recallChainIndex(sampleThreadId(2))).toBeNull();
+    });
+
+    it("keeps addresses in canonical form, and hands out copies", async () => {
+      const { refs } = current();
+      await refs.rememberChainIndex(threadId, {
+        start: START.toLowerCase(),
+        steps: index.steps.map((step) => ({ ...step, address: step.address.toLowerCase() })),
+      });
+      const recalled = await refs.recallChainIndex(threadId);
+      expect(recalled).toEqual(index);
+      for (const step of (recalled?.steps ?? []) as readonly { role: string }[]) step.role = "changed";
+      expect(await refs.recallChainIndex(threadId)).toEqual(index);
+    });
+
+    it("extends an index that ends at the given head, and no other", async () => {
+      const { refs } = current();
+      const [first, second] = index.steps as [ChainIndexStep, ChainIndexStep];
+      const third = { address: "2SPNY716211N9", role: "writer" };
+      expect(await refs.extendChainIndex(threadId, START, [first])).toBe(false);
+      await refs.rememberChainIndex(threadId, { start: START, steps: [] });
+      expect(await refs.extendChainIndex(threadId, first.address, [second])).toBe(false);
+      expect(await refs.extendChainIndex(threadId, START.toLowerCase(), [first])).toBe(true);
+      expect(await refs.extendChainIndex(threadId, first.address, [second, third])).toBe(true);
+      expect(await refs.recallChainIndex(threadId)).toEqual({ start: START, steps: [first, second, third] });
+      expect(await refs.extendChainIndex(threadId, second.address, [third])).toBe(false);
+      expect(await refs.extendChainIndex(threadId, third.address, [])).toBe(true);
+      expect(await refs.extendChainIndex(threadId, second.address, [])).toBe(false);
+      await expect(refs.extendChainIndex(threadId, third.address, [{ address: "../x", role: "w" }])).rejects.toThrow(
+        InvalidAddressError,
+      );
+      await expect(refs.extendChainIndex(threadId, third.address, [{ address: START, role: "" }])).rejects.toThrow(
+        InvalidRecordError,
+      );
+      expect(await refs.recallChainIndex(threadId)).toEqual({ start: START, steps: [first, second, third] });
+    });
+
+    it("refuses an index with a malformed address or role, keeping the one it had", async () => {
+      const { refs } = current();
+      await refs.rememberChainIndex(threadId, index);
+      await expect(
+        refs.rememberChainIndex(threadId, { start: START, steps: [{ address: "../x", role: "writer" }] }),
+      ).rejects.toThrow(InvalidAddressError);
+      await expect(refs.rememberChainIndex(threadId, { start: "nope", steps: [] })).rejects.toThrow(
+        InvalidAddressError,
+      );
+      await expect(
+        refs.rememberChainIndex(threadId, { start: START, steps: [{ address: START, role: "" }] }),
+      ).rejects.toThrow(InvalidRecordError);
+      await expect(refs.rememberChainIndex(threadId, { start: START } as never)).rejects.toThrow(InvalidRecordError);
+      expect(await refs.recallChainIndex(threadId)).toEqual(index);
     });
   });
 }

@@ -80,7 +80,21 @@ export interface ChainLink {
   bytes: Uint8Array;
 }
 
-/** The only mutable state: thread records, the workflow registry and step leases (plus a cache of chain links). */
+/**
+ * A thread's chain as a step needs it up front: its start node and each step's address and role,
+ * oldest first. The chain ends at its newest step's address (or at the start, with no steps).
+ */
+export interface ChainIndex {
+  start: Address;
+  steps: readonly ChainIndexStep[];
+}
+
+export interface ChainIndexStep {
+  address: Address;
+  role: string;
+}
+
+/** The only mutable state: thread records, the workflow registry and step leases (plus caches of chains). */
 export interface RefStore {
   /** Inserts a new record; throws when the id exists. */
   createThread(record: ThreadRecord): Promise<void>;
@@ -119,6 +133,21 @@ export interface RefStore {
   recallChain(head: Address): Promise<ChainLink[]>;
   /** Drops the cached links of these addresses; addresses not cached are ignored. */
   forgetChainLinks(addresses: readonly Address[]): Promise<void>;
+
+  /**
+   * Keeps a thread's chain index, replacing the one it had: one per thread, so a step on a long
+   * thread knows its chain from one row. Derived data, never a source of truth: readers use it
+   * only while it ends at the thread's head and agrees with the head node, and rebuild it from the
+   * chain otherwise.
+   */
+  rememberChainIndex(threadId: string, index: ChainIndex): Promise<void>;
+  /**
+   * Appends steps to the thread's chain index if it ends at `head`, without rewriting it from the
+   * caller; false, changing nothing, when it ends elsewhere or there is none (remember it whole then).
+   */
+  extendChainIndex(threadId: string, head: Address, steps: readonly ChainIndexStep[]): Promise<boolean>;
+  /** The thread's chain index as last remembered, or null when there is none (or it is unreadable). */
+  recallChainIndex(threadId: string): Promise<ChainIndex | null>;
 }
 
 /** One backend: objects plus refs. Every backend passes the shared conformance suite. */

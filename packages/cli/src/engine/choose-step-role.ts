@@ -28,7 +28,7 @@ export async function chooseStepRole(options: ChooseStepRoleOptions): Promise<St
     const reason = record.reason ?? "(no reason given)";
     return {
       ended: false,
-      roleName: last.node.role,
+      roleName: last.role,
       edgePrompt: `You suspended this thread: ${reason}\n\nThe user's answer:\n${resumeAnswer}`,
     };
   }

@@ -25,7 +25,7 @@ export async function findPreviousVisit(
   roleName: string,
   sharedUpTo: number | null,
 ): Promise<PreviousVisit | undefined> {
-  const index = history.steps.findLastIndex((step) => step.node.role === roleName);
+  const index = history.steps.findLastIndex((step) => step.role === roleName);
   const previous = history.steps[index];
   if (previous === undefined) return undefined;
   const run = await history.run(index);

@@ -14,6 +14,7 @@ import {
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
+import { rememberChainIndex } from "./remember-chain-index.ts";
 import { ThreadHistory } from "./thread-history.ts";
 import { withModeratorHistory } from "./with-moderator-history.ts";
 
@@ -33,7 +34,8 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   let head = address;
   if (options.replacementReply !== undefined) {
-    head = await recordReplacement(store, chain.steps.at(-1)?.node, options.replacementReply, workflow, now());
+    const headNode = chain.nodes.get(chain.steps.at(-1)?.address ?? chain.startAddress);
+    head = await recordReplacement(store, headNode, options.replacementReply, workflow, now());
     chain = await readChain(store, head);
   }
   const id = options.newId();
@@ -60,6 +62,7 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
     usage: ZERO_USAGE,
   };
   await store.refs.createThread(record);
+  await rememberChainIndex(store, id, chain);
   return record;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { type ChainLink, createMemoryStore, hashNode, type ObjectStore, type RefStore } from "@uwf/cas";
 import type { Address, ThreadStartNode, ThreadStepNode } from "@uwf/protocol";
-import { readChain } from "./read-chain.ts";
+import { indexOfChain, readChain } from "./read-chain.ts";
 
 /** A memory store holding a thread of `steps` steps, with its object reads counted. */
 async function threadOf(steps: number) {
@@ -44,7 +44,14 @@ async function threadOf(steps: number) {
 }
 
 const outline = (chain: Awaited<ReturnType<typeof readChain>>) =>
-  chain.steps.map((step) => [step.number, step.address, step.node.role, step.node.edgePrompt]);
+  chain.steps.map((step) => [step.number, step.address, step.role, chain.nodes.get(step.address)?.edgePrompt]);
+
+/** A ref store that fails the test if the chain-link cache is used. */
+const withoutLinks = (refs: RefStore): RefStore => ({
+  ...refs,
+  recallChain: () => Promise.reject(new Error("the chain links were recalled")),
+  rememberChainLinks: () => Promise.reject(new Error("chain links were remembered")),
+});
 
 describe("readChain", () => {
   it("reads a chain oldest first, and caches its steps for the next reader", async () => {
@@ -113,6 +120,43 @@ describe("readChain", () => {
       expect(thread.reads() - before).toBe(7);
       expect(remembered).toEqual(thread.addresses.slice(0, 5).reverse());
     }
+  });
+
+  it("with the thread's chain index ending at the head, reads only the head and the start node", async () => {
+    const thread = await threadOf(12);
+    const head = thread.addresses[11] as Address;
+    const walked = await readChain(thread, head);
+    await thread.refs.rememberChainIndex("T", indexOfChain(walked));
+    const before = thread.reads();
+    const indexed = await readChain({ objects: thread.objects, refs: withoutLinks(thread.refs) }, head, {
+      thread: { id: "T", stepCount: 12 },
+    });
+    expect(thread.reads() - before).toBe(2);
+    expect(indexed.steps).toEqual(walked.steps);
+    expect(indexed.start).toEqual(walked.start);
+    expect([...indexed.nodes.keys()]).toEqual([head]);
+  });
+
+  it("walks the chain when the thread's index ends elsewhere or disagrees with the head node", async () => {
+    const thread = await threadOf(6);
+    const head = thread.addresses[5] as Address;
+    const truth = await readChain(thread, head);
+    const index = indexOfChain(truth);
+    const steps = index.steps;
+    const wrong = [
+      { ...index, steps: steps.slice(0, 5) },
+      { ...index, steps: [...steps.slice(0, 5), { address: head, role: "someone" }] },
+      { ...index, start: thread.addresses[0] as Address },
+      { ...index, steps: [...steps.slice(0, 3), steps[4], steps[3], steps[5]] },
+      { ...index, steps: steps.slice(4) },
+    ];
+    for (const stale of wrong) {
+      await thread.refs.rememberChainIndex("T", stale as typeof index);
+      expect(outline(await readChain(thread, head, { thread: { id: "T", stepCount: 6 } }))).toEqual(outline(truth));
+    }
+    await thread.refs.rememberChainIndex("T", index);
+    expect(outline(await readChain(thread, head, { thread: { id: "T", stepCount: 5 } }))).toEqual(outline(truth));
+    expect(outline(await readChain(thread, head, { thread: { id: "U", stepCount: 6 } }))).toEqual(outline(truth));
   });
 
   it("reads a start node as a chain of no steps, and refuses any other kind of node", async () => {

@@ -1,12 +1,19 @@
-import { type ChainLink, hashBytes, hashNode, parseAddress, type Store, walkNodes } from "@uwf/cas";
-import { type Address, nodeKind, type ThreadStartNode, type ThreadStepNode, UwfError } from "@uwf/protocol";
+import { type ChainIndex, type ChainLink, hashBytes, hashNode, parseAddress, type Store, walkNodes } from "@uwf/cas";
+import {
+  type Address,
+  nodeKind,
+  type ThreadRecord,
+  type ThreadStartNode,
+  type ThreadStepNode,
+  UwfError,
+} from "@uwf/protocol";
 import { storedNodeAs } from "./stored-node.ts";
 
 export interface ChainStep {
   /** The real step number: 1 for the first step after the start node. */
   number: number;
   address: Address;
-  node: ThreadStepNode;
+  role: string;
 }
 
 export interface ThreadChain {
@@ -14,6 +21,13 @@ export interface ThreadChain {
   start: ThreadStartNode;
   /** Oldest first. */
   steps: ChainStep[];
+  /** The step nodes read to find the chain: always the head's, and every step's when the chain was walked. */
+  nodes: ReadonlyMap<Address, ThreadStepNode>;
+}
+
+export interface ReadChainOptions {
+  /** The thread whose head this is: its chain index, if it ends at this head, saves walking the chain. */
+  thread?: Pick<ThreadRecord, "id" | "stepCount">;
 }
 
 type StepAt = { address: Address; node: ThreadStepNode };
@@ -21,30 +35,70 @@ type StepAt = { address: Address; node: ThreadStepNode };
 const UTF8 = new TextDecoder();
 
 /**
- * Follows `prev` links from a head (a step or a start node) back to the start node. Reads only
- * this chain: never outputs, bodies or other threads.
+ * The chain from a head (a step or a start node) back to its start node. Reads only this chain:
+ * never outputs, bodies or other threads. The head and the start node always come from the
+ * object store.
  *
- * The head and the start node always come from the object store. The steps between come from
- * the ref store's cache of chain links as far as it has them, each re-hashed and checked to
- * link to the one after it, and from the object store for the rest, through the store's one
- * generic traversal; what had to be read that way is cached for the next reader. So a step on a
- * 1,000-step thread makes one query instead of reading 1,000 files, and a cache that is missing,
- * partial or damaged costs only time.
+ * Given the thread, if its chain index (in the ref store) ends at this head, agrees with the head
+ * node and has as many steps as the thread record counts, the steps between are the index's: their nodes are read later, and only if asked for.
+ * Otherwise the chain is walked: from the ref store's cache of chain links as far as it has them,
+ * each re-hashed and checked to link to the one after it, and from the object store for the rest,
+ * through the store's one generic traversal; what had to be read that way is cached for the next
+ * reader. So a step on a 1,000-step thread reads one row, a walk reads one query rather than 1,000
+ * files, and an index or cache that is missing, stale or damaged costs only time.
  */
-export async function readChain(store: Pick<Store, "objects" | "refs">, headInput: Address): Promise<ThreadChain> {
+export async function readChain(
+  store: Pick<Store, "objects" | "refs">,
+  headInput: Address,
+  options: ReadChainOptions = {},
+): Promise<ThreadChain> {
   const head = parseAddress(headInput);
   const headNode = await store.objects.get(head);
   const headKind = nodeKind(headNode);
   if (headKind === "thread-start/1") {
-    return { startAddress: head, start: storedNodeAs<ThreadStartNode>(headKind, head, headNode), steps: [] };
+    const start = storedNodeAs<ThreadStartNode>(headKind, head, headNode);
+    return { startAddress: head, start, steps: [], nodes: new Map() };
   }
   if (headKind !== "thread-step/1") throw notAThreadNode(head, headKind);
-  const newestFirst: StepAt[] = [{ address: head, node: headNode as ThreadStepNode }];
+  const headStep: StepAt = { address: head, node: headNode as ThreadStepNode };
+  const { thread } = options;
+  if (thread !== undefined) {
+    const index = await store.refs.recallChainIndex(thread.id);
+    if (index !== null && index.steps.length === thread.stepCount && indexEndsAt(index, headStep)) {
+      return chainOfIndex(store, index, headStep);
+    }
+  }
+  return walkChain(store, headStep);
+}
+
+/** Whether the index's chain is the one ending at this head: its last step is the head, with the head's role, start and prev. */
+function indexEndsAt(index: ChainIndex, head: StepAt): boolean {
+  const last = index.steps.at(-1);
+  const beforeLast = index.steps.at(-2)?.address ?? index.start;
+  return (
+    last?.address === head.address &&
+    last.role === head.node.role &&
+    index.start === head.node.start &&
+    beforeLast === previousOf(head.node)
+  );
+}
+
+async function chainOfIndex(store: Pick<Store, "objects">, index: ChainIndex, head: StepAt): Promise<ThreadChain> {
+  const start = storedNodeAs<ThreadStartNode>("thread-start/1", index.start, await store.objects.get(index.start));
+  const steps = index.steps.map(({ address, role }, position) => ({ number: position + 1, address, role }));
+  return { startAddress: index.start, start, steps, nodes: new Map([[head.address, head.node]]) };
+}
+
+/** The chain read step by step: from the cache of chain links as far as it goes, then from the object store. */
+async function walkChain(store: Pick<Store, "objects" | "refs">, headStep: StepAt): Promise<ThreadChain> {
+  const head = headStep.address;
+  const headNode = headStep.node;
+  const newestFirst: StepAt[] = [headStep];
 
   let recalled = await store.refs.recallChain(head);
   const headWasCached = recalled[0]?.address === head;
   if (headWasCached) recalled = recalled.slice(1);
-  else recalled = await store.refs.recallChain(previousOf(headNode as ThreadStepNode));
+  else recalled = await store.refs.recallChain(previousOf(headNode));
   for (const link of recalled) {
     const step = stepOfLink(link, previousOf((newestFirst.at(-1) as StepAt).node));
     if (step === null) break;
@@ -70,8 +124,15 @@ export async function readChain(store: Pick<Store, "objects" | "refs">, headInpu
     throw new UwfError("broken-chain", `the chain from ${head} does not reach a start node`, { data: { head } });
 
   await store.refs.rememberChainLinks([...(headWasCached ? [] : newestFirst.slice(0, 1)), ...walked].flatMap(linkOf));
-  const steps = [...newestFirst, ...walked].reverse().map((step, index) => ({ ...step, number: index + 1 }));
-  return { startAddress: found.address, start: found.node, steps };
+  const oldestFirst = [...newestFirst, ...walked].reverse();
+  const steps = oldestFirst.map(({ address, node }, index) => ({ number: index + 1, address, role: node.role }));
+  const nodes = new Map(oldestFirst.map(({ address, node }) => [address, node]));
+  return { startAddress: found.address, start: found.node, steps, nodes };
+}
+
+/** The index of a chain, to remember for the thread it is the chain of. */
+export function indexOfChain(chain: Pick<ThreadChain, "startAddress" | "steps">): ChainIndex {
+  return { start: chain.startAddress, steps: chain.steps.map(({ address, role }) => ({ address, role })) };
 }
 
 function previousOf(step: ThreadStepNode): Address {

@@ -32,6 +32,7 @@ import { toStepSummary } from "./load-step-summaries.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
+import { rememberChainIndex } from "./remember-chain-index.ts";
 import { runAgentWithRetries } from "./run-agent-with-retries.ts";
 import { storedNodeAs } from "./stored-node.ts";
 import { ThreadHistory } from "./thread-history.ts";
@@ -78,7 +79,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       if (record === null)
         throw new UwfError("thread-not-found", `no thread "${threadId}"`, { data: { thread: threadId } });
       const mode = checkSteppable(record, options.resumeAnswer);
-      const chain = await readChain(store, record.head);
+      const chain = await readChain(store, record.head, { thread: record });
       const workflow = storedNodeAs<WorkflowNode>(
         "workflow/1",
         record.workflowAddress,
@@ -214,6 +215,8 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       if (!(await store.refs.updateThread(threadId, record.head, update)))
         throw new HeadConflictError(threadId, record.head, stepAddress);
       trace("head moved");
+      await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
+      trace("chain index kept");
       return { kind: "stepped", record: { ...record, ...update }, step: toStepSummary(newStep) };
     },
   );
@@ -221,11 +224,8 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
 
 /** What the prompt shows of the history: the steps from the role's last visit on, whole; the earlier ones by number and role. */
 async function promptHistory(history: ThreadHistory, roleName: string): Promise<Array<HistoryStep | NamedStep>> {
-  const from = firstShownStep(
-    history.steps.map((step) => step.node),
-    roleName,
-  );
-  const named = history.steps.slice(0, from).map(({ number, node }) => ({ number, role: node.role }));
+  const from = firstShownStep(history.steps, roleName);
+  const named = history.steps.slice(0, from).map(({ number, role }) => ({ number, role }));
   return [...named, ...(await history.stepsFrom(from))];
 }
 

@@ -1,21 +1,22 @@
 import type { ObjectStore } from "@uwf/cas";
-import type { AgentRunNode, OutputNode, TextNode } from "@uwf/protocol";
+import type { AgentRunNode, OutputNode, TextNode, ThreadStepNode } from "@uwf/protocol";
 import type { HistoryStep } from "./load-history.ts";
 import type { ChainStep, ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";
 
-/** A step's output, body and agent run, as far as they have been read. */
+/** A step's node, output, body and agent run, as far as they have been read. */
 export interface StepReads {
+  node?: ThreadStepNode;
   output?: Record<string, unknown>;
   body?: string;
   run?: AgentRunNode;
 }
 
 /**
- * A thread's steps, read on demand. The chain already holds each step's role, edge prompt and
- * times; its output, body and agent run are read from the store when first asked for, and kept.
- * So a step reads the steps its prompt shows and whatever its conditions touch, not every node
- * of a long thread (the chain itself is walked whole: the prompt names every earlier step).
+ * A thread's steps, read on demand. The chain holds each step's number, address and role; its
+ * node (edge prompt, times), output, body and agent run are read from the store when first asked
+ * for, and kept. So a step reads the steps its prompt shows and whatever its conditions touch,
+ * not every node of a long thread.
  */
 export class ThreadHistory {
   readonly steps: readonly ChainStep[];
@@ -25,7 +26,10 @@ export class ThreadHistory {
   constructor(objects: ObjectStore, chain: ThreadChain) {
     this.objects = objects;
     this.steps = chain.steps;
-    this.reads = chain.steps.map(() => ({}));
+    this.reads = chain.steps.map(({ address }) => {
+      const node = chain.nodes.get(address);
+      return node === undefined ? {} : { node };
+    });
   }
 
   get length(): number {
@@ -37,11 +41,19 @@ export class ThreadHistory {
     return this.reads[index] ?? {};
   }
 
-  /** The step at `index`, whole: its output, body and agent run are read if they were not yet. */
+  /** The node of the step at `index`. */
+  async node(index: number): Promise<ThreadStepNode> {
+    const { address } = this.chainStep(index);
+    const reads = this.reads[index] as StepReads;
+    reads.node ??= storedNodeAs<ThreadStepNode>("thread-step/1", address, await this.objects.get(address));
+    return reads.node;
+  }
+
+  /** The step at `index`, whole: its node, output, body and agent run are read if they were not yet. */
   async step(index: number): Promise<HistoryStep> {
     const chainStep = this.chainStep(index);
+    const node = await this.node(index);
     const reads = this.reads[index] as StepReads;
-    const { node } = chainStep;
     reads.output ??= storedNodeAs<OutputNode>("output/1", node.output, await this.objects.get(node.output)).fields;
     reads.body ??= storedNodeAs<TextNode>("text/1", node.body, await this.objects.get(node.body)).text;
     reads.run ??= storedNodeAs<AgentRunNode>("agent-run/1", node.run, await this.objects.get(node.run));
@@ -69,7 +81,7 @@ export class ThreadHistory {
 
   /** The agent run of the step at `index`. */
   async run(index: number): Promise<AgentRunNode> {
-    const { node } = this.chainStep(index);
+    const node = await this.node(index);
     const reads = this.reads[index] as StepReads;
     reads.run ??= storedNodeAs<AgentRunNode>("agent-run/1", node.run, await this.objects.get(node.run));
     return reads.run;

@@ -3,7 +3,7 @@ import { compileWorkflow, type ModeratorHistory, parseWorkflowSource, pickNextRo
 import { createMemoryStore, type ObjectStore, type RefStore } from "@uwf/cas";
 import type { Address, ThreadStartNode, ThreadStepNode } from "@uwf/protocol";
 import { loadHistory } from "./load-history.ts";
-import { readChain } from "./read-chain.ts";
+import { indexOfChain, readChain } from "./read-chain.ts";
 import { ThreadHistory } from "./thread-history.ts";
 import { withModeratorHistory } from "./with-moderator-history.ts";
 
@@ -110,10 +110,17 @@ async function decideOnWholeHistory(expression: string): Promise<Outcome> {
   return outcome(() => pickNextRole(probe(expression), history, { mode: "continue" }));
 }
 
-/** The same, through withModeratorHistory on a history of which only the newest step was read; and the reads it made. */
-async function decideLazily(expression: string): Promise<{ outcome: Outcome; reads: number }> {
+/**
+ * The same, through withModeratorHistory on a history of which only the newest step was read; and
+ * the reads it made. Indexed: the chain comes from the thread's chain index, so the older steps'
+ * nodes (their times) are unread too.
+ */
+async function decideLazily(expression: string, indexed = false): Promise<{ outcome: Outcome; reads: number }> {
   const { objects, refs, head, reads } = await thread();
-  const chain = await readChain({ objects, refs }, head);
+  const threadRef = { id: record.id, stepCount: STEPS.length };
+  if (indexed) await refs.rememberChainIndex(record.id, indexOfChain(await readChain({ objects, refs }, head)));
+  const chain = await readChain({ objects, refs }, head, indexed ? { thread: threadRef } : {});
+  if (indexed) expect(chain.nodes.size).toBe(1);
   const history = new ThreadHistory(objects, chain);
   await history.step(history.length - 1);
   const before = reads();
@@ -142,13 +149,37 @@ describe("withModeratorHistory", () => {
     "$number(steps[2].body) = 42",
     "$number(steps[0].body)",
     "steps[1].body",
+    "steps[0].startedAt < steps[-1].completedAt",
+    "$count(steps[completedAt > '2026-01-01T00:01:30Z']) = 2",
   ];
   for (const expression of expressions) {
     it(`decides as on the whole history: ${expression}`, async () => {
       const whole = await decideOnWholeHistory(expression);
       expect((await decideLazily(expression)).outcome).toEqual(whole);
+      expect((await decideLazily(expression, true)).outcome).toEqual(whole);
     });
   }
+
+  it("reads an older step's node only for a condition on it", async () => {
+    expect(await decideLazily("steps[-1].output.approved = false", true)).toMatchObject({ reads: 0 });
+    // The first step's node, output, body and agent run.
+    expect(await decideLazily("steps[0].startedAt < steps[-1].completedAt", true)).toMatchObject({ reads: 4 });
+  });
+
+  it("shares what one run read with the next run on the same history", async () => {
+    const { objects, refs, head, reads } = await thread();
+    const chain = await readChain({ objects, refs }, head);
+    const history = new ThreadHistory(objects, chain);
+    await history.step(history.length - 1);
+    const decide = () =>
+      withModeratorHistory({ record, start: chain.start, history }, (view) =>
+        pickNextRole(probe("steps[-2].output.n = 3"), view, { mode: "continue" }),
+      );
+    expect(await outcome(decide)).toEqual({ role: "$END", prompt: "Held." });
+    const before = reads();
+    expect(await outcome(decide)).toEqual({ role: "$END", prompt: "Held." });
+    expect(reads()).toBe(before);
+  });
 
   it("reads no older step for a condition on the newest one", async () => {
     const lazily = await decideLazily("steps[-1].output.approved = false");

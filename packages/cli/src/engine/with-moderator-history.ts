@@ -17,7 +17,7 @@ class UnreadStepField extends Error {}
 
 /**
  * Runs `decide` (the moderator) on what conditions and edge prompts see of a thread (DESIGN §2):
- * the start, the thread id and every step, oldest first. Outputs, bodies and agent names that
+ * the start, the thread id and every step, oldest first. Outputs, bodies, agent names and times that
  * `history` has not read yet are in the view as properties that, when touched, abort the run; the
  * touched steps are read and `decide` runs again (a second time, every step is read), until a run
  * touches nothing unread. That run saw the very values the whole history holds, and the moderator
@@ -31,10 +31,11 @@ export async function withModeratorHistory<Result>(
   decide: (history: ModeratorHistory) => Promise<Result>,
 ): Promise<Result> {
   const { record, start, history, next } = options;
+  const stepViews = viewOf(history);
   for (let rereads = 0; ; rereads++) {
     const touched = new Set<number>();
-    const steps = history.steps.map((_, index) => moderatorStep(history, index, touched));
-    if (next !== undefined) steps.push(toModeratorStep(next));
+    stepViews.touched = touched;
+    const steps = next === undefined ? [...stepViews.steps] : [...stepViews.steps, toModeratorStep(next)];
     const view: ModeratorHistory = {
       start: { prompt: start.prompt, workflow: record.workflow, cwd: start.cwd },
       thread: { id: record.id },
@@ -60,20 +61,41 @@ function toModeratorStep(step: HistoryStep): ModeratorStep {
   return { role, output, body, agent, startedAt, completedAt };
 }
 
+/** The steps of a history's view, and where their unread fields report being touched (the current run's set). */
+interface HistoryView {
+  steps: readonly ModeratorStep[];
+  touched: Set<number>;
+}
+
+/** Built once per history: a step's view reads `history` live, so the moderator's runs of a command share it. */
+const views = new WeakMap<ThreadHistory, HistoryView>();
+
+function viewOf(history: ThreadHistory): HistoryView {
+  let view = views.get(history);
+  if (view === undefined) {
+    const created: HistoryView = { steps: [], touched: new Set() };
+    created.steps = history.steps.map((_, index) => moderatorStep(history, index, created));
+    views.set(history, created);
+    view = created;
+  }
+  return view;
+}
+
 /**
- * A step of the view. Its output, body and agent are getters that return what `history` has read
- * of the step by the time they are called, and otherwise record the step's index and throw. Own,
- * enumerable properties in ModeratorStep's order, so `$keys` and `$string` see what they see of a
- * plain step (an object literal, because defining properties one by one costs several times more).
+ * A step of the view. Its role is a value; its other fields are getters that return what `history`
+ * has read of the step by the time they are called, and otherwise record the step's index and throw.
+ * Own, enumerable properties in ModeratorStep's order, so `$keys` and `$string` see what they see of
+ * a plain step (an object literal, because defining properties one by one costs several times more).
  */
-function moderatorStep(history: ThreadHistory, index: number, touched: Set<number>): ModeratorStep {
-  const { role, startedAt, completedAt } = (history.steps[index] as ChainStep).node;
+function moderatorStep(history: ThreadHistory, index: number, view: HistoryView): ModeratorStep {
+  const { role } = history.steps[index] as ChainStep;
   const reads = history.peek(index);
-  if (reads.output !== undefined && reads.body !== undefined && reads.run !== undefined) {
-    return { role, output: reads.output, body: reads.body, agent: reads.run.agent, startedAt, completedAt };
+  const { node, output, body, run } = reads;
+  if (node !== undefined && output !== undefined && body !== undefined && run !== undefined) {
+    return { role, output, body, agent: run.agent, startedAt: node.startedAt, completedAt: node.completedAt };
   }
   const unread = (): never => {
-    touched.add(index);
+    view.touched.add(index);
     throw new UnreadStepField(`step ${index + 1} is not read yet`);
   };
   return {
@@ -87,7 +109,11 @@ function moderatorStep(history: ThreadHistory, index: number, touched: Set<numbe
     get agent() {
       return reads.run?.agent ?? unread();
     },
-    startedAt,
-    completedAt,
+    get startedAt() {
+      return reads.node?.startedAt ?? unread();
+    },
+    get completedAt() {
+      return reads.node?.completedAt ?? unread();
+    },
   };
 }

@@ -1,5 +1,6 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agent-kit";
 import { openFileStore, type Store } from "@uwf/cas";
@@ -257,5 +258,91 @@ describe("a step on a long thread", () => {
         edgePrompt: head.edgePrompt,
       }),
     );
+  });
+});
+
+describe("the chain index", () => {
+  /** The object files of steps `from` to `to` (numbers): their step, output, body and agent-run nodes. */
+  const objectFiles = (steps: WrittenStep[], from: number, to: number) =>
+    steps
+      .filter((written) => written.number >= from && written.number <= to)
+      .flatMap((written) => [written.step, written.output, written.body, written.run])
+      .map((address) => join(temp.home, "objects", address.slice(0, 2), `${address.slice(2)}.json`));
+
+  const refsDatabase = () => new Database(join(temp.home, "refs.db"));
+
+  async function recallIndex(thread: string) {
+    const store = await openFileStore(temp.home);
+    try {
+      return await store.refs.recallChainIndex(thread);
+    } finally {
+      await store.close();
+    }
+  }
+
+  async function logOf(thread: string): Promise<Array<{ address: string; role: string }>> {
+    const log = await temp.uwf(["log", thread, "--json"]);
+    expect(log.exitCode).toBe(0);
+    return (log.json() as { steps: Array<{ address: string; role: string }> }).steps.map(({ address, role }) => ({
+      address,
+      role,
+    }));
+  }
+
+  it("is kept by each step, so the next one reads no node of the steps its prompt only names", async () => {
+    const { thread, steps } = await startLongThread({ marked: false });
+    const agent = writeScenario([
+      { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
+      { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
+    ]);
+    // The first step walks the chain (uwf did not write these steps) and keeps its index.
+    expect(await step(thread, agent)).toBe("writer");
+    expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
+
+    // Only the index knows steps 2 to 29 now: their files are gone, and so is the chain-link cache.
+    const files = objectFiles(steps, 2, 29);
+    const saved = files.map((file) => readFileSync(file));
+    for (const file of files) rmSync(file);
+    const database = refsDatabase();
+    database.run("DELETE FROM chain_links");
+    database.close();
+    expect(await step(thread, agent)).toBe("reviewer");
+    files.forEach((file, position) => {
+      writeFileSync(file, saved[position] as Buffer);
+    });
+
+    const review = await storedAndExpectedPrompt(thread);
+    expect(review.stored).toBe(review.expected);
+    expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
+  });
+
+  it("is kept for a fork, from the chain it shares", async () => {
+    const { thread, steps } = await startLongThread({ marked: false });
+    const middle = steps[11] as WrittenStep;
+    const forked = await temp.uwf(["fork", middle.step, "--json"]);
+    expect(forked.exitCode).toBe(0);
+    const fork = (forked.json() as { thread: string }).thread;
+    expect((await recallIndex(fork))?.steps).toEqual((await logOf(thread)).slice(0, 12));
+    expect(await recallIndex(thread)).toBeNull(); // forking reads the thread's chain, but does not index it
+  });
+
+  it("is rebuilt from the chain when it is damaged or ends elsewhere, and the step is the same", async () => {
+    const { thread } = await startLongThread({ marked: false });
+    const agent = writeScenario([
+      { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
+      { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
+      { role: "writer", output: { summary: "draft 33" }, body: "Revised again." },
+    ]);
+    expect(await step(thread, agent)).toBe("writer");
+    const damages = ["UPDATE chain_indexes SET steps = '[[1'", "UPDATE chain_indexes SET head = start, steps = '[]'"];
+    for (const damage of damages) {
+      const database = refsDatabase();
+      database.run(damage);
+      database.close();
+      expect(await step(thread, agent)).not.toBe("");
+      const stepped = await storedAndExpectedPrompt(thread);
+      expect(stepped.stored).toBe(stepped.expected);
+      expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
+    }
   });
 });

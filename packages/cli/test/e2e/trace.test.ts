@@ -34,6 +34,7 @@ describe("UWF_TRACE", () => {
       "nodes written",
       "next role predicted",
       "head moved",
+      "chain index kept",
       "command done",
       "store closed",
       "exit",

@@ -1,0 +1,81 @@
+import type { Database } from "bun:sqlite";
+import type { Address } from "@uwf/protocol";
+import { checkChainIndex, checkChainIndexSteps, headOfChainIndex } from "./check-ref-input.ts";
+import { parseAddress } from "./parse-address.ts";
+import type { ChainIndex, ChainIndexStep, RefStore } from "./store.ts";
+
+type ChainIndexMethods = Pick<RefStore, "rememberChainIndex" | "extendChainIndex" | "recallChainIndex">;
+
+const NOT_AT_HEAD = new Error("the chain index does not end at the given head");
+
+/**
+ * The chain indexes of a SQLite ref store (see `RefStore.rememberChainIndex`): one row per thread,
+ * its steps as one JSON array of `[address, role]` pairs, so a recall is one row and one parse, and a
+ * step appends its pair in SQL instead of writing the list out again.
+ */
+export function createSqliteChainIndexMethods(database: Database): ChainIndexMethods {
+  const upsert = () =>
+    database.query<unknown, [string, string, string, string]>(
+      `INSERT INTO chain_indexes (thread_id, start, head, steps) VALUES (?, ?, ?, ?)
+       ON CONFLICT (thread_id) DO UPDATE SET start = excluded.start, head = excluded.head, steps = excluded.steps`,
+    );
+  const append = () =>
+    database.query<unknown, [string, string, string, string]>(
+      `UPDATE chain_indexes SET head = ?1, steps = json_insert(steps, '$[#]', json_array(?1, ?2))
+       WHERE thread_id = ?3 AND head = ?4 AND json_valid(steps)`,
+    );
+  const select = () =>
+    database.query<{ start: string; steps: string }, [string]>(
+      "SELECT start, steps FROM chain_indexes WHERE thread_id = ?",
+    );
+  const endsAt = () =>
+    database.query<unknown, [string, string]>("SELECT 1 FROM chain_indexes WHERE thread_id = ? AND head = ?");
+  // All or nothing: a step that does not follow on throws, which rolls back the ones before it.
+  const extend = database.transaction((threadId: string, head: Address, steps: readonly ChainIndexStep[]) => {
+    if (steps.length === 0 && endsAt().get(threadId, head) === null) throw NOT_AT_HEAD;
+    let from = head;
+    for (const step of steps) {
+      if (append().run(step.address, step.role, threadId, from).changes !== 1) throw NOT_AT_HEAD;
+      from = step.address;
+    }
+  });
+  return {
+    async rememberChainIndex(threadId, index) {
+      const checked = checkChainIndex(index);
+      const steps = JSON.stringify(checked.steps.map((step) => [step.address, step.role]));
+      upsert().run(threadId, checked.start, headOfChainIndex(checked), steps);
+    },
+    async extendChainIndex(threadId, head, steps) {
+      const checkedHead = parseAddress(head);
+      const checkedSteps = checkChainIndexSteps(steps);
+      try {
+        extend(threadId, checkedHead, checkedSteps);
+        return true;
+      } catch (error) {
+        if (error === NOT_AT_HEAD) return false;
+        throw error;
+      }
+    },
+    async recallChainIndex(threadId) {
+      const row = select().get(threadId);
+      return row === null ? null : decodeChainIndex(row.start, row.steps);
+    },
+  };
+}
+
+/** The stored row as a chain index; null when it is not one (a damaged row is a miss, not an error). */
+function decodeChainIndex(start: string, stepsJson: string): ChainIndex | null {
+  let pairs: unknown;
+  try {
+    pairs = JSON.parse(stepsJson);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(pairs)) return null;
+  const steps: ChainIndexStep[] = [];
+  for (const pair of pairs) {
+    if (!Array.isArray(pair) || typeof pair[0] !== "string" || typeof pair[1] !== "string") return null;
+    steps.push({ address: pair[0] as Address, role: pair[1] });
+  }
+  return { start: start as Address, steps };
+}

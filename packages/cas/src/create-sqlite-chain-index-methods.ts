@@ -72,10 +72,12 @@ function decodeChainIndex(start: string, stepsJson: string): ChainIndex | null {
     return null;
   }
   if (!Array.isArray(pairs)) return null;
-  const steps: ChainIndexStep[] = [];
-  for (const pair of pairs) {
+  // An indexed loop: a step runs this once, cold, where for-of's iterator costs measurably more.
+  const steps = new Array<ChainIndexStep>(pairs.length);
+  for (let position = 0; position < pairs.length; position++) {
+    const pair: unknown = pairs[position];
     if (!Array.isArray(pair) || typeof pair[0] !== "string" || typeof pair[1] !== "string") return null;
-    steps.push({ address: pair[0] as Address, role: pair[1] });
+    steps[position] = { address: pair[0] as Address, role: pair[1] };
   }
   return { start: start as Address, steps };
 }

@@ -12,7 +12,7 @@ import type { ThreadHistory } from "./thread-history.ts";
 export function forkPoint(chain: ThreadChain, record: ThreadRecord): number | null {
   if (record.forkedFrom === null) return null;
   if (record.forkedFrom === chain.startAddress) return 0;
-  return chain.steps.find((step) => step.address === record.forkedFrom)?.number ?? 0;
+  return chain.steps.findIndex((step) => step.address === record.forkedFrom) + 1;
 }
 
 /**
@@ -36,6 +36,6 @@ export async function findPreviousVisit(
   return {
     sessionId: run.sessionId,
     transcript,
-    shared: sharedUpTo !== null && previous.number <= sharedUpTo,
+    shared: sharedUpTo !== null && index + 1 <= sharedUpTo,
   };
 }

@@ -34,7 +34,7 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   let head = address;
   if (options.replacementReply !== undefined) {
-    const headNode = chain.nodes.get(chain.steps.at(-1)?.address ?? chain.startAddress);
+    const headNode = chain.nodes[chain.steps.length - 1];
     head = await recordReplacement(store, headNode, options.replacementReply, workflow, now());
     chain = await readChain(store, head);
   }

@@ -9,9 +9,8 @@ import {
 } from "@uwf/protocol";
 import { storedNodeAs } from "./stored-node.ts";
 
+/** A step of a chain; its number is its position in `ThreadChain.steps` plus one. */
 export interface ChainStep {
-  /** The real step number: 1 for the first step after the start node. */
-  number: number;
   address: Address;
   role: string;
 }
@@ -19,10 +18,13 @@ export interface ChainStep {
 export interface ThreadChain {
   startAddress: Address;
   start: ThreadStartNode;
-  /** Oldest first. */
-  steps: ChainStep[];
-  /** The step nodes read to find the chain: always the head's, and every step's when the chain was walked. */
-  nodes: ReadonlyMap<Address, ThreadStepNode>;
+  /** Oldest first: the step at index i is step number i + 1. */
+  steps: readonly ChainStep[];
+  /**
+   * The step nodes read to find the chain, by position in `steps` (a sparse array): always the
+   * head's, and every step's when the chain was walked.
+   */
+  nodes: readonly (ThreadStepNode | undefined)[];
 }
 
 export interface ReadChainOptions {
@@ -57,7 +59,7 @@ export async function readChain(
   const headKind = nodeKind(headNode);
   if (headKind === "thread-start/1") {
     const start = storedNodeAs<ThreadStartNode>(headKind, head, headNode);
-    return { startAddress: head, start, steps: [], nodes: new Map() };
+    return { startAddress: head, start, steps: [], nodes: [] };
   }
   if (headKind !== "thread-step/1") throw notAThreadNode(head, headKind);
   const headStep: StepAt = { address: head, node: headNode as ThreadStepNode };
@@ -85,8 +87,9 @@ function indexEndsAt(index: ChainIndex, head: StepAt): boolean {
 
 async function chainOfIndex(store: Pick<Store, "objects">, index: ChainIndex, head: StepAt): Promise<ThreadChain> {
   const start = storedNodeAs<ThreadStartNode>("thread-start/1", index.start, await store.objects.get(index.start));
-  const steps = index.steps.map(({ address, role }, position) => ({ number: position + 1, address, role }));
-  return { startAddress: index.start, start, steps, nodes: new Map([[head.address, head.node]]) };
+  const nodes: ThreadStepNode[] = [];
+  nodes[index.steps.length - 1] = head.node;
+  return { startAddress: index.start, start, steps: index.steps, nodes };
 }
 
 /** The chain read step by step: from the cache of chain links as far as it goes, then from the object store. */
@@ -125,8 +128,8 @@ async function walkChain(store: Pick<Store, "objects" | "refs">, headStep: StepA
 
   await store.refs.rememberChainLinks([...(headWasCached ? [] : newestFirst.slice(0, 1)), ...walked].flatMap(linkOf));
   const oldestFirst = [...newestFirst, ...walked].reverse();
-  const steps = oldestFirst.map(({ address, node }, index) => ({ number: index + 1, address, role: node.role }));
-  const nodes = new Map(oldestFirst.map(({ address, node }) => [address, node]));
+  const steps = oldestFirst.map(({ address, node }) => ({ address, role: node.role }));
+  const nodes = oldestFirst.map(({ node }) => node);
   return { startAddress: found.address, start: found.node, steps, nodes };
 }
 

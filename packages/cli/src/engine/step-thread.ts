@@ -225,7 +225,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
 /** What the prompt shows of the history: the steps from the role's last visit on, whole; the earlier ones by number and role. */
 async function promptHistory(history: ThreadHistory, roleName: string): Promise<Array<HistoryStep | NamedStep>> {
   const from = firstShownStep(history.steps, roleName);
-  const named = history.steps.slice(0, from).map(({ number, role }) => ({ number, role }));
+  const named = history.steps.slice(0, from).map(({ role }, index) => ({ number: index + 1, role }));
   return [...named, ...(await history.stepsFrom(from))];
 }
 

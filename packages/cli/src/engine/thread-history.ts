@@ -13,7 +13,7 @@ export interface StepReads {
 }
 
 /**
- * A thread's steps, read on demand. The chain holds each step's number, address and role; its
+ * A thread's steps, read on demand. The chain holds each step's address and role; its
  * node (edge prompt, times), output, body and agent run are read from the store when first asked
  * for, and kept. So a step reads the steps its prompt shows and whatever its conditions touch,
  * not every node of a long thread.
@@ -21,30 +21,29 @@ export interface StepReads {
 export class ThreadHistory {
   readonly steps: readonly ChainStep[];
   private readonly objects: ObjectStore;
-  private readonly reads: StepReads[];
+  private readonly chainNodes: ThreadChain["nodes"];
+  /** Sparse: a step's entry is made when something of it is read. */
+  private readonly reads: StepReads[] = [];
 
   constructor(objects: ObjectStore, chain: ThreadChain) {
     this.objects = objects;
     this.steps = chain.steps;
-    this.reads = chain.steps.map(({ address }) => {
-      const node = chain.nodes.get(address);
-      return node === undefined ? {} : { node };
-    });
+    this.chainNodes = chain.nodes;
   }
 
   get length(): number {
     return this.steps.length;
   }
 
-  /** What has been read of the step at `index`, without reading anything: a live view, filled in as reads happen. */
+  /** What has been read of the step at `index`, without reading anything. */
   peek(index: number): Readonly<StepReads> {
-    return this.reads[index] ?? {};
+    return this.reads[index] ?? { node: this.chainNodes[index] };
   }
 
   /** The node of the step at `index`. */
   async node(index: number): Promise<ThreadStepNode> {
     const { address } = this.chainStep(index);
-    const reads = this.reads[index] as StepReads;
+    const reads = this.readsOf(index);
     reads.node ??= storedNodeAs<ThreadStepNode>("thread-step/1", address, await this.objects.get(address));
     return reads.node;
   }
@@ -53,12 +52,12 @@ export class ThreadHistory {
   async step(index: number): Promise<HistoryStep> {
     const chainStep = this.chainStep(index);
     const node = await this.node(index);
-    const reads = this.reads[index] as StepReads;
+    const reads = this.readsOf(index);
     reads.output ??= storedNodeAs<OutputNode>("output/1", node.output, await this.objects.get(node.output)).fields;
     reads.body ??= storedNodeAs<TextNode>("text/1", node.body, await this.objects.get(node.body)).text;
     reads.run ??= storedNodeAs<AgentRunNode>("agent-run/1", node.run, await this.objects.get(node.run));
     return {
-      number: chainStep.number,
+      number: index + 1,
       address: chainStep.address,
       role: node.role,
       agent: reads.run.agent,
@@ -82,9 +81,18 @@ export class ThreadHistory {
   /** The agent run of the step at `index`. */
   async run(index: number): Promise<AgentRunNode> {
     const node = await this.node(index);
-    const reads = this.reads[index] as StepReads;
+    const reads = this.readsOf(index);
     reads.run ??= storedNodeAs<AgentRunNode>("agent-run/1", node.run, await this.objects.get(node.run));
     return reads.run;
+  }
+
+  private readsOf(index: number): StepReads {
+    let reads = this.reads[index];
+    if (reads === undefined) {
+      reads = { node: this.chainNodes[index] };
+      this.reads[index] = reads;
+    }
+    return reads;
   }
 
   private chainStep(index: number): ChainStep {

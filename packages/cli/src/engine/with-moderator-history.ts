@@ -89,31 +89,31 @@ function viewOf(history: ThreadHistory): HistoryView {
  */
 function moderatorStep(history: ThreadHistory, index: number, view: HistoryView): ModeratorStep {
   const { role } = history.steps[index] as ChainStep;
-  const reads = history.peek(index);
-  const { node, output, body, run } = reads;
+  const { node, output, body, run } = history.peek(index);
   if (node !== undefined && output !== undefined && body !== undefined && run !== undefined) {
     return { role, output, body, agent: run.agent, startedAt: node.startedAt, completedAt: node.completedAt };
   }
-  const unread = (): never => {
-    view.touched.add(index);
-    throw new UnreadStepField(`step ${index + 1} is not read yet`);
-  };
   return {
     role,
     get output() {
-      return reads.output ?? unread();
+      return history.peek(index).output ?? unread(view, index);
     },
     get body() {
-      return reads.body ?? unread();
+      return history.peek(index).body ?? unread(view, index);
     },
     get agent() {
-      return reads.run?.agent ?? unread();
+      return history.peek(index).run?.agent ?? unread(view, index);
     },
     get startedAt() {
-      return reads.node?.startedAt ?? unread();
+      return history.peek(index).node?.startedAt ?? unread(view, index);
     },
     get completedAt() {
-      return reads.node?.completedAt ?? unread();
+      return history.peek(index).node?.completedAt ?? unread(view, index);
     },
   };
+}
+
+function unread(view: HistoryView, index: number): never {
+  view.touched.add(index);
+  throw new UnreadStepField(`step ${index + 1} is not read yet`);
 }

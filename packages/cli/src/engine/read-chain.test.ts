@@ -135,6 +135,7 @@ describe("readChain", () => {
     expect(indexed.steps).toEqual(walked.steps);
     expect(indexed.start).toEqual(walked.start);
     expect(Object.keys(indexed.nodes)).toEqual(["11"]);
+    expect([indexed.indexed, walked.indexed]).toEqual([true, false]);
   });
 
   it("walks the chain when the thread's index ends elsewhere or disagrees with the head node", async () => {

@@ -25,6 +25,8 @@ export interface ThreadChain {
    * head's, and every step's when the chain was walked.
    */
   nodes: readonly (ThreadStepNode | undefined)[];
+  /** Whether the steps came from the thread's chain index (which may then be extended) or from a walk. */
+  indexed: boolean;
 }
 
 export interface ReadChainOptions {
@@ -42,8 +44,8 @@ const UTF8 = new TextDecoder();
  * object store.
  *
  * Given the thread, if its chain index (in the ref store) ends at this head, agrees with the head
- * node and has as many steps as the thread record counts, the steps between are the index's: their nodes are read later, and only if asked for.
- * Otherwise the chain is walked: from the ref store's cache of chain links as far as it has them,
+ * node and has as many steps as the thread record counts, the steps between are the index's: their
+ * nodes are read later, and only if asked for. Otherwise the chain is walked: from the ref store's cache of chain links as far as it has them,
  * each re-hashed and checked to link to the one after it, and from the object store for the rest,
  * through the store's one generic traversal; what had to be read that way is cached for the next
  * reader. So a step on a 1,000-step thread reads one row, a walk reads one query rather than 1,000
@@ -59,7 +61,7 @@ export async function readChain(
   const headKind = nodeKind(headNode);
   if (headKind === "thread-start/1") {
     const start = storedNodeAs<ThreadStartNode>(headKind, head, headNode);
-    return { startAddress: head, start, steps: [], nodes: [] };
+    return { startAddress: head, start, steps: [], nodes: [], indexed: false };
   }
   if (headKind !== "thread-step/1") throw notAThreadNode(head, headKind);
   const headStep: StepAt = { address: head, node: headNode as ThreadStepNode };
@@ -89,7 +91,7 @@ async function chainOfIndex(store: Pick<Store, "objects">, index: ChainIndex, he
   const start = storedNodeAs<ThreadStartNode>("thread-start/1", index.start, await store.objects.get(index.start));
   const nodes: ThreadStepNode[] = [];
   nodes[index.steps.length - 1] = head.node;
-  return { startAddress: index.start, start, steps: index.steps, nodes };
+  return { startAddress: index.start, start, steps: index.steps, nodes, indexed: true };
 }
 
 /** The chain read step by step: from the cache of chain links as far as it goes, then from the object store. */
@@ -130,7 +132,7 @@ async function walkChain(store: Pick<Store, "objects" | "refs">, headStep: StepA
   const oldestFirst = [...newestFirst, ...walked].reverse();
   const steps = oldestFirst.map(({ address, node }) => ({ address, role: node.role }));
   const nodes = oldestFirst.map(({ node }) => node);
-  return { startAddress: found.address, start: found.node, steps, nodes };
+  return { startAddress: found.address, start: found.node, steps, nodes, indexed: false };
 }
 
 /** The index of a chain, to remember for the thread it is the chain of. */

@@ -4,19 +4,19 @@ import { indexOfChain, type ThreadChain } from "./read-chain.ts";
 
 /**
  * Keeps the thread's chain index for its new head, so its next step reads one row instead of
- * walking the chain: appends the new steps when the index ends at the chain's old head, and
- * writes it whole otherwise. Called after the head has moved, and never fails the command: the
+ * walking the chain: appends the new steps when the chain came from the index and the index still
+ * ends at the chain's old head, and writes it whole otherwise (so a damaged index is replaced). Called after the head has moved, and never fails the command: the
  * index is derived data, and one not kept only makes the next step walk the chain.
  */
 export async function rememberChainIndex(
   store: Pick<Store, "refs">,
   threadId: string,
-  chain: Pick<ThreadChain, "startAddress" | "steps">,
+  chain: Pick<ThreadChain, "startAddress" | "steps" | "indexed">,
   added: readonly ChainIndexStep[] = [],
 ): Promise<void> {
   const oldHead: Address = chain.steps.at(-1)?.address ?? chain.startAddress;
   try {
-    if (added.length > 0 && (await store.refs.extendChainIndex(threadId, oldHead, added))) return;
+    if (chain.indexed && added.length > 0 && (await store.refs.extendChainIndex(threadId, oldHead, added))) return;
     const index = indexOfChain(chain);
     await store.refs.rememberChainIndex(threadId, { ...index, steps: [...index.steps, ...added] });
   } catch {

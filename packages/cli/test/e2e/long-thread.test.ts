@@ -332,9 +332,14 @@ describe("the chain index", () => {
       { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
       { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
       { role: "writer", output: { summary: "draft 33" }, body: "Revised again." },
+      { role: "reviewer", output: { approved: false, comments: "Once more." }, body: "" },
     ]);
     expect(await step(thread, agent)).toBe("writer");
-    const damages = ["UPDATE chain_indexes SET steps = '[[1'", "UPDATE chain_indexes SET head = start, steps = '[]'"];
+    const damages = [
+      "UPDATE chain_indexes SET steps = '[[1'",
+      "UPDATE chain_indexes SET head = start, steps = '[]'",
+      "UPDATE chain_indexes SET steps = json_remove(steps, '$[0]')", // still ends at the head, one step short
+    ];
     for (const damage of damages) {
       const database = refsDatabase();
       database.run(damage);

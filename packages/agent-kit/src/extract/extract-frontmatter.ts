@@ -3,6 +3,7 @@ import { parseDocument } from "yaml";
 import { withStatusFields } from "./build-reply-schema.ts";
 import { describeValue } from "./describe-value.ts";
 import { InvalidReplyError } from "./invalid-reply-error.ts";
+import { parseSimpleYamlMapping } from "./simple-yaml.ts";
 import { splitFrontmatter } from "./split-frontmatter.ts";
 import { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
 import { validateOutputFields } from "./validate-output-fields.ts";
@@ -78,6 +79,8 @@ export function extractFrontmatterOrThrow(
 type ParseFieldsResult = { success: true; fields: Record<string, unknown> } | { success: false; problem: string };
 
 function parseFields(yaml: string, firstLine: number): ParseFieldsResult {
+  const simple = parseSimpleYamlMapping(yaml);
+  if (simple !== undefined) return { success: true, fields: simple };
   const document = parseDocument(yaml, { prettyErrors: true });
   const error = document.errors[0];
   if (error !== undefined) {

@@ -1,8 +1,17 @@
 import { stringify } from "yaml";
+import { formatSimpleYamlMapping } from "./simple-yaml.ts";
 
-/** YAML for prompts and replies: block style, no line folding, so the same value always prints the same way. */
+/**
+ * YAML for prompts and replies: block style, no line folding, so the same value always prints the
+ * same way. Simple mappings take the fast path (see simple-yaml.ts), which writes the same text.
+ */
 export function formatYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0, minContentWidth: 0 });
+  const simple = isRecord(value) ? formatSimpleYamlMapping(value) : undefined;
+  return simple ?? stringify(value, { lineWidth: 0, minContentWidth: 0 });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**

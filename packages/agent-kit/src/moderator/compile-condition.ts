@@ -1,4 +1,5 @@
 import type jsonata from "jsonata";
+import { parseSimpleCondition, type SimpleCondition } from "./simple-condition.ts";
 
 /**
  * Guard rails jsonata checks on every evaluation step. `timeout` is rewritten before each
@@ -12,6 +13,13 @@ export interface ConditionLimits {
 
 export interface CompiledCondition {
   name: string;
+  /** The fast path, when the expression is in its subset (see simple-condition.ts). */
+  simple: SimpleCondition | undefined;
+  /** The expression compiled by JSONata, on first call when there is a fast path. */
+  jsonata: () => JsonataCondition;
+}
+
+export interface JsonataCondition {
   expression: jsonata.Expression;
   limits: ConditionLimits;
 }
@@ -21,11 +29,24 @@ const MAX_EVALUATION_DEPTH = 1000;
 /** Histories are short; a range like `[1..9999999]` is a runaway, not a condition. */
 const MAX_SEQUENCE_LENGTH = 1_000_000;
 
-/** Compiles a JSONata expression; throws jsonata's own error (`code`, `position`, `message`) when it does not parse. */
+/**
+ * Compiles a condition; throws jsonata's own error (`code`, `position`, `message`) when it does not
+ * parse. An expression in the fast path's subset is valid JSONata, so JSONata compiles it only if an
+ * evaluation needs it.
+ */
 export function compileCondition(name: string, source: string): CompiledCondition {
+  const simple = parseSimpleCondition(source);
+  if (simple === undefined) {
+    const compiled = compileJsonata(source);
+    return { name, simple, jsonata: () => compiled };
+  }
+  let compiled: JsonataCondition | undefined;
+  return { name, simple, jsonata: () => (compiled ??= compileJsonata(source)) };
+}
+
+function compileJsonata(source: string): JsonataCondition {
   const limits: ConditionLimits = { timeout: 0, stack: MAX_EVALUATION_DEPTH, sequence: MAX_SEQUENCE_LENGTH };
-  const expression = loadJsonata()(source, limits);
-  return { name, expression, limits };
+  return { expression: loadJsonata()(source, limits), limits };
 }
 
 /** jsonata throws plain objects, not Errors; this reads what they carry. */

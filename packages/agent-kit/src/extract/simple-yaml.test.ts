@@ -175,13 +175,16 @@ describe("formatSimpleYamlMapping", () => {
     expect(formatSimpleYamlMapping({ n: 3, done: false, summary: "s 3", files: ["<files item>"], x: {}, y: [] })).toBe(
       "n: 3\ndone: false\nsummary: s 3\nfiles:\n  - <files item>\nx: {}\ny: []\n",
     );
+    expect(formatSimpleYamlMapping({ summary: "worker step 3: parse it", flag: "True" })).toBe(
+      'summary: "worker step 3: parse it"\nflag: "True"\n',
+    );
     expect(formatSimpleYamlMapping({ nested: { deeper: { value: null } } })).toBe(
       "nested:\n  deeper:\n    value: null\n",
     );
     for (const unsupported of [
       {},
-      { a: "true" },
-      { a: "x: y" },
+      { a: "tRUE" },
+      { a: 'x: "y"' },
       { a: "two\nlines" },
       { a: -0 },
       { a: [[1]] },
@@ -226,7 +229,16 @@ describe("parseSimpleYamlMapping", () => {
   });
 
   test("reads back what formatSimpleYamlMapping writes, when both are flat", () => {
-    const value = { $status: "pass", "exit-code": 0, n: 1001, done: false, summary: "s 1001", score: 0.75, note: null };
+    const value = {
+      $status: "pass",
+      "exit-code": 0,
+      n: 1001,
+      done: false,
+      summary: "s 1001",
+      note2: "step 2: done",
+      score: 0.75,
+      note: null,
+    };
     expect(parseSimpleYamlMapping(formatSimpleYamlMapping(value) as string)).toEqual(value);
   });
 

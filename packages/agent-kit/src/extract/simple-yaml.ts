@@ -22,6 +22,9 @@ const PLAIN_STRING = /^[A-Za-z<][\x20-\x7E\u00A0-\uD7FF\uE000-\uFEFE\uFF00-\uFFF
 const NOT_PLAIN_INSIDE = /: | #|[ :]$/;
 /** Words the YAML 1.2 core schema reads as booleans or null, in any case the library accepts. */
 const KEYWORDS = new Set(["true", "false", "null"]);
+const CORE_KEYWORDS = new Set(["true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"]);
+/** A string the library writes in double quotes exactly as it is: one that starts with a letter, needs quoting, and has nothing to escape. */
+const QUOTABLE = /^[A-Za-z][\x20\x21\x23-\x5B\x5D-\x7E\u00A0-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD]*$/;
 const INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
 const DECIMAL = /^-?(?:0|[1-9][0-9]{0,14})\.[0-9]{1,15}$/;
 const LINE = /^([A-Za-z_$][A-Za-z0-9_$-]*): +(.*)$/;
@@ -71,8 +74,8 @@ function parseScalar(text: string): { value: unknown } | undefined {
 
 /**
  * A non-empty object as the library's block-style YAML (`lineWidth: 0`), or undefined when some key
- * or value is outside the subset: keys must be plain, strings plain, numbers finite (not -0), and lists
- * may hold only scalars.
+ * or value is outside the subset: keys must be plain, strings plain or quoted without escapes (as in
+ * `summary: "step 3: done"`), numbers finite (not -0), and lists may hold only scalars.
  */
 export function formatSimpleYamlMapping(value: Record<string, unknown>): string | undefined {
   const lines: string[] = [];
@@ -115,8 +118,14 @@ function formatScalar(value: unknown): string | undefined {
   if (value === null) return "null";
   if (typeof value === "boolean") return String(value);
   if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0) ? String(value) : undefined;
-  if (typeof value === "string") return isPlainString(value) ? value : undefined;
+  if (typeof value === "string") return formatString(value);
   return undefined;
+}
+
+function formatString(value: string): string | undefined {
+  if (isPlainString(value)) return value;
+  const mustQuote = NOT_PLAIN_INSIDE.test(value) || CORE_KEYWORDS.has(value);
+  return mustQuote && QUOTABLE.test(value) ? `"${value}"` : undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import type { SafeResult } from "@uwf/protocol";
 import { parseDocument } from "yaml";
 
@@ -24,7 +24,8 @@ export interface Scenario {
 export async function safeLoadScenario(file: string): Promise<SafeResult<Scenario, string>> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    // Synchronous: the step waits for it anyway, and the first promise-based read of a process costs more.
+    text = readFileSync(file, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(error);
     return { success: false, error: `cannot read scenario ${file}: ${reason}` };
@@ -35,21 +36,23 @@ export async function safeLoadScenario(file: string): Promise<SafeResult<Scenari
   const steps = isRecord(value) ? value.steps : undefined;
   if (!Array.isArray(steps)) return { success: false, error: `scenario ${file} needs a "steps" list` };
   const parsed: ScenarioStep[] = [];
-  for (const [index, entry] of steps.entries()) {
-    const where = `scenario ${file}, steps[${index}]`;
+  // An indexed loop: the agent checks its whole scenario on every step, in code that runs cold.
+  for (let index = 0; index < steps.length; index++) {
+    const entry: unknown = steps[index];
+    const where = () => `scenario ${file}, steps[${index}]`;
     if (!isRecord(entry) || typeof entry.role !== "string" || entry.role === "") {
-      return { success: false, error: `${where} needs a "role" name` };
+      return { success: false, error: `${where()} needs a "role" name` };
     }
     const output = entry.output ?? {};
-    if (!isRecord(output)) return { success: false, error: `${where}: "output" must be a mapping of fields` };
+    if (!isRecord(output)) return { success: false, error: `${where()}: "output" must be a mapping of fields` };
     const body = entry.body ?? "";
-    if (typeof body !== "string") return { success: false, error: `${where}: "body" must be text` };
+    if (typeof body !== "string") return { success: false, error: `${where()}: "body" must be text` };
     const reply = entry.reply ?? null;
     const validReply =
       reply === null ||
       typeof reply === "string" ||
       (Array.isArray(reply) && reply.length > 0 && reply.every((item) => typeof item === "string"));
-    if (!validReply) return { success: false, error: `${where}: "reply" must be text or a list of texts` };
+    if (!validReply) return { success: false, error: `${where()}: "reply" must be text or a list of texts` };
     parsed.push({ role: entry.role, output, body, reply: reply as ScenarioStep["reply"] });
   }
   return { success: true, value: { file, steps: parsed } };

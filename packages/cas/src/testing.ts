@@ -1,4 +1,6 @@
 // The `@uwf/cas/test` entry: what other packages' tests and future backends need. Kept out of
 // the main entry because it imports bun:test.
+
+export { createRandom } from "../test/random-json-value.ts";
 export { runStoreConformanceSuite, type StoreFixture } from "./conformance-suite.ts";
 export { createSampleNodes, sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";

@@ -1,17 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { createRandom } from "@uwf/cas/test";
 import { parseDocument, stringify } from "yaml";
 import { formatSimpleYamlMapping, parseSimpleYamlMapping } from "./simple-yaml.ts";
-
-/** A small seeded generator (mulberry32), so a failure names a case that can be run again. */
-function randomSource(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TRICKY_WORDS = [
   "true",
@@ -159,7 +149,7 @@ function libraryParse(text: string): { ok: true; value: unknown } | { ok: false 
 
 describe("formatSimpleYamlMapping", () => {
   test("writes exactly what the yaml library writes, for every value it accepts", () => {
-    const random = randomSource(20261121);
+    const random = createRandom(20261121);
     let accepted = 0;
     for (let index = 0; index < 20_000; index++) {
       const value = randomMapping(random, 0);
@@ -197,7 +187,7 @@ describe("formatSimpleYamlMapping", () => {
 
 describe("parseSimpleYamlMapping", () => {
   test("reads exactly what the yaml library reads, for every text it accepts", () => {
-    const random = randomSource(7);
+    const random = createRandom(7);
     let accepted = 0;
     for (let index = 0; index < 20_000; index++) {
       const lines: string[] = [];

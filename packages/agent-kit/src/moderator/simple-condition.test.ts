@@ -1,19 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { createRandom } from "@uwf/cas/test";
 import jsonata from "jsonata";
 import { historyFunctions } from "./history-functions.ts";
 import type { ModeratorStep } from "./moderator-history.ts";
 import { parseSimpleCondition } from "./simple-condition.ts";
-
-/** A small seeded generator (mulberry32), so a failure names a case that can be run again. */
-function randomSource(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;
@@ -103,7 +93,7 @@ async function jsonataResult(
 
 describe("parseSimpleCondition", () => {
   test("gives JSONata's result wherever it gives one, over generated conditions and histories", async () => {
-    const random = randomSource(20261121);
+    const random = createRandom(20261121);
     let answered = 0;
     let failedInJsonata = 0;
     for (let index = 0; index < 3_000; index++) {

@@ -37,8 +37,9 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite and the sample data", () => {
+  it("exports the conformance suite, the sample data and the seeded generator", () => {
     expect(Object.keys(testing).sort()).toEqual([
+      "createRandom",
       "createSampleNodes",
       "runStoreConformanceSuite",
       "sampleThreadId",

@@ -124,6 +124,12 @@ export function createMemoryRefStore(): RefStore {
       return true;
     },
     recallChainIndex: async (threadId) => copyOrNull(chainIndexes.get(threadId)),
+    listChainIndexedThreads: async function* () {
+      yield* [...chainIndexes.keys()].sort();
+    },
+    async forgetChainIndex(threadId) {
+      chainIndexes.delete(threadId);
+    },
   };
 }
 

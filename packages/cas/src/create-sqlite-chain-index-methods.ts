@@ -4,7 +4,10 @@ import { checkChainIndex, checkChainIndexSteps, headOfChainIndex } from "./check
 import { parseAddress } from "./parse-address.ts";
 import type { ChainIndex, ChainIndexStep, RefStore } from "./store.ts";
 
-type ChainIndexMethods = Pick<RefStore, "rememberChainIndex" | "extendChainIndex" | "recallChainIndex">;
+type ChainIndexMethods = Pick<
+  RefStore,
+  "rememberChainIndex" | "extendChainIndex" | "recallChainIndex" | "listChainIndexedThreads" | "forgetChainIndex"
+>;
 
 const NOT_AT_HEAD = new Error("the chain index does not end at the given head");
 
@@ -59,6 +62,16 @@ export function createSqliteChainIndexMethods(database: Database): ChainIndexMet
     async recallChainIndex(threadId) {
       const row = select().get(threadId);
       return row === null ? null : decodeChainIndex(row.start, row.steps);
+    },
+    listChainIndexedThreads: async function* () {
+      // Read fully before yielding, so no read transaction stays open while the caller works.
+      const rows = database
+        .query<{ threadId: string }, []>("SELECT thread_id AS threadId FROM chain_indexes ORDER BY thread_id")
+        .all();
+      for (const { threadId } of rows) yield threadId;
+    },
+    async forgetChainIndex(threadId) {
+      database.query("DELETE FROM chain_indexes WHERE thread_id = ?").run(threadId);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Address } from "@uwf/protocol";
+import { findChainIndexProblems } from "./find-chain-index-problems.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import type { Store } from "./store.ts";
 import { walkNodes } from "./walk-nodes.ts";
@@ -29,6 +30,8 @@ export interface GcReport {
   deleted: Address[];
   /** Leftover temporary files older than the grace period, deleted (or that would be). */
   deletedTemporaryFiles: string[];
+  /** Threads whose chain index disagreed with their chain (see verify), dropped (or that would be). */
+  droppedChainIndexes: string[];
 }
 
 /**
@@ -36,11 +39,17 @@ export interface GcReport {
  * workflow versions) and that are older than the grace period, which protects the nodes of
  * a step still in flight: they are written before its head moves, and a re-put refreshes an
  * existing node's write time. A reachable node that is corrupt aborts the run (its refs are
- * unknown, so anything might be reachable through it); run verify first.
+ * unknown, so anything might be reachable through it); run verify first. Chain indexes that
+ * disagree with their chains are dropped first: derived data, rebuilt by each thread's next step.
  */
 export async function gcStore(store: Store, options: GcStoreOptions): Promise<GcReport> {
   const dryRun = options.dryRun === true;
   const cutoff = options.now.getTime() - (options.graceMs ?? DEFAULT_GC_GRACE_MS);
+  const droppedChainIndexes: string[] = [];
+  for (const { threadId } of await findChainIndexProblems(store)) {
+    if (!dryRun) await store.refs.forgetChainIndex(threadId);
+    droppedChainIndexes.push(threadId);
+  }
   const reachable = new Set<Address>();
   await walkNodes(store.objects, await listStoreRoots(store.refs), {
     visit: (address) => {
@@ -50,7 +59,15 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
     onMissing: () => {},
   });
 
-  const report: GcReport = { dryRun, reachable: 0, young: 0, kept: 0, deleted: [], deletedTemporaryFiles: [] };
+  const report: GcReport = {
+    dryRun,
+    reachable: 0,
+    young: 0,
+    kept: 0,
+    deleted: [],
+    deletedTemporaryFiles: [],
+    droppedChainIndexes,
+  };
   const doomed: Address[] = [];
   const deleteDoomed = async () => {
     if (dryRun || doomed.length === 0) return;

@@ -303,5 +303,23 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       await expect(refs.rememberChainIndex(threadId, { start: START } as never)).rejects.toThrow(InvalidRecordError);
       expect(await refs.recallChainIndex(threadId)).toEqual(index);
     });
+
+    it("lists the threads that have an index, in id order, and forgets one on request", async () => {
+      const { refs } = current();
+      const listed = async () => {
+        const ids: string[] = [];
+        for await (const id of refs.listChainIndexedThreads()) ids.push(id);
+        return ids;
+      };
+      expect(await listed()).toEqual([]);
+      await refs.rememberChainIndex(sampleThreadId(3), index);
+      await refs.rememberChainIndex(threadId, index);
+      expect(await listed()).toEqual([threadId, sampleThreadId(3)]);
+      await refs.forgetChainIndex(threadId);
+      await refs.forgetChainIndex(sampleThreadId(2));
+      expect(await refs.recallChainIndex(threadId)).toBeNull();
+      expect(await refs.recallChainIndex(sampleThreadId(3))).toEqual(index);
+      expect(await listed()).toEqual([sampleThreadId(3)]);
+    });
   });
 }

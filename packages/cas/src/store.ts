@@ -148,6 +148,10 @@ export interface RefStore {
   extendChainIndex(threadId: string, head: Address, steps: readonly ChainIndexStep[]): Promise<boolean>;
   /** The thread's chain index as last remembered, or null when there is none (or it is unreadable). */
   recallChainIndex(threadId: string): Promise<ChainIndex | null>;
+  /** The ids of the threads that have a chain index (readable or not), in id order: what `verify` and `gc` check. */
+  listChainIndexedThreads(): AsyncIterable<string>;
+  /** Drops a thread's chain index, so its next step walks the chain and writes the index again; none is not an error. */
+  forgetChainIndex(threadId: string): Promise<void>;
 }
 
 /** One backend: objects plus refs. Every backend passes the shared conformance suite. */

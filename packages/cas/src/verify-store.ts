@@ -1,15 +1,20 @@
 import { type Address, listNodeRefs } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { createRefGraph } from "./create-ref-graph.ts";
+import { findChainIndexProblems } from "./find-chain-index-problems.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { Store, TemporaryFileInfo } from "./store.ts";
 
-/** Something `verify` found wrong: a stored object that fails its hash, or a referenced one that is not there. */
+/**
+ * Something `verify` found wrong: a stored object that fails its hash, a referenced one that is
+ * not there, or a thread's chain index that disagrees with its chain (at `address`).
+ */
 export type VerifyProblem =
   | { kind: "corrupt"; address: Address; message: string }
-  | { kind: "missing"; address: Address; referrer: Address | null; message: string };
+  | { kind: "missing"; address: Address; referrer: Address | null; message: string }
+  | { kind: "chain-index"; address: Address; thread: string; message: string };
 
 export interface VerifyReport {
   /** True when there are no problems; leftovers alone do not make a store unhealthy. */
@@ -26,7 +31,8 @@ export interface VerifyReport {
 /**
  * Reads and re-hashes every object once, keeping each node's refs, then walks everything
  * reachable from the ref store's roots over those refs (as walkNodes would, without reading
- * the nodes again) and reports nodes that are referenced but absent. Returns data; never
+ * the nodes again) and reports nodes that are referenced but absent; then checks each thread's
+ * chain index against the step nodes it names (reading those again). Returns data; never
  * prints, never repairs. Like gc, it reads the whole object store, which no other command does.
  */
 export async function verifyStore(store: Store): Promise<VerifyReport> {
@@ -74,5 +80,8 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
       },
     },
   );
+  for (const { threadId, address, message } of await findChainIndexProblems(store)) {
+    problems.push({ kind: "chain-index", address, thread: threadId, message });
+  }
   return { ok: problems.length === 0, checked, roots: roots.size, problems, leftovers };
 }

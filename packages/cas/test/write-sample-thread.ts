@@ -1,11 +1,13 @@
 import type { Address, ThreadRecord } from "@uwf/protocol";
 import { createSampleNodes, sampleThreadRecord } from "../src/sample-nodes.ts";
-import type { Store } from "../src/store.ts";
+import type { ChainIndexStep, Store } from "../src/store.ts";
 
 export interface SampleThread {
   record: ThreadRecord;
   /** Every node the thread reaches: what gc must keep. */
   reachable: Set<Address>;
+  /** Its steps, oldest first, as its chain index names them. */
+  steps: ChainIndexStep[];
 }
 
 /**
@@ -24,6 +26,7 @@ export async function writeSampleThread(store: Store, id: string, steps: number)
   const start = await put({ ...(samples["thread-start/1"] as object), workflow, prompt: `task of ${id}` });
   let head = start;
   let prev: Address | null = null;
+  const indexSteps: ChainIndexStep[] = [];
   for (let index = 0; index < steps; index++) {
     const prompt = await put({ type: "text/1", text: `prompt ${index} of ${id}` });
     const run = await put({ ...(samples["agent-run/1"] as object), prompt, attempts: [], transcript: null });
@@ -31,9 +34,10 @@ export async function writeSampleThread(store: Store, id: string, steps: number)
     const body = await put({ type: "text/1", text: `body ${index} of ${id}` });
     const step = { ...(samples["thread-step/1"] as object), start, prev, output, body, run };
     head = await put(step);
+    indexSteps.push({ address: head, role: (samples["thread-step/1"] as { role: string }).role });
     prev = head;
   }
   const record = sampleThreadRecord({ id, start, head, workflowAddress: workflow, stepCount: steps });
   await store.refs.createThread(record);
-  return { record, reachable };
+  return { record, reachable, steps: indexSteps };
 }

@@ -137,9 +137,11 @@ export const verifyReportSchema = z.object({
   roots: z.number().int().nonnegative(),
   problems: z.array(
     z.object({
-      kind: z.enum(["corrupt", "missing"]),
+      kind: z.enum(["corrupt", "missing", "chain-index"]),
       address: addressSchema,
       referrer: addressSchema.nullable().optional(),
+      /** The thread whose chain index is wrong (kind `chain-index`). */
+      thread: z.string().optional(),
       message: z.string(),
     }),
   ),
@@ -154,6 +156,8 @@ export const gcReportSchema = z.object({
   kept: z.number().int().nonnegative(),
   deleted: z.array(addressSchema),
   deletedTemporaryFiles: z.array(z.string()),
+  /** Threads whose chain index disagreed with their chain and was dropped (or would be). */
+  droppedChainIndexes: z.array(z.string()),
 });
 export type GcReport = z.infer<typeof gcReportSchema>;
 

@@ -350,4 +350,35 @@ describe("the chain index", () => {
       expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
     }
   });
+
+  it("damaged in the middle, is reported by `uwf cas verify`, dropped by `uwf cas gc` and rebuilt by the next step", async () => {
+    const { thread, steps } = await startLongThread({ marked: false });
+    const agent = writeScenario([
+      { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
+      { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
+    ]);
+    expect(await step(thread, agent)).toBe("writer");
+    // A step trusts the index for every step but its head, so nothing else would notice this.
+    const database = refsDatabase();
+    database.run("UPDATE chain_indexes SET steps = json_replace(steps, '$[4][1]', 'editor')");
+    database.close();
+    const fifth = (steps[4] as WrittenStep).step;
+
+    const verify = await temp.uwf(["cas", "verify"]);
+    expect(verify.exitCode).toBe(1);
+    expect(verify.stdout).toContain(
+      `chain-index ${fifth}: thread ${thread}'s chain index says step 5 is ${fifth} with role "editor", but that step ran role "writer"; it is derived data: \`uwf cas gc\` drops it`,
+    );
+    expect(verify.stdout).toEndWith("1 problem(s)\n");
+
+    const gc = await temp.uwf(["cas", "gc"]);
+    expect(gc.exitCode).toBe(0);
+    expect(gc.stdout).toMatch(/^deleted 0 object\(s\), kept \d+\ndropped 1 damaged chain index\(es\)\n$/);
+    expect(await recallIndex(thread)).toBeNull();
+    expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
+
+    expect(await step(thread, agent)).toBe("reviewer");
+    expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
+    expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
+  });
 });

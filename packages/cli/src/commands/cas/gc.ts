@@ -16,7 +16,13 @@ export async function casGcCommand(options: CasGcOptions, context: CommandContex
   });
   return {
     result: report,
-    format: (value: typeof report) =>
-      `${options.dryRun === true ? "would delete" : "deleted"} ${value.deleted.length} object(s), kept ${value.kept}`,
+    format: (value: typeof report) => {
+      const dryRun = options.dryRun === true;
+      const indexes = value.droppedChainIndexes.length;
+      return [
+        `${dryRun ? "would delete" : "deleted"} ${value.deleted.length} object(s), kept ${value.kept}`,
+        ...(indexes === 0 ? [] : [`${dryRun ? "would drop" : "dropped"} ${indexes} damaged chain index(es)`]),
+      ].join("\n");
+    },
   };
 }

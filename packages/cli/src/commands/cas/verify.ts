@@ -2,7 +2,10 @@ import { verifyStore } from "@uwf/cas";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 
-/** Re-hashes every object and checks every thread root: the only command besides gc that reads the whole store. */
+/**
+ * Re-hashes every object, checks every thread root and every chain index: the only command
+ * besides gc that reads the whole store.
+ */
 export async function casVerifyCommand(context: CommandContext) {
   const store = await context.openStore();
   const report = await verifyStore(store);

@@ -34,6 +34,11 @@ export interface ThroughputResult {
     minMs: number;
     maxMs: number;
     nodesPerSecond: number;
+    /**
+     * The same kind of step committed one file at a time (six durable `put`s in sequence, each
+     * its own write, fsync, rename and directory fsync), timed alternately with the batches.
+     */
+    perFileMedianMs: number;
   };
   /** The file system's own floor: creating a new file (write, no sync), and writing + fsyncing one. */
   fileSystem: { createUs: number; createAndFsyncMs: number };
@@ -79,13 +84,31 @@ export async function measureThroughput(
     const readMs = (Bun.nanoseconds() - began) / 1e6;
 
     const durable = buildStepNodes(sizes.durableSteps, "durable");
+    const perFile = buildStepNodes(sizes.durableSteps, "durable-per-file");
     const stepMs: number[] = [];
-    // The start node first (as `uwf start` writes it), then one durable batch per step.
+    const perFileStepMs: number[] = [];
+    // The start nodes first (as `uwf start` writes them), then each step both ways, in turns
+    // that swap which goes first, so a slow moment of the disk weighs on both alike.
     await store.objects.put(durable.nodes[0], { durable: true });
+    await store.objects.put(perFile.nodes[0], { durable: true });
     for (let offset = 1; offset < durable.nodes.length; offset += 6) {
-      const stepBegan = Bun.nanoseconds();
-      await store.objects.putMany(durable.nodes.slice(offset, offset + 6), { durable: true });
-      stepMs.push((Bun.nanoseconds() - stepBegan) / 1e6);
+      const batched = async () => {
+        const stepBegan = Bun.nanoseconds();
+        await store.objects.putMany(durable.nodes.slice(offset, offset + 6), { durable: true });
+        stepMs.push((Bun.nanoseconds() - stepBegan) / 1e6);
+      };
+      const oneByOne = async () => {
+        const stepBegan = Bun.nanoseconds();
+        for (const node of perFile.nodes.slice(offset, offset + 6)) await store.objects.put(node, { durable: true });
+        perFileStepMs.push((Bun.nanoseconds() - stepBegan) / 1e6);
+      };
+      if (offset % 12 === 1) {
+        await batched();
+        await oneByOne();
+      } else {
+        await oneByOne();
+        await batched();
+      }
     }
     const durableSummary = summarize(stepMs);
     const durableTotal = stepMs.reduce((total, value) => total + value, 0);
@@ -101,6 +124,7 @@ export async function measureThroughput(
         minMs: durableSummary.minMs,
         maxMs: durableSummary.maxMs,
         nodesPerSecond: round((stepMs.length * 6 * 1000) / durableTotal, 0),
+        perFileMedianMs: summarize(perFileStepMs).medianMs,
       },
       fileSystem: measureFileSystem(join(root, "file-system-floor"), sizes.fileSystemFiles, nodes),
     };

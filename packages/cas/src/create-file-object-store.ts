@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import type { Address } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { freshenObjectFile } from "./freshen-object-file.ts";
@@ -9,6 +9,7 @@ import {
   OBJECT_FILE,
   objectLocation,
   SHARD_DIRECTORY,
+  setAsidePath,
   TEMPORARY_FILE,
   TEMPORARY_FILE_NAME,
 } from "./object-file-layout.ts";
@@ -95,16 +96,27 @@ export function createFileObjectStore(root: string): ObjectStore {
 
   function readVerified(input: string): { address: Address; bytes: Uint8Array } {
     const address = parseAddress(input);
+    const { directory, path } = objectLocation(root, address);
     let bytes: Uint8Array;
     try {
-      bytes = readFileSync(objectLocation(root, address).path);
+      bytes = readFileSync(path);
     } catch (error) {
-      if (isMissingFileError(error)) throw new NodeNotFoundError(address);
-      throw error;
+      if (!isMissingFileError(error)) throw error;
+      bytes = readSetAside(directory, address);
     }
     const actual = hashBytes(bytes);
     if (actual !== address) throw new CorruptNodeError(address, `its content hashes to ${actual}`);
     return { address, bytes };
+  }
+
+  /** An object gc has set aside while it decides (or was killed deciding) is still the object. */
+  function readSetAside(directory: string, address: Address): Uint8Array {
+    try {
+      return readFileSync(setAsidePath(directory, address));
+    } catch (error) {
+      if (isMissingFileError(error)) throw new NodeNotFoundError(address);
+      throw error;
+    }
   }
 
   return {
@@ -112,8 +124,36 @@ export function createFileObjectStore(root: string): ObjectStore {
     putMany: (nodes, options) => putAll(nodes, options),
     get: async (address) => parseVerifiedNode(readVerified(address)),
     getBytes: async (address) => readVerified(address).bytes,
-    has: async (address) => existsSync(objectLocation(root, parseAddress(address)).path),
-    delete: async (address) => unlinkIfPresent(objectLocation(root, parseAddress(address)).path),
+    has: async (input) => {
+      const address = parseAddress(input);
+      const { directory, path } = objectLocation(root, address);
+      return existsSync(path) || existsSync(setAsidePath(directory, address));
+    },
+    delete: async (input) => {
+      const address = parseAddress(input);
+      const { directory, path } = objectLocation(root, address);
+      unlinkIfPresent(path);
+      unlinkIfPresent(setAsidePath(directory, address));
+    },
+    deleteIfWrittenBefore: async (input, cutoff) => {
+      const address = parseAddress(input);
+      const { directory, path } = objectLocation(root, address);
+      const setAside = setAsidePath(directory, address);
+      // Out of reach of puts first: a put that refreshed the node before this rename shows in the
+      // write time read after it, and one after it finds no object and writes the node again.
+      try {
+        renameSync(path, setAside);
+      } catch (error) {
+        if (isMissingFileError(error)) return false;
+        throw error;
+      }
+      if (statSync(setAside).mtimeMs >= cutoff) {
+        renameSync(setAside, path);
+        return false;
+      }
+      unlinkIfPresent(setAside);
+      return true;
+    },
     async *list(): AsyncGenerator<Address> {
       for (const { shard, entry } of listShardEntries(root, OBJECT_FILE)) yield `${shard}${entry.slice(0, 11)}`;
     },

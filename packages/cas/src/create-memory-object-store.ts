@@ -40,6 +40,13 @@ export function createMemoryObjectStore(): ObjectStore {
     delete: async (address) => {
       objects.delete(parseAddress(address));
     },
+    deleteIfWrittenBefore: async (input, cutoff) => {
+      const address = parseAddress(input);
+      const stored = objects.get(address);
+      if (stored === undefined || stored.writtenAt >= cutoff) return false;
+      objects.delete(address);
+      return true;
+    },
     async *list(): AsyncGenerator<Address> {
       // A snapshot, so callers may delete while they iterate (as gc does).
       yield* [...objects.keys()];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Address } from "@uwf/protocol";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
@@ -87,6 +87,29 @@ for (const [name, open] of backends) {
       await cleanup();
     });
 
+    it("keeps an old unreachable node that a step puts again while gc decides", async () => {
+      const { store, cleanup } = await open();
+      const node = { type: "text/1", text: "prompt of a failed run, about to be reused" };
+      const address = await store.objects.put(node);
+      await Bun.sleep(20);
+      // The put lands after gc has read the node's old write time, before it deletes it.
+      const racing: Store = {
+        ...store,
+        objects: {
+          ...store.objects,
+          writtenAt: async (input) => {
+            const writtenAt = await store.objects.writtenAt(input);
+            await store.objects.put(node);
+            return writtenAt;
+          },
+        },
+      };
+      const report = await gcStore(racing, { now: new Date(), graceMs: 10 });
+      expect(report).toMatchObject({ deleted: [], young: 1, kept: 1 });
+      expect(await store.objects.get(address)).toEqual(node);
+      await cleanup();
+    });
+
     it("keeps a node that is re-put within the grace period even when nothing reaches it yet", async () => {
       const { store, cleanup } = await open();
       const address = await store.objects.put({ type: "text/1", text: "prompt about to be linked" });
@@ -136,6 +159,25 @@ describe("gcStore on the file store", () => {
     const report = await gcStore(store, { now: new Date() });
     expect(report.deletedTemporaryFiles).toEqual([`${address.slice(0, 2)}/.tmp-1-1-old`]);
     expect(report.young).toBe(1);
+    await store.close();
+    home.remove();
+  });
+  it("leaves a node readable when killed while deciding whether to delete it, and a put writes it back", async () => {
+    const home = createTemporaryDirectory();
+    const store = await openFileStore(home.path);
+    const node = { type: "text/1", text: "set aside" };
+    const address = await store.objects.put(node);
+    const shard = join(home.path, "objects", address.slice(0, 2));
+    // Where deleteIfWrittenBefore moves it before it decides; a SIGKILL there leaves it so.
+    renameSync(join(shard, `${address.slice(2)}.json`), join(shard, `.gc-${address.slice(2)}`));
+    expect(await store.objects.get(address)).toEqual(node);
+    expect(await store.objects.has(address)).toBe(true);
+    expect(await gcStore(store, { now: new Date() })).toMatchObject({ deleted: [], deletedTemporaryFiles: [] });
+    expect(await store.objects.get(address)).toEqual(node);
+    await store.objects.put(node);
+    expect(readdirSync(shard).sort()).toEqual([`${address.slice(2)}.json`, `.gc-${address.slice(2)}`].sort());
+    await store.objects.delete(address);
+    expect(readdirSync(shard)).toEqual([]);
     await store.close();
     home.remove();
   });

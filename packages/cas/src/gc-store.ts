@@ -38,7 +38,8 @@ export interface GcReport {
  * Deletes objects that no root reaches (thread heads, starts and fork points, registered
  * workflow versions) and that are older than the grace period, which protects the nodes of
  * a step still in flight: they are written before its head moves, and a re-put refreshes an
- * existing node's write time. A reachable node that is corrupt aborts the run (its refs are
+ * existing node's write time. Each deletion decides again (deleteIfWrittenBefore), so a step that
+ * puts an old unreachable node again while gc runs keeps it. A reachable node that is corrupt aborts the run (its refs are
  * unknown, so anything might be reachable through it); run verify first. Chain indexes that
  * disagree with their chains are dropped first: derived data, rebuilt by each thread's next step.
  */
@@ -70,11 +71,15 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
   };
   const doomed: Address[] = [];
   const deleteDoomed = async () => {
-    if (dryRun || doomed.length === 0) return;
+    if (doomed.length === 0) return;
     // The ref store's cached chain links go first: a crash in between then leaves a cache miss,
     // never a cached link to a deleted node.
     await store.refs.forgetChainLinks(doomed);
-    for (const address of doomed) await store.objects.delete(address);
+    for (const address of doomed) {
+      // Decided again as it is deleted: a step may have put this node again since it was looked at.
+      if (await store.objects.deleteIfWrittenBefore(address, cutoff)) report.deleted.push(address);
+      else if (await store.objects.has(address)) report.young++;
+    }
     doomed.length = 0;
   };
   for await (const address of store.objects.list()) {
@@ -85,10 +90,10 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
     // Only an unreachable object's write time matters, so only those are looked at.
     const writtenAt = await store.objects.writtenAt(address);
     if (writtenAt === null) continue; // deleted since it was listed
-    if (writtenAt > cutoff) report.young++;
+    if (writtenAt >= cutoff) report.young++;
+    else if (dryRun) report.deleted.push(address);
     else {
       doomed.push(address);
-      report.deleted.push(address);
       if (doomed.length >= DELETE_BATCH) await deleteDoomed();
     }
   }

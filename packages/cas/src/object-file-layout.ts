@@ -20,6 +20,15 @@ export function objectLocation(root: string, address: Address): { directory: str
   return { directory, path: `${directory}/${address.slice(2)}.json` };
 }
 
+/**
+ * Where gc moves an object while it decides whether to delete it (see deleteIfWrittenBefore):
+ * `<shard>/.gc-<other 11 chars>`, out of reach of puts but still read in place of the object, so
+ * a gc killed while deciding leaves the node readable. Not an object, not a temporary file.
+ */
+export function setAsidePath(directory: string, address: Address): string {
+  return `${directory}/.gc-${address.slice(2)}`;
+}
+
 let temporaryCounter = 0;
 
 export function temporaryPath(directory: string): string {

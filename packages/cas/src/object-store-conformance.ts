@@ -116,6 +116,17 @@ export function describeObjectStoreConformance(current: CurrentStore): void {
       await expect(objects.getBytes(address)).rejects.toThrow(NodeNotFoundError);
     });
 
+    it("deletes a node only if it was last written before the cutoff", async () => {
+      const { objects } = current();
+      const address = await objects.put({ aging: true });
+      const writtenAt = (await objects.writtenAt(address)) as number;
+      expect(await objects.deleteIfWrittenBefore(address, writtenAt)).toBe(false);
+      expect(await objects.get(address)).toEqual({ aging: true });
+      expect(await objects.deleteIfWrittenBefore(address.toLowerCase(), writtenAt + 1)).toBe(true);
+      expect(await objects.has(address)).toBe(false);
+      expect(await objects.deleteIfWrittenBefore(address, writtenAt + 1)).toBe(false);
+    });
+
     it("rejects malformed addresses in every method with a clear error", async () => {
       const { objects, refs } = current();
       for (const input of MALFORMED_ADDRESSES) {
@@ -123,6 +134,7 @@ export function describeObjectStoreConformance(current: CurrentStore): void {
         await expect(objects.getBytes(input)).rejects.toThrow(InvalidAddressError);
         await expect(objects.has(input)).rejects.toThrow(InvalidAddressError);
         await expect(objects.delete(input)).rejects.toThrow(InvalidAddressError);
+        await expect(objects.deleteIfWrittenBefore(input, 0)).rejects.toThrow(InvalidAddressError);
         await expect(walkNodes(objects, [input])).rejects.toThrow(InvalidAddressError);
         await expect(refs.updateThread("01JD0000000000000000000001", input, {})).rejects.toThrow(InvalidAddressError);
       }

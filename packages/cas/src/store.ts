@@ -30,6 +30,12 @@ export interface ObjectStore {
   has(address: string): Promise<boolean>;
   delete(address: string): Promise<void>;
   /**
+   * Deletes a node unless it was written or put again at or after `cutoff` (milliseconds since the
+   * epoch), deciding in one step with the delete, so a concurrent put that refreshes the node is
+   * never undone: true when it was deleted. What `gc` deletes with.
+   */
+  deleteIfWrittenBefore(address: string, cutoff: number): Promise<boolean>;
+  /**
    * Every stored address, in no particular order, without reading or even stat-ing the objects:
    * `verify` reads them all anyway, and `gc` needs the write time only of the unreachable ones.
    * Only `verify` and `gc` call this.

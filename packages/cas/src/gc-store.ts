@@ -38,10 +38,11 @@ export interface GcReport {
  * Deletes objects that no root reaches (thread heads, starts and fork points, registered
  * workflow versions) and that are older than the grace period, which protects the nodes of
  * a step still in flight: they are written before its head moves, and a re-put refreshes an
- * existing node's write time. Each deletion decides again (deleteIfWrittenBefore), so a step that
- * puts an old unreachable node again while gc runs keeps it. A reachable node that is corrupt aborts the run (its refs are
- * unknown, so anything might be reachable through it); run verify first. Chain indexes that
- * disagree with their chains are dropped first: derived data, rebuilt by each thread's next step.
+ * existing node's write time. Each deletion decides again (deleteIfWrittenBefore), so a step
+ * that puts an old unreachable node again while gc runs keeps it. A reachable node that is
+ * corrupt aborts the run (its refs are unknown, so anything might be reachable through it); run
+ * verify first. Chain indexes that disagree with their chains are dropped first: derived data,
+ * rebuilt by each thread's next step.
  */
 export async function gcStore(store: Store, options: GcStoreOptions): Promise<GcReport> {
   const dryRun = options.dryRun === true;

@@ -262,6 +262,12 @@ describe("a step on a long thread", () => {
 });
 
 describe("the chain index", () => {
+  /** Steps 31 and 32 of a long thread: the writer's revision and the reviewer's answer. */
+  const REVISION_AND_REVIEW = [
+    { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
+    { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
+  ];
+
   /** The object files of steps `from` to `to` (numbers): their step, output, body and agent-run nodes. */
   const objectFiles = (steps: WrittenStep[], from: number, to: number) =>
     steps
@@ -291,10 +297,7 @@ describe("the chain index", () => {
 
   it("is kept by each step, so the next one reads no node of the steps its prompt only names", async () => {
     const { thread, steps } = await startLongThread({ marked: false });
-    const agent = writeScenario([
-      { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
-      { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
-    ]);
+    const agent = writeScenario(REVISION_AND_REVIEW);
     // The first step walks the chain (uwf did not write these steps) and keeps its index.
     expect(await step(thread, agent)).toBe("writer");
     expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
@@ -329,8 +332,7 @@ describe("the chain index", () => {
   it("is rebuilt from the chain when it is damaged or ends elsewhere, and the step is the same", async () => {
     const { thread } = await startLongThread({ marked: false });
     const agent = writeScenario([
-      { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
-      { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
+      ...REVISION_AND_REVIEW,
       { role: "writer", output: { summary: "draft 33" }, body: "Revised again." },
       { role: "reviewer", output: { approved: false, comments: "Once more." }, body: "" },
     ]);
@@ -353,10 +355,7 @@ describe("the chain index", () => {
 
   it("damaged in the middle, is reported by `uwf cas verify`, dropped by `uwf cas gc` and rebuilt by the next step", async () => {
     const { thread, steps } = await startLongThread({ marked: false });
-    const agent = writeScenario([
-      { role: "writer", output: { summary: "draft 31" }, body: "Revised." },
-      { role: "reviewer", output: { approved: false, comments: "Again." }, body: "" },
-    ]);
+    const agent = writeScenario(REVISION_AND_REVIEW);
     expect(await step(thread, agent)).toBe("writer");
     // A step trusts the index for every step but its head, so nothing else would notice this.
     const database = refsDatabase();

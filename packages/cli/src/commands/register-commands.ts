@@ -254,11 +254,11 @@ function registerCasCommands(cas: Command, run: RunCommand): void {
     );
   cas
     .command("verify")
-    .description("re-hash every object and check every thread head")
+    .description("re-hash every object, check what threads reach and every chain index")
     .action(() => run(async (context) => (await import("./cas/verify.ts")).casVerifyCommand(context))());
   cas
     .command("gc")
-    .description("delete objects unreachable from threads and the registry")
+    .description("delete objects unreachable from threads and the registry, drop damaged chain indexes")
     .option("--dry-run", "only report what would be deleted")
     .option("--grace <seconds>", "keep objects younger than this (default 3600)", parseNonNegativeInteger)
     .action((options: { dryRun?: boolean; grace?: number }) =>

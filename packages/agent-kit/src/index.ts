@@ -59,6 +59,7 @@ export {
 export { formatFrontmatter, formatYaml } from "./extract/format-frontmatter.ts";
 export { InvalidOutputSchemaError } from "./extract/invalid-output-schema-error.ts";
 export { InvalidReplyError } from "./extract/invalid-reply-error.ts";
+export { listStatusBranches, type StatusBranch } from "./extract/status-branches.ts";
 export { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./extract/status-fields.ts";
 export type { CompiledCondition } from "./moderator/compile-condition.ts";
 export { type CompiledEdge, type CompiledWorkflow, compileWorkflow } from "./moderator/compile-workflow.ts";
@@ -91,6 +92,7 @@ export { firstShownStep } from "./prompt/first-shown-step.ts";
 export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";
 export type { FieldPath } from "./workflow/field-path.ts";
 export { createFolderIncludeReader } from "./workflow/folder-include-reader.ts";
+export { InvalidInputsError } from "./workflow/invalid-inputs-error.ts";
 export { InvalidWorkflowError } from "./workflow/invalid-workflow-error.ts";
 export { loadWorkflowFile, safeLoadWorkflowFile } from "./workflow/load-workflow-file.ts";
 export {
@@ -100,6 +102,7 @@ export {
   safeParseWorkflowSource,
 } from "./workflow/parse-workflow-source.ts";
 export type { ReadInclude } from "./workflow/parse-workflow-yaml.ts";
+export { validateStartInputs } from "./workflow/validate-start-inputs.ts";
 export { type ValidateWorkflowOptions, validateWorkflow } from "./workflow/validate-workflow.ts";
 export { formatWorkflowProblem, type WorkflowIssue } from "./workflow/workflow-issue.ts";
 export { workflowToMermaid } from "./workflow/workflow-to-mermaid.ts";

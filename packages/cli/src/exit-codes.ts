@@ -11,6 +11,7 @@ const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<string, number>> = {
   usage: EXIT_USAGE,
   "invalid-address": EXIT_USAGE,
   "ambiguous-thread": EXIT_USAGE,
+  "invalid-inputs": EXIT_USAGE,
   "thread-ended": EXIT_ENDED,
   "thread-suspended": EXIT_SUSPENDED,
   "thread-busy": EXIT_BUSY,

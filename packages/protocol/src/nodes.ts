@@ -11,6 +11,8 @@ export const threadStartNodeSchema = z
     workflow: addressSchema,
     prompt: z.string(),
     cwd: z.string(),
+    /** The values the thread was started with (`--input`, `--inputs`); absent when none, so such start nodes keep their address. */
+    inputs: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 export type ThreadStartNode = z.infer<typeof threadStartNodeSchema>;

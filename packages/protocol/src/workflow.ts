@@ -51,6 +51,8 @@ export const workflowNodeSchema = z
     type: z.literal("workflow/1"),
     name: nameSchema,
     description: z.string().optional(),
+    /** JSON Schema of the values a thread is started with (`uwf start --input KEY=VALUE`). */
+    inputs: jsonSchemaObjectSchema.optional(),
     roles: z.record(z.string(), roleSchema),
     conditions: z.record(z.string(), conditionSchema),
     graph: z.record(z.string(), z.array(transitionSchema)),
@@ -90,6 +92,7 @@ export const workflowFileSchema = z
     name: nameSchema,
     description: z.string().optional(),
     version: z.union([z.string(), z.number()]).optional(),
+    inputs: jsonSchemaObjectSchema.optional(),
     roles: z.record(z.string(), roleSchema),
     conditions: z.record(z.string(), conditionSchema).optional(),
     graph: z.record(z.string(), edgesInputSchema),
@@ -108,7 +111,7 @@ export const workflowFileSchema = z
   });
 export type WorkflowFile = z.infer<typeof workflowFileSchema>;
 
-const KNOWN_FILE_KEYS = new Set(["name", "description", "version", "roles", "conditions", "graph"]);
+const KNOWN_FILE_KEYS = new Set(["name", "description", "version", "inputs", "roles", "conditions", "graph"]);
 
 /** Both edge forms into one ordered transition list; the map keeps its key order. */
 export function normalizeEdges(edges: EdgesInput): Transition[] {
@@ -139,5 +142,7 @@ export function normalizeWorkflowFile(file: WorkflowFile): WorkflowNode {
     graph,
   };
   if (file.description !== undefined) node.description = file.description;
+  // Set only when declared, so a workflow without inputs keeps the address it always had.
+  if (file.inputs !== undefined) node.inputs = file.inputs;
   return node;
 }

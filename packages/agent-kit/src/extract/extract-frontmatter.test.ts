@@ -168,3 +168,53 @@ describe("extractFrontmatterOrThrow", () => {
     });
   });
 });
+
+describe("extractFrontmatter with per-status branches", () => {
+  const verdictSchema: JsonSchemaObject = {
+    type: "object",
+    properties: { note: { type: "string" } },
+    oneOf: [
+      { properties: { $status: { const: "rejected" }, why: { type: "string" } }, required: ["$status", "why"] },
+      { properties: { $status: { const: "approved" }, score: { type: "integer" } }, required: ["$status"] },
+    ],
+  };
+
+  it("keeps every field the matching branch allows", () => {
+    const result = extractFrontmatter(
+      "---\n$status: rejected\nwhy: no tests\nnote: n\nstray: x\n---\nBody",
+      verdictSchema,
+    );
+    expect(result).toEqual({
+      success: true,
+      fields: { $status: "rejected", why: "no tests", note: "n" },
+      body: "Body",
+    });
+  });
+
+  it("names the problem in the branch the reply's $status chose", () => {
+    expect(extractFrontmatter("---\n$status: rejected\n---\n", verdictSchema)).toEqual({
+      success: false,
+      problem: 'missing required field "why" (with $status: rejected)',
+    });
+    expect(extractFrontmatter("---\n$status: approved\nscore: ten\n---\n", verdictSchema)).toEqual({
+      success: false,
+      problem: 'field "score": expected integer, got string "ten" (with $status: approved)',
+    });
+  });
+
+  it("lists the statuses that have a branch when the reply's has none", () => {
+    expect(extractFrontmatter("---\n$status: maybe\n---\n", verdictSchema)).toEqual({
+      success: false,
+      problem: 'field "$status": expected one of "rejected", "approved", got string "maybe"',
+    });
+    expect(extractFrontmatter("---\nnote: hi\n---\n", verdictSchema)).toEqual({
+      success: false,
+      problem: 'missing required field "$status" (one of "rejected", "approved")',
+    });
+  });
+
+  it("lets $SUSPEND leave out every branch's required fields but still checks types", () => {
+    expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: which repo?\n---\n", verdictSchema).success).toBe(true);
+    expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: r\nscore: x\n---\n", verdictSchema).success).toBe(false);
+  });
+});

@@ -5,6 +5,7 @@ import { describeValue } from "./describe-value.ts";
 import { InvalidReplyError } from "./invalid-reply-error.ts";
 import { parseSimpleYamlMapping } from "./simple-yaml.ts";
 import { splitFrontmatter } from "./split-frontmatter.ts";
+import { allBranchProperties, branchAnswers, listStatusBranches } from "./status-branches.ts";
 import { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
 import { validateOutputFields } from "./validate-output-fields.ts";
 
@@ -15,10 +16,11 @@ export type ExtractFrontmatterResult =
 /**
  * Reads the YAML frontmatter at the start of an agent reply and validates it.
  *
- * Only the schema's `properties` are kept, plus `$status` and `reason`, which
- * every role may report. `$status: $SUSPEND` needs a string `reason` and lifts
- * the schema's top-level `required` (a role that stops has nothing to report
- * yet). A reply without frontmatter is accepted as a plain body only when the
+ * Only the fields the schema declares are kept (its `properties` and those of its
+ * per-status branches, see listStatusBranches), plus `$status` and `reason`, which
+ * every role may report. The fields are validated against the whole schema.
+ * `$status: $SUSPEND` needs a string `reason` and lifts every `required` (a role
+ * that stops has nothing to report yet); the declared fields' types still hold. A reply without frontmatter is accepted as a plain body only when the
  * schema declares no fields at all. Never throws for a bad reply: the problem is a
  * sentence to send back to the agent.
  */
@@ -42,7 +44,8 @@ export function extractFrontmatter(reply: string, schema: JsonSchemaObject | und
 
   const parsed = parseFields(split.yaml, split.firstLine);
   if (!parsed.success) return parsed;
-  const properties = replySchema.properties as Record<string, unknown>;
+  const branches = listStatusBranches(replySchema);
+  const properties = allBranchProperties(branches);
   const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(parsed.fields)) if (Object.hasOwn(properties, name)) fields[name] = value;
 
@@ -58,12 +61,46 @@ export function extractFrontmatter(reply: string, schema: JsonSchemaObject | und
         problem: `"${STATUS_FIELD}: ${SUSPEND_STATUS}" needs a "${REASON_FIELD}" field: a string saying why you stop and what you need, got ${describeValue(reason)}`,
       };
     }
-    const { required: _required, ...withoutRequired } = replySchema;
-    checkedSchema = withoutRequired;
+    checkedSchema = { type: "object", properties: { ...properties, [STATUS_FIELD]: { type: "string" } } };
   }
   const validation = validateOutputFields(fields, checkedSchema);
-  if (!validation.success) return validation;
+  if (!validation.success) {
+    return branches.length > 1
+      ? { success: false, problem: describeBranchProblem(fields, branches, validation.problem) }
+      : validation;
+  }
   return { success: true, fields, body: split.body };
+}
+
+/**
+ * A reply that fails a schema with per-status branches fails every branch; the validator's
+ * message names them all. The agent needs the problem with the branch its `$status` chose,
+ * or, when no branch answers its `$status`, the statuses that have one.
+ */
+function describeBranchProblem(
+  fields: Record<string, unknown>,
+  branches: ReturnType<typeof listStatusBranches>,
+  wholeProblem: string,
+): string {
+  const status = fields[STATUS_FIELD];
+  const pinned = branches.every((branch) => branch.statuses !== null);
+  if (pinned && (typeof status !== "string" || !branches.some((branch) => branchAnswers(branch, status)))) {
+    const values = [...new Set(branches.flatMap((branch) => branch.statuses ?? []))];
+    const expected = values.map((value) => JSON.stringify(value)).join(", ");
+    return status === undefined
+      ? `missing required field "${STATUS_FIELD}" (one of ${expected})`
+      : `field "${STATUS_FIELD}": expected one of ${expected}, got ${describeValue(status)}`;
+  }
+  const chosen = typeof status === "string" ? branches.filter((branch) => branchAnswers(branch, status)) : branches;
+  for (const branch of chosen) {
+    const flat = { type: "object", properties: branch.properties, required: branch.required };
+    const result = validateOutputFields(fields, flat);
+    if (!result.success) {
+      const when = typeof status === "string" ? ` (with ${STATUS_FIELD}: ${status})` : "";
+      return `${result.problem}${when}`;
+    }
+  }
+  return wholeProblem;
 }
 
 /** `extractFrontmatter`, throwing `InvalidReplyError` (which keeps the reply) instead of returning the problem. */
@@ -101,10 +138,9 @@ function parseFields(yaml: string, firstLine: number): ParseFieldsResult {
 
 /** A role that declares no fields may answer in plain markdown. */
 function reportsNothing(schema: JsonSchemaObject): boolean {
-  const properties = schema.properties;
-  const declared = properties !== null && typeof properties === "object" ? Object.keys(properties).length : 0;
-  const required = Array.isArray(schema.required) ? schema.required.length : 0;
-  return declared === 0 && required === 0;
+  return listStatusBranches(schema).every(
+    (branch) => Object.keys(branch.properties).length === 0 && branch.required.length === 0,
+  );
 }
 
 /** Fields are stored as JSON: `.inf`, `.nan`, dates and binaries have no JSON form. */

@@ -1,3 +1,4 @@
+import { SUSPEND } from "@uwf/protocol";
 import type { ModeratorStep } from "./moderator-history.ts";
 
 /**
@@ -10,9 +11,20 @@ export function historyFunctions(steps: readonly ModeratorStep[]): Record<string
     last: (role) => steps.findLast((step) => step.role === role)?.output,
     first: (role) => steps.find((step) => step.role === role)?.output,
     count: (value) => {
-      if (typeof value === "string") return steps.filter((step) => step.role === value).length;
+      if (typeof value === "string") return countVisits(steps, value);
       if (value === undefined) return 0;
       return Array.isArray(value) ? value.length : 1;
     },
   };
+}
+
+/**
+ * `$count(role)`: the role's completed visits. A `$SUSPEND` reply is not one: the role runs again
+ * on `uwf resume` and that step completes the visit, so a loop cap such as `$count("fixer") >= 3`
+ * does not fire a round early because the fixer once stopped to ask a question.
+ */
+export function countVisits(steps: readonly ModeratorStep[], role: string): number {
+  let count = 0;
+  for (const step of steps) if (step.role === role && step.output.$status !== SUSPEND) count++;
+  return count;
 }

@@ -12,7 +12,8 @@ export interface ModeratorStep {
 
 /** What the moderator decides from: the thread's start, its id, and its steps oldest first. */
 export interface ModeratorHistory {
-  start: { prompt: string; workflow: string; cwd: string };
+  /** `inputs`: the values given when the thread started (`uwf start --input`), `{}` when none. */
+  start: { prompt: string; workflow: string; cwd: string; inputs?: Record<string, unknown> };
   thread: { id: string };
   steps: readonly ModeratorStep[];
 }

@@ -43,7 +43,13 @@ export async function pickNextRole(
       if (condition === undefined) throw new ConditionFailedError(transition.condition, "no such condition", null);
       if (!(await evaluateCondition(condition, history, timeoutMs))) continue;
     }
-    const prompt = await renderEdgePrompt({ template, from, to: transition.role, history });
+    const prompt = await renderEdgePrompt({
+      template,
+      from,
+      to: transition.role,
+      history,
+      workflow: compiled.workflow,
+    });
     return { role: transition.role, prompt, transition, from };
   }
   throw new NoTransitionError(from, tried, status);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { EdgePromptError } from "./edge-prompt-error.ts";
-import { historyOf } from "./moderator-test-helpers.ts";
+import { historyOf, workflowFromYaml } from "./moderator-test-helpers.ts";
 import { renderEdgePrompt } from "./render-edge-prompt.ts";
 
 const afterReview = historyOf([
@@ -71,5 +71,52 @@ describe("renderEdgePrompt", () => {
 
   it("cannot read files through include", async () => {
     await expect(render("{% include '/etc/hostname' %}")).rejects.toBeInstanceOf(EdgePromptError);
+  });
+});
+
+describe("renderEdgePrompt with start inputs and declared fields", () => {
+  const workflow = workflowFromYaml(`
+name: test
+inputs:
+  type: object
+  properties: { repo: { type: string }, pr: { type: integer }, label: { type: string } }
+roles:
+  reviewer:
+    goal: Review.
+    frontmatter:
+      type: object
+      oneOf:
+        - properties: { $status: { const: rejected }, why: { type: string }, pr: { type: string } }
+        - properties: { $status: { const: approved } }
+graph:
+  $START: [{ role: reviewer, prompt: "Go." }]
+  reviewer: [{ role: $END }]
+`);
+  const withInputs = (steps: Parameters<typeof historyOf>[0]) => {
+    const history = historyOf(steps);
+    return { ...history, start: { ...history.start, inputs: { repo: "acme/shop", pr: 42 } } };
+  };
+  const renderWith = (template: string, history: ReturnType<typeof withInputs>, from = "reviewer") =>
+    renderEdgePrompt({ template, from, to: "writer", history, workflow });
+
+  it("gives inputs by name and under inputs at $START", async () => {
+    expect(
+      await renderWith("PR #{{ pr }} in {{ inputs.repo }} ({{ start.inputs.repo }})", withInputs([]), "$START"),
+    ).toBe("PR #42 in acme/shop (acme/shop)");
+  });
+
+  it("lets a reply's own field win over an input of the same name, and inputs.KEY reach the input", async () => {
+    const history = withInputs([{ role: "reviewer", output: { $status: "rejected", why: "w", pr: "the PR" } }]);
+    expect(await renderWith("{{ pr }} / {{ inputs.pr }} / {{ repo }}", history)).toBe("the PR / 42 / acme/shop");
+  });
+
+  it("renders a declared field or input that is missing as empty instead of failing", async () => {
+    const history = withInputs([{ role: "reviewer", output: { $status: "approved" } }]);
+    expect(await renderWith("[{{ why }}][{{ label }}][{{ inputs.label }}] PR {{ pr }}", history)).toBe("[][][] PR 42");
+  });
+
+  it("still fails on a name neither the role nor the inputs declare", async () => {
+    const history = withInputs([{ role: "reviewer", output: { $status: "approved" } }]);
+    await expect(renderWith("{{ nothing }}", history)).rejects.toBeInstanceOf(EdgePromptError);
   });
 });

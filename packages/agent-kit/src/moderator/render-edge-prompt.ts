@@ -1,4 +1,6 @@
-import { END, START } from "@uwf/protocol";
+import { END, START, type WorkflowNode } from "@uwf/protocol";
+import { allBranchProperties, listStatusBranches } from "../extract/status-branches.ts";
+import { declaredInputs } from "./declared-inputs.ts";
 import { EdgePromptError } from "./edge-prompt-error.ts";
 import { type EdgeTemplate, edgeTemplateEngine, messageOf, parseEdgeTemplate } from "./edge-template.ts";
 import type { ModeratorHistory } from "./moderator-history.ts";
@@ -10,18 +12,63 @@ export interface RenderEdgePromptOptions {
   from: string;
   to: string;
   history: ModeratorHistory;
+  /** The workflow: what its roles and inputs declare renders empty when a reply or a start leaves it out. */
+  workflow?: WorkflowNode;
 }
 
 /**
- * What an edge prompt may read (DESIGN §2): at `$START`, `start` and `thread`; after a step,
- * that step's output fields plus `_body`, `start` and `thread` (these three win over a field
- * of the same name, so a template always means the same thing).
+ * What an edge prompt may read (DESIGN §2): `start`, `thread` and `inputs` (the start inputs),
+ * each input also by its own name; after a step, that step's output fields too (winning over an
+ * input of the same name) and `_body`. `start`, `thread` and `inputs` win over a field of the
+ * same name, so a template always means the same thing. A field the role declares, or an input
+ * the workflow declares, that is missing is null: it renders empty, as Liquid renders a missing
+ * optional value, instead of failing the step.
  */
-export function edgePromptContext(from: string, history: ModeratorHistory): Record<string, unknown> {
-  const base = { start: history.start, thread: history.thread };
+export function edgePromptContext(
+  from: string,
+  history: ModeratorHistory,
+  workflow?: WorkflowNode,
+): Record<string, unknown> {
+  const declared = workflow === undefined ? undefined : declaredNames(workflow);
+  const inputs = { ...nulls(declared?.inputs), ...history.start.inputs };
+  const base = { start: { ...history.start, inputs }, thread: history.thread, inputs };
   const last = history.steps.at(-1);
-  if (from === START || last === undefined) return base;
-  return { ...last.output, _body: last.body, ...base };
+  if (from === START || last === undefined) return { ...inputs, ...base };
+  return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...base };
+}
+
+interface DeclaredNames {
+  inputs: string[];
+  fields(role: string): string[];
+}
+
+const declaredByWorkflow = new WeakMap<WorkflowNode, DeclaredNames>();
+
+function declaredNames(workflow: WorkflowNode): DeclaredNames {
+  let declared = declaredByWorkflow.get(workflow);
+  if (declared === undefined) {
+    const fieldsByRole = new Map<string, string[]>();
+    declared = {
+      inputs: declaredInputs(workflow.inputs)?.names ?? [],
+      fields(role) {
+        let fields = fieldsByRole.get(role);
+        if (fields === undefined) {
+          const schema = workflow.roles[role]?.frontmatter;
+          fields = schema === undefined ? [] : Object.keys(allBranchProperties(listStatusBranches(schema)));
+          fieldsByRole.set(role, fields);
+        }
+        return fields;
+      },
+    };
+    declaredByWorkflow.set(workflow, declared);
+  }
+  return declared;
+}
+
+function nulls(names: readonly string[] | undefined): Record<string, null> {
+  const result: Record<string, null> = {};
+  for (const name of names ?? []) result[name] = null;
+  return result;
 }
 
 /** Renders an edge prompt, trimmed. An undefined variable, or an empty prompt to a role, is an `EdgePromptError`. */
@@ -29,7 +76,7 @@ export async function renderEdgePrompt(options: RenderEdgePromptOptions): Promis
   const { from, to, history } = options;
   let rendered: string;
   try {
-    const context = edgePromptContext(from, history);
+    const context = edgePromptContext(from, history, options.workflow);
     const plain = typeof options.template === "string" ? renderPlainSubstitution(options.template, context) : undefined;
     if (plain !== undefined) rendered = plain;
     else {

@@ -35,6 +35,8 @@ const VALUES: unknown[] = [
 function randomStep(random: () => number): ModeratorStep {
   const output: Record<string, unknown> = {};
   for (const field of FIELDS) if (random() < 0.5) output[field] = pick(random, VALUES);
+  // A `$SUSPEND` reply is a step of the role that `$count(role)` must not count.
+  if (random() < 0.3) output.$status = pick(random, ["$SUSPEND", "approved"]);
   return {
     role: pick(random, ROLES),
     output,
@@ -140,6 +142,26 @@ describe("parseSimpleCondition", () => {
       ["steps[-1].output.done = true", false],
     ];
     for (const [expression, value] of cases) expect(parseSimpleCondition(expression)?.(steps)).toEqual({ value });
+  });
+
+  test("counts a role's completed visits, not its $SUSPEND replies, as JSONata's $count does", async () => {
+    const step = (role: string, output: Record<string, unknown>): ModeratorStep => ({
+      role,
+      output,
+      body: "",
+      agent: "a",
+      startedAt: "",
+      completedAt: "",
+    });
+    const steps = [
+      step("fixer", { $status: "$SUSPEND", reason: "Which branch?" }),
+      step("fixer", { summary: "fixed" }),
+      step("reviewer", { $status: "rejected" }),
+      step("fixer", { $status: "$SUSPEND", reason: "Still unclear" }),
+    ];
+    const expression = '$count("fixer") = 1';
+    expect(parseSimpleCondition(expression)?.(steps)).toEqual({ value: true });
+    expect(await jsonataResult(expression, steps)).toEqual({ value: true });
   });
 
   test("leaves anything else to JSONata", () => {

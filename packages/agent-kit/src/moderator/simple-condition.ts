@@ -1,3 +1,4 @@
+import { countVisits } from "./history-functions.ts";
 import type { ModeratorStep } from "./moderator-history.ts";
 
 /**
@@ -79,7 +80,7 @@ export function parseSimpleCondition(source: string): SimpleCondition | undefine
       if (!isSymbol(")")) return undefined;
       position++;
       const name = role.value;
-      return (steps) => steps.filter((step) => step.role === name).length;
+      return (steps) => countVisits(steps, name);
     }
     if (token.kind !== "name") return undefined;
     if (Object.hasOwn(LITERAL_WORDS, token.value)) {

@@ -1,6 +1,8 @@
 import { type Role, UwfError, type WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema } from "../extract/build-reply-schema.ts";
+import { formatYaml } from "../extract/format-frontmatter.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
+import { fenceText } from "./fence-text.ts";
 import { formatHistorySection } from "./format-history-section.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
 
@@ -13,6 +15,8 @@ export interface BuildContinuationPromptOptions {
   roleName: string;
   /** The thread's start prompt. */
   task: string;
+  /** The thread's start inputs (`uwf start --input`), shown with the task. */
+  inputs?: Record<string, unknown>;
   /** Every step so far, oldest first. The steps before `firstShownStep(history, roleName)` may be only named. */
   history: readonly (HistoryEntry | NamedStep)[];
   /** The rendered prompt of the edge the moderator followed. */
@@ -38,11 +42,17 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   const sections = [
     buildOutputFormatSection(buildReplySchema(workflow, roleName)),
     formatRoleSection(workflow, roleName, role, stepNumber),
-    `# Task\n\n${task.trim()}`,
+    formatTaskSection(task, options.inputs),
     formatHistorySection({ history, roleName, bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA }),
     `# Your next step\n\n${edgePrompt.trim()}`,
   ];
   return `${sections.join("\n\n")}\n`;
+}
+
+function formatTaskSection(task: string, inputs: Record<string, unknown> | undefined): string {
+  const section = `# Task\n\n${task.trim()}`;
+  if (inputs === undefined || Object.keys(inputs).length === 0) return section;
+  return `${section}\n\nThe thread was started with these inputs:\n\n${fenceText(formatYaml(inputs).trimEnd(), "yaml")}`;
 }
 
 function formatRoleSection(workflow: WorkflowNode, roleName: string, role: Role, stepNumber: number): string {

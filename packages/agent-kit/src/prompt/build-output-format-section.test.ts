@@ -108,3 +108,31 @@ describe("buildOutputFormatSection", () => {
     expect(buildOutputFormatSection(reviewerSchema, { headingLevel: 2 })).toStartWith("## Output format\n\n");
   });
 });
+
+describe("buildOutputFormatSection with per-status branches", () => {
+  const schema = {
+    type: "object",
+    properties: { note: { type: "string" } },
+    oneOf: [
+      { properties: { $status: { const: "rejected" }, why: { type: "string" } }, required: ["$status", "why"] },
+      { properties: { $status: { const: "approved" } }, required: ["$status"] },
+    ],
+  };
+  const section = buildOutputFormatSection(schema);
+
+  it("lists each status with its own fields, required and optional marks", () => {
+    expect(section).toContain("`$status` (string, **required**, one of `rejected`, `approved`)");
+    expect(section).toContain(
+      "## With `$status`: `rejected`\n\n- `note` (string, optional)\n- `why` (string, **required**)",
+    );
+    expect(section).toContain("## With `$status`: `approved`\n\n- `note` (string, optional)");
+    expect(section).not.toContain("This role reports no fields");
+  });
+
+  it("gives an example reply per status that the reply check accepts", () => {
+    const examples = [...section.matchAll(/```markdown\n([\s\S]*?)\n```/g)].map((match) => match[1] ?? "");
+    expect(examples).toHaveLength(2);
+    expect(examples[0]).toContain("$status: rejected\nnote: <note>  # optional\nwhy: <why>");
+    for (const example of examples) expect(extractFrontmatter(example, schema).success).toBe(true);
+  });
+});

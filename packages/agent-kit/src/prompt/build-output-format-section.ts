@@ -1,4 +1,5 @@
 import type { JsonSchemaObject } from "@uwf/protocol";
+import { listStatusBranches, type StatusBranch } from "../extract/status-branches.ts";
 import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "../extract/status-fields.ts";
 import { buildExampleFrontmatter } from "./build-example-frontmatter.ts";
 import { asObject, describeSchemaFields, type SchemaFieldDescription } from "./describe-schema-fields.ts";
@@ -23,14 +24,19 @@ export function buildOutputFormatSection(
   const heading = "#".repeat(level);
   const subheading = "#".repeat(level + 1);
   const roleSchema = schema ?? { type: "object" };
+  const intro =
+    "Start your reply with YAML frontmatter: a line `---`, the fields below as YAML, and a closing `---` line. " +
+    "After it, write your answer as markdown. Do not wrap the reply in a code fence.";
+  const branches = listStatusBranches(roleSchema);
+  if (branches.length > 1)
+    return [`${heading} Output format`, intro, ...describeBranches(branches, subheading)].join("\n\n");
   const isConvention = (_name: string, field: JsonSchemaObject) => field[CONVENTION_KEYWORD] === true;
   const fields = describeSchemaFields(roleSchema, isConvention);
   const status = describeStatus(roleSchema);
 
   const parts = [
     `${heading} Output format`,
-    "Start your reply with YAML frontmatter: a line `---`, the fields below as YAML, and a closing `---` line. " +
-      "After it, write your answer as markdown. Do not wrap the reply in a code fence.",
+    intro,
     `${subheading} Fields`,
     fields.length === 0
       ? "This role reports no fields: the frontmatter may be empty (a `---` line right after the first)."
@@ -41,6 +47,52 @@ export function buildOutputFormatSection(
     fenceText(buildExampleReply(roleSchema, status.exampleValue), "markdown"),
   ];
   return parts.join("\n\n");
+}
+
+/**
+ * A schema with per-status branches: which statuses there are, then each status with every field
+ * its reply carries and an example reply of its own, so the agent never has to merge branches.
+ */
+function describeBranches(branches: StatusBranch[], subheading: string): string[] {
+  const statuses = [...new Set(branches.flatMap((branch) => branch.statuses ?? []))].filter(
+    (value) => value !== SUSPEND_STATUS,
+  );
+  const listed = statuses.map((value) => `\`${value}\``).join(", ");
+  const required = branches.every((branch) => branch.statuses !== null);
+  const statusText = required
+    ? `\`${STATUS_FIELD}\` (string, **required**, one of ${listed}) decides where the workflow goes next, and which fields you report with it.`
+    : `\`${STATUS_FIELD}\` (string) decides which fields you report: ${listed} each have their own, and any other status the last list below.`;
+  const suspend =
+    `To pause the thread and ask a human instead, reply \`${STATUS_FIELD}: ${SUSPEND_STATUS}\` with a \`${REASON_FIELD}:\` ` +
+    "saying why you stop and what you need; the required fields may then be left out.";
+  const parts = [`${subheading} Status`, `${statusText} ${suspend}`];
+  for (const branch of branches) {
+    const own = branch.statuses?.filter((value) => value !== SUSPEND_STATUS) ?? [];
+    if (branch.statuses !== null && own.length === 0) continue;
+    const fieldSchema = {
+      type: "object",
+      properties: Object.fromEntries(
+        Object.entries(branch.properties).filter(
+          ([name, field]) => name !== STATUS_FIELD && field[CONVENTION_KEYWORD] !== true,
+        ),
+      ),
+      required: branch.required.filter((name) => name !== STATUS_FIELD),
+    };
+    const fields = describeSchemaFields(fieldSchema);
+    parts.push(
+      `${subheading} ${branchHeading(branch, own)}`,
+      fields.length === 0 ? "No other fields." : fields.map(formatField).join("\n"),
+      fenceText(buildExampleReply(fieldSchema, own[0] ?? null), "markdown"),
+    );
+  }
+  return parts;
+}
+
+function branchHeading(branch: StatusBranch, own: string[]): string {
+  const names = (values: string[]) => values.map((value) => `\`${value}\``).join(" or ");
+  if (branch.statuses !== null) return `With \`${STATUS_FIELD}\`: ${names(own)}`;
+  if (branch.excluded.length > 0) return `With any other \`${STATUS_FIELD}\` (not ${names(branch.excluded)})`;
+  return `With any \`${STATUS_FIELD}\``;
 }
 
 function formatField(field: SchemaFieldDescription): string {

@@ -1,4 +1,5 @@
 import { END, START, SUSPEND, type WorkflowNode } from "@uwf/protocol";
+import { listStatusBranches } from "../extract/status-branches.ts";
 import { type EdgePathOf, statusPathOf } from "./edge-paths.ts";
 import type { WorkflowIssue } from "./workflow-issue.ts";
 
@@ -44,15 +45,13 @@ export function checkEdges(workflow: WorkflowNode, edgePathOf: EdgePathOf): Work
   return issues;
 }
 
-/** The `$status` values a role's schema enumerates, as edge keys would spell them; null when it does not say. */
+/** The `$status` values a role's schema (or each of its per-status branches) allows; null when it does not say. */
 function declaredStatuses(workflow: WorkflowNode, from: string): string[] | null {
-  const properties = workflow.roles[from]?.frontmatter?.properties;
-  if (typeof properties !== "object" || properties === null) return null;
-  const status = (properties as Record<string, unknown>).$status;
-  if (typeof status !== "object" || status === null) return null;
-  const values = (status as { enum?: unknown; const?: unknown }).enum ?? [(status as { const?: unknown }).const];
-  if (!Array.isArray(values) || values.some((value) => value === undefined)) return null;
-  return values.map((value) => String(value));
+  const schema = workflow.roles[from]?.frontmatter;
+  if (schema === undefined) return null;
+  const branches = listStatusBranches(schema);
+  if (branches.some((branch) => branch.statuses === null)) return null;
+  return [...new Set(branches.flatMap((branch) => branch.statuses ?? []))];
 }
 
 function listOrNone(names: string[]): string {

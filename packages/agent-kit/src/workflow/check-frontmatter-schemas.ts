@@ -1,45 +1,48 @@
-import type { WorkflowNode } from "@uwf/protocol";
+import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
 import type { Ajv, ErrorObject } from "ajv";
+import { enforcedFormats } from "./enforced-formats.ts";
 import type { FieldPath } from "./field-path.ts";
 import type { WorkflowIssue } from "./workflow-issue.ts";
 
 /**
- * Each role's `frontmatter` must be a JSON Schema that Ajv accepts: valid against the
+ * Each role's `frontmatter`, and the workflow's `inputs`, must be a JSON Schema that Ajv accepts: valid against the
  * meta-schema, and compilable in strict mode (which catches typos such as `requried`).
- * `format` is accepted unchecked: uwf has no format plugins, so output is not held to it either.
+ * `format` must be one the run-time check enforces (`enforcedFormats`); any other is an error
+ * naming it and the supported ones, since a reply would never be held to it.
  */
 export function checkFrontmatterSchemas(workflow: WorkflowNode): WorkflowIssue[] {
   const issues: WorkflowIssue[] = [];
   const ajv = createSchemaChecker();
   for (const [role, definition] of Object.entries(workflow.roles)) {
     const schema = definition.frontmatter;
-    if (schema === undefined) continue;
-    const base: FieldPath = ["roles", role, "frontmatter"];
-    if (schema.type !== undefined && schema.type !== "object") {
-      issues.push({
-        severity: "error",
-        path: [...base, "type"],
-        message: 'a role reports fields, so the type is "object"',
-      });
-      continue;
-    }
-    if (!ajv.validateSchema(schema)) {
-      for (const error of onePerPath(ajv.errors ?? [])) {
-        issues.push({
-          severity: "error",
-          path: [...base, ...pointerSegments(error.instancePath)],
-          message: `invalid JSON Schema: ${describeMetaError(error)}`,
-        });
-      }
-      continue;
-    }
-    const message = compileError(ajv, schema);
-    if (message === null) continue;
-    const keyword = /unknown keyword: "([^"]+)"/.exec(message)?.[1];
-    const where = keyword === undefined ? [] : (findKey(schema, keyword) ?? []);
-    issues.push({ severity: "error", path: [...base, ...where], message: `invalid JSON Schema: ${message}` });
+    if (schema !== undefined)
+      issues.push(...checkObjectSchema(ajv, schema, ["roles", role, "frontmatter"], "a role reports fields"));
+  }
+  // The start inputs are a map of names to values, declared the same way.
+  if (workflow.inputs !== undefined) {
+    issues.push(...checkObjectSchema(ajv, workflow.inputs, ["inputs"], "inputs are named values"));
   }
   return issues;
+}
+
+function checkObjectSchema(ajv: Ajv, schema: JsonSchemaObject, base: FieldPath, why: string): WorkflowIssue[] {
+  if (schema.type !== undefined && schema.type !== "object") {
+    return [{ severity: "error", path: [...base, "type"], message: `${why}, so the type is "object"` }];
+  }
+  if (!ajv.validateSchema(schema)) {
+    return onePerPath(ajv.errors ?? []).map((error) => ({
+      severity: "error",
+      path: [...base, ...pointerSegments(error.instancePath)],
+      message: `invalid JSON Schema: ${describeMetaError(error)}`,
+    }));
+  }
+  const message = compileError(ajv, schema);
+  if (message === null) return [];
+  const format = unknownFormat(message);
+  if (format !== null) return [{ severity: "error", path: [...base, ...format.path], message: format.message }];
+  const keyword = /unknown keyword: "([^"]+)"/.exec(message)?.[1];
+  const where = keyword === undefined ? [] : (findKey(schema, keyword) ?? []);
+  return [{ severity: "error", path: [...base, ...where], message: `invalid JSON Schema: ${message}` }];
 }
 
 let schemaChecker: Ajv | undefined;
@@ -56,7 +59,9 @@ function createSchemaChecker(): Ajv {
     strict: true,
     strictTypes: false,
     strictTuples: false,
-    validateFormats: false,
+    // Known formats are declared, not implemented: Ajv only compiles here, and strict mode reports any other.
+    validateFormats: true,
+    formats: Object.fromEntries(enforcedFormats().map((name) => [name, true])),
     logger: false,
   });
   return schemaChecker;
@@ -81,6 +86,26 @@ function compileError(ajv: Ajv, schema: object): string | null {
       ajv.removeSchema(schema);
     }
   }
+}
+
+/**
+ * Ajv's strict-mode error for a format it was not given, `unknown format "int32" ignored in schema at
+ * path "#/properties/size"`, as the `format` field's path and a message naming the formats uwf checks.
+ */
+function unknownFormat(message: string): { path: (string | number)[]; message: string } | null {
+  const match = /^unknown format "(.*)" ignored in schema at path "#(.*)"$/s.exec(message);
+  if (match === null) return null;
+  const [, name, pointer] = match;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pointer ?? "");
+  } catch {
+    decoded = pointer ?? "";
+  }
+  return {
+    path: [...pointerSegments(decoded), "format"],
+    message: `unknown format "${name}": uwf checks only ${enforcedFormats().join(", ")}; any other format would go unchecked`,
+  };
 }
 
 /** The meta-schema reports a bad `type` three ways (enum, array, anyOf); the enum one says what is allowed. */

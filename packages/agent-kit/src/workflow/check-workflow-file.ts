@@ -6,7 +6,7 @@ import { validateWorkflow } from "./validate-workflow.ts";
 import type { WorkflowIssue } from "./workflow-issue.ts";
 
 export interface CheckWorkflowFileOptions {
-  /** The file name stem, when the workflow was loaded from a file: `name` must equal it. */
+  /** The file name stem, when the workflow was loaded from a file: a `name` that differs is a warning. */
   expectedName?: string;
 }
 
@@ -16,7 +16,7 @@ export interface WorkflowFileCheck {
   issues: WorkflowIssue[];
 }
 
-const FILE_KEYS = ["name", "description", "version", "roles", "conditions", "graph"];
+const FILE_KEYS = ["name", "description", "version", "inputs", "roles", "conditions", "graph"];
 
 /** Schema and semantic checks of a parsed workflow file together, so one run reports every problem. */
 export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOptions = {}): WorkflowFileCheck {
@@ -38,8 +38,9 @@ export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOption
     }
   }
   if (options.expectedName !== undefined && typeof raw.name === "string" && raw.name !== options.expectedName) {
-    const message = `the name "${raw.name}" must match the file name "${options.expectedName}"`;
-    schemaIssues.push({ severity: "error", path: ["name"], message });
+    // A copied and renamed file is common; it still loads, under the name it declares.
+    const message = `the name "${raw.name}" differs from the file name "${options.expectedName}"; the workflow is registered as "${raw.name}"`;
+    schemaIssues.push({ severity: "warning", path: ["name"], message });
   }
 
   const workflow = parsed.success ? normalizeWorkflowFile(parsed.data) : salvageWorkflow(raw);
@@ -48,7 +49,9 @@ export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOption
   const semanticIssues = validateWorkflow(workflow, { edgePathOf: fileEdgePathOf(raw) }).filter(
     (issue) =>
       (parsed.success || issue.severity === "error") &&
-      !schemaIssues.some((schemaIssue) => isFieldPathPrefix(schemaIssue.path, issue.path)),
+      !schemaIssues.some(
+        (schemaIssue) => schemaIssue.severity === "error" && isFieldPathPrefix(schemaIssue.path, issue.path),
+      ),
   );
   const issues = dedupe([...schemaIssues, ...semanticIssues]);
   const valid = parsed.success && !issues.some((issue) => issue.severity === "error");

@@ -35,10 +35,14 @@ describe("examples", () => {
     it(`${name}'s scenario fits the role schemas and drives the moderator to $END`, async () => {
       const { workflow } = loadWorkflowFile(join(EXAMPLES, name));
       const compiled = compileWorkflow(workflow);
-      const steps = (parse(readFileSync(scenarioFile, "utf8")) as { steps: ScenarioStep[] }).steps;
+      const scenario = parse(readFileSync(scenarioFile, "utf8")) as {
+        steps: ScenarioStep[];
+        inputs?: Record<string, unknown>;
+      };
+      const steps = scenario.steps;
       const ajv = new Ajv({ strict: false });
       const history: ModeratorHistory = {
-        start: { prompt: "Run the example.", workflow: workflow.name, cwd: "/work" },
+        start: { prompt: "Run the example.", workflow: workflow.name, cwd: "/work", inputs: scenario.inputs ?? {} },
         thread: { id: "01J0000000000000000000THRD" },
         steps: [],
       };

@@ -97,13 +97,17 @@ describe("loadWorkflowFile", () => {
     expect(problemsOf(writeWorkflow("cycle", "!include loop-a.yaml"))[0]).toContain("(a cycle?)");
   });
 
-  it("requires the name to match the file name stem", () => {
+  it("loads a copied and renamed file under its own name, with a warning", () => {
     const file = join(folder, "renamed.yaml");
     writeFileSync(
       file,
       "name: original\nroles: { w: { goal: W. } }\ngraph: { $START: [{ role: w, prompt: Go. }], w: [{ role: $END }] }\n",
     );
-    expect(problemsOf(file)).toEqual(['1:7 name: the name "original" must match the file name "renamed"']);
+    const { workflow, warnings } = loadWorkflowFile(file);
+    expect(workflow.name).toBe("original");
+    expect(warnings.map((problem) => `${problem.line}:${problem.column} ${problem.path}: ${problem.message}`)).toEqual([
+      '1:7 name: the name "original" differs from the file name "renamed"; the workflow is registered as "original"',
+    ]);
   });
 
   it("refuses a file over 1 MiB without reading it", () => {

@@ -7,8 +7,8 @@ import { type ParsedWorkflow, parseWorkflowSource } from "./parse-workflow-sourc
 import { MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
 
 /**
- * Reads and validates a workflow file: `name` must equal the file name stem, and
- * `!include` reads only from the file's folder. Throws `InvalidWorkflowError` listing
+ * Reads and validates a workflow file: a `name` that differs from the file name stem is a
+ * warning (the workflow keeps the name it declares), and `!include` reads only from the file's folder. Throws `InvalidWorkflowError` listing
  * every problem; a missing file is reported the same way, as one problem.
  */
 export function loadWorkflowFile(path: string): ParsedWorkflow {

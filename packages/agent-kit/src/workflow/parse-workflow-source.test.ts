@@ -8,7 +8,7 @@ roles:
   writer: { goal: Write. }
   reviewer:
     goal: Review.
-    frontmatter: { type: object, properties: { $status: { enum: [approved, rejected] }, comments: { type: string } } }
+    frontmatter: { type: object, properties: { $status: { enum: [approved, rejected] }, comments: { type: string } }, required: [comments] }
 `;
 
 const listForm = `name: loop

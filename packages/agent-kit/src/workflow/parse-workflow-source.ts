@@ -12,7 +12,7 @@ export interface ParseWorkflowSourceOptions {
   file: string;
   /** Reads `!include` targets; without it an `!include` is an error. */
   readInclude?: ReadInclude;
-  /** When loaded from a file: its name stem, which `name` must equal. */
+  /** When loaded from a file: its name stem; a `name` that differs is a warning. */
   expectedName?: string;
 }
 

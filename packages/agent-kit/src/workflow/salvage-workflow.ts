@@ -23,7 +23,10 @@ export function salvageWorkflow(raw: Record<string, unknown>): WorkflowNode {
     else if (isRecord(edges)) graph[from] = Object.entries(edges).map(([status, edge]) => salvageEdge(edge, status));
     else graph[from] = [];
   }
-  return { type: "workflow/1", name: typeof raw.name === "string" ? raw.name : "", roles, conditions, graph };
+  const name = typeof raw.name === "string" ? raw.name : "";
+  const workflow: WorkflowNode = { type: "workflow/1", name, roles, conditions, graph };
+  if (isRecord(raw.inputs)) workflow.inputs = raw.inputs as JsonSchemaObject;
+  return workflow;
 }
 
 /** Where each edge sits in the file: `graph.X[2]` in the list form, `graph.X.approved` in the map form. */

@@ -112,7 +112,9 @@ function registerStart(parent: Command, run: RunCommand): void {
     .description("start a thread (prints its id); WORKFLOW is a name, a hash or a YAML file")
     .requiredOption("-p, --prompt <text>", "the task")
     .option("--cwd <dir>", "where the thread's agents run (default: here)")
-    .action((workflow: string, options: { prompt: string; cwd?: string }) =>
+    .option("--input <key=value>", "a start input (repeatable; the value is read as YAML)", collect, [])
+    .option("--inputs <file>", "start inputs from a YAML or JSON map (- reads stdin)")
+    .action((workflow: string, options: { prompt: string; cwd?: string; input: string[]; inputs?: string }) =>
       run(async (context) => (await import("./thread/start.ts")).startCommand({ workflow, ...options }, context))(),
     );
 }
@@ -136,13 +138,23 @@ function registerRun(parent: Command, run: RunCommand): void {
     .description("start a thread and step it until it ends or suspends")
     .requiredOption("-p, --prompt <text>", "the task")
     .option("--cwd <dir>", "where the thread's agents run (default: here)")
+    .option("--input <key=value>", "a start input (repeatable; the value is read as YAML)", collect, [])
+    .option("--inputs <file>", "start inputs from a YAML or JSON map (- reads stdin)")
     .option("--max-steps <n>", "stop after N steps", parsePositiveInteger)
     .option("--agent <alias>", "agent for roles that name none (an alias, or scripted:FILE)")
     .option("--timeout <seconds>", "agent timeout", parsePositiveNumber)
     .action(
       (
         workflow: string,
-        options: { prompt: string; cwd?: string; maxSteps?: number; agent?: string; timeout?: number },
+        options: {
+          prompt: string;
+          cwd?: string;
+          input: string[];
+          inputs?: string;
+          maxSteps?: number;
+          agent?: string;
+          timeout?: number;
+        },
       ) => run(async (context) => (await import("./thread/run.ts")).runCommand({ workflow, ...options }, context))(),
     );
 }
@@ -215,7 +227,7 @@ function registerResume(parent: Command, run: RunCommand): void {
 function registerCancel(parent: Command, run: RunCommand): void {
   parent
     .command("cancel <thread>")
-    .description("stop a thread for good (it can still be forked)")
+    .description("stop an active or suspended thread for good (it can still be forked)")
     .action((thread: string) =>
       run(async (context) => (await import("./thread/cancel.ts")).cancelCommand({ thread }, context))(),
     );
@@ -301,4 +313,9 @@ function parsePositiveNumber(value: string): number {
   const number = Number(value);
   if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError("expected a positive number");
   return number;
+}
+
+/** A repeatable option's values, in the order given. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

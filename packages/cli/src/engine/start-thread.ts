@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { compileWorkflow } from "@uwf/agent-kit";
+import { compileWorkflow, validateStartInputs } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import { type ThreadRecord, type ThreadStartNode, ZERO_USAGE } from "@uwf/protocol";
 import { predictNextRole } from "./predict-next-role.ts";
@@ -9,6 +9,8 @@ export interface StartThreadOptions {
   store: Store;
   workflowReference: string;
   prompt: string;
+  /** The start inputs (`--input`, `--inputs`), checked against the workflow's `inputs:` schema. */
+  inputs?: Record<string, unknown>;
   /** Where agents run; defaults to the working directory. */
   threadCwd: string | undefined;
   cwd: string;
@@ -24,16 +26,18 @@ export async function startThread(options: StartThreadOptions): Promise<ThreadRe
     ...options,
     reference: options.workflowReference,
   });
+  const inputs = validateStartInputs(workflow, options.inputs ?? {});
   const startNode: ThreadStartNode = {
     type: "thread-start/1",
     workflow: workflowAddress,
     prompt,
     cwd: resolve(options.cwd, options.threadCwd ?? "."),
   };
+  if (Object.keys(inputs).length > 0) startNode.inputs = inputs;
   const start = await store.objects.put(startNode, { durable: true });
   const id = options.newId();
   const createdAt = now().toISOString();
-  const history = { start: { prompt, workflow: workflow.name, cwd: startNode.cwd }, thread: { id }, steps: [] };
+  const history = { start: { prompt, workflow: workflow.name, cwd: startNode.cwd, inputs }, thread: { id }, steps: [] };
   const record: ThreadRecord = {
     id,
     workflow: workflow.name,

@@ -3,7 +3,10 @@ import { stringify } from "yaml";
 import { createPalette } from "./create-palette.ts";
 import { formatUsage } from "./format-usage.ts";
 
-export function formatThreadRecord(thread: ThreadRecord, color: boolean): string {
+export function formatThreadRecord(
+  thread: ThreadRecord & { inputs?: Record<string, unknown> },
+  color: boolean,
+): string {
   const paint = createPalette(color);
   const rows: Array<[string, string]> = [
     ["thread", thread.id],
@@ -16,6 +19,14 @@ export function formatThreadRecord(thread: ThreadRecord, color: boolean): string
     ["created", thread.createdAt],
     ["updated", thread.updatedAt],
   ];
+  if (thread.inputs !== undefined) {
+    rows.push([
+      "inputs",
+      Object.entries(thread.inputs)
+        .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+        .join(" "),
+    ]);
+  }
   if (thread.forkedFrom !== null) rows.push(["forked from", thread.forkedFrom]);
   const usage = formatUsage(thread.usage);
   if (usage !== "") rows.push(["usage", usage]);

@@ -6,13 +6,15 @@ import { formatDuration, formatTimestamp } from "./format-duration.ts";
 export interface FormatTranscriptOptions {
   thread: ThreadRecord;
   task: string;
+  /** The thread's start inputs, shown under the task. */
+  inputs?: Record<string, unknown>;
   steps: HistoryStep[];
   /** Characters of step sections kept, newest first. */
   quota: number;
 }
 
 /** The thread as markdown: task, then steps with their real numbers; older steps beyond the quota are left out with a note. */
-export function formatTranscript({ thread, task, steps, quota }: FormatTranscriptOptions): {
+export function formatTranscript({ thread, task, inputs, steps, quota }: FormatTranscriptOptions): {
   markdown: string;
   shownSteps: number;
 } {
@@ -37,6 +39,9 @@ export function formatTranscript({ thread, task, steps, quota }: FormatTranscrip
     "",
     task,
   ];
+  if (inputs !== undefined && Object.keys(inputs).length > 0) {
+    header.push("", "Inputs:", "", "```yaml", stringify(inputs).trimEnd(), "```");
+  }
   if (omitted > 0) {
     header.push(
       "",

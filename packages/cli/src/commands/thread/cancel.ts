@@ -3,21 +3,43 @@ import type { CommandContext } from "../../context.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
 import { withThreadLease } from "../../engine/with-thread-lease.ts";
 import { HeadConflictError } from "../../errors/head-conflict-error.ts";
+import { ThreadAlreadyEndedError } from "../../errors/thread-already-ended-error.ts";
 
-/** Marks a thread cancelled: it refuses further steps but its nodes stay, so it can be read and forked. */
+/**
+ * Marks an active or suspended thread cancelled: it refuses further steps but its nodes stay, so it
+ * can be read and forked. An ended thread is refused and keeps `ended`; cancelling a cancelled thread
+ * changes nothing and succeeds, so a script may cancel twice.
+ */
 export async function cancelCommand(options: { thread: string }, context: CommandContext) {
   const store = await context.openStore();
   const found = await resolveThread(store.refs, options.thread);
-  const record = await withThreadLease(
+  const refuseOrKeep = (record: ThreadRecord): ThreadRecord | null => {
+    if (record.status === "ended") throw new ThreadAlreadyEndedError(record.id, record.head);
+    return record.status === "cancelled" ? record : null;
+  };
+  const unchanged = refuseOrKeep(found);
+  if (unchanged !== null) return cancelled(unchanged, false);
+  const outcome = await withThreadLease(
     { refs: store.refs, threadId: found.id, ttlMs: 60_000, host: context.host, now: context.now },
-    async (): Promise<ThreadRecord> => {
+    async (): Promise<{ record: ThreadRecord; changed: boolean }> => {
+      // Read again under the lease: a step may have ended the thread since.
       const current = (await store.refs.getThread(found.id)) ?? found;
+      const kept = refuseOrKeep(current);
+      if (kept !== null) return { record: kept, changed: false };
       const update = { status: "cancelled", updatedAt: context.now().toISOString() } as const;
       if (!(await store.refs.updateThread(current.id, current.head, update))) {
         throw new HeadConflictError(current.id, current.head, current.head);
       }
-      return { ...current, ...update };
+      return { record: { ...current, ...update }, changed: true };
     },
   );
-  return { result: record, format: (value: ThreadRecord) => `thread ${value.id} cancelled` };
+  return cancelled(outcome.record, outcome.changed);
+}
+
+function cancelled(record: ThreadRecord, changed: boolean) {
+  return {
+    result: record,
+    format: (value: ThreadRecord) =>
+      changed ? `thread ${value.id} cancelled` : `thread ${value.id} was already cancelled; nothing changed`,
+  };
 }

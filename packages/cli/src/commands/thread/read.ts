@@ -21,6 +21,7 @@ export async function readCommand(options: ReadCommandOptions, context: CommandC
   const transcript = formatTranscript({
     thread: record,
     task: chain.start.prompt,
+    inputs: chain.start.inputs,
     steps: history,
     quota: options.quota ?? DEFAULT_READ_QUOTA,
   });

@@ -6,6 +6,8 @@ export interface RunCommandOptions {
   workflow: string;
   prompt: string;
   cwd?: string;
+  input?: string[];
+  inputs?: string;
   maxSteps?: number;
   agent?: string;
   timeout?: number;

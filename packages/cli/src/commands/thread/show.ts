@@ -1,6 +1,13 @@
 import type { Store } from "@uwf/cas";
 import { parseAddress } from "@uwf/cas";
-import { agentRunNodeSchema, type ShowTextResult, textNodeSchema, threadStepNodeSchema, UwfError } from "@uwf/protocol";
+import {
+  agentRunNodeSchema,
+  type ShowTextResult,
+  textNodeSchema,
+  threadStartNodeSchema,
+  threadStepNodeSchema,
+  UwfError,
+} from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { expandNode } from "../../engine/expand-node.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
@@ -29,7 +36,13 @@ export async function showCommand(
     const result = await readRunText(store, target, options.prompt === true ? "prompt" : "reply");
     return { result, format: () => result.text };
   }
-  if (thread !== null) return { result: thread, format: (_, color) => formatThreadRecord(thread, color) };
+  if (thread !== null) {
+    // The start inputs live in the start node, not the record: one more read, only for a thread started with some.
+    const start = threadStartNodeSchema.safeParse(await store.objects.get(thread.start));
+    const inputs = start.success ? start.data.inputs : undefined;
+    const shown = inputs === undefined ? thread : { ...thread, inputs };
+    return { result: shown, format: (_, color) => formatThreadRecord(shown, color) };
+  }
   const expanded = await expandNode(store.objects, address as string);
   return { result: expanded, format: (_, color) => formatExpandedNode(expanded, color) };
 }

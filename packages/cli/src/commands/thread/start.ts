@@ -1,20 +1,27 @@
 import type { StartResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { startThread } from "../../engine/start-thread.ts";
+import { readStartInputs } from "./read-start-inputs.ts";
 
 export interface StartCommandOptions {
   workflow: string;
   prompt: string;
   cwd?: string;
+  /** `--input KEY=VALUE` (repeatable). */
+  input?: string[];
+  /** `--inputs FILE` (`-` for stdin). */
+  inputs?: string;
 }
 
 export async function startCommand(options: StartCommandOptions, context: CommandContext) {
+  const inputs = await readStartInputs({ input: options.input, inputs: options.inputs, cwd: context.cwd });
   const store = await context.openStore();
   const record = await startThread({
     store,
     workflowReference: options.workflow,
     prompt: options.prompt,
     threadCwd: options.cwd,
+    inputs,
     cwd: context.cwd,
     home: context.home,
     now: context.now,

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseDocument } from "yaml";
+import { UsageError } from "../../errors/usage-error.ts";
+
+export interface ReadStartInputsOptions {
+  /** `--input KEY=VALUE`, repeatable; each value is read as YAML (`pr=42` is a number). */
+  input?: string[];
+  /** `--inputs FILE`: a YAML or JSON map; `-` reads it from stdin. */
+  inputs?: string;
+  cwd: string;
+}
+
+const INPUT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * The start inputs of `uwf start` / `uwf run`: the `--inputs` file's map, then each `--input`
+ * (which wins over the file for its key). Undefined when neither flag is given. A malformed
+ * pair, file or value is a usage error naming it.
+ */
+export async function readStartInputs(options: ReadStartInputsOptions): Promise<Record<string, unknown> | undefined> {
+  if (options.inputs === undefined && (options.input ?? []).length === 0) return undefined;
+  const inputs: Record<string, unknown> =
+    options.inputs === undefined ? {} : await readInputsFile(options.inputs, options.cwd);
+  for (const pair of options.input ?? []) {
+    const equals = pair.indexOf("=");
+    const name = equals < 0 ? pair : pair.slice(0, equals);
+    if (equals < 0 || !INPUT_NAME.test(name)) {
+      throw new UsageError(
+        `--input ${JSON.stringify(pair)}: expected KEY=VALUE with KEY a name of letters, digits, '_' and '-'`,
+      );
+    }
+    const text = pair.slice(equals + 1);
+    inputs[name] = text === "" ? "" : parseYamlValue(text, `--input ${name}`);
+  }
+  return inputs;
+}
+
+async function readInputsFile(file: string, cwd: string): Promise<Record<string, unknown>> {
+  const where = file === "-" ? "--inputs - (stdin)" : `--inputs ${file}`;
+  let text: string;
+  try {
+    text = file === "-" ? await Bun.stdin.text() : readFileSync(resolve(cwd, file), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(code ?? error);
+    throw new UsageError(`${where}: ${reason}`);
+  }
+  const value = parseYamlValue(text, where);
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new UsageError(
+      `${where}: expected a map of input names to values, got ${Array.isArray(value) ? "a list" : typeof value}`,
+    );
+  }
+  for (const name of Object.keys(value)) {
+    if (!INPUT_NAME.test(name))
+      throw new UsageError(
+        `${where}: input name ${JSON.stringify(name)} is not a name of letters, digits, '_' and '-'`,
+      );
+  }
+  return { ...(value as Record<string, unknown>) };
+}
+
+/** YAML as the user typed it, with the same hazards refused as in a reply: no aliases past 100, JSON values only. */
+function parseYamlValue(text: string, where: string): unknown {
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const error = document.errors[0];
+  if (error !== undefined) throw new UsageError(`${where}: not valid YAML: ${error.message.split("\n")[0]}`);
+  try {
+    return JSON.parse(JSON.stringify(document.toJS({ maxAliasCount: 100 }) ?? null));
+  } catch (cause) {
+    throw new UsageError(`${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}

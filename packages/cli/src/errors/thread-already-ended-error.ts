@@ -1,0 +1,13 @@
+import { UwfError } from "@uwf/protocol";
+
+/** `cancel` on a thread that has already ended: refused, and the record keeps `ended` (exit 1). */
+export class ThreadAlreadyEndedError extends UwfError {
+  constructor(threadId: string, head: string) {
+    super(
+      "thread-already-ended",
+      `thread ${threadId} has already ended; cancel stops only an active or suspended thread, so nothing was changed`,
+      { data: { thread: threadId, head } },
+    );
+    this.name = "ThreadAlreadyEndedError";
+  }
+}

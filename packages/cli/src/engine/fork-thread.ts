@@ -1,20 +1,22 @@
-import { buildReplySchema, compileWorkflow, extractFrontmatter } from "@uwf/agent-kit";
+import { buildReplySchema, type CompiledWorkflow, compileWorkflow, extractFrontmatter } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
   type AgentRunNode,
   agentRunNodeSchema,
+  END,
+  SUSPEND,
   type ThreadRecord,
   type ThreadStepNode,
   UwfError,
-  type WorkflowNode,
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
-import { readChain } from "./read-chain.ts";
+import { readChain, type ThreadChain } from "./read-chain.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
+import { routeReply } from "./route-reply.ts";
 import { ThreadHistory } from "./thread-history.ts";
 import { withModeratorHistory } from "./with-moderator-history.ts";
 
@@ -27,34 +29,57 @@ export interface ForkThreadOptions {
   newId(): string;
 }
 
-/** A new thread whose head is any start or step node. Nothing is copied: both threads share the chain. */
+/**
+ * A new thread whose head is any start or step node. Nothing is copied: both threads share the chain.
+ * The fork stands where its head leads: `ended` when that is `$END`, `suspended` when the head step
+ * suspended. A replacement reply is routed before anything is written, and refused when it leads nowhere.
+ */
 export async function forkThread(options: ForkThreadOptions): Promise<ThreadRecord> {
   const { store, address, now } = options;
   let chain = await readChain(store, address);
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
-  let head = address;
-  if (options.replacementReply !== undefined) {
-    const headNode = chain.nodes[chain.steps.length - 1];
-    head = await recordReplacement(store, headNode, options.replacementReply, workflow, now());
-    chain = await readChain(store, head);
-  }
-  const id = options.newId();
-  const createdAt = now().toISOString();
-  const history = new ThreadHistory(store.objects, chain);
-  if (history.length > 0) await history.step(history.length - 1);
   const compiled = compileWorkflow(workflow);
-  const mode = history.length === 0 ? "new" : "continue";
+  const id = options.newId();
+  const thread = { id, workflow: workflow.name };
+  let head = address;
+  let next: string | null;
+  let suspended: { reason: string } | null = null;
+  if (options.replacementReply !== undefined) {
+    const replaced = await recordReplacement({
+      store,
+      chain,
+      reply: options.replacementReply,
+      compiled,
+      thread,
+      now: now(),
+    });
+    head = replaced.address;
+    next = replaced.next;
+    suspended = replaced.suspended;
+    chain = await readChain(store, head);
+  } else {
+    const history = new ThreadHistory(store.objects, chain);
+    const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
+    if (last !== undefined && last.output.$status === SUSPEND) {
+      next = last.role;
+      suspended = { reason: String(last.output.reason ?? "") };
+    } else {
+      const mode = history.length === 0 ? "new" : "continue";
+      next = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
+        predictNextRole(compiled, view, mode),
+      );
+    }
+  }
+  const createdAt = now().toISOString();
   const record: ThreadRecord = {
     id,
     workflow: workflow.name,
     workflowAddress: chain.start.workflow,
     start: chain.startAddress,
     head,
-    status: "active",
-    next: await withModeratorHistory({ record: { id, workflow: workflow.name }, start: chain.start, history }, (view) =>
-      predictNextRole(compiled, view, mode),
-    ),
-    reason: null,
+    status: suspended !== null ? "suspended" : next === END ? "ended" : "active",
+    next,
+    reason: suspended?.reason ?? null,
     stepCount: chain.steps.length,
     createdAt,
     updatedAt: createdAt,
@@ -66,13 +91,28 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
   return record;
 }
 
-async function recordReplacement(
-  store: Store,
-  step: ThreadStepNode | undefined,
-  reply: { text: string; file: string },
-  workflow: WorkflowNode,
-  now: Date,
-): Promise<Address> {
+interface RecordReplacementOptions {
+  store: Store;
+  /** The chain the fork starts from: its head step's reply is replaced. */
+  chain: ThreadChain;
+  reply: { text: string; file: string };
+  compiled: CompiledWorkflow;
+  thread: { id: string; workflow: string };
+  now: Date;
+}
+
+interface Replacement {
+  address: Address;
+  /** Where the replacement reply leads: the next role, `$END`, or its own role when it suspends. */
+  next: string;
+  suspended: { reason: string } | null;
+}
+
+/** Checks and routes the replacement reply like an agent's, then writes it as a step on the head's `prev`. */
+async function recordReplacement(options: RecordReplacementOptions): Promise<Replacement> {
+  const { store, chain, reply, compiled, thread, now } = options;
+  const workflow = compiled.workflow;
+  const step = chain.nodes[chain.steps.length - 1];
   if (step === undefined) {
     throw new UwfError("usage", "fork --output needs a step node: a start node has no reply to replace");
   }
@@ -82,9 +122,38 @@ async function recordReplacement(
       data: { file: reply.file, role: step.role },
     });
   }
+  const timestamp = now.toISOString();
+  let next: string = step.role;
+  let suspended: { reason: string } | null = null;
+  if (extracted.fields.$status === SUSPEND) suspended = { reason: String(extracted.fields.reason ?? "") };
+  else {
+    // The thread before the replaced step, with the replacement as its newest step.
+    const before = { ...chain, steps: chain.steps.slice(0, -1), nodes: chain.nodes.slice(0, -1) };
+    const routed = await routeReply({
+      compiled,
+      record: thread,
+      start: chain.start,
+      history: new ThreadHistory(store.objects, before),
+      step: {
+        role: step.role,
+        output: extracted.fields,
+        body: extracted.body,
+        agent: "manual",
+        startedAt: timestamp,
+        completedAt: timestamp,
+      },
+    });
+    if (!routed.success) {
+      throw new UwfError(
+        "unroutable-reply",
+        `${reply.file}: the reply cannot be routed: ${routed.problem}; nothing was written`,
+        { data: { file: reply.file, role: step.role, problem: routed.problem } },
+      );
+    }
+    next = routed.route.role;
+  }
   const original = agentRunNodeSchema.parse(await store.objects.get(step.run));
   const batch = new NodeBatch();
-  const timestamp = now.toISOString();
   const run: AgentRunNode = {
     type: "agent-run/1",
     agent: "manual",
@@ -123,5 +192,5 @@ async function recordReplacement(
   };
   const address = batch.add(replacement);
   await batch.write(store.objects);
-  return address;
+  return { address, next, suspended };
 }

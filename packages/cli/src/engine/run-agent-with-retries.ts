@@ -16,7 +16,13 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-export interface AgentRunResult {
+/**
+ * What routing made of a reply whose fields passed the schema: the decision, or the problem to send
+ * back to the agent. `retry: false` means asking again cannot help (the workflow itself is broken).
+ */
+export type RouteCheck<Route> = { success: true; route: Route } | { success: false; problem: string; retry: boolean };
+
+export interface AgentRunResult<Route = unknown> {
   outcome: AgentRunOutcome;
   error: string | null;
   attempts: AttemptRecord[];
@@ -28,26 +34,45 @@ export interface AgentRunResult {
   transcript: unknown[] | null;
   /** How the fields were obtained: from the reply's frontmatter, or by the extraction model; null when they were not. */
   extraction: "frontmatter" | "llm" | null;
+  /** What `route` decided for the accepted reply; null when the run failed or there is no `route`. */
+  route: Route | null;
 }
 
-export interface RunAgentWithRetriesOptions extends Omit<LaunchAgentOptions, "prompt" | "config"> {
+export interface RunAgentWithRetriesOptions<Route = unknown> extends Omit<LaunchAgentOptions, "prompt" | "config"> {
   prompt: string;
   schema: JsonSchemaObject;
   retries: number;
   /** The uwf home's config: agents read their providers from it, and it names the extraction model. */
   config: Config;
+  /**
+   * Decides where a reply that passed the schema leads (the moderator). A problem makes the reply
+   * invalid exactly as a schema problem does: the agent is asked again with it.
+   */
+  route?: (fields: Record<string, unknown>, body: string) => Promise<RouteCheck<Route>>;
 }
 
+interface CheckedReply<Route> {
+  fields: Record<string, unknown>;
+  body: string;
+  route: Route | null;
+}
+
+type ReplyCheck<Route> =
+  | { success: true; reply: CheckedReply<Route> }
+  | { success: false; problem: string; retry: boolean; stage: "schema" | "route" };
+
 /**
- * Launches the agent and validates its reply, asking again with the exact problem
- * when the reply is invalid. A failed launch (exit ≠ 0, timeout, interrupt) is not retried.
+ * Launches the agent and validates its reply, then routes it (`route`), asking again with the exact
+ * problem when the reply is invalid or cannot be routed. A failed launch (exit ≠ 0, timeout, interrupt) is not retried.
  * An agent that keeps a conversation (a transcript or a session) is asked again within
  * it, with the problem alone; others get the whole prompt again with the problem appended.
  * When the reply is still invalid after the retries and config.yaml names an
  * `extractionModel`, that model extracts the fields (`extraction: "llm"`).
  */
-export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): Promise<AgentRunResult> {
-  const { schema, retries, prompt, config, ...launchOptions } = options;
+export async function runAgentWithRetries<Route = unknown>(
+  options: RunAgentWithRetriesOptions<Route>,
+): Promise<AgentRunResult<Route>> {
+  const { schema, retries, prompt, config, route, ...launchOptions } = options;
   const attempts: AttemptRecord[] = [];
   let usage: Usage | null = null;
   let sessionId: string | null = null;
@@ -58,18 +83,25 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
   const finish = (
     outcome: AgentRunOutcome,
     error: string | null,
-    extracted: { fields: Record<string, unknown>; body: string; extraction: "frontmatter" | "llm" } | null = null,
-  ): AgentRunResult => ({
+    accepted: { reply: CheckedReply<Route>; extraction: "frontmatter" | "llm" } | null = null,
+  ): AgentRunResult<Route> => ({
     outcome,
     error,
     attempts,
-    fields: extracted?.fields ?? null,
-    body: extracted?.body ?? null,
+    fields: accepted?.reply.fields ?? null,
+    body: accepted?.reply.body ?? null,
     usage,
     sessionId,
     transcript,
-    extraction: extracted?.extraction ?? null,
+    extraction: accepted?.extraction ?? null,
+    route: accepted?.reply.route ?? null,
   });
+  const routeReply = async (fields: Record<string, unknown>, body: string): Promise<ReplyCheck<Route>> => {
+    if (route === undefined) return { success: true, reply: { fields, body, route: null } };
+    const routed = await route(fields, body);
+    if (!routed.success) return { ...routed, stage: "route" };
+    return { success: true, reply: { fields, body, route: routed.route } };
+  };
 
   let request = prompt;
   let previousVisit: PreviousVisit | undefined = launchOptions.previousVisit;
@@ -90,10 +122,14 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
       return finish(failure.outcome, failure.error);
     }
     const extracted = extractFrontmatter(result.reply, schema);
-    attempts.push({ request, result, error: extracted.success ? null : extracted.problem });
-    if (extracted.success) return finish("ok", null, { ...extracted, extraction: "frontmatter" });
+    const checked: ReplyCheck<Route> = extracted.success
+      ? await routeReply(extracted.fields, extracted.body)
+      : { success: false, problem: extracted.problem, retry: true, stage: "schema" };
+    attempts.push({ request, result, error: checked.success ? null : checked.problem });
+    if (checked.success) return finish("ok", null, { reply: checked.reply, extraction: "frontmatter" });
+    if (!checked.retry) return finish("invalid", `reply cannot be used: ${checked.problem}`);
     if (attempt < retries) {
-      const retryPrompt = buildRetryPrompt(extracted.problem, schema);
+      const retryPrompt = buildRetryPrompt(checked.problem, schema);
       if (keepsConversation(result)) {
         previousVisit = { sessionId: result.sessionId, transcript: result.transcript ?? null, shared: false };
         request = retryPrompt;
@@ -102,8 +138,9 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
       }
       continue;
     }
-    const invalid = `reply still invalid after ${attempt + 1} attempt(s): ${extracted.problem}`;
-    if (config.extractionModel === undefined) return finish("invalid", invalid);
+    const invalid = `reply still invalid after ${attempt + 1} attempt(s): ${checked.problem}`;
+    // The extraction model reads fields out of a reply; fields that passed the schema but lead nowhere it cannot mend.
+    if (config.extractionModel === undefined || checked.stage === "route") return finish("invalid", invalid);
     const fallback = await extractWithModel({
       config,
       home: launchOptions.env.home,
@@ -116,7 +153,14 @@ export async function runAgentWithRetries(options: RunAgentWithRetriesOptions): 
     if (!fallback.success) {
       return finish("invalid", `${invalid}; extraction by ${config.extractionModel} failed too: ${fallback.problem}`);
     }
-    return finish("ok", null, { fields: fallback.fields, body: fallback.body, extraction: "llm" });
+    const routed = await routeReply(fallback.fields, fallback.body);
+    if (!routed.success) {
+      return finish(
+        "invalid",
+        `${invalid}; the fields extracted by ${config.extractionModel} cannot be routed: ${routed.problem}`,
+      );
+    }
+    return finish("ok", null, { reply: routed.reply, extraction: "llm" });
   }
 }
 

@@ -3,6 +3,7 @@ import {
   buildReplySchema,
   compileWorkflow,
   firstShownStep,
+  type ModeratorDecision,
   type NamedStep,
   resolveAgent,
 } from "@uwf/agent-kit";
@@ -22,21 +23,21 @@ import {
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
+import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
 import { trace } from "../trace.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import { checkSteppable } from "./check-steppable.ts";
-import { chooseStepRole } from "./choose-step-role.ts";
+import { type ChooseStepRoleOptions, chooseStepRole, type StepRole } from "./choose-step-role.ts";
 import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import type { HistoryStep } from "./load-history.ts";
 import { toStepSummary } from "./load-step-summaries.ts";
 import { NodeBatch } from "./node-batch.ts";
-import { predictNextRole } from "./predict-next-role.ts";
 import { readChain } from "./read-chain.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
+import { describeRoutingProblem, routeReply } from "./route-reply.ts";
 import { runAgentWithRetries } from "./run-agent-with-retries.ts";
 import { storedNodeAs } from "./stored-node.ts";
 import { ThreadHistory } from "./thread-history.ts";
-import { withModeratorHistory } from "./with-moderator-history.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions {
@@ -68,7 +69,11 @@ export type StepThreadOutcome =
  */
 export const STEP_LEASE_TTL_MS = 60_000;
 
-/** DESIGN §4's step algorithm: lease → moderator → agent → validate → write → compare-and-swap the head. */
+/**
+ * DESIGN §4's step algorithm: lease → moderator → agent → validate and route the reply (retrying the
+ * agent with either problem) → write → compare-and-swap the head, with the record `ended` at once
+ * when the reply routes to `$END`.
+ */
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
   const { store, config, threadId } = options;
   return withThreadLease(
@@ -90,7 +95,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       if (history.length > 0) await history.step(history.length - 1);
       trace("chain read");
       const compiled = compileWorkflow(workflow);
-      const chosen = await chooseStepRole({
+      const chosen = await chooseOrExplain({
         compiled,
         record,
         chain,
@@ -127,13 +132,14 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         workflow,
         roleName,
         task: chain.start.prompt,
+        inputs: chain.start.inputs,
         history: await promptHistory(history, roleName),
         edgePrompt,
       });
       trace("prompt built");
       const startedAt = options.now();
       options.onProgress({ role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber });
-      const run = await runAgentWithRetries({
+      const run = await runAgentWithRetries<RoutedReply>({
         config,
         spec: agent.spec,
         alias: agent.alias,
@@ -147,10 +153,24 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         previousVisit: await findPreviousVisit(store.objects, history, roleName, forkPoint(chain, record)),
         onStderr: options.onStderr,
         scenario: { stepIndex: history.length, routedRole: roleName, baseDir: agent.baseDir ?? chain.start.cwd },
+        route: async (fields, body) => {
+          const completedAt = options.now();
+          // A role that suspends goes nowhere yet: it runs again when the user answers.
+          if (fields.$status === SUSPEND) return { success: true, route: { decision: null, completedAt } };
+          const step = {
+            role: roleName,
+            output: fields,
+            body,
+            agent: agent.alias,
+            startedAt: startedAt.toISOString(),
+            completedAt: completedAt.toISOString(),
+          };
+          const routed = await routeReply({ compiled, record, start: chain.start, history, step });
+          return routed.success ? { success: true, route: { decision: routed.route, completedAt } } : routed;
+        },
       });
-      trace("agent done, reply checked");
+      trace("agent done, reply checked and routed");
       options.onProgress(null);
-      const completedAt = options.now();
 
       const batch = new NodeBatch();
       const runAddress = buildAgentRunNode({
@@ -161,12 +181,13 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         prompt,
         run,
       });
-      if (run.outcome !== "ok" || run.fields === null || run.body === null) {
+      if (run.outcome !== "ok" || run.fields === null || run.body === null || run.route === null) {
         await batch.write(store.objects);
         if (run.outcome === "interrupted")
           throw new InterruptedError(String(options.signal.reason ?? "SIGINT"), runAddress);
         throw new AgentFailedError(threadId, roleName, run.error ?? run.outcome, runAddress);
       }
+      const { decision, completedAt } = run.route;
       const stepNode: ThreadStepNode = {
         type: "thread-step/1",
         start: chain.startAddress,
@@ -196,22 +217,15 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         usage: run.usage,
       };
       trace("nodes written");
-      const suspended = run.fields.$status === SUSPEND;
-      const next = suspended
-        ? roleName
-        : await withModeratorHistory({ record, start: chain.start, history, next: newStep }, (view) =>
-            predictNextRole(compiled, view),
-          );
       const update = {
         head: stepAddress,
-        status: suspended ? "suspended" : "active",
-        next,
-        reason: suspended ? String(run.fields.reason ?? "") : null,
+        status: decision === null ? "suspended" : decision.role === END ? "ended" : "active",
+        next: decision === null ? roleName : decision.role,
+        reason: decision === null ? String(run.fields.reason ?? "") : null,
         stepCount: stepNumber,
         updatedAt: completedAt.toISOString(),
         usage: run.usage === null ? record.usage : addUsage(record.usage, run.usage),
       } as const;
-      trace("next role predicted");
       if (!(await store.refs.updateThread(threadId, record.head, update)))
         throw new HeadConflictError(threadId, record.head, stepAddress);
       trace("head moved");
@@ -220,6 +234,30 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       return { kind: "stepped", record: { ...record, ...update }, step: toStepSummary(newStep) };
     },
   );
+}
+
+/** What routing made of the accepted reply: where it leads (null when it suspends), and when it arrived. */
+interface RoutedReply {
+  decision: ModeratorDecision | null;
+  completedAt: Date;
+}
+
+/**
+ * chooseStepRole, except that a thread whose last reply leads nowhere (committed by an older uwf,
+ * or a plain fork of such a step) fails with what to do about it instead of the moderator's error.
+ */
+async function chooseOrExplain(options: ChooseStepRoleOptions): Promise<StepRole> {
+  const { record, history } = options;
+  try {
+    return await chooseStepRole(options);
+  } catch (error) {
+    const last = history.steps.at(-1);
+    if (options.mode !== "step" || last === undefined) throw error;
+    const fields = history.peek(history.length - 1).output ?? {};
+    const problem = describeRoutingProblem(error, { workflow: options.compiled.workflow, fields });
+    if (problem === null) throw error;
+    throw new ThreadStrandedError(record.id, record.head, last.role, problem, { cause: error });
+  }
 }
 
 /** What the prompt shows of the history: the steps from the role's last visit on, whole; the earlier ones by number and role. */

@@ -1,15 +1,14 @@
 import type { ModeratorHistory, ModeratorStep } from "@uwf/agent-kit";
 import type { ThreadRecord } from "@uwf/protocol";
-import type { HistoryStep } from "./load-history.ts";
 import type { ChainStep } from "./read-chain.ts";
 import type { ThreadHistory } from "./thread-history.ts";
 
 export interface WithModeratorHistoryOptions {
   record: Pick<ThreadRecord, "id" | "workflow">;
-  start: { prompt: string; cwd: string };
+  start: { prompt: string; cwd: string; inputs?: Record<string, unknown> };
   history: ThreadHistory;
-  /** A step just taken, not in `history`'s chain yet: it comes last. */
-  next?: HistoryStep;
+  /** A reply not in `history`'s chain (not written yet, or never): it comes last, as the newest step. */
+  next?: ModeratorStep;
 }
 
 /** Thrown by a step field that has not been read; only ever seen by the run it aborts. */
@@ -35,9 +34,9 @@ export async function withModeratorHistory<Result>(
   for (let rereads = 0; ; rereads++) {
     const touched = new Set<number>();
     stepViews.touched = touched;
-    const steps = next === undefined ? [...stepViews.steps] : [...stepViews.steps, toModeratorStep(next)];
+    const steps = next === undefined ? [...stepViews.steps] : [...stepViews.steps, next];
     const view: ModeratorHistory = {
-      start: { prompt: start.prompt, workflow: record.workflow, cwd: start.cwd },
+      start: { prompt: start.prompt, workflow: record.workflow, cwd: start.cwd, inputs: start.inputs ?? {} },
       thread: { id: record.id },
       steps,
     };
@@ -54,11 +53,6 @@ export async function withModeratorHistory<Result>(
     if (rereads === 0) for (const index of touched) await history.step(index);
     else await history.stepsFrom(0);
   }
-}
-
-function toModeratorStep(step: HistoryStep): ModeratorStep {
-  const { role, output, body, agent, startedAt, completedAt } = step;
-  return { role, output, body, agent, startedAt, completedAt };
 }
 
 /** The steps of a history's view, and where their unread fields report being touched (the current run's set). */

@@ -9,7 +9,11 @@ export function formatStepResult(result: StepResult, color: boolean): string {
     const status = step.status === null ? "" : ` ${paint.yellow(step.status)}`;
     return `${paint.dim(`#${step.number}`)} ${paint.bold(step.role)}${status} ${paint.dim(`${step.agent} · ${formatDuration(step.durationMs)} · ${step.address}`)}`;
   });
-  const next = result.next === null ? "" : ` · next: ${result.next}`;
-  lines.push(`thread ${result.thread} ${paint.cyan(result.status)}${next}`);
+  lines.push(`thread ${result.thread} ${paint.cyan(result.status)}${standing(result)}`);
   return lines.join("\n");
+}
+
+function standing(result: StepResult): string {
+  if (result.status === "ended") return " · it reached $END, nothing is left to step";
+  return result.next === null ? "" : ` · next: ${result.next}`;
 }

@@ -46,12 +46,13 @@ describe("suspend and resume", () => {
     const result = stepResultSchema.parse(resumed.json());
     expect(result.steps[0]?.role).toBe("asker");
     expect(result.steps[0]?.output).toEqual({ answer: "blue" });
+    expect(result.status).toBe("ended");
     const step = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", result.head])).json());
     expect(step.edgePrompt).toContain("Which colour do you mean?");
     expect(step.edgePrompt).toContain("The sky's colour");
 
     const ended = await temp.uwf(["step", thread, "--agent", scripted("ask")]);
-    expect(ended.exitCode).toBe(0);
+    expect(ended.exitCode).toBe(10);
     expect((await record(thread)).status).toBe("ended");
   });
 
@@ -124,10 +125,9 @@ describe("fork", () => {
     expect(middleStep.steps[0]?.role).toBe("doer");
     const middleNode = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", middleStep.head])).json());
     expect(middleNode.prev).toBe(planner.address);
-    const endStep = stepResultSchema.parse(
-      (await temp.uwf(["step", fromEnd.thread, "--agent", scripted("linear"), "--json"])).json(),
-    );
-    expect(endStep.status).toBe("ended");
+    // The end step routes to $END, so its fork has ended too.
+    expect((await record(fromEnd.thread)).status).toBe("ended");
+    expect((await temp.uwf(["step", fromEnd.thread, "--agent", scripted("linear")])).exitCode).toBe(10);
 
     const after = await record(thread);
     expect(after.head).toBe(original.head);

@@ -1,0 +1,18 @@
+import { UwfError } from "@uwf/protocol";
+
+/**
+ * The thread's last reply leads nowhere (a thread an older uwf committed without routing it, or a
+ * plain fork of such a step): stepping cannot go on, and the message says how to (exit 1).
+ */
+export class ThreadStrandedError extends UwfError {
+  constructor(threadId: string, head: string, role: string, problem: string, options: { cause?: unknown } = {}) {
+    super(
+      "thread-stranded",
+      `thread ${threadId} cannot go on: the last reply (role ${role}, step ${head}) cannot be routed: ${problem}. ` +
+        `Fork the thread with a corrected reply: \`uwf fork ${head} --output FILE\` (FILE holds the whole reply, frontmatter first), ` +
+        `or stop it: \`uwf cancel ${threadId}\``,
+      { data: { thread: threadId, head, role, problem }, cause: options.cause },
+    );
+    this.name = "ThreadStrandedError";
+  }
+}

@@ -25,6 +25,14 @@ export function historyFunctions(steps: readonly ModeratorStep[]): Record<string
  */
 export function countVisits(steps: readonly ModeratorStep[], role: string): number {
   let count = 0;
-  for (const step of steps) if (step.role === role && step.output.$status !== SUSPEND) count++;
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index] as ModeratorStep;
+    if (step.role !== role) continue;
+    // A suspended step is always followed by its role's answered re-run (or is the newest step), so
+    // only those steps' outputs need reading: a long thread's history loads lazily, output by output.
+    const next = steps[index + 1];
+    if (next !== undefined && next.role !== role) count++;
+    else if (step.output.$status !== SUSPEND) count++;
+  }
   return count;
 }

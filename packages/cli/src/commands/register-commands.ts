@@ -112,9 +112,9 @@ function registerStart(parent: Command, run: RunCommand): void {
     .description("start a thread (prints its id); WORKFLOW is a name, a hash or a YAML file")
     .requiredOption("-p, --prompt <text>", "the task")
     .option("--cwd <dir>", "where the thread's agents run (default: here)")
-    .option("--input <key=value>", "a start input (repeatable; the value is read as YAML)", collect, [])
+    .option("--input <key=value>", "a start input (repeatable; the value is read as YAML)", collect)
     .option("--inputs <file>", "start inputs from a YAML or JSON map (- reads stdin)")
-    .action((workflow: string, options: { prompt: string; cwd?: string; input: string[]; inputs?: string }) =>
+    .action((workflow: string, options: { prompt: string; cwd?: string; input?: string[]; inputs?: string }) =>
       run(async (context) => (await import("./thread/start.ts")).startCommand({ workflow, ...options }, context))(),
     );
 }
@@ -138,7 +138,7 @@ function registerRun(parent: Command, run: RunCommand): void {
     .description("start a thread and step it until it ends or suspends")
     .requiredOption("-p, --prompt <text>", "the task")
     .option("--cwd <dir>", "where the thread's agents run (default: here)")
-    .option("--input <key=value>", "a start input (repeatable; the value is read as YAML)", collect, [])
+    .option("--input <key=value>", "a start input (repeatable; the value is read as YAML)", collect)
     .option("--inputs <file>", "start inputs from a YAML or JSON map (- reads stdin)")
     .option("--max-steps <n>", "stop after N steps", parsePositiveInteger)
     .option("--agent <alias>", "agent for roles that name none (an alias, or scripted:FILE)")
@@ -149,7 +149,7 @@ function registerRun(parent: Command, run: RunCommand): void {
         options: {
           prompt: string;
           cwd?: string;
-          input: string[];
+          input?: string[];
           inputs?: string;
           maxSteps?: number;
           agent?: string;
@@ -272,10 +272,14 @@ function registerCasCommands(cas: Command, run: RunCommand): void {
     .command("gc")
     .description("delete objects unreachable from threads and the registry, drop damaged chain indexes")
     .option("--dry-run", "only report what would be deleted")
-    .option("--grace <seconds>", "keep objects younger than this (default 3600)", parseNonNegativeInteger)
+    .option("--grace <seconds>", "keep objects younger than this (default 3600, at least 60)", parseNonNegativeInteger)
     .action((options: { dryRun?: boolean; grace?: number }) =>
       run(async (context) => (await import("./cas/gc.ts")).casGcCommand(options, context))(),
     );
+  cas
+    .command("recover")
+    .description("rebuild lost thread records from the store's chains (moving a damaged refs.db aside)")
+    .action(() => run(async (context) => (await import("./cas/recover.ts")).casRecoverCommand(context))());
 }
 
 function registerConfigCommands(config: Command, run: RunCommand): void {
@@ -316,6 +320,6 @@ function parsePositiveNumber(value: string): number {
 }
 
 /** A repeatable option's values, in the order given. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import type { RunCommand } from "../registry.ts";
+import type { RunCommandOptions } from "./thread/run.ts";
 
 type Register = (parent: Command, run: RunCommand) => void;
 
@@ -143,19 +144,8 @@ function registerRun(parent: Command, run: RunCommand): void {
     .option("--max-steps <n>", "stop after N steps", parsePositiveInteger)
     .option("--agent <alias>", "agent for roles that name none (an alias, or scripted:FILE)")
     .option("--timeout <seconds>", "agent timeout", parsePositiveNumber)
-    .action(
-      (
-        workflow: string,
-        options: {
-          prompt: string;
-          cwd?: string;
-          input?: string[];
-          inputs?: string;
-          maxSteps?: number;
-          agent?: string;
-          timeout?: number;
-        },
-      ) => run(async (context) => (await import("./thread/run.ts")).runCommand({ workflow, ...options }, context))(),
+    .action((workflow: string, options: Omit<RunCommandOptions, "workflow">) =>
+      run(async (context) => (await import("./thread/run.ts")).runCommand({ workflow, ...options }, context))(),
     );
 }
 

@@ -19,6 +19,8 @@ describe("the @uwf/agent-kit entry", () => {
       "InvalidOutputSchemaError",
       "InvalidReplyError",
       "InvalidWorkflowError",
+      "MAX_YAML_ALIASES",
+      "MAX_YAML_NESTING",
       "ModelAccessError",
       "NoAgentError",
       "NoResumeEdgeError",
@@ -36,6 +38,7 @@ describe("the @uwf/agent-kit entry", () => {
       "compileWorkflow",
       "configFilePath",
       "createFolderIncludeReader",
+      "describeYamlError",
       "dotenvFilePath",
       "extractFrontmatter",
       "extractFrontmatterOrThrow",
@@ -75,6 +78,7 @@ describe("the @uwf/agent-kit entry", () => {
       "withStatusFields",
       "workflowToMermaid",
       "writeDotenvValue",
+      "yamlToValue",
     ]);
   });
 });

@@ -106,3 +106,6 @@ export { validateStartInputs } from "./workflow/validate-start-inputs.ts";
 export { type ValidateWorkflowOptions, validateWorkflow } from "./workflow/validate-workflow.ts";
 export { formatWorkflowProblem, type WorkflowIssue } from "./workflow/workflow-issue.ts";
 export { workflowToMermaid } from "./workflow/workflow-to-mermaid.ts";
+export { describeYamlError } from "./yaml/describe-yaml-error.ts";
+export { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "./yaml/yaml-limits.ts";
+export { type YamlLimitProblem, type YamlToValueResult, yamlToValue } from "./yaml/yaml-to-value.ts";

@@ -1,11 +1,20 @@
 import { isUwfError } from "@uwf/protocol";
 import { EXIT_FAILED, EXIT_USAGE, exitCodeForError } from "./exit-codes.ts";
 
+/**
+ * The longest error message printed, in characters. A message quotes what it is about (a path,
+ * a value, an agent's stderr), and bad input can make that as long as the input itself; past this
+ * it is cut, with a note of how much. `data` under `--json` is left whole.
+ */
+export const MAX_ERROR_MESSAGE_LENGTH = 2000;
+
 /** Prints an error as one line (or one JSON document under `--json`) on stderr; returns its exit code. */
 export function reportError(error: unknown, json: boolean): number {
   if (isUwfError(error)) {
-    if (json) process.stderr.write(`${JSON.stringify({ error: error.toJSON() })}\n`);
-    else process.stderr.write(`uwf: ${error.message}\n`);
+    if (json) {
+      const body = error.toJSON();
+      process.stderr.write(`${JSON.stringify({ error: { ...body, message: cutMessage(body.message) } })}\n`);
+    } else process.stderr.write(`uwf: ${cutMessage(error.message)}\n`);
     return exitCodeForError(error.code);
   }
   const commanderCode = (error as { code?: unknown })?.code;
@@ -14,16 +23,26 @@ export function reportError(error: unknown, json: boolean): number {
     const exitCode = (error as { exitCode?: number }).exitCode ?? EXIT_USAGE;
     if (exitCode === 0) return 0;
     if (json) {
-      const message = (error as Error).message.replace(/^error: /, "");
+      const message = cutMessage((error as Error).message.replace(/^error: /, ""));
       process.stderr.write(`${JSON.stringify({ error: { code: "usage", message, data: {} } })}\n`);
     }
     return EXIT_USAGE;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (json) {
-    process.stderr.write(`${JSON.stringify({ error: { code: "internal", message: String(error), data: {} } })}\n`);
+    const internal = { code: "internal", message: cutMessage(String(error)), data: {} };
+    process.stderr.write(`${JSON.stringify({ error: internal })}\n`);
   } else {
-    process.stderr.write(`uwf: internal error (please report): ${message}\n`);
+    process.stderr.write(`uwf: internal error (please report): ${cutMessage(message)}\n`);
   }
   return EXIT_FAILED;
+}
+
+/** A message within MAX_ERROR_MESSAGE_LENGTH characters, with a note of what was cut. */
+export function cutMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_LENGTH) return message;
+  let end = MAX_ERROR_MESSAGE_LENGTH;
+  // Never split a surrogate pair.
+  if (/[\uD800-\uDBFF]/.test(message.charAt(end - 1))) end--;
+  return `${message.slice(0, end)}… (${message.length - end} more characters cut)`;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { SafeResult } from "@uwf/protocol";
 import { parseDocument } from "yaml";
+import { describeYamlError } from "../yaml/describe-yaml-error.ts";
+import { yamlToValue } from "../yaml/yaml-to-value.ts";
 
 /** One scripted step: the role the moderator must have chosen, and what the agent replies. */
 export interface ScenarioStep {
@@ -70,9 +72,11 @@ function parseYaml(file: string, text: string): SafeResult<unknown, string> {
   const document = parseDocument(text);
   const yamlError = document.errors[0];
   if (yamlError !== undefined) {
-    return { success: false, error: `scenario ${file} is not valid YAML: ${yamlError.message.split("\n")[0]}` };
+    return { success: false, error: `scenario ${file} is not valid YAML: ${describeYamlError(yamlError)}` };
   }
-  return { success: true, value: document.toJS() };
+  const converted = yamlToValue(document);
+  if (!converted.success) return { success: false, error: `scenario ${file} is refused: ${converted.problem}` };
+  return { success: true, value: converted.value };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -88,6 +88,18 @@ describe("runScriptedAgent", () => {
     expect(flat.error).toBe(`scenario ${join(temp.path, "flat.yaml")} needs a "steps" list`);
   });
 
+  it("refuses a scenario over the YAML limits instead of throwing", async () => {
+    const lines = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
+    for (const [index, name] of ["b", "c", "d", "e", "f"].entries()) {
+      lines.push(`${name}: &${name} [${Array(10).fill(`*${"abcdef"[index]}`).join(", ")}]`);
+    }
+    writeFileSync(join(temp.path, "bomb.yaml"), `${lines.join("\n")}\nsteps: []\n`);
+    const bomb = await play(0, "writer", { spec: { builtin: "scripted", scenario: "bomb.yaml" } });
+    expect(bomb.error).toBe(
+      `scenario ${join(temp.path, "bomb.yaml")} is refused: aliases expand too much (more than 100 alias expansions)`,
+    );
+  });
+
   it("reads a .json scenario as JSON, and reports invalid JSON", async () => {
     const steps = [{ role: "writer", output: { summary: "from JSON" }, body: "Body." }];
     writeFileSync(join(temp.path, "scenario.json"), JSON.stringify({ steps }));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
 import { InvalidConfigError } from "./invalid-config-error.ts";
 import { parseConfig, safeParseConfig } from "./parse-config.ts";
 
@@ -55,6 +56,26 @@ describe("safeParseConfig", () => {
   it("reports invalid YAML with its line", () => {
     const [problem] = problems("defaultAgent: claude\nagents: [x\n");
     expect(problem).toStartWith(`${file}:3:1: invalid YAML:`);
+  });
+
+  it("refuses an alias bomb as a problem, not a thrown error", () => {
+    const lines = ['x-a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
+    for (const [index, name] of ["b", "c", "d", "e", "f"].entries()) {
+      lines.push(`x-${name}: &${name} [${Array(10).fill(`*${"abcdef"[index]}`).join(", ")}]`);
+    }
+    expect(problems(`${lines.join("\n")}\n`)).toEqual([
+      `${file}: aliases expand too much (more than ${MAX_YAML_ALIASES} alias expansions)`,
+    ]);
+  });
+
+  it(`refuses nesting deeper than ${MAX_YAML_NESTING} levels with a short problem`, () => {
+    expect(problems(`agents: ${"[".repeat(MAX_YAML_NESTING)}${"]".repeat(MAX_YAML_NESTING)}\n`)).toEqual([
+      `${file}:1:${8 + MAX_YAML_NESTING}: mappings and lists nest deeper than ${MAX_YAML_NESTING} levels`,
+    ]);
+    const [deep] = problems(`agents: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
+    expect(deep).toMatch(
+      new RegExp(`^${file}:1:\\d+: invalid YAML: mappings and lists nest deeper than ${MAX_YAML_NESTING} levels$`),
+    );
   });
 
   it("rejects a file that is not a mapping", () => {

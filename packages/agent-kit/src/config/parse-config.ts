@@ -9,6 +9,8 @@ import {
   shellAgentSpecSchema,
 } from "@uwf/protocol";
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { describeYamlError } from "../yaml/describe-yaml-error.ts";
+import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { type ConfigProblem, InvalidConfigError } from "./invalid-config-error.ts";
 
 type PathSegment = string | number;
@@ -30,12 +32,23 @@ export function safeParseConfig(text: string, file: string): SafeResult<Config, 
         line: position.line,
         column: position.col,
         path: "",
-        message: `invalid YAML: ${error.message.split("\n")[0]}`,
+        message: `invalid YAML: ${describeYamlError(error)}`,
       };
     });
     return { success: false, error: new InvalidConfigError(file, problems) };
   }
-  const value: unknown = document.toJS() ?? {};
+  const converted = yamlToValue(document);
+  if (!converted.success) {
+    const position = converted.offset === null ? null : lineCounter.linePos(converted.offset);
+    const problem = {
+      line: position?.line ?? null,
+      column: position?.col ?? null,
+      path: "",
+      message: converted.problem,
+    };
+    return { success: false, error: new InvalidConfigError(file, [problem]) };
+  }
+  const value: unknown = converted.value ?? {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const problem = { line: 1, column: 1, path: "", message: "expected a mapping of settings (key: value lines)" };
     return { success: false, error: new InvalidConfigError(file, [problem]) };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import type { JsonSchemaObject } from "@uwf/protocol";
+import { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
 import { extractFrontmatter, extractFrontmatterOrThrow } from "./extract-frontmatter.ts";
 import { InvalidReplyError } from "./invalid-reply-error.ts";
 
@@ -95,6 +96,45 @@ describe("extractFrontmatter", () => {
     expect(problemOf("\n---\napproved: true\ncomments: [unclosed\n---\n", reviewerSchema)).toStartWith(
       "the frontmatter is not valid YAML (line 4 of the reply):",
     );
+  });
+
+  describe("limits: a reply over one is an invalid reply, never a thrown error", () => {
+    const anySchema: JsonSchemaObject = { type: "object", properties: { comments: {} } };
+
+    it("refuses an alias bomb quickly", () => {
+      const lines = ['comments: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
+      for (const [index, name] of ["b", "c", "d", "e", "f", "g", "h"].entries()) {
+        lines.push(`${name}: &${name} [${Array(10).fill(`*${"abcdefgh"[index]}`).join(", ")}]`);
+      }
+      const started = Date.now();
+      expect(problemOf(`---\n${lines.join("\n")}\n---\nbody\n`, anySchema)).toBe(
+        `the frontmatter is refused: aliases expand too much (more than ${MAX_YAML_ALIASES} alias expansions)`,
+      );
+      expect(Date.now() - started).toBeLessThan(1000);
+    });
+
+    it(`accepts ${MAX_YAML_NESTING} levels of nesting and refuses one more, with the line`, () => {
+      const nested = (levels: number) =>
+        `---\napproved: true\ncomments: ${"[".repeat(levels)}${"]".repeat(levels)}\n---\n`;
+      expect(extractFrontmatter(nested(MAX_YAML_NESTING - 1), anySchema).success).toBe(true);
+      expect(problemOf(nested(MAX_YAML_NESTING), anySchema)).toBe(
+        `the frontmatter is refused (line 3 of the reply): mappings and lists nest deeper than ${MAX_YAML_NESTING} levels`,
+      );
+    });
+
+    it("refuses nesting deep enough to overflow the parser with a short problem", () => {
+      const problem = problemOf(`---\ncomments: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n---\n`, anySchema);
+      expect(problem).toStartWith(
+        "the frontmatter is not valid YAML (line 2 of the reply): mappings and lists nest deeper",
+      );
+      expect(problem.length).toBeLessThan(200);
+    });
+
+    it("refuses a value that contains itself", () => {
+      expect(problemOf("---\ncomments: &a [*a]\n---\n", anySchema)).toBe(
+        `the frontmatter is refused: mappings and lists nest deeper than ${MAX_YAML_NESTING} levels once expanded`,
+      );
+    });
   });
 
   it("reports frontmatter that is not a mapping", () => {

@@ -1,5 +1,7 @@
 import type { JsonSchemaObject } from "@uwf/protocol";
-import { parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
+import { describeYamlError } from "../yaml/describe-yaml-error.ts";
+import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { withStatusFields } from "./build-reply-schema.ts";
 import { describeValue } from "./describe-value.ts";
 import { InvalidReplyError } from "./invalid-reply-error.ts";
@@ -118,14 +120,26 @@ type ParseFieldsResult = { success: true; fields: Record<string, unknown> } | { 
 function parseFields(yaml: string, firstLine: number): ParseFieldsResult {
   const simple = parseSimpleYamlMapping(yaml);
   if (simple !== undefined) return { success: true, fields: simple };
-  const document = parseDocument(yaml, { prettyErrors: true });
+  const lineCounter = new LineCounter();
+  const document = parseDocument(yaml, { prettyErrors: true, lineCounter });
   const error = document.errors[0];
   if (error !== undefined) {
     const line = (error.linePos?.[0].line ?? 1) + firstLine - 1;
-    const reason = error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? error.code;
-    return { success: false, problem: `the frontmatter is not valid YAML (line ${line} of the reply): ${reason}` };
+    return {
+      success: false,
+      problem: `the frontmatter is not valid YAML (line ${line} of the reply): ${describeYamlError(error)}`,
+    };
   }
-  const value: unknown = document.toJS();
+  // A reply over a limit is an invalid reply like any other: the agent is asked again, its text is kept.
+  const converted = yamlToValue(document);
+  if (!converted.success) {
+    const where =
+      converted.offset === null
+        ? ""
+        : ` (line ${lineCounter.linePos(converted.offset).line + firstLine - 1} of the reply)`;
+    return { success: false, problem: `the frontmatter is refused${where}: ${converted.problem}` };
+  }
+  const value = converted.value;
   if (value === null || value === undefined) return { success: true, fields: {} };
   if (typeof value !== "object" || Array.isArray(value) || value instanceof Map) {
     return {

@@ -2,13 +2,28 @@ import type { Liquid, Template } from "liquidjs";
 
 export type EdgeTemplate = Template[];
 
+/**
+ * How long rendering one edge prompt may take (liquidjs's `renderLimit`, checked as it renders
+ * each piece of the template). Honest prompts render in microseconds; a runaway loop stops here,
+ * well inside the step's lease.
+ */
+export const EDGE_PROMPT_RENDER_LIMIT_MS = 2000;
+
+/**
+ * What rendering one edge prompt may allocate (liquidjs's `memoryLimit`): the characters that
+ * filters build plus the items of ranges and lists they make, 10 million in all. An honest prompt
+ * uses a few thousand; `(1..30000000)` is refused before it is built.
+ */
+export const EDGE_PROMPT_MEMORY_LIMIT = 10_000_000;
+
 let sharedEngine: Liquid | undefined;
 
 /**
  * One Liquid engine for every edge prompt. Strict variables and filters make a typo an
  * error instead of an empty string; `lenientIf` still lets `{% if comments %}` and
  * `| default:` test an optional field. An empty in-memory template map means
- * `{% include %}` and `{% render %}` can never read files. Loaded on first use, not at
+ * `{% include %}` and `{% render %}` can never read files. Each render has a time and a memory
+ * limit, so a runaway template fails its step instead of hanging it. Loaded on first use, not at
  * import, because liquidjs costs tens of milliseconds that `uwf --version` should not pay.
  */
 export function edgeTemplateEngine(): Liquid {
@@ -21,6 +36,8 @@ export function edgeTemplateEngine(): Liquid {
     templates: {},
     // Without a locale liquidjs asks Intl for the default one, which costs ~20 ms of every step's start-up.
     locale: "en-US",
+    renderLimit: EDGE_PROMPT_RENDER_LIMIT_MS,
+    memoryLimit: EDGE_PROMPT_MEMORY_LIMIT,
   });
   return sharedEngine;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { EdgePromptError } from "./edge-prompt-error.ts";
+import { EDGE_PROMPT_MEMORY_LIMIT, EDGE_PROMPT_RENDER_LIMIT_MS } from "./edge-template.ts";
 import { historyOf, workflowFromYaml } from "./moderator-test-helpers.ts";
 import { renderEdgePrompt } from "./render-edge-prompt.ts";
 
@@ -67,6 +68,25 @@ describe("renderEdgePrompt", () => {
 
   it("allows an empty prompt on an edge to $END", async () => {
     expect(await render("", { to: "$END" })).toBe("");
+  });
+
+  it("stops a template that would build more than its memory limit, before building it", async () => {
+    const started = Date.now();
+    await expect(render("{% for i in (1..30000000) %}x{% endfor %}")).rejects.toThrow(
+      `the edge prompt from reviewer to writer cannot be rendered: it built more than the ${EDGE_PROMPT_MEMORY_LIMIT.toLocaleString("en-US")} characters or list items a render may (line:1, col:1)`,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("stops a template that renders longer than its time limit", async () => {
+    const started = Date.now();
+    const loop = "{% for i in (1..9000) %}{% for j in (1..1000) %}x{% endfor %}{% endfor %}";
+    await expect(render(loop)).rejects.toThrow(
+      new RegExp(`cannot be rendered: it ran longer than the ${EDGE_PROMPT_RENDER_LIMIT_MS} ms render limit`),
+    );
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(EDGE_PROMPT_RENDER_LIMIT_MS);
+    expect(took).toBeLessThan(EDGE_PROMPT_RENDER_LIMIT_MS + 2000);
   });
 
   it("cannot read files through include", async () => {

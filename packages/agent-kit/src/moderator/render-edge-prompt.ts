@@ -2,7 +2,14 @@ import { END, START, type WorkflowNode } from "@uwf/protocol";
 import { allBranchProperties, listStatusBranches } from "../extract/status-branches.ts";
 import { declaredInputs } from "./declared-inputs.ts";
 import { EdgePromptError } from "./edge-prompt-error.ts";
-import { type EdgeTemplate, edgeTemplateEngine, messageOf, parseEdgeTemplate } from "./edge-template.ts";
+import {
+  EDGE_PROMPT_MEMORY_LIMIT,
+  EDGE_PROMPT_RENDER_LIMIT_MS,
+  type EdgeTemplate,
+  edgeTemplateEngine,
+  messageOf,
+  parseEdgeTemplate,
+} from "./edge-template.ts";
 import type { ModeratorHistory } from "./moderator-history.ts";
 import { renderPlainSubstitution } from "./plain-substitution.ts";
 
@@ -84,9 +91,23 @@ export async function renderEdgePrompt(options: RenderEdgePromptOptions): Promis
       rendered = await edgeTemplateEngine().render(template, context);
     }
   } catch (error) {
-    throw new EdgePromptError(from, to, `cannot be rendered: ${messageOf(error)}`, { cause: error });
+    throw new EdgePromptError(from, to, `cannot be rendered: ${describeRenderError(error)}`, { cause: error });
   }
   const prompt = rendered.trim();
   if (prompt === "" && to !== END) throw new EdgePromptError(from, to, "rendered empty; the next role needs a prompt");
   return prompt;
+}
+
+/** liquidjs names its limits tersely ("memory alloc limit exceeded, line:1, col:1"); say which limit, and its number. */
+function describeRenderError(error: unknown): string {
+  const message = messageOf(error);
+  const where = /, (line:\d+, col:\d+)/.exec(message)?.[1];
+  const at = where === undefined ? "" : ` (${where})`;
+  if (message.includes("template render limit exceeded")) {
+    return `it ran longer than the ${EDGE_PROMPT_RENDER_LIMIT_MS} ms render limit${at}`;
+  }
+  if (message.includes("memory alloc limit exceeded")) {
+    return `it built more than the ${EDGE_PROMPT_MEMORY_LIMIT.toLocaleString("en-US")} characters or list items a render may${at}`;
+  }
+  return message;
 }

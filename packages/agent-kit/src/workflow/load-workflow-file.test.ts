@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
 import { loadWorkflowFile, safeLoadWorkflowFile } from "./load-workflow-file.ts";
-import { MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
+import { MAX_EXPANDED_WORKFLOW_SIZE, MAX_INCLUDES, MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
 
 let root: string;
 let folder: string;
@@ -116,6 +117,88 @@ describe("loadWorkflowFile", () => {
     expect(problemsOf(file)).toEqual([
       `null:null : the file is ${MAX_WORKFLOW_BYTES + 3} bytes; a workflow may be at most ${MAX_WORKFLOW_BYTES} bytes (1 MiB)`,
     ]);
+  });
+
+  describe("limits on the workflow with its includes", () => {
+    /** A workflow whose `x-` keys (accepted and ignored) hold `extra`. */
+    function writeWithExtra(name: string, extra: string[]): string {
+      const file = writeWorkflow(name, "Write.");
+      writeFileSync(file, `${readFileSync(file, "utf8")}${extra.join("\n")}\n`);
+      return file;
+    }
+
+    beforeAll(() => {
+      writeFileSync(join(folder, "one-mib.md"), "x".repeat(MAX_WORKFLOW_BYTES));
+    });
+
+    it(`refuses includes that add up to more than ${MAX_EXPANDED_WORKFLOW_SIZE} bytes, with one problem at the include over it`, () => {
+      const includes = Array.from({ length: 40 }, (_, index) => `x-${index}: !include one-mib.md`);
+      const started = Date.now();
+      expect(problemsOf(writeWithExtra("many-big", includes))).toEqual([
+        `16:6 x-7: !include one-mib.md: the workflow with its includes is over ${MAX_EXPANDED_WORKFLOW_SIZE} bytes (8 MiB)`,
+      ]);
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
+
+    it(`accepts ${MAX_INCLUDES} includes and refuses one more`, () => {
+      const includes = (count: number) => Array.from({ length: count }, (_, index) => `x-${index}: !include goal.md`);
+      expect(problemsOf(writeWithExtra("includes-at-limit", includes(MAX_INCLUDES)))).toEqual([]);
+      expect(problemsOf(writeWithExtra("includes-over-limit", includes(MAX_INCLUDES + 1)))).toEqual([
+        `${9 + MAX_INCLUDES}:${5 + String(MAX_INCLUDES).length} x-${MAX_INCLUDES}: !include goal.md: a workflow may have at most ${MAX_INCLUDES} includes`,
+      ]);
+    });
+
+    it("counts the includes of included files, and says through which include the limit was reached", () => {
+      writeFileSync(
+        join(folder, "shared", "many.yaml"),
+        Array.from({ length: MAX_INCLUDES + 1 }, () => "- !include ../goal.md").join("\n"),
+      );
+      const problems = problemsOf(writeWithExtra("nested-includes", ["x-many: !include shared/many.yaml"]));
+      expect(problems).toEqual([
+        `9:9 x-many: !include shared/many.yaml: !include ../goal.md: a workflow may have at most ${MAX_INCLUDES} includes`,
+      ]);
+    });
+
+    it("refuses an include repeated by aliases past the expanded size", () => {
+      const aliases = Array(9).fill("*big").join(", ");
+      const problems = problemsOf(
+        writeWithExtra("aliased-big", ["x-big: &big !include one-mib.md", `x-more: [${aliases}]`]),
+      );
+      expect(problems).toEqual([
+        `null:null : the workflow with its includes and aliases expanded is over ${MAX_EXPANDED_WORKFLOW_SIZE} characters (8 MiB) of JSON`,
+      ]);
+    });
+
+    it(`refuses nesting deeper than ${MAX_YAML_NESTING} levels with one short problem`, () => {
+      for (const levels of [MAX_YAML_NESTING, 100_000]) {
+        const problems = problemsOf(
+          writeWithExtra(`deep-${levels}`, [`x-deep: ${"[".repeat(levels)}${"]".repeat(levels)}`]),
+        );
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toMatch(
+          new RegExp(`^9:\\d+ : mappings and lists nest deeper than ${MAX_YAML_NESTING} levels$`),
+        );
+      }
+      expect(
+        problemsOf(
+          writeWithExtra("deep-ok", [`x-deep: ${"[".repeat(MAX_YAML_NESTING - 1)}${"]".repeat(MAX_YAML_NESTING - 1)}`]),
+        ),
+      ).toEqual([]);
+    });
+
+    it("refuses an included JSON or YAML file nested too deep", () => {
+      writeFileSync(join(folder, "deep.json"), `${"[".repeat(5000)}${"]".repeat(5000)}`);
+      writeFileSync(join(folder, "deep.yaml"), `${"[".repeat(5000)}${"]".repeat(5000)}`);
+      for (const include of ["deep.json", "deep.yaml"]) {
+        const problems = problemsOf(
+          writeWithExtra(`includes-${include.replace(".", "-")}`, [`x-deep: !include ${include}`]),
+        );
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toContain(`!include ${include}: `);
+        expect(problems[0]).toContain(`nest deeper than ${MAX_YAML_NESTING} levels`);
+        expect(problems[0]?.length).toBeLessThan(200);
+      }
+    });
   });
 
   it("reports a missing file as an invalid workflow", () => {

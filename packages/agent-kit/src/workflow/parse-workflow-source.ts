@@ -1,11 +1,13 @@
 import type { SafeResult, WorkflowNode, WorkflowProblem } from "@uwf/protocol";
 import type { YAMLError } from "yaml";
+import { describeYamlError, tooDeepMessage } from "../yaml/describe-yaml-error.ts";
+import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { checkWorkflowFile } from "./check-workflow-file.ts";
 import { type FieldPath, formatFieldPath, isFieldPathPrefix } from "./field-path.ts";
 import { InvalidWorkflowError } from "./invalid-workflow-error.ts";
 import { fieldPathAt, locateField } from "./locate-field.ts";
 import { parseWorkflowYaml, type ReadInclude } from "./parse-workflow-yaml.ts";
-import { MAX_ALIAS_COUNT, MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
+import { MAX_EXPANDED_WORKFLOW_SIZE, MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
 
 export interface ParseWorkflowSourceOptions {
   /** How problems name the file. */
@@ -32,13 +34,30 @@ export function parseWorkflowSource(text: string, options: ParseWorkflowSourceOp
     const message = `the file is ${size} bytes; a workflow may be at most ${MAX_WORKFLOW_BYTES} bytes (1 MiB)`;
     throw new InvalidWorkflowError(file, [{ file, line: null, column: null, path: "", message }]);
   }
-  const { document, lineCounter } = parseWorkflowYaml(text, options.readInclude);
+  const { document, lineCounter, includeLimit } = parseWorkflowYaml(text, options.readInclude);
   const errors: WorkflowProblem[] = [];
   const warnings: WorkflowProblem[] = [];
   const at = (offset: number, path: FieldPath, message: string): WorkflowProblem => {
     const position = lineCounter.linePos(offset);
     return { file, line: position.line, column: position.col, path: formatFieldPath(path), message };
   };
+  // A limit broken is the one problem reported: the rest of the document is not what it seems,
+  // and a field path inside a document nested thousands deep would be thousands of characters long.
+  const refuse = (offset: number | null, message: string, path: FieldPath = []): never => {
+    const problem = offset === null ? { file, line: null, column: null, path: "", message } : at(offset, path, message);
+    throw new InvalidWorkflowError(file, [problem]);
+  };
+  const overflow = document.errors.find((error) => describeYamlError(error) === tooDeepMessage());
+  if (overflow !== undefined) refuse(overflow.pos[0], tooDeepMessage());
+  const converted = yamlToValue(document, { maxSize: MAX_EXPANDED_WORKFLOW_SIZE });
+  if (!converted.success && converted.reason === "too-deep") refuse(converted.offset, converted.problem);
+  if (includeLimit !== null) {
+    // Within the nesting limit now, so the include's field path is short.
+    const limited = document.errors.find((error) => error.message.includes(includeLimit));
+    const offset = limited?.pos[0] ?? null;
+    refuse(offset, limited?.message ?? includeLimit, offset === null ? [] : fieldPathAt(document, offset));
+  }
+
   const yamlErrorPaths: FieldPath[] = [];
   const yamlProblem = (error: YAMLError) => {
     const path = fieldPathAt(document, error.pos[0]);
@@ -55,14 +74,14 @@ export function parseWorkflowSource(text: string, options: ParseWorkflowSourceOp
     throw new InvalidWorkflowError(file, sortProblems(errors), sortProblems(warnings));
   }
 
-  let raw: unknown;
-  try {
-    raw = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const message = `aliases expand too much (limit ${MAX_ALIAS_COUNT}): ${reason}`;
+  if (!converted.success) {
+    const message =
+      converted.reason === "too-large"
+        ? `the workflow with its includes and aliases expanded is over ${MAX_EXPANDED_WORKFLOW_SIZE} characters (8 MiB) of JSON`
+        : converted.problem;
     throw new InvalidWorkflowError(file, [...errors, { file, line: null, column: null, path: "", message }], warnings);
   }
+  const raw = converted.value;
 
   const check = checkWorkflowFile(
     raw,
@@ -102,7 +121,7 @@ export function safeParseWorkflowSource(
 
 function describe(error: YAMLError, path: FieldPath): string {
   if (error.code === "DUPLICATE_KEY" && path.length > 0) return `duplicate key "${path.at(-1)}"`;
-  return error.message;
+  return describeYamlError(error);
 }
 
 /** Source order, then the file-wide problems (no line) first; `sort` is stable, so ties keep check order. */

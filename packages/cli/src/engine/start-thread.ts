@@ -1,7 +1,9 @@
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileWorkflow, validateStartInputs } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import { type ThreadRecord, type ThreadStartNode, ZERO_USAGE } from "@uwf/protocol";
+import { UsageError } from "../errors/usage-error.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { resolveWorkflow } from "./resolve-workflow.ts";
 
@@ -19,9 +21,30 @@ export interface StartThreadOptions {
   newId(): string;
 }
 
+/**
+ * The thread's cwd as an absolute path: `--cwd` resolved against the working directory, which it
+ * must name as an existing directory (a usage error otherwise, before anything is written: a
+ * thread whose agents cannot start would fail only at its first step).
+ */
+export function resolveThreadCwd(cwd: string, threadCwd: string | undefined): string {
+  const resolved = resolve(cwd, threadCwd ?? ".");
+  if (threadCwd === undefined) return resolved;
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(resolved).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such directory" : `cannot be read (${code ?? String(error)})`;
+    throw new UsageError(`--cwd ${resolved}: ${reason}`, { cwd: resolved });
+  }
+  if (!isDirectory) throw new UsageError(`--cwd ${resolved}: not a directory`, { cwd: resolved });
+  return resolved;
+}
+
 /** Writes the start node and the thread record. No agent runs. */
 export async function startThread(options: StartThreadOptions): Promise<ThreadRecord> {
   const { store, prompt, now } = options;
+  const threadCwd = resolveThreadCwd(options.cwd, options.threadCwd);
   const { address: workflowAddress, workflow } = await resolveWorkflow({
     ...options,
     reference: options.workflowReference,
@@ -31,7 +54,7 @@ export async function startThread(options: StartThreadOptions): Promise<ThreadRe
     type: "thread-start/1",
     workflow: workflowAddress,
     prompt,
-    cwd: resolve(options.cwd, options.threadCwd ?? "."),
+    cwd: threadCwd,
   };
   if (Object.keys(inputs).length > 0) startNode.inputs = inputs;
   const start = await store.objects.put(startNode, { durable: true });

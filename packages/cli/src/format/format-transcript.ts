@@ -24,10 +24,11 @@ export function formatTranscript({ thread, task, inputs, steps, quota }: FormatT
     const step = steps[index];
     if (step === undefined) continue;
     const section = formatStep(step);
-    // Always show the newest step, even when it alone exceeds the quota.
     if (sections.length > 0 && used + section.length > quota) break;
-    sections.unshift(section);
-    used += section.length;
+    // The newest step is always shown, cut to the quota when it alone exceeds it.
+    const shown = sections.length === 0 ? cutToQuota(section, quota, `Step ${step.number}`, step.address) : section;
+    sections.unshift(shown);
+    used += shown.length;
   }
   const omitted = steps.length - sections.length;
   const header = [
@@ -37,7 +38,7 @@ export function formatTranscript({ thread, task, inputs, steps, quota }: FormatT
     "",
     "## Task",
     "",
-    task,
+    cutToQuota(task, quota, "The task", thread.start),
   ];
   if (inputs !== undefined && Object.keys(inputs).length > 0) {
     header.push("", "Inputs:", "", "```yaml", stringify(inputs).trimEnd(), "```");
@@ -49,6 +50,22 @@ export function formatTranscript({ thread, task, inputs, steps, quota }: FormatT
     );
   }
   return { markdown: `${[...header, "", ...sections].join("\n").trimEnd()}\n`, shownSteps: sections.length };
+}
+
+/**
+ * `text` within `quota` characters: whole when it fits, else its start and a note of how much was
+ * cut and where to read it all. A code fence left open by the cut is closed, so the note is not
+ * swallowed by it.
+ */
+function cutToQuota(text: string, quota: number, what: string, address: string): string {
+  if (text.length <= quota) return text;
+  let end = quota;
+  // Never split a surrogate pair.
+  if (end > 0 && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
+  let kept = text.slice(0, end).trimEnd();
+  if ((kept.match(/^ {0,3}```/gm) ?? []).length % 2 === 1) kept += "\n```";
+  const cut = text.length - end;
+  return `${kept}\n\n> ${what} is cut at the ${quota}-character quota (${cut} more characters); see it whole with \`uwf show ${address}\`.\n`;
 }
 
 function formatStep(step: HistoryStep): string {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseDocument } from "yaml";
+import { describeYamlError, yamlToValue } from "@uwf/agent-kit";
+import { LineCounter, parseDocument } from "yaml";
 import { UsageError } from "../../errors/usage-error.ts";
 
 export interface ReadStartInputsOptions {
@@ -62,13 +63,22 @@ async function readInputsFile(file: string, cwd: string): Promise<Record<string,
   return { ...(value as Record<string, unknown>) };
 }
 
-/** YAML as the user typed it, with the same hazards refused as in a reply: no aliases past 100, JSON values only. */
+/** YAML as the user typed it, with the same limits as a reply: nesting, aliases; JSON values only. */
 function parseYamlValue(text: string, where: string): unknown {
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter });
   const error = document.errors[0];
-  if (error !== undefined) throw new UsageError(`${where}: not valid YAML: ${error.message.split("\n")[0]}`);
+  if (error !== undefined) {
+    const line = lineCounter.linePos(error.pos[0]).line;
+    throw new UsageError(`${where}: not valid YAML (line ${line}): ${describeYamlError(error)}`);
+  }
+  const converted = yamlToValue(document);
+  if (!converted.success) {
+    const line = converted.offset === null ? "" : ` (line ${lineCounter.linePos(converted.offset).line})`;
+    throw new UsageError(`${where}: refused${line}: ${converted.problem}`);
+  }
   try {
-    return JSON.parse(JSON.stringify(document.toJS({ maxAliasCount: 100 }) ?? null));
+    return JSON.parse(JSON.stringify(converted.value ?? null));
   } catch (cause) {
     throw new UsageError(`${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }

@@ -1,6 +1,6 @@
 import type { StartResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { startThread } from "../../engine/start-thread.ts";
+import { resolveThreadCwd, startThread } from "../../engine/start-thread.ts";
 import { readStartInputs } from "./read-start-inputs.ts";
 
 export interface StartCommandOptions {
@@ -14,6 +14,8 @@ export interface StartCommandOptions {
 }
 
 export async function startCommand(options: StartCommandOptions, context: CommandContext) {
+  // Checked before the store is opened: a bad --cwd writes nothing.
+  resolveThreadCwd(context.cwd, options.cwd);
   const inputs = await readStartInputs({ input: options.input, inputs: options.inputs, cwd: context.cwd });
   const store = await context.openStore();
   const record = await startThread({

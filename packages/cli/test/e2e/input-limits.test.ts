@@ -1,0 +1,267 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  agentRunNodeSchema,
+  errorResultSchema,
+  listResultSchema,
+  readResultSchema,
+  startResultSchema,
+  stepResultSchema,
+  threadRecordSchema,
+} from "@uwf/protocol";
+import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+
+/** Error messages are cut to 2,000 characters, plus the note of how much was cut. */
+const LONGEST_ERROR_LINE = 2100;
+
+const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
+
+let temp: TempHome;
+beforeEach(() => {
+  temp = createTempHome();
+  temp.writeConfig(
+    [
+      "agents:",
+      ...["alias-bomb", "long-body", "plan-then-do"].flatMap((name) => [
+        `  ${name}:`,
+        "    command: sh",
+        `    args: ["${agent(name)}"]`,
+      ]),
+    ].join("\n"),
+  );
+});
+afterEach(() => temp.cleanup());
+
+/** A workflow file in the scratch directory: one role, `extra` lines appended at the top level. */
+function writeWorkflow(name: string, options: { prompt?: string; extra?: string[] } = {}): string {
+  const file = join(temp.work, `${name}.yaml`);
+  const prompt = JSON.stringify(options.prompt ?? "Go.");
+  const lines = [
+    `name: ${name}`,
+    "roles:",
+    "  w:",
+    "    goal: Work.",
+    "    frontmatter: { type: object, properties: { done: { type: boolean } } }",
+    "graph:",
+    `  $START: [{ role: w, prompt: ${prompt} }]`,
+    "  w: [{ role: $END }]",
+    ...(options.extra ?? []),
+  ];
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+function errorOf(stderr: string) {
+  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}"));
+}
+
+async function threadCount(): Promise<number> {
+  return listResultSchema.parse((await temp.uwf(["list", "--json"])).json()).total;
+}
+
+/** Every file under the store's object folder: what a failed command must not have written. */
+function objectFiles(): string[] {
+  const root = join(temp.home, "objects");
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
+}
+
+/** Nested flow lists, `levels` deep. */
+function nested(levels: number): string {
+  return `${"[".repeat(levels)}${"]".repeat(levels)}`;
+}
+
+describe("limits on workflows", () => {
+  it("refuses a small workflow that includes a 1 MiB file a thousand times, quickly, with one short problem", async () => {
+    writeFileSync(join(temp.work, "big.md"), "x".repeat(1024 * 1024));
+    const file = writeWorkflow("includes", {
+      extra: Array.from({ length: 1000 }, (_, index) => `x-${index}: !include big.md`),
+    });
+    const started = Date.now();
+    const validated = await temp.uwf(["workflow", "validate", file]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(validated.exitCode).toBe(1);
+    const output = validated.stdout + validated.stderr;
+    expect(output).toContain(`${file}:16:6: error: x-7: !include big.md: the workflow with its includes is over`);
+    expect(output).toContain("(8 MiB)");
+    expect(output.length).toBeLessThan(1000);
+
+    const started2 = await temp.uwf(["start", file, "-p", "go", "--json"]);
+    expect(started2.exitCode).toBe(1);
+    expect(errorOf(started2.stderr).error.code).toBe("invalid-workflow");
+    expect(await threadCount()).toBe(0);
+  });
+
+  it("refuses more than 200 includes", async () => {
+    writeFileSync(join(temp.work, "goal.md"), "Work.\n");
+    const file = writeWorkflow("many", {
+      extra: Array.from({ length: 201 }, (_, index) => `x-${index}: !include goal.md`),
+    });
+    const result = await temp.uwf(["workflow", "validate", file]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout + result.stderr).toContain(
+      "x-200: !include goal.md: a workflow may have at most 200 includes",
+    );
+  });
+
+  it("refuses a deeply nested workflow with a short error naming the line", async () => {
+    const file = writeWorkflow("deep", { extra: [`x-deep: ${nested(10_000)}`] });
+    const result = await temp.uwf(["workflow", "validate", file]);
+    expect(result.exitCode).toBe(1);
+    const output = result.stdout + result.stderr;
+    expect(output).toMatch(new RegExp(`${file}:9:\\d+: error: mappings and lists nest deeper than 64 levels`));
+    expect(output.length).toBeLessThan(500);
+  });
+
+  it("stops an edge prompt that would build 30 million items, fast, leaving the thread as it was", async () => {
+    const file = writeWorkflow("runaway", { prompt: "{% for i in (1..30000000) %}x{% endfor %}" });
+    const thread = startResultSchema.parse((await temp.uwf(["start", file, "-p", "go", "--json"])).json()).thread;
+    const started = Date.now();
+    const result = await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.exitCode).toBe(1);
+    const error = errorOf(result.stderr).error;
+    expect(error.code).toBe("edge-prompt-failed");
+    expect(error.message).toBe(
+      "the edge prompt from $START to w cannot be rendered: it built more than the 10,000,000 characters or list items a render may (line:1, col:1)",
+    );
+    const record = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    expect(record.stepCount).toBe(0);
+  });
+});
+
+describe("limits on replies", () => {
+  it("treats an alias bomb in a reply as an invalid reply: retried, and its raw text kept", async () => {
+    const thread = startResultSchema.parse((await temp.uwf(["start", LINEAR, "-p", "go", "--json"])).json()).thread;
+    const planned = await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"]);
+    const head = stepResultSchema.parse(planned.json()).head;
+    const result = await temp.uwf(["step", thread, "--agent", "alias-bomb", "--json"]);
+    expect(result.exitCode).toBe(1);
+    const error = errorOf(result.stderr).error;
+    expect(error.code).toBe("agent-failed");
+    expect(error.message).toContain("aliases expand too much (more than 100 alias expansions)");
+    const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
+    expect(run.outcome).toBe("invalid");
+    expect(run.attempts).toHaveLength(3);
+    for (const attempt of run.attempts) expect(attempt.error).toContain("aliases expand too much");
+    const reply = await temp.uwf(["show", String(error.data.run), "--reply"]);
+    expect(reply.stdout).toContain("bomb kept for reading");
+    const record = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    expect(record.head).toBe(head);
+  });
+
+  it("refuses an alias bomb or deep nesting in fork --output with a clean error, forking nothing", async () => {
+    const thread = startResultSchema.parse((await temp.uwf(["start", LINEAR, "-p", "go", "--json"])).json()).thread;
+    const head = stepResultSchema.parse(
+      (await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"])).json(),
+    ).head;
+    const bomb = join(temp.work, "bomb.md");
+    const bombReply = Bun.spawnSync(["sh", agent("alias-bomb")], { stdin: "ignore" }).stdout.toString();
+    writeFileSync(bomb, bombReply.replace("done:", "plan:"));
+    const deep = join(temp.work, "deep.md");
+    writeFileSync(deep, `---\nplan: ${nested(100_000)}\n---\n`);
+    for (const [file, problem] of [
+      [bomb, "aliases expand too much (more than 100 alias expansions)"],
+      [deep, "mappings and lists nest deeper than 64 levels"],
+    ] as const) {
+      const result = await temp.uwf(["fork", head, "--output", file, "--json"]);
+      expect(result.exitCode).toBe(1);
+      const error = errorOf(result.stderr).error;
+      expect(error.code).toBe("invalid-reply");
+      expect(error.message).toStartWith(`${file}: the frontmatter`);
+      expect(error.message).toContain(problem);
+      expect(error.message.length).toBeLessThan(300);
+    }
+    expect(await threadCount()).toBe(1);
+  });
+});
+
+describe("limits on the command line", () => {
+  it("cuts an oversized newest step to the read quota, with a note", async () => {
+    const thread = startResultSchema.parse((await temp.uwf(["start", LINEAR, "-p", "go", "--json"])).json()).thread;
+    expect((await temp.uwf(["step", thread, "--agent", "long-body"])).exitCode).toBe(0);
+    const read = await temp.uwf(["read", thread, "--quota", "1000"]);
+    expect(read.exitCode).toBe(0);
+    expect(read.stdout.length).toBeLessThan(2000);
+    expect(read.stdout).toMatch(
+      /> Step 1 is cut at the 1000-character quota \(\d+ more characters\); see it whole with `uwf show [0-9A-Z]{13}`\./,
+    );
+    const json = readResultSchema.parse((await temp.uwf(["read", thread, "--quota", "1000", "--json"])).json());
+    expect(json.shownSteps).toBe(1);
+    // The step is kept whole: the cut is only in what `read` shows.
+    const whole = await temp.uwf(["read", thread, "--quota", "400000"]);
+    expect(whole.stdout).toContain("END-OF-BODY");
+  });
+
+  it("refuses start --cwd naming no directory as a usage error, writing nothing", async () => {
+    const missing = join(temp.work, "nowhere");
+    const result = await temp.uwf(["start", LINEAR, "-p", "go", "--cwd", missing]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`uwf: --cwd ${missing}: no such directory\n`);
+    const aFile = join(temp.work, "a-file");
+    writeFileSync(aFile, "");
+    const notDirectory = await temp.uwf(["run", LINEAR, "-p", "go", "--cwd", aFile, "--json"]);
+    expect(notDirectory.exitCode).toBe(2);
+    expect(errorOf(notDirectory.stderr).error).toEqual({
+      code: "usage",
+      message: `--cwd ${aFile}: not a directory`,
+      data: { cwd: aFile },
+    });
+    expect(objectFiles()).toEqual([]);
+    expect(await threadCount()).toBe(0);
+    const existing = join(temp.work, "here");
+    mkdirSync(existing);
+    expect((await temp.uwf(["start", LINEAR, "-p", "go", "--cwd", existing])).exitCode).toBe(0);
+  });
+
+  it("cuts an error message to 2,000 characters, saying how much was cut", async () => {
+    const missing = join(temp.work, "n".repeat(5000));
+    const human = await temp.uwf(["start", LINEAR, "-p", "go", "--cwd", missing]);
+    expect(human.exitCode).toBe(2);
+    expect(human.stderr.length).toBeLessThan(LONGEST_ERROR_LINE);
+    expect(human.stderr).toMatch(/… \(\d+ more characters cut\)\n$/);
+    const json = await temp.uwf(["start", LINEAR, "-p", "go", "--cwd", missing, "--json"]);
+    const error = errorOf(json.stderr).error;
+    expect(error.message.length).toBeLessThan(LONGEST_ERROR_LINE);
+    expect(error.message).toMatch(/… \(\d+ more characters cut\)$/);
+  });
+
+  it("refuses a deeply nested or alias-bombed --inputs file as a short usage error", async () => {
+    const deep = join(temp.work, "deep-inputs.yaml");
+    writeFileSync(deep, `pr: ${nested(100_000)}\n`);
+    const bomb = join(temp.work, "bomb-inputs.yaml");
+    writeFileSync(
+      bomb,
+      Bun.spawnSync(["sh", agent("alias-bomb")], { stdin: "ignore" })
+        .stdout.toString()
+        .split("---")[1] ?? "",
+    );
+    for (const [file, problem] of [
+      [deep, "mappings and lists nest deeper than 64 levels"],
+      [bomb, "aliases expand too much (more than 100 alias expansions)"],
+    ] as const) {
+      const result = await temp.uwf(["start", LINEAR, "-p", "go", "--inputs", file]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toStartWith(`uwf: --inputs ${file}: `);
+      expect(result.stderr).toContain(problem);
+      expect(result.stderr.length).toBeLessThan(300);
+    }
+    expect(await threadCount()).toBe(0);
+  });
+
+  it("reports an alias bomb in config.yaml as an invalid config, not an internal error", async () => {
+    const bomb =
+      Bun.spawnSync(["sh", agent("alias-bomb")], { stdin: "ignore" })
+        .stdout.toString()
+        .split("---")[1] ?? "";
+    temp.writeConfig(bomb.replace("done:", "x-done:").replace(/^([b-h]):/gm, "x-$1:"));
+    const result = await temp.uwf(["config", "list", "--json"]);
+    expect(result.exitCode).toBe(1);
+    const error = errorOf(result.stderr).error;
+    expect(error.code).toBe("invalid-config");
+    expect(error.message).toContain("aliases expand too much (more than 100 alias expansions)");
+  });
+});

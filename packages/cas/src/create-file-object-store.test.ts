@@ -37,6 +37,34 @@ describe("createFileObjectStore", () => {
     await expect(objects.getBytes(address.toLowerCase())).rejects.toThrow(`node ${address} is corrupt`);
   });
 
+  it("repairs a corrupt object when the node is put again, one by one or in a large batch, durable or not", async () => {
+    const nodes = manyNodes(40, "repaired");
+    const addresses = await objects.putMany(nodes);
+    const pathOf = (address: string) => join(root, address.slice(0, 2), `${address.slice(2)}.json`);
+    const damage = (address: string, how: number) => {
+      const bytes = readFileSync(pathOf(address));
+      if (how === 0) bytes[3] = (bytes[3] as number) ^ 0x01;
+      writeFileSync(pathOf(address), how === 1 ? bytes.subarray(0, 5) : how === 2 ? new Uint8Array() : bytes);
+    };
+    const cases: Array<[number, () => Promise<unknown>]> = [
+      [0, () => objects.put(nodes[0])],
+      [1, () => objects.put(nodes[1], { durable: true })],
+      [2, () => objects.putMany([nodes[2], nodes[3]], { durable: true })],
+      [3, () => objects.putMany(nodes)],
+    ];
+    for (const [index, put] of cases) {
+      const address = addresses[index] as string;
+      damage(address, index % 3);
+      await expect(objects.get(address)).rejects.toThrow(CorruptNodeError);
+      await put();
+      expect(await objects.get(address)).toEqual(nodes[index]);
+    }
+    // A sound object is left in place: the same file, its write time refreshed.
+    const inode = statSync(pathOf(addresses[5] as string)).ino;
+    await objects.put(nodes[5]);
+    expect(statSync(pathOf(addresses[5] as string)).ino).toBe(inode);
+  });
+
   it("reports content that hashes to its name but is not JSON as corrupt", async () => {
     const bytes = new TextEncoder().encode("not json at all");
     const address = hashBytes(bytes);
@@ -73,7 +101,9 @@ describe("createFileObjectStore", () => {
     expect(listed).toEqual([address]);
     const leftovers = [];
     for await (const leftover of objects.listTemporaryFiles()) leftovers.push(leftover);
-    expect(leftovers).toEqual([{ name: `${address.slice(0, 2)}/.tmp-1a-2b-3c`, writtenAt: old.getTime() }]);
+    expect(leftovers).toEqual([
+      { name: `${address.slice(0, 2)}/.tmp-1a-2b-3c`, kind: "temporary", writtenAt: old.getTime() },
+    ]);
     await objects.deleteTemporaryFile(`${address.slice(0, 2)}/.tmp-1a-2b-3c`);
     await expect(objects.deleteTemporaryFile(`${address.slice(0, 2)}/notes.txt`)).rejects.toThrow();
     await expect(objects.deleteTemporaryFile(`${address.slice(0, 2)}/../../x.json`)).rejects.toThrow();

@@ -1,6 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type { Address } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
+import {
+  deleteObjectFileIfWrittenBefore,
+  restoreSetAsideFile,
+  unlinkIfPresent,
+} from "./delete-object-file-if-written-before.ts";
 import { freshenObjectFile } from "./freshen-object-file.ts";
 import { hashBytes, hashNode } from "./hash-node.ts";
 import { isMissingFileError } from "./is-missing-file-error.ts";
@@ -8,6 +13,8 @@ import { NodeNotFoundError } from "./node-not-found-error.ts";
 import {
   OBJECT_FILE,
   objectLocation,
+  SET_ASIDE_FILE,
+  SET_ASIDE_FILE_NAME,
   SHARD_DIRECTORY,
   setAsidePath,
   TEMPORARY_FILE,
@@ -77,7 +84,7 @@ export function createFileObjectStore(root: string): ObjectStore {
     const writes: ObjectFileWrite[] = [];
     const parentDirectories = new Set<string>();
     for (const object of objects) {
-      if (freshenObjectFile(object.path, now)) continue;
+      if (freshenObjectFile(object.path, object.bytes, now)) continue;
       if (ensureDirectory(object.directory)) parentDirectories.add(root);
       writes.push(object);
     }
@@ -138,47 +145,55 @@ export function createFileObjectStore(root: string): ObjectStore {
     deleteIfWrittenBefore: async (input, cutoff) => {
       const address = parseAddress(input);
       const { directory, path } = objectLocation(root, address);
-      const setAside = setAsidePath(directory, address);
-      // Out of reach of puts first: a put that refreshed the node before this rename shows in the
-      // write time read after it, and one after it finds no object and writes the node again.
-      try {
-        renameSync(path, setAside);
-      } catch (error) {
-        if (isMissingFileError(error)) return false;
-        throw error;
-      }
-      if (statSync(setAside).mtimeMs >= cutoff) {
-        renameSync(setAside, path);
-        return false;
-      }
-      unlinkIfPresent(setAside);
-      return true;
+      return deleteObjectFileIfWrittenBefore(path, setAsidePath(directory, address), cutoff);
     },
     async *list(): AsyncGenerator<Address> {
-      for (const { shard, entry } of listShardEntries(root, OBJECT_FILE)) yield `${shard}${entry.slice(0, 11)}`;
+      for (const { shard, entries } of readShards(root)) {
+        let names: Set<string> | undefined;
+        for (const entry of entries) {
+          if (OBJECT_FILE.test(entry)) yield `${shard}${entry.slice(0, 11)}`;
+          else if (SET_ASIDE_FILE.test(entry)) {
+            // Set aside by a gc killed while deciding, with no object file beside it: it is the node.
+            names ??= new Set(entries);
+            if (!names.has(`${entry.slice(4)}.json`)) yield `${shard}${entry.slice(4)}`;
+          }
+        }
+      }
     },
-    writtenAt: async (address) =>
-      statSync(objectLocation(root, parseAddress(address)).path, { throwIfNoEntry: false })?.mtimeMs ?? null,
+    writtenAt: async (input) => {
+      const address = parseAddress(input);
+      const { directory, path } = objectLocation(root, address);
+      const stats =
+        statSync(path, { throwIfNoEntry: false }) ??
+        statSync(setAsidePath(directory, address), { throwIfNoEntry: false });
+      return stats?.mtimeMs ?? null;
+    },
     async *listTemporaryFiles(): AsyncGenerator<TemporaryFileInfo> {
-      for (const { shard, entry } of listShardEntries(root, TEMPORARY_FILE)) {
-        const name = `${shard}/${entry}`;
-        // Gone since the directory was read (finished, or removed by a concurrent gc): not a leftover.
-        const stats = statSync(`${root}/${name}`, { throwIfNoEntry: false });
-        if (stats !== undefined) yield { name, writtenAt: stats.mtimeMs };
+      for (const { shard, entries } of readShards(root)) {
+        for (const entry of entries) {
+          const kind = TEMPORARY_FILE.test(entry) ? "temporary" : SET_ASIDE_FILE.test(entry) ? "set-aside" : null;
+          if (kind === null) continue;
+          const name = `${shard}/${entry}`;
+          // Gone since the directory was read (finished, or removed by a concurrent gc): not a leftover.
+          const stats = statSync(`${root}/${name}`, { throwIfNoEntry: false });
+          if (stats !== undefined) yield { name, kind, writtenAt: stats.mtimeMs };
+        }
       }
     },
     deleteTemporaryFile: async (name) => {
-      if (!TEMPORARY_FILE_NAME.test(name)) throw new Error(`"${name}" is not a temporary file of this store`);
-      unlinkIfPresent(`${root}/${name}`);
+      if (TEMPORARY_FILE_NAME.test(name)) unlinkIfPresent(`${root}/${name}`);
+      else if (SET_ASIDE_FILE_NAME.test(name)) {
+        // It may be the only copy of a node: put back, unless the object file exists.
+        restoreSetAsideFile(`${root}/${name}`, `${root}/${name.slice(0, 2)}/${name.slice(7)}.json`);
+      } else throw new Error(`"${name}" is not a temporary file of this store`);
     },
   };
 }
 
-/** Entries of every shard directory whose names match `pattern`, one directory read at a time. */
-function* listShardEntries(root: string, pattern: RegExp): Generator<{ shard: string; entry: string }> {
+/** Each shard directory's entries, one directory read at a time. */
+function* readShards(root: string): Generator<{ shard: string; entries: string[] }> {
   for (const shard of readDirectoryIfPresent(root)) {
-    if (!SHARD_DIRECTORY.test(shard)) continue;
-    for (const entry of readDirectoryIfPresent(`${root}/${shard}`)) if (pattern.test(entry)) yield { shard, entry };
+    if (SHARD_DIRECTORY.test(shard)) yield { shard, entries: readDirectoryIfPresent(`${root}/${shard}`) };
   }
 }
 
@@ -188,13 +203,5 @@ function readDirectoryIfPresent(path: string): string[] {
   } catch (error) {
     if (isMissingFileError(error) || (error as { code?: unknown }).code === "ENOTDIR") return [];
     throw error;
-  }
-}
-
-function unlinkIfPresent(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if (!isMissingFileError(error)) throw error;
   }
 }

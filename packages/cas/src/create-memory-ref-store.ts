@@ -96,6 +96,10 @@ export function createMemoryRefStore(): RefStore {
     async releaseLease(lease) {
       if (leases.get(lease.threadId)?.token === lease.token) leases.delete(lease.threadId);
     },
+    listLeases: async () =>
+      [...leases.values()]
+        .sort((left, right) => (left.threadId < right.threadId ? -1 : left.threadId > right.threadId ? 1 : 0))
+        .map((lease) => ({ ...lease })),
     async rememberChainLinks(links) {
       for (const link of checkChainLinks(links)) chainLinks.set(link.address, { ...link, bytes: link.bytes.slice() });
     },

@@ -10,8 +10,8 @@ export interface RefGraphWalkOptions {
 
 /** The refs of every node a scan of the object store read, so that a walk need not read them again. */
 export interface RefGraph {
-  /** A node read and verified, with its refs in field order. */
-  addRead(address: Address, refs: readonly Address[]): void;
+  /** A node read and verified, with its refs in field order, and a small number (0-255) the caller tags it with. */
+  addRead(address: Address, refs: readonly Address[], tag?: number): void;
   /** A node that failed verification: stored, but its refs are unknown, so the walk stops there. */
   addCorrupt(address: Address): void;
   /**
@@ -20,6 +20,8 @@ export interface RefGraph {
    * in the order a walk that reads every node finds them.
    */
   walk(roots: Iterable<Address>, options: RefGraphWalkOptions): Promise<void>;
+  /** After a walk: each node the scan read (not a corrupt one) that the walk did not reach, with its tag. */
+  forEachUnreached(visit: (address: Address, tag: number) => void): void;
 }
 
 const UNREAD = 0;
@@ -31,7 +33,7 @@ const SEEN = 4;
 /**
  * Compact for a million-node store: an address is its 64-bit value as two int32 halves, nodes
  * are numbered in the order they are first met, a hash table maps halves to numbers, and refs
- * are numbers in one typed array. That is 17 bytes a node, 8-16 of hash table and 4 a ref (up
+ * are numbers in one typed array. That is 18 bytes a node, 8-16 of hash table and 4 a ref (up
  * to twice that while arrays double), against about 130 bytes a node for a Map keyed by
  * address strings; strings are made again only for addresses the walk reports or reads.
  * verify of a 1,000,000-node store peaked at 250 MB this way, 700 MB with the Map.
@@ -41,6 +43,7 @@ export function createRefGraph(): RefGraph {
   let high = new Int32Array(1024);
   let low = new Int32Array(1024);
   let flags = new Uint8Array(1024);
+  let tags = new Uint8Array(1024);
   /** Where each node's refs sit in `targets`: from refsStart to refsEnd. */
   let refsStart = new Int32Array(1024);
   let refsEnd = new Int32Array(1024);
@@ -62,6 +65,7 @@ export function createRefGraph(): RefGraph {
       high = grow(high);
       low = grow(low);
       flags = grow(flags);
+      tags = grow(tags);
       refsStart = grow(refsStart);
       refsEnd = grow(refsEnd);
     }
@@ -86,8 +90,9 @@ export function createRefGraph(): RefGraph {
     return joinAddress(high[number] as number, low[number] as number);
   }
 
-  function addRead(address: Address, refs: readonly Address[]): void {
+  function addRead(address: Address, refs: readonly Address[], tag = 0): void {
     const number = numberOf(address);
+    tags[number] = tag;
     while (targetCount + refs.length > targets.length) targets = grow(targets);
     const start = targetCount;
     for (const ref of refs) targets[targetCount++] = numberOf(ref);
@@ -126,12 +131,18 @@ export function createRefGraph(): RefGraph {
             options.onMissing(addressOf(number), referrer === -1 ? null : addressOf(referrer));
             continue;
           }
-          addRead(addressOf(number), refs);
+          addRead(addressOf(number), refs, tags[number]);
         }
         const start = refsStart[number] as number;
         for (let index = (refsEnd[number] as number) - 1; index >= start; index--) {
           push(targets[index] as number, number);
         }
+      }
+    },
+    forEachUnreached(visit) {
+      for (let number = 0; number < count; number++) {
+        const flag = flags[number] as number;
+        if ((flag & STATE) === READ && (flag & SEEN) === 0) visit(addressOf(number), tags[number] as number);
       }
     },
   };

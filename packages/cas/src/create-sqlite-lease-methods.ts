@@ -20,7 +20,7 @@ interface LeaseRow {
  */
 export function createSqliteLeaseMethods(
   database: Database,
-): Pick<RefStore, "acquireLease" | "renewLease" | "releaseLease"> {
+): Pick<RefStore, "acquireLease" | "renewLease" | "releaseLease" | "listLeases"> {
   const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
   const upsertLease = database.query<never, [string, string, number, string, number, number]>(
     `INSERT INTO leases (thread_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -32,6 +32,7 @@ export function createSqliteLeaseMethods(
     "UPDATE leases SET expires_at = ? WHERE thread_id = ? AND token = ?",
   );
   const releaseLease = database.query<never, [string, string]>("DELETE FROM leases WHERE thread_id = ? AND token = ?");
+  const selectLeases = database.query<LeaseRow, []>("SELECT * FROM leases ORDER BY thread_id");
   // Returns the live holder when the lease was not granted; the row exists then, under the same lock.
   const acquire = database.transaction((row: LeaseRow): LeaseRow | null => {
     const { changes } = upsertLease.run(row.thread_id, row.token, row.pid, row.host, row.acquired_at, row.expires_at);
@@ -62,6 +63,7 @@ export function createSqliteLeaseMethods(
     async releaseLease(lease) {
       releaseLease.run(lease.threadId, lease.token);
     },
+    listLeases: async () => selectLeases.all().map(leaseFromRow),
   };
 }
 

@@ -1,11 +1,14 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { createSqliteRefStore } from "./create-sqlite-ref-store.ts";
 import { hashNode } from "./hash-node.ts";
 import { REF_SCHEMA_VERSION } from "./open-ref-database.ts";
-import { sampleThreadRecord } from "./sample-nodes.ts";
+import { findRefDatabaseDamage, setAsideRefDatabase } from "./ref-database-damage.ts";
+import { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
+import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 
 describe("createSqliteRefStore", () => {
   let home: ReturnType<typeof createTemporaryDirectory>;
@@ -51,6 +54,7 @@ describe("createSqliteRefStore", () => {
     const database = new Database(path);
     database.run("DROP TABLE chain_links"); // back to what version 1 created
     database.run("DROP TABLE chain_indexes");
+    database.run("ALTER TABLE threads DROP COLUMN recovered_from");
     database.run("PRAGMA user_version = 1");
     database.close();
 
@@ -135,6 +139,46 @@ describe("createSqliteRefStore", () => {
     expect(() => createSqliteRefStore(path)).toThrow(
       expect.objectContaining({ code: "store-too-new", message: expect.stringContaining("upgrade uwf") }),
     );
+  });
+
+  it("fails with RefStoreDamagedError on a file that is not a database, changing nothing", async () => {
+    writeFileSync(path, "not a database at all ".repeat(200));
+    expect(() => createSqliteRefStore(path)).toThrow(RefStoreDamagedError);
+    expect(() => createSqliteRefStore(path)).toThrow(`the ref store ${path} is damaged (file is not a database)`);
+    expect(readFileSync(path, "utf8")).toBe("not a database at all ".repeat(200));
+    expect(findRefDatabaseDamage(path)).toBe("file is not a database");
+  });
+
+  it("fails with RefStoreDamagedError wherever a half-truncated database is first read, until set aside", async () => {
+    const refs = createSqliteRefStore(path);
+    for (let index = 1; index <= 400; index++) {
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(index), reason: "x".repeat(200) }));
+    }
+    await refs.close();
+    truncateSync(path, Math.floor(statSync(path).size / 2));
+    const size = statSync(path).size;
+    expect(findRefDatabaseDamage(path)).not.toBeNull();
+    const failure = (async () => {
+      const damaged = createSqliteRefStore(path);
+      try {
+        await damaged.listThreads({});
+        for await (const _root of damaged.listThreadRoots());
+      } finally {
+        await damaged.close();
+      }
+    })();
+    await expect(failure).rejects.toThrow(RefStoreDamagedError);
+    await expect(failure).rejects.toThrow("`uwf cas recover` moves it aside");
+    expect(statSync(path).size).toBe(size);
+
+    const aside = setAsideRefDatabase(path, new Date("2026-03-04T05:06:07.890Z"));
+    expect(aside).toBe(`${path}.damaged-20260304T050607Z`);
+    expect(statSync(aside).size).toBe(size);
+    expect(existsSync(path)).toBe(false);
+    const fresh = createSqliteRefStore(path);
+    expect(await fresh.listThreads({})).toEqual({ threads: [], total: 0 });
+    await fresh.close();
+    expect(findRefDatabaseDamage(path)).toBeNull();
   });
 
   it("lists with a filter through an index rather than a table scan", async () => {

@@ -12,6 +12,7 @@ import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods
 import { createSqliteLeaseMethods } from "./create-sqlite-lease-methods.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
+import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
 import type { RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 import {
@@ -28,92 +29,98 @@ export interface SqliteRefStore extends RefStore {
   close(): Promise<void>;
 }
 
-/** Thread records, the workflow registry and step leases in one SQLite file (see openRefDatabase). */
+/**
+ * Thread records, the workflow registry and step leases in one SQLite file (see openRefDatabase).
+ * A damaged file fails every call that meets the damage with RefStoreDamagedError.
+ */
 export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptions = {}): SqliteRefStore {
   const database = openRefDatabase(path, options);
   const selectThread = database.query<ThreadRow, [string]>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`);
-  return {
-    async createThread(record) {
-      const checked = await checkThreadRecord(record);
-      const { changes } = database
-        .query(`INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`)
-        .run(...threadToRowValues(checked));
-      if (changes === 0) throw new ThreadExistsError(checked.id);
-    },
-    getThread: async (id) => {
-      const row = selectThread.get(id);
-      return row === null ? null : threadFromRow(row);
-    },
-    async findThreadIds(prefix, limit) {
-      const upper = checkPrefixQuery(prefix, limit);
-      // A range on the primary key rather than LIKE, which could not use the index.
-      return database
-        .query<{ id: string }, [string, string, number]>(
-          "SELECT id FROM threads WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-        )
-        .all(upper, `${upper}\uffff`, limit)
-        .map((row) => row.id);
-    },
-    async listThreads(query) {
-      checkListQuery(query);
-      const conditions: string[] = [];
-      const values: string[] = [];
-      if (query.status !== undefined) {
-        conditions.push("status = ?");
-        values.push(query.status);
-      }
-      if (query.workflow !== undefined) {
-        conditions.push("workflow = ?");
-        values.push(query.workflow);
-      }
-      const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
-      const rows = database
-        .query<ThreadRow, (string | number)[]>(
-          `SELECT ${THREAD_COLUMNS} FROM threads ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
-        )
-        .all(...values, query.limit ?? -1, query.offset ?? 0);
-      const count = database
-        .query<{ total: number }, string[]>(`SELECT count(*) AS total FROM threads ${where}`)
-        .get(...values);
-      return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
-    },
-    async updateThread(id, expectedHead, update) {
-      const head = checkExpectedHead(expectedHead);
-      const { assignments, values } = updateAssignments(await checkThreadUpdate(update));
-      // The compare-and-swap: the WHERE clause re-reads the head under SQLite's write lock.
-      const sql =
-        assignments.length === 0
-          ? "UPDATE threads SET id = id WHERE id = ? AND head = ?"
-          : `UPDATE threads SET ${assignments.join(", ")} WHERE id = ? AND head = ?`;
-      return database.query(sql).run(...values, id, head).changes === 1;
-    },
-    listThreadRoots: async function* () {
-      // Read fully before yielding, so no read transaction stays open while the caller works.
-      type RootRow = { head: string; start: string; forkedFrom: string | null };
-      yield* listThreadRootsOf(
-        database.query<RootRow, []>("SELECT head, start, forked_from AS forkedFrom FROM threads").all(),
-      );
-    },
-    getWorkflow: async (name) =>
-      database
-        .query<WorkflowEntry, [string]>("SELECT name, address, updated_at AS updatedAt FROM workflows WHERE name = ?")
-        .get(name),
-    async setWorkflow(entry) {
-      const checked = await checkWorkflowEntry(entry);
-      database
-        .query(
-          `INSERT INTO workflows (name, address, updated_at) VALUES (?, ?, ?)
+  return reportRefDatabaseDamage<SqliteRefStore>(
+    {
+      async createThread(record) {
+        const checked = await checkThreadRecord(record);
+        const { changes } = database
+          .query(`INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`)
+          .run(...threadToRowValues(checked));
+        if (changes === 0) throw new ThreadExistsError(checked.id);
+      },
+      getThread: async (id) => {
+        const row = selectThread.get(id);
+        return row === null ? null : threadFromRow(row);
+      },
+      async findThreadIds(prefix, limit) {
+        const upper = checkPrefixQuery(prefix, limit);
+        // A range on the primary key rather than LIKE, which could not use the index.
+        return database
+          .query<{ id: string }, [string, string, number]>(
+            "SELECT id FROM threads WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+          )
+          .all(upper, `${upper}\uffff`, limit)
+          .map((row) => row.id);
+      },
+      async listThreads(query) {
+        checkListQuery(query);
+        const conditions: string[] = [];
+        const values: string[] = [];
+        if (query.status !== undefined) {
+          conditions.push("status = ?");
+          values.push(query.status);
+        }
+        if (query.workflow !== undefined) {
+          conditions.push("workflow = ?");
+          values.push(query.workflow);
+        }
+        const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+        const rows = database
+          .query<ThreadRow, (string | number)[]>(
+            `SELECT ${THREAD_COLUMNS} FROM threads ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+          )
+          .all(...values, query.limit ?? -1, query.offset ?? 0);
+        const count = database
+          .query<{ total: number }, string[]>(`SELECT count(*) AS total FROM threads ${where}`)
+          .get(...values);
+        return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
+      },
+      async updateThread(id, expectedHead, update) {
+        const head = checkExpectedHead(expectedHead);
+        const { assignments, values } = updateAssignments(await checkThreadUpdate(update));
+        // The compare-and-swap: the WHERE clause re-reads the head under SQLite's write lock.
+        const sql =
+          assignments.length === 0
+            ? "UPDATE threads SET id = id WHERE id = ? AND head = ?"
+            : `UPDATE threads SET ${assignments.join(", ")} WHERE id = ? AND head = ?`;
+        return database.query(sql).run(...values, id, head).changes === 1;
+      },
+      listThreadRoots: async function* () {
+        // Read fully before yielding, so no read transaction stays open while the caller works.
+        type RootRow = { head: string; start: string; forkedFrom: string | null };
+        yield* listThreadRootsOf(
+          database.query<RootRow, []>("SELECT head, start, forked_from AS forkedFrom FROM threads").all(),
+        );
+      },
+      getWorkflow: async (name) =>
+        database
+          .query<WorkflowEntry, [string]>("SELECT name, address, updated_at AS updatedAt FROM workflows WHERE name = ?")
+          .get(name),
+      async setWorkflow(entry) {
+        const checked = await checkWorkflowEntry(entry);
+        database
+          .query(
+            `INSERT INTO workflows (name, address, updated_at) VALUES (?, ?, ?)
            ON CONFLICT (name) DO UPDATE SET address = excluded.address, updated_at = excluded.updated_at`,
-        )
-        .run(checked.name, checked.address, checked.updatedAt);
+          )
+          .run(checked.name, checked.address, checked.updatedAt);
+      },
+      listWorkflows: async () =>
+        database
+          .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")
+          .all(),
+      ...createSqliteLeaseMethods(database),
+      ...createSqliteChainLinkMethods(database),
+      ...createSqliteChainIndexMethods(database),
+      close: async () => database.close(),
     },
-    listWorkflows: async () =>
-      database
-        .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")
-        .all(),
-    ...createSqliteLeaseMethods(database),
-    ...createSqliteChainLinkMethods(database),
-    ...createSqliteChainIndexMethods(database),
-    close: async () => database.close(),
-  };
+    path,
+  );
 }

@@ -1,17 +1,29 @@
 import { describe, expect, it } from "bun:test";
-import { readdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Address } from "@uwf/protocol";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { writeSampleThread } from "../test/write-sample-thread.ts";
+import { createMemoryRefStore } from "./create-memory-ref-store.ts";
 import { createMemoryStore } from "./create-memory-store.ts";
+import { GcRefusedError } from "./gc-refused-error.ts";
 import { gcStore } from "./gc-store.ts";
 import { hashNode } from "./hash-node.ts";
 import { openFileStore } from "./open-file-store.ts";
-import { sampleThreadId } from "./sample-nodes.ts";
+import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 import type { ChainIndexStep, Store } from "./store.ts";
+import { verifyStore } from "./verify-store.ts";
 
 const HOUR = 60 * 60 * 1000;
+
+/** The name gc's report gives an object's set-aside file. */
+const leftoverName = (address: string) => `${address.slice(0, 2)}/.gc-${address.slice(2)}`;
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  const child = Bun.spawnSync(["true"]);
+  return child.pid;
+}
 
 const backends: [string, () => Promise<{ store: Store; cleanup: () => Promise<void> }>][] = [
   ["memory", async () => ({ store: createMemoryStore(), cleanup: async () => {} })],
@@ -110,6 +122,56 @@ for (const [name, open] of backends) {
       await cleanup();
     });
 
+    it("spares what a step holding a lease wrote, however small the grace, until the lease is gone", async () => {
+      const { store, cleanup } = await open();
+      const thread = await writeSampleThread(store, sampleThreadId(1), 1);
+      const now = new Date();
+      const lease = { ttlMs: 60_000, pid: process.pid, host: "here", now };
+      const held = await store.refs.acquireLease(thread.record.id, lease);
+      if (!held.acquired) throw new Error("expected the lease");
+      // The nodes of the step in flight: written, the head not moved yet.
+      const written = await store.objects.putMany([{ type: "text/1", text: "in flight" }, { in: "flight" }]);
+      const later = new Date(now.getTime() + 2 * HOUR);
+      // Expired by then, but held by a live process on this host: it may still commit.
+      expect(await gcStore(store, { now: later, graceMs: 0, host: "here" })).toMatchObject({ deleted: [], young: 2 });
+      // Judged from elsewhere, an expired lease spares nothing.
+      expect(
+        (await gcStore(store, { now: later, graceMs: 0, host: "elsewhere", dryRun: true })).deleted.sort(),
+      ).toEqual([...written].sort());
+      // Nor does the lease of a process of this host that has died.
+      await store.refs.releaseLease(held.lease);
+      await store.refs.acquireLease(thread.record.id, { ...lease, pid: deadPid() });
+      const report = await gcStore(store, { now: later, graceMs: 0, host: "here" });
+      expect(report.deleted.sort()).toEqual([...written].sort());
+      expect(report.cutoff).toBe(later.toISOString());
+      await cleanup();
+    });
+
+    it("refuses to delete thread nodes while the ref store records no thread, deleting nothing", async () => {
+      const { store, cleanup } = await open();
+      const thread = await writeSampleThread(store, sampleThreadId(1), 2);
+      const stray = await store.objects.put({ stray: true });
+      const lost: Store = { ...store, refs: createMemoryRefStore() };
+      const later = new Date(Date.now() + 2 * HOUR);
+      for (const dryRun of [true, false]) {
+        const refused = gcStore(lost, { now: later, dryRun });
+        await expect(refused).rejects.toThrow(GcRefusedError);
+        await expect(refused).rejects.toThrow("1 thread-start and 2 thread-step node(s) would be deleted");
+      }
+      for (const address of [...thread.reachable, stray]) expect(await store.objects.has(address)).toBe(true);
+      // With threads recorded, a start node that none of them reaches is a lost thread too.
+      await lost.refs.createThread(sampleThreadRecord({ id: sampleThreadId(7), head: stray, start: stray }));
+      await expect(gcStore(lost, { now: later })).rejects.toThrow(
+        "1 thread start node(s) that no thread record reaches would be deleted",
+      );
+      for (const address of thread.reachable) expect(await store.objects.has(address)).toBe(true);
+      // Without thread nodes to lose, an empty ref store is just an empty ref store.
+      const empty = createMemoryStore();
+      const orphan = await empty.objects.put({ type: "text/1", text: "no thread ever" });
+      expect((await gcStore(empty, { now: later })).deleted).toEqual([orphan]);
+      await cleanup();
+    });
+
     it("keeps a node that is re-put within the grace period even when nothing reaches it yet", async () => {
       const { store, cleanup } = await open();
       const address = await store.objects.put({ type: "text/1", text: "prompt about to be linked" });
@@ -162,6 +224,47 @@ describe("gcStore on the file store", () => {
     await store.close();
     home.remove();
   });
+  it("resolves objects set aside by a killed gc once older than its grace: put back, removed or deleted", async () => {
+    const home = createTemporaryDirectory();
+    const store = await openFileStore(home.path);
+    const thread = await writeSampleThread(store, sampleThreadId(1), 1);
+    const orphan = await store.objects.put({ type: "text/1", text: "unreachable" });
+    const young = await store.objects.put({ type: "text/1", text: "young, unreachable" });
+    const objectsRoot = join(home.path, "objects");
+    const file = (address: string) => join(objectsRoot, address.slice(0, 2), `${address.slice(2)}.json`);
+    const setAside = (address: string) => join(objectsRoot, address.slice(0, 2), `.gc-${address.slice(2)}`);
+    const old = new Date(Date.now() - 2 * HOUR);
+    const { head, start } = thread.record;
+    // The head set aside alone (the only copy), the start set aside beside its object, an orphan alone.
+    for (const address of [head, orphan, young]) renameSync(file(address), setAside(address));
+    copyFileSync(file(start), setAside(start));
+    for (const address of [head, start, orphan]) utimesSync(setAside(address), old, old);
+    utimesSync(file(start), old, old);
+
+    const listed = await Array.fromAsync(store.objects.list());
+    expect(listed.filter((address) => [head, orphan, young, start].includes(address)).sort()).toEqual(
+      [head, orphan, young, start].sort(),
+    );
+    const dryRun = await gcStore(store, { now: new Date(), dryRun: true });
+    expect(dryRun.deleted).toEqual([orphan]);
+    expect(dryRun.deletedTemporaryFiles.sort()).toEqual([head, orphan, start].map(leftoverName).sort());
+    expect(existsSync(setAside(orphan))).toBe(true);
+
+    const report = await gcStore(store, { now: new Date() });
+    expect(report.deleted).toEqual([orphan]);
+    expect(report.deletedTemporaryFiles.sort()).toEqual([head, start].map(leftoverName).sort());
+    expect(report.young).toBe(1);
+    for (const address of [head, start]) {
+      expect(existsSync(file(address))).toBe(true);
+      expect(existsSync(setAside(address))).toBe(false);
+    }
+    expect(await store.objects.has(orphan)).toBe(false);
+    expect(existsSync(setAside(young))).toBe(true);
+    expect((await verifyStore(store)).problems).toEqual([]);
+    await store.close();
+    home.remove();
+  });
+
   it("leaves a node readable when killed while deciding whether to delete it, and a put writes it back", async () => {
     const home = createTemporaryDirectory();
     const store = await openFileStore(home.path);

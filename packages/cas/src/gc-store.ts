@@ -1,5 +1,7 @@
-import type { Address } from "@uwf/protocol";
+import { type Address, nodeKind } from "@uwf/protocol";
 import { findChainIndexProblems } from "./find-chain-index-problems.ts";
+import { findLeaseCutoff } from "./find-lease-cutoff.ts";
+import { GcRefusedError } from "./gc-refused-error.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import type { Store } from "./store.ts";
 import { walkNodes } from "./walk-nodes.ts";
@@ -12,23 +14,33 @@ const DELETE_BATCH = 1000;
 export interface GcStoreOptions {
   /** The current time; objects written within `graceMs` before it are kept. */
   now: Date;
-  /** Default one hour: longer than a step takes between writing its first node and moving the head. */
+  /** Default one hour. Steps in flight are spared whatever it is (see findLeaseCutoff). */
   graceMs?: number;
   /** Report what would be deleted without deleting it. */
   dryRun?: boolean;
+  /** This machine's name, as steps record it in their leases (see findLeaseCutoff). */
+  host?: string;
 }
 
 export interface GcReport {
   dryRun: boolean;
+  /**
+   * Unreachable objects last written before this instant were deleted: `now` less the grace period,
+   * or earlier while steps are in flight (ISO 8601).
+   */
+  cutoff: string;
   /** Objects kept because a root reaches them. */
   reachable: number;
-  /** Unreachable objects kept because they were written within the grace period. */
+  /** Unreachable objects kept because they were written since the cutoff. */
   young: number;
   /** reachable + young. */
   kept: number;
   /** Unreachable objects deleted (or, in a dry run, that would be). */
   deleted: Address[];
-  /** Leftover temporary files older than the grace period, deleted (or that would be). */
+  /**
+   * Leftovers older than the cutoff, resolved (or that would be): temporary files of interrupted
+   * writes deleted, objects set aside by an interrupted gc put back in place or deleted.
+   */
   deletedTemporaryFiles: string[];
   /** Threads whose chain index disagreed with their chain (see verify), dropped (or that would be). */
   droppedChainIndexes: string[];
@@ -36,22 +48,26 @@ export interface GcReport {
 
 /**
  * Deletes objects that no root reaches (thread heads, starts and fork points, registered
- * workflow versions) and that are older than the grace period, which protects the nodes of
- * a step still in flight: they are written before its head moves, and a re-put refreshes an
- * existing node's write time. Each deletion decides again (deleteIfWrittenBefore), so a step
- * that puts an old unreachable node again while gc runs keeps it. A reachable node that is
- * corrupt aborts the run (its refs are unknown, so anything might be reachable through it); run
- * verify first. Chain indexes that disagree with their chains are dropped first: derived data,
- * rebuilt by each thread's next step.
+ * workflow versions) and that were last written before the cutoff: `now` less the grace period,
+ * and never later than the oldest step lease that may still commit, so whatever a step in flight
+ * wrote or put again (every node it will link that its thread does not reach yet) is kept, however
+ * small the grace. The leases are read before the roots: a step that committed and let go of its
+ * lease before that read has moved its head, which the roots then include.
+ *
+ * Each deletion decides again (deleteIfWrittenBefore), so a node put again while gc runs is kept.
+ * A reachable node that is corrupt aborts the run (its refs are unknown, so anything might be
+ * reachable through it); run verify first. When the nodes of threads no record names would be
+ * deleted (thread start nodes; and step nodes too when no thread is recorded at all), nothing is:
+ * GcRefusedError (the ref store lost them; `recover` rebuilds them). Chain indexes that disagree
+ * with their chains are dropped: derived data, rebuilt by each thread's next step. Leftovers older
+ * than the cutoff are resolved last.
  */
 export async function gcStore(store: Store, options: GcStoreOptions): Promise<GcReport> {
   const dryRun = options.dryRun === true;
-  const cutoff = options.now.getTime() - (options.graceMs ?? DEFAULT_GC_GRACE_MS);
-  const droppedChainIndexes: string[] = [];
-  for (const { threadId } of await findChainIndexProblems(store)) {
-    if (!dryRun) await store.refs.forgetChainIndex(threadId);
-    droppedChainIndexes.push(threadId);
-  }
+  const leaseCutoff = await findLeaseCutoff(store.refs, { now: options.now, host: options.host });
+  const graceCutoff = options.now.getTime() - (options.graceMs ?? DEFAULT_GC_GRACE_MS);
+  const cutoff = leaseCutoff === null ? graceCutoff : Math.min(graceCutoff, leaseCutoff);
+  const recordsThreads = (await store.refs.listThreads({ limit: 0 })).total > 0;
   const reachable = new Set<Address>();
   await walkNodes(store.objects, await listStoreRoots(store.refs), {
     visit: (address) => {
@@ -60,9 +76,16 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
     // A root whose node is gone has nothing left to protect.
     onMissing: () => {},
   });
+  await refuseToDeleteUnrecordedThreads(store, { reachable, cutoff, recordsThreads });
 
+  const droppedChainIndexes: string[] = [];
+  for (const { threadId } of await findChainIndexProblems(store)) {
+    if (!dryRun) await store.refs.forgetChainIndex(threadId);
+    droppedChainIndexes.push(threadId);
+  }
   const report: GcReport = {
     dryRun,
+    cutoff: new Date(cutoff).toISOString(),
     reachable: 0,
     young: 0,
     kept: 0,
@@ -101,9 +124,42 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
   await deleteDoomed();
   report.kept = report.reachable + report.young;
   for await (const { name, writtenAt } of store.objects.listTemporaryFiles()) {
-    if (writtenAt > cutoff) continue; // possibly a write in progress
+    if (writtenAt >= cutoff) continue; // possibly a write, or another gc's decision, in progress
     if (!dryRun) await store.objects.deleteTemporaryFile(name);
     report.deletedTemporaryFiles.push(name);
   }
   return report;
+}
+
+interface RefuseOptions {
+  reachable: Set<Address>;
+  cutoff: number;
+  recordsThreads: boolean;
+}
+
+/**
+ * Reads what would be deleted, before anything is, and refuses when it holds the nodes of lost
+ * threads: a thread start node (only a thread record reaches one; a failed step leaves step, output,
+ * text and run nodes, never a start), or, with no thread recorded at all, any thread node.
+ */
+async function refuseToDeleteUnrecordedThreads(store: Store, options: RefuseOptions): Promise<void> {
+  const { reachable, cutoff, recordsThreads } = options;
+  let startNodes = 0;
+  let stepNodes = 0;
+  for await (const address of store.objects.list()) {
+    if (reachable.has(address)) continue;
+    const writtenAt = await store.objects.writtenAt(address);
+    if (writtenAt === null || writtenAt >= cutoff) continue;
+    let kind: string | null;
+    try {
+      kind = nodeKind(await store.objects.get(address));
+    } catch {
+      continue; // gone since it was listed, or corrupt: not evidence either way
+    }
+    if (kind === "thread-start/1") startNodes++;
+    else if (kind === "thread-step/1") stepNodes++;
+  }
+  if (startNodes > 0 || (!recordsThreads && stepNodes > 0)) {
+    throw new GcRefusedError(startNodes, stepNodes, recordsThreads);
+  }
 }

@@ -6,6 +6,8 @@ export { createMemoryRefStore } from "./create-memory-ref-store.ts";
 export { createMemoryStore } from "./create-memory-store.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./create-sqlite-ref-store.ts";
 export { decodeAddress, encodeAddress } from "./encode-address.ts";
+export { type FindLeaseCutoffOptions, findLeaseCutoff } from "./find-lease-cutoff.ts";
+export { GcRefusedError } from "./gc-refused-error.ts";
 export { DEFAULT_GC_GRACE_MS, type GcReport, type GcStoreOptions, gcStore } from "./gc-store.ts";
 export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./hash-node.ts";
 export { InvalidAddressError } from "./invalid-address-error.ts";
@@ -13,9 +15,11 @@ export { InvalidJsonValueError } from "./invalid-json-value-error.ts";
 export { InvalidRecordError } from "./invalid-record-error.ts";
 export { listStoreRoots } from "./list-store-roots.ts";
 export { NodeNotFoundError } from "./node-not-found-error.ts";
-export { openFileStore } from "./open-file-store.ts";
+export { openFileStore, refDatabasePath } from "./open-file-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./open-ref-database.ts";
 export { isAddress, parseAddress } from "./parse-address.ts";
+export { findRefDatabaseDamage, setAsideRefDatabase } from "./ref-database-damage.ts";
+export { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,
@@ -32,5 +36,5 @@ export type {
   ThreadUpdate,
 } from "./store.ts";
 export { ThreadExistsError } from "./thread-exists-error.ts";
-export { type VerifyProblem, type VerifyReport, verifyStore } from "./verify-store.ts";
+export { type UnreachableObjects, type VerifyProblem, type VerifyReport, verifyStore } from "./verify-store.ts";
 export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./walk-nodes.ts";

@@ -68,6 +68,8 @@ function expectAgreement(
 describe("the ref store's cheap record checks", () => {
   it("accept only records the protocol's schema accepts unchanged", () => {
     expect(expectAgreement(isWellFormedThreadRecord, threadRecordSchema, variants(record))).toBeGreaterThan(10);
+    const recovered = { ...record, recoveredFrom: record.head };
+    expect(expectAgreement(isWellFormedThreadRecord, threadRecordSchema, variants(recovered))).toBeGreaterThan(10);
     expect(expectAgreement(isWellFormedWorkflowEntry, workflowEntrySchema, variants(entry))).toBeGreaterThan(2);
     const { id: _id, createdAt: _created, start: _start, ...update } = record;
     expect(expectAgreement(isWellFormedThreadUpdate, updateSchema, variants(update))).toBeGreaterThan(10);
@@ -75,6 +77,7 @@ describe("the ref store's cheap record checks", () => {
 
   it("accept what uwf itself writes", () => {
     expect(isWellFormedThreadRecord(record)).toBe(true);
+    expect(isWellFormedThreadRecord({ ...record, recoveredFrom: record.head })).toBe(true);
     expect(isWellFormedThreadUpdate({ head: record.head, status: "ended", updatedAt: new Date().toISOString() })).toBe(
       true,
     );

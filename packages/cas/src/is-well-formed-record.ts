@@ -28,15 +28,22 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   updatedAt: isTimestamp,
   forkedFrom: (value) => value === null || isAddress(value),
   usage: isUsage,
+  recoveredFrom: isAddress,
 };
 
+/** Keys a record may leave out (zod's `.optional()`): present only on some records. */
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom"]);
+const REQUIRED_FIELDS = Object.keys(RECORD_FIELDS).filter((key) => !OPTIONAL_FIELDS.has(key));
+
 const UPDATABLE_FIELDS = new Set(
-  Object.keys(RECORD_FIELDS).filter((key) => !["id", "createdAt", "start"].includes(key)),
+  Object.keys(RECORD_FIELDS).filter((key) => !["id", "createdAt", "start", "recoveredFrom"].includes(key)),
 );
 const USAGE_COUNTS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"];
 
 export function isWellFormedThreadRecord(value: unknown): value is ThreadRecord {
-  return hasExactly(value, Object.keys(RECORD_FIELDS)) && everyFieldValid(value);
+  if (!isPlainObject(value)) return false;
+  const optional = Object.keys(value).filter((key) => OPTIONAL_FIELDS.has(key));
+  return hasExactly(value, [...REQUIRED_FIELDS, ...optional]) && everyFieldValid(value);
 }
 
 export function isWellFormedThreadUpdate(value: unknown): value is ThreadUpdate {

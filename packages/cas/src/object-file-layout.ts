@@ -23,11 +23,17 @@ export function objectLocation(root: string, address: Address): { directory: str
 /**
  * Where gc moves an object while it decides whether to delete it (see deleteIfWrittenBefore):
  * `<shard>/.gc-<other 11 chars>`, out of reach of puts but still read in place of the object, so
- * a gc killed while deciding leaves the node readable. Not an object, not a temporary file.
+ * a gc killed while deciding leaves the node readable. Not an object file: a leftover, listed
+ * with the temporary files, that a later gc puts back in place or removes.
  */
 export function setAsidePath(directory: string, address: Address): string {
   return `${directory}/.gc-${address.slice(2)}`;
 }
+
+export const SET_ASIDE_FILE = /^\.gc-[0-9A-HJKMNP-TV-Z]{11}$/;
+
+/** A set-aside file as named to callers of listTemporaryFiles: `<shard>/.gc-<other 11 chars>`. */
+export const SET_ASIDE_FILE_NAME = /^[0-9A-F][0-9A-HJKMNP-TV-Z]\/\.gc-[0-9A-HJKMNP-TV-Z]{11}$/;
 
 let temporaryCounter = 0;
 

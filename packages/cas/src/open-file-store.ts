@@ -5,10 +5,15 @@ import { createSqliteRefStore } from "./create-sqlite-ref-store.ts";
 import type { OpenRefDatabaseOptions } from "./open-ref-database.ts";
 import type { Store } from "./store.ts";
 
+/** Where the default backend keeps a home's ref store. */
+export function refDatabasePath(home: string): string {
+  return join(home, "refs.db");
+}
+
 /** The default, embedded backend in a uwf home: objects under `home/objects`, refs in `home/refs.db`. */
 export async function openFileStore(home: string, options: OpenRefDatabaseOptions = {}): Promise<Store> {
   const objectsRoot = join(home, "objects");
   mkdirSync(objectsRoot, { recursive: true });
-  const refs = createSqliteRefStore(join(home, "refs.db"), options);
+  const refs = createSqliteRefStore(refDatabasePath(home), options);
   return { objects: createFileObjectStore(objectsRoot), refs, close: () => refs.close() };
 }

@@ -1,8 +1,9 @@
 import { Database } from "bun:sqlite";
 import { UwfError } from "@uwf/protocol";
+import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 3;
+export const REF_SCHEMA_VERSION = 4;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -62,6 +63,10 @@ const MIGRATIONS: readonly string[] = [
     steps TEXT NOT NULL
   );
   `,
+  `
+  -- The head a record was rebuilt from by \`uwf cas recover\`; NULL for every other record.
+  ALTER TABLE threads ADD COLUMN recovered_from TEXT;
+  `,
 ];
 
 export interface OpenRefDatabaseOptions {
@@ -75,10 +80,16 @@ export interface OpenRefDatabaseOptions {
  * file and at worst loses the last commits on power loss (a thread then sits at its old
  * head, which the step algorithm already tolerates); a busy timeout so concurrent steppers
  * queue for the write lock instead of failing. The schema is migrated inside an immediate
- * transaction, so processes opening a new file at the same time create it exactly once.
+ * transaction, so processes opening a new file at the same time create it exactly once. A file
+ * that is not a sound database fails with RefStoreDamagedError and is left as it is.
  */
 export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = {}): Database {
-  const database = new Database(path, { create: true, strict: true });
+  let database: Database;
+  try {
+    database = new Database(path, { create: true, strict: true });
+  } catch (error) {
+    throw asRefStoreError(error, path);
+  }
   try {
     database.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
     database.run("PRAGMA journal_mode = WAL");
@@ -94,7 +105,7 @@ export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = 
     }
   } catch (error) {
     database.close();
-    throw error;
+    throw asRefStoreError(error, path);
   }
   return database;
 }

@@ -8,13 +8,13 @@ import type { ObjectFileWrite } from "./write-object-files.ts";
 
 /**
  * Puts object files without durability, with up to `concurrency` files in flight; for each,
- * what createFileObjectStore does one at a time: an existing file only has its write time
- * refreshed, a new one is written to a temporary file in its directory and renamed into
- * place, so it is never visible half-written.
+ * what createFileObjectStore does one at a time: an existing file holding the right bytes only
+ * has its write time refreshed; a new one, or one whose content went bad, is written to a
+ * temporary file in its directory and renamed into place, so it is never visible half-written.
  *
  * Bun runs node:fs/promises calls on its thread pool, so on 2 cores the writes and renames of
- * many files overlap each other and the existence checks. Those stay synchronous: a check is
- * one cheap system call, and as a promise it would cost a round trip to the pool (about 50 µs
+ * many files overlap each other and the existence checks. Those stay synchronous: a check is one
+ * cheap read of a small file, and as a promise it would cost a round trip to the pool (about 50 µs
  * when not overlapped). Writes pay two such round trips, so for a few files the synchronous
  * loop is faster (see CONCURRENT_BATCH_MINIMUM in create-file-object-store.ts).
  *
@@ -29,7 +29,7 @@ export async function putObjectFilesConcurrently(
 ): Promise<void> {
   const now = new Date();
   await forEachConcurrently(objects, concurrency, async (object) => {
-    if (freshenObjectFile(object.path, now)) return;
+    if (freshenObjectFile(object.path, object.bytes, now)) return;
     try {
       await writeThroughTemporaryFile(object);
     } catch (error) {

@@ -3,6 +3,9 @@ import { threadRecordSchema, workflowEntrySchema } from "@uwf/protocol";
 /** The protocol's schemas for what the ref store persists; loaded only for input the cheap checks do not accept. */
 export const refRecordSchemas = {
   threadRecord: threadRecordSchema,
-  threadUpdate: threadRecordSchema.omit({ id: true, createdAt: true, start: true }).partial().strict(),
+  threadUpdate: threadRecordSchema
+    .omit({ id: true, createdAt: true, start: true, recoveredFrom: true })
+    .partial()
+    .strict(),
   workflowEntry: workflowEntrySchema,
 };

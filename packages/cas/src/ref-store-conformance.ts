@@ -24,6 +24,21 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(await refs.getThread(sampleThreadId(2))).toBeNull();
     });
 
+    it("keeps the head a recovered record was rebuilt from, absent from other records, which no update sets", async () => {
+      const { refs } = current();
+      const recovered = sampleThreadRecord({ recoveredFrom: HEAD_A });
+      await refs.createThread(recovered);
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(2) }));
+      expect(await refs.getThread(recovered.id)).toEqual(recovered);
+      expect(await refs.getThread(sampleThreadId(2))).not.toHaveProperty("recoveredFrom");
+      expect((await refs.listThreads({})).threads.map((thread) => thread.recoveredFrom)).toEqual([undefined, HEAD_A]);
+      await expect(
+        refs.updateThread(sampleThreadId(2), recovered.head, { recoveredFrom: HEAD_B } as object),
+      ).rejects.toThrow(InvalidRecordError);
+      expect(await refs.updateThread(recovered.id, recovered.head, { head: HEAD_C })).toBe(true);
+      expect((await refs.getThread(recovered.id))?.recoveredFrom).toBe(HEAD_A);
+    });
+
     it("refuses a second record with the same id, and records that break the schema", async () => {
       const { refs } = current();
       await refs.createThread(sampleThreadRecord());
@@ -176,6 +191,21 @@ export function describeRefStoreConformance(current: CurrentStore): void {
     it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {
       const { refs } = current();
       await expect(refs.acquireLease(threadId, { ...request(0), ttlMs: 0 })).rejects.toThrow(InvalidRecordError);
+    });
+
+    it("lists every lease held, expired ones too, in thread id order, as copies", async () => {
+      const { refs } = current();
+      expect(await refs.listLeases()).toEqual([]);
+      const second = await refs.acquireLease(sampleThreadId(2), request(0, 200));
+      const first = await refs.acquireLease(threadId, request(10));
+      if (!first.acquired || !second.acquired) throw new Error("expected both leases");
+      expect(await refs.renewLease(first.lease, 60_000, at(20))).toBe(true);
+      const listed = await refs.listLeases();
+      expect(listed).toEqual([{ ...first.lease, expiresAt: at(80).toISOString() }, second.lease]);
+      (listed[0] as { pid: number }).pid = 1;
+      expect((await refs.listLeases())[0]?.pid).toBe(100);
+      await refs.releaseLease(first.lease);
+      expect(await refs.listLeases()).toEqual([second.lease]);
     });
   });
 

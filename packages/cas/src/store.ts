@@ -1,9 +1,14 @@
 import type { Address, Lease, ThreadRecord, ThreadStatus, WorkflowEntry } from "@uwf/protocol";
 
-/** A leftover of an interrupted write (a temporary file): never an object, removed by `gc`. */
+/**
+ * A leftover of an interrupted write or gc, never listed as an object file, resolved by `gc`: a
+ * `temporary` file of a write that never finished, or an object `set-aside` by a gc killed while
+ * deciding whether to delete it (still read as the node).
+ */
 export interface TemporaryFileInfo {
   /** Opaque to callers; pass it back to `deleteTemporaryFile`. */
   name: string;
+  kind: "temporary" | "set-aside";
   /** Milliseconds since the epoch of the last write to it. */
   writtenAt: number;
 }
@@ -16,9 +21,10 @@ export interface PutManyOptions {
 /** Immutable, content-addressed nodes. Every method validates addresses before touching storage. */
 export interface ObjectStore {
   /**
-   * Writes one node (canonical JSON) and returns its address. An existing address is not
-   * rewritten, but its write time is refreshed, so `gc`'s grace period covers a node from
-   * the moment any writer last put it (a step about to link an old, unreachable node).
+   * Writes one node (canonical JSON) and returns its address. An existing address holding the
+   * right bytes is not rewritten, but its write time is refreshed, so `gc`'s grace period covers
+   * a node from the moment any writer last put it (a step about to link an old, unreachable
+   * node); one whose stored bytes went bad is written again, so a put repairs a corrupt object.
    */
   put(node: unknown, options?: PutManyOptions): Promise<Address>;
   /** Writes several nodes as one batch; addresses come back in input order. */
@@ -46,9 +52,17 @@ export interface ObjectStore {
    * period counts from); null when it is not stored.
    */
   writtenAt(address: string): Promise<number | null>;
-  /** Leftovers of interrupted writes, for `verify` and `gc`; backends whose writes leave none yield nothing. */
+  /**
+   * Leftovers of interrupted writes and gc runs, for `verify` and `gc`; backends whose writes
+   * leave none yield nothing. A set-aside object with no object beside it is also listed by
+   * `list`, as the node it holds.
+   */
   listTemporaryFiles(): AsyncIterable<TemporaryFileInfo>;
-  /** Removes one leftover named by `listTemporaryFiles`; any other name is refused before touching storage. */
+  /**
+   * Resolves one leftover named by `listTemporaryFiles`: removes a temporary file, and puts a
+   * set-aside object back in place (or removes it when the object exists again); any other name
+   * is refused before touching storage.
+   */
   deleteTemporaryFile(name: string): Promise<void>;
 }
 
@@ -75,7 +89,7 @@ export interface AcquireLeaseOptions {
 export type AcquireLeaseResult = { acquired: true; lease: Lease } | { acquired: false; holder: Lease };
 
 /** Fields of a thread record that an update may change. */
-export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start">>;
+export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom">>;
 
 /** A thread-step node as the ref store caches it for chain reads (see `RefStore.recallChain`). */
 export interface ChainLink {
@@ -127,6 +141,11 @@ export interface RefStore {
   renewLease(lease: Lease, ttlMs: number, now: Date): Promise<boolean>;
   /** Releases a lease if this holder (token) still owns it. */
   releaseLease(lease: Lease): Promise<void>;
+  /**
+   * Every lease held, expired or not, in thread id order: what `gc` and `recover` read to spare
+   * what steps in flight are writing (see findLeaseCutoff).
+   */
+  listLeases(): Promise<Lease[]>;
 
   /**
    * Caches thread-step nodes, so that a long chain reads in one query instead of one object

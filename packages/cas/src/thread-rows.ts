@@ -16,6 +16,7 @@ const COLUMN_OF = {
   updatedAt: "updated_at",
   forkedFrom: "forked_from",
   usage: "usage",
+  recoveredFrom: "recovered_from",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
 type Field = keyof typeof COLUMN_OF;
@@ -36,6 +37,8 @@ export function threadFromRow(row: ThreadRow): ThreadRecord {
   const record: Record<string, unknown> = {};
   for (const field of FIELDS) {
     const value = row[COLUMN_OF[field]];
+    // An optional field is absent from the record, not null, when its column is empty.
+    if (field === "recoveredFrom" && value === null) continue;
     record[field] = field === "usage" ? JSON.parse(String(value)) : value;
   }
   return record as ThreadRecord;
@@ -60,5 +63,5 @@ export function updateAssignments(update: ThreadUpdate): { assignments: string[]
 
 function toSql(field: Field, value: unknown): SqlValue {
   if (field === "usage") return JSON.stringify(value);
-  return value as SqlValue;
+  return (value ?? null) as SqlValue;
 }

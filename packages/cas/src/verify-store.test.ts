@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Address } from "@uwf/protocol";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { writeSampleThread } from "../test/write-sample-thread.ts";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
+import { createMemoryRefStore } from "./create-memory-ref-store.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import { openFileStore } from "./open-file-store.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
@@ -60,7 +61,14 @@ describe("verifyStore", () => {
       updatedAt: "2026-01-01T00:00:00.000Z",
     });
     const report = await verifyStore(store);
-    expect(report).toEqual({ ok: true, checked: reachable.size, roots: 3, problems: [], leftovers: [] });
+    expect(report).toEqual({
+      ok: true,
+      checked: reachable.size,
+      roots: 3,
+      problems: [],
+      unreachable: { total: 0, byKind: {} },
+      leftovers: [],
+    });
   });
 
   it("reports a flipped byte with the address of the object", async () => {
@@ -135,6 +143,50 @@ describe("verifyStore", () => {
     const report = await verifyStore(store);
     expect(report.ok).toBe(true);
     expect(report.leftovers.map((leftover) => leftover.name)).toEqual([`${record.head.slice(0, 2)}/.tmp-1-2-3`]);
+  });
+
+  it("counts unreachable objects by kind, and reports each thread start that no record reaches", async () => {
+    const first = await writeSampleThread(store, sampleThreadId(1), 2);
+    const second = await writeSampleThread(store, sampleThreadId(2), 1);
+    await store.objects.put({ stray: true });
+    expect((await verifyStore(store)).unreachable).toEqual({ total: 1, byKind: { json: 1 } });
+
+    // The same objects under an empty ref store: refs.db lost, or emptied.
+    const report = await verifyStore({ ...store, refs: createMemoryRefStore() });
+    expect(report.ok).toBe(false);
+    expect(report.unreachable).toEqual({
+      total: report.checked,
+      byKind: {
+        "text/1": 6,
+        "thread-step/1": 3,
+        "agent-run/1": 3,
+        "output/1": 3,
+        "thread-start/1": 2,
+        "workflow/1": 1,
+        json: 1,
+      },
+    });
+    expect(
+      report.problems.map(({ kind, address }) => ({ kind, address })).sort((a, b) => (a.address < b.address ? -1 : 1)),
+    ).toEqual(
+      [first.record.start, second.record.start].sort().map((address) => ({ kind: "unrecorded-thread", address })),
+    );
+    expect(report.problems[0]?.message).toContain("`uwf cas recover` rebuilds its thread");
+  });
+
+  it("lists objects set aside by an interrupted gc as leftovers, reading them as the node", async () => {
+    const { record } = await writeSampleThread(store, sampleThreadId(1), 1);
+    const shard = join(home.path, "objects", record.head.slice(0, 2));
+    renameSync(objectPath(record.head), join(shard, `.gc-${record.head.slice(2)}`));
+    const report = await verifyStore(store);
+    expect(report.ok).toBe(true);
+    expect(report.leftovers).toEqual([
+      {
+        name: `${record.head.slice(0, 2)}/.gc-${record.head.slice(2)}`,
+        kind: "set-aside",
+        writtenAt: expect.any(Number),
+      },
+    ]);
   });
 
   it("reports what reading every object twice reported, in the same order, reading each object once", async () => {

@@ -1,4 +1,4 @@
-import { type Address, listNodeRefs } from "@uwf/protocol";
+import { type Address, listNodeRefs, nodeKind } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { createRefGraph } from "./create-ref-graph.ts";
 import { findChainIndexProblems } from "./find-chain-index-problems.ts";
@@ -9,12 +9,21 @@ import type { Store, TemporaryFileInfo } from "./store.ts";
 
 /**
  * Something `verify` found wrong: a stored object that fails its hash, a referenced one that is
- * not there, or a thread's chain index that disagrees with its chain (at `address`).
+ * not there, a thread's chain index that disagrees with its chain (at `address`), or a thread start
+ * node that no thread record reaches (its thread is lost to the ref store; `recover` rebuilds it).
  */
 export type VerifyProblem =
   | { kind: "corrupt"; address: Address; message: string }
   | { kind: "missing"; address: Address; referrer: Address | null; message: string }
-  | { kind: "chain-index"; address: Address; thread: string; message: string };
+  | { kind: "chain-index"; address: Address; thread: string; message: string }
+  | { kind: "unrecorded-thread"; address: Address; message: string };
+
+/** Objects no root reaches: kept by gc for its grace period, deleted after. */
+export interface UnreachableObjects {
+  total: number;
+  /** How many of each node kind (`thread-step/1`, ...; `json` for plain JSON values), most first. */
+  byKind: Record<string, number>;
+}
 
 export interface VerifyReport {
   /** True when there are no problems; leftovers alone do not make a store unhealthy. */
@@ -24,20 +33,27 @@ export interface VerifyReport {
   /** Roots (thread heads, starts, fork points, registry entries) the reachability check started from. */
   roots: number;
   problems: VerifyProblem[];
-  /** Temporary files of interrupted writes: harmless, never read as objects, removed by `gc`. */
+  unreachable: UnreachableObjects;
+  /**
+   * Temporary files of interrupted writes (harmless, never read as objects) and objects set aside
+   * by an interrupted gc (still read as the node): resolved by `gc`.
+   */
   leftovers: TemporaryFileInfo[];
 }
 
 /**
- * Reads and re-hashes every object once, keeping each node's refs, then walks everything
+ * Reads and re-hashes every object once, keeping each node's refs and kind, then walks everything
  * reachable from the ref store's roots over those refs (as walkNodes would, without reading
- * the nodes again) and reports nodes that are referenced but absent; then checks each thread's
+ * the nodes again) and reports nodes that are referenced but absent; counts what the walk did not
+ * reach by kind, and reports each unreached thread start node (a thread no record names: the ref
+ * store was lost, or a `start` died before recording its thread); then checks each thread's
  * chain index against the step nodes it names (reading those again). Returns data; never
  * prints, never repairs. Like gc, it reads the whole object store, which no other command does.
  */
 export async function verifyStore(store: Store): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
   const graph = createRefGraph();
+  const kinds = new NodeKindTags();
   let checked = 0;
   for await (const address of store.objects.list()) {
     let node: unknown;
@@ -52,7 +68,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
       continue;
     }
     checked++;
-    graph.addRead(address, listNodeRefs(node));
+    graph.addRead(address, listNodeRefs(node), kinds.tagOf(node));
   }
   const leftovers: TemporaryFileInfo[] = [];
   for await (const leftover of store.objects.listTemporaryFiles()) leftovers.push(leftover);
@@ -80,8 +96,49 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
       },
     },
   );
+  const counts = new Map<string, number>();
+  let unreachable = 0;
+  graph.forEachUnreached((address, tag) => {
+    const kind = kinds.kindOf(tag);
+    unreachable++;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    if (kind === "thread-start/1") {
+      const message = `thread start node ${address} is reached by no thread record (the ref store may have been lost): \`uwf cas recover\` rebuilds its thread`;
+      problems.push({ kind: "unrecorded-thread", address, message });
+    }
+  });
   for (const { threadId, address, message } of await findChainIndexProblems(store)) {
     problems.push({ kind: "chain-index", address, thread: threadId, message });
   }
-  return { ok: problems.length === 0, checked, roots: roots.size, problems, leftovers };
+  const byKind = Object.fromEntries([...counts].sort(([, left], [, right]) => right - left));
+  return {
+    ok: problems.length === 0,
+    checked,
+    roots: roots.size,
+    problems,
+    unreachable: { total: unreachable, byKind },
+    leftovers,
+  };
+}
+
+/** Node kinds as the small numbers the ref graph tags nodes with: 0 is plain JSON, 255 any kind past 254 others. */
+class NodeKindTags {
+  private readonly kinds = ["json"];
+  private readonly tags = new Map<string, number>();
+
+  tagOf(node: unknown): number {
+    const kind = nodeKind(node);
+    if (kind === null) return 0;
+    let tag = this.tags.get(kind);
+    if (tag === undefined) {
+      tag = Math.min(this.kinds.length, 255);
+      if (tag < 255) this.kinds.push(kind);
+      this.tags.set(kind, tag);
+    }
+    return tag;
+  }
+
+  kindOf(tag: number): string {
+    return this.kinds[tag] ?? "other";
+  }
 }

@@ -27,6 +27,7 @@ describe("the @uwf/protocol entry", () => {
       "anthropicAgentSpecSchema",
       "casHasResultSchema",
       "casPutResultSchema",
+      "casRecoverResultSchema",
       "casRefsResultSchema",
       "casWalkResultSchema",
       "commandAgentSpecSchema",

@@ -15,10 +15,12 @@ export {
   shellAgentSpecSchema,
 } from "./agent-spec.ts";
 export {
+  type CasRecoverResult,
   type ConfigListResult,
   type ConfigValueResult,
   casHasResultSchema,
   casPutResultSchema,
+  casRecoverResultSchema,
   casRefsResultSchema,
   casWalkResultSchema,
   configListResultSchema,

@@ -27,6 +27,12 @@ export const threadRecordSchema = z
     updatedAt: z.iso.datetime(),
     forkedFrom: addressSchema.nullable(),
     usage: usageSchema,
+    /**
+     * Set only on a record `uwf cas recover` rebuilt from the object store, when the ref store had
+     * lost the thread: the head it was rebuilt from. Absent on every other record, and on records
+     * written before it existed.
+     */
+    recoveredFrom: addressSchema.optional(),
   })
   .strict();
 export type ThreadRecord = z.infer<typeof threadRecordSchema>;

@@ -1,0 +1,53 @@
+import { Database } from "bun:sqlite";
+import { existsSync, renameSync } from "node:fs";
+import { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
+
+/** SQLite's word for a file that is not (or no longer) a sound database. */
+export function isDatabaseDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
+}
+
+/** RefStoreDamagedError for SQLite's damage errors, naming the file; any other error as it is. */
+export function asRefStoreError(error: unknown, path: string): unknown {
+  if (!isDatabaseDamage(error)) return error;
+  return new RefStoreDamagedError(path, (error as Error).message, error);
+}
+
+/**
+ * What is wrong with the ref database at `path`, or null when it is sound or absent: it is
+ * opened and checked whole (`PRAGMA quick_check`, which reads every page). For `uwf cas recover`,
+ * which must know before it trusts the file; other commands learn of damage when they touch it.
+ */
+export function findRefDatabaseDamage(path: string): string | null {
+  if (!existsSync(path)) return null;
+  let database: Database | undefined;
+  try {
+    database = new Database(path, { readwrite: true, strict: true });
+    const rows = database.query<{ quick_check: string }, []>("PRAGMA quick_check").all();
+    const problems = rows.map((row) => row.quick_check).filter((result) => result !== "ok");
+    return problems.length === 0 ? null : problems.slice(0, 3).join("; ");
+  } catch (error) {
+    if (isDatabaseDamage(error)) return (error as Error).message;
+    throw error;
+  } finally {
+    database?.close();
+  }
+}
+
+/**
+ * Moves a damaged ref database, and its WAL and shared-memory files, aside to
+ * `<path>.damaged-<time>` (plus `-wal`, `-shm`), so the next open starts an empty one and the
+ * damaged file is kept for inspection, never overwritten. Returns the new path of the database.
+ */
+export function setAsideRefDatabase(path: string, now: Date): string {
+  const aside = `${path}.damaged-${now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")}`;
+  if (existsSync(aside)) throw new RefStoreDamagedError(path, `${aside} exists already; move it away first`);
+  for (const suffix of ["-wal", "-shm", ""]) {
+    if (existsSync(`${path}${suffix}`)) renameSync(`${path}${suffix}`, `${aside}${suffix}`);
+  }
+  return aside;
+}

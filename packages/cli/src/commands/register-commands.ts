@@ -262,10 +262,14 @@ function registerCasCommands(cas: Command, run: RunCommand): void {
     .command("gc")
     .description("delete objects unreachable from threads and the registry, drop damaged chain indexes")
     .option("--dry-run", "only report what would be deleted")
-    .option("--grace <seconds>", "keep objects younger than this (default 3600)", parseNonNegativeInteger)
+    .option("--grace <seconds>", "keep objects younger than this (default 3600, at least 60)", parseNonNegativeInteger)
     .action((options: { dryRun?: boolean; grace?: number }) =>
       run(async (context) => (await import("./cas/gc.ts")).casGcCommand(options, context))(),
     );
+  cas
+    .command("recover")
+    .description("rebuild lost thread records from the store's chains (moving a damaged refs.db aside)")
+    .action(() => run(async (context) => (await import("./cas/recover.ts")).casRecoverCommand(context))());
 }
 
 function registerConfigCommands(config: Command, run: RunCommand): void {

@@ -16,7 +16,8 @@ export function formatThreadList(result: ListResult, color: boolean): string {
   };
   const rows = result.threads.map((thread) => [
     thread.id,
-    (statusColor[thread.status] ?? String)(thread.status),
+    (statusColor[thread.status] ?? String)(thread.status) +
+      (thread.recoveredFrom === undefined ? "" : paint.dim(" (recovered)")),
     thread.workflow,
     String(thread.stepCount),
     thread.next ?? "",

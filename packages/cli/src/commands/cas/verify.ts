@@ -3,8 +3,8 @@ import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 
 /**
- * Re-hashes every object, checks every thread root and every chain index: the only command
- * besides gc that reads the whole store.
+ * Re-hashes every object, checks every thread root and every chain index, counts what nothing
+ * reaches by kind and lists leftovers: the only command besides gc that reads the whole store.
  */
 export async function casVerifyCommand(context: CommandContext) {
   const store = await context.openStore();
@@ -12,12 +12,22 @@ export async function casVerifyCommand(context: CommandContext) {
   const problems = report.problems.length;
   return {
     result: report,
-    format: (value: typeof report) =>
-      [
+    format: (value: typeof report) => {
+      const { total, byKind } = value.unreachable;
+      const kinds = Object.entries(byKind).map(([kind, count]) => `${count} ${kind}`);
+      return [
         ...value.problems.map((problem) => `${problem.kind} ${problem.address}: ${problem.message}`),
-        ...value.leftovers.map((leftover) => `leftover temporary file ${leftover.name} (removed by \`uwf cas gc\`)`),
+        ...value.leftovers.map((leftover) =>
+          leftover.kind === "set-aside"
+            ? `leftover object set aside by an interrupted gc: ${leftover.name} (still read; \`uwf cas gc\` puts it back)`
+            : `leftover temporary file ${leftover.name} (removed by \`uwf cas gc\`)`,
+        ),
+        ...(total === 0
+          ? []
+          : [`${total} unreachable object(s), which gc deletes once older than its grace: ${kinds.join(", ")}`]),
         `${value.checked} object(s) checked, ${value.problems.length} problem(s)`,
-      ].join("\n"),
+      ].join("\n");
+    },
     exitCode: problems === 0 ? EXIT_OK : EXIT_FAILED,
   };
 }

@@ -1,0 +1,39 @@
+import type { CasRecoverResult } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+
+/**
+ * Rebuilds the thread records (and registry entries) the ref store lost, from the chains in the
+ * object store; first moves a damaged ref store aside, keeping it. Exit 0 when every lost head was
+ * recovered (or none was lost), 75 when a head was left because a step may still be writing it (run
+ * it again later), 1 when a chain could not be rebuilt.
+ */
+export async function casRecoverCommand(context: CommandContext) {
+  const { setAsideDamagedRefStore } = await import("../../open-store.ts");
+  const setAside = setAsideDamagedRefStore(context.home, context.env, context.now());
+  const store = await context.openStore();
+  const { recoverThreads } = await import("../../engine/recover-threads.ts");
+  const result: CasRecoverResult = {
+    setAside,
+    ...(await recoverThreads({ store, host: context.host, now: context.now })),
+  };
+  const reasons = new Set(result.skipped.map((skipped) => skipped.reason));
+  return {
+    result,
+    format: formatRecoverResult,
+    exitCode: reasons.has("broken") ? EXIT_FAILED : reasons.has("in-flight") ? EXIT_BUSY : EXIT_OK,
+  };
+}
+
+function formatRecoverResult(result: CasRecoverResult): string {
+  return [
+    ...(result.setAside === null ? [] : [`moved the damaged ref store aside to ${result.setAside}`]),
+    ...result.recovered.map(
+      (thread) =>
+        `recovered thread ${thread.thread} (${thread.workflow}, ${thread.steps} step(s), ${thread.status}) at ${thread.head}`,
+    ),
+    ...result.registered.map((entry) => `registered workflow ${entry.name} at ${entry.address}`),
+    ...result.skipped.map((skipped) => `${skipped.reason} ${skipped.head}: ${skipped.message}`),
+    `${result.recovered.length} thread(s) recovered, ${result.registered.length} workflow(s) registered, ${result.checked} object(s) read`,
+  ].join("\n");
+}

@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it } from "bun:test";
+import { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
 import { type FakeAnthropicServer, startFakeAnthropicServer } from "./fake-anthropic-server.ts";
 import {
   FAKE_ERROR_STATUS,
   type FakeErrorType,
   fakeErrorReply,
+  fakeMaxTokensReply,
+  fakeRefusalReply,
+  fakeStreamErrorReply,
   fakeTextReply,
   fakeToolUseReply,
 } from "./fake-replies.ts";
@@ -13,6 +17,10 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
+
+const HELLO = [{ role: "user", content: "Hello" }];
+/** The smallest request the real API accepts. */
+const REQUEST = { model: "claude-x", max_tokens: 10, messages: HELLO };
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${server?.url}${path}`, {
@@ -39,7 +47,7 @@ function parseEvents(text: string): Array<{ event: string; data: Record<string, 
 describe("startFakeAnthropicServer", () => {
   it("answers a JSON request with a message and usage", async () => {
     server = startFakeAnthropicServer({ replies: [fakeTextReply("hello", { input_tokens: 7, output_tokens: 3 })] });
-    const response = await post("/v1/messages", { model: "claude-x", max_tokens: 10, messages: [] });
+    const response = await post("/v1/messages", { model: "claude-x", max_tokens: 10, messages: HELLO });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       id: "msg_fake_0001",
@@ -57,7 +65,7 @@ describe("startFakeAnthropicServer", () => {
     server = startFakeAnthropicServer({
       replies: [fakeToolUseReply({ name: "write_file", input: { path: "a.txt", content: "hi" } }, { text: "Sure." })],
     });
-    const response = await post("/v1/messages", { model: "m", stream: true, messages: [] });
+    const response = await post("/v1/messages", { ...REQUEST, stream: true });
     expect(response.headers.get("content-type")).toStartWith("text/event-stream");
     const events = parseEvents(await response.text());
     expect(events.map((event) => event.event)).toEqual([
@@ -100,7 +108,7 @@ describe("startFakeAnthropicServer", () => {
     const types = Object.keys(FAKE_ERROR_STATUS) as FakeErrorType[];
     server = startFakeAnthropicServer({ replies: types.map((type) => fakeErrorReply(type, { retryAfter: "2" })) });
     for (const type of types) {
-      const response = await post("/v1/messages", { stream: true });
+      const response = await post("/v1/messages", { ...REQUEST, stream: true });
       expect(response.status).toBe(FAKE_ERROR_STATUS[type]);
       expect(response.headers.get("retry-after")).toBe("2");
       const body = (await response.json()) as { type: string; error: { type: string } };
@@ -112,12 +120,14 @@ describe("startFakeAnthropicServer", () => {
 
   it("records requests without secrets, refuses a wrong key and answers other paths with 404", async () => {
     server = startFakeAnthropicServer({ apiKey: "right-key" });
-    expect((await post("/v1/messages", { a: 1 }, { "x-api-key": "wrong" })).status).toBe(401);
-    expect((await post("/v1/messages", { a: 2 }, { "x-api-key": "right-key" })).status).toBe(200);
+    const first = { ...REQUEST, metadata: { n: 1 } };
+    const second = { ...REQUEST, metadata: { n: 2 } };
+    expect((await post("/v1/messages", first, { "x-api-key": "wrong" })).status).toBe(401);
+    expect((await post("/v1/messages", second, { "x-api-key": "right-key" })).status).toBe(200);
     expect((await post("/v1/other", {}, { "x-api-key": "right-key" })).status).toBe(404);
     expect(server.requests.map((request) => [request.path, request.status, request.body])).toEqual([
-      ["/v1/messages", 401, { a: 1 }],
-      ["/v1/messages", 200, { a: 2 }],
+      ["/v1/messages", 401, first],
+      ["/v1/messages", 200, second],
       ["/v1/other", 404, {}],
     ]);
     expect(server.requests[1]?.headers["x-api-key"]).toBe("[redacted]");
@@ -130,10 +140,98 @@ describe("startFakeAnthropicServer", () => {
       isScripted: (request) => (request.body as { tools?: unknown[] }).tools !== undefined,
       defaultReply: fakeTextReply("side"),
     });
-    const side = (await (await post("/v1/messages", {})).json()) as { content: Array<{ text: string }> };
-    const main = (await (await post("/v1/messages", { tools: [] })).json()) as { content: Array<{ text: string }> };
+    const side = (await (await post("/v1/messages", REQUEST)).json()) as { content: Array<{ text: string }> };
+    const main = (await (await post("/v1/messages", { ...REQUEST, tools: [] })).json()) as {
+      content: Array<{ text: string }>;
+    };
     expect([side.content[0]?.text, main.content[0]?.text]).toEqual(["side", "scripted"]);
     expect(server.scriptedRequests()).toHaveLength(1);
     expect(server.remaining()).toBe(0);
+  });
+
+  it("refuses in strict mode (the default) what the real API refuses, with its 400, and keeps the scripted reply", async () => {
+    server = startFakeAnthropicServer({ replies: [fakeTextReply("scripted")] });
+    const bad = {
+      ...REQUEST,
+      messages: [
+        { role: "user", content: "One" },
+        { role: "user", content: "Two" },
+      ],
+    };
+    const response = await post("/v1/messages", bad);
+    expect(response.status).toBe(400);
+    const message =
+      'messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row';
+    expect(await response.json()).toEqual({
+      type: "error",
+      error: { type: "invalid_request_error", message },
+      request_id: "req_fake_error_400",
+    });
+    expect(server.rejectedRequests().map((request) => request.rejection)).toEqual([message]);
+    expect(server.remaining()).toBe(1);
+    const good = (await (await post("/v1/messages", REQUEST)).json()) as { content: Array<{ text: string }> };
+    expect(good.content[0]?.text).toBe("scripted");
+  });
+
+  it("accepts anything with strict: false", async () => {
+    server = startFakeAnthropicServer({ strict: false });
+    expect((await post("/v1/messages", { messages: [] })).status).toBe(200);
+    expect(server.requests[0]?.rejection).toBeNull();
+  });
+
+  it("counts tokens like it measures the context window, and answers a longer prompt with the real 400", async () => {
+    const tokens = estimateFakeInputTokens(REQUEST);
+    server = startFakeAnthropicServer({ contextWindow: tokens });
+    const counted = await post("/v1/messages/count_tokens", { model: "claude-x", messages: HELLO });
+    expect(await counted.json()).toEqual({ input_tokens: tokens });
+    expect((await post("/v1/messages", REQUEST)).status).toBe(200);
+    const longer = { ...REQUEST, messages: [{ role: "user", content: "Hello there" }] };
+    const refused = await post("/v1/messages", longer);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      `prompt is too long: ${estimateFakeInputTokens(longer)} tokens > ${tokens} maximum`,
+    );
+    expect(server.messageRequests()).toHaveLength(2);
+  });
+
+  it("sends an error event mid-stream after HTTP 200, and the error's status to a request that does not stream", async () => {
+    server = startFakeAnthropicServer({
+      replies: [fakeStreamErrorReply("overloaded_error", { text: "Partial" }), fakeStreamErrorReply("api_error")],
+    });
+    const streamed = await post("/v1/messages", { ...REQUEST, stream: true });
+    expect(streamed.status).toBe(200);
+    const events = parseEvents(await streamed.text());
+    expect(events.map((event) => event.event)).toEqual([
+      "message_start",
+      "ping",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_delta",
+      "error",
+    ]);
+    expect(events.at(-1)?.data).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    const plain = await post("/v1/messages", REQUEST);
+    expect(plain.status).toBe(500);
+  });
+
+  it("streams the stop reasons max_tokens and refusal, a refusal with its stop_details", async () => {
+    server = startFakeAnthropicServer({
+      replies: [
+        fakeMaxTokensReply("Cut", { toolCall: { name: "read_file", input: { path: "a" } } }),
+        fakeRefusalReply({ category: "cyber", explanation: "Declined." }),
+      ],
+    });
+    const cut = parseEvents(await (await post("/v1/messages", { ...REQUEST, stream: true })).text());
+    expect(cut.find((event) => event.event === "message_delta")?.data.delta).toEqual({
+      stop_reason: "max_tokens",
+      stop_sequence: null,
+    });
+    const refused = parseEvents(await (await post("/v1/messages", { ...REQUEST, stream: true })).text());
+    expect(refused.find((event) => event.event === "message_delta")?.data.delta).toEqual({
+      stop_reason: "refusal",
+      stop_sequence: null,
+      stop_details: { type: "refusal", category: "cyber", explanation: "Declined." },
+    });
   });
 });

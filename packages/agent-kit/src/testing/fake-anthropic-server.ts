@@ -1,14 +1,17 @@
+import { buildFakeMessage } from "./build-fake-message.ts";
+import { checkMessagesRequest } from "./check-messages-request.ts";
+import { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
 import {
   FAKE_ERROR_STATUS,
   type FakeErrorReply,
-  type FakeMessageReply,
   type FakeReply,
   type FakeRequestView,
-  type FakeUsage,
   fakeTextReply,
   type ScriptedReply,
 } from "./fake-replies.ts";
-import { encodeMessageEvents } from "./fake-stream-events.ts";
+import { encodeMessageEvents, type FakeStreamError } from "./fake-stream-events.ts";
+
+export type { FakeMessage } from "./build-fake-message.ts";
 
 /** One request the fake server received. Secret headers are replaced by `[redacted]`; keys are never stored. */
 export interface RecordedRequest {
@@ -20,10 +23,12 @@ export interface RecordedRequest {
   body: unknown;
   /** Whether the request carried an API key (in `x-api-key` or `authorization`). */
   hasApiKey: boolean;
-  /** Whether the reply came from the scripted list (false: the default reply, an auth failure or a 404). */
+  /** Whether the reply came from the scripted list (false: the default reply, an auth failure, a 404 or a rejection). */
   scripted: boolean;
   /** The HTTP status sent back. */
   status: number;
+  /** In strict mode, why the request was refused with 400 (the real API's message), else null. */
+  rejection: string | null;
 }
 
 export interface StartFakeAnthropicServerOptions {
@@ -38,6 +43,15 @@ export interface StartFakeAnthropicServerOptions {
   isScripted?: (request: FakeRequestView) => boolean;
   /** When set, a request without exactly this key gets 401 `authentication_error`. */
   apiKey?: string;
+  /**
+   * Refuse what the real API refuses, with its 400 `invalid_request_error` and message
+   * (see `checkMessagesRequest`): bad tool names and schema keys, broken turn order,
+   * unanswered tool calls, more than four cache breakpoints, a prompt over `contextWindow`.
+   * Default: true. A refused request takes no scripted reply.
+   */
+  strict?: boolean;
+  /** The context window in tokens (as `estimateFakeInputTokens` counts them). Default: 200,000. */
+  contextWindow?: number;
 }
 
 export interface FakeAnthropicServer {
@@ -47,6 +61,10 @@ export interface FakeAnthropicServer {
   requests: RecordedRequest[];
   /** The `POST /v1/messages` requests that took a scripted reply, oldest first. */
   scriptedRequests(): RecordedRequest[];
+  /** The `POST /v1/messages` requests, oldest first (not `count_tokens` or other paths). */
+  messageRequests(): RecordedRequest[];
+  /** The requests refused in strict mode, oldest first. */
+  rejectedRequests(): RecordedRequest[];
   enqueue(...replies: ScriptedReply[]): void;
   /** Scripted replies not sent yet. */
   remaining(): number;
@@ -54,36 +72,41 @@ export interface FakeAnthropicServer {
 }
 
 const SECRET_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
-const DEFAULT_USAGE: FakeUsage = {
-  input_tokens: 10,
-  output_tokens: 5,
-  cache_creation_input_tokens: 0,
-  cache_read_input_tokens: 0,
-};
+const MESSAGES_PATH = "/v1/messages";
+const COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
+export const DEFAULT_FAKE_CONTEXT_WINDOW = 200_000;
 
 /**
  * A local stand-in for the Anthropic Messages API, for tests: `Bun.serve` on
  * 127.0.0.1 with a free port. `POST /v1/messages` answers from a scripted list,
  * as JSON or as server-sent events when the request says `stream: true`, with
  * the real event sequence (message_start, content_block_start/delta/stop with
- * `text_delta` and `input_json_delta`, message_delta with usage, message_stop)
- * and the real error bodies and status codes. Other paths answer 404 with a
- * `not_found_error` body. Every request is recorded, minus secrets.
+ * `text_delta` and `input_json_delta`, message_delta with the stop reason and
+ * usage, message_stop), `error` events mid-stream, and the real error bodies
+ * and status codes. `POST /v1/messages/count_tokens` counts with
+ * `estimateFakeInputTokens`. In strict mode (the default) a request the real
+ * API would refuse gets its 400 (see `checkMessagesRequest`). Other paths
+ * answer 404 with a `not_found_error` body. Every request is recorded, minus secrets.
  */
 export function startFakeAnthropicServer(options: StartFakeAnthropicServerOptions = {}): FakeAnthropicServer {
   const queue: ScriptedReply[] = [...(options.replies ?? [])];
   const requests: RecordedRequest[] = [];
   const defaultReply = options.defaultReply ?? fakeTextReply("OK");
+  const strict = options.strict ?? true;
+  const contextWindow = options.contextWindow ?? DEFAULT_FAKE_CONTEXT_WINDOW;
   let messageCount = 0;
   let toolCount = 0;
+  const ids = {
+    nextMessageId: () => `msg_fake_${String(++messageCount).padStart(4, "0")}`,
+    nextToolId: () => `toolu_fake_${String(++toolCount).padStart(4, "0")}`,
+  };
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      const text = await request.text();
-      const body = parseBody(text);
+      const body = parseBody(await request.text());
       const { headers, hasApiKey, apiKey } = recordHeaders(request.headers);
       const record: RecordedRequest = {
         method: request.method,
@@ -93,11 +116,16 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
         hasApiKey,
         scripted: false,
         status: 200,
+        rejection: null,
       };
       requests.push(record);
       const respond = (response: Response): Response => {
         record.status = response.status;
         return response;
+      };
+      const reject = (message: string): Response => {
+        record.rejection = message;
+        return respond(errorResponse({ type: "error", errorType: "invalid_request_error", message }));
       };
 
       if (options.apiKey !== undefined && apiKey !== options.apiKey) {
@@ -105,10 +133,15 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
           errorResponse({ type: "error", errorType: "authentication_error", message: "invalid x-api-key" }),
         );
       }
-      if (request.method === "POST" && url.pathname === "/v1/messages/count_tokens") {
-        return respond(Response.json({ input_tokens: Math.ceil(text.length / 4) }));
-      }
-      if (request.method !== "POST" || url.pathname !== "/v1/messages") {
+      const endpoint =
+        request.method !== "POST"
+          ? null
+          : url.pathname === MESSAGES_PATH
+            ? "messages"
+            : url.pathname === COUNT_TOKENS_PATH
+              ? "count_tokens"
+              : null;
+      if (endpoint === null) {
         return respond(
           errorResponse({
             type: "error",
@@ -117,6 +150,9 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
           }),
         );
       }
+      const problem = strict ? checkMessagesRequest(body, { endpoint, contextWindow }) : null;
+      if (problem !== null) return reject(problem);
+      if (endpoint === "count_tokens") return respond(Response.json({ input_tokens: estimateFakeInputTokens(body) }));
 
       const view: FakeRequestView = { path: record.path, body };
       const wantsScript = options.isScripted?.(view) ?? true;
@@ -124,16 +160,22 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
       record.scripted = next !== undefined;
       const reply = resolveReply(next ?? defaultReply, view);
       if (reply.type === "error") return respond(errorResponse(reply));
-
-      const message = buildMessage(
-        reply,
-        body,
-        () => `msg_fake_${String(++messageCount).padStart(4, "0")}`,
-        () => `toolu_fake_${String(++toolCount).padStart(4, "0")}`,
-      );
       const streaming = isObject(body) && body.stream === true;
+      if (reply.type === "stream-error" && !streaming) {
+        return respond(errorResponse({ type: "error", errorType: reply.errorType, message: reply.message }));
+      }
+
+      const message = buildFakeMessage(
+        reply.type === "stream-error"
+          ? { type: "message", content: reply.text === undefined ? [] : [{ type: "text", text: reply.text }] }
+          : reply,
+        body,
+        ids,
+      );
       if (!streaming) return respond(Response.json(message, { headers: { "request-id": requestId(requests.length) } }));
-      const events = encodeMessageEvents(message);
+      const streamError: FakeStreamError | undefined =
+        reply.type === "stream-error" ? { type: reply.errorType, message: reply.message } : undefined;
+      const events = encodeMessageEvents(message, streamError);
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
           const encoder = new TextEncoder();
@@ -157,6 +199,9 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
     url: `http://127.0.0.1:${server.port}`,
     requests,
     scriptedRequests: () => requests.filter((request) => request.scripted),
+    messageRequests: () =>
+      requests.filter((request) => request.method === "POST" && request.path.split("?")[0] === MESSAGES_PATH),
+    rejectedRequests: () => requests.filter((request) => request.rejection !== null),
     enqueue: (...replies) => {
       queue.push(...replies);
     },
@@ -164,45 +209,6 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
     close: async () => {
       await server.stop(true);
     },
-  };
-}
-
-/** The message object the API returns (and `message_start` / the stream's events describe). */
-export interface FakeMessage {
-  id: string;
-  type: "message";
-  role: "assistant";
-  model: string;
-  content: Array<
-    { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  >;
-  stop_reason: string;
-  stop_sequence: null;
-  usage: FakeUsage;
-}
-
-function buildMessage(
-  reply: FakeMessageReply,
-  body: unknown,
-  nextMessageId: () => string,
-  nextToolId: () => string,
-): FakeMessage {
-  const requestedModel = isObject(body) && typeof body.model === "string" ? body.model : "claude-fake";
-  const content = reply.content.map((block) =>
-    block.type === "text"
-      ? block
-      : { type: "tool_use" as const, id: block.id ?? nextToolId(), name: block.name, input: block.input },
-  );
-  const hasToolUse = content.some((block) => block.type === "tool_use");
-  return {
-    id: nextMessageId(),
-    type: "message",
-    role: "assistant",
-    model: reply.model ?? requestedModel,
-    content,
-    stop_reason: reply.stopReason ?? (hasToolUse ? "tool_use" : "end_turn"),
-    stop_sequence: null,
-    usage: { ...DEFAULT_USAGE, ...reply.usage },
   };
 }
 

@@ -25,6 +25,8 @@ export interface FakeMessageReply {
   usage?: Partial<FakeUsage>;
   /** Default: the model the request named. */
   model?: string;
+  /** Sent with the stop reason (in `message_delta` when streaming), e.g. a refusal's category and explanation. */
+  stopDetails?: Record<string, unknown>;
 }
 
 /** The Messages API's error types, each with the HTTP status the real API sends. */
@@ -49,7 +51,20 @@ export interface FakeErrorReply {
   headers?: Record<string, string>;
 }
 
-export type FakeReply = FakeMessageReply | FakeErrorReply;
+/**
+ * An error after the response started: HTTP 200, `message_start`, the text so
+ * far, then an `error` event, as the real API sends an overload mid-stream.
+ * A request that does not stream gets the error's HTTP status instead.
+ */
+export interface FakeStreamErrorReply {
+  type: "stream-error";
+  errorType: FakeErrorType;
+  message: string;
+  /** Text streamed before the error. Default: none. */
+  text?: string;
+}
+
+export type FakeReply = FakeMessageReply | FakeErrorReply | FakeStreamErrorReply;
 
 /** What a scripted reply may depend on: the request it answers. */
 export interface FakeRequestView {
@@ -110,6 +125,50 @@ export function fakeErrorReply(
     ...(options.status === undefined ? {} : { status: options.status }),
     headers,
   };
+}
+
+/** An `error` event in the middle of a streamed response (`overloaded_error` by default), after HTTP 200. */
+export function fakeStreamErrorReply(
+  errorType: FakeErrorType = "overloaded_error",
+  options: { message?: string; text?: string } = {},
+): FakeStreamErrorReply {
+  return {
+    type: "stream-error",
+    errorType,
+    message: options.message ?? DEFAULT_ERROR_MESSAGES[errorType],
+    ...(options.text === undefined ? {} : { text: options.text }),
+  };
+}
+
+/** A turn the API stopped with `stop_reason: refusal`, with the `stop_details` it sends (and any text before it). */
+export function fakeRefusalReply(
+  options: { text?: string; category?: string; explanation?: string } = {},
+): FakeMessageReply {
+  return {
+    type: "message",
+    content: options.text === undefined ? [] : [{ type: "text", text: options.text }],
+    stopReason: "refusal",
+    stopDetails: {
+      type: "refusal",
+      category: options.category ?? "cyber",
+      explanation: options.explanation ?? "This request was declined because it could enable cyber harm.",
+    },
+  };
+}
+
+/** A turn cut off by `max_tokens`: the text so far, and a tool call that was being written when the limit hit. */
+export function fakeMaxTokensReply(text: string, options: { toolCall?: FakeToolCall } = {}): FakeMessageReply {
+  const content: FakeContentBlock[] = text === "" ? [] : [{ type: "text", text }];
+  const call = options.toolCall;
+  if (call !== undefined) {
+    content.push({
+      type: "tool_use",
+      name: call.name,
+      input: call.input,
+      ...(call.id === undefined ? {} : { id: call.id }),
+    });
+  }
+  return { type: "message", content, stopReason: "max_tokens" };
 }
 
 const DEFAULT_ERROR_MESSAGES: Record<FakeErrorType, string> = {

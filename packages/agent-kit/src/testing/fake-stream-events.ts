@@ -1,20 +1,29 @@
-import type { FakeMessage } from "./fake-anthropic-server.ts";
+import type { FakeMessage } from "./build-fake-message.ts";
+
+/** An error sent as an `error` event instead of the rest of the stream. */
+export interface FakeStreamError {
+  type: string;
+  message: string;
+}
 
 /**
  * A message as the Messages API streams it, one server-sent event per string:
  * `message_start` (usage with the input tokens), a `ping`, then per content
  * block `content_block_start`, deltas (`text_delta` in pieces, `input_json_delta`
  * with the tool input's JSON in pieces) and `content_block_stop`, then
- * `message_delta` (stop reason and output tokens) and `message_stop`.
+ * `message_delta` (stop reason, stop details and output tokens) and
+ * `message_stop`. With `error`, the content streamed so far is followed by an
+ * `error` event and the stream ends there, as an overload mid-stream does.
  */
-export function encodeMessageEvents(message: FakeMessage): string[] {
+export function encodeMessageEvents(message: FakeMessage, error?: FakeStreamError): string[] {
   const events: string[] = [];
   const emit = (type: string, data: Record<string, unknown>) => {
     events.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   };
+  const { stop_details: _details, ...started } = message;
   emit("message_start", {
     message: {
-      ...message,
+      ...started,
       content: [],
       stop_reason: null,
       stop_sequence: null,
@@ -38,10 +47,18 @@ export function encodeMessageEvents(message: FakeMessage): string[] {
         emit("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
       }
     }
-    emit("content_block_stop", { index });
+    if (error === undefined) emit("content_block_stop", { index });
+  }
+  if (error !== undefined) {
+    events.push(`event: error\ndata: ${JSON.stringify({ type: "error", error: error })}\n\n`);
+    return events;
   }
   emit("message_delta", {
-    delta: { stop_reason: message.stop_reason, stop_sequence: null },
+    delta: {
+      stop_reason: message.stop_reason,
+      stop_sequence: null,
+      ...(message.stop_details === undefined ? {} : { stop_details: message.stop_details }),
+    },
     usage: { output_tokens: message.usage.output_tokens },
   });
   emit("message_stop", {});

@@ -2,9 +2,17 @@
  * Test support, not part of uwf's runtime: `@uwf/agent-kit/testing`.
  * A local fake of the Anthropic Messages API and builders for its scripted replies.
  */
+export type { FakeMessage } from "./build-fake-message.ts";
 export {
+  type CheckMessagesRequestOptions,
+  checkMessagesRequest,
+  MAX_CACHE_BREAKPOINTS,
+} from "./check-messages-request.ts";
+export { PROPERTY_KEY_PATTERN, TOOL_NAME_PATTERN } from "./check-request-tools.ts";
+export { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
+export {
+  DEFAULT_FAKE_CONTEXT_WINDOW,
   type FakeAnthropicServer,
-  type FakeMessage,
   type RecordedRequest,
   type StartFakeAnthropicServerOptions,
   startFakeAnthropicServer,
@@ -18,9 +26,13 @@ export {
   type FakeReply,
   type FakeRequestView,
   type FakeStopReason,
+  type FakeStreamErrorReply,
   type FakeToolCall,
   type FakeUsage,
   fakeErrorReply,
+  fakeMaxTokensReply,
+  fakeRefusalReply,
+  fakeStreamErrorReply,
   fakeTextReply,
   fakeToolUseReply,
   type ScriptedReply,

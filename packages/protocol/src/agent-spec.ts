@@ -2,12 +2,22 @@ import { z } from "zod";
 
 const timeoutSeconds = z.number().positive().describe("seconds before the agent is killed");
 
+/**
+ * Provider key variables this agent's programs may have after all: by default every
+ * `ANTHROPIC_*` and `*_API_KEY` variable and each provider's `apiKeyEnv` are removed
+ * from the environment of command and shell agents and of the built-in agent's `run_command`.
+ */
+const passEnv = z
+  .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"))
+  .describe("key variables passed to the agent's programs");
+
 /** A program that reads the prompt on stdin and writes its reply on stdout. */
 export const commandAgentSpecSchema = z
   .object({
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).optional(),
+    passEnv: passEnv.optional(),
     timeout: timeoutSeconds.optional(),
   })
   .strict();
@@ -27,6 +37,7 @@ export const shellAgentSpecSchema = z
     builtin: z.literal("shell"),
     run: z.string().min(1),
     tail: z.number().int().positive().optional().describe("characters of output kept as the body"),
+    passEnv: passEnv.optional(),
     timeout: timeoutSeconds.optional(),
   })
   .strict();
@@ -38,6 +49,8 @@ export const anthropicAgentSpecSchema = z
     model: z.string().optional(),
     maxTurns: z.number().int().positive().optional(),
     maxTokens: z.number().int().positive().optional(),
+    /** For `run_command`. */
+    passEnv: passEnv.optional(),
     timeout: timeoutSeconds.optional(),
   })
   .strict();

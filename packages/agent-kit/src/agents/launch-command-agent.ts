@@ -1,17 +1,21 @@
 import type { CommandAgentSpec } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
 import { buildAgentVariables, substituteAgentArgs } from "./agent-variables.ts";
+import { buildChildEnvironment } from "./child-environment.ts";
 import { runProcessGroup } from "./run-process-group.ts";
 import { withPromptFile } from "./with-prompt-file.ts";
 
 export interface LaunchCommandAgentOptions extends AgentRunContext {
   spec: CommandAgentSpec;
+  /** Key variables beyond `ANTHROPIC_*` and `*_API_KEY` (the providers' `apiKeyEnv`): left out unless passed. */
+  keyVariables?: readonly string[];
 }
 
 /**
  * Runs a command agent: the prompt on stdin and in `UWF_PROMPT_FILE`, the
  * step in `UWF_*` variables and `{...}` placeholders, the whole stdout as the
- * reply. A non-zero exit, a timeout or an interrupt is a failed launch, and the
+ * reply. Provider keys are not in its environment unless `spec.passEnv` names
+ * them. A non-zero exit, a timeout or an interrupt is a failed launch, and the
  * captured stdout is kept.
  */
 export async function launchCommandAgent(options: LaunchCommandAgentOptions): Promise<AgentLaunchResult> {
@@ -22,7 +26,12 @@ export async function launchCommandAgent(options: LaunchCommandAgentOptions): Pr
       command: spec.command,
       args,
       cwd: options.cwd,
-      env: { ...spec.env, ...buildAgentVariables(env, promptFile) },
+      env: buildChildEnvironment({
+        keyVariables: options.keyVariables ?? [],
+        passEnv: spec.passEnv ?? [],
+        add: { ...spec.env, ...buildAgentVariables(env, promptFile) },
+      }),
+      extendEnv: false,
       input: options.prompt,
       label: "the agent",
       timeoutMs: options.timeoutMs,
@@ -30,6 +39,7 @@ export async function launchCommandAgent(options: LaunchCommandAgentOptions): Pr
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     });
     let error = result.error;
     if (error === null && result.exitCode !== 0) {

@@ -7,8 +7,10 @@ export interface RunProcessGroupOptions {
   command: string;
   args: readonly string[];
   cwd: string;
-  /** Added to this process's environment. */
+  /** Added to this process's environment, or the whole environment when `extendEnv` is false. */
   env: Readonly<Record<string, string>>;
+  /** Start from this process's environment. Default true; false with `buildChildEnvironment` leaves keys out. */
+  extendEnv?: boolean;
   /** Written to stdin, which then closes; without it stdin is empty. */
   input?: string;
   /** Milliseconds before the whole process group is stopped; 0 or less means no limit. */
@@ -17,6 +19,8 @@ export interface RunProcessGroupOptions {
   signal?: AbortSignal;
   /** Milliseconds between SIGTERM and SIGKILL. Default 2000. */
   killGraceMs?: number;
+  /** Told the program's pid, which is also its process group's id, as soon as it has started. */
+  onSpawn?: (pid: number) => void;
   /** Buffer all of stdout and return it (no size limit). Otherwise only `onStdout` sees it. */
   captureStdout: boolean;
   onStdout?: (chunk: string) => void;
@@ -76,7 +80,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   const subprocess = execa(options.command, [...options.args], {
     cwd: options.cwd,
     env: { ...options.env },
-    extendEnv: true,
+    extendEnv: options.extendEnv ?? true,
     ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
     buffer: { stdout: options.captureStdout, stderr: false },
     maxBuffer: { stdout: Number.POSITIVE_INFINITY },
@@ -88,6 +92,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
     forceKillAfterDelay: graceMs,
   });
   const pid = subprocess.pid;
+  if (pid !== undefined) options.onSpawn?.(pid);
   listen(subprocess.stderr, (chunk) => {
     stderrTail.append(chunk);
     options.onStderr?.(chunk);

@@ -3,6 +3,7 @@ import { formatFrontmatter } from "../extract/format-frontmatter.ts";
 import { fenceText } from "../prompt/fence-text.ts";
 import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
 import { buildAgentVariables } from "./agent-variables.ts";
+import { buildChildEnvironment } from "./child-environment.ts";
 import { runProcessGroup } from "./run-process-group.ts";
 import { TailBuffer } from "./tail-buffer.ts";
 import { withPromptFile } from "./with-prompt-file.ts";
@@ -13,6 +14,8 @@ const STDERR_TAIL_LENGTH = 4_096;
 
 export interface RunShellAgentOptions extends AgentRunContext {
   spec: ShellAgentSpec;
+  /** Key variables beyond `ANTHROPIC_*` and `*_API_KEY` (the providers' `apiKeyEnv`): left out unless passed. */
+  keyVariables?: readonly string[];
 }
 
 /**
@@ -20,7 +23,8 @@ export interface RunShellAgentOptions extends AgentRunContext {
  * replies `$status: pass|fail` and `exitCode`, with the tail of its combined
  * stdout and stderr as the body. A non-zero exit is a `fail` status, not a
  * failed launch; only a timeout, an interrupt or a failure to start is.
- * stdin is empty; the prompt is in `UWF_PROMPT_FILE`. stderr is merged into
+ * stdin is empty; the prompt is in `UWF_PROMPT_FILE`; provider keys are not in
+ * the environment unless `spec.passEnv` names them. stderr is merged into
  * stdout (`exec 2>&1`), so `stderrTail` and `onStderr` carry the combined output.
  */
 export async function runShellAgent(options: RunShellAgentOptions): Promise<AgentLaunchResult> {
@@ -34,7 +38,12 @@ export async function runShellAgent(options: RunShellAgentOptions): Promise<Agen
       command: "sh",
       args: ["-c", script],
       cwd: options.cwd,
-      env: buildAgentVariables(options.env, promptFile),
+      env: buildChildEnvironment({
+        keyVariables: options.keyVariables ?? [],
+        passEnv: spec.passEnv ?? [],
+        add: buildAgentVariables(options.env, promptFile),
+      }),
+      extendEnv: false,
       timeoutMs: options.timeoutMs,
       captureStdout: false,
       label: "the shell command",
@@ -50,6 +59,7 @@ export async function runShellAgent(options: RunShellAgentOptions): Promise<Agen
       },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     });
     const status = result.error === null && result.exitCode === 0 ? "pass" : "fail";
     return {

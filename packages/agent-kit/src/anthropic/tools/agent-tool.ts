@@ -4,13 +4,23 @@ import type { AgentEnvironment } from "../../agents/agent-launch-result.ts";
 export interface ToolContext {
   /** The thread's cwd as a real path: file tools stay inside it, commands run in it. */
   workspace: string;
+  /** The step; `env.home` is the uwf home, which file tools refuse to touch. */
   env: AgentEnvironment;
   /** Aborted on timeout or Ctrl-C: a running command is stopped. */
   signal: AbortSignal;
-  /** When the step's time runs out (epoch milliseconds), or null for no limit. */
+  /** When the step's time runs out (epoch milliseconds), or null for no limit. Each call gets its own, earlier one. */
   deadline: number | null;
   killGraceMs?: number;
+  /** Key variables beyond `ANTHROPIC_*` and `*_API_KEY` (the providers' `apiKeyEnv`): not in `run_command`'s environment. */
+  keyVariables?: readonly string[];
+  /** Key variables `run_command` gets after all (the agent's `passEnv`). */
+  passEnv?: readonly string[];
+  /** Values no tool result may show (the API key in use): replaced by `[redacted]`. */
+  secretValues?: readonly string[];
 }
+
+/** The reason of a tool call's signal when the call ran out of its own time (not the step's). */
+export const TOOL_TIME_LIMIT_REASON = "time-limit";
 
 /** A tool's answer to the model. Thrown errors become `is_error` results with their message. */
 export interface ToolResult {
@@ -24,6 +34,8 @@ export interface AgentTool {
   description: string;
   inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
   run(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
+  /** Milliseconds one call may take (see `runAgentTool`); default `DEFAULT_TOOL_TIME_LIMIT_MS`. */
+  timeLimitMs?(input: Record<string, unknown>): number;
 }
 
 /** Tool input problems: the model gets the message and can call again. */

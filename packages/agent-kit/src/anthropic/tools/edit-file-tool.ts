@@ -1,6 +1,7 @@
-import { readFile, writeFile } from "node:fs/promises";
 import { type AgentTool, ok, stringInput, ToolInputError } from "./agent-tool.ts";
-import { resolveWorkspacePath, workspaceRelative } from "./resolve-workspace-path.ts";
+import { openFileToWrite, replaceFileContent } from "./open-tool-file.ts";
+import { realHome, resolveToolPath } from "./resolve-tool-path.ts";
+import { workspaceRelative } from "./resolve-workspace-path.ts";
 
 export const editFileTool: AgentTool = {
   name: "edit_file",
@@ -20,20 +21,23 @@ export const editFileTool: AgentTool = {
     const oldText = stringInput(input, "old_text");
     const newText = stringInput(input, "new_text");
     if (oldText === "") throw new ToolInputError('"old_text" must not be empty; use write_file to create a file');
-    const real = await resolveWorkspacePath(context.workspace, path);
-    const content = await readFile(real, "utf8").catch(() => {
-      throw new ToolInputError(`${path} does not exist or is not a readable file`);
-    });
-    const occurrences = countOccurrences(content, oldText);
-    if (occurrences === 0)
-      throw new ToolInputError(`old_text was not found in ${path}; read the file and copy the text exactly`);
-    if (occurrences > 1) {
-      throw new ToolInputError(
-        `old_text occurs ${occurrences} times in ${path}; include more surrounding text so it matches exactly once`,
-      );
+    const real = await resolveToolPath(context, path);
+    const handle = await openFileToWrite(real, path, await realHome(context.env.home), "edit");
+    try {
+      const content = await handle.readFile("utf8");
+      const occurrences = countOccurrences(content, oldText);
+      if (occurrences === 0)
+        throw new ToolInputError(`old_text was not found in ${path}; read the file and copy the text exactly`);
+      if (occurrences > 1) {
+        throw new ToolInputError(
+          `old_text occurs ${occurrences} times in ${path}; include more surrounding text so it matches exactly once`,
+        );
+      }
+      const index = content.indexOf(oldText);
+      await replaceFileContent(handle, content.slice(0, index) + newText + content.slice(index + oldText.length));
+    } finally {
+      await handle.close();
     }
-    const index = content.indexOf(oldText);
-    await writeFile(real, content.slice(0, index) + newText + content.slice(index + oldText.length));
     return ok(`edited ${workspaceRelative(context.workspace, real)}: replaced 1 occurrence`);
   },
 };

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { type AgentTool, ok, optionalBooleanInput, optionalStringInput, ToolInputError } from "./agent-tool.ts";
-import { resolveWorkspacePath } from "./resolve-workspace-path.ts";
+import { realHome, resolveToolPath } from "./resolve-tool-path.ts";
 import { SKIPPED_DIRECTORIES, walkWorkspace } from "./walk-workspace.ts";
 
 /** Entries one listing shows at most. */
@@ -19,12 +19,12 @@ export const listFilesTool: AgentTool = {
   async run(input, context) {
     const path = optionalStringInput(input, "path") ?? ".";
     const recursive = optionalBooleanInput(input, "recursive") ?? false;
-    const real = await resolveWorkspacePath(context.workspace, path);
+    const real = await resolveToolPath(context, path);
     const stats = await stat(real).catch(() => null);
     if (stats === null) throw new ToolInputError(`${path} does not exist`);
     if (!stats.isDirectory()) throw new ToolInputError(`${path} is a file, not a directory`);
     const lines: string[] = [];
-    for await (const entry of walkWorkspace(context.workspace, real, recursive)) {
+    for await (const entry of walkWorkspace(context.workspace, real, recursive, [await realHome(context.env.home)])) {
       if (lines.length >= LIST_FILES_LIMIT) {
         lines.push(`[cut at ${LIST_FILES_LIMIT} entries; list a subdirectory]`);
         break;

@@ -1,6 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { type AgentTool, ok, optionalNumberInput, stringInput, ToolInputError } from "./agent-tool.ts";
-import { resolveWorkspacePath, workspaceRelative } from "./resolve-workspace-path.ts";
+import { openFileToRead } from "./open-tool-file.ts";
+import { realHome, resolveToolPath } from "./resolve-tool-path.ts";
+import { workspaceRelative } from "./resolve-workspace-path.ts";
 
 /** Characters of a file one call returns at most; `offset` and `limit` read the rest. */
 export const READ_FILE_LIMIT = 100_000;
@@ -20,11 +22,12 @@ export const readFileTool: AgentTool = {
   },
   async run(input, context) {
     const path = stringInput(input, "path");
-    const real = await resolveWorkspacePath(context.workspace, path);
+    const real = await resolveToolPath(context, path);
     const stats = await stat(real).catch(() => null);
     if (stats === null) throw new ToolInputError(`${path} does not exist`);
     if (stats.isDirectory()) throw new ToolInputError(`${path} is a directory; use list_files`);
-    const bytes = await readFile(real);
+    const handle = await openFileToRead(real, path, await realHome(context.env.home));
+    const bytes = await handle.readFile().finally(() => handle.close());
     if (bytes.subarray(0, 8192).includes(0)) throw new ToolInputError(`${path} is a binary file`);
     let text = bytes.toString("utf8");
     const offset = optionalNumberInput(input, "offset");

@@ -15,7 +15,7 @@ export async function resolveWorkspacePath(workspace: string, path: string): Pro
   if (path.trim() === "")
     throw new PathOutsideWorkspaceError(JSON.stringify(path), workspace, "is empty, not a path in");
   const candidate = resolve(workspace, path);
-  if (!isInside(workspace, candidate)) throw new PathOutsideWorkspaceError(path, workspace);
+  if (!isPathInside(workspace, candidate)) throw new PathOutsideWorkspaceError(path, workspace);
 
   const missing: string[] = [];
   let existing = candidate;
@@ -28,7 +28,7 @@ export async function resolveWorkspacePath(workspace: string, path: string): Pro
       } catch {
         throw new PathOutsideWorkspaceError(path, workspace, "is a dangling symlink; refused in");
       }
-      if (!isInside(workspace, real)) {
+      if (!isPathInside(workspace, real)) {
         throw new PathOutsideWorkspaceError(path, workspace, "leads through a symlink outside");
       }
       return missing.length === 0 ? real : join(real, ...missing.reverse());
@@ -46,8 +46,9 @@ export function workspaceRelative(workspace: string, path: string): string {
   return relativePath === "" ? "." : relativePath;
 }
 
-function isInside(workspace: string, path: string): boolean {
-  const relativePath = relative(workspace, path);
+/** Whether `path` is `directory` or below it (both absolute, compared as written). */
+export function isPathInside(directory: string, path: string): boolean {
+  const relativePath = relative(directory, path);
   return (
     relativePath === "" || (!relativePath.startsWith(`..${sep}`) && relativePath !== ".." && !isAbsolute(relativePath))
   );

@@ -1,3 +1,4 @@
+import { buildChildEnvironment } from "../../agents/child-environment.ts";
 import { runProcessGroup } from "../../agents/run-process-group.ts";
 import { TailBuffer } from "../../agents/tail-buffer.ts";
 import { type AgentTool, optionalNumberInput, stringInput, type ToolResult } from "./agent-tool.ts";
@@ -9,7 +10,7 @@ export const COMMAND_OUTPUT_LIMIT = 30_000;
 
 export const runCommandTool: AgentTool = {
   name: "run_command",
-  description: `Run a shell command (sh -c) in the working directory, with no input. Returns the exit code and the combined stdout and stderr (the last ${COMMAND_OUTPUT_LIMIT} characters). Stopped after timeout_seconds (default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}, at most ${MAX_COMMAND_TIMEOUT_SECONDS}).`,
+  description: `Run a shell command (sh -c) in the working directory, with no input and without the provider API keys in its environment. Returns the exit code and the combined stdout and stderr (the last ${COMMAND_OUTPUT_LIMIT} characters). Stopped after timeout_seconds (default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}, at most ${MAX_COMMAND_TIMEOUT_SECONDS}).`,
   inputSchema: {
     type: "object",
     properties: {
@@ -18,10 +19,11 @@ export const runCommandTool: AgentTool = {
     },
     required: ["command"],
   },
+  // The command's own timeout stops it first; the call's deadline is a backstop a second later.
+  timeLimitMs: (input) => commandTimeoutMs(input) + 1_000,
   async run(input, context): Promise<ToolResult> {
     const command = stringInput(input, "command");
-    const requested = optionalNumberInput(input, "timeout_seconds") ?? DEFAULT_COMMAND_TIMEOUT_SECONDS;
-    let timeoutMs = Math.min(Math.max(requested, 1), MAX_COMMAND_TIMEOUT_SECONDS) * 1000;
+    let timeoutMs = commandTimeoutMs(input);
     if (context.deadline !== null) timeoutMs = Math.max(1, Math.min(timeoutMs, context.deadline - Date.now()));
     const output = new TailBuffer(COMMAND_OUTPUT_LIMIT);
     const result = await runProcessGroup({
@@ -29,12 +31,14 @@ export const runCommandTool: AgentTool = {
       // stderr joins stdout in the shell itself, so the model sees both in the order they were written.
       args: ["-c", `exec 2>&1\n${command}`],
       cwd: context.workspace,
-      env: {
-        UWF_THREAD: context.env.thread,
-        UWF_ROLE: context.env.role,
-        UWF_STEP: String(context.env.step),
-        UWF_HOME: context.env.home,
-      },
+      // No keys (unless the agent's `passEnv` names them) and no UWF_HOME: the home holds the store and `.env`.
+      env: buildChildEnvironment({
+        keyVariables: context.keyVariables ?? [],
+        passEnv: context.passEnv ?? [],
+        remove: ["UWF_HOME"],
+        add: { UWF_THREAD: context.env.thread, UWF_ROLE: context.env.role, UWF_STEP: String(context.env.step) },
+      }),
+      extendEnv: false,
       timeoutMs,
       signal: context.signal,
       captureStdout: false,
@@ -52,3 +56,8 @@ export const runCommandTool: AgentTool = {
     return { content: `exit code ${result.exitCode}\n${text}`.trimEnd(), isError: false };
   },
 };
+
+function commandTimeoutMs(input: Record<string, unknown>): number {
+  const requested = optionalNumberInput(input, "timeout_seconds") ?? DEFAULT_COMMAND_TIMEOUT_SECONDS;
+  return Math.min(Math.max(requested, 1), MAX_COMMAND_TIMEOUT_SECONDS) * 1000;
+}

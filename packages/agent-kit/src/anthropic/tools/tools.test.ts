@@ -16,9 +16,10 @@ beforeEach(() => {
   workspace = join(temp.path, "work");
   mkdirSync(workspace);
   workspace = realpathSync(workspace);
+  mkdirSync(join(temp.path, "home"));
   context = {
     workspace,
-    env: { thread: "T", role: "r", step: 1, home: temp.path },
+    env: { thread: "T", role: "r", step: 1, home: join(temp.path, "home") },
     signal: new AbortController().signal,
     deadline: null,
     killGraceMs: 100,

@@ -13,12 +13,14 @@ export interface WorkspaceEntry {
 
 /**
  * The entries under `directory`, sorted by name, depth first. Symlinks are
- * listed but never followed, so the walk stays inside the workspace.
+ * listed but never followed, so the walk stays inside the workspace; the
+ * `excluded` directories (absolute paths: the uwf home) are listed but not entered.
  */
 export async function* walkWorkspace(
   workspace: string,
   directory: string,
   recursive: boolean,
+  excluded: readonly string[] = [],
 ): AsyncGenerator<WorkspaceEntry> {
   const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
   entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
@@ -32,8 +34,8 @@ export async function* walkWorkspace(
           ? "symlink"
           : "other";
     yield { path, relativePath: relative(workspace, path).split("\\").join("/"), kind };
-    if (recursive && kind === "directory" && !SKIPPED_DIRECTORIES.has(entry.name)) {
-      yield* walkWorkspace(workspace, path, true);
+    if (recursive && kind === "directory" && !SKIPPED_DIRECTORIES.has(entry.name) && !excluded.includes(path)) {
+      yield* walkWorkspace(workspace, path, true, excluded);
     }
   }
 }

@@ -1,7 +1,9 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type AgentTool, ok, stringInput } from "./agent-tool.ts";
-import { resolveWorkspacePath, workspaceRelative } from "./resolve-workspace-path.ts";
+import { openFileToWrite, replaceFileContent } from "./open-tool-file.ts";
+import { realHome, resolveToolPath } from "./resolve-tool-path.ts";
+import { workspaceRelative } from "./resolve-workspace-path.ts";
 
 export const writeFileTool: AgentTool = {
   name: "write_file",
@@ -18,11 +20,12 @@ export const writeFileTool: AgentTool = {
   async run(input, context) {
     const path = stringInput(input, "path");
     const content = stringInput(input, "content");
-    const real = await resolveWorkspacePath(context.workspace, path);
+    const real = await resolveToolPath(context, path);
     await mkdir(dirname(real), { recursive: true });
     // The parents now exist: check again, so a directory made meanwhile cannot be a way out.
-    const checked = await resolveWorkspacePath(context.workspace, path);
-    await writeFile(checked, content);
+    const checked = await resolveToolPath(context, path);
+    const handle = await openFileToWrite(checked, path, await realHome(context.env.home), "create");
+    await replaceFileContent(handle, content).finally(() => handle.close());
     return ok(`wrote ${Buffer.byteLength(content)} bytes to ${workspaceRelative(context.workspace, checked)}`);
   },
 };

@@ -1,0 +1,12 @@
+import { UwfError } from "@uwf/protocol";
+
+/**
+ * A file tool was given a path inside the working directory that it must not
+ * use all the same: inside the uwf home, not a regular file, or hard-linked.
+ */
+export class RefusedFileError extends UwfError {
+  constructor(path: string, reason: string) {
+    super("file-refused", `refused: ${path} ${reason}`, { data: { path, reason } });
+    this.name = "RefusedFileError";
+  }
+}

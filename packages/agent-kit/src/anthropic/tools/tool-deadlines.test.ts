@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { liveProcessesInGroup, makeTempDirectory } from "../../../test/fixtures/agents/fixtures.ts";
+import type { AgentTool, ToolContext } from "./agent-tool.ts";
+import { runAgentTool, runToolWithDeadline } from "./agent-tools.ts";
+
+/** The pattern and text of the issue: each line takes JavaScript's backtracking engine about half a second. */
+const CATASTROPHIC = "^(a+)+$";
+const SIX_KB_OF_TRAPS = `${"a".repeat(30)}b\n`.repeat(200);
+
+let temp: { path: string; remove: () => void };
+let workspace: string;
+let context: ToolContext;
+
+beforeEach(() => {
+  temp = makeTempDirectory("uwf-deadline-test-");
+  workspace = join(temp.path, "work");
+  mkdirSync(workspace);
+  mkdirSync(join(temp.path, "home"));
+  workspace = realpathSync(workspace);
+  context = {
+    workspace,
+    env: { thread: "T", role: "r", step: 1, home: join(temp.path, "home") },
+    signal: new AbortController().signal,
+    deadline: null,
+    killGraceMs: 200,
+  };
+});
+afterEach(() => temp.remove());
+
+/** Runs `work` while counting 50 ms timer ticks: a blocked event loop gets none. */
+async function withTicks<Value>(work: () => Promise<Value>): Promise<{ value: Value; ticks: number; ms: number }> {
+  let ticks = 0;
+  const interval = setInterval(() => ticks++, 50);
+  const started = Date.now();
+  try {
+    const value = await work();
+    return { value, ticks, ms: Date.now() - started };
+  } finally {
+    clearInterval(interval);
+  }
+}
+
+describe("search_files and pathological patterns", () => {
+  it("stops at the step's deadline without blocking the event loop", async () => {
+    writeFileSync(join(workspace, "trap.txt"), SIX_KB_OF_TRAPS);
+    context = { ...context, deadline: Date.now() + 1_000 };
+    const { value, ticks, ms } = await withTicks(() =>
+      runAgentTool("search_files", { pattern: CATASTROPHIC }, context),
+    );
+    expect(value).toEqual({ content: "search_files stopped: the step was stopped", isError: true });
+    expect(ms).toBeLessThan(3_000);
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(ms / 50) - 6);
+  });
+
+  it("stops at once when the step is stopped, keeping the matches found before", async () => {
+    writeFileSync(join(workspace, "a-first.txt"), "aaa\n");
+    writeFileSync(join(workspace, "trap.txt"), SIX_KB_OF_TRAPS);
+    const stop = new AbortController();
+    context = { ...context, signal: stop.signal };
+    setTimeout(() => stop.abort("SIGTERM"), 500);
+    const { value, ms } = await withTicks(() => runAgentTool("search_files", { pattern: CATASTROPHIC }, context));
+    expect(value).toEqual({
+      content: "search_files stopped: the step was stopped\nmatches before it stopped:\na-first.txt:1: aaa",
+      isError: true,
+    });
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it("still finds what ordinary patterns match, line by line", async () => {
+    writeFileSync(join(workspace, "code.ts"), "let a = 1;\nconst b = 2;\nconst c = 3;\n");
+    const result = await runAgentTool("search_files", { pattern: "^const (\\w)" }, context);
+    expect(result.content).toBe("code.ts:2: const b = 2;\ncode.ts:3: const c = 3;");
+  });
+});
+
+describe("runToolWithDeadline", () => {
+  const hanging: AgentTool = {
+    name: "hang",
+    description: "never returns",
+    inputSchema: { type: "object", properties: {} },
+    timeLimitMs: () => 300,
+    run: () => new Promise(() => {}),
+  };
+
+  it("gives up on a tool that ignores its time limit, after the kill grace", async () => {
+    const started = Date.now();
+    const result = await runToolWithDeadline(hanging, {}, context);
+    expect(result).toEqual({ content: "hang was stopped: it did not finish within 0.3 s", isError: true });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it("gives up on it when the step is stopped", async () => {
+    const stop = new AbortController();
+    setTimeout(() => stop.abort("SIGTERM"), 100);
+    const result = await runToolWithDeadline(
+      { ...hanging, timeLimitMs: () => 60_000 },
+      {},
+      {
+        ...context,
+        signal: stop.signal,
+      },
+    );
+    expect(result).toEqual({ content: "hang was stopped: the step was stopped", isError: true });
+  });
+
+  it("returns a thrown error as an is_error result", async () => {
+    const throwing: AgentTool = { ...hanging, run: () => Promise.reject(new Error("boom")) };
+    expect(await runToolWithDeadline(throwing, {}, context)).toEqual({ content: "boom", isError: true });
+  });
+});
+
+describe("run_command and the step's end", () => {
+  it("ends the command's whole process group within the kill grace when the step is stopped", async () => {
+    const stop = new AbortController();
+    context = { ...context, signal: stop.signal };
+    setTimeout(() => stop.abort("SIGTERM"), 300);
+    const started = Date.now();
+    const result = await runAgentTool(
+      "run_command",
+      { command: "echo $$ > group.txt; trap '' TERM; sleep 30 & wait" },
+      context,
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result.isError).toBe(true);
+    const group = Number(await Bun.file(join(workspace, "group.txt")).text());
+    expect(liveProcessesInGroup(group)).toEqual([]);
+  });
+
+  it("keeps a command inside the step's deadline", async () => {
+    context = { ...context, deadline: Date.now() + 400 };
+    const started = Date.now();
+    const result = await runAgentTool("run_command", { command: "sleep 30", timeout_seconds: 600 }, context);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result.isError).toBe(true);
+  });
+});

@@ -27,6 +27,8 @@ export const modelSchema = z
     model: z.string(),
     maxTokens: z.number().int().positive().optional(),
     maxTurns: z.number().int().positive().optional(),
+    /** The model's context window in tokens; default: uwf's table of Claude models, else 200,000. */
+    contextWindow: z.number().int().positive().optional(),
     prices: pricesSchema.optional(),
   })
   .strict();

@@ -13,8 +13,8 @@ describe("the config defaults and revision", () => {
     const shape =
       JSON.stringify(z.toJSONSchema(configSchema, { io: "input" })) + JSON.stringify(z.toJSONSchema(configSchema));
     expect({ revision: CONFIG_SCHEMA_REVISION, hash: Bun.hash.xxHash64(shape).toString(16) }).toEqual({
-      revision: 1,
-      hash: "c73eae40ccd496ce",
+      revision: 2,
+      hash: "db94ff138cb1209a",
     });
   });
 });

@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 
-/** Retries of one request on 408/409/429/5xx/529 and connection errors, with the SDK's backoff and `retry-after`. */
+/** uwf's retries of one request (`callWithApiRetries`): connection errors, 408/409/429/5xx/529 and errors mid-stream. */
 export const DEFAULT_MAX_RETRIES = 4;
 /** The longest one request may take (the SDK retries a timed-out request too). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
@@ -20,7 +20,8 @@ export interface AnthropicModule {
 /**
  * Loads @anthropic-ai/sdk (on first use only: commands that run no model never
  * load it) and makes a client with an explicit key, so the SDK never looks for
- * credentials elsewhere, and bounded retries.
+ * credentials elsewhere, and bounded retries (uwf's callers pass `maxRetries: 0`
+ * and retry with `callWithApiRetries`, which also retries errors mid-stream).
  */
 export async function createAnthropicClient(options: CreateAnthropicClientOptions): Promise<AnthropicModule> {
   const sdk = await import("@anthropic-ai/sdk");

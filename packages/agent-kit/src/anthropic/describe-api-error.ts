@@ -9,15 +9,17 @@ export interface ApiErrorDescription {
 
 /**
  * A sentence for an error thrown by the SDK: an authentication failure says how
- * to set the key; other API errors give the status, the error type and the
- * API's message; a connection error names the URL.
+ * to set the key; other API errors give the status (or, for an `error` event
+ * in a stream, that it came mid-stream after HTTP 200), the error type, the
+ * API's message and how many attempts were made; a connection error names the URL.
  */
 export function describeApiError(
   error: unknown,
   sdk: typeof import("@anthropic-ai/sdk"),
   settings: ModelSettings,
-  retries: number,
+  attempts: number,
 ): ApiErrorDescription {
+  const after = attempts > 1 ? ` after ${attempts} attempts` : "";
   const where = `provider "${settings.provider}"${settings.baseUrl === undefined ? "" : ` at ${settings.baseUrl}`}`;
   if (error instanceof sdk.APIUserAbortError) return { message: "the request was aborted", aborted: true };
   if (error instanceof sdk.AuthenticationError || error instanceof sdk.PermissionDeniedError) {
@@ -30,14 +32,13 @@ export function describeApiError(
   }
   if (error instanceof sdk.APIConnectionError) {
     return {
-      message: `cannot reach ${where} after ${retries + 1} attempts: ${error.message}`,
+      message: `cannot reach ${where}${after}: ${error.message}`,
       aborted: false,
     };
   }
   if (error instanceof sdk.APIError) {
-    const retried = error.status === 429 || (error.status ?? 0) >= 500 ? ` after ${retries + 1} attempts` : "";
     return {
-      message: `the model API (${where}, model ${settings.model}) failed${retried}: ${error.status} ${apiErrorType(error)}: ${apiErrorMessage(error)}`,
+      message: `the model API (${where}, model ${settings.model}) failed${after}: ${summarizeApiError(error, sdk)}`,
       aborted: false,
     };
   }
@@ -45,6 +46,19 @@ export function describeApiError(
     message: `the model request failed: ${error instanceof Error ? error.message : String(error)}`,
     aborted: false,
   };
+}
+
+/**
+ * The status, error type and message of an SDK error, in a few words:
+ * `529 overloaded_error: Overloaded`, `overloaded_error mid-stream (after HTTP 200): Overloaded`,
+ * `connection error: …`.
+ */
+export function summarizeApiError(error: unknown, sdk: typeof import("@anthropic-ai/sdk")): string {
+  if (error instanceof sdk.APIConnectionError) return `connection error: ${error.message}`;
+  if (!(error instanceof sdk.APIError)) return error instanceof Error ? error.message : String(error);
+  const type = error.type ?? apiErrorType(error);
+  const reason = error.status === undefined ? `${type} mid-stream (after HTTP 200)` : `${error.status} ${type}`;
+  return `${reason}: ${apiErrorMessage(error)}`;
 }
 
 function apiErrorType(error: { error?: unknown }): string {

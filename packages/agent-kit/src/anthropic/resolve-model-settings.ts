@@ -1,4 +1,5 @@
 import type { Config, Prices } from "@uwf/protocol";
+import { findDefaultContextWindow } from "./default-context-windows.ts";
 import { findDefaultPrices } from "./default-prices.ts";
 import { UnknownProviderError } from "./unknown-provider-error.ts";
 
@@ -22,6 +23,8 @@ export interface ModelSettings {
   apiKeyEnv: string;
   maxTokens: number;
   maxTurns: number;
+  /** The model's context window in tokens: the model entry's `contextWindow`, else the built-in table. */
+  contextWindow: number;
   /** Null when neither config.yaml nor the built-in table knows the model: its cost counts as 0. */
   prices: Prices | null;
 }
@@ -59,6 +62,7 @@ export function resolveModelSettings(options: ResolveModelSettingsOptions): Mode
     apiKeyEnv: emptyToUndefined(providerEntry?.apiKeyEnv) ?? DEFAULT_API_KEY_ENV,
     maxTokens: options.maxTokens ?? entry?.maxTokens ?? DEFAULT_MAX_TOKENS,
     maxTurns: options.maxTurns ?? entry?.maxTurns ?? DEFAULT_MAX_TURNS,
+    contextWindow: entry?.contextWindow ?? findDefaultContextWindow(model),
     prices: entry?.prices ?? findDefaultPrices(model),
   };
 }

@@ -31,8 +31,11 @@ beforeEach(() => {
   server = startFakeAnthropicServer({ apiKey: KEY });
 });
 afterEach(async () => {
+  const rejected = server.rejectedRequests().map((request) => request.rejection);
   await server.close();
   temp.remove();
+  // The fake is strict: nothing uwf sent would have been refused by the real API.
+  expect(rejected).toEqual([]);
 });
 
 function config(extra: Record<string, unknown> = {}) {

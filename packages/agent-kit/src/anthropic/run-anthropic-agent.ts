@@ -1,17 +1,29 @@
 import { realpath } from "node:fs/promises";
 import { type AnthropicAgentSpec, addUsage, type Config, type Usage, UwfError } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
+import { providerKeyVariables } from "../agents/child-environment.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
 import { TailBuffer } from "../agents/tail-buffer.ts";
 import { loadConfig } from "../config/load-config.ts";
+import { callWithApiRetries } from "./call-with-api-retries.ts";
 import { computeUsage } from "./compute-usage.ts";
 import { createAnthropicClient, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./create-anthropic-client.ts";
-import { describeApiError } from "./describe-api-error.ts";
+import { describeApiError, summarizeApiError } from "./describe-api-error.ts";
+import { CONTINUE_PROMPT, describeUnfinishedTurn, EMPTY_ANSWER_PROMPT, isAnswer } from "./describe-unfinished-turn.ts";
+import { planConversation } from "./plan-conversation.ts";
 import { apiKeyHint, readApiKey } from "./read-api-key.ts";
+import { requestModelTurn } from "./request-model-turn.ts";
 import { type ModelSettings, resolveModelSettings } from "./resolve-model-settings.ts";
 import { splitPrompt } from "./split-prompt.ts";
 import { runAgentTool, toolDefinitions } from "./tools/agent-tools.ts";
-import { type ContentBlock, continueTranscript, type TranscriptMessage, textOf, toApiMessages } from "./transcript.ts";
+import {
+  appendUserText,
+  type ContentBlock,
+  type TranscriptMessage,
+  textOf,
+  toApiMessages,
+  toSystemBlocks,
+} from "./transcript.ts";
 
 /** `timeoutMs` covers the whole loop (every request and tool call); `onStderr` gets a progress line per model turn and tool call. */
 export interface RunAnthropicAgentOptions extends AgentRunContext {
@@ -23,20 +35,23 @@ export interface RunAnthropicAgentOptions extends AgentRunContext {
   config?: Config;
   /** Where the API key variable is looked up first. Default: `process.env`. */
   environment?: Readonly<Record<string, string | undefined>>;
-  /** Retries of one request on 429/5xx/529. Default 4. */
+  /** Retries of one request on connection errors, 408/409/429/5xx/529 and errors mid-stream. Default 4. */
   maxRetries?: number;
 }
 
 /**
  * The built-in `anthropic` agent: a tool-use loop on the Messages API. The role
- * part of the prompt is the system prompt and the rest the user message (see
- * `splitPrompt`); on a later visit the stored transcript is sent first. Each
- * turn the model may call the file and shell tools, confined to the thread's
- * cwd; its first turn without tool calls is the final answer, whose text is the
- * reply. More than `maxTurns` model turns is a failed launch. Failures are data:
- * a missing or refused key, an API error after the SDK's bounded retries, a
- * timeout or an interrupt all give a result with `error` set, and whatever
- * transcript and usage there was.
+ * part of the prompt is the system prompt (with the tools, the cached prefix of
+ * every request) and the rest the user message (see `splitPrompt`); on a later
+ * visit the stored transcript is sent first when it is well formed and fits
+ * (`planConversation`), else a fresh conversation starts and the log says why.
+ * Each turn the model may call the file and shell tools, confined to the
+ * thread's cwd; its first turn without tool calls is the final answer, whose
+ * text is the reply. An answer cut off at max_tokens is continued in the next
+ * turn; a cut-off tool call, a refusal or more than `maxTurns` model turns is a
+ * failed launch. Failures are data: a missing or refused key, an API error
+ * after the bounded retries (`callWithApiRetries`), a timeout or an interrupt
+ * all give a result with `error` set, and whatever transcript and usage there was.
  */
 export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Promise<AgentLaunchResult> {
   const startedAt = new Date();
@@ -67,8 +82,10 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
   let settings: ModelSettings;
   let apiKey: string;
   let workspace: string;
+  let keyVariables: string[];
   try {
     const config = options.config ?? (await loadConfig(options.env.home));
+    keyVariables = providerKeyVariables(config);
     settings = resolveModelSettings({
       config,
       model: options.spec.model,
@@ -101,16 +118,12 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
   };
 
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const { system, user } = splitPrompt(options.prompt, workspace);
-  transcript = continueTranscript(options.previousVisit?.transcript, user);
-  const continued = transcript.length > 1;
-  note(
-    `${settings.model} via ${settings.provider}${continued ? `, continuing ${transcript.length - 1} earlier messages` : ""}`,
-  );
+  note(`${settings.model} via ${settings.provider}`);
+  // uwf counts and paces the retries itself (`callWithApiRetries`), mid-stream errors included.
   const { client, sdk } = await createAnthropicClient({
     apiKey,
     baseUrl: settings.baseUrl,
-    maxRetries,
+    maxRetries: 0,
     requestTimeoutMs:
       deadline === null ? DEFAULT_REQUEST_TIMEOUT_MS : Math.min(DEFAULT_REQUEST_TIMEOUT_MS, options.timeoutMs),
   });
@@ -121,25 +134,105 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
     signal,
     deadline,
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    // Tools run without the provider keys, and no tool result shows the key in use.
+    keyVariables,
+    passEnv: options.spec.passEnv ?? [],
+    secretValues: [apiKey],
+  };
+  const warned = new Set<string>();
+  const onWarning = (text: string) => {
+    if (!warned.has(text)) note(`SDK warning: ${text.replace(/\s+/g, " ").trim()}`);
+    warned.add(text);
+  };
+  const retrying =
+    (what: string) =>
+    (retry: { attempt: number; attempts: number; delayMs: number; error: unknown }): void => {
+      note(
+        `${what}: ${summarizeApiError(retry.error, sdk)} (attempt ${retry.attempt} of ${retry.attempts}); retrying in ${formatSeconds(retry.delayMs)}`,
+      );
+    };
+  const failed = (error: unknown, attempts: number): AgentLaunchResult => {
+    const stop = stopped();
+    if (stop !== null) return result(stop);
+    const description = describeApiError(error, sdk, settings, attempts);
+    note(description.message);
+    return result({ error: description.message });
   };
 
   try {
+    const plan = await planConversation({
+      previous: options.previousVisit?.transcript,
+      prompt: splitPrompt(options.prompt, workspace),
+      model: settings.model,
+      contextWindow: settings.contextWindow,
+      maxTokens: settings.maxTokens,
+      note,
+      countTokens: async (system, messages) => {
+        const counted = await callWithApiRetries(
+          () =>
+            client.messages.countTokens(
+              {
+                model: settings.model,
+                system: toSystemBlocks(system),
+                messages: toApiMessages(messages, []) as unknown as Parameters<
+                  typeof client.messages.countTokens
+                >[0]["messages"],
+                tools,
+              },
+              { signal },
+            ),
+          { sdk, maxRetries, signal, onRetry: retrying("count_tokens") },
+        );
+        if (counted.success) return { tokens: counted.value.input_tokens };
+        const summary = summarizeApiError(counted.error, sdk);
+        return counted.error instanceof sdk.BadRequestError ? { refused: summary } : { unavailable: summary };
+      },
+    });
+    const stop = stopped();
+    if (stop !== null) return result(stop);
+    if (!plan.success) {
+      note(plan.problem);
+      return result({ error: plan.problem });
+    }
+    transcript = plan.messages;
+    // Text of turns cut off at max_tokens, which the following turns continue.
+    let cutOff = "";
     for (let turn = 1; ; turn++) {
-      const stream = client.messages.stream(
-        {
-          model: settings.model,
-          max_tokens: settings.maxTokens,
-          system: [{ type: "text", text: system, cache_control: { type: "ephemeral" } }],
-          // The transcript holds API content blocks as they came; the SDK's param types are narrower than that.
-          messages: toApiMessages(transcript) as unknown as Parameters<typeof client.messages.stream>[0]["messages"],
-          tools,
-        },
-        { signal },
-      );
-      const message = await stream.finalMessage();
+      const outcome = await requestModelTurn({
+        client,
+        sdk,
+        model: settings.model,
+        maxTokens: settings.maxTokens,
+        system: plan.system,
+        messages: transcript,
+        // The end of the stored conversation and the newest message: each request reads the previous one from the cache.
+        breakpoints: [...(plan.continued > 0 ? [plan.continued - 1] : []), transcript.length - 1],
+        tools,
+        signal,
+        maxRetries,
+        onRetry: retrying(`turn ${turn}`),
+        onWarning,
+      });
+      if (!outcome.success) return failed(outcome.error, outcome.attempts);
+      const message = outcome.value;
       const turnUsage = computeUsage(message.usage, settings.prices);
       usage = usage === null ? turnUsage : addUsage(usage, turnUsage);
-      const content = message.content.map((block) => ({ ...block }) as ContentBlock);
+      // An empty text block is refused when sent back, so it is not kept.
+      const content = message.content
+        .map((block) => ({ ...block }) as ContentBlock)
+        .filter((block) => !(block.type === "text" && block.text === ""));
+      const toolCalls = content.filter((block) => block.type === "tool_use");
+      note(
+        `turn ${turn}: ${message.stop_reason ?? "no stop reason"}, ${turnUsage.inputTokens} in / ${turnUsage.outputTokens} out` +
+          (turnUsage.cacheReadTokens > 0 ? `, ${turnUsage.cacheReadTokens} read from the cache` : "") +
+          (toolCalls.length === 0 ? "" : `, ${toolCalls.map((call) => String(call.name)).join(", ")}`),
+      );
+      if (content.length === 0 && isAnswer(message.stop_reason) && turn < settings.maxTurns) {
+        // An empty answer cannot be sent back (the API refuses empty messages): it is left out, and the model asked again.
+        note(`turn ${turn}: the model answered nothing; asking for the answer`);
+        transcript = appendUserText(transcript, EMPTY_ANSWER_PROMPT);
+        continue;
+      }
       transcript.push({
         role: "assistant",
         content,
@@ -147,19 +240,23 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
         stopReason: message.stop_reason,
         usage: turnUsage,
       });
-      const toolCalls = content.filter((block) => block.type === "tool_use");
-      note(
-        `turn ${turn}: ${message.stop_reason ?? "no stop reason"}, ${turnUsage.inputTokens} in / ${turnUsage.outputTokens} out` +
-          (toolCalls.length === 0 ? "" : `, ${toolCalls.map((call) => String(call.name)).join(", ")}`),
-      );
-      if (message.stop_reason !== "tool_use" || toolCalls.length === 0) {
-        const reply = textOf(content);
-        const problem =
-          message.stop_reason === "max_tokens" && reply.trim() === ""
-            ? `the model stopped at max_tokens (${settings.maxTokens}) before answering; raise maxTokens`
-            : null;
-        return result({ reply, exitCode: problem === null ? 0 : null, error: problem });
+      const unfinished = describeUnfinishedTurn(message, toolCalls.length > 0, settings.maxTokens);
+      if (unfinished !== null) {
+        note(unfinished);
+        return result({ error: unfinished });
       }
+      if (message.stop_reason === "max_tokens") {
+        // Text only, cut off by the output limit: the model goes on where it stopped, in the next turn.
+        if (turn >= settings.maxTurns) {
+          return result({
+            error: `the model's answer was cut off at max_tokens (${settings.maxTokens}) and maxTurns (${settings.maxTurns}) leaves no turn to finish it; raise maxTokens`,
+          });
+        }
+        cutOff += textOf(content);
+        transcript.push({ role: "user", content: [{ type: "text", text: CONTINUE_PROMPT }] });
+        continue;
+      }
+      if (toolCalls.length === 0) return result({ reply: cutOff + textOf(content), exitCode: 0 });
       if (turn >= settings.maxTurns) {
         return result({
           error: `the agent reached maxTurns (${settings.maxTurns} model turns) without a final answer; raise maxTurns on the agent or the model in config.yaml`,
@@ -181,11 +278,7 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
       transcript.push({ role: "user", content: results });
     }
   } catch (error) {
-    const stop = stopped();
-    if (stop !== null) return result(stop);
-    const description = describeApiError(error, sdk, settings, maxRetries);
-    note(description.message);
-    return result({ error: description.message });
+    return failed(error, 1);
   } finally {
     if (timer !== null) clearTimeout(timer);
   }

@@ -2,9 +2,11 @@ import type { Usage } from "@uwf/protocol";
 
 /**
  * One message of the built-in agent's stored transcript: the Messages API's
- * `{ role, content }`, and for the model's turns the model, stop reason and
- * that turn's usage. Stored as the run's `transcript/1` node; a later visit of
- * the role sends it again to continue the conversation.
+ * `{ role, content }`, for the model's turns the model, stop reason and that
+ * turn's usage, and on the first message the system prompt the conversation
+ * was held under (and why it was started afresh, when it was). Stored as the
+ * run's `transcript/1` node; a later visit of the role sends it again to
+ * continue the conversation.
  */
 export interface TranscriptMessage {
   role: "user" | "assistant";
@@ -12,6 +14,10 @@ export interface TranscriptMessage {
   model?: string;
   stopReason?: string | null;
   usage?: Usage;
+  /** First message only: the system prompt sent with this conversation. */
+  system?: string;
+  /** First message only: why the stored conversation of the role's previous visit was not continued. */
+  freshStart?: string;
 }
 
 /** A content block as the API returns or accepts it (text, tool_use, tool_result, thinking...). */
@@ -23,18 +29,7 @@ export interface ApiMessage {
   content: ContentBlock[];
 }
 
-/**
- * The conversation to send for a new visit: the stored transcript of the role's
- * previous visit (when it has the expected shape), then the new user turn. A
- * transcript that cannot be read is dropped: the new prompt carries the history anyway.
- */
-export function continueTranscript(
-  previous: readonly unknown[] | null | undefined,
-  userText: string,
-): TranscriptMessage[] {
-  const messages = readTranscript(previous) ?? [];
-  return appendUserText(messages, userText);
-}
+const CACHE_BREAKPOINT = { type: "ephemeral" } as const;
 
 /** Adds a user turn (merged into the last message when that is already a user turn, as the API needs alternation). */
 export function appendUserText(messages: TranscriptMessage[], text: string): TranscriptMessage[] {
@@ -59,21 +54,32 @@ export function readTranscript(value: readonly unknown[] | null | undefined): Tr
     if (!Array.isArray(content) || !content.every(isBlock)) return null;
     messages.push(item as TranscriptMessage);
   }
-  return messages[0]?.role === "user" ? messages : null;
+  return messages;
 }
 
 /**
- * The messages as the API takes them, with a prompt-cache breakpoint on the
- * last block, so each turn of the loop reads the conversation so far from the cache.
+ * The messages as the API takes them (`{ role, content }`, the stored
+ * metadata left out), with a prompt-cache breakpoint on the last block of each
+ * message whose index is in `breakpoints`. Blocks are otherwise sent exactly
+ * as stored, so each request repeats the previous one byte for byte before
+ * what is new.
  */
-export function toApiMessages(messages: readonly TranscriptMessage[]): ApiMessage[] {
+export function toApiMessages(messages: readonly TranscriptMessage[], breakpoints: readonly number[]): ApiMessage[] {
   return messages.map((message, index) => {
-    if (index !== messages.length - 1) return { role: message.role, content: message.content };
+    if (!breakpoints.includes(index)) return { role: message.role, content: message.content };
+    const last = message.content.length - 1;
     const content = message.content.map((block, blockIndex) =>
-      blockIndex === message.content.length - 1 ? { ...block, cache_control: { type: "ephemeral" } } : block,
+      blockIndex === last ? { ...block, cache_control: CACHE_BREAKPOINT } : block,
     );
     return { role: message.role, content };
   });
+}
+
+/** The system prompt as one text block with a cache breakpoint: with the tools before it, the stable prefix of every request. */
+export function toSystemBlocks(
+  system: string,
+): Array<{ type: "text"; text: string; cache_control: { type: "ephemeral" } }> {
+  return [{ type: "text", text: system, cache_control: CACHE_BREAKPOINT }];
 }
 
 /** The text of a model turn: its text blocks, joined. */

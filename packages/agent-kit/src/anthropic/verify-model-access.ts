@@ -1,4 +1,6 @@
 import type { Config } from "@uwf/protocol";
+import { callWithApiRetries } from "./call-with-api-retries.ts";
+import { captureSdkWarnings } from "./capture-sdk-warnings.ts";
 import { createAnthropicClient } from "./create-anthropic-client.ts";
 import { describeApiError } from "./describe-api-error.ts";
 import { apiKeyHint, readApiKey } from "./read-api-key.ts";
@@ -34,20 +36,21 @@ export async function verifyModelAccess(options: VerifyModelAccessOptions): Prom
   if (key === null) {
     return { success: false, problem: `${settings.apiKeyEnv} is not set; ${apiKeyHint(settings.apiKeyEnv)}` };
   }
-  const retries = 1;
   const { client, sdk } = await createAnthropicClient({
     apiKey: key.value,
     baseUrl: settings.baseUrl,
-    maxRetries: retries,
+    maxRetries: 0,
     requestTimeoutMs: 30_000,
   });
-  try {
-    await client.messages.create(
-      { model: settings.model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] },
-      options.signal === undefined ? {} : { signal: options.signal },
-    );
-    return { success: true, model: settings.model, provider: settings.provider };
-  } catch (error) {
-    return { success: false, problem: describeApiError(error, sdk, settings, retries).message };
-  }
+  const request = { model: settings.model, max_tokens: 1, messages: [{ role: "user" as const, content: "ping" }] };
+  const answered = await callWithApiRetries(
+    () =>
+      captureSdkWarnings(
+        () => client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal }),
+        () => {},
+      ),
+    { sdk, maxRetries: 1, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+  );
+  if (answered.success) return { success: true, model: settings.model, provider: settings.provider };
+  return { success: false, problem: describeApiError(answered.error, sdk, settings, answered.attempts).message };
 }

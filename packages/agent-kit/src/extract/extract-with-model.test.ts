@@ -22,7 +22,11 @@ beforeEach(() => {
 afterEach(() => server.close());
 
 function extract(reply: string, extractionModel: string | null = "haiku") {
-  return extractWithModel({
+  return extractWithModel(options(reply, extractionModel));
+}
+
+function options(reply: string, extractionModel: string | null = "haiku") {
+  return {
     config: configSchema.parse({
       providers: { fake: { baseUrl: server.url, apiKeyEnv: KEY_VARIABLE } },
       models: { haiku: { provider: "fake", model: "claude-haiku-4-5", prices: { input: 1, output: 5 } } },
@@ -34,7 +38,7 @@ function extract(reply: string, extractionModel: string | null = "haiku") {
     roleName: "reviewer",
     environment: { [KEY_VARIABLE]: "test-key-not-secret" },
     maxRetries: 0,
-  });
+  };
 }
 
 describe("extractWithModel", () => {
@@ -76,6 +80,57 @@ describe("extractWithModel", () => {
     const failed = await extract("x");
     expect(failed.success).toBe(false);
     if (!failed.success) expect(failed.problem).toContain("529 overloaded_error: Overloaded");
+  });
+
+  it("sends $status under the wire-safe name status, which the strict fake (like the API) accepts, and maps it back", async () => {
+    const withStatus = {
+      type: "object",
+      properties: {
+        $status: { type: "string", enum: ["approved", "rejected"], "x-uwf-convention": true },
+        comments: { type: "string" },
+      },
+      required: ["$status"],
+    };
+    server.enqueue(
+      fakeToolUseReply({ name: EXTRACTION_TOOL_NAME, input: { status: "rejected", comments: "No tests." } }),
+    );
+    const result = await extractWithModel({
+      config: configSchema.parse({
+        providers: { fake: { baseUrl: server.url, apiKeyEnv: KEY_VARIABLE } },
+        models: { haiku: { provider: "fake", model: "claude-haiku-4-5" } },
+        extractionModel: "haiku",
+      }),
+      home: "/nonexistent-uwf-home",
+      reply: "Rejected: no tests.",
+      schema: withStatus,
+      roleName: "reviewer",
+      environment: { [KEY_VARIABLE]: "test-key-not-secret" },
+      maxRetries: 0,
+    });
+    expect(result).toMatchObject({ success: true, fields: { $status: "rejected", comments: "No tests." } });
+    expect(server.rejectedRequests()).toEqual([]);
+    const tool = (server.requests[0]?.body as { tools: Array<{ input_schema: unknown }> } | undefined)?.tools[0];
+    expect(tool?.input_schema).toEqual({
+      type: "object",
+      properties: { status: { type: "string", enum: ["approved", "rejected"] }, comments: { type: "string" } },
+      required: ["status"],
+    });
+  });
+
+  it("retries an overload with uwf's backoff and names the attempts when it gives up", async () => {
+    server.enqueue(
+      fakeErrorReply("overloaded_error", { retryAfter: "0.01" }),
+      fakeToolUseReply({ name: EXTRACTION_TOOL_NAME, input: { approved: true } }),
+    );
+    const recovered = await extractWithModel({ ...options("x"), maxRetries: 1 });
+    expect(recovered.success).toBe(true);
+    server.enqueue(
+      fakeErrorReply("overloaded_error", { retryAfter: "0.01" }),
+      fakeErrorReply("overloaded_error", { retryAfter: "0.01" }),
+    );
+    const failed = await extractWithModel({ ...options("x"), maxRetries: 1 });
+    expect(failed.success).toBe(false);
+    if (!failed.success) expect(failed.problem).toContain("failed after 2 attempts: 529 overloaded_error: Overloaded");
   });
 
   it("is skipped without extractionModel", async () => {

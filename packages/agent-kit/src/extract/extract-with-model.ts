@@ -1,4 +1,6 @@
 import type { Config, JsonSchemaObject, Usage } from "@uwf/protocol";
+import { callWithApiRetries } from "../anthropic/call-with-api-retries.ts";
+import { captureSdkWarnings } from "../anthropic/capture-sdk-warnings.ts";
 import { computeUsage } from "../anthropic/compute-usage.ts";
 import { createAnthropicClient, DEFAULT_MAX_RETRIES } from "../anthropic/create-anthropic-client.ts";
 import { describeApiError } from "../anthropic/describe-api-error.ts";
@@ -8,6 +10,7 @@ import { extractFrontmatter } from "./extract-frontmatter.ts";
 import { formatFrontmatter } from "./format-frontmatter.ts";
 import { splitFrontmatter } from "./split-frontmatter.ts";
 import { CONVENTION_KEYWORD } from "./status-fields.ts";
+import { toWireSchema } from "./to-wire-schema.ts";
 
 /** The tool the extraction model is made to call; its input schema is the role's reply schema. */
 export const EXTRACTION_TOOL_NAME = "report_fields";
@@ -24,7 +27,7 @@ export interface ExtractWithModelOptions {
   roleName: string;
   signal?: AbortSignal;
   environment?: Readonly<Record<string, string | undefined>>;
-  /** Retries of the request on 429/5xx/529. Default: the SDK client's (4). */
+  /** Retries of the request on connection errors and 408/409/429/5xx/529. Default 4. */
   maxRetries?: number;
 }
 
@@ -36,9 +39,11 @@ export type ExtractWithModelResult =
  * LLM extraction, the fallback when an agent's reply still has no valid
  * frontmatter after the retries: the `extractionModel` of config.yaml is made
  * to call one tool (`tool_choice: { type: "tool" }`) whose input schema is the
- * role's reply schema, and the tool input is validated exactly like a
- * frontmatter reply. The body is the reply without any broken frontmatter.
- * Never throws; without `extractionModel` it reports that it was skipped.
+ * role's reply schema with wire-safe property names (`toWireSchema`: the API
+ * refuses `$status` as a key), and the tool input, its keys mapped back, is
+ * validated exactly like a frontmatter reply. The body is the reply without
+ * any broken frontmatter. Never throws; without `extractionModel` it reports
+ * that it was skipped.
  */
 export async function extractWithModel(options: ExtractWithModelOptions): Promise<ExtractWithModelResult> {
   const { config } = options;
@@ -59,60 +64,65 @@ export async function extractWithModel(options: ExtractWithModelOptions): Promis
       usage: null,
     };
   }
-  const { client, sdk } = await createAnthropicClient({
-    apiKey: key.value,
-    baseUrl: settings.baseUrl,
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-  });
+  // uwf counts and paces the retries itself, as the built-in agent does.
+  const { client, sdk } = await createAnthropicClient({ apiKey: key.value, baseUrl: settings.baseUrl, maxRetries: 0 });
   const split = splitFrontmatter(options.reply);
   const body = (split.success ? split.body : options.reply).trim();
-
-  let usage: Usage | null = null;
-  try {
-    const message = await client.messages.create(
+  const wire = toWireSchema(toToolSchema(options.schema));
+  const request = {
+    model: settings.model,
+    max_tokens: Math.min(settings.maxTokens, EXTRACTION_MAX_TOKENS),
+    system:
+      "You read the reply an agent gave for one step of a workflow and report the structured fields it states, " +
+      `by calling the ${EXTRACTION_TOOL_NAME} tool once. Take every value from the reply; leave out optional fields it does not support.`,
+    messages: [
       {
-        model: settings.model,
-        max_tokens: Math.min(settings.maxTokens, EXTRACTION_MAX_TOKENS),
-        system:
-          "You read the reply an agent gave for one step of a workflow and report the structured fields it states, " +
-          `by calling the ${EXTRACTION_TOOL_NAME} tool once. Take every value from the reply; leave out optional fields it does not support.`,
-        messages: [
-          {
-            role: "user",
-            content: `The reply of the role "${options.roleName}":\n\n<reply>\n${options.reply}\n</reply>`,
-          },
-        ],
-        tools: [
-          {
-            name: EXTRACTION_TOOL_NAME,
-            description: `The fields of the ${options.roleName} role's reply.`,
-            input_schema: toToolSchema(options.schema),
-          },
-        ],
-        tool_choice: { type: "tool", name: EXTRACTION_TOOL_NAME },
+        role: "user" as const,
+        content: `The reply of the role "${options.roleName}":\n\n<reply>\n${options.reply}\n</reply>`,
       },
-      options.signal === undefined ? {} : { signal: options.signal },
-    );
-    usage = computeUsage(message.usage, settings.prices);
-    const call = message.content.find((block) => block.type === "tool_use" && block.name === EXTRACTION_TOOL_NAME);
-    if (call === undefined || call.type !== "tool_use") {
-      return { success: false, problem: `the extraction model did not call ${EXTRACTION_TOOL_NAME}`, usage };
-    }
-    const input = call.input;
-    if (input === null || typeof input !== "object" || Array.isArray(input)) {
-      return { success: false, problem: "the extraction model's tool input is not an object", usage };
-    }
-    const checked = extractFrontmatter(formatFrontmatter(input as Record<string, unknown>, body), options.schema);
-    if (!checked.success)
-      return { success: false, problem: `the extracted fields are invalid: ${checked.problem}`, usage };
-    return { success: true, fields: checked.fields, body: checked.body, usage, model: settings.model };
-  } catch (error) {
+    ],
+    tools: [
+      {
+        name: EXTRACTION_TOOL_NAME,
+        description: `The fields of the ${options.roleName} role's reply.`,
+        input_schema: wire.schema as { type: "object" },
+      },
+    ],
+    tool_choice: { type: "tool" as const, name: EXTRACTION_TOOL_NAME },
+  };
+  const answered = await callWithApiRetries(
+    () =>
+      captureSdkWarnings(
+        () => client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal }),
+        () => {},
+      ),
+    {
+      sdk,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
+  if (!answered.success) {
     return {
       success: false,
-      problem: describeApiError(error, sdk, settings, options.maxRetries ?? DEFAULT_MAX_RETRIES).message,
-      usage,
+      problem: describeApiError(answered.error, sdk, settings, answered.attempts).message,
+      usage: null,
     };
   }
+  const message = answered.value;
+  const usage = computeUsage(message.usage, settings.prices);
+  const call = message.content.find((block) => block.type === "tool_use" && block.name === EXTRACTION_TOOL_NAME);
+  if (call === undefined || call.type !== "tool_use") {
+    return { success: false, problem: `the extraction model did not call ${EXTRACTION_TOOL_NAME}`, usage };
+  }
+  const input = wire.restore(call.input);
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    return { success: false, problem: "the extraction model's tool input is not an object", usage };
+  }
+  const checked = extractFrontmatter(formatFrontmatter(input as Record<string, unknown>, body), options.schema);
+  if (!checked.success)
+    return { success: false, problem: `the extracted fields are invalid: ${checked.problem}`, usage };
+  return { success: true, fields: checked.fields, body: checked.body, usage, model: settings.model };
 }
 
 /** The reply schema as a tool input schema: an object schema without uwf's own annotation keyword. */

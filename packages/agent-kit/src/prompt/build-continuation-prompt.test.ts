@@ -71,7 +71,7 @@ describe("buildContinuationPrompt", () => {
     );
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((left, right) => left - right)).toEqual(positions);
-    expect(prompt).toEndWith("# Your next step\n\nSolve the task.\n");
+    expect(prompt).toEndWith("# Your next step\n\nThis is step 1 of the thread.\n\nSolve the task.\n");
   });
 
   it("describes the role: goal, capabilities, procedure and output", () => {
@@ -86,7 +86,7 @@ describe("buildContinuationPrompt", () => {
       [
         "# Your role: writer",
         "",
-        'You play the role "writer" at step 1 of a thread of the workflow "review-loop" (Write, review, revise).',
+        'You play the role "writer" in a thread of the workflow "review-loop" (Write, review, revise).',
         "",
         "Drafts the change",
         "",
@@ -147,7 +147,7 @@ describe("buildContinuationPrompt", () => {
         "```",
       ].join("\n"),
     );
-    expect(prompt).toContain("at step 2 of a thread");
+    expect(prompt).toContain("This is step 2 of the thread.");
   });
 
   it("keeps the newest bodies within the quota and says which were left out", () => {
@@ -195,7 +195,16 @@ describe("buildContinuationPrompt", () => {
     expect(prompt).not.toContain("## Step 1");
     expect(prompt).not.toContain("BODY-1");
     expect(prompt).toContain("BODY-3");
-    expect(prompt).toContain("at step 4 of a thread");
+    expect(prompt).toContain("This is step 4 of the thread.");
+    // Everything before the task is the same at every visit of the role: providers can cache it.
+    const first = buildContinuationPrompt({
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      history: [],
+      edgePrompt: "Go.",
+    });
+    expect(prompt.slice(0, prompt.indexOf("# Task"))).toBe(first.slice(0, first.indexOf("# Task")));
   });
 
   it("needs only the number and role of the steps before the role's last visit", () => {

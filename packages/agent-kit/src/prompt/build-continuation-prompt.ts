@@ -27,7 +27,9 @@ export interface BuildContinuationPromptOptions {
 /**
  * The prompt for the next step, in DESIGN §5's order: output format → the role
  * → the task → the history → the edge prompt. Pure and deterministic: the only
- * times in it are the history's own.
+ * times in it are the history's own. Everything up to the task is the same at
+ * every visit of the role (the step number is told with the next step), so a
+ * model agent can send it as a system prompt the provider caches.
  */
 export function buildContinuationPrompt(options: BuildContinuationPromptOptions): string {
   const { workflow, roleName, task, edgePrompt } = options;
@@ -41,10 +43,10 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;
   const sections = [
     buildOutputFormatSection(buildReplySchema(workflow, roleName)),
-    formatRoleSection(workflow, roleName, role, stepNumber),
+    formatRoleSection(workflow, roleName, role),
     formatTaskSection(task, options.inputs),
     formatHistorySection({ history, roleName, bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA }),
-    `# Your next step\n\n${edgePrompt.trim()}`,
+    `# Your next step\n\nThis is step ${stepNumber} of the thread.\n\n${edgePrompt.trim()}`,
   ];
   return `${sections.join("\n\n")}\n`;
 }
@@ -55,11 +57,11 @@ function formatTaskSection(task: string, inputs: Record<string, unknown> | undef
   return `${section}\n\nThe thread was started with these inputs:\n\n${fenceText(formatYaml(inputs).trimEnd(), "yaml")}`;
 }
 
-function formatRoleSection(workflow: WorkflowNode, roleName: string, role: Role, stepNumber: number): string {
+function formatRoleSection(workflow: WorkflowNode, roleName: string, role: Role): string {
   const about = workflow.description === undefined ? "" : ` (${workflow.description.trim()})`;
   const parts = [
     `# Your role: ${roleName}`,
-    `You play the role "${roleName}" at step ${stepNumber} of a thread of the workflow "${workflow.name}"${about}.`,
+    `You play the role "${roleName}" in a thread of the workflow "${workflow.name}"${about}.`,
   ];
   if (role.description !== undefined) parts.push(role.description.trim());
   parts.push(`## Goal\n\n${role.goal.trim()}`);

@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type FakeAnthropicServer,
+  fakeRefusalReply,
+  fakeStreamErrorReply,
   fakeTextReply,
   fakeToolUseReply,
   startFakeAnthropicServer,
@@ -24,11 +26,14 @@ let temp: TempHome;
 let server: FakeAnthropicServer;
 beforeEach(() => {
   temp = createTempHome();
+  // Strict (the default): a request the real Messages API would refuse gets its 400.
   server = startFakeAnthropicServer({ apiKey: KEY });
 });
 afterEach(async () => {
+  const rejected = server.rejectedRequests().map((request) => request.rejection);
   await server.close();
   temp.cleanup();
+  expect(rejected).toEqual([]);
 });
 
 function writeConfig(extra: string[] = []): void {
@@ -107,7 +112,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     expect(server.remaining()).toBe(0);
 
     // The writer's second visit starts from its first conversation, then the new prompt.
-    const secondVisit = server.requests[3]?.body as { messages: Array<{ role: string; content: unknown }> };
+    const secondVisit = server.messageRequests()[3]?.body as { messages: Array<{ role: string; content: unknown }> };
     expect(secondVisit.messages.map((message) => message.role)).toEqual([
       "user",
       "assistant",
@@ -119,7 +124,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     expect(JSON.stringify(secondVisit.messages[3]?.content)).toContain("summary: wrote hello.txt");
     expect(JSON.stringify(secondVisit.messages[4]?.content)).toContain("Address the review: say hello world");
     // The reviewer's first visit did not see the writer's conversation.
-    expect((server.requests[2]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(1);
+    expect((server.messageRequests()[2]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(1);
     expect(JSON.stringify(server.requests)).not.toContain(KEY);
 
     // Usage and cost per step, summed per thread: 8000 input tokens at $3, 230 output at $15 per million.
@@ -168,7 +173,9 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     server.enqueue(fakeTextReply("---\nsummary: draft in the fork\n---\n"));
     const inFork = await temp.uwf(["step", forked, "--json"], { env });
     expect(inFork.exitCode).toBe(0);
-    const request = JSON.stringify((server.requests[3]?.body as { messages: unknown[] } | undefined)?.messages);
+    const request = JSON.stringify(
+      (server.messageRequests()[3]?.body as { messages: unknown[] } | undefined)?.messages,
+    );
     expect(request).toContain("summary: first draft");
     expect(request).not.toContain("second draft");
     expect(request).toContain("Address the review: shorter");
@@ -204,13 +211,16 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     const output = (stepped.json() as { steps: Array<{ output: unknown; address: string }> }).steps[0];
     expect(output?.output).toEqual({ summary: "wrote hello.txt" });
 
-    const retry = server.requests[1]?.body as { messages: Array<{ role: string; content: unknown }> };
+    const retry = server.messageRequests()[1]?.body as { messages: Array<{ role: string; content: unknown }> };
     expect(retry.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
     expect(JSON.stringify(retry.messages[2]?.content)).toContain("frontmatter");
-    const extraction = server.requests[2]?.body as Record<string, unknown>;
+    const extraction = server.messageRequests()[2]?.body as Record<string, unknown>;
     expect(extraction.model).toBe("claude-haiku-4-5");
     expect(extraction.tool_choice).toEqual({ type: "tool", name: "report_fields" });
     expect(JSON.stringify(extraction.tools)).toContain('"summary"');
+    // The role's schema carries $status, which the API refuses as a property key: it is sent as status.
+    const sentSchema = (extraction.tools as Array<{ input_schema: { properties: object } }>)[0]?.input_schema;
+    expect(Object.keys(sentSchema?.properties ?? {})).toEqual(["summary", "status", "reason"]);
 
     const run = await runOfStep(output?.address ?? "");
     expect(run.extraction).toBe("llm");
@@ -227,5 +237,94 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain("reply still invalid after 1 attempt(s)");
     expect(server.requests).toHaveLength(1);
+  }, 60_000);
+
+  it("extracts $status through the wire-safe name status, and routes on it", async () => {
+    writeConfig(["extractionModel: haiku", "retries: 0"]);
+    server.enqueue(
+      fakeTextReply("---\nsummary: wrote hello.txt\n---\n"),
+      fakeTextReply("Looks good to me, approved."),
+      fakeToolUseReply({ name: "report_fields", input: { status: "approved", comments: "looks good" } }),
+    );
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt", "--json"], { env });
+    expect(run.exitCode).toBe(0);
+    const result = stepResultSchema.parse(run.json());
+    expect(result.status).toBe("ended");
+    expect(result.steps[1]?.output).toEqual({ $status: "approved", comments: "looks good" });
+    const extraction = server.messageRequests()[2]?.body as { tools: Array<{ input_schema: unknown }> };
+    expect(extraction.tools[0]?.input_schema).toMatchObject({
+      properties: { status: { enum: ["approved", "rejected"] } },
+      required: ["status", "comments"],
+    });
+  }, 60_000);
+
+  it("keeps stderr empty under -q --json: a mid-stream overload is retried, the SDK's deprecation warning goes to the run's log", async () => {
+    writeConfig();
+    temp.writeConfig(
+      readFileSync(join(temp.home, "config.yaml"), "utf8")
+        .replace("models:\n", "models:\n  old: { provider: fake, model: claude-sonnet-4-5 }\n")
+        .replace("defaultModel: sonnet", "defaultModel: old"),
+    );
+    server.enqueue(
+      fakeStreamErrorReply("overloaded_error", { text: "---\nsumm" }),
+      fakeTextReply("---\nsummary: wrote hello.txt\n---\n"),
+      fakeTextReply("---\n$status: approved\ncomments: fine\n---\n"),
+    );
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt", "-q", "--json"], { env });
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    const result = stepResultSchema.parse(run.json());
+    expect(result.steps.map((step) => step.output)).toEqual([
+      { summary: "wrote hello.txt" },
+      { $status: "approved", comments: "fine" },
+    ]);
+    const writerRun = await runOfStep(result.steps[0]?.address ?? "");
+    const log = writerRun.attempts[0]?.stderrTail ?? "";
+    expect(log).toContain(
+      "turn 1: overloaded_error mid-stream (after HTTP 200): Overloaded (attempt 1 of 5); retrying in",
+    );
+    expect(log).toContain("SDK warning: The model 'claude-sonnet-4-5' is deprecated");
+  }, 60_000);
+
+  it("fails the step on a refusal, naming it, instead of retrying an empty reply", async () => {
+    writeConfig();
+    server.enqueue(fakeRefusalReply({ category: "cyber", explanation: "Declined." }));
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt"], { env });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("the model refused to answer (stop_reason refusal, cyber: Declined.)");
+    expect(server.messageRequests()).toHaveLength(1);
+  }, 60_000);
+
+  it("starts the writer's next visit afresh when its conversation no longer fits the model's window, and records why", async () => {
+    writeConfig();
+    temp.writeConfig(
+      readFileSync(join(temp.home, "config.yaml"), "utf8").replace(
+        "model: claude-sonnet-5-5,",
+        "model: claude-sonnet-5-5, contextWindow: 6000, maxTokens: 1000,",
+      ),
+    );
+    server.enqueue(
+      fakeToolUseReply({ name: "write_file", input: { path: "big.txt", content: "y".repeat(6_000) } }),
+      fakeTextReply("---\nsummary: wrote big.txt\n---\n"),
+      fakeTextReply("---\n$status: rejected\ncomments: smaller please\n---\n"),
+      fakeTextReply("---\nsummary: smaller now\n---\n"),
+      fakeTextReply("---\n$status: approved\ncomments: good\n---\n"),
+    );
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create big.txt", "--json"], { env });
+    expect(run.exitCode).toBe(0);
+    const result = stepResultSchema.parse(run.json());
+    expect(result.status).toBe("ended");
+    const secondVisit = server.messageRequests()[3]?.body as { messages: unknown[] };
+    expect(secondVisit.messages).toHaveLength(1);
+    expect(JSON.stringify(secondVisit.messages)).toContain("Address the review: smaller please");
+    // Both later visits were measured before sending: the writer's did not fit, the reviewer's did.
+    expect(server.requests.filter((request) => request.path === "/v1/messages/count_tokens")).toHaveLength(2);
+    expect((server.messageRequests()[4]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(3);
+    const writerRun = await runOfStep(result.steps[2]?.address ?? "");
+    expect(writerRun.attempts[0]?.stderrTail).toContain(
+      "starting a fresh conversation: the stored conversation and the new prompt take",
+    );
+    const transcript = transcriptNodeSchema.parse(await getNode(writerRun.transcript ?? ""));
+    expect(transcript.messages[0]).toMatchObject({ freshStart: expect.stringContaining("context window") });
   }, 60_000);
 });

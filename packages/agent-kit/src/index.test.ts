@@ -35,6 +35,7 @@ describe("the @uwf/agent-kit entry", () => {
       "buildOutputFormatSection",
       "buildReplySchema",
       "buildRetryPrompt",
+      "checkClaudeCode",
       "compileWorkflow",
       "configFilePath",
       "createFolderIncludeReader",

@@ -1,4 +1,9 @@
-export type { AgentEnvironment, AgentLaunchResult, AgentRunContext } from "./agents/agent-launch-result.ts";
+export type {
+  AgentActivity,
+  AgentEnvironment,
+  AgentLaunchResult,
+  AgentRunContext,
+} from "./agents/agent-launch-result.ts";
 export { AgentUnavailableError } from "./agents/agent-unavailable-error.ts";
 export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./agents/launch-agent.ts";
 export { type Scenario, type ScenarioStep, safeLoadScenario } from "./agents/load-scenario.ts";
@@ -27,6 +32,11 @@ export {
   type VerifyModelAccessResult,
   verifyModelAccess,
 } from "./anthropic/verify-model-access.ts";
+export {
+  type CheckClaudeCodeOptions,
+  type CheckClaudeCodeResult,
+  checkClaudeCode,
+} from "./claude-code/check-claude-code.ts";
 export {
   type ConfigEntry,
   getConfigValue,

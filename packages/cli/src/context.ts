@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
+import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { Config } from "@uwf/protocol";
 
@@ -37,6 +38,8 @@ export interface ProgressStatus {
   agent: string;
   startedAt: number;
   step: number;
+  /** The agent's turns so far and the tool it called last, for agents that report them. */
+  activity?: AgentActivity;
 }
 
 /** What the registry decides before a command runs; the rest of the context is derived from it. */

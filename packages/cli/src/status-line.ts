@@ -1,24 +1,50 @@
 import yoctoSpinner from "yocto-spinner";
 import type { ProgressStatus } from "./context.ts";
 
-/** A live spinner on stderr while an agent runs: role, agent, elapsed time. Only used when stderr is a terminal. */
+/**
+ * A live spinner on stderr while an agent runs: step, role, agent, elapsed time and, for agents that
+ * report it, the turn and the last tool called. Only used when stderr is a terminal.
+ */
 export function createStatusLine(color: boolean): (status: ProgressStatus | null) => void {
   let spinner: ReturnType<typeof yoctoSpinner> | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
+  let current: ProgressStatus | null = null;
   return (status) => {
+    // The same step telling what its agent does now: the text changes, the spinner goes on.
+    if (status !== null && spinner !== null && current !== null && isSameStep(current, status)) {
+      current = status;
+      spinner.text = describeStatus(status, Date.now());
+      return;
+    }
     if (timer !== null) clearInterval(timer);
     timer = null;
     spinner?.stop();
     spinner = null;
+    current = status;
     if (status === null) return;
-    const describe = () => {
-      const seconds = Math.floor((Date.now() - status.startedAt) / 1000);
-      return `step ${status.step} · ${status.role} · ${status.agent} · ${seconds}s`;
-    };
-    spinner = yoctoSpinner({ text: describe(), stream: process.stderr, color: color ? "cyan" : undefined }).start();
+    spinner = yoctoSpinner({
+      text: describeStatus(status, Date.now()),
+      stream: process.stderr,
+      color: color ? "cyan" : undefined,
+    }).start();
     timer = setInterval(() => {
-      if (spinner !== null) spinner.text = describe();
+      if (spinner !== null && current !== null) spinner.text = describeStatus(current, Date.now());
     }, 1000);
     timer.unref();
   };
+}
+
+/** `step 3 · writer · claude · 12s · turn 4 · Bash` */
+export function describeStatus(status: ProgressStatus, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - status.startedAt) / 1000));
+  const parts = [`step ${status.step}`, status.role, status.agent, `${seconds}s`];
+  if (status.activity !== undefined) {
+    parts.push(`turn ${status.activity.turns}`);
+    if (status.activity.tool !== null) parts.push(status.activity.tool);
+  }
+  return parts.join(" · ");
+}
+
+function isSameStep(left: ProgressStatus, right: ProgressStatus): boolean {
+  return left.step === right.step && left.role === right.role && left.startedAt === right.startedAt;
 }

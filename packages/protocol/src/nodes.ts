@@ -52,7 +52,24 @@ export const textNodeSchema = z
   .strict();
 export type TextNode = z.infer<typeof textNodeSchema>;
 
-/** One launch of the agent program within a run (the first try, then each retry). */
+/** A tool call the agent's program refused to run for lack of permission (Claude Code's `permission_denials`). */
+export const permissionDenialSchema = z
+  .object({
+    tool: z.string(),
+    toolUseId: z.string().nullable(),
+    input: z.unknown(),
+  })
+  .strict();
+export type PermissionDenial = z.infer<typeof permissionDenialSchema>;
+
+/** Tokens and cost per model id. */
+export const modelUsageSchema = z.record(z.string(), usageSchema);
+export type ModelUsage = z.infer<typeof modelUsageSchema>;
+
+/**
+ * One launch of the agent program within a run (the first try, then each retry). The optional
+ * fields are written only by agents that report them (Claude Code), so older nodes stay valid.
+ */
 export const agentAttemptSchema = z
   .object({
     /** What was sent: the full prompt on the first attempt, the correction on a retry. */
@@ -68,6 +85,19 @@ export const agentAttemptSchema = z
     error: z.string().nullable(),
     startedAt: timestamp,
     completedAt: timestamp,
+    /** Model turns the agent took (Claude Code's `num_turns`). */
+    turns: z.number().int().nonnegative().optional(),
+    /** This launch's own tokens and cost, per model. */
+    modelUsage: modelUsageSchema.optional(),
+    /**
+     * The running totals the agent reported for its session after this launch, as it reported them
+     * (Claude Code's `modelUsage`): the next launch that resumes the session counts only what it adds.
+     */
+    sessionUsage: modelUsageSchema.optional(),
+    /** Tool calls refused for lack of permission. */
+    permissionDenials: z.array(permissionDenialSchema).optional(),
+    /** Why the stored conversation could not be continued, when the launch started a fresh one instead. */
+    freshStart: z.string().optional(),
   })
   .strict();
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;

@@ -1,4 +1,4 @@
-import type { Usage } from "@uwf/protocol";
+import type { ModelUsage, PermissionDenial, Usage } from "@uwf/protocol";
 
 /**
  * What one launch of an agent produced. Success and failure have this one
@@ -26,6 +26,22 @@ export interface AgentLaunchResult {
   transcript?: unknown[] | null;
   /** The program and arguments run, or null for agents that run no program (scripted). */
   command: string[] | null;
+  /** Model turns taken, for agents that report them (Claude Code's `num_turns`). */
+  turns?: number | null;
+  /** This launch's own tokens and cost per model, for agents that report models. */
+  modelUsage?: ModelUsage | null;
+  /** The running totals the agent reported for its session after this launch (see `PreviousVisit.sessionUsage`). */
+  sessionUsage?: ModelUsage | null;
+  /** Tool calls the agent's program refused for lack of permission. */
+  permissionDenials?: PermissionDenial[];
+  /** Why the stored conversation could not be continued, when the launch started a fresh one instead. */
+  freshStart?: string | null;
+}
+
+/** What a running agent is doing, for a status line: the model turns so far and the tool it called last. */
+export interface AgentActivity {
+  turns: number;
+  tool: string | null;
 }
 
 /** The environment of one step, given to agents as `UWF_THREAD`, `UWF_ROLE`, `UWF_STEP`, `UWF_HOME`. */
@@ -51,6 +67,16 @@ export interface AgentRunContext {
   onStderr?: (chunk: string) => void;
   /** Milliseconds between SIGTERM and SIGKILL when stopping a process group. Default 2000. */
   killGraceMs?: number;
+  /**
+   * Told the pid of each program the agent starts as the leader of its own process group (its id),
+   * as soon as it starts: a stepper records it in its lease, so that if it dies, whoever takes over
+   * can stop the orphaned agent. Agents that run in-process start none.
+   */
+  onSpawn?: (pid: number) => void;
+  /** Told as the agent takes turns and calls tools, for agents that report them (Claude Code). */
+  onActivity?: (activity: AgentActivity) => void;
+  /** A problem worth telling the user even without `-v`: tool calls refused, a conversation started afresh. */
+  onWarning?: (message: string) => void;
 }
 
 /** A result for a launch that produced no reply: it failed before or instead of running anything. */

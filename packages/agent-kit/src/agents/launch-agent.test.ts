@@ -63,7 +63,7 @@ describe("launchAgent", () => {
   it("runs the claude-code preset, failing as data when the program is missing", async () => {
     const result = await launch({ preset: "claude-code", command: join(temp.path, "no-such-claude") });
     expect(result.error).toStartWith("Claude Code could not be started");
-    expect(result.command?.slice(1, 4)).toEqual(["-p", "--output-format", "json"]);
+    expect(result.command?.slice(1, 5)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
   });
 });
 

@@ -1,6 +1,7 @@
-import type { AgentSpec, Config } from "@uwf/protocol";
+import type { AgentSpec, Config, ModelUsage } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
 import { AgentUnavailableError } from "./agent-unavailable-error.ts";
+import { providerKeyVariables } from "./child-environment.ts";
 import { runScriptedAgent } from "./scripted-agent.ts";
 
 export interface PreviousVisit {
@@ -8,6 +9,11 @@ export interface PreviousVisit {
   /** The model messages of that visit's run, as the agent stored them. */
   transcript: unknown[] | null;
   shared: boolean;
+  /**
+   * The running usage totals the agent reported for that session, per model (Claude Code's
+   * `modelUsage`), so a launch that resumes it counts only what it adds; null when not recorded.
+   */
+  sessionUsage?: ModelUsage | null;
 }
 
 export interface LaunchAgentOptions extends AgentRunContext {
@@ -44,10 +50,13 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+    ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
   };
   if ("command" in spec && !("preset" in spec)) {
     const { launchCommandAgent } = await import("./launch-command-agent.ts");
-    return launchCommandAgent({ spec, ...processOptions });
+    return launchCommandAgent({ spec, keyVariables: providerKeyVariables(options.config), ...processOptions });
   }
   if ("builtin" in spec) {
     switch (spec.builtin) {
@@ -62,7 +71,7 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
         });
       case "shell": {
         const { runShellAgent } = await import("./shell-agent.ts");
-        return runShellAgent({ spec, ...processOptions });
+        return runShellAgent({ spec, keyVariables: providerKeyVariables(options.config), ...processOptions });
       }
       case "anthropic": {
         const { runAnthropicAgent } = await import("../anthropic/run-anthropic-agent.ts");
@@ -82,6 +91,8 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
       spec,
       ...processOptions,
       ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
+      ...(options.config === undefined ? {} : { config: options.config }),
+      ...(options.attempt === undefined ? {} : { attempt: options.attempt }),
     });
   }
   throw new AgentUnavailableError(options.alias, "preset" in spec ? `${spec.preset} preset` : "unknown");

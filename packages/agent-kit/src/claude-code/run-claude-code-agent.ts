@@ -1,75 +1,148 @@
-import type { PresetAgentSpec } from "@uwf/protocol";
+import { randomUUID } from "node:crypto";
+import type { Config, PresetAgentSpec } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
 import { buildAgentVariables } from "../agents/agent-variables.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
 import { runProcessGroup } from "../agents/run-process-group.ts";
 import { withPromptFile } from "../agents/with-prompt-file.ts";
 import { buildClaudeCodeArgs, CLAUDE_CODE_COMMAND } from "./build-claude-code-args.ts";
-import { parseClaudeCodeOutput } from "./parse-claude-code-output.ts";
+import { countClaudeCodeUsage } from "./count-claude-code-usage.ts";
+import { describeClaudeCodeError } from "./describe-claude-code-error.ts";
+import { describePermissionDenials } from "./describe-permission-denials.ts";
+import { createClaudeCodeStreamReader } from "./read-claude-code-stream.ts";
 
 export interface RunClaudeCodeAgentOptions extends AgentRunContext {
   spec: PresetAgentSpec;
   /** The role's previous visit: its Claude Code session is resumed, as a fork (see `buildClaudeCodeArgs`). */
   previousVisit?: PreviousVisit;
+  /** 0 for a step's first launch; a retry (1, 2...) sends only the problem, so it never starts afresh. */
+  attempt?: number;
+  /** config.yaml, for model prices. */
+  config?: Config;
+  /** The id of each new session. Default: a random UUID. */
+  newSessionId?: () => string;
 }
+
+/** Claude Code's messages for a `--resume` session it does not have. */
+const MISSING_SESSION = /No conversation found with session ID|does not match any session title/i;
 
 /**
  * The `claude-code` preset: runs the `claude` CLI headless in the thread's cwd,
  * in its own process group (a timeout stops everything it started), with the
- * prompt on stdin. The reply is Claude Code's final result text; its session
- * id, token usage and `total_cost_usd` are recorded so the role's next visit
- * resumes the same session.
+ * prompt on stdin, reading its stream of JSON messages as they come (turns and
+ * tool calls go to `onActivity`, and with `-v` a line each to `onStderr`). The
+ * reply is Claude Code's final result text. The session id is chosen up front,
+ * so even an interrupted run records the session it started. Tokens and cost
+ * are counted by `countClaudeCodeUsage`; tool calls Claude Code refused are
+ * kept and warned about. When the previous visit's session no longer exists
+ * (another machine, CI, Claude Code's own clean-up), the first launch of the
+ * step starts a fresh conversation from the prompt instead, and says why.
  */
 export async function runClaudeCodeAgent(options: RunClaudeCodeAgentOptions): Promise<AgentLaunchResult> {
+  const previous = options.previousVisit?.sessionId;
+  const resume = previous === null || previous === undefined || previous === "" ? null : previous;
+  return withPromptFile(options.prompt, async (promptFile) => {
+    const first = await launchClaudeCode(options, promptFile, resume);
+    const missing = resume === null || (options.attempt ?? 0) > 0 ? null : missingSessionMessage(first);
+    if (missing === null) return first;
+    const reason = `the Claude Code session ${resume} of the role's previous visit could not be continued (${missing})`;
+    options.onWarning?.(`${reason}; starting a fresh conversation from the role prompt`);
+    options.onStderr?.(`Claude Code: ${reason}; starting a fresh conversation\n`);
+    const fresh = await launchClaudeCode(options, promptFile, null);
+    return { ...fresh, startedAt: first.startedAt, freshStart: reason };
+  });
+}
+
+async function launchClaudeCode(
+  options: RunClaudeCodeAgentOptions,
+  promptFile: string,
+  resume: string | null,
+): Promise<AgentLaunchResult> {
   const { spec } = options;
   const command = spec.command ?? CLAUDE_CODE_COMMAND;
-  const args = buildClaudeCodeArgs(spec, options.previousVisit);
-  return withPromptFile(options.prompt, async (promptFile) => {
-    const run = await runProcessGroup({
-      command,
-      args,
-      cwd: options.cwd,
-      env: buildAgentVariables(options.env, promptFile),
-      input: options.prompt,
-      label: "Claude Code",
-      timeoutMs: options.timeoutMs,
-      captureStdout: true,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
-      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-    });
-    const output = parseClaudeCodeOutput(run.stdout);
-    let error = run.error;
-    if (error === null && output === null) {
-      const detail = lastLine(run.stderrTail) || lastLine(run.stdout);
-      error = `Claude Code ${run.exitCode === 0 ? "gave no JSON result" : `exited with code ${run.exitCode}`}${detail === "" ? "" : `: ${detail}`}`;
-    } else if (error === null && output !== null && (output.isError || run.exitCode !== 0)) {
-      const detail = output.result.trim() === "" ? (output.subtype ?? "error") : firstLine(output.result);
-      error = `Claude Code failed (${output.subtype ?? `exit code ${run.exitCode}`}): ${detail}`;
+  const chosenSessionId = (options.newSessionId ?? randomUUID)();
+  const args = buildClaudeCodeArgs(spec, { sessionId: chosenSessionId, resumeSessionId: resume });
+  let lastTool: string | null = null;
+  const reader = createClaudeCodeStreamReader((turn) => {
+    if (turn.tools.length > 0) {
+      lastTool = turn.tools.at(-1) ?? lastTool;
+      const who = turn.subagent ? "subagent" : `turn ${turn.turns}`;
+      options.onStderr?.(`Claude Code ${who}: ${turn.tools.join(", ")}\n`);
     }
-    return {
-      reply: output?.result ?? run.stdout,
-      exitCode: run.exitCode,
-      signal: run.signal,
-      timedOut: run.timedOut,
-      interrupted: run.interrupted,
-      stderrTail: run.stderrTail,
-      error,
-      startedAt: run.startedAt,
-      completedAt: run.completedAt,
-      usage: output?.usage ?? null,
-      sessionId: output?.sessionId ?? options.previousVisit?.sessionId ?? null,
-      transcript: null,
-      command: [command, ...args],
-    };
+    options.onActivity?.({ turns: turn.turns, tool: lastTool });
   });
+  const run = await runProcessGroup({
+    command,
+    args,
+    cwd: options.cwd,
+    env: buildAgentVariables(options.env, promptFile),
+    input: options.prompt,
+    label: "Claude Code",
+    timeoutMs: options.timeoutMs,
+    captureStdout: false,
+    onStdout: (chunk) => reader.push(chunk),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+  });
+  const stream = reader.finish();
+  const { result } = stream;
+  let error = run.error;
+  if (error === null && result === null) {
+    const detail = lastLine(run.stderrTail) || lastLine(stream.otherOutput);
+    error = `Claude Code ${run.exitCode === 0 ? "gave no result" : `exited with code ${run.exitCode}`}${detail === "" ? "" : `: ${detail}`}`;
+  } else if (error === null && result !== null) {
+    error = describeClaudeCodeError(result, run.exitCode);
+    // Claude Code says some failures (an unknown --resume session) on stderr only.
+    if (error !== null && result.errors.length === 0 && result.result.trim() === "") {
+      const detail = lastLine(run.stderrTail);
+      if (detail !== "") error = `${error}: ${detail}`;
+    }
+  }
+  const counted =
+    result === null
+      ? null
+      : countClaudeCodeUsage({
+          result,
+          model: stream.model,
+          resumed: resume !== null,
+          base: resume === null ? {} : (options.previousVisit?.sessionUsage ?? null),
+          ...(options.config === undefined ? {} : { config: options.config }),
+        });
+  const denials = result?.permissionDenials ?? [];
+  if (denials.length > 0) options.onWarning?.(describePermissionDenials(denials));
+  return {
+    reply: result?.result ?? stream.otherOutput,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    interrupted: run.interrupted,
+    stderrTail: run.stderrTail,
+    error,
+    startedAt: run.startedAt,
+    completedAt: run.completedAt,
+    usage: counted?.usage ?? null,
+    sessionId: stream.sessionId ?? chosenSessionId,
+    transcript: null,
+    command: [command, ...args],
+    turns: result?.turns ?? null,
+    modelUsage: counted?.modelUsage ?? null,
+    sessionUsage: counted?.sessionUsage ?? null,
+    permissionDenials: denials,
+  };
+}
+
+/** Claude Code's message when a launch failed because the session to resume does not exist, else null. */
+function missingSessionMessage(result: AgentLaunchResult): string | null {
+  if (result.error === null || result.interrupted || result.timedOut) return null;
+  const lines = `${result.error}\n${result.stderrTail}`.split("\n");
+  const line = lines.find((candidate) => MISSING_SESSION.test(candidate));
+  if (line === undefined) return null;
+  const start = line.search(/No conversation found/i);
+  return line.slice(Math.max(0, start)).trim();
 }
 
 function lastLine(text: string): string {
   return text.trimEnd().split("\n").at(-1)?.trim() ?? "";
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split("\n", 1)[0] ?? "";
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

@@ -1,4 +1,5 @@
 import {
+  checkClaudeCode,
   configFilePath,
   DEFAULT_API_KEY_ENV,
   DEFAULT_MODEL,
@@ -11,6 +12,7 @@ import {
 } from "@uwf/agent-kit";
 import { UwfError } from "@uwf/protocol";
 import type { CommandContext } from "../context.ts";
+import { ClaudeCodeUnavailableError } from "../errors/claude-code-unavailable-error.ts";
 
 /** The agents `uwf setup` can make the default. */
 export const SETUP_AGENTS = ["anthropic", "claude-code"] as const;
@@ -34,11 +36,13 @@ interface SetupAnswers {
   apiKeyEnv: string;
   apiKey: string | undefined;
   model: string;
-  agent: SetupAgent;
   verify: boolean;
 }
 
-export interface SetupResult {
+export type SetupResult = AnthropicSetupResult | ClaudeCodeSetupResult;
+
+/** `uwf setup` for the built-in agent: a provider, its key, the default model. */
+export interface AnthropicSetupResult {
   configFile: string;
   provider: string;
   baseUrl: string | null;
@@ -47,8 +51,22 @@ export interface SetupResult {
   keySource: "environment" | "dotenv" | "missing";
   dotenvFile: string | null;
   model: string;
-  agent: SetupAgent;
+  agent: "anthropic";
   /** True when one minimal request succeeded, null when not checked (`--no-verify`). */
+  verified: boolean | null;
+}
+
+/** `uwf setup --agent claude-code`: the preset as default agent; Claude Code signs in on its own. */
+export interface ClaudeCodeSetupResult {
+  configFile: string;
+  agent: "claude-code";
+  /** The program the preset runs: its `command`, else `claude` from PATH. */
+  command: string;
+  /** The preset's `--model`, or null for Claude Code's own default. */
+  model: string | null;
+  /** What `claude --version` printed; null when not checked (`--no-verify`). */
+  version: string | null;
+  /** True when `claude --version` ran, null when not checked. */
   verified: boolean | null;
 }
 
@@ -60,8 +78,13 @@ export interface SetupResult {
  * and no setting was given as a flag; then checks the key with one minimal
  * request unless `--no-verify`. A failed check throws `ModelAccessError` after
  * writing, so the settings can be fixed one by one with `uwf config set`.
+ * With the `claude-code` agent there is no provider or key to ask about (see
+ * `setupClaudeCode`).
  */
-export async function setupCommand(options: SetupOptions, context: CommandContext) {
+export async function setupCommand(
+  options: SetupOptions,
+  context: CommandContext,
+): Promise<{ result: SetupResult; format: (result: SetupResult) => string }> {
   const flagsGiven = [
     options.provider,
     options.baseUrl,
@@ -71,6 +94,8 @@ export async function setupCommand(options: SetupOptions, context: CommandContex
     options.agent,
   ];
   const interactive = Boolean(process.stdin.isTTY) && !context.json && flagsGiven.every((flag) => flag === undefined);
+  const agent = interactive ? await askAgent() : checkAgent(options.agent ?? "anthropic");
+  if (agent === "claude-code") return setupClaudeCode(options, context, interactive);
   const answers = interactive ? await askAnswers(options) : await answersFromFlags(options);
 
   const providerEntry: Record<string, string> = { type: "anthropic", apiKeyEnv: answers.apiKeyEnv };
@@ -86,19 +111,19 @@ export async function setupCommand(options: SetupOptions, context: CommandContex
     );
   }
   await setConfigValue(context.home, "defaultModel", JSON.stringify(modelAlias));
-  const agentSpec = answers.agent === "anthropic" ? { builtin: "anthropic" } : { preset: "claude-code" };
-  const configured = existing.agents[answers.agent];
+  const agentSpec = { builtin: "anthropic" };
+  const configured = existing.agents.anthropic;
   // An agent of that name and kind stays as it is (with its maxTurns, model...).
   if (configured === undefined || JSON.stringify(agentKind(configured)) !== JSON.stringify(agentSpec)) {
-    await setConfigValue(context.home, `agents.${answers.agent}`, JSON.stringify(agentSpec));
+    await setConfigValue(context.home, "agents.anthropic", JSON.stringify(agentSpec));
   }
-  const config = await setConfigValue(context.home, "defaultAgent", answers.agent);
+  const config = await setConfigValue(context.home, "defaultAgent", "anthropic");
 
   let dotenvFile: string | null = null;
   if (answers.apiKey !== undefined)
     dotenvFile = await writeDotenvValue(context.home, answers.apiKeyEnv, answers.apiKey);
   const key = await readApiKey(answers.apiKeyEnv, context.home, context.env);
-  const result: SetupResult = {
+  const result: AnthropicSetupResult = {
     configFile: configFilePath(context.home),
     provider: answers.provider,
     baseUrl: answers.baseUrl ?? null,
@@ -106,7 +131,7 @@ export async function setupCommand(options: SetupOptions, context: CommandContex
     keySource: key === null ? "missing" : key.source,
     dotenvFile,
     model: modelAlias,
-    agent: answers.agent,
+    agent: "anthropic",
     verified: null,
   };
   if (answers.verify) {
@@ -130,6 +155,61 @@ export async function setupCommand(options: SetupOptions, context: CommandContex
   return { result, format: formatSetup };
 }
 
+/**
+ * Setup for Claude Code: it signs in on its own (`claude /login`, or
+ * `ANTHROPIC_API_KEY`) and uwf's providers do not configure it, so nothing is
+ * asked. Makes the preset the default agent (an agent `claude-code` that is
+ * already the preset keeps its command and args; `--model` sets its model),
+ * then checks that `claude --version` runs unless `--no-verify`. A failed
+ * check throws `ClaudeCodeUnavailableError` after writing.
+ */
+async function setupClaudeCode(
+  options: SetupOptions,
+  context: CommandContext,
+  interactive: boolean,
+): Promise<{ result: SetupResult; format: (result: SetupResult) => string }> {
+  const providerFlags = [options.provider, options.baseUrl, options.apiKeyEnv, options.apiKey];
+  if (providerFlags.some((flag) => flag !== undefined)) {
+    throw usage(
+      "--provider, --base-url, --api-key-env and --api-key set up the built-in anthropic agent; " +
+        "Claude Code signs in on its own (claude /login, or ANTHROPIC_API_KEY)",
+    );
+  }
+  if (interactive) (await import("@clack/prompts")).outro("Writing config.yaml", { output: process.stderr });
+  const existing = await loadConfig(context.home);
+  const configured = existing.agents["claude-code"];
+  const model = emptyToUndefined(options.model);
+  if (configured === undefined || !("preset" in configured) || configured.preset !== "claude-code") {
+    const spec = model === undefined ? { preset: "claude-code" } : { preset: "claude-code", model };
+    await setConfigValue(context.home, "agents.claude-code", JSON.stringify(spec));
+  } else if (model !== undefined) {
+    await setConfigValue(context.home, "agents.claude-code.model", JSON.stringify(model));
+  }
+  const config = await setConfigValue(context.home, "defaultAgent", "claude-code");
+  const agent = config.agents["claude-code"];
+  const preset = agent !== undefined && "preset" in agent ? agent : undefined;
+  const result: ClaudeCodeSetupResult = {
+    configFile: configFilePath(context.home),
+    agent: "claude-code",
+    command: preset?.command ?? "claude",
+    model: preset?.model ?? null,
+    version: null,
+    verified: null,
+  };
+  if (options.verify !== false) {
+    const check = await checkClaudeCode({ command: result.command, cwd: context.cwd, signal: context.signal });
+    if (!check.success) {
+      throw new ClaudeCodeUnavailableError(
+        result.command,
+        `${check.problem} (${result.configFile} was written; fix it and run uwf setup --agent claude-code again, or pass --no-verify)`,
+      );
+    }
+    result.version = check.version;
+    result.verified = true;
+  }
+  return { result, format: formatSetup };
+}
+
 async function answersFromFlags(options: SetupOptions): Promise<SetupAnswers> {
   const provider = checkName(options.provider ?? "anthropic", "--provider");
   let apiKey = options.apiKey;
@@ -141,33 +221,32 @@ async function answersFromFlags(options: SetupOptions): Promise<SetupAnswers> {
     apiKeyEnv: checkVariable(options.apiKeyEnv ?? defaultKeyVariable(provider)),
     apiKey: apiKey?.trim(),
     model: emptyToUndefined(options.model) ?? DEFAULT_MODEL,
-    agent: checkAgent(options.agent ?? "anthropic"),
     verify: options.verify !== false,
   };
 }
 
-/** The prompts, on stderr (stdout keeps the result). @clack/prompts is loaded only here. */
-async function askAnswers(options: SetupOptions): Promise<SetupAnswers> {
+/** The first question, on stderr (stdout keeps the result). @clack/prompts is loaded only when asking. */
+async function askAgent(): Promise<SetupAgent> {
   const prompts = await import("@clack/prompts");
-  const output = process.stderr;
-  const answer = <Value>(value: Value): Exclude<Value, symbol> => {
-    if (prompts.isCancel(value)) {
-      prompts.cancel("Setup cancelled; nothing was written.", { output });
-      throw new UwfError("setup-cancelled", "setup cancelled");
-    }
-    return value as Exclude<Value, symbol>;
-  };
-  prompts.intro("uwf setup", { output });
-  const agent = answer(
+  prompts.intro("uwf setup", { output: process.stderr });
+  return answerOf(
+    prompts,
     await prompts.select<SetupAgent>({
       message: "Which agent should play roles by default?",
       options: [
         { value: "anthropic", label: "anthropic", hint: "uwf's built-in agent on the Messages API" },
         { value: "claude-code", label: "claude-code", hint: "the Claude Code CLI (claude), run headless" },
       ],
-      output,
+      output: process.stderr,
     }),
   );
+}
+
+/** The built-in agent's questions: provider, key, model. */
+async function askAnswers(options: SetupOptions): Promise<SetupAnswers> {
+  const prompts = await import("@clack/prompts");
+  const output = process.stderr;
+  const answer = <Value>(value: Value): Exclude<Value, symbol> => answerOf(prompts, value);
   const provider = checkName(
     answer(
       await prompts.text({ message: "Provider name", defaultValue: "anthropic", placeholder: "anthropic", output }),
@@ -210,10 +289,28 @@ async function askAnswers(options: SetupOptions): Promise<SetupAnswers> {
       ? false
       : answer(await prompts.confirm({ message: "Check the key with one small request now?", output }));
   prompts.outro("Writing config.yaml", { output });
-  return { provider, baseUrl, apiKeyEnv, apiKey: emptyToUndefined(apiKey), model: model.trim(), agent, verify };
+  return { provider, baseUrl, apiKeyEnv, apiKey: emptyToUndefined(apiKey), model: model.trim(), verify };
+}
+
+/** A prompt's answer; a cancelled prompt (Ctrl-C) stops setup before anything is written. */
+function answerOf<Value>(prompts: typeof import("@clack/prompts"), value: Value): Exclude<Value, symbol> {
+  if (prompts.isCancel(value)) {
+    prompts.cancel("Setup cancelled; nothing was written.", { output: process.stderr });
+    throw new UwfError("setup-cancelled", "setup cancelled");
+  }
+  return value as Exclude<Value, symbol>;
 }
 
 function formatSetup(result: SetupResult): string {
+  if (result.agent === "claude-code") {
+    return [
+      `Wrote ${result.configFile}`,
+      `  agent     claude-code (defaultAgent), runs ${result.command}`,
+      `  model     ${result.model ?? "Claude Code's default"}`,
+      result.verified === true ? `Claude Code runs: ${result.version}.` : "Claude Code was not checked.",
+      "Claude Code signs in on its own: claude /login, or ANTHROPIC_API_KEY in its environment.",
+    ].join("\n");
+  }
   const key =
     result.keySource === "dotenv"
       ? `in ${result.apiKeyEnv}, stored in ${result.dotenvFile ?? "the home's .env"} (mode 0600)`

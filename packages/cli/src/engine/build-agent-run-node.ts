@@ -32,6 +32,16 @@ export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: Buil
       error,
       startedAt: result.startedAt,
       completedAt: result.completedAt,
+      // What agents such as Claude Code report besides: written only when there is something to keep.
+      ...(result.turns === undefined || result.turns === null ? {} : { turns: result.turns }),
+      ...(result.modelUsage === undefined || result.modelUsage === null ? {} : { modelUsage: result.modelUsage }),
+      ...(result.sessionUsage === undefined || result.sessionUsage === null
+        ? {}
+        : { sessionUsage: result.sessionUsage }),
+      ...(result.permissionDenials === undefined || result.permissionDenials.length === 0
+        ? {}
+        : { permissionDenials: result.permissionDenials }),
+      ...(result.freshStart === undefined || result.freshStart === null ? {} : { freshStart: result.freshStart }),
     })),
     outcome: run.outcome,
     error: run.error,

@@ -37,5 +37,6 @@ export async function findPreviousVisit(
     sessionId: run.sessionId,
     transcript,
     shared: sharedUpTo !== null && index + 1 <= sharedUpTo,
+    sessionUsage: run.attempts.at(-1)?.sessionUsage ?? null,
   };
 }

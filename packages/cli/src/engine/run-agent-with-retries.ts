@@ -131,7 +131,12 @@ export async function runAgentWithRetries<Route = unknown>(
     if (attempt < retries) {
       const retryPrompt = buildRetryPrompt(checked.problem, schema);
       if (keepsConversation(result)) {
-        previousVisit = { sessionId: result.sessionId, transcript: result.transcript ?? null, shared: false };
+        previousVisit = {
+          sessionId: result.sessionId,
+          transcript: result.transcript ?? null,
+          shared: false,
+          sessionUsage: result.sessionUsage ?? null,
+        };
         request = retryPrompt;
       } else {
         request = `${prompt}\n\n${retryPrompt}`;

@@ -1,4 +1,5 @@
 import {
+  type AgentActivity,
   buildContinuationPrompt,
   buildReplySchema,
   compileWorkflow,
@@ -53,8 +54,13 @@ export interface StepThreadOptions {
   signal: AbortSignal;
   host: string;
   now(): Date;
-  onProgress(status: { role: string; agent: string; startedAt: number; step: number } | null): void;
+  /** When the agent starts, as it works (its turns and last tool, for agents that report them), and null when done. */
+  onProgress(
+    status: { role: string; agent: string; startedAt: number; step: number; activity?: AgentActivity } | null,
+  ): void;
   onStderr(chunk: string): void;
+  /** What the agent reports that the user should see without `-v`: tool calls refused, a conversation started afresh. */
+  onWarning?(message: string): void;
 }
 
 export type StepThreadOutcome =
@@ -138,7 +144,8 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       });
       trace("prompt built");
       const startedAt = options.now();
-      options.onProgress({ role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber });
+      const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber };
+      options.onProgress(progress);
       const run = await runAgentWithRetries<RoutedReply>({
         config,
         spec: agent.spec,
@@ -152,6 +159,8 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         signal: options.signal,
         previousVisit: await findPreviousVisit(store.objects, history, roleName, forkPoint(chain, record)),
         onStderr: options.onStderr,
+        onActivity: (activity) => options.onProgress({ ...progress, activity }),
+        ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
         scenario: { stepIndex: history.length, routedRole: roleName, baseDir: agent.baseDir ?? chain.start.cwd },
         route: async (fields, body) => {
           const completedAt = options.now();

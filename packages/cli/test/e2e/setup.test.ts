@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agent-kit/testing";
 import { configSchema } from "@uwf/protocol";
 import { parse } from "yaml";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const KEY = "test-key-not-secret";
+/** The real `claude` CLI, installed from npm as a devDependency of this package. */
+const CLAUDE = resolve(import.meta.dir, "../../node_modules/.bin/claude");
 const KEY_VARIABLE = "UWF_E2E_SETUP_KEY";
 
 let temp: TempHome;
@@ -90,13 +92,72 @@ describe("uwf setup", () => {
   });
 
   it("warns about a missing key with --no-verify and makes no request", async () => {
-    const setup = await temp.uwf([...flags(), "--agent", "claude-code", "--no-verify", "--json"]);
+    const setup = await temp.uwf([...flags(), "--no-verify", "--json"]);
     expect(setup.exitCode).toBe(0);
     expect(setup.stderr).toContain(`${KEY_VARIABLE} is not set`);
-    expect(setup.json()).toMatchObject({ keySource: "missing", verified: null, agent: "claude-code" });
-    expect(readConfig().agents["claude-code"]).toEqual({ preset: "claude-code" });
+    expect(setup.json()).toMatchObject({ keySource: "missing", verified: null, agent: "anthropic" });
     expect(existsSync(join(temp.home, ".env"))).toBe(false);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("makes Claude Code the default agent after checking that claude runs, asking about no provider or key", async () => {
+    // `claude` from PATH, and no key anywhere: Claude Code signs in on its own.
+    const env = { PATH: `${dirname(CLAUDE)}:${process.env.PATH ?? ""}`, ANTHROPIC_API_KEY: "" };
+    const setup = await temp.uwf(["setup", "--agent", "claude-code", "--json"], { env });
+    expect(setup.stderr).toBe("");
+    expect(setup.exitCode).toBe(0);
+    const result = setup.json<Record<string, unknown>>();
+    expect(result).toEqual({
+      configFile: join(temp.home, "config.yaml"),
+      agent: "claude-code",
+      command: "claude",
+      model: null,
+      version: result.version,
+      verified: true,
+    });
+    expect(result.version).toMatch(/^\d+\.\d+\.\d+ \(Claude Code\)$/);
+    const config = readConfig();
+    expect(config.agents["claude-code"]).toEqual({ preset: "claude-code" });
+    expect(config.defaultAgent).toBe("claude-code");
+    expect(config.providers).toEqual({});
+    expect(server.requests).toHaveLength(0);
+
+    const human = await temp.uwf(["setup", "--agent", "claude-code"], { env });
+    expect(human.stdout).toContain(`Claude Code runs: ${result.version}.`);
+    expect(human.stdout).toContain("Claude Code signs in on its own");
+  });
+
+  it("keeps a configured Claude Code's command, sets its model, and fails with the fix when it cannot run", async () => {
+    temp.writeConfig("agents:\n  claude-code: { preset: claude-code, command: /nowhere/claude, args: [--verbose] }\n");
+    const setup = await temp.uwf(["setup", "--agent", "claude-code", "--model", "opus"]);
+    expect(setup.exitCode).toBe(1);
+    expect(setup.stderr).toContain("cannot run Claude Code: /nowhere/claude --version could not be started");
+    expect(setup.stderr).toContain("fix agents.claude-code.command");
+    expect(setup.stderr).toContain("--no-verify");
+    const config = readConfig();
+    expect(config.agents["claude-code"]).toEqual({
+      preset: "claude-code",
+      command: "/nowhere/claude",
+      args: ["--verbose"],
+      model: "opus",
+    });
+    expect(config.defaultAgent).toBe("claude-code");
+
+    const unchecked = await temp.uwf(["setup", "--agent", "claude-code", "--no-verify", "--json"]);
+    expect(unchecked.exitCode).toBe(0);
+    expect(unchecked.json()).toMatchObject({
+      command: "/nowhere/claude",
+      model: "opus",
+      version: null,
+      verified: null,
+    });
+  });
+
+  it("refuses provider flags with --agent claude-code as a usage error", async () => {
+    const setup = await temp.uwf([...flags(), "--agent", "claude-code", "--no-verify"]);
+    expect(setup.exitCode).toBe(2);
+    expect(setup.stderr).toContain("Claude Code signs in on its own");
+    expect(existsSync(join(temp.home, "config.yaml"))).toBe(false);
   });
 
   it("refuses a bad agent or variable name as a usage error", async () => {

@@ -42,6 +42,11 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
       now: context.now,
       onProgress: context.progress,
       onStderr: context.agentStderr,
+      onWarning: (message) => {
+        // The spinner goes first, so the warning gets its own line; the agent's next turn brings it back.
+        context.progress(null);
+        context.warn(message);
+      },
     });
     record = outcome.record;
     if (outcome.kind === "ended") break;

@@ -1,6 +1,8 @@
 import { Database } from "bun:sqlite";
 import { existsSync, renameSync } from "node:fs";
+import { RefStoreBusyError } from "./ref-store-busy-error.ts";
 import { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
+import { RefStoreUnavailableError } from "./ref-store-unavailable-error.ts";
 
 /** SQLite's word for a file that is not (or no longer) a sound database. */
 export function isDatabaseDamage(error: unknown): boolean {
@@ -8,10 +10,22 @@ export function isDatabaseDamage(error: unknown): boolean {
   return typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
 }
 
-/** RefStoreDamagedError for SQLite's damage errors, naming the file; any other error as it is. */
+/** SQLite's result codes that say the environment, not uwf, failed: the file cannot be opened or written. */
+const UNAVAILABLE = /^SQLITE_(CANTOPEN|READONLY|FULL|IOERR|PERM)/;
+
+/**
+ * SQLite's errors as the ref store's, naming the file: damage (RefStoreDamagedError), a write lock
+ * held past the busy timeout (RefStoreBusyError), a file that cannot be opened or written
+ * (RefStoreUnavailableError). Any other error as it is.
+ */
 export function asRefStoreError(error: unknown, path: string): unknown {
-  if (!isDatabaseDamage(error)) return error;
-  return new RefStoreDamagedError(path, (error as Error).message, error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !code.startsWith("SQLITE_")) return error;
+  const detail = (error as Error).message;
+  if (isDatabaseDamage(error)) return new RefStoreDamagedError(path, detail, error);
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return new RefStoreBusyError(path, detail, error);
+  if (UNAVAILABLE.test(code)) return new RefStoreUnavailableError(path, code, detail, error);
+  return error;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
@@ -18,7 +17,11 @@ export interface CommandContext {
   host: string;
   now(): Date;
   newId(): string;
-  openStore(): Promise<Store>;
+  /**
+   * The store, opened on first use. `create: false` (read-only commands) creates nothing: a missing
+   * home reads as empty, with a note.
+   */
+  openStore(options?: { create?: boolean }): Promise<Store>;
   /** Closes the store if this command opened it. */
   close(): Promise<void>;
   loadConfig(): Promise<Config>;
@@ -51,15 +54,20 @@ export type CreateContextOptions = Pick<
 export function createContext(options: CreateContextOptions): CommandContext {
   let store: Promise<Store> | undefined;
   let config: Promise<Config> | undefined;
+  const note = (message: string) => {
+    if (!options.quiet && !options.json) process.stderr.write(`${message}\n`);
+  };
   return {
     ...options,
     host: hostname(),
     now: () => new Date(),
-    openStore() {
+    openStore(openOptions = {}) {
       store ??= (async () => {
-        mkdirSync(options.home, { recursive: true });
         const { openStoreFromEnvironment } = await import("./open-store.ts");
-        return openStoreFromEnvironment(options.home, options.env);
+        return openStoreFromEnvironment(options.home, options.env, {
+          create: openOptions.create !== false,
+          onMissingHome: (home) => note(`no uwf home at ${home}: read as empty (nothing was created)`),
+        });
       })();
       return store;
     },
@@ -73,9 +81,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
     warn(message: string) {
       if (!options.quiet) process.stderr.write(`warning: ${message}\n`);
     },
-    note(message: string) {
-      if (!options.quiet && !options.json) process.stderr.write(`${message}\n`);
-    },
+    note,
     agentStderr(chunk: string) {
       if (options.verbose) process.stderr.write(chunk);
     },

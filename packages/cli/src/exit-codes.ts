@@ -6,6 +6,8 @@ export const EXIT_ENDED = 10;
 export const EXIT_SUSPENDED = 20;
 export const EXIT_BUSY = 75;
 export const EXIT_INTERRUPTED = 130;
+/** stdout's reader went away (`uwf read T | head`): 128 + SIGPIPE, as for a process SIGPIPE kills. */
+export const EXIT_STDOUT_CLOSED = 141;
 
 const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<string, number>> = {
   usage: EXIT_USAGE,
@@ -16,7 +18,9 @@ const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<string, number>> = {
   "thread-suspended": EXIT_SUSPENDED,
   "thread-busy": EXIT_BUSY,
   "head-conflict": EXIT_BUSY,
+  "ref-store-busy": EXIT_BUSY,
   interrupted: EXIT_INTERRUPTED,
+  "stdout-closed": EXIT_STDOUT_CLOSED,
 };
 
 /** The one place an error code becomes an exit code; anything unlisted is a failure. */

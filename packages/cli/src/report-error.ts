@@ -1,4 +1,5 @@
 import { isUwfError } from "@uwf/protocol";
+import { asEnvironmentError } from "./errors/environment-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, exitCodeForError } from "./exit-codes.ts";
 
 /**
@@ -8,9 +9,15 @@ import { EXIT_FAILED, EXIT_USAGE, exitCodeForError } from "./exit-codes.ts";
  */
 export const MAX_ERROR_MESSAGE_LENGTH = 2000;
 
-/** Prints an error as one line (or one JSON document under `--json`) on stderr; returns its exit code. */
-export function reportError(error: unknown, json: boolean): number {
+/**
+ * Prints an error as one line (or one JSON document under `--json`) on stderr; returns its exit code.
+ * A file system's refusal (full, read-only, no permission) is reported as an EnvironmentError; a
+ * closed stdout prints nothing, as `git log | head` does.
+ */
+export function reportError(thrown: unknown, json: boolean): number {
+  const error = asEnvironmentError(thrown) ?? thrown;
   if (isUwfError(error)) {
+    if (error.code === "stdout-closed") return exitCodeForError(error.code);
     if (json) {
       const body = error.toJSON();
       process.stderr.write(`${JSON.stringify({ error: { ...body, message: cutMessage(body.message) } })}\n`);

@@ -5,7 +5,15 @@
  * through `process.stderr`: they are rare, and it handles every kind of file descriptor.
  */
 export async function writeStdout(text: string): Promise<void> {
-  await Bun.write(Bun.stdout, text);
+  try {
+    await Bun.write(Bun.stdout, text);
+  } catch (error) {
+    // The reader went away (`uwf read T | head`): stop quietly, as `git log | head` does.
+    if ((error as NodeJS.ErrnoException | null)?.code !== "EPIPE") throw error;
+    // Imported only on this path, as the error boundary is: it loads @uwf/protocol.
+    const { StdoutClosedError } = await import("./errors/stdout-closed-error.ts");
+    throw new StdoutClosedError(error);
+  }
 }
 
 export function stdoutIsTerminal(): boolean {

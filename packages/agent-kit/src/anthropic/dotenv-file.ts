@@ -1,5 +1,6 @@
 import { chmod, mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { UwfError } from "@uwf/protocol";
 
 /** `.env` in the uwf home: API keys given to `uwf setup --api-key`, readable only by the user. */
 export const DOTENV_FILE_NAME = ".env";
@@ -10,13 +11,23 @@ export function dotenvFilePath(home: string): string {
 
 /** The value of `name` in the home's `.env`, or undefined when the file or the entry is missing. */
 export async function readDotenvValue(home: string, name: string): Promise<string | undefined> {
-  let text: string;
+  const text = await readDotenvText(dotenvFilePath(home));
+  return text === undefined ? undefined : parseDotenv(text).get(name);
+}
+
+/**
+ * The file's text, or undefined when it does not exist. Any other failure (no permission, a
+ * folder in its place) is an error naming the file: taken for "no file", it would let the next
+ * write replace the user's `.env`.
+ */
+async function readDotenvText(file: string): Promise<string | undefined> {
   try {
-    text = await readFile(dotenvFilePath(home), "utf8");
-  } catch {
-    return undefined;
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UwfError("dotenv-unreadable", `cannot read ${file}: ${reason}`, { data: { file }, cause: error });
   }
-  return parseDotenv(text).get(name);
 }
 
 /**
@@ -27,12 +38,7 @@ export async function writeDotenvValue(home: string, name: string, value: string
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" is not a valid environment variable name`);
   if (/[\r\n]/.test(value)) throw new Error(`the value of ${name} must be a single line`);
   const file = dotenvFilePath(home);
-  let lines: string[] = [];
-  try {
-    lines = (await readFile(file, "utf8")).split("\n");
-  } catch {
-    // A new file.
-  }
+  const lines = (await readDotenvText(file))?.split("\n") ?? [];
   const entry = `${name}=${JSON.stringify(value)}`;
   const index = lines.findIndex((line) => parseLine(line)?.[0] === name);
   if (index >= 0) lines[index] = entry;

@@ -28,6 +28,7 @@ import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
 import { trace } from "../trace.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import { checkSteppable } from "./check-steppable.ts";
+import { checkStoreWritable } from "./check-store-writable.ts";
 import { type ChooseStepRoleOptions, chooseStepRole, type StepRole } from "./choose-step-role.ts";
 import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import type { HistoryStep } from "./load-history.ts";
@@ -143,6 +144,8 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         edgePrompt,
       });
       trace("prompt built");
+      await checkStoreWritable(store.objects, prompt);
+      trace("store checked");
       const startedAt = options.now();
       const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: stepNumber };
       options.onProgress(progress);

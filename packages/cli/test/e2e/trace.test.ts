@@ -30,6 +30,7 @@ describe("UWF_TRACE", () => {
       "chain read",
       "next role chosen",
       "prompt built",
+      "store checked",
       "agent done, reply checked and routed",
       "nodes written",
       "head moved",

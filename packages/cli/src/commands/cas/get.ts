@@ -2,7 +2,7 @@ import type { CommandContext } from "../../context.ts";
 
 /** A node's canonical JSON, as stored (pipe it to jq). */
 export async function casGetCommand(options: { address: string }, context: CommandContext) {
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const node = await store.objects.get(options.address);
   return { result: node, format: (value: unknown) => JSON.stringify(value, null, 2) };
 }

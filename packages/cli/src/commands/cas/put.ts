@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
+import { readInputFile } from "../../read-input-file.ts";
 
 /** Stores any JSON document from a file or stdin and prints its address. */
 export async function casPutCommand(options: { file?: string }, context: CommandContext) {
   const source = options.file === undefined || options.file === "-" ? "stdin" : options.file;
-  const text = source === "stdin" ? await Bun.stdin.text() : readFileSync(resolve(context.cwd, source), "utf8");
+  const text = source === "stdin" ? await Bun.stdin.text() : readInputFile(source, { cwd: context.cwd, label: source });
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -3,7 +3,7 @@ import type { CommandContext } from "../../context.ts";
 
 /** The addresses a node points at, in field order. */
 export async function casRefsCommand(options: { address: string }, context: CommandContext) {
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const refs = listNodeRefs(await store.objects.get(options.address));
   return { result: { refs }, format: (value: { refs: string[] }) => value.refs.join("\n") };
 }

@@ -7,7 +7,7 @@ import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
  * reaches by kind and lists leftovers: the only command besides gc that reads the whole store.
  */
 export async function casVerifyCommand(context: CommandContext) {
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const report = await verifyStore(store);
   const problems = report.problems.length;
   return {

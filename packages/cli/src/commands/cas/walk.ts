@@ -10,7 +10,7 @@ export interface WalkedNode {
 /** Every node reachable from the given ones, each once. */
 export async function casWalkCommand(options: { addresses: string[] }, context: CommandContext) {
   const roots = options.addresses.map(parseAddress);
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const nodes: WalkedNode[] = [];
   await walkNodes(store.objects, roots, {
     visit: (address, node) => {

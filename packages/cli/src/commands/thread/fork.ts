@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { parseAddress } from "@uwf/cas";
 import type { ForkResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { forkThread } from "../../engine/fork-thread.ts";
+import { readInputFile } from "../../read-input-file.ts";
 
 export interface ForkCommandOptions {
   hash: string;
@@ -12,11 +11,14 @@ export interface ForkCommandOptions {
 
 export async function forkCommand(options: ForkCommandOptions, context: CommandContext) {
   const address = parseAddress(options.hash);
-  const store = await context.openStore();
   const replacementReply =
     options.output === undefined
       ? undefined
-      : { file: options.output, text: readFileSync(resolve(context.cwd, options.output), "utf8") };
+      : {
+          file: options.output,
+          text: readInputFile(options.output, { cwd: context.cwd, label: `--output ${options.output}` }),
+        };
+  const store = await context.openStore();
   const record = await forkThread({ store, address, replacementReply, now: context.now, newId: context.newId });
   const result: ForkResult = { thread: record.id, forkedFrom: address, head: record.head };
   return { result, format: (value: ForkResult) => value.thread };

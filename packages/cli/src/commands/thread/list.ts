@@ -22,7 +22,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   if (status !== undefined && !status.success) {
     throw new UsageError(`--status ${options.status}: expected one of ${threadStatusSchema.options.join(", ")}`);
   }
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const offset = options.offset ?? 0;
   const { threads, total } = await store.refs.listThreads({
     status: status?.data,

@@ -5,7 +5,7 @@ import { resolveThread } from "../../engine/resolve-thread.ts";
 import { formatLog } from "../../format/format-log.ts";
 
 export async function logCommand(options: { thread: string }, context: CommandContext) {
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
   const result: LogResult = { thread: record.id, steps };

@@ -14,7 +14,7 @@ export const DEFAULT_READ_QUOTA = 40_000;
 
 /** A markdown transcript: the task, then each step; the newest steps are kept within the quota. */
 export async function readCommand(options: ReadCommandOptions, context: CommandContext) {
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
   const chain = await readChain(store, record.head);
   const history = await loadHistory(store.objects, chain);

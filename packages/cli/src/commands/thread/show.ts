@@ -28,7 +28,7 @@ export async function showCommand(
   options: ShowCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<unknown>> {
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const address = options.reference.length === 13 ? parseAddress(options.reference) : null;
   const thread = address === null ? await resolveThread(store.refs, options.reference) : null;
   if (options.prompt === true || options.reply === true) {

@@ -1,17 +1,18 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { safeLoadWorkflowFile } from "@uwf/agent-kit";
-import type { WorkflowListResult } from "@uwf/protocol";
+import { CorruptNodeError, NodeNotFoundError, type Store } from "@uwf/cas";
+import type { WorkflowEntry, WorkflowListResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { formatTable } from "../../format/format-table.ts";
 
 /** Registered workflows, then the project's `.uwf/workflows/*.yaml` not registered under the same name. */
 export async function workflowListCommand(context: CommandContext) {
-  const store = await context.openStore();
+  const store = await context.openStore({ create: false });
   const entries = await store.refs.listWorkflows();
   const workflows: WorkflowListResult["workflows"] = [];
   for (const entry of entries) {
-    const node = (await store.objects.get(entry.address).catch(() => null)) as { description?: string } | null;
+    const node = await readRegisteredNode(store, entry, context);
     workflows.push({
       name: entry.name,
       hash: entry.address,
@@ -56,10 +57,31 @@ export async function workflowListCommand(context: CommandContext) {
   };
 }
 
+/**
+ * A registered workflow's node, for its description. One that is missing or corrupt is still
+ * listed, with a warning, as `uwf list` lists a thread whose head is; any other error is thrown.
+ */
+async function readRegisteredNode(
+  store: Store,
+  entry: WorkflowEntry,
+  context: CommandContext,
+): Promise<{ description?: string } | null> {
+  try {
+    return (await store.objects.get(entry.address)) as { description?: string } | null;
+  } catch (error) {
+    if (!(error instanceof NodeNotFoundError || error instanceof CorruptNodeError)) throw error;
+    context.warn(`workflow ${entry.name}: ${error.message} (see \`uwf cas verify\`)`);
+    return null;
+  }
+}
+
+/** The folder's entries; none when it does not exist. */
 function safeReaddir(folder: string): string[] {
   try {
     return readdirSync(folder);
-  } catch {
-    return [];
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw error;
   }
 }

@@ -16,7 +16,7 @@ export async function workflowShowCommand(options: { reference: string; mermaid:
     workflow = (await loadWorkflowFile(path)).workflow;
     hash = addressOfNode(workflow);
   } else {
-    const store = await context.openStore();
+    const store = await context.openStore({ create: false });
     const resolved = await resolveWorkflow({
       store,
       reference: options.reference,

@@ -1,0 +1,16 @@
+import { UwfError } from "@uwf/protocol";
+
+/**
+ * Another process has held the ref store's write lock for longer than the busy timeout (SQLite's
+ * "database is locked"). Nothing was changed by the call that waited: retry later (exit 75).
+ */
+export class RefStoreBusyError extends UwfError {
+  constructor(path: string, detail: string, cause?: unknown) {
+    super(
+      "ref-store-busy",
+      `the ref store ${path} is busy: another process has held its write lock too long (${detail}); retry later`,
+      { data: { path, detail }, cause },
+    );
+    this.name = "RefStoreBusyError";
+  }
+}

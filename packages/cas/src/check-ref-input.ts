@@ -12,6 +12,7 @@ import type {
   ChainIndex,
   ChainIndexStep,
   ChainLink,
+  LeaseAgent,
   ListThreadsQuery,
   ThreadUpdate,
 } from "./store.ts";
@@ -68,6 +69,25 @@ export function checkLeaseOptions(options: AcquireLeaseOptions): void {
   checkTtl(options.ttlMs);
   if (!Number.isInteger(options.pid)) throw new InvalidRecordError("lease request", ["pid: expected an integer"]);
   if (Number.isNaN(options.now.getTime())) throw new InvalidRecordError("lease request", ["now: invalid date"]);
+  const { processStart, takeOver } = options;
+  if (processStart !== undefined && processStart !== null && typeof processStart !== "string") {
+    throw new InvalidRecordError("lease request", ["processStart: expected a string or null"]);
+  }
+  if (takeOver !== undefined && typeof takeOver !== "string") {
+    throw new InvalidRecordError("lease request", ["takeOver: expected a lease token"]);
+  }
+}
+
+/** An agent recorded in a lease: a positive whole process group id, and a start that is a string or null. */
+export function checkLeaseAgent(agent: LeaseAgent | null): LeaseAgent | null {
+  if (agent === null) return null;
+  if (typeof agent !== "object" || !Number.isSafeInteger(agent.group) || agent.group <= 0) {
+    throw new InvalidRecordError("lease agent", ["group: expected a positive integer"]);
+  }
+  if (agent.start !== null && typeof agent.start !== "string") {
+    throw new InvalidRecordError("lease agent", ["start: expected a string or null"]);
+  }
+  return { group: agent.group, start: agent.start };
 }
 
 export function checkTtl(ttlMs: number): void {

@@ -4,6 +4,7 @@ import {
   checkChainIndexSteps,
   checkChainLinks,
   checkExpectedHead,
+  checkLeaseAgent,
   checkLeaseOptions,
   checkListQuery,
   checkPrefixQuery,
@@ -74,23 +75,36 @@ export function createMemoryRefStore(): RefStore {
       checkLeaseOptions(options);
       const holder = leases.get(threadId);
       const now = options.now.getTime();
-      if (holder !== undefined && Date.parse(holder.expiresAt) > now) return { acquired: false, holder: { ...holder } };
+      if (holder !== undefined && Date.parse(holder.expiresAt) > now && holder.token !== options.takeOver) {
+        return { acquired: false, holder: { ...holder } };
+      }
       const lease: Lease = {
         threadId,
         token: crypto.randomUUID(),
         pid: options.pid,
         host: options.host,
+        processStart: options.processStart ?? null,
+        agentGroup: null,
+        agentStart: null,
         acquiredAt: options.now.toISOString(),
         expiresAt: new Date(now + options.ttlMs).toISOString(),
       };
       leases.set(threadId, lease);
-      return { acquired: true, lease: { ...lease } };
+      return { acquired: true, lease: { ...lease }, replaced: holder === undefined ? null : { ...holder } };
     },
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
       const holder = leases.get(lease.threadId);
       if (holder === undefined || holder.token !== lease.token) return false;
       holder.expiresAt = new Date(now.getTime() + ttlMs).toISOString();
+      return true;
+    },
+    async recordLeaseAgent(lease, agent) {
+      const checked = checkLeaseAgent(agent);
+      const holder = leases.get(lease.threadId);
+      if (holder === undefined || holder.token !== lease.token) return false;
+      holder.agentGroup = checked?.group ?? null;
+      holder.agentStart = checked?.start ?? null;
       return true;
     },
     async releaseLease(lease) {

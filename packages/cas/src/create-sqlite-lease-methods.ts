@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Lease } from "@uwf/protocol";
-import { checkLeaseOptions, checkTtl } from "./check-ref-input.ts";
+import { checkLeaseAgent, checkLeaseOptions, checkTtl } from "./check-ref-input.ts";
 import type { RefStore } from "./store.ts";
 
 interface LeaseRow {
@@ -8,35 +8,61 @@ interface LeaseRow {
   token: string;
   pid: number;
   host: string;
+  process_start: string | null;
+  agent_group: number | null;
+  agent_start: string | null;
   acquired_at: number;
   expires_at: number;
 }
 
+/** What one acquiring transaction saw and did: the row it replaced or the holder it left in place. */
+type Acquired = { granted: true; replaced: LeaseRow | null } | { granted: false; holder: LeaseRow };
+
 /**
  * Step leases on the `leases` table. Acquiring is one upsert inside an immediate (write-locked)
- * transaction: it inserts, or takes over a row whose lease has expired, and otherwise changes
- * nothing, so two processes can never both hold a thread. Renewing and releasing match on the
- * random token, so a holder whose lease expired and was taken over cannot disturb the new one.
+ * transaction: it inserts, or takes over a row whose lease has expired or whose token the caller
+ * names (a holder it found dead), and otherwise changes nothing, so two processes can never both
+ * hold a thread. Renewing, recording the agent and releasing match on the random token, so a holder
+ * whose lease was taken over cannot disturb the new one.
  */
 export function createSqliteLeaseMethods(
   database: Database,
-): Pick<RefStore, "acquireLease" | "renewLease" | "releaseLease" | "listLeases"> {
+): Pick<RefStore, "acquireLease" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "listLeases"> {
   const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
-  const upsertLease = database.query<never, [string, string, number, string, number, number]>(
-    `INSERT INTO leases (thread_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+  const upsertLease = database.query<
+    never,
+    [string, string, number, string, string | null, number, number, string | null]
+  >(
+    `INSERT INTO leases (thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, NULL, NULL, ?6, ?7)
      ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,
+       process_start = excluded.process_start, agent_group = NULL, agent_start = NULL,
        acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
-     WHERE leases.expires_at <= excluded.acquired_at`,
+     WHERE leases.expires_at <= excluded.acquired_at OR leases.token = ?8`,
   );
   const renewLease = database.query<never, [number, string, string]>(
     "UPDATE leases SET expires_at = ? WHERE thread_id = ? AND token = ?",
   );
+  const recordAgent = database.query<never, [number | null, string | null, string, string]>(
+    "UPDATE leases SET agent_group = ?, agent_start = ? WHERE thread_id = ? AND token = ?",
+  );
   const releaseLease = database.query<never, [string, string]>("DELETE FROM leases WHERE thread_id = ? AND token = ?");
   const selectLeases = database.query<LeaseRow, []>("SELECT * FROM leases ORDER BY thread_id");
-  // Returns the live holder when the lease was not granted; the row exists then, under the same lock.
-  const acquire = database.transaction((row: LeaseRow): LeaseRow | null => {
-    const { changes } = upsertLease.run(row.thread_id, row.token, row.pid, row.host, row.acquired_at, row.expires_at);
-    return changes === 1 ? null : selectLease.get(row.thread_id);
+  // Under the write lock, the row read first is the one the upsert replaces or leaves.
+  const acquire = database.transaction((row: LeaseRow, takeOver: string | null): Acquired => {
+    const before = selectLease.get(row.thread_id);
+    const { changes } = upsertLease.run(
+      row.thread_id,
+      row.token,
+      row.pid,
+      row.host,
+      row.process_start,
+      row.acquired_at,
+      row.expires_at,
+      takeOver,
+    );
+    // Nothing changed only because a row is there, the one read above.
+    return changes === 1 ? { granted: true, replaced: before } : { granted: false, holder: before as LeaseRow };
   });
 
   return {
@@ -48,17 +74,28 @@ export function createSqliteLeaseMethods(
         token: crypto.randomUUID(),
         pid: options.pid,
         host: options.host,
+        process_start: options.processStart ?? null,
+        agent_group: null,
+        agent_start: null,
         acquired_at: now,
         expires_at: now + options.ttlMs,
       };
-      const holder = acquire.immediate(row);
-      return holder === null
-        ? { acquired: true, lease: leaseFromRow(row) }
-        : { acquired: false, holder: leaseFromRow(holder) };
+      const result = acquire.immediate(row, options.takeOver ?? null);
+      return result.granted
+        ? {
+            acquired: true,
+            lease: leaseFromRow(row),
+            replaced: result.replaced === null ? null : leaseFromRow(result.replaced),
+          }
+        : { acquired: false, holder: leaseFromRow(result.holder) };
     },
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
       return renewLease.run(now.getTime() + ttlMs, lease.threadId, lease.token).changes === 1;
+    },
+    async recordLeaseAgent(lease, agent) {
+      const checked = checkLeaseAgent(agent);
+      return recordAgent.run(checked?.group ?? null, checked?.start ?? null, lease.threadId, lease.token).changes === 1;
     },
     async releaseLease(lease) {
       releaseLease.run(lease.threadId, lease.token);
@@ -73,6 +110,9 @@ function leaseFromRow(row: LeaseRow): Lease {
     token: row.token,
     pid: row.pid,
     host: row.host,
+    processStart: row.process_start,
+    agentGroup: row.agent_group,
+    agentStart: row.agent_start,
     acquiredAt: new Date(row.acquired_at).toISOString(),
     expiresAt: new Date(row.expires_at).toISOString(),
   };

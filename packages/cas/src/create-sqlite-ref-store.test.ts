@@ -55,6 +55,9 @@ describe("createSqliteRefStore", () => {
     database.run("DROP TABLE chain_links"); // back to what version 1 created
     database.run("DROP TABLE chain_indexes");
     database.run("ALTER TABLE threads DROP COLUMN recovered_from");
+    for (const column of ["process_start", "agent_group", "agent_start"]) {
+      database.run(`ALTER TABLE leases DROP COLUMN ${column}`);
+    }
     database.run("PRAGMA user_version = 1");
     database.close();
 
@@ -69,6 +72,27 @@ describe("createSqliteRefStore", () => {
     const reopened = new Database(path, { readonly: true });
     expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
     reopened.close();
+  });
+
+  it("migrates a version 4 database, whose leases then name no process start and no agent", async () => {
+    const first = createSqliteRefStore(path);
+    const now = new Date();
+    const held = await first.acquireLease("T", { ttlMs: 60_000, pid: 100, host: "box", now, processStart: "7" });
+    if (!held.acquired) throw new Error("expected the lease");
+    await first.close();
+    const database = new Database(path);
+    for (const column of ["process_start", "agent_group", "agent_start"]) {
+      database.run(`ALTER TABLE leases DROP COLUMN ${column}`);
+    }
+    database.run("PRAGMA user_version = 4");
+    database.close();
+
+    const refs = createSqliteRefStore(path);
+    const old = { ...held.lease, processStart: null };
+    expect(await refs.listLeases()).toEqual([old]);
+    expect(await refs.recordLeaseAgent(old, { group: 4321, start: "8" })).toBe(true);
+    expect(await refs.listLeases()).toEqual([{ ...old, agentGroup: 4321, agentStart: "8" }]);
+    await refs.close();
   });
 
   it("recalls a chain longer than one query's page, in order", async () => {

@@ -1,4 +1,5 @@
 import type { Lease } from "@uwf/protocol";
+import { isProcessAlive } from "./is-process-alive.ts";
 import type { RefStore } from "./store.ts";
 
 /**
@@ -16,8 +17,11 @@ export interface FindLeaseCutoffOptions {
    * they expire.
    */
   host?: string;
-  /** Whether a process of this machine is alive; default `process.kill(pid, 0)`. */
-  isAlive?: (pid: number) => boolean;
+  /**
+   * Whether a process of this machine, started at `start` (null: not known), is alive; default
+   * `isProcessAlive`, which knows a pid the system gave to another process since.
+   */
+  isAlive?: (pid: number, start: string | null) => boolean;
 }
 
 /**
@@ -29,7 +33,7 @@ export interface FindLeaseCutoffOptions {
  *
  * A lease counts until it expires; one held by a process on this host counts while that process
  * lives, even past its expiry (a stopped process may wake and still commit) and never once it has
- * died (a killed stepper commits nothing). `gc` keeps everything written since the cutoff, and
+ * died (a killed stepper commits nothing), nor once its pid names a process that started later. `gc` keeps everything written since the cutoff, and
  * `recover` rebuilds no thread from a head written since.
  */
 export async function findLeaseCutoff(
@@ -46,17 +50,12 @@ export async function findLeaseCutoff(
   return oldest === null ? null : oldest - LEASE_CLOCK_MARGIN_MS;
 }
 
-function mayStillCommit(lease: Lease, now: number, host: string | undefined, isAlive: (pid: number) => boolean) {
-  if (host !== undefined && lease.host === host) return isAlive(lease.pid);
+function mayStillCommit(
+  lease: Lease,
+  now: number,
+  host: string | undefined,
+  isAlive: (pid: number, start: string | null) => boolean,
+) {
+  if (host !== undefined && lease.host === host) return isAlive(lease.pid, lease.processStart);
   return Date.parse(lease.expiresAt) > now;
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as { code?: unknown }).code === "EPERM";
-  }
 }

@@ -13,6 +13,7 @@ export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./hash-node
 export { InvalidAddressError } from "./invalid-address-error.ts";
 export { InvalidJsonValueError } from "./invalid-json-value-error.ts";
 export { InvalidRecordError } from "./invalid-record-error.ts";
+export { isProcessAlive, isProcessGroupAlive, readProcessStart } from "./is-process-alive.ts";
 export { listStoreRoots } from "./list-store-roots.ts";
 export { NodeNotFoundError } from "./node-not-found-error.ts";
 export { openFileStore, refDatabasePath } from "./open-file-store.ts";
@@ -26,6 +27,7 @@ export type {
   ChainIndex,
   ChainIndexStep,
   ChainLink,
+  LeaseAgent,
   ListThreadsQuery,
   ListThreadsResult,
   ObjectStore,

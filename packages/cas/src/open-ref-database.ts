@@ -3,7 +3,7 @@ import { UwfError } from "@uwf/protocol";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 4;
+export const REF_SCHEMA_VERSION = 5;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -66,6 +66,14 @@ const MIGRATIONS: readonly string[] = [
   `
   -- The head a record was rebuilt from by \`uwf cas recover\`; NULL for every other record.
   ALTER TABLE threads ADD COLUMN recovered_from TEXT;
+  `,
+  `
+  -- Who holds a lease beyond its pid: when that process started (so a reused pid is not taken for it),
+  -- and the process group of the agent it runs and when that started (what a taker stops once the
+  -- holder has died). NULL where not known, and on leases taken before.
+  ALTER TABLE leases ADD COLUMN process_start TEXT;
+  ALTER TABLE leases ADD COLUMN agent_group INTEGER;
+  ALTER TABLE leases ADD COLUMN agent_start TEXT;
   `,
 ];
 

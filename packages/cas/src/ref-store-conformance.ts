@@ -144,18 +144,24 @@ export function describeRefStoreConformance(current: CurrentStore): void {
     const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
     const request = (seconds: number, pid = 100) => ({ ttlMs: 30_000, pid, host: "box", now: at(seconds) });
 
-    it("grants a free lease with its holder's pid, host and times", async () => {
+    it("grants a free lease with its holder's pid, host, process start and times, and no agent", async () => {
       const { refs } = current();
-      const result = await refs.acquireLease(threadId, request(0));
+      const result = await refs.acquireLease(threadId, { ...request(0), processStart: "4242" });
       if (!result.acquired) throw new Error("expected the lease");
       expect(result.lease).toMatchObject({
         threadId,
         pid: 100,
         host: "box",
+        processStart: "4242",
+        agentGroup: null,
+        agentStart: null,
         acquiredAt: at(0).toISOString(),
         expiresAt: at(30).toISOString(),
       });
       expect(result.lease.token.length).toBeGreaterThanOrEqual(16);
+      expect(result.replaced).toBeNull();
+      const unknown = await refs.acquireLease(sampleThreadId(2), request(0));
+      expect(unknown.acquired ? unknown.lease.processStart : "busy").toBeNull();
     });
 
     it("answers busy with the live holder, and lets another thread's lease through", async () => {
@@ -172,6 +178,7 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       const taken = await refs.acquireLease(threadId, request(30, 200));
       if (!old.acquired || !taken.acquired) throw new Error("expected both leases");
       expect(taken.lease.token).not.toBe(old.lease.token);
+      expect(taken.replaced).toEqual(old.lease);
       expect(await refs.renewLease(old.lease, 30_000, at(31))).toBe(false);
       await refs.releaseLease(old.lease);
       expect(await refs.acquireLease(threadId, request(32))).toEqual({ acquired: false, holder: taken.lease });
@@ -186,6 +193,42 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(busy.acquired ? null : busy.holder.expiresAt).toBe(at(80).toISOString());
       await refs.releaseLease(held.lease);
       expect((await refs.acquireLease(threadId, request(71, 200))).acquired).toBe(true);
+    });
+
+    it("takes over a live lease only from the holder the caller names, and only while it holds it", async () => {
+      const { refs } = current();
+      const dead = await refs.acquireLease(threadId, request(0));
+      if (!dead.acquired) throw new Error("expected the lease");
+      const wrong = await refs.acquireLease(threadId, { ...request(1, 200), takeOver: "not-its-token" });
+      expect(wrong).toEqual({ acquired: false, holder: dead.lease });
+      const taken = await refs.acquireLease(threadId, { ...request(1, 200), takeOver: dead.lease.token });
+      if (!taken.acquired) throw new Error("expected the takeover");
+      expect(taken.replaced).toEqual(dead.lease);
+      expect(taken.lease).toMatchObject({ pid: 200, acquiredAt: at(1).toISOString(), expiresAt: at(31).toISOString() });
+      expect(await refs.renewLease(dead.lease, 30_000, at(2))).toBe(false);
+      // A second taker that found the same holder dead finds the new one instead.
+      const late = await refs.acquireLease(threadId, { ...request(2, 300), takeOver: dead.lease.token });
+      expect(late).toEqual({ acquired: false, holder: taken.lease });
+    });
+
+    it("records the agent of a lease its holder still owns, and starts each new lease without one", async () => {
+      const { refs } = current();
+      const held = await refs.acquireLease(threadId, request(0));
+      if (!held.acquired) throw new Error("expected the lease");
+      expect(await refs.recordLeaseAgent(held.lease, { group: 4321, start: "99" })).toBe(true);
+      const busy = await refs.acquireLease(threadId, request(1, 200));
+      expect(busy.acquired ? null : busy.holder).toEqual({ ...held.lease, agentGroup: 4321, agentStart: "99" });
+      expect(await refs.recordLeaseAgent(held.lease, { group: 4322, start: null })).toBe(true);
+      expect((await refs.listLeases())[0]).toMatchObject({ agentGroup: 4322, agentStart: null });
+      await expect(refs.recordLeaseAgent(held.lease, { group: 0, start: null })).rejects.toThrow(InvalidRecordError);
+      const taken = await refs.acquireLease(threadId, { ...request(2, 200), takeOver: held.lease.token });
+      if (!taken.acquired) throw new Error("expected the takeover");
+      expect(taken.replaced).toMatchObject({ agentGroup: 4322, agentStart: null });
+      expect(taken.lease).toMatchObject({ agentGroup: null, agentStart: null });
+      expect(await refs.recordLeaseAgent(held.lease, { group: 1234, start: null })).toBe(false);
+      expect(await refs.recordLeaseAgent(taken.lease, { group: 1234, start: "7" })).toBe(true);
+      expect(await refs.recordLeaseAgent(taken.lease, null)).toBe(true);
+      expect((await refs.listLeases())[0]).toMatchObject({ pid: 200, agentGroup: null, agentStart: null });
     });
 
     it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {

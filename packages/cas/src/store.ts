@@ -84,9 +84,29 @@ export interface AcquireLeaseOptions {
   pid: number;
   host: string;
   now: Date;
+  /** When the holder's process started (see `Lease.processStart`); default null. */
+  processStart?: string | null;
+  /**
+   * The token of a holder the caller found dead (a process of its own host that is gone): its lease
+   * is taken over though it has not expired, provided that holder still holds it.
+   */
+  takeOver?: string;
 }
 
-export type AcquireLeaseResult = { acquired: true; lease: Lease } | { acquired: false; holder: Lease };
+export type AcquireLeaseResult =
+  | {
+      acquired: true;
+      lease: Lease;
+      /** The lease this one replaced (expired, or named by `takeOver`), so the caller can clean up after it; null when the thread had none. */
+      replaced: Lease | null;
+    }
+  | { acquired: false; holder: Lease };
+
+/** The agent a lease's holder runs: its process group, whose leader is the agent, and when that started. */
+export interface LeaseAgent {
+  group: number;
+  start: string | null;
+}
 
 /** Fields of a thread record that an update may change. */
 export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom">>;
@@ -135,10 +155,15 @@ export interface RefStore {
   setWorkflow(entry: WorkflowEntry): Promise<void>;
   listWorkflows(): Promise<WorkflowEntry[]>;
 
-  /** Takes a thread's step lease unless another live holder has it. An expired lease is taken over. */
+  /**
+   * Takes a thread's step lease unless another holder has it: an expired lease is taken over, and so
+   * is the lease of the holder `takeOver` names. The new lease records no agent.
+   */
   acquireLease(threadId: string, options: AcquireLeaseOptions): Promise<AcquireLeaseResult>;
   /** Extends a lease this holder still owns; false when it was lost. */
   renewLease(lease: Lease, ttlMs: number, now: Date): Promise<boolean>;
+  /** Records the agent this holder runs now (null: none) in a lease it still owns; false when it was lost. */
+  recordLeaseAgent(lease: Lease, agent: LeaseAgent | null): Promise<boolean>;
   /** Releases a lease if this holder (token) still owns it. */
   releaseLease(lease: Lease): Promise<void>;
   /**

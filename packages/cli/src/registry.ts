@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
-import { EXIT_OK } from "./exit-codes.ts";
+import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
 import { printResult } from "./print.ts";
 import { stderrIsTerminal, stdoutIsTerminal } from "./standard-streams.ts";
 import { trace } from "./trace.ts";
@@ -113,17 +113,22 @@ async function createProgress(color: boolean): Promise<(status: ProgressStatus |
   return createStatusLine(color);
 }
 
+/** Signals that stop a command cleanly: the agent's process group is stopped and the lease released. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * The first stop signal aborts the command's signal, so a running agent is stopped and the thread left
+ * as it was (InterruptedError: exit 130, or 129 for SIGHUP, the terminal closing); a second one exits at once.
+ */
 function installSignalHandlers(abort: AbortController): { remove(): void } {
   const onSignal = (signal: NodeJS.Signals) => {
-    if (abort.signal.aborted) process.exit(130);
+    if (abort.signal.aborted) process.exit(signal === "SIGHUP" ? EXIT_HANGUP : EXIT_INTERRUPTED);
     abort.abort(signal);
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   return {
     remove() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     },
   };
 }

@@ -44,6 +44,16 @@ export const leaseSchema = z
     token: z.string(),
     pid: z.number().int(),
     host: z.string(),
+    /**
+     * When the holder's process started, as its operating system tells it (on Linux field 22 of
+     * `/proc/PID/stat`), so that a pid the system has since given to another process is not taken
+     * for the holder; null where it is not known.
+     */
+    processStart: z.string().nullable(),
+    /** The process group of the agent the holder runs (its leader is the agent), or null before it starts one. */
+    agentGroup: z.number().int().nullable(),
+    /** When that agent started, as `processStart`; null when not known. */
+    agentStart: z.string().nullable(),
     acquiredAt: z.iso.datetime(),
     expiresAt: z.iso.datetime(),
   })

@@ -34,6 +34,17 @@ describe("launchAgent", () => {
     expect(result.reply).toBe("---\nsummary: echoed 6 characters\n---\n\nprompt\n");
   });
 
+  it("tells onSpawn the pid of each program it starts (the leader of the agent's process group)", async () => {
+    for (const spec of [
+      { command: "sh", args: ["-c", "cat >/dev/null; echo $$"] },
+      { builtin: "shell" as const, run: "echo $$" },
+    ]) {
+      const spawned: number[] = [];
+      const result = await launch(spec, { onSpawn: (pid) => spawned.push(pid) });
+      expect(spawned).toEqual([Number(result.reply.match(/^(\d+)$/m)?.[1])]);
+    }
+  });
+
   it("runs the scripted built-in at the step's index and role by default", async () => {
     const result = await launch({ builtin: "scripted", scenario: "scenario.yaml" });
     expect(result).toMatchObject({ error: null, reply: "---\napproved: true\n---\n" });

@@ -70,9 +70,10 @@ export type StepThreadOutcome =
 
 /**
  * How long a step's lease lives without renewal. The stepper renews it every quarter of this while
- * the agent runs, so a step of any length keeps it, and a stepper killed with SIGKILL blocks the
- * thread for at most this long. (The head's compare-and-swap keeps the thread correct even if a
- * lease were lost; the lease is what makes a second stepper fail at once instead of after its run.)
+ * the agent runs, so a step of any length keeps it, and a stepper that died on another host blocks
+ * the thread for at most this long (on this host its lease is taken over at once). (The head's
+ * compare-and-swap keeps the thread correct even if a lease were lost; the lease is what makes a
+ * second stepper fail at once instead of after its run.)
  */
 export const STEP_LEASE_TTL_MS = 60_000;
 
@@ -84,8 +85,15 @@ export const STEP_LEASE_TTL_MS = 60_000;
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
   const { store, config, threadId } = options;
   return withThreadLease(
-    { refs: store.refs, threadId, ttlMs: STEP_LEASE_TTL_MS, host: options.host, now: options.now },
-    async () => {
+    {
+      refs: store.refs,
+      threadId,
+      ttlMs: STEP_LEASE_TTL_MS,
+      host: options.host,
+      now: options.now,
+      signal: options.signal,
+    },
+    async (lease) => {
       trace("lease taken");
       const record = await store.refs.getThread(threadId);
       if (record === null)
@@ -159,7 +167,9 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         cwd: chain.start.cwd,
         env: { thread: threadId, role: roleName, step: stepNumber, home: options.home },
         timeoutMs: agent.timeoutMs,
-        signal: options.signal,
+        // Also aborted when the lease is lost: another stepper may hold the thread then.
+        signal: lease.signal,
+        onSpawn: lease.recordAgent,
         previousVisit: await findPreviousVisit(store.objects, history, roleName, forkPoint(chain, record)),
         onStderr: options.onStderr,
         onActivity: (activity) => options.onProgress({ ...progress, activity }),
@@ -238,6 +248,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
         updatedAt: completedAt.toISOString(),
         usage: run.usage === null ? record.usage : addUsage(record.usage, run.usage),
       } as const;
+      lease.assertHeld();
       if (!(await store.refs.updateThread(threadId, record.head, update)))
         throw new HeadConflictError(threadId, record.head, stepAddress);
       trace("head moved");

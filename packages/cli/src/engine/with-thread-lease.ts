@@ -1,38 +1,156 @@
-import type { RefStore } from "@uwf/cas";
+import { isProcessAlive, type RefStore, readProcessStart } from "@uwf/cas";
+import { isUwfError, type Lease } from "@uwf/protocol";
+import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
+import { stopOrphanedAgent } from "./stop-orphaned-agent.ts";
 
 export interface WithThreadLeaseOptions {
   refs: RefStore;
   threadId: string;
-  /** How long the lease lives without renewal: a crashed stepper blocks the thread at most this long. */
+  /** How long the lease lives without renewal: a stepper that died on another host blocks the thread this long. */
   ttlMs: number;
+  /** This machine's name (`os.hostname()`): a dead holder of this host loses its lease at once. */
   host: string;
   now(): Date;
+  /** The command's own signal (Ctrl-C, SIGTERM, SIGHUP), which the held lease's signal follows. */
+  signal?: AbortSignal;
+  /** Milliseconds between SIGTERM and SIGKILL when stopping a dead holder's agent. */
+  killGraceMs?: number;
+}
+
+/** What `work` gets while it holds the lease. */
+export interface HeldLease {
+  /**
+   * Aborted when the command's signal is, and when the lease is lost: taken over, or a renewal or
+   * an update of it failed. Stop the agent with it.
+   */
+  signal: AbortSignal;
+  /** Records the process group of an agent just started (its pid), so that a stepper taking over from a dead one stops it. */
+  recordAgent(pid: number): void;
+  /** Throws LeaseLostError once the lease is lost: call it right before moving the head. */
+  assertHeld(): void;
+}
+
+/** Why the lease was lost, kept until the error is thrown. */
+interface LostLease {
+  problem: string;
+  takenOver: boolean;
+  cause?: unknown;
 }
 
 /**
- * Runs `work` while holding the thread's step lease, renewing it in the background.
- * A second stepper gets ThreadBusyError at once, naming the holder.
+ * Runs `work` while holding the thread's step lease, renewing it every quarter of its lifetime.
+ * A second stepper gets ThreadBusyError at once, naming the holder and when its lease expires;
+ * but a holder of this host whose process is gone (or whose pid now names another process) loses
+ * its lease at once, and the agent it left running is stopped before `work` starts. A lease that
+ * is lost while `work` runs aborts `work`'s signal, and `work`'s failure then becomes a
+ * LeaseLostError; the lease is released once `work` is done.
  */
 export async function withThreadLease<Result>(
   options: WithThreadLeaseOptions,
-  work: () => Promise<Result>,
+  work: (held: HeldLease) => Promise<Result>,
 ): Promise<Result> {
   const { refs, threadId, ttlMs, host, now } = options;
-  const acquired = await refs.acquireLease(threadId, { ttlMs, pid: process.pid, host, now: now() });
-  if (!acquired.acquired) throw new ThreadBusyError(threadId, acquired.holder);
-  const lease = acquired.lease;
-  const renewal = setInterval(
-    () => {
-      refs.renewLease(lease, ttlMs, now()).catch(() => {});
-    },
-    Math.max(1000, Math.floor(ttlMs / 4)),
-  );
-  renewal.unref();
-  try {
-    return await work();
-  } finally {
-    clearInterval(renewal);
-    await refs.releaseLease(lease);
+  const request = { ttlMs, pid: process.pid, host, processStart: readProcessStart(process.pid) };
+  let acquired = await refs.acquireLease(threadId, { ...request, now: now() });
+  if (!acquired.acquired && isDeadHolder(acquired.holder, host)) {
+    acquired = await refs.acquireLease(threadId, { ...request, now: now(), takeOver: acquired.holder.token });
   }
+  if (!acquired.acquired) throw new ThreadBusyError(threadId, acquired.holder, now());
+  const { lease, replaced } = acquired;
+
+  const lostController = new AbortController();
+  let lost: LostLease | null = null;
+  const lose = (why: LostLease) => {
+    if (lost !== null) return;
+    lost = why;
+    lostController.abort(new LeaseLostError(threadId, why.problem, why));
+  };
+  const pending = new Set<Promise<void>>();
+  const track = (promise: Promise<void>) => {
+    pending.add(promise);
+    promise.finally(() => pending.delete(promise));
+  };
+  const checked = (what: string, update: () => Promise<boolean>) =>
+    track(
+      update().then(
+        (held) => {
+          if (!held) lose({ problem: "another process took it over", takenOver: true });
+        },
+        (error: unknown) => lose({ problem: `${what} failed: ${describe(error)}`, takenOver: false, cause: error }),
+      ),
+    );
+
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const scheduleRenewal = () => {
+    timer = setTimeout(
+      () => {
+        checked("renewing it", () => refs.renewLease(lease, ttlMs, now()));
+        // The next renewal waits for this one, so they never overlap.
+        Promise.all(pending).then(() => {
+          if (!stopped && lost === null) scheduleRenewal();
+        });
+      },
+      Math.max(1000, Math.floor(ttlMs / 4)),
+    );
+    timer.unref();
+  };
+  scheduleRenewal();
+
+  const held: HeldLease = {
+    signal:
+      options.signal === undefined ? lostController.signal : AbortSignal.any([options.signal, lostController.signal]),
+    recordAgent(pid) {
+      checked("recording its agent", () => refs.recordLeaseAgent(lease, { group: pid, start: readProcessStart(pid) }));
+    },
+    assertHeld() {
+      if (lost !== null) throw new LeaseLostError(threadId, lost.problem, lost);
+    },
+  };
+
+  let result: Result;
+  try {
+    if (replaced !== null && isDeadHolder(replaced, host)) await stopOrphanedAgent(replaced, options.killGraceMs);
+    result = await work(held);
+  } catch (error) {
+    await stopRenewing();
+    await releaseAfterFailure(refs, lease);
+    throw lost === null || error instanceof LeaseLostError ? error : leaseLostError(threadId, lost, error);
+  }
+  await stopRenewing();
+  await refs.releaseLease(lease);
+  return result;
+
+  async function stopRenewing(): Promise<void> {
+    stopped = true;
+    clearTimeout(timer);
+    // Updates in flight settle (and never reject) before the lease is released.
+    await Promise.all(pending);
+  }
+}
+
+/** A holder of this host whose process is gone, or whose pid now names another process. */
+function isDeadHolder(holder: Lease, host: string): boolean {
+  return holder.host === host && !isProcessAlive(holder.pid, holder.processStart);
+}
+
+/**
+ * Releases the lease of a step that failed. The step's own error is what to report: if the store
+ * cannot release the lease either (a full disk fails both), the lease still dies with this process,
+ * since a stepper of this host takes over a dead holder's lease at once, and one of another host
+ * when it expires.
+ */
+async function releaseAfterFailure(refs: RefStore, lease: Lease): Promise<void> {
+  await refs.releaseLease(lease).catch(() => {});
+}
+
+function leaseLostError(threadId: string, lost: LostLease, error: unknown): LeaseLostError {
+  // The step stopped its agent and kept what it had written in a run, named in its own error.
+  const run = isUwfError(error) && typeof error.data.run === "string" ? error.data.run : null;
+  return new LeaseLostError(threadId, lost.problem, { takenOver: lost.takenOver, run, cause: lost.cause ?? error });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

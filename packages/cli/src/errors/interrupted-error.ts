@@ -1,10 +1,16 @@
 import { UwfError } from "@uwf/protocol";
 
-/** Ctrl-C or SIGTERM during a step: the agent was stopped and the thread left as it was. */
+/**
+ * Ctrl-C, SIGTERM or SIGHUP (the terminal closed) during a step: the agent was stopped and the
+ * thread left as it was. SIGHUP has a code of its own, so that it exits 129 like a process the
+ * signal ended; the others exit 130.
+ */
 export class InterruptedError extends UwfError {
   constructor(signal: string, run: string | null) {
     const kept = run === null ? "" : `; what the agent had written is kept in run ${run}`;
-    super("interrupted", `interrupted by ${signal}; the thread is unchanged${kept}`, { data: { signal, run } });
+    super(signal === "SIGHUP" ? "hung-up" : "interrupted", `interrupted by ${signal}; the thread is unchanged${kept}`, {
+      data: { signal, run },
+    });
     this.name = "InterruptedError";
   }
 }

@@ -1,12 +1,18 @@
 import { type Lease, UwfError } from "@uwf/protocol";
 
-/** Another process holds the thread's step lease (exit 75: retry later). */
+/**
+ * Another process holds the thread's step lease (exit 75: retry later). The message says when the
+ * lease expires: a stepper that runs renews it, and one that died on another host holds the thread
+ * until then (on this host a dead holder's lease is taken over at once, so it never gets here).
+ */
 export class ThreadBusyError extends UwfError {
-  constructor(threadId: string, holder: Lease) {
+  constructor(threadId: string, holder: Lease, now: Date) {
+    const seconds = Math.max(0, Math.ceil((Date.parse(holder.expiresAt) - now.getTime()) / 1000));
     super(
       "thread-busy",
-      `thread ${threadId} is busy: pid ${holder.pid} on ${holder.host} has been stepping it since ${holder.acquiredAt}`,
-      { data: { thread: threadId, holder } },
+      `thread ${threadId} is busy: pid ${holder.pid} on ${holder.host} has been stepping it since ${holder.acquiredAt}; ` +
+        `its lease expires at ${holder.expiresAt} (in ${seconds} s) unless that stepper renews it while it runs`,
+      { data: { thread: threadId, holder, expiresInSeconds: seconds } },
     );
     this.name = "ThreadBusyError";
   }

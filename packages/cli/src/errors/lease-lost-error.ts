@@ -1,0 +1,26 @@
+import { UwfError } from "@uwf/protocol";
+
+export interface LeaseLostErrorOptions {
+  /** Another process took the lease over (exit 75), rather than the store failing to renew it (exit 1). */
+  takenOver: boolean;
+  /** The agent run that keeps what the stopped agent had written, when one was recorded. */
+  run?: string | null;
+  cause?: unknown;
+}
+
+/**
+ * A step lost its thread's lease while it ran: it was taken over, or renewing or updating it
+ * failed. The step stops its agent and moves no head, since another stepper may now hold the thread.
+ */
+export class LeaseLostError extends UwfError {
+  constructor(threadId: string, problem: string, options: LeaseLostErrorOptions) {
+    const run = options.run ?? null;
+    const kept = run === null ? "" : `; what the agent had written is kept in run ${run}`;
+    super(
+      options.takenOver ? "lease-lost" : "lease-renewal-failed",
+      `thread ${threadId}: the step lost its lease (${problem}), so it stopped; the thread is unchanged${kept}`,
+      { data: { thread: threadId, problem, run }, cause: options.cause },
+    );
+    this.name = "LeaseLostError";
+  }
+}

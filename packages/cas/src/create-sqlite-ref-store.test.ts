@@ -55,6 +55,7 @@ describe("createSqliteRefStore", () => {
     database.run("DROP TABLE chain_links"); // back to what version 1 created
     database.run("DROP TABLE chain_indexes");
     database.run("ALTER TABLE threads DROP COLUMN recovered_from");
+    database.run("ALTER TABLE threads DROP COLUMN failed_usage");
     for (const column of ["process_start", "agent_group", "agent_start"]) {
       database.run(`ALTER TABLE leases DROP COLUMN ${column}`);
     }
@@ -84,6 +85,7 @@ describe("createSqliteRefStore", () => {
     for (const column of ["process_start", "agent_group", "agent_start"]) {
       database.run(`ALTER TABLE leases DROP COLUMN ${column}`);
     }
+    database.run("ALTER TABLE threads DROP COLUMN failed_usage");
     database.run("PRAGMA user_version = 4");
     database.close();
 

@@ -28,11 +28,12 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   updatedAt: isTimestamp,
   forkedFrom: (value) => value === null || isAddress(value),
   usage: isUsage,
+  failedUsage: isUsage,
   recoveredFrom: isAddress,
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */
-const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom"]);
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom", "failedUsage"]);
 const REQUIRED_FIELDS = Object.keys(RECORD_FIELDS).filter((key) => !OPTIONAL_FIELDS.has(key));
 
 const UPDATABLE_FIELDS = new Set(

@@ -3,7 +3,7 @@ import { UwfError } from "@uwf/protocol";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 5;
+export const REF_SCHEMA_VERSION = 6;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -74,6 +74,10 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE leases ADD COLUMN process_start TEXT;
   ALTER TABLE leases ADD COLUMN agent_group INTEGER;
   ALTER TABLE leases ADD COLUMN agent_start TEXT;
+  `,
+  `
+  -- What agent runs that did not become a step used (JSON usage); NULL until a run fails.
+  ALTER TABLE threads ADD COLUMN failed_usage TEXT;
   `,
 ];
 

@@ -39,6 +39,19 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect((await refs.getThread(recovered.id))?.recoveredFrom).toBe(HEAD_A);
     });
 
+    it("keeps the usage of failed runs apart, absent until an update sets it", async () => {
+      const { refs } = current();
+      const record = sampleThreadRecord();
+      await refs.createThread(record);
+      expect(await refs.getThread(record.id)).not.toHaveProperty("failedUsage");
+      const failedUsage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01 };
+      expect(await refs.updateThread(record.id, record.head, { usage: failedUsage, failedUsage })).toBe(true);
+      expect((await refs.getThread(record.id))?.failedUsage).toEqual(failedUsage);
+      expect((await refs.listThreads({})).threads[0]?.failedUsage).toEqual(failedUsage);
+      expect(await refs.updateThread(record.id, record.head, { head: HEAD_C })).toBe(true);
+      expect((await refs.getThread(record.id))?.failedUsage).toEqual(failedUsage);
+    });
+
     it("refuses a second record with the same id, and records that break the schema", async () => {
       const { refs } = current();
       await refs.createThread(sampleThreadRecord());

@@ -16,6 +16,7 @@ const COLUMN_OF = {
   updatedAt: "updated_at",
   forkedFrom: "forked_from",
   usage: "usage",
+  failedUsage: "failed_usage",
   recoveredFrom: "recovered_from",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
@@ -28,7 +29,7 @@ export const THREAD_PLACEHOLDERS = FIELDS.map(() => "?").join(", ");
 export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: string | number | null };
 type SqlValue = string | number | null;
 
-/** The record's values in THREAD_COLUMNS order; usage is stored as JSON text. */
+/** The record's values in THREAD_COLUMNS order; usage and failedUsage are stored as JSON text. */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
   return FIELDS.map((field) => toSql(field, record[field]));
 }
@@ -38,8 +39,8 @@ export function threadFromRow(row: ThreadRow): ThreadRecord {
   for (const field of FIELDS) {
     const value = row[COLUMN_OF[field]];
     // An optional field is absent from the record, not null, when its column is empty.
-    if (field === "recoveredFrom" && value === null) continue;
-    record[field] = field === "usage" ? JSON.parse(String(value)) : value;
+    if ((field === "recoveredFrom" || field === "failedUsage") && value === null) continue;
+    record[field] = isJsonField(field) ? JSON.parse(String(value)) : value;
   }
   return record as ThreadRecord;
 }
@@ -61,7 +62,11 @@ export function updateAssignments(update: ThreadUpdate): { assignments: string[]
   return { assignments, values };
 }
 
+function isJsonField(field: Field): boolean {
+  return field === "usage" || field === "failedUsage";
+}
+
 function toSql(field: Field, value: unknown): SqlValue {
-  if (field === "usage") return JSON.stringify(value);
+  if (isJsonField(field)) return value === undefined || value === null ? null : JSON.stringify(value);
   return (value ?? null) as SqlValue;
 }

@@ -88,7 +88,12 @@ export const listResultSchema = z.object({
 });
 export type ListResult = z.infer<typeof listResultSchema>;
 
-export const logResultSchema = z.object({ thread: z.string(), steps: z.array(stepSummarySchema) });
+export const logResultSchema = z.object({
+  thread: z.string(),
+  steps: z.array(stepSummarySchema),
+  /** What agent runs that did not become a step used (the thread record's `failedUsage`); absent when none failed. */
+  failedUsage: usageSchema.optional(),
+});
 export type LogResult = z.infer<typeof logResultSchema>;
 
 export const initResultSchema = z.object({ home: z.string(), created: z.boolean() });

@@ -26,7 +26,13 @@ export const threadRecordSchema = z
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     forkedFrom: addressSchema.nullable(),
+    /** Everything the thread's agents used, failed runs included. */
     usage: usageSchema,
+    /**
+     * The part of `usage` spent by agent runs that did not become a step (failed, timed out,
+     * interrupted, or invalid after the retries). Absent until a run fails, and on older records.
+     */
+    failedUsage: usageSchema.optional(),
     /**
      * Set only on a record `uwf cas recover` rebuilt from the object store, when the ref store had
      * lost the thread: the head it was rebuilt from. Absent on every other record, and on records

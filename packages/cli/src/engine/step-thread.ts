@@ -18,8 +18,10 @@ import {
   SUSPEND,
   type ThreadRecord,
   type ThreadStepNode,
+  type Usage,
   UwfError,
   type WorkflowNode,
+  ZERO_USAGE,
 } from "@uwf/protocol";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
@@ -205,6 +207,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       });
       if (run.outcome !== "ok" || run.fields === null || run.body === null || run.route === null) {
         await batch.write(store.objects);
+        await countFailedRun(store, record, run.usage, options.now());
         if (run.outcome === "interrupted")
           throw new InterruptedError(String(options.signal.reason ?? "SIGINT"), runAddress);
         throw new AgentFailedError(threadId, roleName, run.error ?? run.outcome, runAddress);
@@ -281,6 +284,21 @@ async function chooseOrExplain(options: ChooseStepRoleOptions): Promise<StepRole
     if (problem === null) throw error;
     throw new ThreadStrandedError(record.id, record.head, last.role, problem, { cause: error });
   }
+}
+
+/**
+ * A run that does not become a step was still paid for: its usage goes into the thread's totals,
+ * and into `failedUsage` to show it apart, so a budget sees every cent. The head stays where it was.
+ */
+async function countFailedRun(store: Store, record: ThreadRecord, usage: Usage | null, now: Date): Promise<void> {
+  if (usage === null) return;
+  const update = {
+    usage: addUsage(record.usage, usage),
+    failedUsage: addUsage(record.failedUsage ?? ZERO_USAGE, usage),
+    updatedAt: now.toISOString(),
+  };
+  // Under the step's lease the head cannot have moved; if it did, the other stepper's record stands.
+  await store.refs.updateThread(record.id, record.head, update);
 }
 
 /** What the prompt shows of the history: the steps from the role's last visit on, whole; the earlier ones by number and role. */

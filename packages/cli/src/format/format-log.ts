@@ -6,7 +6,9 @@ import { formatUsage } from "./format-usage.ts";
 
 export function formatLog(result: LogResult, color: boolean): string {
   const paint = createPalette(color);
-  if (result.steps.length === 0) return `thread ${result.thread} has no steps yet`;
+  const failed = result.failedUsage === undefined ? "" : formatUsage(result.failedUsage);
+  const failedLine = failed === "" ? "" : `\n${paint.dim("failed runs (not steps):")} ${failed}`;
+  if (result.steps.length === 0) return `thread ${result.thread} has no steps yet${failedLine}`;
   const rows = result.steps.map((step) => [
     String(step.number),
     step.address,
@@ -17,5 +19,5 @@ export function formatLog(result: LogResult, color: boolean): string {
     formatDuration(step.durationMs),
     formatUsage(step.usage),
   ]);
-  return formatTable(["#", "STEP", "ROLE", "AGENT", "STATUS", "STARTED", "TOOK", "USAGE"], rows);
+  return formatTable(["#", "STEP", "ROLE", "AGENT", "STATUS", "STARTED", "TOOK", "USAGE"], rows) + failedLine;
 }

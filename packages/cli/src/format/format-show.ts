@@ -30,6 +30,8 @@ export function formatThreadRecord(
   if (thread.forkedFrom !== null) rows.push(["forked from", thread.forkedFrom]);
   const usage = formatUsage(thread.usage);
   if (usage !== "") rows.push(["usage", usage]);
+  const failed = thread.failedUsage === undefined ? "" : formatUsage(thread.failedUsage);
+  if (failed !== "") rows.push(["failed runs", `${failed} (included in usage)`]);
   return rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`).join("\n");
 }
 

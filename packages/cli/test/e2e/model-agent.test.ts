@@ -239,6 +239,31 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     expect(server.requests).toHaveLength(1);
   }, 60_000);
 
+  it("counts the usage of a run that fails into the thread's totals, shown apart in show and log", async () => {
+    writeConfig(["retries: 1"]);
+    server.enqueue(
+      fakeToolUseReply(
+        { name: "list_files", input: { path: "." } },
+        { usage: { input_tokens: 100, output_tokens: 10 } },
+      ),
+      fakeTextReply("Done, but no frontmatter.", { input_tokens: 200, output_tokens: 20 }),
+      fakeTextReply("Still no frontmatter.", { input_tokens: 300, output_tokens: 30 }),
+    );
+    const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt"], { env });
+    expect(run.exitCode).toBe(1);
+    const [listed] = (await temp.uwf(["list", "--json"])).json<{ threads: Array<{ id: string }> }>().threads;
+    const shown = threadRecordSchema.parse((await temp.uwf(["show", listed?.id ?? "", "--json"])).json());
+    expect(shown.stepCount).toBe(0);
+    expect(shown.usage.inputTokens).toBe(600);
+    expect(shown.usage.outputTokens).toBe(60);
+    expect(shown.usage.costUsd).toBeGreaterThan(0);
+    expect(shown.failedUsage).toEqual(shown.usage);
+    expect((await temp.uwf(["show", shown.id])).stdout).toContain("failed runs ");
+    const log = await temp.uwf(["log", shown.id, "--json"]);
+    expect(log.json<{ failedUsage: unknown }>().failedUsage).toEqual(shown.usage);
+    expect((await temp.uwf(["log", shown.id])).stdout).toContain("failed runs (not steps): 600 in · 60 out");
+  }, 60_000);
+
   it("extracts $status through the wire-safe name status, and routes on it", async () => {
     writeConfig(["extractionModel: haiku", "retries: 0"]);
     server.enqueue(

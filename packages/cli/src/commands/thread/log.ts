@@ -8,6 +8,10 @@ export async function logCommand(options: { thread: string }, context: CommandCo
   const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
-  const result: LogResult = { thread: record.id, steps };
+  const result: LogResult = {
+    thread: record.id,
+    steps,
+    ...(record.failedUsage === undefined ? {} : { failedUsage: record.failedUsage }),
+  };
   return { result, format: (value: LogResult, color: boolean) => formatLog(value, color) };
 }

@@ -1,13 +1,5 @@
-import {
-  type CompiledWorkflow,
-  ConditionFailedError,
-  ConditionTimeoutError,
-  EdgePromptError,
-  type ModeratorHistory,
-  NoResumeEdgeError,
-  NoTransitionError,
-  pickNextRole,
-} from "@uwf/agent-kit";
+import { type CompiledWorkflow, type ModeratorHistory, pickNextRole } from "@uwf/agent-kit";
+import { isRoutingError } from "./is-routing-error.ts";
 
 /**
  * The role the moderator would pick next, for a thread record; null when the workflow cannot route
@@ -25,15 +17,4 @@ export async function predictNextRole(
     if (isRoutingError(error)) return null;
     throw error;
   }
-}
-
-/** The moderator's own errors: the workflow and the history lead nowhere. */
-function isRoutingError(error: unknown): boolean {
-  return (
-    error instanceof NoTransitionError ||
-    error instanceof EdgePromptError ||
-    error instanceof ConditionFailedError ||
-    error instanceof ConditionTimeoutError ||
-    error instanceof NoResumeEdgeError
-  );
 }

@@ -1,7 +1,5 @@
 import {
   type CompiledWorkflow,
-  ConditionFailedError,
-  ConditionTimeoutError,
   EdgePromptError,
   type ModeratorDecision,
   type ModeratorStep,
@@ -10,6 +8,7 @@ import {
   type TriedTransition,
 } from "@uwf/agent-kit";
 import { type ThreadRecord, UwfError, type WorkflowNode } from "@uwf/protocol";
+import { isRoutingError } from "./is-routing-error.ts";
 import type { RouteCheck } from "./run-agent-with-retries.ts";
 import type { ThreadHistory } from "./thread-history.ts";
 import { type WithModeratorHistoryOptions, withModeratorHistory } from "./with-moderator-history.ts";
@@ -42,16 +41,6 @@ export async function routeReply(options: RouteReplyOptions): Promise<RouteCheck
     if (error instanceof UwfError) return { success: false, problem: error.message, retry: false };
     throw error;
   }
-}
-
-/** Whether routing failed because of the reply (no edge holds, a prompt that cannot render, a condition that failed on it). */
-function isRoutingError(error: unknown): boolean {
-  return (
-    error instanceof NoTransitionError ||
-    error instanceof EdgePromptError ||
-    error instanceof ConditionFailedError ||
-    error instanceof ConditionTimeoutError
-  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
+import { isPathInside } from "../paths/is-path-inside.ts";
 import type { ReadInclude } from "./parse-workflow-yaml.ts";
 import { MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
 
@@ -13,22 +14,17 @@ export function createFolderIncludeReader(folder: string): ReadInclude {
   return (includePath) => {
     if (isAbsolute(includePath)) throw new Error("an absolute path; includes are relative to the workflow's folder");
     const candidate = resolve(root, includePath);
-    if (!isInside(root, candidate)) throw new Error("outside the workflow's folder");
+    if (!isPathInside(root, candidate)) throw new Error("outside the workflow's folder");
     let real: string;
     try {
       real = realpathSync(candidate);
     } catch {
       throw new Error("no such file in the workflow's folder");
     }
-    if (!isInside(root, real)) throw new Error("a symlink that leads outside the workflow's folder");
+    if (!isPathInside(root, real)) throw new Error("a symlink that leads outside the workflow's folder");
     const stats = statSync(real);
     if (!stats.isFile()) throw new Error("not a file");
     if (stats.size > MAX_WORKFLOW_BYTES) throw new Error(`${stats.size} bytes; an include may be at most 1 MiB`);
     return readFileSync(real, "utf8");
   };
-}
-
-function isInside(root: string, path: string): boolean {
-  const fromRoot = relative(root, path);
-  return fromRoot !== "" && !fromRoot.startsWith("..") && !isAbsolute(fromRoot);
 }

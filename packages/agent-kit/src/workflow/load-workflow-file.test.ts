@@ -40,6 +40,7 @@ beforeAll(() => {
   folder = join(root, "workflows");
   mkdirSync(join(folder, "shared"), { recursive: true });
   writeFileSync(join(folder, "goal.md"), "Write the smallest change.\n");
+  writeFileSync(join(folder, "..notes.md"), "Dotted name.\n");
   writeFileSync(join(folder, "shared", "schema.yaml"), "type: object\nproperties:\n  summary: { type: string }\n");
   writeFileSync(join(folder, "schema.json"), '{ "type": "object", "properties": { "done": { "type": "boolean" } } }');
   writeFileSync(join(folder, "loop-a.yaml"), "!include loop-b.yaml\n");
@@ -69,6 +70,11 @@ describe("loadWorkflowFile", () => {
       type: "object",
       properties: { done: { type: "boolean" } },
     });
+  });
+
+  it("inserts a file whose name starts with two dots", () => {
+    const { workflow } = loadWorkflowFile(writeWorkflow("dotted-include", "!include ..notes.md"));
+    expect(workflow.roles.writer?.goal).toBe("Dotted name.\n");
   });
 
   it("refuses an include outside the workflow's folder", () => {

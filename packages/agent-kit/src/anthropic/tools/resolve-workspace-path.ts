@@ -1,5 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
+import { isPathInside } from "../../paths/is-path-inside.ts";
 import { PathOutsideWorkspaceError } from "./path-outside-workspace-error.ts";
 
 /**
@@ -44,12 +45,4 @@ export async function resolveWorkspacePath(workspace: string, path: string): Pro
 export function workspaceRelative(workspace: string, path: string): string {
   const relativePath = relative(workspace, path);
   return relativePath === "" ? "." : relativePath;
-}
-
-/** Whether `path` is `directory` or below it (both absolute, compared as written). */
-export function isPathInside(directory: string, path: string): boolean {
-  const relativePath = relative(directory, path);
-  return (
-    relativePath === "" || (!relativePath.startsWith(`..${sep}`) && relativePath !== ".." && !isAbsolute(relativePath))
-  );
 }

@@ -49,6 +49,7 @@ describe("the @uwf/protocol entry", () => {
       "listResultSchema",
       "listedThreadSchema",
       "logResultSchema",
+      "messageOf",
       "modelSchema",
       "nameSchema",
       "nodeKind",

@@ -76,6 +76,7 @@ export {
 } from "./config.ts";
 export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./default-config.ts";
 export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
+export { messageOf } from "./message-of.ts";
 export { nodeKind } from "./node-kind.ts";
 export { NODE_SCHEMAS } from "./node-kinds.ts";
 export { NODE_REF_FIELDS } from "./node-ref-fields.ts";

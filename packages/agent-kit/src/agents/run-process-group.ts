@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { execa } from "execa";
+import { formatSeconds } from "./format-seconds.ts";
 import { TailBuffer } from "./tail-buffer.ts";
 
 export interface RunProcessGroupOptions {
@@ -110,7 +111,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   const stdout = typeof result.stdout === "string" ? result.stdout : "";
   let error: string | null = null;
   if (interrupted) error = `${label} was interrupted`;
-  else if (timedOut) error = `${label} timed out after ${formatDuration(options.timeoutMs)}`;
+  else if (timedOut) error = `${label} timed out after ${formatTimeLimit(options.timeoutMs)}`;
   else if (pid === undefined || (exitCode === null && signal === null)) {
     error = `${label} could not be started (${options.command}): ${causeMessage(result.cause, result.shortMessage)}`;
   } else if (signal !== null) error = `${label} was killed by ${signal}`;
@@ -155,10 +156,9 @@ function toTimerDelay(timeoutMs: number): number {
   return Math.min(MAX_TIMER_MS, Math.max(1, Math.round(timeoutMs)));
 }
 
-function formatDuration(milliseconds: number): string {
-  if (milliseconds < 1_000) return `${Math.round(milliseconds)} ms`;
-  const seconds = milliseconds / 1_000;
-  return Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;
+/** A time limit under a second in milliseconds (`300 ms`), a longer one in seconds (`30 s`). */
+function formatTimeLimit(milliseconds: number): string {
+  return milliseconds < 1_000 ? `${Math.round(milliseconds)} ms` : formatSeconds(milliseconds);
 }
 
 function causeMessage(cause: unknown, fallback: string | undefined): string {

@@ -1,3 +1,4 @@
+import { messageOf } from "@uwf/protocol";
 import { apiKeyHint } from "./read-api-key.ts";
 import type { ModelSettings } from "./resolve-model-settings.ts";
 
@@ -43,7 +44,7 @@ export function describeApiError(
     };
   }
   return {
-    message: `the model request failed: ${error instanceof Error ? error.message : String(error)}`,
+    message: `the model request failed: ${messageOf(error)}`,
     aborted: false,
   };
 }
@@ -55,7 +56,7 @@ export function describeApiError(
  */
 export function summarizeApiError(error: unknown, sdk: typeof import("@anthropic-ai/sdk")): string {
   if (error instanceof sdk.APIConnectionError) return `connection error: ${error.message}`;
-  if (!(error instanceof sdk.APIError)) return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof sdk.APIError)) return messageOf(error);
   const type = error.type ?? apiErrorType(error);
   const reason = error.status === undefined ? `${type} mid-stream (after HTTP 200)` : `${error.status} ${type}`;
   return `${reason}: ${apiErrorMessage(error)}`;

@@ -1,6 +1,7 @@
-import { chmod, mkdir, open, readFile, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { UwfError } from "@uwf/protocol";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { messageOf, UwfError } from "@uwf/protocol";
+import { writeFileAtomically } from "../config/write-file-atomically.ts";
 
 /** `.env` in the uwf home: API keys given to `uwf setup --api-key`, readable only by the user. */
 export const DOTENV_FILE_NAME = ".env";
@@ -25,7 +26,7 @@ async function readDotenvText(file: string): Promise<string | undefined> {
     return await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new UwfError("dotenv-unreadable", `cannot read ${file}: ${reason}`, { data: { file }, cause: error });
   }
 }
@@ -46,30 +47,9 @@ export async function writeDotenvValue(home: string, name: string, value: string
     while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
     lines.push(entry);
   }
-  await writePrivateFile(file, `${lines.join("\n")}\n`);
+  // Mode 0600: the keys are never readable by others, not even for a moment.
+  await writeFileAtomically(file, `${lines.join("\n")}\n`, { mode: 0o600 });
   return file;
-}
-
-/** Atomic like config.yaml's writes, but created with mode 0600 so the key is never readable by others. */
-async function writePrivateFile(file: string, text: string): Promise<void> {
-  const directory = dirname(file);
-  await mkdir(directory, { recursive: true });
-  const temporary = join(directory, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const handle = await open(temporary, "w", 0o600);
-  try {
-    await handle.chmod(0o600);
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-    await chmod(file, 0o600);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 /** `NAME=value` lines; `export ` prefixes, `#` comments and single or double quotes are understood. */

@@ -1,7 +1,8 @@
 import { realpath } from "node:fs/promises";
-import { type AnthropicAgentSpec, addUsage, type Config, type Usage, UwfError } from "@uwf/protocol";
+import { type AnthropicAgentSpec, addUsage, type Config, messageOf, type Usage, UwfError } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
 import { providerKeyVariables } from "../agents/child-environment.ts";
+import { formatSeconds } from "../agents/format-seconds.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
 import { TailBuffer } from "../agents/tail-buffer.ts";
 import { loadConfig } from "../config/load-config.ts";
@@ -103,7 +104,7 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
       throw new UwfError("no-working-directory", `the working directory ${options.cwd} does not exist`);
     });
   } catch (error) {
-    return result({ error: error instanceof Error ? error.message : String(error) });
+    return result({ error: messageOf(error) });
   }
 
   const deadline = options.timeoutMs > 0 ? startedAt.getTime() + options.timeoutMs : null;
@@ -287,9 +288,4 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
 function firstLine(text: string): string {
   const line = text.split("\n", 1)[0] ?? "";
   return line.length > 120 ? `${line.slice(0, 120)}…` : line;
-}
-
-function formatSeconds(milliseconds: number): string {
-  const seconds = milliseconds / 1000;
-  return Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;
 }

@@ -1,4 +1,4 @@
-import type { Config } from "@uwf/protocol";
+import { type Config, messageOf } from "@uwf/protocol";
 import { callWithApiRetries } from "./call-with-api-retries.ts";
 import { captureSdkWarnings } from "./capture-sdk-warnings.ts";
 import { createAnthropicClient } from "./create-anthropic-client.ts";
@@ -30,7 +30,7 @@ export async function verifyModelAccess(options: VerifyModelAccessOptions): Prom
   try {
     settings = resolveModelSettings({ config: options.config, model: options.model });
   } catch (error) {
-    return { success: false, problem: error instanceof Error ? error.message : String(error) };
+    return { success: false, problem: messageOf(error) };
   }
   const key = await readApiKey(settings.apiKeyEnv, options.home, options.environment);
   if (key === null) {

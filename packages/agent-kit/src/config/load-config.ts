@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Config, defaultConfig, type SafeResult } from "@uwf/protocol";
+import { type Config, defaultConfig, messageOf, type SafeResult } from "@uwf/protocol";
 import { cacheConfig, readCachedConfig } from "./config-cache.ts";
 import { InvalidConfigError } from "./invalid-config-error.ts";
 
@@ -39,7 +39,7 @@ export function readConfigText(file: string): string | InvalidConfigError {
     return readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
-    const message = `cannot read the file: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `cannot read the file: ${messageOf(error)}`;
     return new InvalidConfigError(file, [{ line: null, column: null, path: "", message }]);
   }
 }

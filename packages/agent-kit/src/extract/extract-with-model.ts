@@ -1,4 +1,4 @@
-import type { Config, JsonSchemaObject, Usage } from "@uwf/protocol";
+import { type Config, type JsonSchemaObject, messageOf, type Usage } from "@uwf/protocol";
 import { callWithApiRetries } from "../anthropic/call-with-api-retries.ts";
 import { captureSdkWarnings } from "../anthropic/capture-sdk-warnings.ts";
 import { computeUsage } from "../anthropic/compute-usage.ts";
@@ -54,7 +54,7 @@ export async function extractWithModel(options: ExtractWithModelOptions): Promis
   try {
     settings = resolveModelSettings({ config, model: config.extractionModel });
   } catch (error) {
-    return { success: false, problem: error instanceof Error ? error.message : String(error), usage: null };
+    return { success: false, problem: messageOf(error), usage: null };
   }
   const key = await readApiKey(settings.apiKeyEnv, options.home, options.environment);
   if (key === null) {

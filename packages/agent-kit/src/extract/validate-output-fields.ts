@@ -1,5 +1,5 @@
 import type { OutputUnit, Schema, Validator } from "@cfworker/json-schema";
-import type { JsonSchemaObject } from "@uwf/protocol";
+import { type JsonSchemaObject, messageOf } from "@uwf/protocol";
 import { describeValue } from "./describe-value.ts";
 import { InvalidOutputSchemaError } from "./invalid-output-schema-error.ts";
 
@@ -40,7 +40,7 @@ function validatorFor(schema: JsonSchemaObject): Validator {
     const { Validator: ValidatorClass } = require("@cfworker/json-schema") as typeof import("@cfworker/json-schema");
     validator = new ValidatorClass(schema as Schema, "7", false);
   } catch (error) {
-    throw new InvalidOutputSchemaError(error instanceof Error ? error.message : String(error), error);
+    throw new InvalidOutputSchemaError(messageOf(error), error);
   }
   validators.set(key, validator);
   return validator;

@@ -1,8 +1,8 @@
-import type { Transition, WorkflowNode } from "@uwf/protocol";
+import { messageOf, type Transition, type WorkflowNode } from "@uwf/protocol";
 import { formatFieldPath } from "../workflow/field-path.ts";
 import { InvalidWorkflowError } from "../workflow/invalid-workflow-error.ts";
 import { type CompiledCondition, compileCondition, describeJsonataError } from "./compile-condition.ts";
-import { type EdgeTemplate, messageOf, parseEdgeTemplate } from "./edge-template.ts";
+import { type EdgeTemplate, parseEdgeTemplate } from "./edge-template.ts";
 import { isPlainSubstitution } from "./plain-substitution.ts";
 
 export interface CompiledEdge {

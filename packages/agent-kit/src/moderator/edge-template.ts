@@ -1,3 +1,4 @@
+import { messageOf } from "@uwf/protocol";
 import type { Liquid, Template } from "liquidjs";
 
 export type EdgeTemplate = Template[];
@@ -60,8 +61,4 @@ export function edgeTemplateVariables(template: EdgeTemplate): string[][] {
   return edgeTemplateEngine()
     .globalVariableSegmentsSync(template)
     .map((segments) => segments.map((segment) => String(segment)));
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

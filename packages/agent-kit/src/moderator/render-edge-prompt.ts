@@ -1,4 +1,4 @@
-import { END, START, type WorkflowNode } from "@uwf/protocol";
+import { END, messageOf, START, type WorkflowNode } from "@uwf/protocol";
 import { allBranchProperties, listStatusBranches } from "../extract/status-branches.ts";
 import { declaredInputs } from "./declared-inputs.ts";
 import { EdgePromptError } from "./edge-prompt-error.ts";
@@ -7,7 +7,6 @@ import {
   EDGE_PROMPT_RENDER_LIMIT_MS,
   type EdgeTemplate,
   edgeTemplateEngine,
-  messageOf,
   parseEdgeTemplate,
 } from "./edge-template.ts";
 import type { ModeratorHistory } from "./moderator-history.ts";

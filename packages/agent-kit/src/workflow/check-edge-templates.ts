@@ -1,7 +1,7 @@
-import { START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import { messageOf, START, type Transition, type WorkflowNode } from "@uwf/protocol";
 import { branchAnswers, listStatusBranches, type StatusBranch } from "../extract/status-branches.ts";
 import { declaredInputs } from "../moderator/declared-inputs.ts";
-import { edgeTemplateVariables, messageOf, parseEdgeTemplate } from "../moderator/edge-template.ts";
+import { edgeTemplateVariables, parseEdgeTemplate } from "../moderator/edge-template.ts";
 import { conditionStatus } from "./condition-status.ts";
 import type { EdgePathOf } from "./edge-paths.ts";
 import type { FieldPath } from "./field-path.ts";

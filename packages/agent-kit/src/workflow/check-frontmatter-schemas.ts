@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
+import { type JsonSchemaObject, messageOf, type WorkflowNode } from "@uwf/protocol";
 import type { Ajv, ErrorObject } from "ajv";
 import { enforcedFormats } from "./enforced-formats.ts";
 import type { FieldPath } from "./field-path.ts";
@@ -77,7 +77,7 @@ function compileError(ajv: Ajv, schema: object): string | null {
       ajv.compile(schema);
       return null;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       const extension = /unknown keyword: "(x-[^"]+)"/.exec(message)?.[1];
       if (extension === undefined) return message;
       ajv.addKeyword(extension);

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname } from "node:path";
-import type { SafeResult } from "@uwf/protocol";
+import { messageOf, type SafeResult } from "@uwf/protocol";
 import { createFolderIncludeReader } from "./folder-include-reader.ts";
 import { InvalidWorkflowError } from "./invalid-workflow-error.ts";
 import { type ParsedWorkflow, parseWorkflowSource } from "./parse-workflow-source.ts";
@@ -21,7 +21,7 @@ export function loadWorkflowFile(path: string): ParsedWorkflow {
     size = stats.size;
   } catch (error) {
     if (error instanceof InvalidWorkflowError) throw error;
-    throw fileProblem(`cannot read the file: ${error instanceof Error ? error.message : String(error)}`);
+    throw fileProblem(`cannot read the file: ${messageOf(error)}`);
   }
   // Checked before reading, so a huge file is never loaded into memory.
   if (size > MAX_WORKFLOW_BYTES) {

@@ -1,4 +1,5 @@
 import { extname } from "node:path";
+import { messageOf } from "@uwf/protocol";
 import { type Document, LineCounter, parseDocument, type ScalarTag } from "yaml";
 import { describeYamlError, tooDeepMessage } from "../yaml/describe-yaml-error.ts";
 import { findValueBoundsProblem } from "../yaml/find-value-bounds-problem.ts";
@@ -79,7 +80,7 @@ function includeTag(readInclude: ReadInclude | undefined, depth: number, budget:
       try {
         text = readInclude(includePath);
       } catch (error) {
-        return fail(error instanceof Error ? error.message : String(error));
+        return fail(messageOf(error));
       }
       budget.bytes += Buffer.byteLength(text, "utf8");
       if (budget.bytes > MAX_EXPANDED_WORKFLOW_SIZE) {
@@ -91,9 +92,7 @@ function includeTag(readInclude: ReadInclude | undefined, depth: number, budget:
         try {
           value = JSON.parse(text);
         } catch (error) {
-          return fail(
-            `invalid JSON: ${describeYamlError({ message: error instanceof Error ? error.message : String(error) })}`,
-          );
+          return fail(`invalid JSON: ${describeYamlError({ message: messageOf(error) })}`);
         }
         // yaml copies an inserted list recursively: check the nesting before it does.
         if (findValueBoundsProblem(value, { maxNesting: MAX_YAML_NESTING }) !== null) return fail(tooDeepMessage());

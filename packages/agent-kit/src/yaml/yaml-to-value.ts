@@ -1,3 +1,4 @@
+import { messageOf } from "@uwf/protocol";
 import { type Document, isCollection, isPair } from "yaml";
 import { describeYamlError, tooDeepMessage } from "./describe-yaml-error.ts";
 import { findValueBoundsProblem } from "./find-value-bounds-problem.ts";
@@ -34,7 +35,7 @@ export function yamlToValue(document: Document, options: YamlToValueOptions = {}
   try {
     value = document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     if (/excessive alias count/i.test(message)) {
       const problem = `aliases expand too much (more than ${MAX_YAML_ALIASES} alias expansions)`;
       return { success: false, reason: "aliases", problem, offset: null };

@@ -6,6 +6,7 @@ import {
   addUsage,
   type CasRecoverResult,
   END,
+  messageOf,
   SUSPEND,
   type ThreadRecord,
   type Usage,
@@ -60,7 +61,7 @@ export async function recoverThreads(options: RecoverThreadsOptions): Promise<Re
       chain = await readChain(store, head);
       record = await recoveredRecord(store, chain, head, writtenAt);
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOf(error);
       result.skipped.push({
         head,
         reason: "broken",

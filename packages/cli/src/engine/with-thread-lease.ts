@@ -1,5 +1,5 @@
 import { isProcessAlive, type RefStore, readProcessStart } from "@uwf/cas";
-import { isUwfError, type Lease } from "@uwf/protocol";
+import { isUwfError, type Lease, messageOf } from "@uwf/protocol";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { stopOrphanedAgent } from "./stop-orphaned-agent.ts";
@@ -77,7 +77,7 @@ export async function withThreadLease<Result>(
         (held) => {
           if (!held) lose({ problem: "another process took it over", takenOver: true });
         },
-        (error: unknown) => lose({ problem: `${what} failed: ${describe(error)}`, takenOver: false, cause: error }),
+        (error: unknown) => lose({ problem: `${what} failed: ${messageOf(error)}`, takenOver: false, cause: error }),
       ),
     );
 
@@ -149,8 +149,4 @@ function leaseLostError(threadId: string, lost: LostLease, error: unknown): Leas
   // The step stopped its agent and kept what it had written in a run, named in its own error.
   const run = isUwfError(error) && typeof error.data.run === "string" ? error.data.run : null;
   return new LeaseLostError(threadId, lost.problem, { takenOver: lost.takenOver, run, cause: lost.cause ?? error });
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { errorResultSchema, startResultSchema, stepResultSchema, threadRecordSchema } from "@uwf/protocol";
+import { errorResultSchema, messageOf, startResultSchema, stepResultSchema, threadRecordSchema } from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome, type UwfRun } from "../helpers/temp-home.ts";
 
 /**
@@ -29,7 +29,7 @@ function probeMounting(): string | null {
     Bun.spawnSync(["umount", target]);
     return null;
   } catch (error) {
-    return `mount unavailable: ${error instanceof Error ? error.message : String(error)}`;
+    return `mount unavailable: ${messageOf(error)}`;
   } finally {
     rmSync(target, { recursive: true, force: true });
   }

@@ -1,3 +1,5 @@
+import { messageOf } from "@uwf/protocol";
+import { formatSeconds } from "../../agents/format-seconds.ts";
 import { DEFAULT_KILL_GRACE_MS } from "../../agents/run-process-group.ts";
 import { type AgentTool, TOOL_TIME_LIMIT_REASON, type ToolContext, type ToolResult } from "./agent-tool.ts";
 import { editFileTool } from "./edit-file-tool.ts";
@@ -78,7 +80,7 @@ export async function runToolWithDeadline(
     .then(() => tool.run(input, { ...context, signal, deadline }))
     .catch(
       (error: unknown): ToolResult => ({
-        content: error instanceof Error ? error.message : String(error),
+        content: messageOf(error),
         isError: true,
       }),
     );
@@ -110,9 +112,4 @@ function timeLimitOf(tool: AgentTool, input: Record<string, unknown>): number {
     // Bad input: the tool itself says what is wrong.
     return DEFAULT_TOOL_TIME_LIMIT_MS;
   }
-}
-
-function formatSeconds(milliseconds: number): string {
-  const seconds = milliseconds / 1000;
-  return Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;
 }

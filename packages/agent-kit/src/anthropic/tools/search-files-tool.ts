@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { messageOf } from "@uwf/protocol";
 import {
   type AgentTool,
   ok,
@@ -43,7 +44,7 @@ export const searchFilesTool: AgentTool = {
     try {
       new RegExp(pattern);
     } catch (error) {
-      throw new ToolInputError(`invalid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ToolInputError(`invalid regular expression: ${messageOf(error)}`);
     }
     const matcher = glob === undefined ? null : new Bun.Glob(glob);
     const real = await resolveToolPath(context, path);

@@ -1,3 +1,4 @@
+import { messageOf } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readInputFile } from "../../read-input-file.ts";
@@ -10,7 +11,7 @@ export async function casPutCommand(options: { file?: string }, context: Command
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${source}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new UsageError(`${source}: not JSON (${messageOf(error)})`);
   }
   const store = await context.openStore();
   const address = await store.objects.put(value, { durable: true });

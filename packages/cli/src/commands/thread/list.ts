@@ -1,4 +1,4 @@
-import { type ListedThread, type ListResult, threadStatusSchema } from "@uwf/protocol";
+import { type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
@@ -38,7 +38,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
         else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
         return thread;
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         context.warn(`thread ${thread.id}: ${reason}`);
         return { ...thread, status: "corrupt" as const };
       }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describeYamlError, yamlToValue } from "@uwf/agent-kit";
+import { messageOf } from "@uwf/protocol";
 import { LineCounter, parseDocument } from "yaml";
 import { UsageError } from "../../errors/usage-error.ts";
 
@@ -80,6 +81,6 @@ function parseYamlValue(text: string, where: string): unknown {
   try {
     return JSON.parse(JSON.stringify(converted.value ?? null));
   } catch (cause) {
-    throw new UsageError(`${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    throw new UsageError(`${where}: ${messageOf(cause)}`);
   }
 }

@@ -17,7 +17,7 @@ const SAVED_KEY = "sk-ant-test-not-a-key-saved-by-setup";
 /** Another key, only in uwf's environment. */
 const ENVIRONMENT_KEY = "sk-ant-test-not-a-key-in-the-environment";
 /** Each line takes JavaScript's backtracking engine about half a second: 200 of them, well over a minute. */
-const TRAP = `${"a".repeat(30)}b\n`.repeat(200);
+const TRAP = `${"a".repeat(30)}b\n`.repeat(2000);
 
 let temp: TempHome;
 let server: FakeAnthropicServer;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixturePath, liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { waitFor } from "../../test/wait-for.ts";
 import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
 import { launchCommandAgent } from "./launch-command-agent.ts";
 
@@ -27,7 +28,7 @@ function launch(command: string, args: string[] = [], extra: Partial<Parameters<
 
 /** Reads "<leader pid> <child pid>" written by slow.sh, waiting for the file to appear. */
 async function readPids(file: string): Promise<[number, number]> {
-  for (let tries = 0; tries < 200 && !existsSync(file); tries++) await Bun.sleep(10);
+  await waitFor(() => existsSync(file), { what: `${file} appearing` });
   const [leader, child] = readFileSync(file, "utf8").trim().split(" ").map(Number);
   return [leader ?? 0, child ?? 0];
 }
@@ -148,8 +149,8 @@ describe("launchCommandAgent", () => {
     const pids = join(temp.path, "pids");
     const controller = new AbortController();
     const running = launch(fixturePath("slow.sh"), [pids], { signal: controller.signal });
+    // slow.sh writes the pids file after its partial reply, so the reply is already on the pipe.
     const [leader] = await readPids(pids);
-    await Bun.sleep(50);
     controller.abort();
     const result = await running;
     expect(result).toMatchObject({ interrupted: true, timedOut: false, error: "the agent was interrupted" });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   agentRunNodeSchema,
@@ -9,6 +9,7 @@ import {
   threadRecordSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 
@@ -47,9 +48,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitFor(path: string): Promise<void> {
-  for (let tries = 0; tries < 200 && !existsSync(path); tries++) await Bun.sleep(25);
-  if (!existsSync(path)) throw new Error(`${path} never appeared`);
+function waitForFile(path: string): Promise<void> {
+  return waitFor(() => existsSync(path), { what: `${path} appearing` });
 }
 
 describe("agent failures", () => {
@@ -112,7 +112,7 @@ describe("agent failures", () => {
     expect(result.stderr).toMatch(/timed out|timeout/i);
     const child = Number(readFileSync(`${pidFile}.child`, "utf8"));
     const parent = Number(readFileSync(pidFile, "utf8"));
-    await Bun.sleep(200);
+    await waitFor(() => !isAlive(parent) && !isAlive(child), { what: "the agent's process group exiting" });
     expect(isAlive(parent)).toBe(false);
     expect(isAlive(child)).toBe(false);
     expect((await record(thread)).stepCount).toBe(0);
@@ -123,8 +123,8 @@ describe("agent failures", () => {
     const before = await record(thread);
     const pidFile = join(temp.work, "pid");
     const child = temp.spawn(["step", thread, "--agent", "sleepy", "--json"], { env: { PID_FILE: pidFile } });
-    await waitFor(`${pidFile}.child`);
-    await Bun.sleep(100);
+    // sleepy.sh writes $PID_FILE last, once its partial reply is on the pipe.
+    await waitForFile(pidFile);
     child.kill("SIGINT");
     const exitCode = await child.exited;
     const stderr = await new Response(child.stderr as ReadableStream).text();
@@ -142,10 +142,12 @@ describe("agent failures", () => {
     const thread = await start();
     const pidFile = join(temp.work, "pid");
     const first = temp.spawn(["step", thread, "--agent", "slow-valid"], { env: { PID_FILE: pidFile } });
-    await waitFor(pidFile);
-    const startedAt = Date.now();
+    await waitForFile(pidFile);
+    // slow-valid.sh answers only once released: the second stepper returning at all, while the first still
+    // holds the thread, shows it did not wait for it.
     const second = await temp.uwf(["step", thread, "--agent", "plan-then-do"]);
-    expect(Date.now() - startedAt).toBeLessThan(1500);
+    expect(first.exitCode).toBeNull();
+    writeFileSync(`${pidFile}.release`, "");
     expect(second.exitCode).toBe(75);
     expect(second.stderr).toContain("busy");
     expect(second.stderr).toMatch(/pid \d+/);

@@ -46,13 +46,14 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the sample data and the seeded generator", () => {
+  it("exports the conformance suite, the sample data, the seeded generator and waitFor", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "createRandom",
       "createSampleNodes",
       "runStoreConformanceSuite",
       "sampleThreadId",
       "sampleThreadRecord",
+      "waitFor",
     ]);
   });
 });

@@ -2,5 +2,6 @@
 // the main entry because it imports bun:test.
 
 export { createRandom } from "../test/random-json-value.ts";
+export { type WaitForOptions, waitFor } from "../test/wait-for.ts";
 export { runStoreConformanceSuite, type StoreFixture } from "./conformance-suite.ts";
 export { createSampleNodes, sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";

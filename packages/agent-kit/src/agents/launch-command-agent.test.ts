@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "@uwf/cas/test";
 import { fixturePath, liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
-import { waitFor } from "../../test/wait-for.ts";
 import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
 import { launchCommandAgent } from "./launch-command-agent.ts";
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "@uwf/cas/test";
 import {
   agentRunNodeSchema,
   errorResultSchema,
@@ -9,7 +10,6 @@ import {
   threadRecordSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
-import { waitFor } from "../helpers/wait-for.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 

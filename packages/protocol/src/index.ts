@@ -16,54 +16,16 @@ export {
 } from "./agent-spec.ts";
 export {
   type CasRecoverResult,
-  type ConfigListResult,
-  type ConfigValueResult,
   casHasResultSchema,
   casPutResultSchema,
   casRecoverResultSchema,
   casRefsResultSchema,
   casWalkResultSchema,
-  configListResultSchema,
-  configValueResultSchema,
-  type ErrorResult,
-  type ExpandedNode,
-  errorResultSchema,
-  expandedNodeSchema,
-  type ForkResult,
-  forkResultSchema,
   type GcReport,
   gcReportSchema,
-  type InitResult,
-  initResultSchema,
-  type ListedThread,
-  type ListResult,
-  type LogResult,
-  listedThreadSchema,
-  listResultSchema,
-  logResultSchema,
-  type ReadResult,
-  readResultSchema,
-  type ShowTextResult,
-  type StartResult,
-  type StepResult,
-  type StepSummary,
-  showTextResultSchema,
-  startResultSchema,
-  stepResultSchema,
-  stepSummarySchema,
   type VerifyReport,
   verifyReportSchema,
-  type WorkflowAddResult,
-  type WorkflowListResult,
-  type WorkflowProblem,
-  type WorkflowShowResult,
-  type WorkflowValidateResult,
-  workflowAddResultSchema,
-  workflowListResultSchema,
-  workflowProblemSchema,
-  workflowShowResultSchema,
-  workflowValidateResultSchema,
-} from "./cli-results.ts";
+} from "./cas-results.ts";
 export {
   type Config,
   configSchema,
@@ -75,12 +37,30 @@ export {
   providerSchema,
 } from "./config.ts";
 export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./default-config.ts";
+export {
+  type ErrorResult,
+  errorResultSchema,
+} from "./error-result.ts";
 export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
+export {
+  type ConfigListResult,
+  type ConfigValueResult,
+  configListResultSchema,
+  configValueResultSchema,
+  type InitResult,
+  initResultSchema,
+} from "./home-results.ts";
 export { messageOf } from "./message-of.ts";
 export { nodeKind } from "./node-kind.ts";
 export { NODE_SCHEMAS } from "./node-kinds.ts";
 export { NODE_REF_FIELDS } from "./node-ref-fields.ts";
 export { listNodeRefs } from "./node-refs.ts";
+export {
+  type ExpandedNode,
+  expandedNodeSchema,
+  type ShowTextResult,
+  showTextResultSchema,
+} from "./node-results.ts";
 export {
   type AgentAttempt,
   type AgentRunNode,
@@ -114,6 +94,24 @@ export {
   type WorkflowEntry,
   workflowEntrySchema,
 } from "./thread-record.ts";
+export {
+  type ForkResult,
+  forkResultSchema,
+  type ListedThread,
+  type ListResult,
+  type LogResult,
+  listedThreadSchema,
+  listResultSchema,
+  logResultSchema,
+  type ReadResult,
+  readResultSchema,
+  type StartResult,
+  type StepResult,
+  type StepSummary,
+  startResultSchema,
+  stepResultSchema,
+  stepSummarySchema,
+} from "./thread-results.ts";
 export { THREAD_STATUSES } from "./thread-statuses.ts";
 export { type Usage, usageSchema } from "./usage.ts";
 export { addUsage, ZERO_USAGE } from "./usage-math.ts";
@@ -140,3 +138,15 @@ export {
   workflowFileSchema,
   workflowNodeSchema,
 } from "./workflow.ts";
+export {
+  type WorkflowAddResult,
+  type WorkflowListResult,
+  type WorkflowProblem,
+  type WorkflowShowResult,
+  type WorkflowValidateResult,
+  workflowAddResultSchema,
+  workflowListResultSchema,
+  workflowProblemSchema,
+  workflowShowResultSchema,
+  workflowValidateResultSchema,
+} from "./workflow-results.ts";

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { addressSchema } from "./address.ts";
+import { threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
+import { usageSchema } from "./usage.ts";
+
+export const startResultSchema = z.object({ thread: z.string(), workflow: addressSchema, head: addressSchema });
+export type StartResult = z.infer<typeof startResultSchema>;
+
+/** One step as reported by `step`, `run`, `log`. */
+export const stepSummarySchema = z.object({
+  number: z.number().int().positive(),
+  address: addressSchema,
+  role: z.string(),
+  agent: z.string(),
+  status: z.string().nullable(),
+  output: z.record(z.string(), z.unknown()),
+  startedAt: z.string(),
+  completedAt: z.string(),
+  durationMs: z.number(),
+  usage: usageSchema.nullable(),
+});
+export type StepSummary = z.infer<typeof stepSummarySchema>;
+
+export const stepResultSchema = z.object({
+  thread: z.string(),
+  head: addressSchema,
+  status: threadStatusSchema,
+  next: z.string().nullable(),
+  steps: z.array(stepSummarySchema),
+});
+export type StepResult = z.infer<typeof stepResultSchema>;
+
+export const forkResultSchema = z.object({ thread: z.string(), forkedFrom: addressSchema, head: addressSchema });
+export type ForkResult = z.infer<typeof forkResultSchema>;
+
+export const listedThreadSchema = threadRecordSchema.extend({
+  status: z.enum(["active", "suspended", "ended", "cancelled", "corrupt"]),
+});
+export type ListedThread = z.infer<typeof listedThreadSchema>;
+
+export const listResultSchema = z.object({
+  threads: z.array(listedThreadSchema),
+  total: z.number().int().nonnegative(),
+  limit: z.number().int().nullable(),
+  offset: z.number().int().nonnegative(),
+});
+export type ListResult = z.infer<typeof listResultSchema>;
+
+export const logResultSchema = z.object({
+  thread: z.string(),
+  steps: z.array(stepSummarySchema),
+  /** What agent runs that did not become a step used (the thread record's `failedUsage`); absent when none failed. */
+  failedUsage: usageSchema.optional(),
+});
+export type LogResult = z.infer<typeof logResultSchema>;
+
+export const readResultSchema = z.object({
+  thread: z.string(),
+  totalSteps: z.number().int().nonnegative(),
+  shownSteps: z.number().int().nonnegative(),
+  markdown: z.string(),
+});
+export type ReadResult = z.infer<typeof readResultSchema>;

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { addressSchema } from "./address.ts";
+
+/** One problem in a workflow file, located. */
+export const workflowProblemSchema = z.object({
+  file: z.string(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  path: z.string(),
+  message: z.string(),
+});
+export type WorkflowProblem = z.infer<typeof workflowProblemSchema>;
+
+export const workflowAddResultSchema = z.object({ name: z.string(), hash: addressSchema, changed: z.boolean() });
+export type WorkflowAddResult = z.infer<typeof workflowAddResultSchema>;
+
+export const workflowValidateResultSchema = z.object({
+  file: z.string(),
+  valid: z.boolean(),
+  name: z.string().nullable(),
+  hash: addressSchema.nullable(),
+  errors: z.array(workflowProblemSchema),
+  warnings: z.array(workflowProblemSchema),
+});
+export type WorkflowValidateResult = z.infer<typeof workflowValidateResultSchema>;
+
+export const workflowListResultSchema = z.object({
+  workflows: z.array(
+    z.object({
+      name: z.string(),
+      hash: addressSchema.nullable(),
+      source: z.enum(["registry", "project"]),
+      file: z.string().nullable(),
+      description: z.string().nullable(),
+    }),
+  ),
+});
+export type WorkflowListResult = z.infer<typeof workflowListResultSchema>;
+
+export const workflowShowResultSchema = z.object({
+  hash: addressSchema,
+  workflow: z.record(z.string(), z.unknown()),
+  mermaid: z.string().optional(),
+});
+export type WorkflowShowResult = z.infer<typeof workflowShowResultSchema>;

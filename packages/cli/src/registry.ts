@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { GLOBAL_OPTIONS } from "./commands/command-table.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
 import { printResult } from "./print.ts";
@@ -30,14 +31,10 @@ export async function runCli(argv: string[]): Promise<number> {
   const program = new Command("uwf")
     .description("Run multi-role agent workflows from the terminal: start, step, fork and read threads.")
     .version(VERSION, "-V, --version")
-    .option("--home <dir>", "uwf home (default: $UWF_HOME, the nearest .uwf/, or ~/.uwf)")
-    .option("--json", "print exactly one JSON document on stdout")
-    .option("--no-color", "no colours (also NO_COLOR)")
-    .option("-q, --quiet", "no warnings or progress on stderr")
-    .option("-v, --verbose", "stream the agent's stderr")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .enablePositionalOptions(false);
+  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
   if (argv.includes("--json")) program.configureOutput({ writeErr: () => {} });
 
   const run =
@@ -70,7 +67,9 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /** Global options that take a value, so the command name can be found without parsing everything. */
-const GLOBAL_OPTIONS_WITH_VALUE = new Set(["--home"]);
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(
+  GLOBAL_OPTIONS.filter((option) => option.flags.includes("<")).map((option) => option.flags.split(" ").at(-2)),
+);
 
 /** The first argument that is neither a global option nor its value: the top-level command's name, if any. */
 export function commandName(argv: readonly string[]): string | undefined {

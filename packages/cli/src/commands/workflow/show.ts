@@ -8,7 +8,7 @@ import type { CommandContext } from "../../context.ts";
 import { resolveWorkflow } from "../../engine/resolve-workflow.ts";
 
 /** A workflow by name, hash or file (a file is shown, not registered). */
-export async function workflowShowCommand(options: { reference: string; mermaid: boolean }, context: CommandContext) {
+export async function workflowShowCommand(options: { reference: string; mermaid?: boolean }, context: CommandContext) {
   const path = resolve(context.cwd, options.reference);
   let hash: string;
   let workflow: WorkflowNode;
@@ -28,7 +28,7 @@ export async function workflowShowCommand(options: { reference: string; mermaid:
     hash = resolved.address;
   }
   const result: WorkflowShowResult = { hash, workflow };
-  if (options.mermaid) result.mermaid = workflowToMermaid(workflow);
+  if (options.mermaid === true) result.mermaid = workflowToMermaid(workflow);
   return {
     result,
     format: (value: WorkflowShowResult) =>

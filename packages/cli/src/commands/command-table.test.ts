@@ -1,0 +1,42 @@
+import { describe, expect, it } from "bun:test";
+import * as protocol from "@uwf/protocol";
+import { Option } from "commander";
+import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./command-table.ts";
+import type { CommandEntry } from "./define-command.ts";
+
+/** Every command in the table, named as typed: `start`, `workflow add`. */
+function allCommands(): Array<[string, CommandEntry]> {
+  return COMMAND_TABLE.flatMap((entry) =>
+    isCommandGroup(entry)
+      ? entry.commands.map((command): [string, CommandEntry] => [`${entry.name} ${command.name}`, command])
+      : [[entry.name, entry] as [string, CommandEntry]],
+  );
+}
+
+describe("the command table", () => {
+  it("keys each flag by the options key commander fills from it", () => {
+    for (const [name, command] of allCommands()) {
+      for (const option of command.options) {
+        expect(`${name} ${new Option(option.flags).attributeName()}`).toBe(`${name} ${option.key}`);
+      }
+    }
+    for (const option of GLOBAL_OPTIONS) expect(new Option(option.flags).attributeName()).toBe(option.key);
+  });
+
+  it("gives every command and group one to three examples that start with uwf", () => {
+    const entries = [...allCommands().map(([, command]) => command), ...COMMAND_TABLE];
+    for (const entry of entries.filter((candidate) => !("hidden" in candidate && candidate.hidden === true))) {
+      expect(entry.examples.length).toBeGreaterThanOrEqual(1);
+      expect(entry.examples.length).toBeLessThanOrEqual(3);
+      for (const example of entry.examples) expect(example).toContain("uwf ");
+    }
+  });
+
+  it("names only schemas @uwf/protocol exports", () => {
+    const exported = new Set(Object.keys(protocol));
+    for (const [name, command] of allCommands()) {
+      for (const schema of command.json?.match(/\b\w+Schema\b/g) ?? [])
+        expect(`${name}: ${exported.has(schema)}`).toBe(`${name}: true`);
+    }
+  });
+});

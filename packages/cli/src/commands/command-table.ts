@@ -1,0 +1,390 @@
+import {
+  type CommandEntry,
+  type CommandGroup,
+  defineCommand,
+  type OptionEntry,
+  withoutOptions,
+} from "./define-command.ts";
+import { collect, parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from "./option-value-parsers.ts";
+
+/**
+ * Every command: its arguments, flags, description, examples and the module that runs it. The
+ * registry builds commander's tree from this table, help shows its examples, and completion walks it.
+ * A module is imported only when its command runs; its options type checks the entry here.
+ */
+
+/** Flags every command takes (before or after the command's name). */
+export const GLOBAL_OPTIONS: readonly OptionEntry[] = [
+  {
+    key: "home",
+    flags: "--home <dir>",
+    description: "uwf home (default: $UWF_HOME, the nearest .uwf/, or ~/.uwf)",
+    completes: "directory",
+  },
+  { key: "json", flags: "--json", description: "print exactly one JSON document on stdout" },
+  { key: "color", flags: "--no-color", description: "no colours (also NO_COLOR; FORCE_COLOR and CI are honoured)" },
+  { key: "quiet", flags: "-q, --quiet", description: "no warnings or progress on stderr" },
+  { key: "verbose", flags: "-v, --verbose", description: "stream the agent's stderr" },
+];
+
+const AGENT_OPTION = {
+  flags: "--agent <alias>",
+  description: "agent for roles that name none (an alias, or scripted:FILE)",
+} as const;
+const TIMEOUT_OPTION = {
+  flags: "--timeout <seconds>",
+  description: "agent timeout",
+  parse: parsePositiveNumber,
+} as const;
+const PROMPT_OPTION = { flags: "-p, --prompt <text>", description: "the task", required: true } as const;
+const START_OPTIONS = {
+  prompt: PROMPT_OPTION,
+  cwd: { flags: "--cwd <dir>", description: "where the thread's agents run (default: here)", completes: "directory" },
+  input: {
+    flags: "--input <key=value>",
+    description: "a start input (repeatable; the value is read as YAML)",
+    parse: collect,
+  },
+  inputs: {
+    flags: "--inputs <file>",
+    description: "start inputs from a YAML or JSON map (- reads stdin)",
+    completes: "file",
+  },
+} as const;
+
+const THREAD_ARGUMENT = { syntax: "<thread>", key: "thread", completes: "thread" } as const;
+const WORKFLOW_ARGUMENT = { syntax: "<workflow>", key: "workflow", completes: "workflow" } as const;
+
+export const THREAD_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "start",
+    description: "start a thread (prints its id); WORKFLOW is a name, a hash or a YAML file",
+    arguments: [WORKFLOW_ARGUMENT],
+    options: START_OPTIONS,
+    examples: ['T=$(uwf start review -p "Review the last commit")', "uwf start flow.yaml -p task --input pr=42"],
+    json: "startResultSchema",
+    load: async () => (await import("./thread/start.ts")).startCommand,
+  }),
+  defineCommand({
+    name: "step",
+    description: "run the thread's next step(s)",
+    arguments: [THREAD_ARGUMENT],
+    options: {
+      steps: { flags: "-n, --steps <n>", description: "run up to N steps", parse: parsePositiveInteger },
+      all: { flags: "--all", description: "run until the thread ends or suspends" },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+    },
+    examples: ["uwf step 01J9", "uwf step 01J9 --all", "uwf step 01J9 -n 3 --agent claude"],
+    json: "stepResultSchema",
+    load: async () => (await import("./thread/step.ts")).stepCommand,
+  }),
+  defineCommand({
+    name: "run",
+    description: "start a thread and step it until it ends or suspends",
+    arguments: [WORKFLOW_ARGUMENT],
+    options: {
+      ...START_OPTIONS,
+      maxSteps: { flags: "--max-steps <n>", description: "stop after N steps", parse: parsePositiveInteger },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+    },
+    examples: ['uwf run review -p "Review the last commit"', "uwf run flow.yaml -p task --max-steps 5 --json"],
+    json: "stepResultSchema",
+    load: async () => (await import("./thread/run.ts")).runCommand,
+  }),
+  defineCommand({
+    name: "fork",
+    description: "a new thread from any start or step node",
+    arguments: [{ syntax: "<hash>", key: "hash" }],
+    options: {
+      output: {
+        flags: "--output <file>",
+        description: "replace the head step's reply with this file's (a counterfactual)",
+        completes: "file",
+      },
+    },
+    examples: ["uwf fork 7QK2M9XH3DP4A", "uwf fork 7QK2M9XH3DP4A --output better-reply.md"],
+    json: "forkResultSchema",
+    load: async () => (await import("./thread/fork.ts")).forkCommand,
+  }),
+  defineCommand({
+    name: "list",
+    description: "threads, newest first",
+    options: {
+      status: {
+        flags: "--status <status>",
+        description: "active, suspended, ended or cancelled",
+        completes: ["active", "suspended", "ended", "cancelled"],
+      },
+      workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
+      limit: { flags: "--limit <n>", description: "at most N threads", parse: parsePositiveInteger },
+      offset: { flags: "--offset <n>", description: "skip the first N", parse: parseNonNegativeInteger },
+    },
+    examples: ["uwf list", "uwf list --status suspended", "uwf list --workflow review --json"],
+    json: "listResultSchema",
+    load: async () => (await import("./thread/list.ts")).listCommand,
+  }),
+  defineCommand({
+    name: "show",
+    description: "a thread's record, or any node expanded (a step with its output, body and agent run)",
+    arguments: [{ syntax: "<thread-or-hash>", key: "reference", completes: "thread" }],
+    options: {
+      prompt: { flags: "--prompt", description: "print the prompt sent to the agent" },
+      reply: { flags: "--reply", description: "print the agent's raw reply" },
+    },
+    examples: ["uwf show 01J9", "uwf show 7QK2M9XH3DP4A", "uwf show 7QK2M9XH3DP4A --reply"],
+    json: "threadRecordSchema, expandedNodeSchema or showTextResultSchema",
+    load: async () => (await import("./thread/show.ts")).showCommand,
+  }),
+  defineCommand({
+    name: "log",
+    description: "a thread's steps",
+    arguments: [THREAD_ARGUMENT],
+    examples: ["uwf log 01J9", "uwf log 01J9 --json"],
+    json: "logResultSchema",
+    load: async () => (await import("./thread/log.ts")).logCommand,
+  }),
+  defineCommand({
+    name: "read",
+    description: "a thread as a markdown transcript",
+    arguments: [THREAD_ARGUMENT],
+    options: {
+      quota: {
+        flags: "--quota <chars>",
+        description: "keep the newest steps within this many characters",
+        parse: parsePositiveInteger,
+      },
+    },
+    examples: ["uwf read 01J9", "uwf read 01J9 --quota 8000 | less"],
+    json: "readResultSchema",
+    load: async () => (await import("./thread/read.ts")).readCommand,
+  }),
+  defineCommand({
+    name: "resume",
+    description: "answer a suspended thread, or continue an ended one through its $START resume edge",
+    arguments: [THREAD_ARGUMENT],
+    options: {
+      prompt: { ...PROMPT_OPTION, flags: "-p, --prompt <answer>", description: "the answer or new instruction" },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+    },
+    examples: ['uwf resume 01J9 -p "Yes, drop the old API"'],
+    json: "stepResultSchema",
+    load: async () => (await import("./thread/resume.ts")).resumeCommand,
+  }),
+  defineCommand({
+    name: "cancel",
+    description: "stop an active or suspended thread for good (it can still be forked)",
+    arguments: [THREAD_ARGUMENT],
+    examples: ["uwf cancel 01J9"],
+    json: "threadRecordSchema",
+    load: async () => (await import("./thread/cancel.ts")).cancelCommand,
+  }),
+];
+
+const WORKFLOW_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "add",
+    description: "register a workflow file (prints its name and hash)",
+    arguments: [{ syntax: "<file>", key: "file", completes: "file" }],
+    examples: ["uwf workflow add review.yaml"],
+    json: "workflowAddResultSchema",
+    load: async () => (await import("./workflow/add.ts")).workflowAddCommand,
+  }),
+  defineCommand({
+    name: "validate",
+    description: "check a workflow file; prints every problem, exit 1 when invalid",
+    arguments: [{ syntax: "<file>", key: "file", completes: "file" }],
+    examples: ["uwf workflow validate review.yaml"],
+    json: "workflowValidateResultSchema",
+    load: async () => (await import("./workflow/validate.ts")).workflowValidateCommand,
+  }),
+  defineCommand({
+    name: "show",
+    description: "show a workflow by name, hash or file",
+    arguments: [{ syntax: "<workflow>", key: "reference", completes: "workflow" }],
+    options: { mermaid: { flags: "--mermaid", description: "print a Mermaid flowchart of the graph" } },
+    examples: ["uwf workflow show review", "uwf workflow show review.yaml --mermaid"],
+    json: "workflowShowResultSchema",
+    load: async () => (await import("./workflow/show.ts")).workflowShowCommand,
+  }),
+  defineCommand({
+    name: "list",
+    description: "registered workflows and those in the project's .uwf/workflows/",
+    examples: ["uwf workflow list"],
+    json: "workflowListResultSchema",
+    load: async () => withoutOptions((await import("./workflow/list.ts")).workflowListCommand),
+  }),
+];
+
+const ADDRESS_ARGUMENT = { syntax: "<address>", key: "address" } as const;
+
+const CAS_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "get",
+    description: "print a node's canonical JSON",
+    arguments: [ADDRESS_ARGUMENT],
+    examples: ["uwf cas get 7QK2M9XH3DP4A"],
+    json: "the node itself",
+    load: async () => (await import("./cas/get.ts")).casGetCommand,
+  }),
+  defineCommand({
+    name: "put",
+    description: "store a JSON document from FILE or stdin; prints its address",
+    arguments: [{ syntax: "[file]", key: "file", completes: "file" }],
+    examples: ["uwf cas put node.json", "echo '{\"a\":1}' | uwf cas put"],
+    json: "casPutResultSchema",
+    load: async () => (await import("./cas/put.ts")).casPutCommand,
+  }),
+  defineCommand({
+    name: "has",
+    description: "exit 0 when the node is stored, 1 when not",
+    arguments: [ADDRESS_ARGUMENT],
+    examples: ["uwf cas has 7QK2M9XH3DP4A && echo stored"],
+    json: "casHasResultSchema",
+    load: async () => (await import("./cas/has.ts")).casHasCommand,
+  }),
+  defineCommand({
+    name: "refs",
+    description: "the addresses a node points at",
+    arguments: [ADDRESS_ARGUMENT],
+    examples: ["uwf cas refs 7QK2M9XH3DP4A"],
+    json: "casRefsResultSchema",
+    load: async () => (await import("./cas/refs.ts")).casRefsCommand,
+  }),
+  defineCommand({
+    name: "walk",
+    description: "every node reachable from the given ones",
+    arguments: [{ syntax: "<address...>", key: "addresses" }],
+    examples: ["uwf cas walk 7QK2M9XH3DP4A"],
+    json: "casWalkResultSchema",
+    load: async () => (await import("./cas/walk.ts")).casWalkCommand,
+  }),
+  defineCommand({
+    name: "verify",
+    description: "re-hash every object, check what threads reach and every chain index",
+    examples: ["uwf cas verify", "uwf cas verify --json"],
+    json: "verifyReportSchema",
+    load: async () => withoutOptions((await import("./cas/verify.ts")).casVerifyCommand),
+  }),
+  defineCommand({
+    name: "gc",
+    description: "delete objects unreachable from threads and the registry, drop damaged chain indexes",
+    options: {
+      dryRun: { flags: "--dry-run", description: "only report what would be deleted" },
+      grace: {
+        flags: "--grace <seconds>",
+        description: "keep objects younger than this (default 3600, at least 60)",
+        parse: parseNonNegativeInteger,
+      },
+    },
+    examples: ["uwf cas gc --dry-run", "uwf cas gc --grace 600"],
+    json: "gcReportSchema",
+    load: async () => (await import("./cas/gc.ts")).casGcCommand,
+  }),
+  defineCommand({
+    name: "recover",
+    description: "rebuild lost thread records from the store's chains (moving a damaged refs.db aside)",
+    examples: ["uwf cas recover"],
+    json: "casRecoverResultSchema",
+    load: async () => withoutOptions((await import("./cas/recover.ts")).casRecoverCommand),
+  }),
+];
+
+const CONFIG_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "get",
+    description: "print one value (dotted key, e.g. agents.claude)",
+    arguments: [{ syntax: "<key>", key: "key" }],
+    examples: ["uwf config get model", "uwf config get agents.claude"],
+    json: "configValueResultSchema",
+    load: async () => (await import("./config/get.ts")).configGetCommand,
+  }),
+  defineCommand({
+    name: "set",
+    description: "set one value (parsed as YAML)",
+    arguments: [
+      { syntax: "<key>", key: "key" },
+      { syntax: "<value>", key: "value" },
+    ],
+    examples: ["uwf config set timeout 600", "uwf config set agents.fast '{ preset: anthropic, model: haiku }'"],
+    json: "configValueResultSchema",
+    load: async () => (await import("./config/set.ts")).configSetCommand,
+  }),
+  defineCommand({
+    name: "list",
+    description: "the whole configuration",
+    examples: ["uwf config list"],
+    json: "configListResultSchema",
+    load: async () => withoutOptions((await import("./config/list.ts")).configListCommand),
+  }),
+];
+
+/** The top level, in the order `uwf --help` lists it. */
+export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
+  defineCommand({
+    name: "init",
+    description: "create a .uwf/ home in the current directory",
+    examples: ["uwf init"],
+    json: "initResultSchema",
+    load: async () => withoutOptions((await import("./init.ts")).initCommand),
+  }),
+  {
+    name: "workflow",
+    description: "add, validate, show and list workflows",
+    commands: WORKFLOW_COMMANDS,
+    examples: ["uwf workflow add review.yaml", "uwf workflow list"],
+  },
+  ...THREAD_COMMANDS,
+  {
+    name: "thread",
+    description: "thread commands (same as the top-level ones)",
+    commands: THREAD_COMMANDS,
+    examples: ["uwf thread list", "uwf thread step 01J9"],
+  },
+  {
+    name: "cas",
+    description: "content-addressed store plumbing",
+    commands: CAS_COMMANDS,
+    examples: ["uwf cas verify", "uwf cas gc --dry-run"],
+  },
+  {
+    name: "config",
+    description: "read and change config.yaml",
+    commands: CONFIG_COMMANDS,
+    examples: ["uwf config list", "uwf config set model sonnet"],
+  },
+  defineCommand({
+    name: "setup",
+    description: "configure a model provider, its API key, the default model and agent (asks on a terminal)",
+    options: {
+      provider: { flags: "--provider <name>", description: "provider name in config.yaml (default anthropic)" },
+      baseUrl: {
+        flags: "--base-url <url>",
+        description: "the provider's base URL, for an Anthropic-compatible gateway",
+      },
+      apiKeyEnv: {
+        flags: "--api-key-env <variable>",
+        description: "environment variable holding the key (default ANTHROPIC_API_KEY)",
+      },
+      apiKey: {
+        flags: "--api-key <key>",
+        description: "store this key in the home's .env, mode 0600 (- reads it from stdin)",
+      },
+      model: { flags: "--model <model>", description: "default model: a model id or a models alias" },
+      agent: {
+        flags: "--agent <agent>",
+        description: "default agent: anthropic (built-in) or claude-code",
+        completes: ["anthropic", "claude-code"],
+      },
+      verify: { flags: "--no-verify", description: "do not check the key with a request" },
+    },
+    examples: ["uwf setup", 'printf %s "$KEY" | uwf setup --api-key -', "uwf setup --agent claude-code"],
+    load: async () => (await import("./setup.ts")).setupCommand,
+  }),
+];
+
+export function isCommandGroup(entry: CommandEntry | CommandGroup): entry is CommandGroup {
+  return "commands" in entry;
+}

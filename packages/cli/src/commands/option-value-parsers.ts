@@ -1,0 +1,27 @@
+import { InvalidArgumentError } from "commander";
+
+/** `-n 3`, `--limit 30`. */
+export function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive whole number");
+  return number;
+}
+
+/** `--offset 0`, `--grace 0`, `--limit 0`. */
+export function parseNonNegativeInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError("expected a whole number ≥ 0");
+  return number;
+}
+
+/** `--timeout 1.5`. */
+export function parsePositiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError("expected a positive number");
+  return number;
+}
+
+/** A repeatable option's values, in the order given. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

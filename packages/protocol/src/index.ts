@@ -38,6 +38,20 @@ export {
 } from "./config.ts";
 export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./default-config.ts";
 export {
+  type DiffResult,
+  type DiffSide,
+  type DiffStep,
+  type DiffStepSide,
+  type DiffTotals,
+  diffResultSchema,
+  diffSideSchema,
+  diffStepSchema,
+  diffStepSideSchema,
+  diffTotalsSchema,
+  type FieldDifference,
+  fieldDifferenceSchema,
+} from "./diff-result.ts";
+export {
   type ErrorResult,
   errorResultSchema,
 } from "./error-result.ts";

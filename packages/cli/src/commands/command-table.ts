@@ -161,6 +161,18 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./thread/read.ts")).readCommand,
   }),
   defineCommand({
+    name: "diff",
+    description: "compare two threads (or two step or start nodes) from their last common step",
+    arguments: [
+      { syntax: "<a>", key: "left", completes: "thread" },
+      { syntax: "<b>", key: "right", completes: "thread" },
+    ],
+    options: { bodies: { flags: "--bodies", description: "also show a unified diff of each pair of step bodies" } },
+    examples: ["uwf diff 01J9 01JA", "uwf diff 01J9 01JA --bodies", "uwf diff 01J9 4M2QK8D1V0X7Z --json"],
+    json: "diffResultSchema",
+    load: async () => (await import("./thread/diff.ts")).diffCommand,
+  }),
+  defineCommand({
     name: "resume",
     description: "answer a suspended thread, or continue an ended one through its $START resume edge",
     arguments: [THREAD_ARGUMENT],

@@ -1,0 +1,43 @@
+import { isAddress, parseAddress, type Store } from "@uwf/cas";
+import { type DiffResult, nodeKind } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+import { type DiffTarget, diffChains } from "../../engine/diff-chains.ts";
+import { resolveThread } from "../../engine/resolve-thread.ts";
+import { UsageError } from "../../errors/usage-error.ts";
+import { formatDiff } from "../../format/format-diff.ts";
+import type { CommandOutcome } from "../../registry.ts";
+
+export interface DiffCommandOptions {
+  left: string;
+  right: string;
+  /** Add a unified diff of the bodies of each compared pair. */
+  bodies?: boolean;
+}
+
+/** Two threads, or two start or step nodes, compared from their last common step. */
+export async function diffCommand(
+  options: DiffCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<DiffResult>> {
+  const store = await context.openStore({ create: false });
+  const left = await resolveDiffTarget(store, options.left);
+  const right = await resolveDiffTarget(store, options.right);
+  const result = await diffChains(store, left, right, { bodies: options.bodies === true });
+  return { result, format: (value, color) => formatDiff(value, color) };
+}
+
+/** As `show` reads its argument: a 13-character address is a node, anything else names a thread by id or prefix. */
+async function resolveDiffTarget(store: Store, reference: string): Promise<DiffTarget> {
+  if (reference.length === 13 && isAddress(reference)) {
+    const head = parseAddress(reference);
+    const kind = nodeKind(await store.objects.get(head));
+    if (kind !== "thread-step/1" && kind !== "thread-start/1") {
+      throw new UsageError(
+        `${reference} is a ${kind ?? "plain JSON"} node; diff compares threads, steps or start nodes`,
+      );
+    }
+    return { head, thread: null };
+  }
+  const thread = await resolveThread(store.refs, reference);
+  return { head: thread.head, thread };
+}

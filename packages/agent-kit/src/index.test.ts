@@ -30,6 +30,7 @@ describe("the @uwf/agent-kit entry", () => {
       "SUSPEND_STATUS",
       "UnknownAgentError",
       "UnknownProviderError",
+      "UnknownRoleError",
       "apiKeyHint",
       "buildContinuationPrompt",
       "buildOutputFormatSection",

@@ -68,7 +68,7 @@ export {
 } from "./extract/extract-with-model.ts";
 export { formatFrontmatter, formatYaml } from "./extract/format-frontmatter.ts";
 export { InvalidOutputSchemaError } from "./extract/invalid-output-schema-error.ts";
-export { InvalidReplyError } from "./extract/invalid-reply-error.ts";
+export { InvalidReplyError, type ReplyFile } from "./extract/invalid-reply-error.ts";
 export { listStatusBranches, type StatusBranch } from "./extract/status-branches.ts";
 export { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./extract/status-fields.ts";
 export type { CompiledCondition } from "./moderator/compile-condition.ts";
@@ -112,6 +112,7 @@ export {
   safeParseWorkflowSource,
 } from "./workflow/parse-workflow-source.ts";
 export type { ReadInclude } from "./workflow/parse-workflow-yaml.ts";
+export { UnknownRoleError } from "./workflow/unknown-role-error.ts";
 export { validateStartInputs } from "./workflow/validate-start-inputs.ts";
 export { type ValidateWorkflowOptions, validateWorkflow } from "./workflow/validate-workflow.ts";
 export { formatWorkflowProblem, type WorkflowIssue } from "./workflow/workflow-issue.ts";

@@ -7,12 +7,14 @@ import { UwfError } from "@uwf/protocol";
  * those very nodes; so gc deletes nothing.
  */
 export class GcRefusedError extends UwfError {
+  static readonly code = "gc-refused" as const;
+
   constructor(startNodes: number, stepNodes: number, recordsThreads: boolean) {
     const why = recordsThreads
       ? `${startNodes} thread start node(s) that no thread record reaches would be deleted: the ref store (refs.db) lost their threads, or a \`uwf start\` died before recording one`
       : `the ref store records no thread, yet ${startNodes} thread-start and ${stepNodes} thread-step node(s) would be deleted, so the ref store (refs.db) looks lost or replaced`;
     super(
-      "gc-refused",
+      GcRefusedError.code,
       `gc refused to delete anything: ${why}. \`uwf cas recover\` rebuilds their threads from the object store`,
       { data: { startNodes, stepNodes, recordsThreads } },
     );

@@ -13,6 +13,7 @@ describe("the @uwf/cas entry", () => {
       "InvalidRecordError",
       "NodeNotFoundError",
       "REF_SCHEMA_VERSION",
+      "RefStoreBusyError",
       "RefStoreDamagedError",
       "ThreadExistsError",
       "addressOfNode",

@@ -20,6 +20,7 @@ export { openFileStore, refDatabasePath } from "./open-file-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./open-ref-database.ts";
 export { isAddress, parseAddress } from "./parse-address.ts";
 export { findRefDatabaseDamage, setAsideRefDatabase } from "./ref-database-damage.ts";
+export { RefStoreBusyError } from "./ref-store-busy-error.ts";
 export { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
 export type {
   AcquireLeaseOptions,

@@ -1,8 +1,10 @@
 import { UwfError } from "@uwf/protocol";
 
 export class NodeNotFoundError extends UwfError {
+  static readonly code = "node-not-found" as const;
+
   constructor(address: string) {
-    super("node-not-found", `node ${address} is not in the store`, { data: { address } });
+    super(NodeNotFoundError.code, `node ${address} is not in the store`, { data: { address } });
     this.name = "NodeNotFoundError";
   }
 }

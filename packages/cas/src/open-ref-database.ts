@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
-import { UwfError } from "@uwf/protocol";
 import { asRefStoreError } from "./ref-database-damage.ts";
+import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
 export const REF_SCHEMA_VERSION = 6;
@@ -108,13 +108,7 @@ export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = 
     database.run("PRAGMA synchronous = NORMAL");
     if (schemaVersion(database) < REF_SCHEMA_VERSION) database.transaction(() => migrate(database)).immediate();
     const version = schemaVersion(database);
-    if (version > REF_SCHEMA_VERSION) {
-      throw new UwfError(
-        "store-too-new",
-        `${path} has ref schema version ${version}, written by a newer uwf; this uwf knows up to ${REF_SCHEMA_VERSION}: upgrade uwf`,
-        { data: { path, version, supported: REF_SCHEMA_VERSION } },
-      );
-    }
+    if (version > REF_SCHEMA_VERSION) throw new StoreTooNewError(path, version, REF_SCHEMA_VERSION);
   } catch (error) {
     database.close();
     throw asRefStoreError(error, path);

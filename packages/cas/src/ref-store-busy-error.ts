@@ -5,9 +5,11 @@ import { UwfError } from "@uwf/protocol";
  * "database is locked"). Nothing was changed by the call that waited: retry later (exit 75).
  */
 export class RefStoreBusyError extends UwfError {
+  static readonly code = "ref-store-busy" as const;
+
   constructor(path: string, detail: string, cause?: unknown) {
     super(
-      "ref-store-busy",
+      RefStoreBusyError.code,
       `the ref store ${path} is busy: another process has held its write lock too long (${detail}); retry later`,
       { data: { path, detail }, cause },
     );

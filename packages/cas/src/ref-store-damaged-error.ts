@@ -6,9 +6,11 @@ import { UwfError } from "@uwf/protocol";
  * the registry from the object store.
  */
 export class RefStoreDamagedError extends UwfError {
+  static readonly code = "ref-store-damaged" as const;
+
   constructor(path: string, detail: string, cause?: unknown) {
     super(
-      "ref-store-damaged",
+      RefStoreDamagedError.code,
       `the ref store ${path} is damaged (${detail}): \`uwf cas recover\` moves it aside, keeping it, and rebuilds the thread records from the object store`,
       { data: { path, detail }, cause },
     );

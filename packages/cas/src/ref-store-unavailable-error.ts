@@ -6,10 +6,12 @@ import { UwfError } from "@uwf/protocol";
  * code (`SQLITE_READONLY`, `SQLITE_FULL`, `SQLITE_CANTOPEN`, ...).
  */
 export class RefStoreUnavailableError extends UwfError {
+  static readonly code = "ref-store-unavailable" as const;
+
   constructor(path: string, sqliteCode: string, detail: string, cause?: unknown) {
     const what = sqliteCode.startsWith("SQLITE_CANTOPEN") ? "cannot be opened" : "cannot be written";
     const hint = HINTS.find(([prefix]) => sqliteCode.startsWith(prefix))?.[1] ?? "";
-    super("ref-store-unavailable", `the ref store ${path} ${what}: ${detail} (${sqliteCode})${hint}`, {
+    super(RefStoreUnavailableError.code, `the ref store ${path} ${what}: ${detail} (${sqliteCode})${hint}`, {
       data: { path, sqliteCode, detail },
       cause,
     });

@@ -1,4 +1,6 @@
-/** The documented exit codes (DESIGN §6). */
+import type { ErrorCode } from "@uwf/protocol";
+
+/** The documented exit codes (DESIGN §6; docs/cli.md). */
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -12,23 +14,99 @@ export const EXIT_INTERRUPTED = 130;
 /** stdout's reader went away (`uwf read T | head`): 128 + SIGPIPE, as for a process SIGPIPE kills. */
 export const EXIT_STDOUT_CLOSED = 141;
 
-const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<string, number>> = {
+export type ExitCode =
+  | typeof EXIT_OK
+  | typeof EXIT_FAILED
+  | typeof EXIT_USAGE
+  | typeof EXIT_ENDED
+  | typeof EXIT_SUSPENDED
+  | typeof EXIT_BUSY
+  | typeof EXIT_HANGUP
+  | typeof EXIT_INTERRUPTED
+  | typeof EXIT_STDOUT_CLOSED;
+
+/** Every error code with its exit code: a code missing here, or one uwf does not know, fails the typecheck. */
+export type ExitCodeByErrorCode = Readonly<Record<ErrorCode, ExitCode>>;
+
+/** The one place an error code becomes an exit code; docs/cli.md has the same table, with when each happens. */
+export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   usage: EXIT_USAGE,
   "invalid-address": EXIT_USAGE,
   "ambiguous-thread": EXIT_USAGE,
   "invalid-inputs": EXIT_USAGE,
+  "input-file-unreadable": EXIT_FAILED,
+  "config-key-not-set": EXIT_FAILED,
+  "setup-cancelled": EXIT_FAILED,
+
+  "thread-not-found": EXIT_FAILED,
+  "node-not-found": EXIT_FAILED,
+  "workflow-not-found": EXIT_FAILED,
+  "not-a-workflow": EXIT_FAILED,
+  "not-a-thread-node": EXIT_FAILED,
+  "unexpected-node-kind": EXIT_FAILED,
+  "broken-chain": EXIT_FAILED,
+  "no-reply": EXIT_FAILED,
+
   "thread-ended": EXIT_ENDED,
   "thread-suspended": EXIT_SUSPENDED,
+  "thread-cancelled": EXIT_FAILED,
+  "thread-already-ended": EXIT_FAILED,
+  "not-resumable": EXIT_FAILED,
+  "thread-stranded": EXIT_FAILED,
+  "thread-exists": EXIT_FAILED,
+
   "thread-busy": EXIT_BUSY,
   "head-conflict": EXIT_BUSY,
   "lease-lost": EXIT_BUSY,
+  "lease-renewal-failed": EXIT_FAILED,
   "ref-store-busy": EXIT_BUSY,
+
+  "agent-failed": EXIT_FAILED,
+  "invalid-reply": EXIT_FAILED,
+  "unroutable-reply": EXIT_FAILED,
+  "no-agent": EXIT_FAILED,
+  "unknown-agent": EXIT_FAILED,
+  "agent-unavailable": EXIT_FAILED,
+  "no-working-directory": EXIT_FAILED,
+  "unknown-provider": EXIT_FAILED,
+  "model-access-failed": EXIT_FAILED,
+  "claude-code-unavailable": EXIT_FAILED,
+  "dotenv-unreadable": EXIT_FAILED,
+  "path-outside-workspace": EXIT_FAILED,
+  "file-refused": EXIT_FAILED,
+
+  "invalid-workflow": EXIT_FAILED,
+  "invalid-output-schema": EXIT_FAILED,
+  "unknown-role": EXIT_FAILED,
+  "no-transition": EXIT_FAILED,
+  "condition-failed": EXIT_FAILED,
+  "condition-timeout": EXIT_FAILED,
+  "edge-prompt-failed": EXIT_FAILED,
+  "no-resume-edge": EXIT_FAILED,
+  "incomplete-history": EXIT_FAILED,
+
+  "invalid-config": EXIT_FAILED,
+  "corrupt-node": EXIT_FAILED,
+  "invalid-json-value": EXIT_FAILED,
+  "invalid-record": EXIT_FAILED,
+  "gc-refused": EXIT_FAILED,
+  "ref-store-damaged": EXIT_FAILED,
+  "ref-store-unavailable": EXIT_FAILED,
+  "store-too-new": EXIT_FAILED,
+
+  "no-space": EXIT_FAILED,
+  "read-only-file-system": EXIT_FAILED,
+  "permission-denied": EXIT_FAILED,
+  "io-error": EXIT_FAILED,
+  "too-many-open-files": EXIT_FAILED,
+
   interrupted: EXIT_INTERRUPTED,
   "hung-up": EXIT_HANGUP,
   "stdout-closed": EXIT_STDOUT_CLOSED,
+  internal: EXIT_FAILED,
 };
 
-/** The one place an error code becomes an exit code; anything unlisted is a failure. */
-export function exitCodeForError(code: string): number {
+export function exitCodeForError(code: ErrorCode): ExitCode {
+  // The types rule out any other code; should one come all the same, it must not exit 0.
   return EXIT_CODE_BY_ERROR_CODE[code] ?? EXIT_FAILED;
 }

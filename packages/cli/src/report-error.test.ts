@@ -1,5 +1,6 @@
 import { describe, expect, it, spyOn } from "bun:test";
-import { errorResultSchema, UwfError } from "@uwf/protocol";
+import { RefStoreBusyError } from "@uwf/cas";
+import { errorResultSchema } from "@uwf/protocol";
 import { StdoutClosedError } from "./errors/stdout-closed-error.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_STDOUT_CLOSED } from "./exit-codes.ts";
 import { cutMessage, MAX_ERROR_MESSAGE_LENGTH, reportError } from "./report-error.ts";
@@ -61,10 +62,10 @@ describe("reportError", () => {
   });
 
   it("exits 75 for a ref store whose write lock another process holds", () => {
-    const busy = new UwfError("ref-store-busy", "the ref store /h/refs.db is busy: retry later");
+    const busy = new RefStoreBusyError("/h/refs.db", "database is locked");
     expect(report(busy, false)).toEqual({
       exitCode: EXIT_BUSY,
-      stderr: "uwf: the ref store /h/refs.db is busy: retry later\n",
+      stderr: `uwf: ${busy.message}\n`,
     });
   });
 

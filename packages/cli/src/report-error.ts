@@ -1,6 +1,7 @@
-import { isUwfError } from "@uwf/protocol";
+import { isUwfError, type UwfErrorJson } from "@uwf/protocol";
 import { asEnvironmentError } from "./errors/environment-error.ts";
-import { EXIT_FAILED, EXIT_USAGE, exitCodeForError } from "./exit-codes.ts";
+import { StdoutClosedError } from "./errors/stdout-closed-error.ts";
+import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "./exit-codes.ts";
 
 /**
  * The longest error message printed, in characters. A message quotes what it is about (a path,
@@ -14,10 +15,10 @@ export const MAX_ERROR_MESSAGE_LENGTH = 2000;
  * A file system's refusal (full, read-only, no permission) is reported as an EnvironmentError; a
  * closed stdout prints nothing, as `git log | head` does.
  */
-export function reportError(thrown: unknown, json: boolean): number {
+export function reportError(thrown: unknown, json: boolean): ExitCode {
   const error = asEnvironmentError(thrown) ?? thrown;
   if (isUwfError(error)) {
-    if (error.code === "stdout-closed") return exitCodeForError(error.code);
+    if (error.code === StdoutClosedError.code) return exitCodeForError(error.code);
     if (json) {
       const body = error.toJSON();
       process.stderr.write(`${JSON.stringify({ error: { ...body, message: cutMessage(body.message) } })}\n`);
@@ -31,13 +32,14 @@ export function reportError(thrown: unknown, json: boolean): number {
     if (exitCode === 0) return 0;
     if (json) {
       const message = cutMessage((error as Error).message.replace(/^error: /, ""));
-      process.stderr.write(`${JSON.stringify({ error: { code: "usage", message, data: {} } })}\n`);
+      const usage: UwfErrorJson = { code: "usage", message, data: {} };
+      process.stderr.write(`${JSON.stringify({ error: usage })}\n`);
     }
     return EXIT_USAGE;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (json) {
-    const internal = { code: "internal", message: cutMessage(String(error)), data: {} };
+    const internal: UwfErrorJson = { code: "internal", message: cutMessage(String(error)), data: {} };
     process.stderr.write(`${JSON.stringify({ error: internal })}\n`);
   } else {
     process.stderr.write(`uwf: internal error (please report): ${cutMessage(message)}\n`);

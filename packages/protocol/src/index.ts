@@ -51,6 +51,7 @@ export {
   type FieldDifference,
   fieldDifferenceSchema,
 } from "./diff-result.ts";
+export type { ErrorCode } from "./error-code.ts";
 export {
   type ErrorResult,
   errorResultSchema,
@@ -129,7 +130,13 @@ export {
 export { THREAD_STATUSES } from "./thread-statuses.ts";
 export { type Usage, usageSchema } from "./usage.ts";
 export { addUsage, ZERO_USAGE } from "./usage-math.ts";
-export { isUwfError, UwfError, type UwfErrorData, type UwfErrorOptions } from "./uwf-error.ts";
+export {
+  isUwfError,
+  UwfError,
+  type UwfErrorData,
+  type UwfErrorJson,
+  type UwfErrorOptions,
+} from "./uwf-error.ts";
 export {
   type Condition,
   conditionSchema,

@@ -2,9 +2,11 @@ import { UwfError } from "@uwf/protocol";
 
 /** An agent kind uwf knows but cannot launch yet (the `anthropic` built-in, presets). */
 export class AgentUnavailableError extends UwfError {
+  static readonly code = "agent-unavailable" as const;
+
   constructor(alias: string, kind: string) {
     super(
-      "agent-unavailable",
+      AgentUnavailableError.code,
       `agent "${alias}" is a ${kind} agent, which this version of uwf cannot run yet; ` +
         "use a command agent (uwf config set agents.NAME.command PROGRAM) or choose another with --agent",
       { data: { alias, kind } },

@@ -2,9 +2,11 @@ import { UwfError } from "@uwf/protocol";
 
 /** Nothing says which agent plays a role: no `--agent`, no override, no role agent, no `defaultAgent`. */
 export class NoAgentError extends UwfError {
+  static readonly code = "no-agent" as const;
+
   constructor(workflowName: string, roleName: string) {
     super(
-      "no-agent",
+      NoAgentError.code,
       `no agent for role ${roleName} of workflow ${workflowName}: set a default with ` +
         "`uwf config set defaultAgent ALIAS` (after defining it, e.g. `uwf config set agents.ALIAS.command PROGRAM`), " +
         "pass --agent ALIAS, or give the role an `agent:`",

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { messageOf, UwfError } from "@uwf/protocol";
+import { messageOf } from "@uwf/protocol";
 import { writeFileAtomically } from "../config/write-file-atomically.ts";
+import { DotenvUnreadableError } from "./dotenv-unreadable-error.ts";
 
 /** `.env` in the uwf home: API keys given to `uwf setup --api-key`, readable only by the user. */
 export const DOTENV_FILE_NAME = ".env";
@@ -26,8 +27,7 @@ async function readDotenvText(file: string): Promise<string | undefined> {
     return await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    const reason = messageOf(error);
-    throw new UwfError("dotenv-unreadable", `cannot read ${file}: ${reason}`, { data: { file }, cause: error });
+    throw new DotenvUnreadableError(file, messageOf(error), error);
   }
 }
 

@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { type AnthropicAgentSpec, addUsage, type Config, messageOf, type Usage, UwfError } from "@uwf/protocol";
+import { type AnthropicAgentSpec, addUsage, type Config, messageOf, type Usage } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
 import { providerKeyVariables } from "../agents/child-environment.ts";
 import { formatSeconds } from "../agents/format-seconds.ts";
@@ -11,6 +11,7 @@ import { computeUsage } from "./compute-usage.ts";
 import { createAnthropicClient, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./create-anthropic-client.ts";
 import { describeApiError, summarizeApiError } from "./describe-api-error.ts";
 import { CONTINUE_PROMPT, describeUnfinishedTurn, EMPTY_ANSWER_PROMPT, isAnswer } from "./describe-unfinished-turn.ts";
+import { NoWorkingDirectoryError } from "./no-working-directory-error.ts";
 import { planConversation } from "./plan-conversation.ts";
 import { apiKeyHint, readApiKey } from "./read-api-key.ts";
 import { requestModelTurn } from "./request-model-turn.ts";
@@ -101,7 +102,7 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
     }
     apiKey = key.value;
     workspace = await realpath(options.cwd).catch(() => {
-      throw new UwfError("no-working-directory", `the working directory ${options.cwd} does not exist`);
+      throw new NoWorkingDirectoryError(options.cwd);
     });
   } catch (error) {
     return result({ error: messageOf(error) });

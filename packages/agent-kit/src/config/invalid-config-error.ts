@@ -11,12 +11,14 @@ export interface ConfigProblem {
 
 /** A `config.yaml` that cannot be used; every problem names the file, the line and the field. */
 export class InvalidConfigError extends UwfError {
+  static readonly code = "invalid-config" as const;
+
   readonly file: string;
   readonly problems: ConfigProblem[];
 
   constructor(file: string, problems: ConfigProblem[], intro = `config file ${file} is invalid`) {
     const lines = problems.map((problem) => `  ${formatConfigProblem(file, problem)}`);
-    super("invalid-config", [`${intro}:`, ...lines].join("\n"), { data: { file, problems } });
+    super(InvalidConfigError.code, [`${intro}:`, ...lines].join("\n"), { data: { file, problems } });
     this.name = "InvalidConfigError";
     this.file = file;
     this.problems = problems;

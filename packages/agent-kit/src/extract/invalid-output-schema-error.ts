@@ -2,8 +2,10 @@ import { UwfError } from "@uwf/protocol";
 
 /** A role's `frontmatter` that is not a JSON Schema ajv can compile. */
 export class InvalidOutputSchemaError extends UwfError {
+  static readonly code = "invalid-output-schema" as const;
+
   constructor(reason: string, cause?: unknown) {
-    super("invalid-output-schema", `the role's frontmatter schema is not a valid JSON Schema: ${reason}`, {
+    super(InvalidOutputSchemaError.code, `the role's frontmatter schema is not a valid JSON Schema: ${reason}`, {
       data: { reason },
       cause,
     });

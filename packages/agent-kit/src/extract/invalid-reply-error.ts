@@ -1,12 +1,22 @@
 import { UwfError } from "@uwf/protocol";
 
-/** An agent reply whose frontmatter is missing or does not match the role's schema. Keeps the raw reply. */
+/** A reply read from a file instead of an agent (`uwf fork --output FILE`), and the role it answers for. */
+export interface ReplyFile {
+  file: string;
+  role: string;
+}
+
+/** A reply whose frontmatter is missing or does not match the role's schema. Keeps the raw reply; a reply from a file is named by the file. */
 export class InvalidReplyError extends UwfError {
+  static readonly code = "invalid-reply" as const;
+
   /** The reply as received; not in `data`, which stays small enough to print. */
   readonly reply: string;
 
-  constructor(problem: string, reply: string) {
-    super("invalid-reply", `invalid reply: ${problem}`, { data: { problem } });
+  constructor(problem: string, reply: string, from?: ReplyFile) {
+    super(InvalidReplyError.code, from === undefined ? `invalid reply: ${problem}` : `${from.file}: ${problem}`, {
+      data: from === undefined ? { problem } : { file: from.file, role: from.role, problem },
+    });
     this.name = "InvalidReplyError";
     this.reply = reply;
   }

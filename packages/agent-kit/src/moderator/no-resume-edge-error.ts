@@ -2,9 +2,11 @@ import { UwfError } from "@uwf/protocol";
 
 /** `uwf resume` on an ended thread needs a `$START` edge with status `resume` (DESIGN §4). */
 export class NoResumeEdgeError extends UwfError {
+  static readonly code = "no-resume-edge" as const;
+
   constructor(workflow: string) {
     super(
-      "no-resume-edge",
+      NoResumeEdgeError.code,
       `workflow ${workflow} has no $START resume edge, so an ended thread cannot be resumed (add "resume: { role: ..., prompt: ... }" under graph.$START)`,
       { data: { workflow } },
     );

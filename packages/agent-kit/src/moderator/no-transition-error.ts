@@ -9,10 +9,12 @@ export interface TriedTransition {
 
 /** No edge of the node holds: the step fails and the thread is unchanged (DESIGN §2). */
 export class NoTransitionError extends UwfError {
+  static readonly code = "no-transition" as const;
+
   constructor(from: string, tried: TriedTransition[], status: unknown) {
     const list = tried.length === 0 ? "it has no edges" : `tried ${tried.map(describeTried).join(", ")}`;
     const statusNote = status === undefined ? "" : `; $status was ${JSON.stringify(status)}`;
-    super("no-transition", `no transition from ${from} holds (${list}${statusNote})`, {
+    super(NoTransitionError.code, `no transition from ${from} holds (${list}${statusNote})`, {
       data: { role: from, tried: tried.map((edge) => ({ ...edge })), status: status ?? null },
     });
     this.name = "NoTransitionError";

@@ -1,6 +1,7 @@
-import { type Role, UwfError, type WorkflowNode } from "@uwf/protocol";
+import type { Role, WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema } from "../extract/build-reply-schema.ts";
 import { formatYaml } from "../extract/format-frontmatter.ts";
+import { UnknownRoleError } from "../workflow/unknown-role-error.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
 import { fenceText } from "./fence-text.ts";
 import { formatHistorySection } from "./format-history-section.ts";
@@ -35,9 +36,7 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   const { workflow, roleName, task, edgePrompt } = options;
   const role = workflow.roles[roleName];
   if (role === undefined) {
-    throw new UwfError("unknown-role", `workflow ${workflow.name} has no role "${roleName}"`, {
-      data: { workflow: workflow.name, role: roleName },
-    });
+    throw new UnknownRoleError(workflow.name, roleName);
   }
   const { history } = options;
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;

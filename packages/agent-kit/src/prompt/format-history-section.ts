@@ -1,8 +1,8 @@
-import { UwfError } from "@uwf/protocol";
 import { formatYaml } from "../extract/format-frontmatter.ts";
 import { fenceText } from "./fence-text.ts";
 import { firstShownStep } from "./first-shown-step.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
+import { IncompleteHistoryError } from "./incomplete-history-error.ts";
 
 export interface FormatHistorySectionOptions {
   /** Oldest first; the steps before `firstShownStep` may be only named. */
@@ -35,13 +35,7 @@ export function formatHistorySection({ history, roleName, bodyQuota }: FormatHis
 
 function wholeEntry(step: HistoryEntry | NamedStep): HistoryEntry {
   if ("output" in step) return step;
-  throw new UwfError(
-    "incomplete-history",
-    `the prompt shows step ${step.number} in full, but only its role was given`,
-    {
-      data: { step: step.number, role: step.role },
-    },
-  );
+  throw new IncompleteHistoryError(step.number, step.role);
 }
 
 function introForLaterVisit(shown: HistoryEntry[], earlier: NamedStep[], bodyQuota: number): string {

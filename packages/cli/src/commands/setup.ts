@@ -10,9 +10,10 @@ import {
   verifyModelAccess,
   writeDotenvValue,
 } from "@uwf/agent-kit";
-import { UwfError } from "@uwf/protocol";
 import type { CommandContext } from "../context.ts";
 import { ClaudeCodeUnavailableError } from "../errors/claude-code-unavailable-error.ts";
+import { SetupCancelledError } from "../errors/setup-cancelled-error.ts";
+import { UsageError } from "../errors/usage-error.ts";
 
 /** The agents `uwf setup` can make the default. */
 export const SETUP_AGENTS = ["anthropic", "claude-code"] as const;
@@ -170,7 +171,7 @@ async function setupClaudeCode(
 ): Promise<{ result: SetupResult; format: (result: SetupResult) => string }> {
   const providerFlags = [options.provider, options.baseUrl, options.apiKeyEnv, options.apiKey];
   if (providerFlags.some((flag) => flag !== undefined)) {
-    throw usage(
+    throw new UsageError(
       "--provider, --base-url, --api-key-env and --api-key set up the built-in anthropic agent; " +
         "Claude Code signs in on its own (claude /login, or ANTHROPIC_API_KEY)",
     );
@@ -214,7 +215,7 @@ async function answersFromFlags(options: SetupOptions): Promise<SetupAnswers> {
   const provider = checkName(options.provider ?? "anthropic", "--provider");
   let apiKey = options.apiKey;
   if (apiKey === "-") apiKey = (await new Response(Bun.stdin.stream()).text()).trim();
-  if (apiKey !== undefined && apiKey.trim() === "") throw usage("--api-key is empty");
+  if (apiKey !== undefined && apiKey.trim() === "") throw new UsageError("--api-key is empty");
   return {
     provider,
     baseUrl: emptyToUndefined(options.baseUrl),
@@ -296,7 +297,7 @@ async function askAnswers(options: SetupOptions): Promise<SetupAnswers> {
 function answerOf<Value>(prompts: typeof import("@clack/prompts"), value: Value): Exclude<Value, symbol> {
   if (prompts.isCancel(value)) {
     prompts.cancel("Setup cancelled; nothing was written.", { output: process.stderr });
-    throw new UwfError("setup-cancelled", "setup cancelled");
+    throw new SetupCancelledError();
   }
   return value as Exclude<Value, symbol>;
 }
@@ -347,25 +348,21 @@ function aliasFor(model: string): string {
 function checkName(value: string, what: string): string {
   const name = value.trim();
   if (!/^[A-Za-z0-9_-]+$/.test(name))
-    throw usage(`${what} must be a plain name (letters, digits, - and _), got "${value}"`);
+    throw new UsageError(`${what} must be a plain name (letters, digits, - and _), got "${value}"`);
   return name;
 }
 
 function checkVariable(value: string): string {
   const name = value.trim();
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usage(`"${value}" is not an environment variable name`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`"${value}" is not an environment variable name`);
   return name;
 }
 
 function checkAgent(value: string): SetupAgent {
   if ((SETUP_AGENTS as readonly string[]).includes(value)) return value as SetupAgent;
-  throw usage(`--agent must be one of ${SETUP_AGENTS.join(", ")}, got "${value}"`);
+  throw new UsageError(`--agent must be one of ${SETUP_AGENTS.join(", ")}, got "${value}"`);
 }
 
 function emptyToUndefined(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
-}
-
-function usage(message: string): UwfError {
-  return new UwfError("usage", message);
 }

@@ -1,6 +1,7 @@
-import { type ThreadRecord, UwfError } from "@uwf/protocol";
+import type { ThreadRecord } from "@uwf/protocol";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { ThreadEndedError } from "../errors/thread-ended-error.ts";
+import { ThreadNotResumableError } from "../errors/thread-not-resumable-error.ts";
 import { ThreadSuspendedError } from "../errors/thread-suspended-error.ts";
 
 export type StepMode = "step" | "answer-suspended" | "resume-ended";
@@ -15,11 +16,5 @@ export function checkSteppable(record: ThreadRecord, resumeAnswer: string | unde
   }
   if (record.status === "suspended") return "answer-suspended";
   if (record.status === "ended") return "resume-ended";
-  throw new UwfError(
-    "not-resumable",
-    `thread ${record.id} is active, not suspended or ended: use \`uwf step ${record.id}\``,
-    {
-      data: { thread: record.id, status: record.status },
-    },
-  );
+  throw new ThreadNotResumableError(record.id, record.status);
 }

@@ -1,4 +1,10 @@
-import { buildReplySchema, type CompiledWorkflow, compileWorkflow, extractFrontmatter } from "@uwf/agent-kit";
+import {
+  buildReplySchema,
+  type CompiledWorkflow,
+  compileWorkflow,
+  extractFrontmatter,
+  InvalidReplyError,
+} from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -8,10 +14,11 @@ import {
   SUSPEND,
   type ThreadRecord,
   type ThreadStepNode,
-  UwfError,
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
+import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
+import { UsageError } from "../errors/usage-error.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
@@ -114,13 +121,11 @@ async function recordReplacement(options: RecordReplacementOptions): Promise<Rep
   const workflow = compiled.workflow;
   const step = chain.nodes[chain.steps.length - 1];
   if (step === undefined) {
-    throw new UwfError("usage", "fork --output needs a step node: a start node has no reply to replace");
+    throw new UsageError("fork --output needs a step node: a start node has no reply to replace");
   }
   const extracted = extractFrontmatter(reply.text, buildReplySchema(workflow, step.role));
   if (!extracted.success) {
-    throw new UwfError("invalid-reply", `${reply.file}: ${extracted.problem}`, {
-      data: { file: reply.file, role: step.role },
-    });
+    throw new InvalidReplyError(extracted.problem, reply.text, { file: reply.file, role: step.role });
   }
   const timestamp = now.toISOString();
   let next: string = step.role;
@@ -144,11 +149,7 @@ async function recordReplacement(options: RecordReplacementOptions): Promise<Rep
       },
     });
     if (!routed.success) {
-      throw new UwfError(
-        "unroutable-reply",
-        `${reply.file}: the reply cannot be routed: ${routed.problem}; nothing was written`,
-        { data: { file: reply.file, role: step.role, problem: routed.problem } },
-      );
+      throw new UnroutableReplyError(reply.file, step.role, routed.problem);
     }
     next = routed.route.role;
   }

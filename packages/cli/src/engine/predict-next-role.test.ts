@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { compileWorkflow, type ModeratorHistory, type ModeratorStep, parseWorkflowSource } from "@uwf/agent-kit";
-import { UwfError } from "@uwf/protocol";
+import { NodeNotFoundError } from "@uwf/cas";
 import { predictNextRole } from "./predict-next-role.ts";
 
 const compiled = compileWorkflow(
@@ -44,7 +44,7 @@ describe("predictNextRole", () => {
   });
 
   it("throws any other error instead of taking it for 'cannot tell'", async () => {
-    const failure = new UwfError("node-not-found", "node 0000000000001 is not in the store");
+    const failure = new NodeNotFoundError("0000000000001");
     const history: ModeratorHistory = {
       ...historyOf([]),
       get steps(): readonly ModeratorStep[] {

@@ -1,12 +1,7 @@
 import { type ChainIndex, type ChainLink, hashBytes, hashNode, parseAddress, type Store, walkNodes } from "@uwf/cas";
-import {
-  type Address,
-  nodeKind,
-  type ThreadRecord,
-  type ThreadStartNode,
-  type ThreadStepNode,
-  UwfError,
-} from "@uwf/protocol";
+import { type Address, nodeKind, type ThreadRecord, type ThreadStartNode, type ThreadStepNode } from "@uwf/protocol";
+import { BrokenChainError } from "../errors/broken-chain-error.ts";
+import { NotAThreadNodeError } from "../errors/not-a-thread-node-error.ts";
 import { storedNodeAs } from "./stored-node.ts";
 
 /** A step of a chain; its number is its position in `ThreadChain.steps` plus one. */
@@ -63,7 +58,7 @@ export async function readChain(
     const start = storedNodeAs<ThreadStartNode>(headKind, head, headNode);
     return { startAddress: head, start, steps: [], nodes: [], indexed: false };
   }
-  if (headKind !== "thread-step/1") throw notAThreadNode(head, headKind);
+  if (headKind !== "thread-step/1") throw new NotAThreadNodeError(head, headKind);
   const headStep: StepAt = { address: head, node: headNode as ThreadStepNode };
   const { thread } = options;
   if (thread !== undefined) {
@@ -121,12 +116,11 @@ async function walkChain(store: Pick<Store, "objects" | "refs">, headStep: StepA
       const kind = nodeKind(node);
       if (kind === "thread-step/1") walked.push({ address, node: storedNodeAs<ThreadStepNode>(kind, address, node) });
       else if (kind === "thread-start/1") start = { address, node: storedNodeAs<ThreadStartNode>(kind, address, node) };
-      else throw notAThreadNode(address, kind);
+      else throw new NotAThreadNodeError(address, kind);
     },
   });
   const found = start as { address: Address; node: ThreadStartNode } | null;
-  if (found === null)
-    throw new UwfError("broken-chain", `the chain from ${head} does not reach a start node`, { data: { head } });
+  if (found === null) throw new BrokenChainError(head);
 
   await store.refs.rememberChainLinks([...(headWasCached ? [] : newestFirst.slice(0, 1)), ...walked].flatMap(linkOf));
   const oldestFirst = [...newestFirst, ...walked].reverse();
@@ -161,10 +155,4 @@ function stepOfLink(link: ChainLink, expected: Address): StepAt | null {
 function linkOf(step: StepAt): ChainLink[] {
   const { address, bytes } = hashNode(step.node);
   return address === step.address ? [{ address, prev: previousOf(step.node), bytes }] : [];
-}
-
-function notAThreadNode(address: Address, kind: string | null | undefined): UwfError {
-  return new UwfError("not-a-thread-node", `node ${address} is a ${String(kind)} node, not a thread start or step`, {
-    data: { address, kind: String(kind) },
-  });
 }

@@ -5,11 +5,12 @@ import type { Store } from "@uwf/cas";
 import {
   type Address,
   normalizeAddress,
-  UwfError,
   type WorkflowNode,
   type WorkflowProblem,
   workflowNodeSchema,
 } from "@uwf/protocol";
+import { NotAWorkflowError } from "../errors/not-a-workflow-error.ts";
+import { WorkflowNotFoundError } from "../errors/workflow-not-found-error.ts";
 
 export interface ResolvedWorkflow {
   address: Address;
@@ -41,13 +42,7 @@ export async function resolveWorkflow(options: ResolveWorkflowOptions): Promise<
   if (address !== null && (await store.objects.has(address))) {
     return { address, workflow: await readWorkflowNode(store, address), file: null };
   }
-  throw new UwfError(
-    "workflow-not-found",
-    `no workflow "${reference}": not a file, a registered name or a workflow address (see \`uwf workflow list\`)`,
-    {
-      data: { workflow: reference, cwd },
-    },
-  );
+  throw new WorkflowNotFoundError(reference, { cwd });
 }
 
 export interface RegisterWorkflowFileOptions {
@@ -73,7 +68,7 @@ export async function registerWorkflowFile({
 async function readWorkflowNode(store: Store, address: Address): Promise<WorkflowNode> {
   const node = await store.objects.get(address);
   const parsed = workflowNodeSchema.safeParse(node);
-  if (!parsed.success) throw new UwfError("not-a-workflow", `node ${address} is not a workflow`, { data: { address } });
+  if (!parsed.success) throw new NotAWorkflowError(address);
   return parsed.data;
 }
 
@@ -82,7 +77,7 @@ function findWorkflowFile({ reference, cwd, home }: ResolveWorkflowOptions): str
   if (looksLikeFile) {
     const path = resolve(cwd, reference);
     if (existsSync(path)) return path;
-    throw new UwfError("workflow-not-found", `workflow file ${reference} does not exist`, { data: { file: path } });
+    throw new WorkflowNotFoundError(reference, { file: path });
   }
   for (const extension of [".yaml", ".yml"]) {
     const projectFile = join(home, "workflows", `${reference}${extension}`);

@@ -7,6 +7,7 @@ import {
   type ModeratorDecision,
   type NamedStep,
   resolveAgent,
+  UnknownRoleError,
 } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
@@ -19,13 +20,13 @@ import {
   type ThreadRecord,
   type ThreadStepNode,
   type Usage,
-  UwfError,
   type WorkflowNode,
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
+import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
 import { trace } from "../trace.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
@@ -98,8 +99,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
     async (lease) => {
       trace("lease taken");
       const record = await store.refs.getThread(threadId);
-      if (record === null)
-        throw new UwfError("thread-not-found", `no thread "${threadId}"`, { data: { thread: threadId } });
+      if (record === null) throw new ThreadNotFoundError(threadId);
       const mode = checkSteppable(record, options.resumeAnswer);
       const chain = await readChain(store, record.head, { thread: record });
       const workflow = storedNodeAs<WorkflowNode>(
@@ -131,10 +131,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       const last = history.steps.at(-1);
 
       const role = workflow.roles[roleName];
-      if (role === undefined)
-        throw new UwfError("unknown-role", `workflow ${workflow.name} has no role "${roleName}"`, {
-          data: { role: roleName },
-        });
+      if (role === undefined) throw new UnknownRoleError(workflow.name, roleName);
       const agent = resolveAgent({
         config,
         workflowName: workflow.name,

@@ -1,4 +1,5 @@
-import { nodeKind, UwfError } from "@uwf/protocol";
+import { nodeKind } from "@uwf/protocol";
+import { UnexpectedNodeKindError } from "../errors/unexpected-node-kind-error.ts";
 
 /**
  * A node read back from the store, as its kind. The store has already re-hashed it, and uwf wrote it
@@ -7,10 +8,6 @@ import { nodeKind, UwfError } from "@uwf/protocol";
  */
 export function storedNodeAs<Node>(kind: string, address: string, node: unknown): Node {
   const actual = nodeKind(node);
-  if (actual !== kind) {
-    throw new UwfError("unexpected-node-kind", `node ${address} is a ${actual ?? "plain JSON"} node, not ${kind}`, {
-      data: { address, expected: kind, actual },
-    });
-  }
+  if (actual !== kind) throw new UnexpectedNodeKindError(address, kind, actual);
   return node as Node;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { createMemoryRefStore, type RefStore } from "@uwf/cas";
-import { UwfError } from "@uwf/protocol";
+import { InterruptedError } from "../errors/interrupted-error.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
@@ -20,7 +20,7 @@ function deadPid(): number {
 /** Work that waits until its lease's signal aborts, then fails as a step whose agent was stopped does. */
 async function untilAborted(signal: AbortSignal): Promise<never> {
   if (!signal.aborted) await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
-  throw new UwfError("interrupted", "the agent was stopped", { data: { run: "2W53JPNXF556H" } });
+  throw new InterruptedError("SIGTERM", "2W53JPNXF556H");
 }
 
 describe("withThreadLease", () => {
@@ -113,7 +113,7 @@ describe("withThreadLease", () => {
     const abort = new AbortController();
     const stepping = withThreadLease({ ...options(refs), signal: abort.signal }, (held) => untilAborted(held.signal));
     abort.abort("SIGHUP");
-    await expect(stepping).rejects.toThrow("the agent was stopped");
+    await expect(stepping).rejects.toThrow("interrupted by SIGTERM; the thread is unchanged");
     expect(await refs.listLeases()).toEqual([]);
   });
 });

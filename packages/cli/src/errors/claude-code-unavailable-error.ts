@@ -2,8 +2,10 @@ import { UwfError } from "@uwf/protocol";
 
 /** `uwf setup --agent claude-code` could not run `claude --version`. */
 export class ClaudeCodeUnavailableError extends UwfError {
+  static readonly code = "claude-code-unavailable" as const;
+
   constructor(command: string, problem: string) {
-    super("claude-code-unavailable", `cannot run Claude Code: ${problem}`, {
+    super(ClaudeCodeUnavailableError.code, `cannot run Claude Code: ${problem}`, {
       data: { command, problem },
     });
     this.name = "ClaudeCodeUnavailableError";

@@ -1,7 +1,15 @@
 import { UwfError } from "@uwf/protocol";
 
+/** The error codes of the machine's refusals. */
+export type EnvironmentErrorCode =
+  | "no-space"
+  | "read-only-file-system"
+  | "permission-denied"
+  | "io-error"
+  | "too-many-open-files";
+
 /** The system error codes uwf reports as a problem of the machine it runs on, each with its error code. */
-const KINDS: Readonly<Record<string, { code: string; reason: string }>> = {
+const KINDS: Readonly<Record<string, { code: EnvironmentErrorCode; reason: string }>> = {
   ENOSPC: { code: "no-space", reason: "no space left on device" },
   EDQUOT: { code: "no-space", reason: "disk quota exceeded" },
   EROFS: { code: "read-only-file-system", reason: "read-only file system" },
@@ -32,7 +40,7 @@ const VERBS: Readonly<Record<string, string>> = {
  * `permission-denied`, `io-error`, `too-many-open-files`); `data` keeps the system's code and call.
  */
 export class EnvironmentError extends UwfError {
-  constructor(code: string, message: string, data: Record<string, unknown>, cause: unknown) {
+  constructor(code: EnvironmentErrorCode, message: string, data: Record<string, unknown>, cause: unknown) {
     super(code, message, { data, cause });
     this.name = "EnvironmentError";
   }

@@ -2,9 +2,11 @@ import { UwfError } from "@uwf/protocol";
 
 /** The head moved while this process worked: its result was kept in the store but not appended (exit 75). */
 export class HeadConflictError extends UwfError {
+  static readonly code = "head-conflict" as const;
+
   constructor(threadId: string, expectedHead: string, written: string) {
     super(
-      "head-conflict",
+      HeadConflictError.code,
       `thread ${threadId} moved on from ${expectedHead} while this step ran; step ${written} was kept but not appended`,
       {
         data: { thread: threadId, expectedHead, step: written },

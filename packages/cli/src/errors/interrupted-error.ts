@@ -6,11 +6,16 @@ import { UwfError } from "@uwf/protocol";
  * signal ended; the others exit 130.
  */
 export class InterruptedError extends UwfError {
+  static readonly code = "interrupted" as const;
+  static readonly hangUpCode = "hung-up" as const;
+
   constructor(signal: string, run: string | null) {
     const kept = run === null ? "" : `; what the agent had written is kept in run ${run}`;
-    super(signal === "SIGHUP" ? "hung-up" : "interrupted", `interrupted by ${signal}; the thread is unchanged${kept}`, {
-      data: { signal, run },
-    });
+    super(
+      signal === "SIGHUP" ? InterruptedError.hangUpCode : InterruptedError.code,
+      `interrupted by ${signal}; the thread is unchanged${kept}`,
+      { data: { signal, run } },
+    );
     this.name = "InterruptedError";
   }
 }

@@ -13,11 +13,14 @@ export interface LeaseLostErrorOptions {
  * failed. The step stops its agent and moves no head, since another stepper may now hold the thread.
  */
 export class LeaseLostError extends UwfError {
+  static readonly code = "lease-lost" as const;
+  static readonly renewalFailedCode = "lease-renewal-failed" as const;
+
   constructor(threadId: string, problem: string, options: LeaseLostErrorOptions) {
     const run = options.run ?? null;
     const kept = run === null ? "" : `; what the agent had written is kept in run ${run}`;
     super(
-      options.takenOver ? "lease-lost" : "lease-renewal-failed",
+      options.takenOver ? LeaseLostError.code : LeaseLostError.renewalFailedCode,
       `thread ${threadId}: the step lost its lease (${problem}), so it stopped; the thread is unchanged${kept}`,
       { data: { thread: threadId, problem, run }, cause: options.cause },
     );

@@ -5,8 +5,10 @@ import { UwfError } from "@uwf/protocol";
  * printing nothing more, and exits 141 (128 + SIGPIPE), as a process killed by SIGPIPE would.
  */
 export class StdoutClosedError extends UwfError {
+  static readonly code = "stdout-closed" as const;
+
   constructor(cause: unknown) {
-    super("stdout-closed", "stdout was closed by its reader", { cause });
+    super(StdoutClosedError.code, "stdout was closed by its reader", { cause });
     this.name = "StdoutClosedError";
   }
 }

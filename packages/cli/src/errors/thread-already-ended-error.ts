@@ -2,9 +2,11 @@ import { UwfError } from "@uwf/protocol";
 
 /** `cancel` on a thread that has already ended: refused, and the record keeps `ended` (exit 1). */
 export class ThreadAlreadyEndedError extends UwfError {
+  static readonly code = "thread-already-ended" as const;
+
   constructor(threadId: string, head: string) {
     super(
-      "thread-already-ended",
+      ThreadAlreadyEndedError.code,
       `thread ${threadId} has already ended; cancel stops only an active or suspended thread, so nothing was changed`,
       { data: { thread: threadId, head } },
     );

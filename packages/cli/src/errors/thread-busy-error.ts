@@ -6,10 +6,12 @@ import { type Lease, UwfError } from "@uwf/protocol";
  * until then (on this host a dead holder's lease is taken over at once, so it never gets here).
  */
 export class ThreadBusyError extends UwfError {
+  static readonly code = "thread-busy" as const;
+
   constructor(threadId: string, holder: Lease, now: Date) {
     const seconds = Math.max(0, Math.ceil((Date.parse(holder.expiresAt) - now.getTime()) / 1000));
     super(
-      "thread-busy",
+      ThreadBusyError.code,
       `thread ${threadId} is busy: pid ${holder.pid} on ${holder.host} has been stepping it since ${holder.acquiredAt}; ` +
         `its lease expires at ${holder.expiresAt} (in ${seconds} s) unless that stepper renews it while it runs`,
       { data: { thread: threadId, holder, expiresInSeconds: seconds } },

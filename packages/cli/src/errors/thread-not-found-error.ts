@@ -1,13 +1,12 @@
 import { UwfError } from "@uwf/protocol";
 
+/** No thread has the id or prefix given (exit 1). */
 export class ThreadNotFoundError extends UwfError {
-  constructor(reference: string, candidates: string[] = []) {
-    const message =
-      candidates.length > 1
-        ? `thread prefix "${reference}" is ambiguous: ${candidates.join(", ")}`
-        : `no thread "${reference}" (see \`uwf list\`)`;
-    super(candidates.length > 1 ? "ambiguous-thread" : "thread-not-found", message, {
-      data: { thread: reference, candidates },
+  static readonly code = "thread-not-found" as const;
+
+  constructor(reference: string) {
+    super(ThreadNotFoundError.code, `no thread "${reference}" (see \`uwf list\`)`, {
+      data: { thread: reference, candidates: [] },
     });
     this.name = "ThreadNotFoundError";
   }

@@ -5,9 +5,11 @@ import { UwfError } from "@uwf/protocol";
  * plain fork of such a step): stepping cannot go on, and the message says how to (exit 1).
  */
 export class ThreadStrandedError extends UwfError {
+  static readonly code = "thread-stranded" as const;
+
   constructor(threadId: string, head: string, role: string, problem: string, options: { cause?: unknown } = {}) {
     super(
-      "thread-stranded",
+      ThreadStrandedError.code,
       `thread ${threadId} cannot go on: the last reply (role ${role}, step ${head}) cannot be routed: ${problem}. ` +
         `Fork the thread with a corrected reply: \`uwf fork ${head} --output FILE\` (FILE holds the whole reply, frontmatter first), ` +
         `or stop it: \`uwf cancel ${threadId}\``,

@@ -5,8 +5,10 @@ import { UwfError } from "@uwf/protocol";
  * use all the same: inside the uwf home, not a regular file, or hard-linked.
  */
 export class RefusedFileError extends UwfError {
+  static readonly code = "file-refused" as const;
+
   constructor(path: string, reason: string) {
-    super("file-refused", `refused: ${path} ${reason}`, { data: { path, reason } });
+    super(RefusedFileError.code, `refused: ${path} ${reason}`, { data: { path, reason } });
     this.name = "RefusedFileError";
   }
 }

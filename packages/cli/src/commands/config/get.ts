@@ -1,16 +1,14 @@
 import { getConfigValue } from "@uwf/agent-kit";
-import { UwfError } from "@uwf/protocol";
 import { stringify } from "yaml";
 import type { CommandContext } from "../../context.ts";
+import { ConfigKeyNotSetError } from "../../errors/config-key-not-set-error.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 
 /** One value by dotted key; an unset key is an error so scripts notice typos. */
 export async function configGetCommand(options: { key: string }, context: CommandContext) {
   const value = getConfigValue(await context.loadConfig(), options.key);
   if (value === undefined) {
-    throw new UwfError("config-key-not-set", `${options.key} is not set in ${context.home}/config.yaml`, {
-      data: { key: options.key },
-    });
+    throw new ConfigKeyNotSetError(options.key, `${context.home}/config.yaml`);
   }
   const result = { key: options.key, value: maskSecrets(options.key, value) };
   return {

@@ -6,11 +6,12 @@ import {
   textNodeSchema,
   threadStartNodeSchema,
   threadStepNodeSchema,
-  UwfError,
 } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { expandNode } from "../../engine/expand-node.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
+import { NoReplyError } from "../../errors/no-reply-error.ts";
+import { UsageError } from "../../errors/usage-error.ts";
 import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
 import type { CommandOutcome } from "../../registry.ts";
 
@@ -54,13 +55,11 @@ async function readRunText(store: Store, address: string, which: "prompt" | "rep
   const runAddress = step.success ? step.data.run : address;
   const run = agentRunNodeSchema.safeParse(step.success ? await store.objects.get(runAddress) : node);
   if (!run.success) {
-    throw new UwfError("usage", `node ${address} is neither a step nor an agent run, so it has no ${which}`, {
-      data: { address },
-    });
+    throw new UsageError(`node ${address} is neither a step nor an agent run, so it has no ${which}`, { address });
   }
   const textAddress = which === "prompt" ? run.data.prompt : run.data.attempts.at(-1)?.reply;
   if (textAddress === undefined || textAddress === null) {
-    throw new UwfError("no-reply", `agent run ${runAddress} recorded no reply`, { data: { address: runAddress } });
+    throw new NoReplyError(runAddress);
   }
   return { address: textAddress, text: textNodeSchema.parse(await store.objects.get(textAddress)).text };
 }

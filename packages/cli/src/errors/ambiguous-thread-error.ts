@@ -1,0 +1,13 @@
+import { UwfError } from "@uwf/protocol";
+
+/** A thread prefix that matches more than one thread: the command line must say which (exit 2). */
+export class AmbiguousThreadError extends UwfError {
+  static readonly code = "ambiguous-thread" as const;
+
+  constructor(reference: string, candidates: string[]) {
+    super(AmbiguousThreadError.code, `thread prefix "${reference}" is ambiguous: ${candidates.join(", ")}`, {
+      data: { thread: reference, candidates },
+    });
+    this.name = "AmbiguousThreadError";
+  }
+}

@@ -5,6 +5,7 @@ export type {
   AgentRunContext,
 } from "./agents/agent-launch-result.ts";
 export { AgentUnavailableError } from "./agents/agent-unavailable-error.ts";
+export { InvalidScenarioError } from "./agents/invalid-scenario-error.ts";
 export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./agents/launch-agent.ts";
 export { type Scenario, type ScenarioStep, safeLoadScenario } from "./agents/load-scenario.ts";
 export { NoAgentError } from "./agents/no-agent-error.ts";
@@ -56,9 +57,9 @@ export {
 } from "./extract/build-reply-schema.ts";
 export { type BuildRetryPromptOptions, buildRetryPrompt } from "./extract/build-retry-prompt.ts";
 export {
-  type ExtractFrontmatterResult,
+  type ExtractedFrontmatter,
   extractFrontmatter,
-  extractFrontmatterOrThrow,
+  safeExtractFrontmatter,
 } from "./extract/extract-frontmatter.ts";
 export {
   EXTRACTION_TOOL_NAME,

@@ -64,6 +64,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "agent-failed": EXIT_FAILED,
   "invalid-reply": EXIT_FAILED,
   "unroutable-reply": EXIT_FAILED,
+  "invalid-scenario": EXIT_FAILED,
   "no-agent": EXIT_FAILED,
   "unknown-agent": EXIT_FAILED,
   "agent-unavailable": EXIT_FAILED,

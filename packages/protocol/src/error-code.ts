@@ -73,6 +73,8 @@ export type ErrorCode =
   | "invalid-reply"
   /** A reply given to `uwf fork --output` whose fields lead to no edge. */
   | "unroutable-reply"
+  /** A scenario file of the scripted agent that cannot be read or is malformed. */
+  | "invalid-scenario"
   /** Nothing says which agent plays a role. */
   | "no-agent"
   /** An agent alias that config.yaml does not define. */

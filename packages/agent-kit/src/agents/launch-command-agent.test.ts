@@ -54,7 +54,6 @@ describe("launchCommandAgent", () => {
         ),
       ),
     });
-    if (!extracted.success) throw new Error(extracted.problem);
     const fields = extracted.fields;
     expect(fields).toMatchObject({
       thread: env.thread,
@@ -89,13 +88,11 @@ describe("launchCommandAgent", () => {
     const counter = join(temp.path, "count");
     const schema = { properties: { approved: { type: "boolean" } }, required: ["approved"] };
     const first = await launch(fixturePath("invalid-then-valid.sh"), [counter]);
-    expect(extractFrontmatter(first.reply, schema)).toEqual({
-      success: false,
-      problem: 'field "approved": expected boolean, got string "yes"',
-    });
+    expect(() => extractFrontmatter(first.reply, schema)).toThrow(
+      'field "approved": expected boolean, got string "yes"',
+    );
     const second = await launch(fixturePath("invalid-then-valid.sh"), [counter]);
     expect(extractFrontmatter(second.reply, schema)).toEqual({
-      success: true,
       fields: { approved: true },
       body: "Looks fine (attempt 2).",
     });

@@ -3,6 +3,7 @@ import type { SafeResult } from "@uwf/protocol";
 import { parseDocument } from "yaml";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
+import { InvalidScenarioError } from "./invalid-scenario-error.ts";
 
 /** One scripted step: the role the moderator must have chosen, and what the agent replies. */
 export interface ScenarioStep {
@@ -23,7 +24,15 @@ export interface Scenario {
  * `.json` file) JSON: the scripted agent reads its whole scenario on every step, and JSON parses about
  * fifteen times faster, which matters for long generated scenarios. Problems name the file and the entry.
  */
-export async function safeLoadScenario(file: string): Promise<SafeResult<Scenario, string>> {
+export async function safeLoadScenario(file: string): Promise<SafeResult<Scenario, InvalidScenarioError>> {
+  const checked = checkScenario(file);
+  return checked.success ? checked : { success: false, error: new InvalidScenarioError(file, checked.error) };
+}
+
+/** A check's result; the problem is a message naming the file. */
+type Checked<Value> = { success: true; value: Value } | { success: false; error: string };
+
+function checkScenario(file: string): Checked<Scenario> {
   let text: string;
   try {
     // Synchronous: the step waits for it anyway, and the first promise-based read of a process costs more.
@@ -60,7 +69,7 @@ export async function safeLoadScenario(file: string): Promise<SafeResult<Scenari
   return { success: true, value: { file, steps: parsed } };
 }
 
-function parseJson(file: string, text: string): SafeResult<unknown, string> {
+function parseJson(file: string, text: string): Checked<unknown> {
   try {
     return { success: true, value: JSON.parse(text) };
   } catch (error) {
@@ -68,7 +77,7 @@ function parseJson(file: string, text: string): SafeResult<unknown, string> {
   }
 }
 
-function parseYaml(file: string, text: string): SafeResult<unknown, string> {
+function parseYaml(file: string, text: string): Checked<unknown> {
   const document = parseDocument(text);
   const yamlError = document.errors[0];
   if (yamlError !== undefined) {

@@ -44,7 +44,6 @@ describe("runScriptedAgent", () => {
     expect(result).toMatchObject({ exitCode: 0, error: null, command: null, timedOut: false, interrupted: false });
     expect(result.reply).toBe("---\nsummary: first draft\n---\n\n# Draft\nText.\n");
     expect(extractFrontmatter(result.reply, { properties: { summary: { type: "string" } } })).toEqual({
-      success: true,
       fields: { summary: "first draft" },
       body: "# Draft\nText.",
     });

@@ -31,7 +31,7 @@ export async function runScriptedAgent(options: RunScriptedAgentOptions): Promis
     ? options.spec.scenario
     : resolve(options.baseDir, options.spec.scenario);
   const loaded = await safeLoadScenario(file);
-  if (!loaded.success) return failedLaunchResult(loaded.error, startedAt);
+  if (!loaded.success) return failedLaunchResult(loaded.error.message, startedAt);
 
   const { steps } = loaded.value;
   const stepNumber = options.stepIndex + 1;

@@ -36,7 +36,6 @@ describe("runShellAgent", () => {
     expect(result.reply).toBe("---\n$status: pass\nexitCode: 0\n---\n\nOutput:\n\n```text\nout\nerr\n```\n");
     expect(result.stderrTail).toBe("out\nerr\n");
     expect(extractFrontmatter(result.reply, schema)).toMatchObject({
-      success: true,
       fields: { $status: "pass", exitCode: 0 },
     });
   });

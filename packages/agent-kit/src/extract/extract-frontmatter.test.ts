@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import type { JsonSchemaObject } from "@uwf/protocol";
 import { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
-import { extractFrontmatter, extractFrontmatterOrThrow } from "./extract-frontmatter.ts";
+import { extractFrontmatter, safeExtractFrontmatter } from "./extract-frontmatter.ts";
 import { InvalidReplyError } from "./invalid-reply-error.ts";
 
 const reviewerSchema: JsonSchemaObject = {
@@ -26,15 +26,14 @@ const writerSchema: JsonSchemaObject = {
 };
 
 function problemOf(reply: string, schema: JsonSchemaObject | undefined): string {
-  const result = extractFrontmatter(reply, schema);
-  if (result.success) throw new Error(`expected a problem, got ${JSON.stringify(result)}`);
-  return result.problem;
+  const result = safeExtractFrontmatter(reply, schema);
+  if (result.success) throw new Error(`expected a problem, got ${JSON.stringify(result.value)}`);
+  return result.error.problem;
 }
 
 describe("extractFrontmatter", () => {
   it("returns the validated fields and the markdown body", () => {
     expect(extractFrontmatter("---\napproved: true\ncomments: fine\n---\n\nLooks good.\n", reviewerSchema)).toEqual({
-      success: true,
       fields: { approved: true, comments: "fine" },
       body: "Looks good.",
     });
@@ -43,14 +42,12 @@ describe("extractFrontmatter", () => {
   it("keeps only the schema's fields, $status and reason", () => {
     const reply = "---\napproved: false\nmood: grumpy\n$status: rejected\nreason: n/a\n---\nbody";
     expect(extractFrontmatter(reply, reviewerSchema)).toMatchObject({
-      success: true,
       fields: { approved: false, $status: "rejected", reason: "n/a" },
     });
   });
 
   it("allows $status even when the schema forbids other properties", () => {
     expect(extractFrontmatter("---\nsummary: s\n$status: done\n---\n", writerSchema)).toMatchObject({
-      success: true,
       fields: { summary: "s", $status: "done" },
     });
   });
@@ -58,7 +55,6 @@ describe("extractFrontmatter", () => {
   it("tolerates a BOM, blank lines and a stray fence", () => {
     const reply = "\uFEFF\n\n```yaml\n---\napproved: true\n---\n```\nbody";
     expect(extractFrontmatter(reply, reviewerSchema)).toEqual({
-      success: true,
       fields: { approved: true },
       body: "body",
     });
@@ -98,7 +94,7 @@ describe("extractFrontmatter", () => {
     );
   });
 
-  describe("limits: a reply over one is an invalid reply, never a thrown error", () => {
+  describe("limits: a reply over one is an invalid reply, never another error", () => {
     const anySchema: JsonSchemaObject = { type: "object", properties: { comments: {} } };
 
     it("refuses an alias bomb quickly", () => {
@@ -116,7 +112,7 @@ describe("extractFrontmatter", () => {
     it(`accepts ${MAX_YAML_NESTING} levels of nesting and refuses one more, with the line`, () => {
       const nested = (levels: number) =>
         `---\napproved: true\ncomments: ${"[".repeat(levels)}${"]".repeat(levels)}\n---\n`;
-      expect(extractFrontmatter(nested(MAX_YAML_NESTING - 1), anySchema).success).toBe(true);
+      expect(safeExtractFrontmatter(nested(MAX_YAML_NESTING - 1), anySchema).success).toBe(true);
       expect(problemOf(nested(MAX_YAML_NESTING), anySchema)).toBe(
         `the frontmatter is refused (line 3 of the reply): mappings and lists nest deeper than ${MAX_YAML_NESTING} levels`,
       );
@@ -151,7 +147,6 @@ describe("extractFrontmatter", () => {
 
   it("accepts $SUSPEND with a reason and lifts the required fields", () => {
     expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: Which database?\n---\n", reviewerSchema)).toEqual({
-      success: true,
       fields: { $status: "$SUSPEND", reason: "Which database?" },
       body: "",
     });
@@ -171,9 +166,8 @@ describe("extractFrontmatter", () => {
   });
 
   it("accepts a plain markdown reply from a role that declares no fields", () => {
-    expect(extractFrontmatter("Just prose.\n", undefined)).toEqual({ success: true, fields: {}, body: "Just prose." });
+    expect(extractFrontmatter("Just prose.\n", undefined)).toEqual({ fields: {}, body: "Just prose." });
     expect(extractFrontmatter("---\n---\nProse.", { type: "object" })).toEqual({
-      success: true,
       fields: {},
       body: "Prose.",
     });
@@ -181,31 +175,40 @@ describe("extractFrontmatter", () => {
 
   it("validates equal schemas given as fresh objects", () => {
     for (let index = 0; index < 200; index++) {
-      expect(extractFrontmatter(`---\napproved: ${index % 2 === 0}\n---\n`, { ...reviewerSchema }).success).toBe(true);
+      expect(safeExtractFrontmatter(`---\napproved: ${index % 2 === 0}\n---\n`, { ...reviewerSchema }).success).toBe(
+        true,
+      );
     }
   });
 });
 
-describe("extractFrontmatterOrThrow", () => {
-  it("throws an InvalidReplyError that keeps the raw reply", () => {
+describe("extractFrontmatter and safeExtractFrontmatter", () => {
+  it("throw and return the same InvalidReplyError, which keeps the raw reply and the problem", () => {
     const reply = "---\napproved: yes\n---\n";
+    const problem = 'field "approved": expected boolean, got string "yes"';
+    const safe = safeExtractFrontmatter(reply, reviewerSchema);
+    expect(safe.success).toBe(false);
+    let thrown: unknown;
     try {
-      extractFrontmatterOrThrow(reply, reviewerSchema);
-      throw new Error("expected a throw");
+      extractFrontmatter(reply, reviewerSchema);
     } catch (error) {
+      thrown = error;
+    }
+    for (const error of [thrown, safe.success ? null : safe.error]) {
       expect(error).toBeInstanceOf(InvalidReplyError);
       const invalid = error as InvalidReplyError;
       expect(invalid.code).toBe("invalid-reply");
+      expect(invalid.problem).toBe(problem);
       expect(invalid.reply).toBe(reply);
-      expect(invalid.toJSON().data).toEqual({ problem: 'field "approved": expected boolean, got string "yes"' });
+      expect(invalid.message).toBe(`invalid reply: ${problem}`);
+      expect(invalid.toJSON().data).toEqual({ problem });
     }
   });
 
-  it("returns fields and body for a valid reply", () => {
-    expect(extractFrontmatterOrThrow("---\napproved: true\n---\nok", reviewerSchema)).toEqual({
-      fields: { approved: true },
-      body: "ok",
-    });
+  it("return the fields and body of a valid reply", () => {
+    const value = { fields: { approved: true }, body: "ok" };
+    expect(extractFrontmatter("---\napproved: true\n---\nok", reviewerSchema)).toEqual(value);
+    expect(safeExtractFrontmatter("---\napproved: true\n---\nok", reviewerSchema)).toEqual({ success: true, value });
   });
 });
 
@@ -225,36 +228,35 @@ describe("extractFrontmatter with per-status branches", () => {
       verdictSchema,
     );
     expect(result).toEqual({
-      success: true,
       fields: { $status: "rejected", why: "no tests", note: "n" },
       body: "Body",
     });
   });
 
   it("names the problem in the branch the reply's $status chose", () => {
-    expect(extractFrontmatter("---\n$status: rejected\n---\n", verdictSchema)).toEqual({
-      success: false,
-      problem: 'missing required field "why" (with $status: rejected)',
-    });
-    expect(extractFrontmatter("---\n$status: approved\nscore: ten\n---\n", verdictSchema)).toEqual({
-      success: false,
-      problem: 'field "score": expected integer, got string "ten" (with $status: approved)',
-    });
+    expect(problemOf("---\n$status: rejected\n---\n", verdictSchema)).toBe(
+      'missing required field "why" (with $status: rejected)',
+    );
+    expect(problemOf("---\n$status: approved\nscore: ten\n---\n", verdictSchema)).toBe(
+      'field "score": expected integer, got string "ten" (with $status: approved)',
+    );
   });
 
   it("lists the statuses that have a branch when the reply's has none", () => {
-    expect(extractFrontmatter("---\n$status: maybe\n---\n", verdictSchema)).toEqual({
-      success: false,
-      problem: 'field "$status": expected one of "rejected", "approved", got string "maybe"',
-    });
-    expect(extractFrontmatter("---\nnote: hi\n---\n", verdictSchema)).toEqual({
-      success: false,
-      problem: 'missing required field "$status" (one of "rejected", "approved")',
-    });
+    expect(problemOf("---\n$status: maybe\n---\n", verdictSchema)).toBe(
+      'field "$status": expected one of "rejected", "approved", got string "maybe"',
+    );
+    expect(problemOf("---\nnote: hi\n---\n", verdictSchema)).toBe(
+      'missing required field "$status" (one of "rejected", "approved")',
+    );
   });
 
   it("lets $SUSPEND leave out every branch's required fields but still checks types", () => {
-    expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: which repo?\n---\n", verdictSchema).success).toBe(true);
-    expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: r\nscore: x\n---\n", verdictSchema).success).toBe(false);
+    expect(safeExtractFrontmatter("---\n$status: $SUSPEND\nreason: which repo?\n---\n", verdictSchema).success).toBe(
+      true,
+    );
+    expect(safeExtractFrontmatter("---\n$status: $SUSPEND\nreason: r\nscore: x\n---\n", verdictSchema).success).toBe(
+      false,
+    );
   });
 });

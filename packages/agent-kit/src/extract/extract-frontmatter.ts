@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from "@uwf/protocol";
+import type { JsonSchemaObject, SafeResult } from "@uwf/protocol";
 import { LineCounter, parseDocument } from "yaml";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
@@ -11,22 +11,44 @@ import { allBranchProperties, branchAnswers, listStatusBranches } from "./status
 import { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
 import { validateOutputFields } from "./validate-output-fields.ts";
 
-export type ExtractFrontmatterResult =
-  | { success: true; fields: Record<string, unknown>; body: string }
-  | { success: false; problem: string };
+/** An agent reply taken apart: its validated fields and its markdown body. */
+export interface ExtractedFrontmatter {
+  fields: Record<string, unknown>;
+  body: string;
+}
 
 /**
- * Reads the YAML frontmatter at the start of an agent reply and validates it.
+ * Reads the YAML frontmatter at the start of an agent reply and validates it; throws
+ * `InvalidReplyError` (which keeps the reply, and the problem to send back to the agent) for a
+ * bad reply. `safeExtractFrontmatter` returns that error instead.
  *
  * Only the fields the schema declares are kept (its `properties` and those of its
  * per-status branches, see listStatusBranches), plus `$status` and `reason`, which
  * every role may report. The fields are validated against the whole schema.
  * `$status: $SUSPEND` needs a string `reason` and lifts every `required` (a role
  * that stops has nothing to report yet); the declared fields' types still hold. A reply without frontmatter is accepted as a plain body only when the
- * schema declares no fields at all. Never throws for a bad reply: the problem is a
- * sentence to send back to the agent.
+ * schema declares no fields at all.
  */
-export function extractFrontmatter(reply: string, schema: JsonSchemaObject | undefined): ExtractFrontmatterResult {
+export function extractFrontmatter(reply: string, schema: JsonSchemaObject | undefined): ExtractedFrontmatter {
+  const result = safeExtractFrontmatter(reply, schema);
+  if (!result.success) throw result.error;
+  return result.value;
+}
+
+/** `extractFrontmatter`, returning the `InvalidReplyError` for a bad reply instead of throwing it. */
+export function safeExtractFrontmatter(
+  reply: string,
+  schema: JsonSchemaObject | undefined,
+): SafeResult<ExtractedFrontmatter, InvalidReplyError> {
+  const checked = checkReply(reply, schema);
+  if (!checked.success) return { success: false, error: new InvalidReplyError(checked.problem, reply) };
+  return { success: true, value: { fields: checked.fields, body: checked.body } };
+}
+
+/** The problem is a sentence for the agent, so the checks below pass it on as text. */
+type ReplyCheck = ({ success: true } & ExtractedFrontmatter) | { success: false; problem: string };
+
+function checkReply(reply: string, schema: JsonSchemaObject | undefined): ReplyCheck {
   const roleSchema = schema ?? { type: "object" };
   const replySchema = withStatusFields(roleSchema);
   const split = splitFrontmatter(reply);
@@ -103,16 +125,6 @@ function describeBranchProblem(
     }
   }
   return wholeProblem;
-}
-
-/** `extractFrontmatter`, throwing `InvalidReplyError` (which keeps the reply) instead of returning the problem. */
-export function extractFrontmatterOrThrow(
-  reply: string,
-  schema: JsonSchemaObject | undefined,
-): { fields: Record<string, unknown>; body: string } {
-  const result = extractFrontmatter(reply, schema);
-  if (!result.success) throw new InvalidReplyError(result.problem, reply);
-  return { fields: result.fields, body: result.body };
 }
 
 type ParseFieldsResult = { success: true; fields: Record<string, unknown> } | { success: false; problem: string };

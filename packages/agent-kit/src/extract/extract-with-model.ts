@@ -6,7 +6,7 @@ import { createAnthropicClient, DEFAULT_MAX_RETRIES } from "../anthropic/create-
 import { describeApiError } from "../anthropic/describe-api-error.ts";
 import { apiKeyHint, readApiKey } from "../anthropic/read-api-key.ts";
 import { resolveModelSettings } from "../anthropic/resolve-model-settings.ts";
-import { extractFrontmatter } from "./extract-frontmatter.ts";
+import { safeExtractFrontmatter } from "./extract-frontmatter.ts";
 import { formatFrontmatter } from "./format-frontmatter.ts";
 import { splitFrontmatter } from "./split-frontmatter.ts";
 import { CONVENTION_KEYWORD } from "./status-fields.ts";
@@ -119,10 +119,10 @@ export async function extractWithModel(options: ExtractWithModelOptions): Promis
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     return { success: false, problem: "the extraction model's tool input is not an object", usage };
   }
-  const checked = extractFrontmatter(formatFrontmatter(input as Record<string, unknown>, body), options.schema);
+  const checked = safeExtractFrontmatter(formatFrontmatter(input as Record<string, unknown>, body), options.schema);
   if (!checked.success)
-    return { success: false, problem: `the extracted fields are invalid: ${checked.problem}`, usage };
-  return { success: true, fields: checked.fields, body: checked.body, usage, model: settings.model };
+    return { success: false, problem: `the extracted fields are invalid: ${checked.error.problem}`, usage };
+  return { success: true, ...checked.value, usage, model: settings.model };
 }
 
 /** The reply schema as a tool input schema: an object schema without uwf's own annotation keyword. */

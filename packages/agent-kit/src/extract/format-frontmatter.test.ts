@@ -17,7 +17,7 @@ describe("formatFrontmatter", () => {
     const fields = { $status: "$SUSPEND", reason: "needs: a colon\nand a newline", count: 3, yes: "yes" };
     const reply = formatFrontmatter(fields, "body");
     const schema = { properties: { count: { type: "integer" }, yes: { type: "string" } } };
-    expect(extractFrontmatter(reply, schema)).toEqual({ success: true, fields, body: "body" });
+    expect(extractFrontmatter(reply, schema)).toEqual({ fields, body: "body" });
   });
 });
 

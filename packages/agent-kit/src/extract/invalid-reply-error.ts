@@ -6,10 +6,15 @@ export interface ReplyFile {
   role: string;
 }
 
-/** A reply whose frontmatter is missing or does not match the role's schema. Keeps the raw reply; a reply from a file is named by the file. */
+/**
+ * A reply whose frontmatter is missing or does not match the role's schema. Keeps the raw reply, and
+ * the problem as a sentence to send back to the agent. A reply from a file is named by the file.
+ */
 export class InvalidReplyError extends UwfError {
   static readonly code = "invalid-reply" as const;
 
+  /** What is wrong with the reply, addressed to whoever wrote it. */
+  readonly problem: string;
   /** The reply as received; not in `data`, which stays small enough to print. */
   readonly reply: string;
 
@@ -18,6 +23,7 @@ export class InvalidReplyError extends UwfError {
       data: from === undefined ? { problem } : { file: from.file, role: from.role, problem },
     });
     this.name = "InvalidReplyError";
+    this.problem = problem;
     this.reply = reply;
   }
 }

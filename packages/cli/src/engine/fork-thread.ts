@@ -2,8 +2,8 @@ import {
   buildReplySchema,
   type CompiledWorkflow,
   compileWorkflow,
-  extractFrontmatter,
   InvalidReplyError,
+  safeExtractFrontmatter,
 } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
@@ -123,10 +123,11 @@ async function recordReplacement(options: RecordReplacementOptions): Promise<Rep
   if (step === undefined) {
     throw new UsageError("fork --output needs a step node: a start node has no reply to replace");
   }
-  const extracted = extractFrontmatter(reply.text, buildReplySchema(workflow, step.role));
-  if (!extracted.success) {
-    throw new InvalidReplyError(extracted.problem, reply.text, { file: reply.file, role: step.role });
+  const checked = safeExtractFrontmatter(reply.text, buildReplySchema(workflow, step.role));
+  if (!checked.success) {
+    throw new InvalidReplyError(checked.error.problem, reply.text, { file: reply.file, role: step.role });
   }
+  const extracted = checked.value;
   const timestamp = now.toISOString();
   let next: string = step.role;
   let suspended: { reason: string } | null = null;

@@ -1,11 +1,11 @@
 import {
   type AgentLaunchResult,
   buildRetryPrompt,
-  extractFrontmatter,
   extractWithModel,
   type LaunchAgentOptions,
   launchAgent,
   type PreviousVisit,
+  safeExtractFrontmatter,
 } from "@uwf/agent-kit";
 import { type AgentRunOutcome, addUsage, type Config, type JsonSchemaObject, type Usage } from "@uwf/protocol";
 
@@ -121,10 +121,10 @@ export async function runAgentWithRetries<Route = unknown>(
       attempts.push({ request, result, error: failure.error });
       return finish(failure.outcome, failure.error);
     }
-    const extracted = extractFrontmatter(result.reply, schema);
+    const extracted = safeExtractFrontmatter(result.reply, schema);
     const checked: ReplyCheck<Route> = extracted.success
-      ? await routeReply(extracted.fields, extracted.body)
-      : { success: false, problem: extracted.problem, retry: true, stage: "schema" };
+      ? await routeReply(extracted.value.fields, extracted.value.body)
+      : { success: false, problem: extracted.error.problem, retry: true, stage: "schema" };
     attempts.push({ request, result, error: checked.success ? null : checked.problem });
     if (checked.success) return finish("ok", null, { reply: checked.reply, extraction: "frontmatter" });
     if (!checked.retry) return finish("invalid", `reply cannot be used: ${checked.problem}`);

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { GLOBAL_OPTIONS } from "./commands/command-table.ts";
+import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./commands/command-table.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
 import { printResult } from "./print.ts";
@@ -32,6 +32,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .description("Run multi-role agent workflows from the terminal: start, step, fork and read threads.")
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .enablePositionalOptions(false);
   for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
@@ -62,8 +63,23 @@ export async function runCli(argv: string[]): Promise<number> {
   const { registerCommands } = await import("./commands/register-commands.ts");
   registerCommands(program, run, commandName(argv));
   trace("commands registered");
-  await program.parseAsync(argv, { from: "user" });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    // No command: commander shows the help on stderr, which --json silences, so say what is missing.
+    if ((error as { code?: unknown }).code !== "commander.help" || !argv.includes("--json")) throw error;
+    const { UsageError } = await import("./errors/usage-error.ts");
+    throw new UsageError(missingCommandMessage(commandName(argv)));
+  }
   return exitCode;
+}
+
+/** `uwf --json`, `uwf workflow --json`: which commands could have been given. */
+function missingCommandMessage(name: string | undefined): string {
+  const group = COMMAND_TABLE.find((entry) => entry.name === name);
+  if (group === undefined || !isCommandGroup(group)) return "no command given; `uwf --help` lists the commands";
+  const names = group.commands.map((command) => command.name).join(", ");
+  return `uwf ${group.name} needs a command: ${names} (\`uwf ${group.name} --help\`)`;
 }
 
 /** Global options that take a value, so the command name can be found without parsing everything. */

@@ -58,6 +58,16 @@ export {
 } from "./error-result.ts";
 export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
 export {
+  type CompletionCandidatesResult,
+  type CompletionScriptResult,
+  completionCandidatesResultSchema,
+  completionScriptResultSchema,
+  type HelpTopicResult,
+  helpTopicResultSchema,
+  type VersionResult,
+  versionResultSchema,
+} from "./help-results.ts";
+export {
   type ConfigListResult,
   type ConfigValueResult,
   configListResultSchema,

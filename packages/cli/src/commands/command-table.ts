@@ -27,6 +27,19 @@ export const GLOBAL_OPTIONS: readonly OptionEntry[] = [
   { key: "verbose", flags: "-v, --verbose", description: "stream the agent's stderr" },
 ];
 
+/** `uwf help TOPIC`: what is not one command's. */
+export const HELP_TOPICS: ReadonlyArray<{ name: string; description: string }> = [
+  { name: "exit-codes", description: "what each exit code means, and the error codes behind it" },
+  { name: "json", description: "what --json prints, and the schema of each command's document" },
+];
+
+/** Shown under `uwf --help`. */
+export const PROGRAM_EXAMPLES: readonly string[] = [
+  'uwf run review -p "Review the last commit"',
+  "uwf list",
+  "uwf help exit-codes",
+];
+
 const AGENT_OPTION = {
   flags: "--agent <alias>",
   description: "agent for roles that name none (an alias, or scripted:FILE)",
@@ -394,6 +407,38 @@ export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
     },
     examples: ["uwf setup", 'printf %s "$KEY" | uwf setup --api-key -', "uwf setup --agent claude-code"],
     load: async () => (await import("./setup.ts")).setupCommand,
+  }),
+  defineCommand({
+    name: "completion",
+    description: "print a completion script for bash, zsh or fish",
+    arguments: [{ syntax: "<shell>", key: "shell", completes: ["bash", "zsh", "fish"] }],
+    examples: ["source <(uwf completion bash)", "source <(uwf completion zsh)", "uwf completion fish | source"],
+    json: "completionScriptResultSchema",
+    load: async () => (await import("./completion/completion.ts")).completionCommand,
+  }),
+  defineCommand({
+    name: "__complete",
+    description: "what the completion scripts call: candidates for the last word",
+    arguments: [{ syntax: "[words...]", key: "words" }],
+    examples: [],
+    json: "completionCandidatesResultSchema",
+    hidden: true,
+    load: async () => (await import("./completion/complete.ts")).completeCommand,
+  }),
+  defineCommand({
+    name: "version",
+    description: "uwf's version, the Bun it runs on and the store schema version",
+    examples: ["uwf version", "uwf version --json"],
+    json: "versionResultSchema",
+    load: async () => withoutOptions((await import("./version.ts")).versionCommand),
+  }),
+  defineCommand({
+    name: "help",
+    description: "help for a command, or a topic: exit-codes, json",
+    arguments: [{ syntax: "[command-or-topic...]", key: "words", completes: "command" }],
+    examples: ["uwf help step", "uwf help workflow add", "uwf help exit-codes"],
+    json: "helpTopicResultSchema",
+    load: async () => (await import("./help/help-topic.ts")).helpTopicCommand,
   }),
 ];
 

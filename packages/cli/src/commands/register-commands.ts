@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { RunCommand } from "../registry.ts";
-import { COMMAND_TABLE, isCommandGroup } from "./command-table.ts";
+import { COMMAND_TABLE, HELP_TOPICS, isCommandGroup, PROGRAM_EXAMPLES } from "./command-table.ts";
 import type { CommandEntry, CommandGroup } from "./define-command.ts";
 
 /**
@@ -9,9 +9,13 @@ import type { CommandEntry, CommandGroup } from "./define-command.ts";
  * commands (for commander's suggestions) still get all of it, in the table's order.
  */
 export function registerCommands(program: Command, run: RunCommand, name?: string): void {
-  const only = name === undefined ? undefined : COMMAND_TABLE.find((entry) => entry.name === name);
+  // `uwf help step` shows another command's help, so help needs the whole tree.
+  const only = name === undefined || name === "help" ? undefined : COMMAND_TABLE.find((entry) => entry.name === name);
+  program.helpCommand(false);
+  addExamples(program, PROGRAM_EXAMPLES);
   for (const entry of only === undefined ? COMMAND_TABLE : [only]) {
     if (isCommandGroup(entry)) registerGroup(program, entry, run);
+    else if (entry.name === "help") registerHelp(program, entry, run);
     else registerCommand(program, entry, run);
   }
 }
@@ -39,6 +43,28 @@ function registerCommand(parent: Command, entry: CommandEntry, run: RunCommand):
     });
     await run(async (context) => (await entry.load())(options, context))();
   });
+}
+
+/**
+ * `uwf help TOPIC` runs the topic command; `uwf help COMMAND…` (or plain `uwf help`) prints that
+ * command's help, as `uwf COMMAND… --help` does.
+ */
+function registerHelp(program: Command, entry: CommandEntry, run: RunCommand): void {
+  registerCommand(program, entry, run);
+  const help = program.commands.find((command) => command.name() === entry.name) as Command;
+  help.action(async (words: string[]) => {
+    const isTopic = HELP_TOPICS.some((topic) => topic.name === words[0]);
+    const target = isTopic ? undefined : findCommand(program, words);
+    if (target !== undefined) return target.outputHelp();
+    await run(async (context) => (await entry.load())({ words }, context))();
+  });
+}
+
+function findCommand(program: Command, words: readonly string[]): Command | undefined {
+  return words.reduce<Command | undefined>(
+    (parent, word) => parent?.commands.find((command) => command.name() === word),
+    program,
+  );
 }
 
 function addExamples(command: Command, examples: readonly string[]): void {

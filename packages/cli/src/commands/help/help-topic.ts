@@ -1,0 +1,86 @@
+import type { HelpTopicResult } from "@uwf/protocol";
+import { UsageError } from "../../errors/usage-error.ts";
+import {
+  EXIT_BUSY,
+  EXIT_ENDED,
+  EXIT_FAILED,
+  EXIT_HANGUP,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_STDOUT_CLOSED,
+  EXIT_SUSPENDED,
+  EXIT_USAGE,
+} from "../../exit-codes.ts";
+import { COMMAND_TABLE, HELP_TOPICS, isCommandGroup } from "../command-table.ts";
+
+/** `uwf help exit-codes`, `uwf help json`: what no single command's help says. */
+export async function helpTopicCommand(options: { words: string[] }) {
+  const [topic] = options.words;
+  const write = topic === undefined || options.words.length > 1 ? undefined : TOPICS[topic];
+  if (write === undefined) {
+    const names = HELP_TOPICS.map((known) => known.name).join(", ");
+    throw new UsageError(`help ${options.words.join(" ")}: no such command or topic (topics: ${names})`, {
+      words: options.words,
+    });
+  }
+  const result: HelpTopicResult = { topic: topic as string, text: write() };
+  return { result, format: (value: HelpTopicResult) => value.text };
+}
+
+const TOPICS: Readonly<Record<string, () => string>> = {
+  "exit-codes": exitCodesText,
+  json: jsonText,
+};
+
+const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [number, string]> = [
+  [EXIT_OK, "done"],
+  [EXIT_FAILED, "failed: an agent failed, a reply stayed invalid, a workflow or config is invalid, not found, corrupt"],
+  [EXIT_USAGE, "usage: unknown flag, bad value, malformed address, ambiguous thread prefix, refused start inputs"],
+  [EXIT_ENDED, "nothing to do: the thread has ended"],
+  [EXIT_SUSPENDED, "the thread is suspended and waits for `uwf resume`"],
+  [EXIT_BUSY, "busy or conflict: another process is stepping the thread, or the head moved meanwhile"],
+  [EXIT_HANGUP, "hung up: the terminal closed during a step (the thread is unchanged)"],
+  [EXIT_INTERRUPTED, "interrupted by Ctrl-C or SIGTERM (the thread is unchanged)"],
+  [EXIT_STDOUT_CLOSED, "stdout was closed by its reader (`uwf read T | head`): nothing is printed"],
+];
+
+function exitCodesText(): string {
+  const rows = EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`);
+  return [
+    "Exit codes",
+    "",
+    ...rows,
+    "",
+    'Under --json an error is one document on stderr, {"error":{"code","message","data"}}; its code',
+    "says which error it was. docs/cli.md lists the error codes and their exit codes.",
+    "",
+    "A script can step a thread to its end and tell why it stopped:",
+    '  code=0; while [ $code -eq 0 ]; do uwf step "$T" -q; code=$?; done',
+  ].join("\n");
+}
+
+function jsonText(): string {
+  const rows: Array<[string, string]> = [];
+  for (const entry of COMMAND_TABLE) {
+    const commands = isCommandGroup(entry)
+      ? entry.commands.map((command) => [`${entry.name} ${command.name}`, command] as const)
+      : [[entry.name, entry] as const];
+    if (entry.name === "thread") continue;
+    for (const [name, command] of commands) {
+      if (command.json !== undefined && command.hidden !== true) rows.push([`uwf ${name}`, command.json]);
+    }
+  }
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return [
+    "--json",
+    "",
+    "With --json a command prints exactly one JSON document on stdout and nothing else there. Its",
+    "shape is a zod schema exported by @uwf/protocol:",
+    "",
+    ...rows.map(([name, schema]) => `  ${name.padEnd(width)}  ${schema}`),
+    "",
+    'An error is one document on stderr instead: {"error":{"code":"…","message":"…","data":{…}}}',
+    "(errorResultSchema), with the exit code `uwf help exit-codes` lists. Threads are named by a",
+    "`thread` key. Warnings and progress never go to stdout, and --json silences notes.",
+  ].join("\n");
+}

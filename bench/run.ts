@@ -190,7 +190,7 @@ async function runSuite(): Promise<BenchResults> {
       id: "list-all",
       name: "uwf list --json (all)",
       store: largeLabel,
-      options: uwf(largeHome, ["list", "--json"], plan.listAllRuns, 1),
+      options: uwf(largeHome, ["list", "--limit", "0", "--json"], plan.listAllRuns, 1),
     },
   ]);
 

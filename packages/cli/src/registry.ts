@@ -3,6 +3,7 @@ import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./commands/comman
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
 import { printResult } from "./print.ts";
+import { shouldColor } from "./should-color.ts";
 import { stderrIsTerminal, stdoutIsTerminal } from "./standard-streams.ts";
 import { trace } from "./trace.ts";
 import { VERSION } from "./version.ts";
@@ -12,6 +13,8 @@ export interface CommandOutcome<Result> {
   result: Result;
   format: (result: Result, color: boolean) => string;
   exitCode?: number;
+  /** A note for the person at the terminal, on stderr after the result (not with `-q` or `--json`). */
+  hint?: string;
 }
 
 type Load<Result> = (context: CommandContext) => Promise<CommandOutcome<Result>>;
@@ -50,6 +53,7 @@ export async function runCli(argv: string[]): Promise<number> {
         trace("command done");
         context.progress(null);
         await printResult(outcome.result, context.json, (result) => outcome.format(result, context.color));
+        if (outcome.hint !== undefined) context.note(outcome.hint);
         exitCode = outcome.exitCode ?? EXIT_OK;
       } finally {
         context.progress(null);
@@ -105,8 +109,11 @@ async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise
   const env = process.env;
   const cwd = process.cwd();
   const interactive = stderrIsTerminal() && !globals.quiet && !globals.json;
-  const color = globals.color !== false && env.NO_COLOR === undefined && stdoutIsTerminal();
-  const progress = interactive ? await createProgress(color) : () => {};
+  const color = shouldColor({ flag: globals.color !== false, env, terminal: stdoutIsTerminal() });
+  // The status line is drawn only on a terminal (interactive), so its colour follows the same rules.
+  const progress = interactive
+    ? await createProgress(shouldColor({ flag: globals.color !== false, env, terminal: true }))
+    : () => {};
   return createContext({
     home: resolveHome({ flag: globals.home, env, cwd }),
     cwd,
@@ -123,9 +130,21 @@ async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise
   });
 }
 
+/**
+ * The spinner's colours (yoctocolors) are decided once, when it loads, from the environment alone, by
+ * Node's rules: `--no-color` would not reach them, and they colour under CI where a known CI vendor is
+ * named. So FORCE_COLOR carries uwf's decision while the status line loads, and is then put back.
+ */
 async function createProgress(color: boolean): Promise<(status: ProgressStatus | null) => void> {
-  const { createStatusLine } = await import("./status-line.ts");
-  return createStatusLine(color);
+  const forceColor = process.env.FORCE_COLOR;
+  process.env.FORCE_COLOR = color ? "1" : "0";
+  try {
+    const { createStatusLine } = await import("./status-line.ts");
+    return createStatusLine();
+  } finally {
+    if (forceColor === undefined) delete process.env.FORCE_COLOR;
+    else process.env.FORCE_COLOR = forceColor;
+  }
 }
 
 /** Signals that stop a command cleanly: the agent's process group is stopped and the lease released. */

@@ -3,9 +3,10 @@ import type { ProgressStatus } from "./context.ts";
 
 /**
  * A live spinner on stderr while an agent runs: step, role, agent, elapsed time and, for agents that
- * report it, the turn and the last tool called. Only used when stderr is a terminal.
+ * report it, the turn and the last tool called. Only used when stderr is a terminal. Its colour is
+ * decided when it loads (see createProgress in registry.ts).
  */
-export function createStatusLine(color: boolean): (status: ProgressStatus | null) => void {
+export function createStatusLine(): (status: ProgressStatus | null) => void {
   let spinner: ReturnType<typeof yoctoSpinner> | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
   let current: ProgressStatus | null = null;
@@ -25,7 +26,7 @@ export function createStatusLine(color: boolean): (status: ProgressStatus | null
     spinner = yoctoSpinner({
       text: describeStatus(status, Date.now()),
       stream: process.stderr,
-      color: color ? "cyan" : undefined,
+      color: "cyan",
     }).start();
     timer = setInterval(() => {
       if (spinner !== null && current !== null) spinner.text = describeStatus(current, Date.now());

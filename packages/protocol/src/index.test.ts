@@ -74,6 +74,7 @@ describe("the @uwf/protocol entry", () => {
       "scriptedAgentSpecSchema",
       "shellAgentSpecSchema",
       "showTextResultSchema",
+      "shownThreadSchema",
       "startResultSchema",
       "statusTargetInputSchema",
       "stepResultSchema",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
-import { threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
+import { threadIdSchema, threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
 import { usageSchema } from "./usage.ts";
 
 export const startResultSchema = z.object({ thread: z.string(), workflow: addressSchema, head: addressSchema });
@@ -33,7 +33,20 @@ export type StepResult = z.infer<typeof stepResultSchema>;
 export const forkResultSchema = z.object({ thread: z.string(), forkedFrom: addressSchema, head: addressSchema });
 export type ForkResult = z.infer<typeof forkResultSchema>;
 
+/**
+ * A thread's record as `show` and `cancel` print it. `thread` names the thread, as in every result that
+ * names one; `id`, the record's own name for it, is kept as an alias.
+ */
+export const shownThreadSchema = threadRecordSchema.extend({
+  thread: threadIdSchema,
+  /** The start inputs (`show`, for a thread started with some). */
+  inputs: z.record(z.string(), z.unknown()).optional(),
+});
+export type ShownThread = z.infer<typeof shownThreadSchema>;
+
+/** A thread as `list` prints it: `thread` as in `show`, and `corrupt` for a thread whose head cannot be read. */
 export const listedThreadSchema = threadRecordSchema.extend({
+  thread: threadIdSchema,
   status: z.enum(["active", "suspended", "ended", "cancelled", "corrupt"]),
 });
 export type ListedThread = z.infer<typeof listedThreadSchema>;

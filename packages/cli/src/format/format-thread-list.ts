@@ -23,8 +23,5 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     thread.next ?? "",
     formatTimestamp(thread.updatedAt),
   ]);
-  const table = formatTable(["THREAD", "STATUS", "WORKFLOW", "STEPS", "NEXT", "UPDATED"], rows);
-  const shown = result.offset + result.threads.length;
-  const more = shown < result.total ? `\n${paint.dim(`${shown} of ${result.total}; more with --offset ${shown}`)}` : "";
-  return table + more;
+  return formatTable(["THREAD", "STATUS", "WORKFLOW", "STEPS", "NEXT", "UPDATED"], rows);
 }

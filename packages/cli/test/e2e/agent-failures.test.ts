@@ -5,9 +5,9 @@ import { waitFor } from "@uwf/cas/test";
 import {
   agentRunNodeSchema,
   errorResultSchema,
+  shownThreadSchema,
   startResultSchema,
   stepResultSchema,
-  threadRecordSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
@@ -36,7 +36,7 @@ async function start(): Promise<string> {
 }
 
 async function record(thread: string) {
-  return threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
 }
 
 function isAlive(pid: number): boolean {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { startResultSchema, threadRecordSchema } from "@uwf/protocol";
+import { shownThreadSchema, startResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
@@ -19,7 +19,7 @@ async function start(name: string): Promise<string> {
 }
 
 async function record(thread: string) {
-  return threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
 }
 
 describe("uwf cancel", () => {
@@ -27,7 +27,7 @@ describe("uwf cancel", () => {
     const thread = await start("linear");
     const cancelled = await temp.uwf(["cancel", thread, "--json"]);
     expect(cancelled.exitCode).toBe(0);
-    expect(threadRecordSchema.parse(cancelled.json()).status).toBe("cancelled");
+    expect(shownThreadSchema.parse(cancelled.json()).status).toBe("cancelled");
     expect((await record(thread)).status).toBe("cancelled");
     expect((await temp.uwf(["step", thread, "--agent", scripted("linear")])).exitCode).toBe(1);
   });
@@ -73,7 +73,7 @@ describe("uwf cancel", () => {
     expect(again.stdout).toBe(`thread ${thread} was already cancelled; nothing changed\n`);
     const asJson = await temp.uwf(["cancel", thread, "--json"]);
     expect(asJson.exitCode).toBe(0);
-    expect(threadRecordSchema.parse(asJson.json())).toEqual(before);
+    expect(shownThreadSchema.parse(asJson.json())).toEqual(before);
     expect(await record(thread)).toEqual(before);
   });
 });

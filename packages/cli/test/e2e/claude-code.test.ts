@@ -8,7 +8,7 @@ import {
   fakeToolUseReply,
   startFakeAnthropicServer,
 } from "@uwf/agent-kit/testing";
-import { agentRunNodeSchema, stepResultSchema, threadRecordSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 /** The real `claude` CLI, installed from npm as a devDependency of this package. */
@@ -192,7 +192,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     expect(revision?.command).toContain(writer?.sessionId ?? "");
 
     // The thread: $0.006 + $0.012 + $0.022, where Claude Code's totals would have added up to $0.0702.
-    const record = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const record = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
     expect(record.usage).toEqual({
       inputTokens: 6500,
       outputTokens: 650,

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createSqliteRefStore, isProcessAlive, readProcessStart, refDatabasePath } from "@uwf/cas";
-import { errorResultSchema, type Lease, startResultSchema, stepResultSchema, threadRecordSchema } from "@uwf/protocol";
+import { errorResultSchema, type Lease, shownThreadSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
@@ -32,7 +32,7 @@ async function start(): Promise<string> {
 }
 
 async function record(thread: string) {
-  return threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
 }
 
 /** The leases in the home's ref store, read beside the running uwf processes. */

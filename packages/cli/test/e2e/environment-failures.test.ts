@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { errorResultSchema, messageOf, startResultSchema, stepResultSchema, threadRecordSchema } from "@uwf/protocol";
+import { errorResultSchema, messageOf, shownThreadSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome, type UwfRun } from "../helpers/temp-home.ts";
 
 /**
@@ -119,7 +119,7 @@ function errorCode(run: UwfRun): string {
 }
 
 async function record(thread: string) {
-  return threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
 }
 
 describe.skipIf(mountRefusal !== null)(`a read-only store (mounts: ${mountRefusal ?? "allowed"})`, () => {
@@ -403,7 +403,7 @@ describe("read-only commands never create a home", () => {
     expect(list.stdout).toBe("no threads\n");
     expect(list.stderr).toBe(`no uwf home at ${missing}: read as empty (nothing was created)\n`);
     const json = await temp.uwf(["--home", missing, "list", "--json"]);
-    expect(json.json()).toEqual({ threads: [], total: 0, limit: null, offset: 0 });
+    expect(json.json()).toEqual({ threads: [], total: 0, limit: 30, offset: 0 });
     expect(json.stderr).toBe("");
     expect(existsSync(missing)).toBe(false);
   });

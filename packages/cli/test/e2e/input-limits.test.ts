@@ -6,9 +6,9 @@ import {
   errorResultSchema,
   listResultSchema,
   readResultSchema,
+  shownThreadSchema,
   startResultSchema,
   stepResultSchema,
-  threadRecordSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
@@ -128,7 +128,7 @@ describe("limits on workflows", () => {
     expect(error.message).toBe(
       "the edge prompt from $START to w cannot be rendered: it built more than the 10,000,000 characters or list items a render may (line:1, col:1)",
     );
-    const record = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const record = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
     expect(record.stepCount).toBe(0);
   });
 });
@@ -149,7 +149,7 @@ describe("limits on replies", () => {
     for (const attempt of run.attempts) expect(attempt.error).toContain("aliases expand too much");
     const reply = await temp.uwf(["show", String(error.data.run), "--reply"]);
     expect(reply.stdout).toContain("bomb kept for reading");
-    const record = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const record = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
     expect(record.head).toBe(head);
   });
 

@@ -15,10 +15,10 @@ import {
   listResultSchema,
   logResultSchema,
   readResultSchema,
+  shownThreadSchema,
   showTextResultSchema,
   startResultSchema,
   stepResultSchema,
-  threadRecordSchema,
   threadStepNodeSchema,
   verifyReportSchema,
   workflowAddResultSchema,
@@ -60,7 +60,7 @@ describe("--json output", () => {
     await expectJson(["thread", "start", LINEAR, "-p", "Via the thread synonym"], startResultSchema);
     await expectJson(["list"], listResultSchema);
     await expectJson(["thread", "list", "--limit", "1"], listResultSchema);
-    await expectJson(["show", thread], threadRecordSchema);
+    await expectJson(["show", thread], shownThreadSchema);
     const expanded = await expectJson(["show", stepAddress], expandedNodeSchema);
     expect(threadStepNodeSchema.parse(expanded.node).role).toBe("planner");
     expect(expanded.output).toEqual({ plan: "write hello.txt" });
@@ -72,7 +72,7 @@ describe("--json output", () => {
     await expectJson(["step", forked.thread, "--agent", SCRIPTED], stepResultSchema);
     await expectJson(["run", LINEAR, "-p", "Run it", "--agent", SCRIPTED], stepResultSchema);
     // The fork's step (the doer's, routed to $END) ended it; the first thread is still active.
-    await expectJson(["cancel", thread], threadRecordSchema);
+    await expectJson(["cancel", thread], shownThreadSchema);
   });
 
   it("matches the protocol schema for workflow, cas, config and init commands", async () => {

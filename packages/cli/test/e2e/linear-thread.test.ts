@@ -4,9 +4,9 @@ import { join } from "node:path";
 import {
   listResultSchema,
   logResultSchema,
+  shownThreadSchema,
   startResultSchema,
   stepResultSchema,
-  threadRecordSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
@@ -52,7 +52,7 @@ describe("a linear two-role workflow", () => {
     expect(planner.start).toBe(doer.start);
     expect(doer.edgePrompt).toBe("Carry out this plan: write hello.txt");
 
-    const shown = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const shown = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
     expect(shown.status).toBe("ended");
     expect(shown.stepCount).toBe(2);
   });
@@ -68,13 +68,13 @@ describe("a linear two-role workflow", () => {
 
   it("fails a scripted step routed to another role and leaves the head unchanged", async () => {
     const thread = await start();
-    const before = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const before = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
     const wrong = `scripted:${join(FIXTURES, "workflows/linear.wrong-role.scenario.yaml")}`;
     const result = await temp.uwf(["step", thread, "--agent", wrong]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain("doer");
     expect(result.stderr).toContain("planner");
-    const after = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const after = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
     expect(after.head).toBe(before.head);
     expect(after.stepCount).toBe(0);
   });
@@ -138,7 +138,7 @@ describe("a linear two-role workflow", () => {
     const healthy = await start();
     const broken = await start();
     await temp.uwf(["step", broken, "--agent", SCRIPTED]);
-    const record = threadRecordSchema.parse((await temp.uwf(["show", broken, "--json"])).json());
+    const record = shownThreadSchema.parse((await temp.uwf(["show", broken, "--json"])).json());
     const file = join(temp.home, "objects", record.head.slice(0, 2), `${record.head.slice(2)}.json`);
     const bytes = readFileSync(file, "utf8");
     await Bun.write(file, bytes.replace("planner", "plannex"));

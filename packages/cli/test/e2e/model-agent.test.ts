@@ -11,8 +11,8 @@ import {
 } from "@uwf/agent-kit/testing";
 import {
   agentRunNodeSchema,
+  shownThreadSchema,
   stepResultSchema,
-  threadRecordSchema,
   threadStepNodeSchema,
   transcriptNodeSchema,
 } from "@uwf/protocol";
@@ -130,7 +130,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     // Usage and cost per step, summed per thread: 8000 input tokens at $3, 230 output at $15 per million.
     const perStep = result.steps.map((step) => step.usage?.costUsd);
     expect(perStep).toEqual([0.00885, 0.0027, 0.01305, 0.00285]);
-    const record = threadRecordSchema.parse((await temp.uwf(["show", result.thread, "--json"])).json());
+    const record = shownThreadSchema.parse((await temp.uwf(["show", result.thread, "--json"])).json());
     expect(record.usage).toEqual({
       inputTokens: 8_000,
       outputTokens: 230,
@@ -252,7 +252,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt"], { env });
     expect(run.exitCode).toBe(1);
     const [listed] = (await temp.uwf(["list", "--json"])).json<{ threads: Array<{ id: string }> }>().threads;
-    const shown = threadRecordSchema.parse((await temp.uwf(["show", listed?.id ?? "", "--json"])).json());
+    const shown = shownThreadSchema.parse((await temp.uwf(["show", listed?.id ?? "", "--json"])).json());
     expect(shown.stepCount).toBe(0);
     expect(shown.usage.inputTokens).toBe(600);
     expect(shown.usage.outputTokens).toBe(60);

@@ -10,11 +10,11 @@ import {
   forkResultSchema,
   listResultSchema,
   type OutputNode,
+  shownThreadSchema,
   startResultSchema,
   stepResultSchema,
   type TextNode,
   type ThreadStepNode,
-  threadRecordSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
@@ -37,7 +37,7 @@ async function start(): Promise<string> {
 }
 
 async function record(thread: string) {
-  return threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
 }
 
 async function step(thread: string, scenario: string, ...more: string[]) {

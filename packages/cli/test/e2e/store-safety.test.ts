@@ -18,9 +18,9 @@ import {
   casRecoverResultSchema,
   gcReportSchema,
   listResultSchema,
+  shownThreadSchema,
   startResultSchema,
   stepResultSchema,
-  threadRecordSchema,
   verifyReportSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
@@ -110,7 +110,7 @@ describe("uwf cas gc racing steps", () => {
     expect(gcRuns.length).toBeGreaterThan(1);
     expect(gcRuns.reduce((sum, deleted) => sum + deleted, 0)).toBe(1); // the orphan, and nothing else
     for (const thread of threads) {
-      const record = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+      const record = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
       expect(record.stepCount).toBe(RUNS * STEPS_PER_RUN);
       const walked = await temp.uwf(["cas", "walk", record.head, "--json"]);
       expect(walked.exitCode).toBe(0);
@@ -282,7 +282,7 @@ describe("repair", () => {
 
   it("gc resolves the files a killed gc set aside once older than its grace, and verify lists them", async () => {
     const { thread, head } = await startLinear("A task", 2);
-    const record = threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const record = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
     // The head set aside alone (a gc killed while deciding on it), the start's set-aside copy beside it.
     renameSync(objectPath(head), objectPath(head, `.gc-${head.slice(2)}`));
     copyFileSync(objectPath(record.start), objectPath(record.start, `.gc-${record.start.slice(2)}`));

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import {
   forkResultSchema,
   logResultSchema,
+  shownThreadSchema,
   startResultSchema,
   stepResultSchema,
-  threadRecordSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
@@ -26,7 +26,7 @@ async function start(name: string, prompt = "The task"): Promise<string> {
 }
 
 async function record(thread: string) {
-  return threadRecordSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
 }
 
 describe("suspend and resume", () => {

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  shownThreadSchema,
   startResultSchema,
-  threadRecordSchema,
   workflowAddResultSchema,
   workflowListResultSchema,
   workflowValidateResultSchema,
@@ -41,7 +41,7 @@ describe("workflow commands", () => {
     expect(byNewName.workflow).toBe(changed.hash);
     const byHash = startResultSchema.parse((await temp.uwf(["start", added.hash, "-p", "pinned", "--json"])).json());
     expect(byHash.workflow).toBe(added.hash);
-    const old = threadRecordSchema.parse((await temp.uwf(["show", byName.thread, "--json"])).json());
+    const old = shownThreadSchema.parse((await temp.uwf(["show", byName.thread, "--json"])).json());
     expect(old.workflowAddress).toBe(added.hash);
   });
 

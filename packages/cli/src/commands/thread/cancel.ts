@@ -1,4 +1,4 @@
-import type { ThreadRecord } from "@uwf/protocol";
+import type { ShownThread, ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
 import { withThreadLease } from "../../engine/with-thread-lease.ts";
@@ -37,9 +37,10 @@ export async function cancelCommand(options: { thread: string }, context: Comman
 }
 
 function cancelled(record: ThreadRecord, changed: boolean) {
+  const result: ShownThread = { thread: record.id, ...record };
   return {
-    result: record,
-    format: (value: ThreadRecord) =>
+    result,
+    format: (value: ShownThread) =>
       changed ? `thread ${value.id} cancelled` : `thread ${value.id} was already cancelled; nothing changed`,
   };
 }

@@ -6,9 +6,13 @@ import { formatThreadList } from "../../format/format-thread-list.ts";
 export interface ListCommandOptions {
   status?: string;
   workflow?: string;
+  /** At most this many; 0 for all (default DEFAULT_LIST_LIMIT). */
   limit?: number;
   offset?: number;
 }
+
+/** How many threads `uwf list` shows when no `--limit` is given; `--limit 0` lists them all. */
+export const DEFAULT_LIST_LIMIT = 30;
 
 /**
  * Past this many listed threads, heads are only checked to exist (a stat), not read and re-hashed:
@@ -24,10 +28,11 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   }
   const store = await context.openStore({ create: false });
   const offset = options.offset ?? 0;
+  const limit = options.limit === undefined ? DEFAULT_LIST_LIMIT : options.limit === 0 ? undefined : options.limit;
   const { threads, total } = await store.refs.listThreads({
     status: status?.data,
     workflow: options.workflow,
-    limit: options.limit,
+    limit,
     offset,
   });
   const readHeads = threads.length <= FULL_HEAD_CHECK_LIMIT;
@@ -36,14 +41,19 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
       try {
         if (readHeads) await store.objects.get(thread.head);
         else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
-        return thread;
+        return { thread: thread.id, ...thread };
       } catch (error) {
         const reason = messageOf(error);
         context.warn(`thread ${thread.id}: ${reason}`);
-        return { ...thread, status: "corrupt" as const };
+        return { thread: thread.id, ...thread, status: "corrupt" as const };
       }
     }),
   );
-  const result: ListResult = { threads: listed, total, limit: options.limit ?? null, offset };
-  return { result, format: (value: ListResult, color: boolean) => formatThreadList(value, color) };
+  const result: ListResult = { threads: listed, total, limit: limit ?? null, offset };
+  const shown = offset + listed.length;
+  return {
+    result,
+    format: (value: ListResult, color: boolean) => formatThreadList(value, color),
+    hint: shown < total ? `${shown} of ${total} threads; more with --offset ${shown}, all with --limit 0` : undefined,
+  };
 }

@@ -2,6 +2,7 @@ import type { Store } from "@uwf/cas";
 import { parseAddress } from "@uwf/cas";
 import {
   agentRunNodeSchema,
+  type ShownThread,
   type ShowTextResult,
   textNodeSchema,
   threadStartNodeSchema,
@@ -41,7 +42,7 @@ export async function showCommand(
     // The start inputs live in the start node, not the record: one more read, only for a thread started with some.
     const start = threadStartNodeSchema.safeParse(await store.objects.get(thread.start));
     const inputs = start.success ? start.data.inputs : undefined;
-    const shown = inputs === undefined ? thread : { ...thread, inputs };
+    const shown: ShownThread = { thread: thread.id, ...thread, ...(inputs === undefined ? {} : { inputs }) };
     return { result: shown, format: (_, color) => formatThreadRecord(shown, color) };
   }
   const expanded = await expandNode(store.objects, address as string);

@@ -11,6 +11,7 @@ import {
   versionResultSchema,
 } from "@uwf/protocol";
 import { COMMAND_TABLE, isCommandGroup } from "../../src/commands/command-table.ts";
+import { EXIT_CODE_BY_ERROR_CODE } from "../../src/exit-codes.ts";
 import { VERSION } from "../../src/version.ts";
 import { createTempHome, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
@@ -175,6 +176,11 @@ describe("help", () => {
     expect(exitCodes.exitCode).toBe(0);
     for (const code of [0, 1, 2, 10, 20, 75, 129, 130, 141])
       expect(exitCodes.stdout).toMatch(new RegExp(`^ +${code}  `, "m"));
+    // Every error code, under its exit code.
+    const listed = exitCodes.stdout.replaceAll(/\n {7}/g, " ");
+    for (const [errorCode, exit] of Object.entries(EXIT_CODE_BY_ERROR_CODE)) {
+      expect(listed).toMatch(new RegExp(`^ +${exit}  [^\n]*error codes:[^\n]*\\b${errorCode}\\b`, "m"));
+    }
     const json = helpTopicResultSchema.parse((await temp.uwf(["help", "json", "--json"])).json());
     expect(json.topic).toBe("json");
     expect(json.text).toMatch(/uwf step +stepResultSchema/);

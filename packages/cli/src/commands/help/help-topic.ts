@@ -2,6 +2,7 @@ import type { HelpTopicResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import {
   EXIT_BUSY,
+  EXIT_CODE_BY_ERROR_CODE,
   EXIT_ENDED,
   EXIT_FAILED,
   EXIT_HANGUP,
@@ -10,6 +11,7 @@ import {
   EXIT_STDOUT_CLOSED,
   EXIT_SUSPENDED,
   EXIT_USAGE,
+  type ExitCode,
 } from "../../exit-codes.ts";
 import { COMMAND_TABLE, HELP_TOPICS, isCommandGroup } from "../command-table.ts";
 
@@ -32,31 +34,55 @@ const TOPICS: Readonly<Record<string, () => string>> = {
   json: jsonText,
 };
 
-const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [number, string]> = [
-  [EXIT_OK, "done"],
-  [EXIT_FAILED, "failed: an agent failed, a reply stayed invalid, a workflow or config is invalid, not found, corrupt"],
-  [EXIT_USAGE, "usage: unknown flag, bad value, malformed address, ambiguous thread prefix, refused start inputs"],
-  [EXIT_ENDED, "nothing to do: the thread has ended"],
-  [EXIT_SUSPENDED, "the thread is suspended and waits for `uwf resume`"],
-  [EXIT_BUSY, "busy or conflict: another process is stepping the thread, or the head moved meanwhile"],
-  [EXIT_HANGUP, "hung up: the terminal closed during a step (the thread is unchanged)"],
-  [EXIT_INTERRUPTED, "interrupted by Ctrl-C or SIGTERM (the thread is unchanged)"],
-  [EXIT_STDOUT_CLOSED, "stdout was closed by its reader (`uwf read T | head`): nothing is printed"],
-];
+/** What each exit code means; the error codes behind each come from EXIT_CODE_BY_ERROR_CODE. */
+const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
+  [EXIT_OK]: "done",
+  [EXIT_FAILED]: "failed: an agent failed, a reply stayed invalid, a workflow or config is invalid, not found, corrupt",
+  [EXIT_USAGE]: "usage: unknown flag, bad value, malformed address, ambiguous thread prefix, refused start inputs",
+  [EXIT_ENDED]: "nothing to do: the thread has ended",
+  [EXIT_SUSPENDED]: "the thread is suspended and waits for `uwf resume`",
+  [EXIT_BUSY]: "busy or conflict: another process is stepping the thread, or the head moved meanwhile",
+  [EXIT_HANGUP]: "hung up: the terminal closed during a step (the thread is unchanged)",
+  [EXIT_INTERRUPTED]: "interrupted by Ctrl-C or SIGTERM (the thread is unchanged)",
+  [EXIT_STDOUT_CLOSED]: "stdout was closed by its reader (`uwf read T | head`): nothing is printed",
+};
+
+/** Error code lists are wrapped to this many columns. */
+const WIDTH = 100;
 
 function exitCodesText(): string {
-  const rows = EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`);
+  const errorCodes = Object.entries(EXIT_CODE_BY_ERROR_CODE);
+  const rows = Object.entries(EXIT_CODE_MEANINGS)
+    .sort(([left], [right]) => Number(left) - Number(right))
+    .flatMap(([exit, meaning]) => {
+      const codes = errorCodes.filter(([, code]) => code === Number(exit)).map(([name]) => name);
+      const row = `  ${exit.padStart(3)}  ${meaning}`;
+      return codes.length === 0 ? [row] : [row, ...wrap(`error codes: ${codes.join(", ")}`, "       ")];
+    });
   return [
     "Exit codes",
     "",
     ...rows,
     "",
-    'Under --json an error is one document on stderr, {"error":{"code","message","data"}}; its code',
-    "says which error it was. docs/cli.md lists the error codes and their exit codes.",
+    'Under --json an error is one document on stderr, {"error":{"code","message","data"}}: scripts',
+    "match on its code. docs/cli.md says when each error code happens.",
     "",
     "A script can step a thread to its end and tell why it stopped:",
     '  code=0; while [ $code -eq 0 ]; do uwf step "$T" -q; code=$?; done',
   ].join("\n");
+}
+
+/** Words wrapped to WIDTH columns, each line indented. */
+function wrap(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && indent.length + line.length + 1 + word.length > WIDTH) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return line === "" ? lines : [...lines, indent + line];
 }
 
 function jsonText(): string {

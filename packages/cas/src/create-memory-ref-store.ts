@@ -41,11 +41,14 @@ export function createMemoryRefStore(): RefStore {
         .sort()
         .slice(0, limit);
     },
-    async listThreads(query) {
-      checkListQuery(query);
+    async listThreads(input) {
+      const query = checkListQuery(input);
+      const family = query.forksOf === undefined ? null : forksOf(threads, query.forksOf);
       const matching = [...threads.values()]
         .filter((thread) => query.status === undefined || thread.status === query.status)
         .filter((thread) => query.workflow === undefined || thread.workflow === query.workflow)
+        .filter((thread) => query.start === undefined || thread.start === query.start)
+        .filter((thread) => family === null || family.has(thread.id))
         .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
       const offset = query.offset ?? 0;
       const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
@@ -149,6 +152,23 @@ export function createMemoryRefStore(): RefStore {
       chainIndexes.delete(threadId);
     },
   };
+}
+
+/** The ids of the threads forked from `thread`, and with `recursive` of their forks, at any depth. */
+function forksOf(
+  threads: ReadonlyMap<string, ThreadRecord>,
+  { thread, recursive }: { thread: string; recursive?: boolean },
+): Set<string> {
+  const found = new Set<string>();
+  let parents = new Set([thread]);
+  while (parents.size > 0) {
+    const children = [...threads.values()].filter(
+      (child) => child.forkedFrom?.thread != null && parents.has(child.forkedFrom.thread) && !found.has(child.id),
+    );
+    for (const child of children) found.add(child.id);
+    parents = recursive === true ? new Set(children.map((child) => child.id)) : new Set();
+  }
+  return found;
 }
 
 function copyOrNull<Value>(value: Value | undefined): Value | null {

@@ -51,16 +51,7 @@ describe("createSqliteRefStore", () => {
     const first = createSqliteRefStore(path);
     await first.createThread(sampleThreadRecord());
     await first.close();
-    const database = new Database(path);
-    database.run("DROP TABLE chain_links"); // back to what version 1 created
-    database.run("DROP TABLE chain_indexes");
-    database.run("ALTER TABLE threads DROP COLUMN recovered_from");
-    database.run("ALTER TABLE threads DROP COLUMN failed_usage");
-    for (const column of ["process_start", "agent_group", "agent_start"]) {
-      database.run(`ALTER TABLE leases DROP COLUMN ${column}`);
-    }
-    database.run("PRAGMA user_version = 1");
-    database.close();
+    rollBack(path, 1);
 
     const refs = createSqliteRefStore(path);
     expect(await refs.getThread(sampleThreadRecord().id)).toEqual(sampleThreadRecord());
@@ -81,13 +72,7 @@ describe("createSqliteRefStore", () => {
     const held = await first.acquireLease("T", { ttlMs: 60_000, pid: 100, host: "box", now, processStart: "7" });
     if (!held.acquired) throw new Error("expected the lease");
     await first.close();
-    const database = new Database(path);
-    for (const column of ["process_start", "agent_group", "agent_start"]) {
-      database.run(`ALTER TABLE leases DROP COLUMN ${column}`);
-    }
-    database.run("ALTER TABLE threads DROP COLUMN failed_usage");
-    database.run("PRAGMA user_version = 4");
-    database.close();
+    rollBack(path, 4);
 
     const refs = createSqliteRefStore(path);
     const old = { ...held.lease, processStart: null };
@@ -95,6 +80,35 @@ describe("createSqliteRefStore", () => {
     expect(await refs.recordLeaseAgent(old, { group: 4321, start: "8" })).toBe(true);
     expect(await refs.listLeases()).toEqual([{ ...old, agentGroup: 4321, agentStart: "8" }]);
     await refs.close();
+  });
+
+  it("migrates a version 6 database, whose forks then name their address only, and still lists them", async () => {
+    const first = createSqliteRefStore(path);
+    const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });
+    const fork = sampleThreadRecord({
+      id: sampleThreadId(2),
+      start: "2W53JPNXF556H",
+      head: "B1XRH20GCX3FB",
+      forkedFrom: { thread: original.id, step: 0, address: "2W53JPNXF556H", replaced: false },
+    });
+    await first.createThread(original);
+    await first.createThread(fork);
+    await first.close();
+    rollBack(path, 6);
+
+    const refs = createSqliteRefStore(path);
+    const addressOnly = { ...fork, forkedFrom: { thread: null, step: null, address: "2W53JPNXF556H", replaced: null } };
+    expect(await refs.getThread(fork.id)).toEqual(addressOnly);
+    expect(await refs.listThreads({})).toEqual({ threads: [addressOnly, original], total: 2 });
+    expect((await refs.listThreads({ start: "2W53JPNXF556H" })).total).toBe(2);
+    expect((await refs.listThreads({ forksOf: { thread: original.id } })).total).toBe(0);
+    const roots = new Set<string>();
+    for await (const root of refs.listThreadRoots()) roots.add(root);
+    expect([...roots].sort()).toEqual(["2SPNY716211N9", "2W53JPNXF556H", "B1XRH20GCX3FB"]);
+    await refs.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    reopened.close();
   });
 
   it("recalls a chain longer than one query's page, in order", async () => {
@@ -224,6 +238,38 @@ describe("createSqliteRefStore", () => {
       "threads_by_workflow",
     );
     expect(plan("SELECT id FROM threads WHERE id >= 'A' AND id < 'B'")).toContain("PRIMARY KEY");
+    expect(plan("SELECT id FROM threads WHERE forked_from_thread = 'T' ORDER BY id DESC")).toContain(
+      "threads_by_parent",
+    );
+    expect(plan("SELECT id FROM threads WHERE start = '2W53JPNXF556H' ORDER BY id DESC")).toContain("threads_by_start");
     database.close();
   });
 });
+
+/** What undoes each migration, by the version it made: a test builds an older database from a new one with it. */
+const UNDO_MIGRATION: Record<number, readonly string[]> = {
+  2: ["DROP TABLE chain_links"],
+  3: ["DROP TABLE chain_indexes"],
+  4: ["ALTER TABLE threads DROP COLUMN recovered_from"],
+  5: ["process_start", "agent_group", "agent_start"].map((column) => `ALTER TABLE leases DROP COLUMN ${column}`),
+  6: ["ALTER TABLE threads DROP COLUMN failed_usage"],
+  7: [
+    "DROP INDEX threads_by_parent",
+    "DROP INDEX threads_by_start",
+    ...["forked_from_thread", "forked_from_step", "forked_from_replaced"].map(
+      (column) => `ALTER TABLE threads DROP COLUMN ${column}`,
+    ),
+  ],
+};
+
+/** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */
+function rollBack(path: string, version: number): void {
+  const database = new Database(path);
+  for (let undone = REF_SCHEMA_VERSION; undone > version; undone--) {
+    const undo = UNDO_MIGRATION[undone];
+    if (undo === undefined) throw new Error(`no undo for ref schema migration ${undone}: add it to UNDO_MIGRATION`);
+    for (const sql of undo) database.run(sql);
+  }
+  database.run(`PRAGMA user_version = ${version}`);
+  database.close();
+}

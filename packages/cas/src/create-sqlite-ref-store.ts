@@ -59,10 +59,21 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
           .all(upper, `${upper}\uffff`, limit)
           .map((row) => row.id);
       },
-      async listThreads(query) {
-        checkListQuery(query);
+      async listThreads(input) {
+        const query = checkListQuery(input);
         const conditions: string[] = [];
         const values: string[] = [];
+        let family = "";
+        if (query.forksOf !== undefined) {
+          // UNION, not UNION ALL: a cycle of parents (only a damaged file could hold one) ends the walk.
+          family =
+            query.forksOf.recursive === true
+              ? `WITH RECURSIVE family(id) AS (SELECT id FROM threads WHERE forked_from_thread = ?
+                 UNION SELECT threads.id FROM threads JOIN family ON threads.forked_from_thread = family.id) `
+              : "WITH family(id) AS (SELECT id FROM threads WHERE forked_from_thread = ?) ";
+          values.push(query.forksOf.thread);
+          conditions.push("id IN (SELECT id FROM family)");
+        }
         if (query.status !== undefined) {
           conditions.push("status = ?");
           values.push(query.status);
@@ -71,14 +82,18 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
           conditions.push("workflow = ?");
           values.push(query.workflow);
         }
+        if (query.start !== undefined) {
+          conditions.push("start = ?");
+          values.push(query.start);
+        }
         const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
         const rows = database
           .query<ThreadRow, (string | number)[]>(
-            `SELECT ${THREAD_COLUMNS} FROM threads ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+            `${family}SELECT ${THREAD_COLUMNS} FROM threads ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
           )
           .all(...values, query.limit ?? -1, query.offset ?? 0);
         const count = database
-          .query<{ total: number }, string[]>(`SELECT count(*) AS total FROM threads ${where}`)
+          .query<{ total: number }, string[]>(`${family}SELECT count(*) AS total FROM threads ${where}`)
           .get(...values);
         return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
       },
@@ -95,8 +110,9 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
       listThreadRoots: async function* () {
         // Read fully before yielding, so no read transaction stays open while the caller works.
         type RootRow = { head: string; start: string; forkedFrom: string | null };
+        const rows = database.query<RootRow, []>("SELECT head, start, forked_from AS forkedFrom FROM threads").all();
         yield* listThreadRootsOf(
-          database.query<RootRow, []>("SELECT head, start, forked_from AS forkedFrom FROM threads").all(),
+          rows.map((row) => ({ ...row, forkedFrom: row.forkedFrom === null ? null : { address: row.forkedFrom } })),
         );
       },
       getWorkflow: async (name) =>

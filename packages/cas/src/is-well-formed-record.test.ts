@@ -9,7 +9,8 @@ import {
 import { sampleThreadRecord } from "./sample-nodes.ts";
 
 const updateSchema = threadRecordSchema.omit({ id: true, createdAt: true, start: true }).partial().strict();
-const record = sampleThreadRecord({ forkedFrom: "2W53JPNXF556H", reason: "why", next: "coder" });
+const origin = { thread: "01JD0000000000000000000000", step: 3, address: "2W53JPNXF556H", replaced: false };
+const record = sampleThreadRecord({ forkedFrom: origin, reason: "why", next: "coder" });
 const entry = { name: "solve", address: "2W53JPNXF556H", updatedAt: "2026-11-21T10:00:00.000Z" };
 
 /** Values each field can take, good and bad, to try in every field. */
@@ -35,6 +36,16 @@ const candidates: unknown[] = [
   { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.5 },
   { inputTokens: 1, outputTokens: 2, costUsd: 0.5 },
   { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.5, extra: 1 },
+  origin,
+  { thread: null, step: null, address: "2W53JPNXF556H", replaced: null },
+  { ...origin, replaced: true, step: 0 },
+  { ...origin, address: "2w53jpnxf556h" },
+  { ...origin, thread: "01jd0000000000000000000000" },
+  { ...origin, step: -1 },
+  { ...origin, step: 1.5 },
+  { ...origin, replaced: "yes" },
+  { thread: null, step: null, address: "2W53JPNXF556H" },
+  { ...origin, extra: 1 },
 ];
 
 function variants(base: Record<string, unknown>): Record<string, unknown>[] {

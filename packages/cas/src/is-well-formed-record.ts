@@ -26,7 +26,7 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   stepCount: isCount,
   createdAt: isTimestamp,
   updatedAt: isTimestamp,
-  forkedFrom: (value) => value === null || isAddress(value),
+  forkedFrom: (value) => value === null || isForkOrigin(value),
   usage: isUsage,
   failedUsage: isUsage,
   recoveredFrom: isAddress,
@@ -62,6 +62,16 @@ export function isWellFormedWorkflowEntry(value: unknown): value is WorkflowEntr
 
 function everyFieldValid(value: Record<string, unknown>): boolean {
   return Object.entries(value).every(([key, field]) => RECORD_FIELDS[key as keyof ThreadRecord](field));
+}
+
+function isForkOrigin(value: unknown): boolean {
+  return (
+    hasExactly(value, ["thread", "step", "address", "replaced"]) &&
+    (value.thread === null || (typeof value.thread === "string" && THREAD_ID_PATTERN.test(value.thread))) &&
+    (value.step === null || isCount(value.step)) &&
+    isAddress(value.address) &&
+    (value.replaced === null || typeof value.replaced === "boolean")
+  );
 }
 
 function isUsage(value: unknown): boolean {

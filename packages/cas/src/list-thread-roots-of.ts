@@ -6,11 +6,11 @@ import type { Address } from "@uwf/protocol";
  * the fork's own chain, yet `show` and `fork` still name it.
  */
 export function* listThreadRootsOf(
-  threads: Iterable<{ head: Address; start: Address; forkedFrom: Address | null }>,
+  threads: Iterable<{ head: Address; start: Address; forkedFrom: { address: Address } | null }>,
 ): Generator<Address> {
   for (const thread of threads) {
     yield thread.head;
     yield thread.start;
-    if (thread.forkedFrom !== null) yield thread.forkedFrom;
+    if (thread.forkedFrom !== null) yield thread.forkedFrom.address;
   }
 }

@@ -3,7 +3,7 @@ import { asRefStoreError } from "./ref-database-damage.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 6;
+export const REF_SCHEMA_VERSION = 7;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -78,6 +78,17 @@ const MIGRATIONS: readonly string[] = [
   `
   -- What agent runs that did not become a step used (JSON usage); NULL until a run fails.
   ALTER TABLE threads ADD COLUMN failed_usage TEXT;
+  `,
+  `
+  -- A fork's lineage beside its address (forked_from): the parent thread, the step number of that node in
+  -- the parent's chain, and whether the fork replaced that step's reply (0 or 1). NULL on originals, and
+  -- on forks recorded before, which keep only their address.
+  ALTER TABLE threads ADD COLUMN forked_from_thread TEXT;
+  ALTER TABLE threads ADD COLUMN forked_from_step INTEGER;
+  ALTER TABLE threads ADD COLUMN forked_from_replaced INTEGER;
+  -- list --forks-of walks a parent's forks; fork and tree look up the threads that share a start node.
+  CREATE INDEX threads_by_parent ON threads (forked_from_thread, id);
+  CREATE INDEX threads_by_start ON threads (start, id);
   `,
 ];
 

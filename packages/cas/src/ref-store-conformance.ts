@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import type { ThreadRecord } from "@uwf/protocol";
 import type { CurrentStore } from "./conformance-suite.ts";
 import { hashNode } from "./hash-node.ts";
 import { InvalidAddressError } from "./invalid-address-error.ts";
@@ -11,11 +12,17 @@ const HEAD_A = "2W53JPNXF556H";
 const HEAD_B = "B1XRH20GCX3FB";
 const HEAD_C = "191B06QRP5RG9";
 
+/** A fork's origin that did not replace a reply. */
+function forkAt(address: string, thread: string | null, step: number): ThreadRecord["forkedFrom"] {
+  return { thread, step, address, replaced: false };
+}
+
 export function describeRefStoreConformance(current: CurrentStore): void {
   describe("threads", () => {
     it("creates a record and reads it back as a copy", async () => {
       const { refs } = current();
-      const record = sampleThreadRecord({ forkedFrom: HEAD_C, reason: "why", next: null });
+      const forkedFrom = { thread: sampleThreadId(7), step: 2, address: HEAD_C, replaced: false };
+      const record = sampleThreadRecord({ forkedFrom, reason: "why", next: null });
       await refs.createThread(record);
       const read = await refs.getThread(record.id);
       expect(read).toEqual(record);
@@ -110,6 +117,83 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       await expect(refs.listThreads({ offset: 1.5 })).rejects.toThrow(InvalidRecordError);
     });
 
+    it("keeps a fork's lineage: parent, step, address and whether it replaced that step's reply", async () => {
+      const { refs } = current();
+      const counterfactual = sampleThreadRecord({
+        id: sampleThreadId(2),
+        forkedFrom: { thread: sampleThreadId(1), step: 3, address: HEAD_C, replaced: true },
+      });
+      const ofStart = sampleThreadRecord({ id: sampleThreadId(3), forkedFrom: forkAt(HEAD_A, sampleThreadId(1), 0) });
+      const addressOnly = sampleThreadRecord({
+        id: sampleThreadId(4),
+        forkedFrom: { thread: null, step: null, address: HEAD_B, replaced: null },
+      });
+      for (const record of [counterfactual, ofStart, addressOnly]) {
+        await refs.createThread(record);
+        expect(await refs.getThread(record.id)).toEqual(record);
+      }
+      await expect(
+        refs.createThread(
+          sampleThreadRecord({ id: sampleThreadId(5), forkedFrom: { address: HEAD_A } as ThreadRecord["forkedFrom"] }),
+        ),
+      ).rejects.toThrow(InvalidRecordError);
+      const moved = { thread: sampleThreadId(3), step: 1, address: HEAD_B, replaced: false };
+      expect(await refs.updateThread(addressOnly.id, addressOnly.head, { forkedFrom: moved })).toBe(true);
+      expect((await refs.getThread(addressOnly.id))?.forkedFrom).toEqual(moved);
+    });
+
+    it("lists the forks of a thread, and with `recursive` their forks at any depth", async () => {
+      const { refs } = current();
+      // 1 ← 2 ← 4 ← 5, 1 ← 3, and 6 a fork that named only its address.
+      const parents: Record<number, number | null> = { 1: null, 2: 1, 3: 1, 4: 2, 5: 4 };
+      for (const [index, parent] of Object.entries(parents)) {
+        const forkedFrom = parent === null ? null : forkAt(HEAD_A, sampleThreadId(parent), 1);
+        await refs.createThread(sampleThreadRecord({ id: sampleThreadId(Number(index)), forkedFrom }));
+      }
+      await refs.createThread(
+        sampleThreadRecord({
+          id: sampleThreadId(6),
+          forkedFrom: { thread: null, step: null, address: HEAD_A, replaced: null },
+        }),
+      );
+      const ids = (result: { threads: { id: string }[] }) => result.threads.map((thread) => thread.id);
+      const direct = await refs.listThreads({ forksOf: { thread: sampleThreadId(1) } });
+      expect(ids(direct)).toEqual([sampleThreadId(3), sampleThreadId(2)]);
+      expect(direct.total).toBe(2);
+      const all = await refs.listThreads({ forksOf: { thread: sampleThreadId(1), recursive: true } });
+      expect(ids(all)).toEqual([5, 4, 3, 2].map((index) => sampleThreadId(index)));
+      const page = await refs.listThreads({
+        forksOf: { thread: sampleThreadId(1), recursive: true },
+        limit: 1,
+        offset: 1,
+      });
+      expect(page).toMatchObject({ threads: [{ id: sampleThreadId(4) }], total: 4 });
+      expect(ids(await refs.listThreads({ forksOf: { thread: sampleThreadId(4), recursive: true } }))).toEqual([
+        sampleThreadId(5),
+      ]);
+      expect(await refs.listThreads({ forksOf: { thread: sampleThreadId(5) } })).toEqual({ threads: [], total: 0 });
+      expect(await refs.listThreads({ forksOf: { thread: sampleThreadId(9), recursive: true } })).toEqual({
+        threads: [],
+        total: 0,
+      });
+      const family = { thread: sampleThreadId(1), recursive: true };
+      expect((await refs.listThreads({ forksOf: family, status: "active", workflow: "review-loop" })).total).toBe(4);
+      expect((await refs.listThreads({ forksOf: family, status: "ended" })).total).toBe(0);
+    });
+
+    it("lists the threads of one start node", async () => {
+      const { refs } = current();
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(1), start: HEAD_A, head: HEAD_A }));
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(2), start: HEAD_B, head: HEAD_B }));
+      await refs.createThread(
+        sampleThreadRecord({ id: sampleThreadId(3), start: HEAD_A, head: HEAD_C, forkedFrom: forkAt(HEAD_A, null, 0) }),
+      );
+      const sameStart = await refs.listThreads({ start: HEAD_A.toLowerCase() });
+      expect(sameStart.threads.map((thread) => thread.id)).toEqual([sampleThreadId(3), sampleThreadId(1)]);
+      expect(sameStart.total).toBe(2);
+      await expect(refs.listThreads({ start: "../x" })).rejects.toThrow(InvalidAddressError);
+    });
+
     it("finds ids by case-insensitive prefix, at most `limit` of them", async () => {
       const { refs } = current();
       for (const prefix of ["01JDAA", "01JDAB", "01JDAA", "01JEZZ"]) {
@@ -128,7 +212,7 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       const { refs } = current();
       await refs.createThread(sampleThreadRecord({ id: sampleThreadId(1), start: HEAD_A, head: HEAD_B }));
       await refs.createThread(
-        sampleThreadRecord({ id: sampleThreadId(2), start: HEAD_A, head: HEAD_A, forkedFrom: HEAD_C }),
+        sampleThreadRecord({ id: sampleThreadId(2), start: HEAD_A, head: HEAD_B, forkedFrom: forkAt(HEAD_C, null, 1) }),
       );
       const roots = new Set<string>();
       for await (const root of refs.listThreadRoots()) roots.add(root);

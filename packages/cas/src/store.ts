@@ -69,6 +69,13 @@ export interface ObjectStore {
 export interface ListThreadsQuery {
   status?: ThreadStatus;
   workflow?: string;
+  /**
+   * Only the forks whose lineage names this thread as their parent (`forkedFrom.thread`), and with
+   * `recursive` their forks too, at any depth. Forks that recorded only their address are not found.
+   */
+  forksOf?: { thread: string; recursive?: boolean };
+  /** Only the threads that start at this start node (every thread of a family shares it). */
+  start?: Address;
   limit?: number;
   offset?: number;
 }

@@ -1,7 +1,7 @@
-import type { ThreadRecord } from "@uwf/protocol";
+import type { ForkOrigin, ThreadRecord } from "@uwf/protocol";
 import type { ThreadUpdate } from "./store.ts";
 
-/** Thread record fields and their SQL columns, in table order. */
+/** Thread record fields and their SQL columns, in table order; `forkedFrom` also fills FORK_COLUMNS. */
 const COLUMN_OF = {
   id: "id",
   workflow: "workflow",
@@ -20,18 +20,27 @@ const COLUMN_OF = {
   recoveredFrom: "recovered_from",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
+/**
+ * The rest of a fork's origin beside its address (`forked_from`, which older schemas had alone): NULL on
+ * an original, and on a fork recorded before these columns existed, which then reads with a null thread,
+ * step and `replaced`. `forked_from_replaced` is 0 or 1.
+ */
+const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_replaced"] as const;
+
 type Field = keyof typeof COLUMN_OF;
 const FIELDS = Object.keys(COLUMN_OF) as Field[];
 
-export const THREAD_COLUMNS = FIELDS.map((field) => COLUMN_OF[field]).join(", ");
-export const THREAD_PLACEHOLDERS = FIELDS.map(() => "?").join(", ");
+export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
+export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");
 
-export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: string | number | null };
 type SqlValue = string | number | null;
+export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
+  [C in (typeof FORK_COLUMNS)[number]]: SqlValue;
+};
 
 /** The record's values in THREAD_COLUMNS order; usage and failedUsage are stored as JSON text. */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
-  return FIELDS.map((field) => toSql(field, record[field]));
+  return [...FIELDS.map((field) => toSql(field, record[field])), ...forkDetailsToSql(record.forkedFrom)];
 }
 
 export function threadFromRow(row: ThreadRow): ThreadRecord {
@@ -42,6 +51,7 @@ export function threadFromRow(row: ThreadRow): ThreadRecord {
     if ((field === "recoveredFrom" || field === "failedUsage") && value === null) continue;
     record[field] = isJsonField(field) ? JSON.parse(String(value)) : value;
   }
+  record.forkedFrom = forkOriginFromRow(row);
   return record as ThreadRecord;
 }
 
@@ -58,6 +68,10 @@ export function updateAssignments(update: ThreadUpdate): { assignments: string[]
     if (value === undefined) continue;
     assignments.push(`${COLUMN_OF[field]} = ?`);
     values.push(toSql(field, value));
+    if (field === "forkedFrom") {
+      assignments.push(...FORK_COLUMNS.map((column) => `${column} = ?`));
+      values.push(...forkDetailsToSql(value as ForkOrigin | null));
+    }
   }
   return { assignments, values };
 }
@@ -68,5 +82,23 @@ function isJsonField(field: Field): boolean {
 
 function toSql(field: Field, value: unknown): SqlValue {
   if (isJsonField(field)) return value === undefined || value === null ? null : JSON.stringify(value);
+  if (field === "forkedFrom") return (value as ForkOrigin | null)?.address ?? null;
   return (value ?? null) as SqlValue;
+}
+
+function forkDetailsToSql(origin: ForkOrigin | null): SqlValue[] {
+  if (origin === null) return [null, null, null];
+  return [origin.thread, origin.step, origin.replaced === null ? null : Number(origin.replaced)];
+}
+
+function forkOriginFromRow(row: ThreadRow): ForkOrigin | null {
+  const address = row.forked_from;
+  if (address === null) return null;
+  const replaced = row.forked_from_replaced;
+  return {
+    thread: row.forked_from_thread as string | null,
+    step: row.forked_from_step as number | null,
+    address: address as string,
+    replaced: replaced === null ? null : replaced === 1,
+  };
 }

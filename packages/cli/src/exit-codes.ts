@@ -43,6 +43,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "workflow-not-found": EXIT_FAILED,
   "not-a-workflow": EXIT_FAILED,
   "not-a-thread-node": EXIT_FAILED,
+  "node-not-on-thread": EXIT_FAILED,
   "unexpected-node-kind": EXIT_FAILED,
   "broken-chain": EXIT_FAILED,
   "no-reply": EXIT_FAILED,

@@ -31,6 +31,8 @@ export type ErrorCode =
   | "not-a-workflow"
   /** A node in a thread's chain that is neither a thread start nor a thread step. */
   | "not-a-thread-node"
+  /** `uwf fork ADDRESS --from THREAD` where THREAD's chain does not hold the node. */
+  | "node-not-on-thread"
   /** A stored node of another kind than the one its reader expected. */
   | "unexpected-node-kind"
   /** A thread's chain that does not lead back to a start node. */

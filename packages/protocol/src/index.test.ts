@@ -47,6 +47,7 @@ describe("the @uwf/protocol entry", () => {
       "errorResultSchema",
       "expandedNodeSchema",
       "fieldDifferenceSchema",
+      "forkOriginSchema",
       "forkResultSchema",
       "gcReportSchema",
       "helpTopicResultSchema",

@@ -109,6 +109,8 @@ export {
 export type { SafeResult } from "./safe-result.ts";
 export { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
 export {
+  type ForkOrigin,
+  forkOriginSchema,
   type Lease,
   leaseSchema,
   type ThreadRecord,

@@ -9,6 +9,24 @@ export const threadIdSchema = z.string().regex(THREAD_ID_PATTERN, "expected a 26
 export const threadStatusSchema = z.enum(THREAD_STATUSES);
 export type ThreadStatus = z.infer<typeof threadStatusSchema>;
 
+/**
+ * Where a fork came from: its lineage. `address` is the node it was forked at; for a counterfactual
+ * fork (`fork --output`, `replaced: true`) that is the step whose reply it replaced, which the fork's own
+ * chain does not hold (its head is a new sibling of that step). `thread` is the parent thread and `step`
+ * the number of that node in the parent's chain (0 for its start node). `thread` is null when no thread
+ * recorded then held the node; `thread`, `step` and `replaced` are all null on a fork made by a uwf that
+ * recorded only the address (ref schema 6 and older).
+ */
+export const forkOriginSchema = z
+  .object({
+    thread: threadIdSchema.nullable(),
+    step: z.number().int().nonnegative().nullable(),
+    address: addressSchema,
+    replaced: z.boolean().nullable(),
+  })
+  .strict();
+export type ForkOrigin = z.infer<typeof forkOriginSchema>;
+
 /** The one mutable record of a thread, kept in the ref store. Everything else is in the object store. */
 export const threadRecordSchema = z
   .object({
@@ -25,7 +43,8 @@ export const threadRecordSchema = z
     stepCount: z.number().int().nonnegative(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
-    forkedFrom: addressSchema.nullable(),
+    /** Null for an original thread (started, or rebuilt by `uwf cas recover`). */
+    forkedFrom: forkOriginSchema.nullable(),
     /** Everything the thread's agents used, failed runs included. */
     usage: usageSchema,
     /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
-import { threadIdSchema, threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
+import { forkOriginSchema, threadIdSchema, threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
 import { usageSchema } from "./usage.ts";
 
 export const startResultSchema = z.object({ thread: z.string(), workflow: addressSchema, head: addressSchema });
@@ -30,7 +30,7 @@ export const stepResultSchema = z.object({
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 
-export const forkResultSchema = z.object({ thread: z.string(), forkedFrom: addressSchema, head: addressSchema });
+export const forkResultSchema = z.object({ thread: z.string(), forkedFrom: forkOriginSchema, head: addressSchema });
 export type ForkResult = z.infer<typeof forkResultSchema>;
 
 /**

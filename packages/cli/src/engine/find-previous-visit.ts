@@ -7,12 +7,16 @@ import type { ThreadHistory } from "./thread-history.ts";
 
 /**
  * The number of the last step this thread shares with the thread it was forked from
- * (0 for a fork of the start node), or null for a thread that is not a fork.
+ * (0 for a fork of the start node), or null for a thread that is not a fork. A counterfactual
+ * fork shares the steps before the one whose reply it replaced.
  */
 export function forkPoint(chain: ThreadChain, record: ThreadRecord): number | null {
-  if (record.forkedFrom === null) return null;
-  if (record.forkedFrom === chain.startAddress) return 0;
-  return chain.steps.findIndex((step) => step.address === record.forkedFrom) + 1;
+  const origin = record.forkedFrom;
+  if (origin === null) return null;
+  if (origin.step !== null && origin.replaced !== null) return origin.replaced ? origin.step - 1 : origin.step;
+  // A fork an older uwf recorded by its address only.
+  if (origin.address === chain.startAddress) return 0;
+  return chain.steps.findIndex((step) => step.address === origin.address) + 1;
 }
 
 /**

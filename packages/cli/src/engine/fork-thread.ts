@@ -17,8 +17,10 @@ import {
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
+import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
 import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
 import { UsageError } from "../errors/usage-error.ts";
+import { chainHolds, findForkParent } from "./find-fork-parent.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
@@ -30,6 +32,11 @@ import { withModeratorHistory } from "./with-moderator-history.ts";
 export interface ForkThreadOptions {
   store: Store;
   address: Address;
+  /**
+   * The thread forked from, as the user named it (a thread forked at its head, or `--from`): its chain
+   * must hold the address. Without it the parent is found by findForkParent.
+   */
+  parent?: ThreadRecord;
   /** A replacement reply for the head step's role: the fork records it as a new step on the same `prev`. */
   replacementReply?: { text: string; file: string };
   now(): Date;
@@ -40,10 +47,16 @@ export interface ForkThreadOptions {
  * A new thread whose head is any start or step node. Nothing is copied: both threads share the chain.
  * The fork stands where its head leads: `ended` when that is `$END`, `suspended` when the head step
  * suspended. A replacement reply is routed before anything is written, and refused when it leads nowhere.
+ * The record names its lineage: the parent thread, the step forked at, and whether that step's reply was replaced.
  */
 export async function forkThread(options: ForkThreadOptions): Promise<ThreadRecord> {
   const { store, address, now } = options;
   let chain = await readChain(store, address);
+  const point = { address, step: chain.steps.length };
+  if (options.parent !== undefined && !(await chainHolds(store, options.parent, point))) {
+    throw new NodeNotOnThreadError(address, options.parent.id);
+  }
+  const parent = options.parent ?? (await findForkParent(store, { ...point, start: chain.startAddress }));
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   const compiled = compileWorkflow(workflow);
   const id = options.newId();
@@ -90,7 +103,12 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
     stepCount: chain.steps.length,
     createdAt,
     updatedAt: createdAt,
-    forkedFrom: address,
+    forkedFrom: {
+      thread: parent?.id ?? null,
+      step: point.step,
+      address,
+      replaced: options.replacementReply !== undefined,
+    },
     usage: ZERO_USAGE,
   };
   await store.refs.createThread(record);

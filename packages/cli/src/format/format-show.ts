@@ -1,6 +1,7 @@
 import type { ExpandedNode, ThreadRecord } from "@uwf/protocol";
 import { stringify } from "yaml";
 import { createPalette } from "./create-palette.ts";
+import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { formatUsage } from "./format-usage.ts";
 
 export function formatThreadRecord(
@@ -27,7 +28,7 @@ export function formatThreadRecord(
         .join(" "),
     ]);
   }
-  if (thread.forkedFrom !== null) rows.push(["forked from", thread.forkedFrom]);
+  if (thread.forkedFrom !== null) rows.push(["forked from", describeForkOrigin(thread.forkedFrom)]);
   const usage = formatUsage(thread.usage);
   if (usage !== "") rows.push(["usage", usage]);
   const failed = thread.failedUsage === undefined ? "" : formatUsage(thread.failedUsage);

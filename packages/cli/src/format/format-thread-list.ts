@@ -1,5 +1,6 @@
 import type { ListResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
+import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { formatTimestamp } from "./format-duration.ts";
 import { formatTable } from "./format-table.ts";
 
@@ -14,6 +15,8 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     cancelled: paint.dim,
     corrupt: paint.red,
   };
+  // The lineage column only when the page holds a fork.
+  const forks = result.threads.some((thread) => thread.forkedFrom !== null);
   const rows = result.threads.map((thread) => [
     thread.id,
     (statusColor[thread.status] ?? String)(thread.status) +
@@ -22,6 +25,8 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     String(thread.stepCount),
     thread.next ?? "",
     formatTimestamp(thread.updatedAt),
+    ...(forks ? [thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true })] : []),
   ]);
-  return formatTable(["THREAD", "STATUS", "WORKFLOW", "STEPS", "NEXT", "UPDATED"], rows);
+  const header = ["THREAD", "STATUS", "WORKFLOW", "STEPS", "NEXT", "UPDATED", ...(forks ? ["FORKED FROM"] : [])];
+  return formatTable(header, rows);
 }

@@ -111,7 +111,7 @@ describe("fork", () => {
     const fromStart = forkResultSchema.parse((await temp.uwf(["fork", original.start, "--json"])).json());
     const fromMiddle = forkResultSchema.parse((await temp.uwf(["fork", planner.address, "--json"])).json());
     const fromEnd = forkResultSchema.parse((await temp.uwf(["fork", doer.address.toLowerCase(), "--json"])).json());
-    expect(fromMiddle.forkedFrom).toBe(planner.address);
+    expect(fromMiddle.forkedFrom.address).toBe(planner.address);
     expect(fromEnd.head).toBe(doer.address);
 
     // From the start the scenario replays from its first entry (steps already in the chain: 0).

@@ -1,16 +1,29 @@
 import { parseAddress } from "@uwf/cas";
-import type { ForkResult } from "@uwf/protocol";
+import type { ForkResult, ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { forkThread } from "../../engine/fork-thread.ts";
+import { resolveThread } from "../../engine/resolve-thread.ts";
+import { UsageError } from "../../errors/usage-error.ts";
 import { readInputFile } from "../../read-input-file.ts";
 
 export interface ForkCommandOptions {
-  hash: string;
+  /** A node address (13 characters), or a thread id or prefix: that thread is forked at its head. */
+  reference: string;
+  /** The thread a node address is forked from, when the user says. */
+  from?: string;
   output?: string;
 }
 
 export async function forkCommand(options: ForkCommandOptions, context: CommandContext) {
-  const address = parseAddress(options.hash);
+  // As `show` reads it: 13 characters name a node; so does anything no thread id could start with, which
+  // parseAddress then refuses as a usage error before the store opens.
+  const namesNode = options.reference.length === 13 || !/^[0-9a-z]+$/i.test(options.reference);
+  const address = namesNode ? parseAddress(options.reference) : null;
+  if (address === null && options.from !== undefined) {
+    throw new UsageError(`--from names the thread a node address is forked from; ${options.reference} is a thread`, {
+      thread: options.reference,
+    });
+  }
   const replacementReply =
     options.output === undefined
       ? undefined
@@ -19,7 +32,21 @@ export async function forkCommand(options: ForkCommandOptions, context: CommandC
           text: readInputFile(options.output, { cwd: context.cwd, label: `--output ${options.output}` }),
         };
   const store = await context.openStore();
-  const record = await forkThread({ store, address, replacementReply, now: context.now, newId: context.newId });
-  const result: ForkResult = { thread: record.id, forkedFrom: address, head: record.head };
+  let parent: ThreadRecord | undefined;
+  if (address === null) parent = await resolveThread(store.refs, options.reference);
+  else if (options.from !== undefined) parent = await resolveThread(store.refs, options.from);
+  const record = await forkThread({
+    store,
+    address: address ?? (parent as ThreadRecord).head,
+    parent,
+    replacementReply,
+    now: context.now,
+    newId: context.newId,
+  });
+  const result: ForkResult = {
+    thread: record.id,
+    forkedFrom: record.forkedFrom as ForkResult["forkedFrom"],
+    head: record.head,
+  };
   return { result, format: (value: ForkResult) => value.thread };
 }

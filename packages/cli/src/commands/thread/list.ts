@@ -1,5 +1,6 @@
 import { type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
+import { resolveThread } from "../../engine/resolve-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
 
@@ -9,6 +10,10 @@ export interface ListCommandOptions {
   /** At most this many; 0 for all (default DEFAULT_LIST_LIMIT). */
   limit?: number;
   offset?: number;
+  /** Only the forks of this thread (id or prefix)... */
+  forksOf?: string;
+  /** ...and theirs, at any depth. */
+  recursive?: boolean;
 }
 
 /** How many threads `uwf list` shows when no `--limit` is given; `--limit 0` lists them all. */
@@ -26,12 +31,17 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   if (status !== undefined && !status.success) {
     throw new UsageError(`--status ${options.status}: expected one of ${threadStatusSchema.options.join(", ")}`);
   }
+  if (options.recursive === true && options.forksOf === undefined) {
+    throw new UsageError("--recursive lists the forks of forks: it needs --forks-of THREAD");
+  }
   const store = await context.openStore({ create: false });
   const offset = options.offset ?? 0;
   const limit = options.limit === undefined ? DEFAULT_LIST_LIMIT : options.limit === 0 ? undefined : options.limit;
+  const parent = options.forksOf === undefined ? undefined : await resolveThread(store.refs, options.forksOf);
   const { threads, total } = await store.refs.listThreads({
     status: status?.data,
     workflow: options.workflow,
+    forksOf: parent === undefined ? undefined : { thread: parent.id, recursive: options.recursive === true },
     limit,
     offset,
   });

@@ -1,0 +1,194 @@
+import { Database } from "bun:sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import {
+  errorResultSchema,
+  type ForkOrigin,
+  forkResultSchema,
+  listResultSchema,
+  logResultSchema,
+  shownThreadSchema,
+  startResultSchema,
+  stepResultSchema,
+} from "@uwf/protocol";
+import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+
+let temp: TempHome;
+beforeEach(() => {
+  temp = createTempHome();
+});
+afterEach(() => temp.cleanup());
+
+async function start(): Promise<string> {
+  const started = await temp.uwf(["start", LINEAR, "-p", "The task", "--json"]);
+  expect(started.exitCode).toBe(0);
+  return startResultSchema.parse(started.json()).thread;
+}
+
+/** A linear thread run to its end (planner, then doer), with its start node and step addresses. */
+async function finishedThread() {
+  const thread = await start();
+  expect((await temp.uwf(["step", thread, "--all", "--agent", SCRIPTED])).exitCode).toBe(0);
+  const [planner, doer] = logResultSchema.parse((await temp.uwf(["log", thread, "--json"])).json()).steps;
+  if (planner === undefined || doer === undefined) throw new Error("expected two steps");
+  return { thread, start: (await record(thread)).start, planner: planner.address, doer: doer.address };
+}
+
+async function record(thread: string) {
+  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+}
+
+async function fork(...args: string[]) {
+  const forked = await temp.uwf(["fork", ...args, "--json"]);
+  expect(forked.stderr).toBe("");
+  expect(forked.exitCode).toBe(0);
+  return forkResultSchema.parse(forked.json());
+}
+
+function origin(thread: string | null, step: number, address: string, replaced = false): ForkOrigin {
+  return { thread, step, address, replaced };
+}
+
+async function listIds(...args: string[]): Promise<string[]> {
+  const listed = await temp.uwf(["list", ...args, "--json"]);
+  expect(listed.exitCode).toBe(0);
+  return listResultSchema.parse(listed.json()).threads.map((thread) => thread.id);
+}
+
+describe("fork lineage", () => {
+  it("names the parent and step 0 for a fork of a start node other threads share", async () => {
+    const first = await finishedThread();
+    // Same workflow, prompt and cwd: one start node, two originals; the second has not stepped.
+    const second = await start();
+    expect((await record(second)).start).toBe(first.start);
+
+    const byAddress = await fork(first.start);
+    expect(byAddress.forkedFrom).toEqual(origin(second, 0, first.start));
+    const fromFirst = await fork(first.start, "--from", first.thread.slice(0, 12));
+    expect(fromFirst.forkedFrom).toEqual(origin(first.thread, 0, first.start));
+    expect((await record(fromFirst.thread)).forkedFrom).toEqual(origin(first.thread, 0, first.start));
+
+    const shown = await temp.uwf(["show", fromFirst.thread]);
+    expect(shown.stdout).toContain(`forked from ${first.thread} at step 0 (${first.start})`);
+  });
+
+  it("names the parent and step of a fork of a middle step, of a thread id and of a fork", async () => {
+    const original = await finishedThread();
+    const middle = await fork(original.planner);
+    expect(middle.forkedFrom).toEqual(origin(original.thread, 1, original.planner));
+
+    const atHead = await fork(original.thread.slice(0, 10).toLowerCase());
+    expect(atHead.forkedFrom).toEqual(origin(original.thread, 2, original.doer));
+    expect(atHead.head).toBe(original.doer);
+
+    // The middle fork takes a step of its own; its forks name it, by id or by its step's address.
+    const stepped = stepResultSchema.parse(
+      (await temp.uwf(["step", middle.thread, "--agent", SCRIPTED, "--json"])).json(),
+    );
+    const grandchild = await fork(middle.thread);
+    expect(grandchild.forkedFrom).toEqual(origin(middle.thread, 2, stepped.head));
+    const byAddress = await fork(stepped.head);
+    expect(byAddress.forkedFrom).toEqual(origin(middle.thread, 2, stepped.head));
+    const ofGrandchild = await fork(grandchild.thread);
+    expect(ofGrandchild.forkedFrom).toEqual(origin(grandchild.thread, 2, stepped.head));
+
+    const listed = await temp.uwf(["list"]);
+    expect(listed.stdout).toContain("FORKED FROM");
+    expect(listed.stdout).toContain(`${middle.thread.slice(0, 10)}… at step 2`);
+  });
+
+  it("refuses --from a thread whose chain does not hold the node, and --from with a thread", async () => {
+    const original = await finishedThread();
+    const other = await start();
+    const refused = await temp.uwf(["fork", original.planner, "--from", other, "--json"]);
+    expect(refused.exitCode).toBe(1);
+    expect(errorResultSchema.parse(JSON.parse(refused.stderr)).error.code).toBe("node-not-on-thread");
+    const both = await temp.uwf(["fork", original.thread, "--from", other]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain("--from");
+    expect(await listIds()).toEqual([other, original.thread]);
+  });
+
+  it("marks a counterfactual fork with the step whose reply it replaced", async () => {
+    const original = await finishedThread();
+    const reply = join(temp.work, "reply.md");
+    await Bun.write(reply, "---\ndone: false\n---\nWhat if it had failed?\n");
+    const counterfactual = await fork(original.thread, "--output", reply);
+    expect(counterfactual.forkedFrom).toEqual(origin(original.thread, 2, original.doer, true));
+    expect(counterfactual.head).not.toBe(original.doer);
+
+    const shown = await temp.uwf(["show", counterfactual.thread]);
+    expect(shown.stdout).toContain(`forked from ${original.thread} at step 2, its reply replaced (${original.doer})`);
+  });
+
+  it("lists the forks of a thread, and with --recursive their forks too", async () => {
+    const original = await finishedThread();
+    const child = (await fork(original.planner)).thread;
+    const sibling = (await fork(original.start)).thread;
+    const grandchild = (await fork(child)).thread;
+    const greatGrandchild = (await fork(grandchild)).thread;
+
+    expect(await listIds("--forks-of", original.thread)).toEqual([sibling, child]);
+    expect(await listIds("--forks-of", original.thread.slice(0, 12), "--recursive")).toEqual([
+      greatGrandchild,
+      grandchild,
+      sibling,
+      child,
+    ]);
+    expect(await listIds("--forks-of", child)).toEqual([grandchild]);
+    expect(await listIds("--forks-of", greatGrandchild, "--recursive")).toEqual([]);
+    const limited = listResultSchema.parse(
+      (await temp.uwf(["list", "--forks-of", original.thread, "--recursive", "--limit", "1", "--json"])).json(),
+    );
+    expect(limited.total).toBe(4);
+
+    const alone = await temp.uwf(["list", "--recursive"]);
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain("--forks-of");
+    const unknown = await temp.uwf(["list", "--forks-of", "01ZZZZ"]);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain('no thread "01ZZZZ"');
+  });
+});
+
+describe("forks recorded by an older uwf", () => {
+  /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
+  function rollBackToSchema6(): void {
+    const database = new Database(join(temp.home, "refs.db"));
+    database.run("DROP INDEX threads_by_parent");
+    database.run("DROP INDEX threads_by_start");
+    for (const column of ["forked_from_thread", "forked_from_step", "forked_from_replaced"]) {
+      database.run(`ALTER TABLE threads DROP COLUMN ${column}`);
+    }
+    database.run("PRAGMA user_version = 6");
+    database.close();
+  }
+
+  it("are migrated on open, and still list and show", async () => {
+    const original = await finishedThread();
+    const child = (await fork(original.planner)).thread;
+    const reply = join(temp.work, "reply.md");
+    await Bun.write(reply, "---\ndone: false\n---\nWhat if it had failed?\n");
+    const counterfactual = (await fork(original.doer, "--output", reply)).thread;
+    rollBackToSchema6();
+
+    expect(await listIds()).toEqual([counterfactual, child, original.thread]);
+    expect((await record(child)).forkedFrom).toEqual({
+      thread: null,
+      step: null,
+      address: original.planner,
+      replaced: null,
+    });
+    const version = new Database(join(temp.home, "refs.db"), { readonly: true });
+    expect(version.query("PRAGMA user_version").get()).toEqual({ user_version: 7 });
+    version.close();
+    expect((await temp.uwf(["show", child])).stdout).toContain(`forked from node ${original.planner}`);
+    expect((await temp.uwf(["list"])).stdout).toContain(`node ${original.planner}`);
+    // Only recorded lineage is listed by parent.
+    expect(await listIds("--forks-of", original.thread)).toEqual([]);
+    // A new fork of an old one names it.
+    const newer = await fork(child);
+    expect(newer.forkedFrom).toEqual(origin(child, 1, original.planner));
+    expect(await listIds("--forks-of", child)).toEqual([newer.thread]);
+  });
+});

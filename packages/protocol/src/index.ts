@@ -142,6 +142,12 @@ export {
   stepSummarySchema,
 } from "./thread-results.ts";
 export { THREAD_STATUSES } from "./thread-statuses.ts";
+export {
+  type FamilyTreeNode,
+  familyTreeNodeSchema,
+  type TreeResult,
+  treeResultSchema,
+} from "./tree-result.ts";
 export { type Usage, usageSchema } from "./usage.ts";
 export { addUsage, ZERO_USAGE } from "./usage-math.ts";
 export {

@@ -201,6 +201,15 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./thread/diff.ts")).diffCommand,
   }),
   defineCommand({
+    name: "tree",
+    description: "a thread's family: its root original and every fork, under the step it branched at",
+    arguments: [THREAD_ARGUMENT],
+    options: { mermaid: { flags: "--mermaid", description: "print a Mermaid flowchart of the tree" } },
+    examples: ["uwf tree 01J9", "uwf tree 01J9 --mermaid", "uwf tree 01J9 --json"],
+    json: "treeResultSchema",
+    load: async () => (await import("./thread/tree.ts")).treeCommand,
+  }),
+  defineCommand({
     name: "resume",
     description: "answer a suspended thread, or continue an ended one through its $START resume edge",
     arguments: [THREAD_ARGUMENT],

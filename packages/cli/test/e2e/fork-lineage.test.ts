@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import {
   errorResultSchema,
+  type FamilyTreeNode,
   type ForkOrigin,
   forkResultSchema,
   listResultSchema,
@@ -10,6 +11,7 @@ import {
   shownThreadSchema,
   startResultSchema,
   stepResultSchema,
+  treeResultSchema,
 } from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
@@ -53,6 +55,21 @@ async function listIds(...args: string[]): Promise<string[]> {
   const listed = await temp.uwf(["list", ...args, "--json"]);
   expect(listed.exitCode).toBe(0);
   return listResultSchema.parse(listed.json()).threads.map((thread) => thread.id);
+}
+
+async function tree(thread: string) {
+  const shown = await temp.uwf(["tree", thread, "--json"]);
+  expect(shown.stderr).toBe("");
+  expect(shown.exitCode).toBe(0);
+  return treeResultSchema.parse(shown.json());
+}
+
+/** The tree as `thread@branchedAt(placement)` lines, indented by depth, for comparing shapes. */
+function shape(nodes: readonly FamilyTreeNode[], depth = 0): string[] {
+  return nodes.flatMap((node) => [
+    `${"  ".repeat(depth)}${node.thread}@${node.branchedAt ?? "-"}(${node.placement})`,
+    ...shape(node.children, depth + 1),
+  ]);
 }
 
 describe("fork lineage", () => {
@@ -119,6 +136,8 @@ describe("fork lineage", () => {
 
     const shown = await temp.uwf(["show", counterfactual.thread]);
     expect(shown.stdout).toContain(`forked from ${original.thread} at step 2, its reply replaced (${original.doer})`);
+    const drawn = await temp.uwf(["tree", original.thread]);
+    expect(drawn.stdout).toContain(`└─ step 2, reply replaced: ${counterfactual.thread}  ended  2 steps`);
   });
 
   it("lists the forks of a thread, and with --recursive their forks too", async () => {
@@ -149,6 +168,49 @@ describe("fork lineage", () => {
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain('no thread "01ZZZZ"');
   });
+
+  it("draws the family tree from the root original, as text, JSON and Mermaid", async () => {
+    const original = await finishedThread();
+    const child = (await fork(original.planner)).thread;
+    expect((await temp.uwf(["step", child, "--agent", SCRIPTED])).exitCode).toBe(0);
+    const grandchild = (await fork(child)).thread;
+    const ofStart = (await fork(original.start)).thread;
+    // Another original of the same start node is not of this family.
+    const stranger = await start();
+
+    const result = await tree(grandchild);
+    expect(result.thread).toBe(grandchild);
+    expect(result.workflow).toBe("linear");
+    expect(shape(result.roots)).toEqual([
+      `${original.thread}@-(original)`,
+      `  ${ofStart}@0(lineage)`,
+      `  ${child}@1(lineage)`,
+      `    ${grandchild}@2(lineage)`,
+    ]);
+    expect(result.roots[0]).toMatchObject({ status: "ended", stepCount: 2, forkedFrom: null });
+    expect(JSON.stringify(result)).not.toContain(stranger);
+
+    const text = await temp.uwf(["tree", grandchild]);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout.split("\n")).toEqual([
+      `${original.thread}  ended  2 steps  $0.0000`,
+      `├─ step 0: ${ofStart}  active  0 steps  $0.0000`,
+      `└─ step 1: ${child}  ended  2 steps  $0.0000`,
+      `   └─ step 2: ${grandchild}  ended  2 steps  $0.0000 *`,
+      "",
+    ]);
+
+    const mermaid = await temp.uwf(["tree", original.thread, "--mermaid"]);
+    expect(mermaid.exitCode).toBe(0);
+    expect(mermaid.stdout).toStartWith("flowchart TD\n");
+    expect(mermaid.stdout).toContain(`  T_${original.thread} -->|"step 1"| T_${child}\n`);
+    expect(mermaid.stdout).toContain(`  T_${child} -->|"step 2"| T_${grandchild}\n`);
+    expect(mermaid.stdout).toContain(`  class T_${original.thread} asked\n`);
+    const mermaidJson = treeResultSchema.parse(
+      (await temp.uwf(["tree", original.thread, "--mermaid", "--json"])).json(),
+    );
+    expect(mermaidJson.mermaid).toBe(mermaid.stdout);
+  });
 });
 
 describe("forks recorded by an older uwf", () => {
@@ -164,7 +226,7 @@ describe("forks recorded by an older uwf", () => {
     database.close();
   }
 
-  it("are migrated on open, and still list and show", async () => {
+  it("are migrated on open, still list and show, and are placed in the tree by their address", async () => {
     const original = await finishedThread();
     const child = (await fork(original.planner)).thread;
     const reply = join(temp.work, "reply.md");
@@ -184,11 +246,35 @@ describe("forks recorded by an older uwf", () => {
     version.close();
     expect((await temp.uwf(["show", child])).stdout).toContain(`forked from node ${original.planner}`);
     expect((await temp.uwf(["list"])).stdout).toContain(`node ${original.planner}`);
-    // Only recorded lineage is listed by parent.
+    // Only recorded lineage is listed by parent; the tree reads the chains to place them.
     expect(await listIds("--forks-of", original.thread)).toEqual([]);
+    expect(shape((await tree(child)).roots)).toEqual([
+      `${original.thread}@-(original)`,
+      `  ${child}@1(address)`,
+      `  ${counterfactual}@2(address)`,
+    ]);
+    const drawn = (await temp.uwf(["tree", original.thread])).stdout;
+    expect(drawn).toContain(`├─ step 1: ${child}  active  1 step  $0.0000  (forked by address before uwf`);
+    expect(drawn).toContain(`└─ step 2, reply replaced: ${counterfactual}  ended  2 steps`);
+
     // A new fork of an old one names it.
     const newer = await fork(child);
     expect(newer.forkedFrom).toEqual(origin(child, 1, original.planner));
     expect(await listIds("--forks-of", child)).toEqual([newer.thread]);
+  });
+
+  it("are listed as roots with a note when no thread's chain holds their address", async () => {
+    const original = await finishedThread();
+    const child = (await fork(original.planner)).thread;
+    rollBackToSchema6();
+    // The original's record is lost (a damaged refs.db, say), so nothing recorded holds the fork point.
+    const database = new Database(join(temp.home, "refs.db"));
+    database.run("DELETE FROM threads WHERE id = ?", [original.thread]);
+    database.close();
+
+    const result = await tree(child);
+    expect(shape(result.roots)).toEqual([`${child}@-(unplaced)`]);
+    expect(result.roots[0]?.note).toBe(`forked from ${original.planner}, which no older thread's chain holds`);
+    expect((await temp.uwf(["tree", child])).stdout).toContain("which no older thread's chain holds");
   });
 });

@@ -1,0 +1,24 @@
+import type { TreeResult } from "@uwf/protocol";
+import type { CommandContext } from "../../context.ts";
+import { buildFamilyTree } from "../../engine/build-family-tree.ts";
+import { resolveThread } from "../../engine/resolve-thread.ts";
+import { familyTreeToMermaid } from "../../format/family-tree-to-mermaid.ts";
+import { formatFamilyTree } from "../../format/format-family-tree.ts";
+import type { CommandOutcome } from "../../registry.ts";
+
+export interface TreeCommandOptions {
+  thread: string;
+  mermaid?: boolean;
+}
+
+/** The thread's whole family, from its root original: each fork under the step it branched at. */
+export async function treeCommand(
+  options: TreeCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<TreeResult>> {
+  const store = await context.openStore({ create: false });
+  const thread = await resolveThread(store.refs, options.thread);
+  const result: TreeResult = await buildFamilyTree(store, thread);
+  if (options.mermaid === true) result.mermaid = familyTreeToMermaid(result);
+  return { result, format: (value, color) => value.mermaid ?? formatFamilyTree(value, color) };
+}

@@ -1,0 +1,91 @@
+import {
+  buildContinuationPrompt,
+  firstShownStep,
+  type NamedStep,
+  type ResolvedAgent,
+  resolveAgent,
+  UnknownRoleError,
+} from "@uwf/agent-kit";
+import type { Config } from "@uwf/protocol";
+import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
+import { trace } from "../trace.ts";
+import { type ChooseStepRoleOptions, chooseStepRole, type StepRole } from "./choose-step-role.ts";
+import type { HistoryStep } from "./load-history.ts";
+import type { StepState } from "./load-step-state.ts";
+import { describeRoutingProblem } from "./route-reply.ts";
+import type { ThreadHistory } from "./thread-history.ts";
+
+/** The step to run: its number, role, agent and the prompt that agent gets. */
+export interface PlannedStep {
+  number: number;
+  roleName: string;
+  edgePrompt: string;
+  agent: ResolvedAgent;
+  prompt: string;
+}
+
+export interface ChooseStepOptions {
+  config: Config;
+  home: string;
+  agentFlag?: string;
+  timeoutSeconds?: number;
+  resumeAnswer?: string;
+}
+
+/** The step's second phase: who acts next, played by which agent, told what; or that the thread has ended. */
+export async function chooseStep(
+  state: StepState,
+  options: ChooseStepOptions,
+): Promise<{ ended: true } | ({ ended: false } & PlannedStep)> {
+  const { chain, history, workflow } = state;
+  const chosen = await chooseOrExplain({ ...state, resumeAnswer: options.resumeAnswer });
+  trace("next role chosen");
+  if (chosen.ended) return chosen;
+  const { roleName, edgePrompt } = chosen;
+  const role = workflow.roles[roleName];
+  if (role === undefined) throw new UnknownRoleError(workflow.name, roleName);
+  const agent = resolveAgent({
+    config: options.config,
+    workflowName: workflow.name,
+    role,
+    roleName,
+    flagAlias: options.agentFlag,
+    timeoutSeconds: options.timeoutSeconds,
+    home: options.home,
+  });
+  const prompt = buildContinuationPrompt({
+    workflow,
+    roleName,
+    task: chain.start.prompt,
+    inputs: chain.start.inputs,
+    history: await promptHistory(history, roleName),
+    edgePrompt,
+  });
+  trace("prompt built");
+  return { ended: false, number: history.length + 1, roleName, edgePrompt, agent, prompt };
+}
+
+/**
+ * chooseStepRole, except that a thread whose last reply leads nowhere (committed by an older uwf,
+ * or a plain fork of such a step) fails with what to do about it instead of the moderator's error.
+ */
+async function chooseOrExplain(options: ChooseStepRoleOptions): Promise<StepRole> {
+  const { record, history } = options;
+  try {
+    return await chooseStepRole(options);
+  } catch (error) {
+    const last = history.steps.at(-1);
+    if (options.mode !== "step" || last === undefined) throw error;
+    const fields = history.peek(history.length - 1).output ?? {};
+    const problem = describeRoutingProblem(error, { workflow: options.compiled.workflow, fields });
+    if (problem === null) throw error;
+    throw new ThreadStrandedError(record.id, record.head, last.role, problem, { cause: error });
+  }
+}
+
+/** What the prompt shows of the history: the steps from the role's last visit on, whole; the earlier ones by number and role. */
+async function promptHistory(history: ThreadHistory, roleName: string): Promise<Array<HistoryStep | NamedStep>> {
+  const from = firstShownStep(history.steps, roleName);
+  const named = history.steps.slice(0, from).map(({ role }, index) => ({ number: index + 1, role }));
+  return [...named, ...(await history.stepsFrom(from))];
+}

@@ -1,0 +1,41 @@
+import { type CompiledWorkflow, compileWorkflow } from "@uwf/agent-kit";
+import type { Store } from "@uwf/cas";
+import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
+import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
+import { trace } from "../trace.ts";
+import { checkSteppable, type StepMode } from "./check-steppable.ts";
+import { readChain, type ThreadChain } from "./read-chain.ts";
+import { storedNodeAs } from "./stored-node.ts";
+import { ThreadHistory } from "./thread-history.ts";
+
+/** What a step knows about its thread once it holds the lease: read once, before anything is decided. */
+export interface StepState {
+  record: ThreadRecord;
+  mode: StepMode;
+  chain: ThreadChain;
+  workflow: WorkflowNode;
+  compiled: CompiledWorkflow;
+  history: ThreadHistory;
+}
+
+/** The step's first phase: the thread's record, whether it may step, its chain, workflow and history. */
+export async function loadStepState(
+  store: Store,
+  threadId: string,
+  resumeAnswer: string | undefined,
+): Promise<StepState> {
+  const record = await store.refs.getThread(threadId);
+  if (record === null) throw new ThreadNotFoundError(threadId);
+  const mode = checkSteppable(record, resumeAnswer);
+  const chain = await readChain(store, record.head, { thread: record });
+  const workflow = storedNodeAs<WorkflowNode>(
+    "workflow/1",
+    record.workflowAddress,
+    await store.objects.get(record.workflowAddress),
+  );
+  const history = new ThreadHistory(store.objects, chain);
+  // The newest step is what the moderator starts from and what every prompt shows.
+  if (history.length > 0) await history.step(history.length - 1);
+  trace("chain read");
+  return { record, mode, chain, workflow, compiled: compileWorkflow(workflow), history };
+}

@@ -27,6 +27,20 @@ export {
   verifyReportSchema,
 } from "./cas-results.ts";
 export {
+  type CliEvent,
+  cliEventSchema,
+  type StepFailedEvent,
+  type StepFinishedEvent,
+  type StepStartedEvent,
+  stepFailedEventSchema,
+  stepFinishedEventSchema,
+  stepStartedEventSchema,
+  type ThreadEndedEvent,
+  type ThreadSuspendedEvent,
+  threadEndedEventSchema,
+  threadSuspendedEventSchema,
+} from "./cli-events.ts";
+export {
   type Config,
   configSchema,
   type Model,
@@ -53,7 +67,9 @@ export {
 } from "./diff-result.ts";
 export type { ErrorCode } from "./error-code.ts";
 export {
+  type ErrorBody,
   type ErrorResult,
+  errorBodySchema,
   errorResultSchema,
 } from "./error-result.ts";
 export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
+import { errorBodySchema } from "./error-result.ts";
 import { forkOriginSchema, threadIdSchema, threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
 import { usageSchema } from "./usage.ts";
 
@@ -27,6 +28,12 @@ export const stepResultSchema = z.object({
   status: threadStatusSchema,
   next: z.string().nullable(),
   steps: z.array(stepSummarySchema),
+  /**
+   * Present when the command failed once it knew the thread: `steps` are the steps it recorded before
+   * the failure, `head`, `status` and `next` where the thread stood after them. The exit code and the
+   * error document on stderr are the error's.
+   */
+  error: errorBodySchema.optional(),
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { addressSchema } from "./address.ts";
+import { errorBodySchema } from "./error-result.ts";
+import { stepSummarySchema } from "./thread-results.ts";
+
+/**
+ * The NDJSON events `--jsonl` prints, one object per line, as `run`, `step`, `resume` and
+ * `log --follow` go. Every event names its `type` and its `thread`.
+ */
+
+/** An agent is about to run a step. */
+export const stepStartedEventSchema = z.object({
+  type: z.literal("step-started"),
+  thread: z.string(),
+  number: z.number().int().positive(),
+  role: z.string(),
+  agent: z.string(),
+  /** When the agent started (ISO 8601). */
+  at: z.string(),
+});
+export type StepStartedEvent = z.infer<typeof stepStartedEventSchema>;
+
+/** A step was recorded: the thread's head is now this step. The rest is the step's summary, as `log` shows it. */
+export const stepFinishedEventSchema = stepSummarySchema.extend({
+  type: z.literal("step-finished"),
+  thread: z.string(),
+});
+export type StepFinishedEvent = z.infer<typeof stepFinishedEventSchema>;
+
+/** A step failed and was not recorded; the head is where it was. Always the command's last event. */
+export const stepFailedEventSchema = z.object({
+  type: z.literal("step-failed"),
+  thread: z.string(),
+  /** The number the step would have had. */
+  number: z.number().int().positive(),
+  /** The role chosen for it; null when it failed before a role was chosen (busy, ended, a moderator error). */
+  role: z.string().nullable(),
+  /** What the error boundary reports on stderr: the same code, message and data. */
+  error: errorBodySchema,
+  /** The agent-run node that keeps what the agent wrote, when one ran. */
+  run: addressSchema.nullable(),
+});
+export type StepFailedEvent = z.infer<typeof stepFailedEventSchema>;
+
+/** The thread reached `$END`. */
+export const threadEndedEventSchema = z.object({
+  type: z.literal("thread-ended"),
+  thread: z.string(),
+  head: addressSchema,
+});
+export type ThreadEndedEvent = z.infer<typeof threadEndedEventSchema>;
+
+/** The thread waits for `uwf resume`: `role` asked, for `reason`. */
+export const threadSuspendedEventSchema = z.object({
+  type: z.literal("thread-suspended"),
+  thread: z.string(),
+  head: addressSchema,
+  role: z.string().nullable(),
+  reason: z.string(),
+});
+export type ThreadSuspendedEvent = z.infer<typeof threadSuspendedEventSchema>;
+
+export const cliEventSchema = z.discriminatedUnion("type", [
+  stepStartedEventSchema,
+  stepFinishedEventSchema,
+  stepFailedEventSchema,
+  threadEndedEventSchema,
+  threadSuspendedEventSchema,
+]);
+export type CliEvent = z.infer<typeof cliEventSchema>;

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     process.exitCode = await runCli(argv);
   } catch (error) {
     const { reportError } = await import("./report-error.ts");
-    process.exitCode = reportError(error, argv.includes("--json"));
+    process.exitCode = reportError(error, argv.includes("--json") || argv.includes("--jsonl"));
   }
 }
 

@@ -1,13 +1,14 @@
 import { hostname } from "node:os";
 import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
-import type { Config } from "@uwf/protocol";
+import type { CliEvent, Config } from "@uwf/protocol";
 
 /** What every command gets besides its options. Commands never print and never exit. */
 export interface CommandContext {
   home: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Machine-readable output (`--json` or `--jsonl`): no notes on stderr, no questions asked. */
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -34,6 +35,12 @@ export interface CommandContext {
   progress(status: ProgressStatus | null): void;
   /** Streams an agent's stderr (for `-v`). */
   agentStderr(chunk: string): void;
+  /**
+   * Reports what a command that runs or follows steps did, as it happens: the registry prints it at
+   * once (a step's line in text, a line of NDJSON under `--jsonl`; nothing under `--json`, whose one
+   * document comes from the command's result). Commands still never print.
+   */
+  emit(event: CliEvent): Promise<void>;
 }
 
 export interface ProgressStatus {
@@ -48,7 +55,18 @@ export interface ProgressStatus {
 /** What the registry decides before a command runs; the rest of the context is derived from it. */
 export type CreateContextOptions = Pick<
   CommandContext,
-  "home" | "cwd" | "env" | "json" | "quiet" | "verbose" | "color" | "interactive" | "signal" | "newId" | "progress"
+  | "home"
+  | "cwd"
+  | "env"
+  | "json"
+  | "quiet"
+  | "verbose"
+  | "color"
+  | "interactive"
+  | "signal"
+  | "newId"
+  | "progress"
+  | "emit"
 >;
 
 export function createContext(options: CreateContextOptions): CommandContext {

@@ -1,11 +1,32 @@
-/** The one printer: one JSON document with `--json`, else the command's human formatting. Data goes to stdout. */
+/**
+ * The one printer. Data goes to stdout, each piece written (and so flushed) as it is printed:
+ * `--json` prints the result as one JSON document; `--jsonl` prints events as NDJSON, one per line,
+ * as they happen, and the result of a command that emits none as one line; text prints an event's
+ * line as it happens, then the command's human formatting of its result.
+ */
+import type { CliEvent } from "@uwf/protocol";
 import { writeStdout } from "./standard-streams.ts";
+
+export type OutputMode = "text" | "json" | "jsonl";
 
 export async function printResult<Result>(
   result: Result,
-  json: boolean,
+  mode: OutputMode,
   format: (result: Result) => string,
+  options: { streamed: boolean },
 ): Promise<void> {
-  const text = json ? JSON.stringify(result) : format(result);
+  if (mode === "jsonl" && options.streamed) return;
+  await printLine(mode === "text" ? format(result) : JSON.stringify(result));
+}
+
+export async function printEvent(event: CliEvent, mode: OutputMode, color: boolean): Promise<void> {
+  if (mode === "json") return;
+  if (mode === "jsonl") return printLine(JSON.stringify(event));
+  // Loaded only by the commands that emit: every step is a new process.
+  const { formatEvent } = await import("./format/format-event.ts");
+  await printLine(formatEvent(event, color));
+}
+
+async function printLine(text: string): Promise<void> {
   if (text.length > 0) await writeStdout(text.endsWith("\n") ? text : `${text}\n`);
 }

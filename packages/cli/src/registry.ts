@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./commands/command-table.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
-import { printResult } from "./print.ts";
+import { type OutputMode, printEvent, printResult } from "./print.ts";
 import { shouldColor } from "./should-color.ts";
 import { stderrIsTerminal, stdoutIsTerminal } from "./standard-streams.ts";
 import { trace } from "./trace.ts";
@@ -11,10 +11,18 @@ import { VERSION } from "./version.ts";
 /** What a command gives the registry: its data, how to show it to a person, and the exit code it implies. */
 export interface CommandOutcome<Result> {
   result: Result;
+  /** The result as text; for a command that emitted events, only what their lines did not already say. */
   format: (result: Result, color: boolean) => string;
   exitCode?: number;
   /** A note for the person at the terminal, on stderr after the result (not with `-q` or `--json`). */
   hint?: string;
+  /** The command emitted its data as events (`context.emit`): under `--jsonl` those lines are all it prints. */
+  streamed?: boolean;
+  /**
+   * The command failed after it had something to show (the steps it recorded before a step
+   * failed): the result is printed, then this reaches the error boundary like any thrown error.
+   */
+  error?: unknown;
 }
 
 type Load<Result> = (context: CommandContext) => Promise<CommandOutcome<Result>>;
@@ -22,6 +30,7 @@ type Load<Result> = (context: CommandContext) => Promise<CommandOutcome<Result>>
 interface GlobalOptions {
   home?: string;
   json?: boolean;
+  jsonl?: boolean;
   color: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -39,20 +48,24 @@ export async function runCli(argv: string[]): Promise<number> {
     .exitOverride()
     .enablePositionalOptions(false);
   for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
-  if (argv.includes("--json")) program.configureOutput({ writeErr: () => {} });
+  if (argv.includes("--json") || argv.includes("--jsonl")) program.configureOutput({ writeErr: () => {} });
 
   const run =
     <Result>(load: Load<Result>) =>
     async () => {
       const globals = program.opts<GlobalOptions>();
-      const context = await makeContext(globals, abort.signal);
+      const mode = await outputMode(globals);
+      const context = await makeContext(globals, mode, abort.signal);
       trace("context ready");
       const installed = installSignalHandlers(abort);
       try {
         const outcome = await load(context);
         trace("command done");
         context.progress(null);
-        await printResult(outcome.result, context.json, (result) => outcome.format(result, context.color));
+        await printResult(outcome.result, mode, (result) => outcome.format(result, context.color), {
+          streamed: outcome.streamed === true,
+        });
+        if (outcome.error !== undefined) throw outcome.error;
         if (outcome.hint !== undefined) context.note(outcome.hint);
         exitCode = outcome.exitCode ?? EXIT_OK;
       } finally {
@@ -104,11 +117,20 @@ export function commandName(argv: readonly string[]): string | undefined {
 
 export type RunCommand = <Result>(load: Load<Result>) => () => Promise<void>;
 
-async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise<CommandContext> {
+async function outputMode(globals: GlobalOptions): Promise<OutputMode> {
+  if (globals.json === true && globals.jsonl === true) {
+    const { UsageError } = await import("./errors/usage-error.ts");
+    throw new UsageError("--json and --jsonl: give one (a JSON document, or NDJSON events)");
+  }
+  return globals.jsonl === true ? "jsonl" : globals.json === true ? "json" : "text";
+}
+
+async function makeContext(globals: GlobalOptions, mode: OutputMode, signal: AbortSignal): Promise<CommandContext> {
   const { resolveHome } = await import("./resolve-home.ts");
   const env = process.env;
   const cwd = process.cwd();
-  const interactive = stderrIsTerminal() && !globals.quiet && !globals.json;
+  const json = mode !== "text";
+  const interactive = stderrIsTerminal() && !globals.quiet && !json;
   const color = shouldColor({ flag: globals.color !== false, env, terminal: stdoutIsTerminal() });
   // The status line is drawn only on a terminal (interactive), so its colour follows the same rules.
   const progress = interactive
@@ -118,7 +140,7 @@ async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise
     home: resolveHome({ flag: globals.home, env, cwd }),
     cwd,
     env,
-    json: globals.json === true,
+    json,
     quiet: globals.quiet === true,
     verbose: globals.verbose === true,
     color,
@@ -127,6 +149,11 @@ async function makeContext(globals: GlobalOptions, signal: AbortSignal): Promise
     // ulid loads node:crypto (~5 ms); only commands that create a thread need it.
     newId: () => (require("ulid") as typeof import("ulid")).ulid(),
     progress,
+    emit: (event) => {
+      // A step's line replaces the status line, so the spinner goes first.
+      progress(null);
+      return printEvent(event, mode, color);
+    },
   });
 }
 

@@ -19,10 +19,8 @@ export function reportError(thrown: unknown, json: boolean): ExitCode {
   const error = asEnvironmentError(thrown) ?? thrown;
   if (isUwfError(error)) {
     if (error.code === StdoutClosedError.code) return exitCodeForError(error.code);
-    if (json) {
-      const body = error.toJSON();
-      process.stderr.write(`${JSON.stringify({ error: { ...body, message: cutMessage(body.message) } })}\n`);
-    } else process.stderr.write(`uwf: ${cutMessage(error.message)}\n`);
+    if (json) process.stderr.write(`${JSON.stringify({ error: describeError(error) })}\n`);
+    else process.stderr.write(`uwf: ${cutMessage(error.message)}\n`);
     return exitCodeForError(error.code);
   }
   const commanderCode = (error as { code?: unknown })?.code;
@@ -39,12 +37,19 @@ export function reportError(thrown: unknown, json: boolean): ExitCode {
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (json) {
-    const internal: UwfErrorJson = { code: "internal", message: cutMessage(String(error)), data: {} };
-    process.stderr.write(`${JSON.stringify({ error: internal })}\n`);
+    process.stderr.write(`${JSON.stringify({ error: describeError(error) })}\n`);
   } else {
     process.stderr.write(`uwf: internal error (please report): ${cutMessage(message)}\n`);
   }
   return EXIT_FAILED;
+}
+
+/** An error as `--json` reports it: `{ code, message, data }`, the message cut; `internal` for one uwf did not raise on purpose. */
+export function describeError(thrown: unknown): UwfErrorJson {
+  const error = asEnvironmentError(thrown) ?? thrown;
+  if (!isUwfError(error)) return { code: "internal", message: cutMessage(String(error)), data: {} };
+  const body = error.toJSON();
+  return { ...body, message: cutMessage(body.message) };
 }
 
 /** A message within MAX_ERROR_MESSAGE_LENGTH characters, with a note of what was cut. */

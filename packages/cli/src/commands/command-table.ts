@@ -22,6 +22,11 @@ export const GLOBAL_OPTIONS: readonly OptionEntry[] = [
     completes: "directory",
   },
   { key: "json", flags: "--json", description: "print exactly one JSON document on stdout" },
+  {
+    key: "jsonl",
+    flags: "--jsonl",
+    description: "print NDJSON: run, step, resume and log --follow print an event per line as they go",
+  },
   { key: "color", flags: "--no-color", description: "no colours (also NO_COLOR; FORCE_COLOR and CI are honoured)" },
   { key: "quiet", flags: "-q, --quiet", description: "no warnings or progress on stderr" },
   { key: "verbose", flags: "-v, --verbose", description: "stream the agent's stderr" },
@@ -169,8 +174,14 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     name: "log",
     description: "a thread's steps",
     arguments: [THREAD_ARGUMENT],
-    examples: ["uwf log 01J9", "uwf log 01J9 --json"],
-    json: "logResultSchema",
+    options: {
+      follow: {
+        flags: "-f, --follow",
+        description: "then each new step as any process records it, until the thread ends (exit 10) or suspends (20)",
+      },
+    },
+    examples: ["uwf log 01J9", "uwf log 01J9 --json", "uwf log 01J9 --follow --jsonl"],
+    json: "logResultSchema, or stepResultSchema with --follow",
     load: async () => (await import("./thread/log.ts")).logCommand,
   }),
   defineCommand({

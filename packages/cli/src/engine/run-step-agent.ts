@@ -33,6 +33,16 @@ export interface RunStepAgentOptions {
   ): void;
   onStderr(chunk: string): void;
   onWarning?(message: string): void;
+  /** Right before the agent starts, once the step is sure to run it (awaited: the caller may print it). */
+  onStarted?(started: StepStart): Promise<void>;
+}
+
+/** A step whose agent is starting. */
+export interface StepStart {
+  number: number;
+  role: string;
+  agent: string;
+  at: Date;
 }
 
 /**
@@ -51,6 +61,7 @@ export async function runStepAgent(
   await checkStoreWritable(store.objects, prompt);
   trace("store checked");
   const startedAt = options.now();
+  await options.onStarted?.({ number, role: roleName, agent: agent.alias, at: startedAt });
   const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: number };
   options.onProgress(progress);
   const run = await runAgentWithRetries<RoutedReply>({

@@ -6,7 +6,7 @@ import { trace } from "../trace.ts";
 import { chooseStep } from "./choose-step.ts";
 import { commitStep } from "./commit-step.ts";
 import { loadStepState } from "./load-step-state.ts";
-import { runStepAgent } from "./run-step-agent.ts";
+import { runStepAgent, type StepStart } from "./run-step-agent.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions {
@@ -29,6 +29,8 @@ export interface StepThreadOptions {
   onStderr(chunk: string): void;
   /** What the agent reports that the user should see without `-v`: tool calls refused, a conversation started afresh. */
   onWarning?(message: string): void;
+  /** Right before the agent starts (awaited): the step's number, role and agent. */
+  onStarted?(started: StepStart): Promise<void>;
 }
 
 export type StepThreadOutcome =

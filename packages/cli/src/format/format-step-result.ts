@@ -1,16 +1,14 @@
 import type { StepResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
-import { formatDuration } from "./format-duration.ts";
 
-/** One line per step run, then where the thread stands. */
+/**
+ * Where the thread stands after `step`, `run`, `resume` or `log --follow`. Each step's own line was
+ * printed as it finished (formatEvent); a command that failed adds nothing (its error is on stderr).
+ */
 export function formatStepResult(result: StepResult, color: boolean): string {
+  if (result.error !== undefined) return "";
   const paint = createPalette(color);
-  const lines = result.steps.map((step) => {
-    const status = step.status === null ? "" : ` ${paint.yellow(step.status)}`;
-    return `${paint.dim(`#${step.number}`)} ${paint.bold(step.role)}${status} ${paint.dim(`${step.agent} · ${formatDuration(step.durationMs)} · ${step.address}`)}`;
-  });
-  lines.push(`thread ${result.thread} ${paint.cyan(result.status)}${standing(result)}`);
-  return lines.join("\n");
+  return `thread ${result.thread} ${paint.cyan(result.status)}${standing(result)}`;
 }
 
 function standing(result: StepResult): string {

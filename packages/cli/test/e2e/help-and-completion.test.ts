@@ -130,7 +130,7 @@ describe("uwf __complete", () => {
     ]);
     expect((await complete(["cas", "v"])).map((line) => line.split("\t")[0])).toEqual(["verify"]);
     expect((await complete(["step", "x", "--a"])).map((line) => line.split("\t")[0])).toEqual(["--all", "--agent"]);
-    expect((await complete(["--js"])).map((line) => line.split("\t")[0])).toEqual(["--json"]);
+    expect((await complete(["--js"])).map((line) => line.split("\t")[0])).toEqual(["--json", "--jsonl"]);
     expect(await complete(["list", "--status", "s"])).toEqual(["suspended"]);
     expect(await complete(["start", "linear", "--cwd", ""])).toEqual([":directory"]);
     expect(await complete(["completion", ""])).toEqual(["bash", "zsh", "fish"]);

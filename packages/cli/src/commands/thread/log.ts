@@ -1,10 +1,28 @@
-import type { LogResult } from "@uwf/protocol";
+import { isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
+import { followThread } from "../../engine/follow-thread.ts";
 import { loadStepSummaries } from "../../engine/load-step-summaries.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
+import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
+import { ThreadCancelledError } from "../../errors/thread-cancelled-error.ts";
+import { EXIT_ENDED, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatLog } from "../../format/format-log.ts";
+import { formatStepResult } from "../../format/format-step-result.ts";
+import type { CommandOutcome } from "../../registry.ts";
+import { standingEvent, stepFinishedEvent, toStepResult } from "./step-report.ts";
 
-export async function logCommand(options: { thread: string }, context: CommandContext) {
+export interface LogCommandOptions {
+  thread: string;
+  /** Then print each step any process records, until the thread ends or suspends. */
+  follow?: boolean;
+}
+
+/** A thread's steps: `logResultSchema`; with `--follow`, `stepResultSchema`. */
+export async function logCommand(
+  options: LogCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<LogResult | StepResult>> {
+  if (options.follow === true) return logFollowCommand(options, context);
   const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
@@ -13,5 +31,52 @@ export async function logCommand(options: { thread: string }, context: CommandCo
     steps,
     ...(record.failedUsage === undefined ? {} : { failedUsage: record.failedUsage }),
   };
-  return { result, format: (value: LogResult, color: boolean) => formatLog(value, color) };
+  return { result, format: formatLogOrFollow };
+}
+
+/**
+ * `log --follow`: the steps so far, then each new one as it is recorded, as `step --all` prints
+ * them; done when the thread ends (exit 10) or suspends (exit 20), as a `step` of it would be then.
+ * A thread cancelled meanwhile fails as stepping it would.
+ */
+async function logFollowCommand(
+  options: LogCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<LogResult | StepResult>> {
+  const store = await context.openStore({ create: false });
+  let record = await resolveThread(store.refs, options.thread);
+  const steps: StepSummary[] = [];
+  let failure: unknown;
+  try {
+    record = await followThread({
+      store,
+      record,
+      signal: context.signal,
+      onSteps: async (fresh, current) => {
+        record = current;
+        for (const step of fresh) {
+          steps.push(step);
+          await context.emit(stepFinishedEvent(record.id, step));
+        }
+      },
+    });
+    const standing = standingEvent(record);
+    if (standing !== null) await context.emit(standing);
+    if (record.status === "cancelled") failure = new ThreadCancelledError(record.id);
+  } catch (error) {
+    // A reader that went away gets nothing more.
+    if (isUwfError(error) && error.code === StdoutClosedError.code) throw error;
+    failure = error;
+  }
+  return {
+    result: await toStepResult(record, steps, failure),
+    format: formatLogOrFollow,
+    exitCode: record.status === "ended" ? EXIT_ENDED : EXIT_SUSPENDED,
+    streamed: true,
+    error: failure,
+  };
+}
+
+function formatLogOrFollow(result: LogResult | StepResult, color: boolean): string {
+  return "status" in result ? formatStepResult(result, color) : formatLog(result, color);
 }

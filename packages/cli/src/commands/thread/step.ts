@@ -1,11 +1,19 @@
-import type { StepResult, StepSummary, ThreadRecord } from "@uwf/protocol";
+import { isUwfError, type StepSummary, type ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
-import { stepThread } from "../../engine/step-thread.ts";
+import type { StepStart } from "../../engine/run-step-agent.ts";
+import { type StepThreadOutcome, stepThread } from "../../engine/step-thread.ts";
+import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
+import { ThreadEndedError } from "../../errors/thread-ended-error.ts";
+import { ThreadSuspendedError } from "../../errors/thread-suspended-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
 import { trace } from "../../trace.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
+import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
+
+/** The errors of a step refused because of where the thread stands. */
+const REFUSALS: ReadonlySet<string> = new Set([ThreadEndedError.code, ThreadSuspendedError.code]);
 
 export interface StepCommandOptions {
   thread: string;
@@ -17,7 +25,11 @@ export interface StepCommandOptions {
   resumeAnswer?: string;
 }
 
-/** Runs up to N steps; stops early when the thread ends or suspends. */
+/**
+ * Runs up to N steps; stops early when the thread ends or suspends. Each step is emitted as it
+ * starts and as it is recorded, so its line is printed then. A step that fails ends the command with
+ * the steps recorded before it still in the result, beside the error.
+ */
 export async function stepCommand(options: StepCommandOptions, context: CommandContext) {
   trace("step command loaded");
   const store = await context.openStore();
@@ -28,35 +40,57 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   const limit = options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1);
   const agentFlag = resolveAgentFlag(options.agent, context.cwd);
   const steps: StepSummary[] = [];
+  let failure: unknown;
   for (let index = 0; index < limit; index++) {
-    const outcome = await stepThread({
-      store,
-      config,
-      home: context.home,
-      threadId: record.id,
-      agentFlag,
-      timeoutSeconds: options.timeout,
-      resumeAnswer: index === 0 ? options.resumeAnswer : undefined,
-      signal: context.signal,
-      host: context.host,
-      now: context.now,
-      onProgress: context.progress,
-      onStderr: context.agentStderr,
-      onWarning: (message) => {
-        // The spinner goes first, so the warning gets its own line; the agent's next turn brings it back.
-        context.progress(null);
-        context.warn(message);
-      },
-    });
+    let started: StepStart | null = null;
+    let outcome: StepThreadOutcome;
+    try {
+      outcome = await stepThread({
+        store,
+        config,
+        home: context.home,
+        threadId: record.id,
+        agentFlag,
+        timeoutSeconds: options.timeout,
+        resumeAnswer: index === 0 ? options.resumeAnswer : undefined,
+        signal: context.signal,
+        host: context.host,
+        now: context.now,
+        onProgress: context.progress,
+        onStderr: context.agentStderr,
+        onWarning: (message) => {
+          // The spinner goes first, so the warning gets its own line; the agent's next turn brings it back.
+          context.progress(null);
+          context.warn(message);
+        },
+        onStarted: (step) => {
+          started = step;
+          return context.emit(stepStartedEvent(record.id, step));
+        },
+      });
+    } catch (error) {
+      // A reader that went away gets nothing more, not a report of the failure.
+      if (isUwfError(error) && error.code === StdoutClosedError.code) throw error;
+      failure = error;
+      // Stepping a thread that has ended or is suspended is refused (exit 10, 20): it reports where the thread stands.
+      const refused = isUwfError(error) && REFUSALS.has(error.code);
+      if (refused) record = (await store.refs.getThread(record.id)) ?? record;
+      await context.emit((refused ? standingEvent(record) : null) ?? (await stepFailedEvent(record, started, error)));
+      break;
+    }
     record = outcome.record;
     if (outcome.kind === "ended") break;
     steps.push(outcome.step);
+    await context.emit(stepFinishedEvent(record.id, outcome.step));
     if (record.status !== "active") break;
   }
-  const result: StepResult = { thread: record.id, head: record.head, status: record.status, next: record.next, steps };
+  const standing = failure === undefined ? standingEvent(record) : null;
+  if (standing !== null) await context.emit(standing);
   return {
-    result,
-    format: (value: StepResult, color: boolean) => formatStepResult(value, color),
+    result: await toStepResult(record, steps, failure),
+    format: formatStepResult,
     exitCode: record.status === "suspended" ? EXIT_SUSPENDED : EXIT_OK,
+    streamed: true,
+    error: failure,
   };
 }

@@ -1,0 +1,52 @@
+import type { CliEvent, StepFailedEvent, StepResult, StepStartedEvent, StepSummary, ThreadRecord } from "@uwf/protocol";
+import type { StepStart } from "../../engine/run-step-agent.ts";
+
+/** What `step`, `run`, `resume` and `log --follow` report: where the thread stands and the steps they saw. */
+export async function toStepResult(record: ThreadRecord, steps: StepSummary[], failure?: unknown): Promise<StepResult> {
+  const result: StepResult = { thread: record.id, head: record.head, status: record.status, next: record.next, steps };
+  if (failure === undefined) return result;
+  // Loaded only when a command fails, as the error boundary is.
+  const { describeError } = await import("../../report-error.ts");
+  return { ...result, error: describeError(failure) };
+}
+
+export function stepStartedEvent(thread: string, started: StepStart): StepStartedEvent {
+  const { number, role, agent, at } = started;
+  return { type: "step-started", thread, number, role, agent, at: at.toISOString() };
+}
+
+export function stepFinishedEvent(thread: string, step: StepSummary): CliEvent {
+  return { type: "step-finished", thread, ...step };
+}
+
+/** A step that failed: the one it was about to be (or, when it failed before it started, the next one). */
+export async function stepFailedEvent(
+  record: ThreadRecord,
+  started: StepStart | null,
+  failure: unknown,
+): Promise<StepFailedEvent> {
+  const { describeError } = await import("../../report-error.ts");
+  const error = describeError(failure);
+  return {
+    type: "step-failed",
+    thread: record.id,
+    number: started?.number ?? record.stepCount + 1,
+    role: started?.role ?? null,
+    error,
+    run: typeof error.data.run === "string" ? error.data.run : null,
+  };
+}
+
+/** `thread-ended` or `thread-suspended` when the thread stands so; null while it is active (or cancelled). */
+export function standingEvent(record: ThreadRecord): CliEvent | null {
+  if (record.status === "ended") return { type: "thread-ended", thread: record.id, head: record.head };
+  if (record.status === "suspended")
+    return {
+      type: "thread-suspended",
+      thread: record.id,
+      head: record.head,
+      role: record.next,
+      reason: record.reason ?? "",
+    };
+  return null;
+}

@@ -1,0 +1,19 @@
+import type { CliEvent, StepSummary } from "@uwf/protocol";
+import { createPalette } from "./create-palette.ts";
+import { formatDuration } from "./format-duration.ts";
+
+/**
+ * An event as text, printed the moment it happens: a finished step's line. The other events print
+ * nothing: the status line on stderr shows a running step, the error boundary a failed one, and the
+ * command's result where the thread stands at the end.
+ */
+export function formatEvent(event: CliEvent, color: boolean): string {
+  return event.type === "step-finished" ? formatStepLine(event, color) : "";
+}
+
+/** `#2 reviewer approved claude · 12.4s · 7QF3M0X2KD1BH` */
+export function formatStepLine(step: StepSummary, color: boolean): string {
+  const paint = createPalette(color);
+  const status = step.status === null ? "" : ` ${paint.yellow(step.status)}`;
+  return `${paint.dim(`#${step.number}`)} ${paint.bold(step.role)}${status} ${paint.dim(`${step.agent} · ${formatDuration(step.durationMs)} · ${step.address}`)}`;
+}

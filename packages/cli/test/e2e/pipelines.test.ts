@@ -1,0 +1,224 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import { waitFor } from "@uwf/cas/test";
+import {
+  type CliEvent,
+  cliEventSchema,
+  errorResultSchema,
+  logResultSchema,
+  startResultSchema,
+  stepResultSchema,
+} from "@uwf/protocol";
+import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+
+const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
+const ASK = join(FIXTURES, "workflows/ask.yaml");
+const ASK_SCRIPTED = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
+
+let temp: TempHome;
+beforeEach(() => {
+  temp = createTempHome();
+  temp.writeConfig(
+    [
+      "agents:",
+      ...["one-second", "plan-then-do", "plan-then-fail"].flatMap((name) => [
+        `  ${name}:`,
+        "    command: sh",
+        `    args: ["${agent(name)}"]`,
+      ]),
+    ].join("\n"),
+  );
+});
+afterEach(() => temp.cleanup());
+
+interface TimedLine {
+  text: string;
+  /** When the test read it (Date.now()). */
+  at: number;
+}
+
+/** Reads a child's stdout as it comes, each line stamped with when it arrived. */
+function readLines(stream: ReadableStream<Uint8Array>): { lines: TimedLine[]; done: Promise<void> } {
+  const lines: TimedLine[] = [];
+  const decoder = new TextDecoder();
+  let pending = "";
+  const done = (async () => {
+    for await (const chunk of stream) {
+      pending += decoder.decode(chunk, { stream: true });
+      const at = Date.now();
+      let newline = pending.indexOf("\n");
+      while (newline >= 0) {
+        lines.push({ text: pending.slice(0, newline), at });
+        pending = pending.slice(newline + 1);
+        newline = pending.indexOf("\n");
+      }
+    }
+  })();
+  return { lines, done };
+}
+
+function parseEvents(stdout: string): CliEvent[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => cliEventSchema.parse(JSON.parse(line)));
+}
+
+async function start(workflow = LINEAR): Promise<string> {
+  const started = await temp.uwf(["start", workflow, "-p", "Write hello.txt", "--json"]);
+  expect(started.exitCode).toBe(0);
+  return startResultSchema.parse(started.json()).thread;
+}
+
+describe("streaming step lines", () => {
+  it("prints the first step's line before the second step ends, when stdout is a pipe", async () => {
+    const child = temp.spawn(["run", LINEAR, "-p", "Write hello.txt", "--agent", "one-second"]);
+    const { lines, done } = readLines(child.stdout as ReadableStream<Uint8Array>);
+    expect(await child.exited).toBe(0);
+    await done;
+    expect(lines.map((line) => line.text.replace(/ · .*/, ""))).toEqual([
+      "#1 planner one-second",
+      "#2 doer one-second",
+      expect.stringMatching(/^thread \w{26} ended$/),
+    ]);
+    // The thread's own record of when step 2 ended: line 1 was read before it, not at the end.
+    const thread = (lines[2]?.text ?? "").split(" ")[1] ?? "";
+    const log = logResultSchema.parse((await temp.uwf(["log", thread, "--json"])).json());
+    const secondEnded = Date.parse(log.steps[1]?.completedAt ?? "");
+    expect(lines[0]?.at).toBeLessThan(secondEnded);
+    expect(lines[1]?.at).toBeGreaterThanOrEqual(secondEnded);
+  });
+
+  it("prints NDJSON events under --jsonl, each matching its schema, in order", async () => {
+    const result = await temp.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED, "--jsonl"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("");
+    const events = parseEvents(result.stdout);
+    expect(events.map((event) => event.type)).toEqual([
+      "step-started",
+      "step-finished",
+      "step-started",
+      "step-finished",
+      "thread-ended",
+    ]);
+    const thread = events[0]?.thread;
+    expect(events.every((event) => event.thread === thread)).toBe(true);
+    expect(events[0]).toMatchObject({ number: 1, role: "planner", agent: "scripted" });
+    expect(events[3]).toMatchObject({ number: 2, role: "doer", output: { done: true } });
+    expect(events[4]).toMatchObject({ head: (events[3] as { address: string }).address });
+  });
+
+  it("reports a suspension as thread-suspended and exits 20; resume --jsonl goes on from there", async () => {
+    const thread = await start(ASK);
+    const asked = await temp.uwf(["step", thread, "--all", "--agent", ASK_SCRIPTED, "--jsonl"]);
+    expect(asked.exitCode).toBe(20);
+    const events = parseEvents(asked.stdout);
+    expect(events.map((event) => event.type)).toEqual(["step-started", "step-finished", "thread-suspended"]);
+    expect(events[2]).toMatchObject({ role: "asker", reason: "Which colour do you mean?" });
+
+    // Stepping it again is refused (20) and says where it stands, as an event too.
+    const refused = await temp.uwf(["step", thread, "--agent", ASK_SCRIPTED, "--jsonl"]);
+    expect(refused.exitCode).toBe(20);
+    expect(parseEvents(refused.stdout).map((event) => event.type)).toEqual(["thread-suspended"]);
+
+    const resumed = await temp.uwf(["resume", thread, "-p", "Blue", "--agent", ASK_SCRIPTED, "--jsonl"]);
+    expect(resumed.exitCode).toBe(0);
+    expect(parseEvents(resumed.stdout).map((event) => event.type)).toEqual([
+      "step-started",
+      "step-finished",
+      "thread-ended",
+    ]);
+  });
+
+  it("ends with step-failed naming the failed run under --jsonl, after the steps that succeeded", async () => {
+    const result = await temp.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", "plan-then-fail", "--jsonl"]);
+    expect(result.exitCode).toBe(1);
+    const events = parseEvents(result.stdout);
+    expect(events.map((event) => event.type)).toEqual(["step-started", "step-finished", "step-started", "step-failed"]);
+    const failed = events[3];
+    if (failed?.type !== "step-failed") throw new Error("expected step-failed");
+    expect(failed).toMatchObject({ number: 2, role: "doer", error: { code: "agent-failed" } });
+    expect(failed.run).toMatch(/^[0-9A-Z]{13}$/);
+    const reply = await temp.uwf(["cas", "get", failed.run ?? ""]);
+    expect(reply.exitCode).toBe(0);
+    // The error is also reported on stderr, as one JSON document.
+    expect(errorResultSchema.parse(JSON.parse(result.stderr)).error.code).toBe("agent-failed");
+  });
+
+  it("keeps --json to one document that lists the steps that succeeded beside the error", async () => {
+    const result = await temp.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", "plan-then-fail", "--json"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout.trim().split("\n")).toHaveLength(1);
+    const document = stepResultSchema.parse(result.json());
+    expect(document.steps.map((step) => step.role)).toEqual(["planner"]);
+    expect(document).toMatchObject({ status: "active", next: "doer", head: document.steps[0]?.address });
+    expect(document.error).toMatchObject({ code: "agent-failed", data: { role: "doer" } });
+    expect(document.error).toEqual(errorResultSchema.parse(JSON.parse(result.stderr)).error);
+  });
+
+  it("prints the step lines that succeeded in text, and the error on stderr", async () => {
+    const result = await temp.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", "plan-then-fail"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/^#1 planner plan-then-fail · \S+ · [0-9A-Z]{13}\n$/);
+    expect(result.stderr).toContain("uwf: doer:");
+  });
+
+  it("refuses --json with --jsonl as a usage error", async () => {
+    const result = await temp.uwf(["step", "01J0000000000000000000000", "--json", "--jsonl"]);
+    expect(result.exitCode).toBe(2);
+    expect(errorResultSchema.parse(JSON.parse(result.stderr)).error.message).toContain("--json and --jsonl");
+  });
+});
+
+describe("uwf log --follow", () => {
+  it("prints the steps so far, then a step another process records, and exits 10 when the thread ends", async () => {
+    const thread = await start();
+    expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
+    const follower = temp.spawn(["log", thread, "--follow", "--jsonl"]);
+    const { lines, done } = readLines(follower.stdout as ReadableStream<Uint8Array>);
+    await waitFor(() => lines.length === 1, { what: "the step so far" });
+    expect(cliEventSchema.parse(JSON.parse(lines[0]?.text ?? ""))).toMatchObject({ type: "step-finished", number: 1 });
+
+    expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
+    expect(await follower.exited).toBe(10);
+    await done;
+    const events = lines.map((line) => cliEventSchema.parse(JSON.parse(line.text)));
+    expect(events.map((event) => [event.type, "role" in event ? event.role : null])).toEqual([
+      ["step-finished", "planner"],
+      ["step-finished", "doer"],
+      ["thread-ended", null],
+    ]);
+  });
+
+  it("follows a thread another process steps, in text, as step --all prints it", async () => {
+    const thread = await start();
+    const follower = temp.spawn(["log", thread, "--follow"]);
+    const { lines, done } = readLines(follower.stdout as ReadableStream<Uint8Array>);
+    const stepper = temp.spawn(["step", thread, "--all", "--agent", "one-second"]);
+    expect(await stepper.exited).toBe(0);
+    expect(await follower.exited).toBe(10);
+    await done;
+    expect(lines.map((line) => line.text.replace(/ · .*/, ""))).toEqual([
+      "#1 planner one-second",
+      "#2 doer one-second",
+      `thread ${thread} ended`,
+    ]);
+  });
+
+  it("exits 20 at once on a suspended thread, and 130 when interrupted while it waits", async () => {
+    const asking = await start(ASK);
+    await temp.uwf(["step", asking, "--agent", ASK_SCRIPTED]);
+    const suspended = await temp.uwf(["log", asking, "--follow", "--jsonl"]);
+    expect(suspended.exitCode).toBe(20);
+    expect(parseEvents(suspended.stdout).map((event) => event.type)).toEqual(["step-finished", "thread-suspended"]);
+
+    const waiting = await start();
+    await temp.uwf(["step", waiting, "--agent", "plan-then-do"]);
+    const follower = temp.spawn(["log", waiting, "--follow"]);
+    const { lines } = readLines(follower.stdout as ReadableStream<Uint8Array>);
+    await waitFor(() => lines.length === 1, { what: "the step so far" });
+    follower.kill("SIGINT");
+    expect(await follower.exited).toBe(130);
+    expect(await new Response(follower.stderr as ReadableStream).text()).toContain("interrupted by SIGINT");
+  });
+});

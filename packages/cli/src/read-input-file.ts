@@ -9,11 +9,12 @@ export interface ReadInputFileOptions {
 }
 
 /**
- * The text of a file named on the command line. A missing file, a folder or a device is an
- * InputFileError naming it (a pipe, as `<(…)` gives, is read); any other failure (permissions,
- * I/O) reaches the error boundary as it is.
+ * The text of a file named on the command line; `-` reads stdin to its end. A missing file, a
+ * folder or a device is an InputFileError naming it (a pipe, as `<(…)` gives, is read); any other
+ * failure (permissions, I/O) reaches the error boundary as it is.
  */
-export function readInputFile(file: string, options: ReadInputFileOptions): string {
+export async function readInputFile(file: string, options: ReadInputFileOptions): Promise<string> {
+  if (file === "-") return Bun.stdin.text();
   const path = resolve(options.cwd, file);
   let stats: Stats;
   try {

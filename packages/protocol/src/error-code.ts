@@ -13,7 +13,7 @@ export type ErrorCode =
   | "ambiguous-thread"
   /** Start inputs that the workflow's `inputs:` schema refuses. */
   | "invalid-inputs"
-  /** A file named on the command line (`cas put FILE`, `fork --output FILE`) is missing or not a file. */
+  /** A file named on the command line (`cas put FILE`, `fork --output FILE`, `--prompt-file FILE`) is missing or not a file. */
   | "input-file-unreadable"
   /** `uwf config get KEY` for a key that config.yaml does not set. */
   | "config-key-not-set"

@@ -54,9 +54,15 @@ const TIMEOUT_OPTION = {
   description: "agent timeout",
   parse: parsePositiveNumber,
 } as const;
-const PROMPT_OPTION = { flags: "-p, --prompt <text>", description: "the task", required: true } as const;
+const PROMPT_OPTION = { flags: "-p, --prompt <text>", description: "the task (- reads stdin)" } as const;
+const PROMPT_FILE_OPTION = {
+  flags: "--prompt-file <file>",
+  description: "the task from a file (- reads stdin)",
+  completes: "file",
+} as const;
 const START_OPTIONS = {
   prompt: PROMPT_OPTION,
+  promptFile: PROMPT_FILE_OPTION,
   cwd: { flags: "--cwd <dir>", description: "where the thread's agents run (default: here)", completes: "directory" },
   input: {
     flags: "--input <key=value>",
@@ -123,7 +129,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       },
       output: {
         flags: "--output <file>",
-        description: "replace the head step's reply with this file's (a counterfactual)",
+        description: "replace the head step's reply with this file's (a counterfactual; - reads stdin)",
         completes: "file",
       },
     },
@@ -225,7 +231,8 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     description: "answer a suspended thread, or continue an ended one through its $START resume edge",
     arguments: [THREAD_ARGUMENT],
     options: {
-      prompt: { ...PROMPT_OPTION, flags: "-p, --prompt <answer>", description: "the answer or new instruction" },
+      prompt: { flags: "-p, --prompt <answer>", description: "the answer or new instruction (- reads stdin)" },
+      promptFile: { ...PROMPT_FILE_OPTION, description: "the answer from a file (- reads stdin)" },
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
     },
@@ -246,7 +253,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
 const WORKFLOW_COMMANDS: readonly CommandEntry[] = [
   defineCommand({
     name: "add",
-    description: "register a workflow file (prints its name and hash)",
+    description: "register a workflow file, - for stdin (prints its name and hash)",
     arguments: [{ syntax: "<file>", key: "file", completes: "file" }],
     examples: ["uwf workflow add review.yaml"],
     json: "workflowAddResultSchema",
@@ -254,7 +261,7 @@ const WORKFLOW_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "validate",
-    description: "check a workflow file; prints every problem, exit 1 when invalid",
+    description: "check a workflow file (- for stdin); prints every problem, exit 1 when invalid",
     arguments: [{ syntax: "<file>", key: "file", completes: "file" }],
     examples: ["uwf workflow validate review.yaml"],
     json: "workflowValidateResultSchema",

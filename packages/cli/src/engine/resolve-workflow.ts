@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadWorkflowFile } from "@uwf/agent-kit";
+import { loadWorkflowFile, type ParsedWorkflow } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -49,6 +49,8 @@ export interface RegisterWorkflowFileOptions {
   store: Store;
   file: string;
   now(): Date;
+  /** The workflow already read and checked (from stdin): `file` only names it then. */
+  parsed?: ParsedWorkflow;
 }
 
 /** Stores the file's normalised workflow and points its name at it; an unchanged file is a no-op. */
@@ -56,8 +58,9 @@ export async function registerWorkflowFile({
   store,
   file,
   now,
+  parsed,
 }: RegisterWorkflowFileOptions): Promise<ResolvedWorkflow & { changed: boolean; warnings: WorkflowProblem[] }> {
-  const { workflow, warnings } = await loadWorkflowFile(file);
+  const { workflow, warnings } = parsed ?? loadWorkflowFile(file);
   const address = await store.objects.put(workflow, { durable: true });
   const current = await store.refs.getWorkflow(workflow.name);
   const changed = current?.address !== address;

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import {
@@ -8,6 +9,9 @@ import {
   logResultSchema,
   startResultSchema,
   stepResultSchema,
+  threadStartNodeSchema,
+  workflowAddResultSchema,
+  workflowValidateResultSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
@@ -220,5 +224,86 @@ describe("uwf log --follow", () => {
     follower.kill("SIGINT");
     expect(await follower.exited).toBe(130);
     expect(await new Response(follower.stderr as ReadableStream).text()).toContain("interrupted by SIGINT");
+  });
+});
+
+describe("prompts and files from stdin", () => {
+  it("takes a 1 MB prompt from stdin with -p - and stores it whole", async () => {
+    const prompt = `${"A long task. ".repeat(80_000)}The end.`;
+    expect(prompt.length).toBeGreaterThan(1_000_000);
+    const result = await temp.uwf(["run", LINEAR, "-p", "-", "--agent", SCRIPTED, "--json"], { stdin: prompt });
+    expect(result.exitCode).toBe(0);
+    const document = stepResultSchema.parse(result.json());
+    expect(document.status).toBe("ended");
+    const shown = (await temp.uwf(["show", document.thread, "--json"])).json() as { start: string };
+    const start = threadStartNodeSchema.parse((await temp.uwf(["cas", "get", shown.start])).json());
+    expect(start.prompt).toBe(prompt);
+  });
+
+  it("reads the prompt from --prompt-file on start, and the answer from it on resume", async () => {
+    const task = join(temp.work, "task.md");
+    writeFileSync(task, "Task from a file\n");
+    const started = await temp.uwf(["start", ASK, "--prompt-file", "task.md", "--json"]);
+    expect(started.exitCode).toBe(0);
+    const head = startResultSchema.parse(started.json()).head;
+    expect(threadStartNodeSchema.parse((await temp.uwf(["cas", "get", head])).json()).prompt).toBe(
+      "Task from a file\n",
+    );
+    const thread = startResultSchema.parse(started.json()).thread;
+    await temp.uwf(["step", thread, "--agent", ASK_SCRIPTED]);
+    const answer = join(temp.work, "answer.md");
+    writeFileSync(answer, "Blue, the dark one.");
+    const resumed = await temp.uwf(["resume", thread, "--prompt-file", answer, "--agent", ASK_SCRIPTED, "--json"]);
+    expect(resumed.exitCode).toBe(0);
+    const step = stepResultSchema.parse(resumed.json()).steps[0];
+    const prompt = await temp.uwf(["show", step?.address ?? "", "--prompt"]);
+    expect(prompt.stdout).toContain("Blue, the dark one.");
+  });
+
+  it("needs exactly one of -p and --prompt-file, and stdin for only one flag (exit 2)", async () => {
+    const cases: Array<[string[], string]> = [
+      [["start", LINEAR], "the prompt is missing"],
+      [["run", LINEAR, "--agent", SCRIPTED], "the prompt is missing"],
+      [["resume", "01J0000000000000000000000"], "the prompt is missing"],
+      [["start", LINEAR, "-p", "x", "--prompt-file", "task.md"], "give the prompt once"],
+      [["start", LINEAR, "-p", "-", "--inputs", "-"], "stdin can be read once"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await temp.uwf(args, { stdin: "" });
+      expect({ args, exitCode: result.exitCode }).toEqual({ args, exitCode: 2 });
+      expect(result.stderr).toContain(message);
+    }
+    expect((await temp.uwf(["list", "--json"])).json()).toMatchObject({ total: 0 });
+  });
+
+  it("reads - as stdin for fork --output, cas put, workflow validate and workflow add", async () => {
+    const thread = await start();
+    const planned = stepResultSchema.parse(
+      (await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"])).json(),
+    );
+    const fork = await temp.uwf(["fork", planned.head, "--output", "-", "--json"], {
+      stdin: "---\nplan: a better plan\n---\nFrom stdin.\n",
+    });
+    expect(fork.exitCode).toBe(0);
+    const forked = (await temp.uwf(["log", (fork.json() as { thread: string }).thread, "--json"])).json();
+    expect(logResultSchema.parse(forked).steps[0]?.output).toEqual({ plan: "a better plan" });
+    const refused = await temp.uwf(["fork", planned.head, "--output", "-"], { stdin: "no frontmatter" });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toStartWith("uwf: stdin: ");
+
+    const put = await temp.uwf(["cas", "put", "-"], { stdin: '{"a":1}' });
+    expect(put.exitCode).toBe(0);
+    expect((await temp.uwf(["cas", "get", put.stdout.trim()])).json()).toEqual({ a: 1 });
+
+    const workflow = await Bun.file(LINEAR).text();
+    const valid = await temp.uwf(["workflow", "validate", "-", "--json"], { stdin: workflow });
+    expect(workflowValidateResultSchema.parse(valid.json())).toMatchObject({ file: "stdin", valid: true });
+    const invalid = await temp.uwf(["workflow", "validate", "-"], { stdin: "name: broken\nroles: [" });
+    expect(invalid.exitCode).toBe(1);
+    expect(invalid.stdout).toContain("stdin:");
+    const added = await temp.uwf(["workflow", "add", "-", "--json"], { stdin: workflow });
+    expect(workflowAddResultSchema.parse(added.json()).name).toBe("linear");
+    const started = await temp.uwf(["start", "linear", "-p", "By its registered name"]);
+    expect(started.exitCode).toBe(0);
   });
 });

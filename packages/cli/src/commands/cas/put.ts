@@ -5,8 +5,9 @@ import { readInputFile } from "../../read-input-file.ts";
 
 /** Stores any JSON document from a file or stdin and prints its address. */
 export async function casPutCommand(options: { file?: string }, context: CommandContext) {
-  const source = options.file === undefined || options.file === "-" ? "stdin" : options.file;
-  const text = source === "stdin" ? await Bun.stdin.text() : readInputFile(source, { cwd: context.cwd, label: source });
+  const file = options.file ?? "-";
+  const source = file === "-" ? "stdin" : file;
+  const text = await readInputFile(file, { cwd: context.cwd, label: source });
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -28,8 +28,8 @@ export async function forkCommand(options: ForkCommandOptions, context: CommandC
     options.output === undefined
       ? undefined
       : {
-          file: options.output,
-          text: readInputFile(options.output, { cwd: context.cwd, label: `--output ${options.output}` }),
+          file: options.output === "-" ? "stdin" : options.output,
+          text: await readInputFile(options.output, { cwd: context.cwd, label: `--output ${options.output}` }),
         };
   const store = await context.openStore();
   let parent: ThreadRecord | undefined;

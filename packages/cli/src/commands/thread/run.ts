@@ -4,7 +4,8 @@ import { stepCommand } from "./step.ts";
 
 export interface RunCommandOptions {
   workflow: string;
-  prompt: string;
+  prompt?: string;
+  promptFile?: string;
   cwd?: string;
   input?: string[];
   inputs?: string;

@@ -1,11 +1,16 @@
 import type { StartResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { resolveThreadCwd, startThread } from "../../engine/start-thread.ts";
+import { UsageError } from "../../errors/usage-error.ts";
+import { promptReadsStdin, readPrompt } from "./read-prompt.ts";
 import { readStartInputs } from "./read-start-inputs.ts";
 
 export interface StartCommandOptions {
   workflow: string;
-  prompt: string;
+  /** `-p TEXT`, or `-p -` for stdin. */
+  prompt?: string;
+  /** `--prompt-file FILE` (`-` for stdin). */
+  promptFile?: string;
   cwd?: string;
   /** `--input KEY=VALUE` (repeatable). */
   input?: string[];
@@ -16,12 +21,15 @@ export interface StartCommandOptions {
 export async function startCommand(options: StartCommandOptions, context: CommandContext) {
   // Checked before the store is opened: a bad --cwd writes nothing.
   resolveThreadCwd(context.cwd, options.cwd);
+  if (options.inputs === "-" && promptReadsStdin(options))
+    throw new UsageError("stdin can be read once: give the prompt or --inputs from stdin, not both");
+  const prompt = await readPrompt({ ...options, cwd: context.cwd });
   const inputs = await readStartInputs({ input: options.input, inputs: options.inputs, cwd: context.cwd });
   const store = await context.openStore();
   const record = await startThread({
     store,
     workflowReference: options.workflow,
-    prompt: options.prompt,
+    prompt,
     threadCwd: options.cwd,
     inputs,
     cwd: context.cwd,

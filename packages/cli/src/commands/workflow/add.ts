@@ -2,11 +2,15 @@ import { resolve } from "node:path";
 import type { WorkflowAddResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { registerWorkflowFile } from "../../engine/resolve-workflow.ts";
+import { STDIN_WORKFLOW, safeParseStdinWorkflow } from "./parse-stdin-workflow.ts";
 
-/** Registers a workflow file: an unchanged file keeps its hash; a changed one moves the name, old threads keep theirs. */
+/** Registers a workflow file (`-`: stdin): an unchanged file keeps its hash; a changed one moves the name, old threads keep theirs. */
 export async function workflowAddCommand(options: { file: string }, context: CommandContext) {
+  const parsed = options.file === "-" ? await safeParseStdinWorkflow(context.cwd) : undefined;
+  if (parsed?.success === false) throw parsed.error;
+  const file = parsed === undefined ? resolve(context.cwd, options.file) : STDIN_WORKFLOW;
   const store = await context.openStore();
-  const registered = await registerWorkflowFile({ store, file: resolve(context.cwd, options.file), now: context.now });
+  const registered = await registerWorkflowFile({ store, file, now: context.now, parsed: parsed?.value });
   for (const warning of registered.warnings) context.warn(warning.message);
   const result: WorkflowAddResult = {
     name: registered.workflow.name,

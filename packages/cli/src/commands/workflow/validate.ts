@@ -4,14 +4,18 @@ import { addressOfNode } from "@uwf/cas";
 import type { WorkflowProblem, WorkflowValidateResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+import { STDIN_WORKFLOW, safeParseStdinWorkflow } from "./parse-stdin-workflow.ts";
 
-/** Checks a file without storing anything; every problem is reported, exit 1 when there is an error. */
+/** Checks a file (`-`: stdin) without storing anything; every problem is reported, exit 1 when there is an error. */
 export async function workflowValidateCommand(options: { file: string }, context: CommandContext) {
-  const file = resolve(context.cwd, options.file);
-  const loaded = await safeLoadWorkflowFile(file);
+  const fromStdin = options.file === "-";
+  const loaded = fromStdin
+    ? await safeParseStdinWorkflow(context.cwd)
+    : safeLoadWorkflowFile(resolve(context.cwd, options.file));
+  const file = fromStdin ? STDIN_WORKFLOW : options.file;
   const result: WorkflowValidateResult = loaded.success
     ? {
-        file: options.file,
+        file,
         valid: true,
         name: loaded.value.workflow.name,
         hash: addressOfNode(loaded.value.workflow),
@@ -19,7 +23,7 @@ export async function workflowValidateCommand(options: { file: string }, context
         warnings: loaded.value.warnings,
       }
     : {
-        file: options.file,
+        file,
         valid: false,
         name: null,
         hash: null,

@@ -107,6 +107,12 @@ function jsonText(): string {
     "",
     'An error is one document on stderr instead: {"error":{"code":"…","message":"…","data":{…}}}',
     "(errorResultSchema), with the exit code `uwf help exit-codes` lists. Threads are named by a",
-    "`thread` key. Warnings and progress never go to stdout, and --json silences notes.",
+    "`thread` key. Warnings and progress never go to stdout, and --json silences notes. When run,",
+    "step or resume fails after some steps, its document still lists them, beside an `error`.",
+    "",
+    "With --jsonl, run, step, resume and log --follow print NDJSON instead: one event per line as",
+    "it happens (step-started, step-finished, step-failed, thread-ended, thread-suspended; each",
+    "event has `type` and `thread`, and cliEventSchema covers them all). Other commands print",
+    "their document as one line.",
   ].join("\n");
 }

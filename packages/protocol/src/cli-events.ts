@@ -33,7 +33,7 @@ export const stepFailedEventSchema = z.object({
   thread: z.string(),
   /** The number the step would have had. */
   number: z.number().int().positive(),
-  /** The role chosen for it; null when it failed before a role was chosen (busy, ended, a moderator error). */
+  /** The role whose agent ran it; null when it failed before an agent started (busy, no agent for the role, a moderator error). */
   role: z.string().nullable(),
   /** What the error boundary reports on stderr: the same code, message and data. */
   error: errorBodySchema,

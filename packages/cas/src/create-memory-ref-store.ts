@@ -1,19 +1,12 @@
 import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
-import {
-  checkChainIndex,
-  checkChainIndexSteps,
-  checkChainLinks,
-  checkExpectedHead,
-  checkLeaseAgent,
-  checkLeaseOptions,
-  checkListQuery,
-  checkPrefixQuery,
-  checkThreadRecord,
-  checkThreadUpdate,
-  checkTtl,
-  checkWorkflowEntry,
-  headOfChainIndex,
-} from "./check-ref-input.ts";
+import { checkChainIndex, checkChainIndexSteps } from "./check-chain-index.ts";
+import { checkChainLinks } from "./check-chain-links.ts";
+import { checkLeaseAgent } from "./check-lease-agent.ts";
+import { checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import { checkListQuery } from "./check-list-query.ts";
+import { checkRecord } from "./check-record.ts";
+import { checkThreadIdQuery } from "./check-thread-id-query.ts";
+import { headOfChainIndex } from "./head-of-chain-index.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { ChainIndex, ChainLink, RefStore } from "./store.ts";
@@ -29,13 +22,13 @@ export function createMemoryRefStore(): RefStore {
 
   return {
     async createThread(record) {
-      const checked = await checkThreadRecord(record);
+      const checked = await checkRecord("threadRecord", record);
       if (threads.has(checked.id)) throw new ThreadExistsError(checked.id);
       threads.set(checked.id, checked);
     },
     getThread: async (id) => copyOrNull(threads.get(id)),
     async findThreadIds(prefix, limit) {
-      const upper = checkPrefixQuery(prefix, limit);
+      const upper = checkThreadIdQuery(prefix, limit);
       return [...threads.keys()]
         .filter((id) => id.startsWith(upper))
         .sort()
@@ -55,8 +48,8 @@ export function createMemoryRefStore(): RefStore {
       return { threads: page.map((thread) => structuredClone(thread)), total: matching.length };
     },
     async updateThread(id, expectedHead, update) {
-      const head = checkExpectedHead(expectedHead);
-      const checked = await checkThreadUpdate(update);
+      const head = parseAddress(expectedHead);
+      const checked = await checkRecord("threadUpdate", update);
       const current = threads.get(id);
       if (current === undefined || current.head !== head) return false;
       threads.set(id, { ...current, ...checked });
@@ -67,7 +60,7 @@ export function createMemoryRefStore(): RefStore {
     },
     getWorkflow: async (name) => copyOrNull(workflows.get(name)),
     async setWorkflow(entry) {
-      const checked = await checkWorkflowEntry(entry);
+      const checked = await checkRecord("workflowEntry", entry);
       workflows.set(checked.name, checked);
     },
     listWorkflows: async () =>

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Address } from "@uwf/protocol";
-import { checkChainIndex, checkChainIndexSteps, headOfChainIndex } from "./check-ref-input.ts";
+import { checkChainIndex, checkChainIndexSteps } from "./check-chain-index.ts";
+import { headOfChainIndex } from "./head-of-chain-index.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { ChainIndex, ChainIndexStep, RefStore } from "./store.ts";
 

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { checkChainLinks } from "./check-ref-input.ts";
+import { checkChainLinks } from "./check-chain-links.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { ChainLink, RefStore } from "./store.ts";
 

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Lease } from "@uwf/protocol";
-import { checkLeaseAgent, checkLeaseOptions, checkTtl } from "./check-ref-input.ts";
+import { checkLeaseAgent } from "./check-lease-agent.ts";
+import { checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
 import type { RefStore } from "./store.ts";
 
 interface LeaseRow {

@@ -1,17 +1,13 @@
 import type { WorkflowEntry } from "@uwf/protocol";
-import {
-  checkExpectedHead,
-  checkListQuery,
-  checkPrefixQuery,
-  checkThreadRecord,
-  checkThreadUpdate,
-  checkWorkflowEntry,
-} from "./check-ref-input.ts";
+import { checkListQuery } from "./check-list-query.ts";
+import { checkRecord } from "./check-record.ts";
+import { checkThreadIdQuery } from "./check-thread-id-query.ts";
 import { createSqliteChainIndexMethods } from "./create-sqlite-chain-index-methods.ts";
 import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods.ts";
 import { createSqliteLeaseMethods } from "./create-sqlite-lease-methods.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
+import { parseAddress } from "./parse-address.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
 import type { RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
@@ -39,7 +35,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
   return reportRefDatabaseDamage<SqliteRefStore>(
     {
       async createThread(record) {
-        const checked = await checkThreadRecord(record);
+        const checked = await checkRecord("threadRecord", record);
         const { changes } = database
           .query(`INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`)
           .run(...threadToRowValues(checked));
@@ -50,7 +46,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         return row === null ? null : threadFromRow(row);
       },
       async findThreadIds(prefix, limit) {
-        const upper = checkPrefixQuery(prefix, limit);
+        const upper = checkThreadIdQuery(prefix, limit);
         // A range on the primary key rather than LIKE, which could not use the index.
         return database
           .query<{ id: string }, [string, string, number]>(
@@ -98,8 +94,8 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
       },
       async updateThread(id, expectedHead, update) {
-        const head = checkExpectedHead(expectedHead);
-        const { assignments, values } = updateAssignments(await checkThreadUpdate(update));
+        const head = parseAddress(expectedHead);
+        const { assignments, values } = updateAssignments(await checkRecord("threadUpdate", update));
         // The compare-and-swap: the WHERE clause re-reads the head under SQLite's write lock.
         const sql =
           assignments.length === 0
@@ -120,7 +116,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
           .query<WorkflowEntry, [string]>("SELECT name, address, updated_at AS updatedAt FROM workflows WHERE name = ?")
           .get(name),
       async setWorkflow(entry) {
-        const checked = await checkWorkflowEntry(entry);
+        const checked = await checkRecord("workflowEntry", entry);
         database
           .query(
             `INSERT INTO workflows (name, address, updated_at) VALUES (?, ?, ?)

@@ -11,7 +11,7 @@ import type { ThreadUpdate } from "./store.ts";
  * Cheap checks for the records uwf writes itself, so that a step does not build zod's schemas to
  * accept a record it just made. Each accepts only values the protocol's zod schema accepts unchanged
  * (every key present, no key zod would strip or default); anything else goes to the schema, which
- * has the last word and the precise message. Pinned against the schemas in check-ref-input.test.ts.
+ * has the last word and the precise message. Pinned against the schemas in is-well-formed-record.test.ts.
  */
 
 const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {

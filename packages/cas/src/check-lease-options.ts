@@ -1,0 +1,23 @@
+import { InvalidRecordError } from "./invalid-record-error.ts";
+import type { AcquireLeaseOptions } from "./store.ts";
+
+/** A lease request every ref store backend refuses before touching its leases. */
+export function checkLeaseOptions(options: AcquireLeaseOptions): void {
+  checkTtl(options.ttlMs);
+  if (!Number.isInteger(options.pid)) throw new InvalidRecordError("lease request", ["pid: expected an integer"]);
+  if (Number.isNaN(options.now.getTime())) throw new InvalidRecordError("lease request", ["now: invalid date"]);
+  const { processStart, takeOver } = options;
+  if (processStart !== undefined && processStart !== null && typeof processStart !== "string") {
+    throw new InvalidRecordError("lease request", ["processStart: expected a string or null"]);
+  }
+  if (takeOver !== undefined && typeof takeOver !== "string") {
+    throw new InvalidRecordError("lease request", ["takeOver: expected a lease token"]);
+  }
+}
+
+/** A lease's time to live, as taken or renewed: a positive whole number of milliseconds. */
+export function checkTtl(ttlMs: number): void {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
+    throw new InvalidRecordError("lease request", [`ttlMs: expected a positive integer, got ${ttlMs}`]);
+  }
+}

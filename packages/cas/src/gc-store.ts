@@ -1,4 +1,4 @@
-import { type Address, nodeKind } from "@uwf/protocol";
+import { type Address, type GcReport, nodeKind } from "@uwf/protocol";
 import { findChainIndexProblems } from "./find-chain-index-problems.ts";
 import { findLeaseCutoff } from "./find-lease-cutoff.ts";
 import { GcRefusedError } from "./gc-refused-error.ts";
@@ -20,30 +20,6 @@ export interface GcStoreOptions {
   dryRun?: boolean;
   /** This machine's name, as steps record it in their leases (see findLeaseCutoff). */
   host?: string;
-}
-
-export interface GcReport {
-  dryRun: boolean;
-  /**
-   * Unreachable objects last written before this instant were deleted: `now` less the grace period,
-   * or earlier while steps are in flight (ISO 8601).
-   */
-  cutoff: string;
-  /** Objects kept because a root reaches them. */
-  reachable: number;
-  /** Unreachable objects kept because they were written since the cutoff. */
-  young: number;
-  /** reachable + young. */
-  kept: number;
-  /** Unreachable objects deleted (or, in a dry run, that would be). */
-  deleted: Address[];
-  /**
-   * Leftovers older than the cutoff, resolved (or that would be): temporary files of interrupted
-   * writes deleted, objects set aside by an interrupted gc put back in place or deleted.
-   */
-  deletedTemporaryFiles: string[];
-  /** Threads whose chain index disagreed with their chain (see verify), dropped (or that would be). */
-  droppedChainIndexes: string[];
 }
 
 /**

@@ -8,7 +8,7 @@ export { createSqliteRefStore, type SqliteRefStore } from "./create-sqlite-ref-s
 export { decodeAddress, encodeAddress } from "./encode-address.ts";
 export { type FindLeaseCutoffOptions, findLeaseCutoff } from "./find-lease-cutoff.ts";
 export { GcRefusedError } from "./gc-refused-error.ts";
-export { DEFAULT_GC_GRACE_MS, type GcReport, type GcStoreOptions, gcStore } from "./gc-store.ts";
+export { DEFAULT_GC_GRACE_MS, type GcStoreOptions, gcStore } from "./gc-store.ts";
 export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./hash-node.ts";
 export { InvalidAddressError } from "./invalid-address-error.ts";
 export { InvalidJsonValueError } from "./invalid-json-value-error.ts";
@@ -39,5 +39,5 @@ export type {
   ThreadUpdate,
 } from "./store.ts";
 export { ThreadExistsError } from "./thread-exists-error.ts";
-export { type UnreachableObjects, type VerifyProblem, type VerifyReport, verifyStore } from "./verify-store.ts";
+export { verifyStore } from "./verify-store.ts";
 export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./walk-nodes.ts";

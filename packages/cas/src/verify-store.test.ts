@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Address } from "@uwf/protocol";
+import type { Address, VerifyProblem } from "@uwf/protocol";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { writeSampleThread } from "../test/write-sample-thread.ts";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
@@ -10,7 +10,7 @@ import { listStoreRoots } from "./list-store-roots.ts";
 import { openFileStore } from "./open-file-store.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 import type { ChainIndexStep, Store } from "./store.ts";
-import { type VerifyProblem, verifyStore } from "./verify-store.ts";
+import { verifyStore } from "./verify-store.ts";
 import { walkNodes } from "./walk-nodes.ts";
 
 /** What verify reported when it read every object twice: a re-hashing scan, then a walk that reads again. */

@@ -1,4 +1,4 @@
-import { type Address, listNodeRefs, nodeKind } from "@uwf/protocol";
+import { listNodeRefs, nodeKind, type VerifyProblem, type VerifyReport } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { createRefGraph } from "./create-ref-graph.ts";
 import { findChainIndexProblems } from "./find-chain-index-problems.ts";
@@ -6,40 +6,6 @@ import { listStoreRoots } from "./list-store-roots.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { Store, TemporaryFileInfo } from "./store.ts";
-
-/**
- * Something `verify` found wrong: a stored object that fails its hash, a referenced one that is
- * not there, a thread's chain index that disagrees with its chain (at `address`), or a thread start
- * node that no thread record reaches (its thread is lost to the ref store; `recover` rebuilds it).
- */
-export type VerifyProblem =
-  | { kind: "corrupt"; address: Address; message: string }
-  | { kind: "missing"; address: Address; referrer: Address | null; message: string }
-  | { kind: "chain-index"; address: Address; thread: string; message: string }
-  | { kind: "unrecorded-thread"; address: Address; message: string };
-
-/** Objects no root reaches: kept by gc for its grace period, deleted after. */
-export interface UnreachableObjects {
-  total: number;
-  /** How many of each node kind (`thread-step/1`, ...; `json` for plain JSON values), most first. */
-  byKind: Record<string, number>;
-}
-
-export interface VerifyReport {
-  /** True when there are no problems; leftovers alone do not make a store unhealthy. */
-  ok: boolean;
-  /** Objects read and re-hashed. */
-  checked: number;
-  /** Roots (thread heads, starts, fork points, registry entries) the reachability check started from. */
-  roots: number;
-  problems: VerifyProblem[];
-  unreachable: UnreachableObjects;
-  /**
-   * Temporary files of interrupted writes (harmless, never read as objects) and objects set aside
-   * by an interrupted gc (still read as the node): resolved by `gc`.
-   */
-  leftovers: TemporaryFileInfo[];
-}
 
 /**
  * Reads and re-hashes every object once, keeping each node's refs and kind, then walks everything

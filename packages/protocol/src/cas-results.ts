@@ -9,21 +9,32 @@ export const casWalkResultSchema = z.object({
   nodes: z.array(z.object({ address: addressSchema, kind: z.string().nullable() })),
 });
 
+/**
+ * Something `uwf cas verify` found wrong: a stored object that fails its hash, a referenced one that is
+ * not there (`referrer` null for a root), a thread's chain index that disagrees with its chain (at
+ * `address`), or a thread start node no thread record reaches (`uwf cas recover` rebuilds its thread).
+ */
+export const verifyProblemSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("corrupt"), address: addressSchema, message: z.string() }),
+  z.object({
+    kind: z.literal("missing"),
+    address: addressSchema,
+    referrer: addressSchema.nullable(),
+    message: z.string(),
+  }),
+  z.object({ kind: z.literal("chain-index"), address: addressSchema, thread: z.string(), message: z.string() }),
+  z.object({ kind: z.literal("unrecorded-thread"), address: addressSchema, message: z.string() }),
+]);
+export type VerifyProblem = z.infer<typeof verifyProblemSchema>;
+
 export const verifyReportSchema = z.object({
+  /** True when there are no problems; leftovers alone do not make a store unhealthy. */
   ok: z.boolean(),
+  /** Objects read and re-hashed. */
   checked: z.number().int().nonnegative(),
+  /** Roots (thread heads, starts, fork points, registry entries) the reachability check started from. */
   roots: z.number().int().nonnegative(),
-  problems: z.array(
-    z.object({
-      /** `unrecorded-thread`: a thread start node no thread record reaches (`uwf cas recover` rebuilds its thread). */
-      kind: z.enum(["corrupt", "missing", "chain-index", "unrecorded-thread"]),
-      address: addressSchema,
-      referrer: addressSchema.nullable().optional(),
-      /** The thread whose chain index is wrong (kind `chain-index`). */
-      thread: z.string().optional(),
-      message: z.string(),
-    }),
-  ),
+  problems: z.array(verifyProblemSchema),
   /** Objects no thread record or registry entry reaches, counted by node kind (`json` for plain JSON). */
   unreachable: z.object({
     total: z.number().int().nonnegative(),
@@ -57,12 +68,23 @@ export type CasRecoverResult = z.infer<typeof casRecoverResultSchema>;
 
 export const gcReportSchema = z.object({
   dryRun: z.boolean(),
-  /** Unreachable objects last written before this instant are deleted (ISO 8601). */
+  /**
+   * Unreachable objects last written before this instant are deleted: `now` less the grace period, or
+   * earlier while steps are in flight (ISO 8601).
+   */
   cutoff: z.string(),
+  /** Objects kept because a root reaches them. */
   reachable: z.number().int().nonnegative(),
+  /** Unreachable objects kept because they were written since the cutoff. */
   young: z.number().int().nonnegative(),
+  /** reachable + young. */
   kept: z.number().int().nonnegative(),
+  /** Unreachable objects deleted (or, in a dry run, that would be). */
   deleted: z.array(addressSchema),
+  /**
+   * Leftovers older than the cutoff, resolved (or that would be): temporary files of interrupted writes
+   * deleted, objects set aside by an interrupted gc put back in place or deleted.
+   */
   deletedTemporaryFiles: z.array(z.string()),
   /** Threads whose chain index disagreed with their chain and was dropped (or would be). */
   droppedChainIndexes: z.array(z.string()),

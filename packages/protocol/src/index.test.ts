@@ -99,6 +99,7 @@ describe("the @uwf/protocol entry", () => {
       "transitionSchema",
       "treeResultSchema",
       "usageSchema",
+      "verifyProblemSchema",
       "verifyReportSchema",
       "versionResultSchema",
       "workflowAddResultSchema",

@@ -23,7 +23,9 @@ export {
   casWalkResultSchema,
   type GcReport,
   gcReportSchema,
+  type VerifyProblem,
   type VerifyReport,
+  verifyProblemSchema,
   verifyReportSchema,
 } from "./cas-results.ts";
 export {

@@ -37,6 +37,7 @@ describe("the @uwf/cas entry", () => {
       "listStoreRoots",
       "openFileStore",
       "parseAddress",
+      "readEveryObject",
       "readProcessStart",
       "refDatabasePath",
       "setAsideRefDatabase",

@@ -19,6 +19,7 @@ export { NodeNotFoundError } from "./node-not-found-error.ts";
 export { openFileStore, refDatabasePath } from "./open-file-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./open-ref-database.ts";
 export { isAddress, parseAddress } from "./parse-address.ts";
+export { type ReadObject, readEveryObject } from "./read-every-object.ts";
 export { findRefDatabaseDamage, setAsideRefDatabase } from "./ref-database-damage.ts";
 export { RefStoreBusyError } from "./ref-store-busy-error.ts";
 export { RefStoreDamagedError } from "./ref-store-damaged-error.ts";

@@ -5,6 +5,7 @@ import { findChainIndexProblems } from "./find-chain-index-problems.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
+import { readEveryObject } from "./read-every-object.ts";
 import type { Store, TemporaryFileInfo } from "./store.ts";
 
 /**
@@ -21,20 +22,13 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
   const graph = createRefGraph();
   const kinds = new NodeKindTags();
   let checked = 0;
-  for await (const address of store.objects.list()) {
-    let node: unknown;
-    try {
-      node = await store.objects.get(address);
-    } catch (error) {
-      if (error instanceof NodeNotFoundError) continue; // deleted since it was listed
-      if (!(error instanceof CorruptNodeError)) throw error;
-      checked++;
-      graph.addCorrupt(address);
-      problems.push({ kind: "corrupt", address, message: error.message });
-      continue;
-    }
+  for await (const object of readEveryObject(store.objects)) {
     checked++;
-    graph.addRead(address, listNodeRefs(node), kinds.tagOf(node));
+    if (object.corrupt === null) graph.addRead(object.address, listNodeRefs(object.node), kinds.tagOf(object.node));
+    else {
+      graph.addCorrupt(object.address);
+      problems.push({ kind: "corrupt", address: object.address, message: object.corrupt.message });
+    }
   }
   const leftovers: TemporaryFileInfo[] = [];
   for await (const leftover of store.objects.listTemporaryFiles()) leftovers.push(leftover);

@@ -1,4 +1,4 @@
-import { CorruptNodeError, listStoreRoots, NodeNotFoundError, type Store } from "@uwf/cas";
+import { listStoreRoots, readEveryObject, type Store } from "@uwf/cas";
 import { type Address, nodeKind, normalizeAddress } from "@uwf/protocol";
 
 /** What a scan of the whole object store learns about threads, without any thread record. */
@@ -29,17 +29,10 @@ export async function findLostHeads(store: Pick<Store, "objects" | "refs">): Pro
   const continued = new Set<Address>();
   const workflows = new Map<Address, string>();
   let checked = 0;
-  for await (const address of store.objects.list()) {
-    let node: unknown;
-    try {
-      node = await store.objects.get(address);
-    } catch (error) {
-      if (error instanceof NodeNotFoundError) continue; // deleted since it was listed
-      if (!(error instanceof CorruptNodeError)) throw error;
-      checked++;
-      continue;
-    }
+  for await (const object of readEveryObject(store.objects)) {
     checked++;
+    if (object.corrupt !== null) continue;
+    const { address, node } = object;
     const kind = nodeKind(node);
     const fields = node as Record<string, unknown>;
     if (kind === "thread-start/1") starts.add(address);

@@ -1,5 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { createTemporaryDirectory } from "../test/temporary-directory.ts";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
@@ -196,6 +207,18 @@ describe("createFileObjectStore", () => {
       rmSync(join(root, address.slice(0, 2)), { recursive: true, force: true });
       expect(await objects.put({ first: true }, { durable })).toBe(address);
       expect(await objects.get(address)).toEqual({ first: true });
+    }
+  });
+
+  it("finds an object set aside by an interrupted gc by its prefix, and an object with a set-aside copy once", async () => {
+    const [aside, both] = await objects.putMany([{ set: "aside" }, { set: "beside" }]);
+    const path = (address: string) => join(root, address.slice(0, 2), `${address.slice(2)}.json`);
+    const setAside = (address: string) => join(root, address.slice(0, 2), `.gc-${address.slice(2)}`);
+    renameSync(path(aside as string), setAside(aside as string));
+    copyFileSync(path(both as string), setAside(both as string));
+    for (const address of [aside, both] as string[]) {
+      expect(await objects.findAddresses(address.slice(0, 4), 10)).toContain(address);
+      expect(await objects.findAddresses(address.slice(0, 12), 10)).toEqual([address]);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type { Address } from "@uwf/protocol";
+import { checkAddressPrefixQuery } from "./check-address-prefix-query.ts";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import {
   deleteObjectFileIfWrittenBefore,
@@ -141,6 +142,18 @@ export function createFileObjectStore(root: string): ObjectStore {
       const { directory, path } = objectLocation(root, address);
       unlinkIfPresent(path);
       unlinkIfPresent(setAsidePath(directory, address));
+    },
+    findAddresses: async (input, limit) => {
+      const prefix = checkAddressPrefixQuery(input, limit);
+      const shard = prefix.slice(0, 2);
+      const rest = prefix.slice(2);
+      const found = new Set<Address>();
+      for (const entry of readDirectoryIfPresent(`${root}/${shard}`)) {
+        // An object set aside by an interrupted gc is still the node (as in `list`).
+        const name = OBJECT_FILE.test(entry) ? entry.slice(0, 11) : SET_ASIDE_FILE.test(entry) ? entry.slice(4) : null;
+        if (name?.startsWith(rest)) found.add(`${shard}${name}`);
+      }
+      return [...found].sort().slice(0, limit);
     },
     deleteIfWrittenBefore: async (input, cutoff) => {
       const address = parseAddress(input);

@@ -1,4 +1,5 @@
 import type { Address } from "@uwf/protocol";
+import { checkAddressPrefixQuery } from "./check-address-prefix-query.ts";
 import { hashNode } from "./hash-node.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
@@ -37,6 +38,13 @@ export function createMemoryObjectStore(): ObjectStore {
     get: async (address) => parseVerifiedNode(read(address)),
     getBytes: async (address) => read(address).bytes.slice(),
     has: async (address) => objects.has(parseAddress(address)),
+    findAddresses: async (input, limit) => {
+      const prefix = checkAddressPrefixQuery(input, limit);
+      return [...objects.keys()]
+        .filter((address) => address.startsWith(prefix))
+        .sort()
+        .slice(0, limit);
+    },
     delete: async (address) => {
       objects.delete(parseAddress(address));
     },

@@ -5,12 +5,15 @@ import * as testing from "./testing.ts";
 describe("the @uwf/cas entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {
     expect(Object.keys(cas).sort()).toEqual([
+      "AddressPrefixNotFoundError",
+      "AmbiguousAddressError",
       "CorruptNodeError",
       "DEFAULT_GC_GRACE_MS",
       "GcRefusedError",
       "InvalidAddressError",
       "InvalidJsonValueError",
       "InvalidRecordError",
+      "MIN_ADDRESS_PREFIX",
       "NodeNotFoundError",
       "REF_SCHEMA_VERSION",
       "RefStoreBusyError",
@@ -32,14 +35,17 @@ describe("the @uwf/cas entry", () => {
       "hashBytes",
       "hashNode",
       "isAddress",
+      "isAddressPrefix",
       "isProcessAlive",
       "isProcessGroupAlive",
       "listStoreRoots",
       "openFileStore",
       "parseAddress",
+      "parseAddressPrefix",
       "readEveryObject",
       "readProcessStart",
       "refDatabasePath",
+      "resolveAddress",
       "setAsideRefDatabase",
       "verifyStore",
       "walkNodes",
@@ -48,10 +54,11 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the sample data, the seeded generator and waitFor", () => {
+  it("exports the conformance suite, the sample data, the seeded generator, waitFor and nodes sharing a prefix", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "createRandom",
       "createSampleNodes",
+      "nodesSharingAnAddressPrefix",
       "runStoreConformanceSuite",
       "sampleThreadId",
       "sampleThreadRecord",

@@ -1,3 +1,5 @@
+export { AddressPrefixNotFoundError } from "./address-prefix-not-found-error.ts";
+export { AmbiguousAddressError } from "./ambiguous-address-error.ts";
 export { canonicalizeJson, canonicalizeJsonBytes } from "./canonicalize-json.ts";
 export { CorruptNodeError } from "./corrupt-node-error.ts";
 export { createFileObjectStore } from "./create-file-object-store.ts";
@@ -19,10 +21,12 @@ export { NodeNotFoundError } from "./node-not-found-error.ts";
 export { openFileStore, refDatabasePath } from "./open-file-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./open-ref-database.ts";
 export { isAddress, parseAddress } from "./parse-address.ts";
+export { isAddressPrefix, MIN_ADDRESS_PREFIX, parseAddressPrefix } from "./parse-address-prefix.ts";
 export { type ReadObject, readEveryObject } from "./read-every-object.ts";
 export { findRefDatabaseDamage, setAsideRefDatabase } from "./ref-database-damage.ts";
 export { RefStoreBusyError } from "./ref-store-busy-error.ts";
 export { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
+export { resolveAddress } from "./resolve-address.ts";
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,

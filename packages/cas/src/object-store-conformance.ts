@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { NODE_SCHEMAS, nodeKind } from "@uwf/protocol";
+import { nodesSharingAnAddressPrefix } from "../test/nodes-sharing-an-address-prefix.ts";
 import type { CurrentStore } from "./conformance-suite.ts";
 import { InvalidAddressError } from "./invalid-address-error.ts";
 import { InvalidJsonValueError } from "./invalid-json-value-error.ts";
@@ -140,6 +141,38 @@ export function describeObjectStoreConformance(current: CurrentStore): void {
       }
       await expect(objects.get("../x")).rejects.toThrow('"../x" is not a node address');
       expect(await collect(objects.list())).toEqual([]);
+    });
+
+    it("finds the stored addresses a prefix starts, in address order, in any case, at most `limit`", async () => {
+      const { objects } = current();
+      const { prefix, nodes, addresses } = nodesSharingAnAddressPrefix();
+      const others = Array.from({ length: 200 }, (_, n) => ({ other: n }));
+      await objects.putMany([...nodes, ...others]);
+      const both = [...addresses].sort();
+      expect(await objects.findAddresses(prefix, 10)).toEqual(both);
+      expect(await objects.findAddresses(prefix.toLowerCase(), 1)).toEqual(both.slice(0, 1));
+      expect(await objects.findAddresses(prefix, 0)).toEqual([]);
+      const [whole] = both as [string];
+      expect(await objects.findAddresses(whole.toLowerCase(), 10)).toEqual([whole]);
+      expect(await objects.findAddresses(whole.slice(0, 12), 10)).toEqual([whole]);
+      const listed = await collect(objects.list());
+      for (const address of listed.slice(0, 20)) {
+        const starting = listed.filter((other) => other.startsWith(address.slice(0, 5))).sort();
+        expect(await objects.findAddresses(address.slice(0, 5), 10)).toEqual(starting);
+      }
+      const absent = "2W53JPNXF556H"; // {}, not stored
+      expect(await objects.findAddresses(absent.slice(0, 6), 10)).toEqual([]);
+    });
+
+    it("refuses to search for a prefix shorter than 4 characters or not of an address", async () => {
+      const { objects } = current();
+      await objects.put({});
+      for (const input of ["", "2", "2W5", "../x", "2W5/", "ILOU", "G000", "2W53JPNXF556HH", "2W53 "]) {
+        await expect(objects.findAddresses(input, 10)).rejects.toThrow(InvalidAddressError);
+      }
+      await expect(objects.findAddresses("2W5", 10)).rejects.toThrow('"2W5" is too short to name a node');
+      await expect(objects.findAddresses("2W53", -1)).rejects.toThrow(RangeError);
+      expect(await objects.findAddresses("2w53", 10)).toEqual(["2W53JPNXF556H"]);
     });
 
     it("lists every address, and tells each one's write time", async () => {

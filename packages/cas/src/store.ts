@@ -34,6 +34,12 @@ export interface ObjectStore {
   /** The stored canonical bytes, verified like `get`. */
   getBytes(address: string): Promise<Uint8Array>;
   has(address: string): Promise<boolean>;
+  /**
+   * The stored addresses that start with `prefix` (4 to 13 characters of an address, any case; see
+   * parseAddressPrefix), in address order, at most `limit` of them: how a short address typed by a
+   * person is resolved. Reads only where such addresses can be (one shard of the file store).
+   */
+  findAddresses(prefix: string, limit: number): Promise<Address[]>;
   delete(address: string): Promise<void>;
   /**
    * Deletes a node unless it was written or put again at or after `cutoff` (milliseconds since the

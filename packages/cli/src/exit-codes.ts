@@ -33,6 +33,8 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   usage: EXIT_USAGE,
   "invalid-address": EXIT_USAGE,
   "ambiguous-thread": EXIT_USAGE,
+  "ambiguous-address": EXIT_USAGE,
+  "address-prefix-not-found": EXIT_USAGE,
   "invalid-inputs": EXIT_USAGE,
   "input-file-unreadable": EXIT_FAILED,
   "config-key-not-set": EXIT_FAILED,

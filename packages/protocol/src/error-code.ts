@@ -11,6 +11,10 @@ export type ErrorCode =
   | "invalid-address"
   /** A thread prefix that matches more than one thread. */
   | "ambiguous-thread"
+  /** A short node address (4 or more characters) that more than one stored node starts with. */
+  | "ambiguous-address"
+  /** A short node address (4 or more characters) that no stored node starts with. */
+  | "address-prefix-not-found"
   /** Start inputs that the workflow's `inputs:` schema refuses. */
   | "invalid-inputs"
   /** A file named on the command line (`cas put FILE`, `fork --output FILE`, `--prompt-file FILE`) is missing or not a file. */

@@ -1,4 +1,4 @@
-import { parseAddress, walkNodes } from "@uwf/cas";
+import { parseAddressPrefix, resolveAddress, walkNodes } from "@uwf/cas";
 import { nodeKind } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 
@@ -9,8 +9,10 @@ export interface WalkedNode {
 
 /** Every node reachable from the given ones, each once. */
 export async function casWalkCommand(options: { addresses: string[] }, context: CommandContext) {
-  const roots = options.addresses.map(parseAddress);
+  const references = options.addresses.map(parseAddressPrefix);
   const store = await context.openStore({ create: false });
+  const roots: string[] = [];
+  for (const reference of references) roots.push(await resolveAddress(store.objects, reference));
   const nodes: WalkedNode[] = [];
   await walkNodes(store.objects, roots, {
     visit: (address, node) => {

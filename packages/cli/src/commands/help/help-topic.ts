@@ -38,7 +38,7 @@ const TOPICS: Readonly<Record<string, () => string>> = {
 const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT_OK]: "done",
   [EXIT_FAILED]: "failed: an agent failed, a reply stayed invalid, a workflow or config is invalid, not found, corrupt",
-  [EXIT_USAGE]: "usage: unknown flag, bad value, malformed address, ambiguous thread prefix, refused start inputs",
+  [EXIT_USAGE]: "usage: unknown flag, bad value, malformed address, ambiguous or unknown prefix, refused start inputs",
   [EXIT_ENDED]: "nothing to do: the thread has ended",
   [EXIT_SUSPENDED]: "the thread is suspended and waits for `uwf resume`",
   [EXIT_BUSY]: "busy or conflict: another process is stepping the thread, or the head moved meanwhile",

@@ -1,5 +1,4 @@
 import type { Store } from "@uwf/cas";
-import { parseAddress } from "@uwf/cas";
 import {
   agentRunNodeSchema,
   type ShownThread,
@@ -10,7 +9,7 @@ import {
 } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { expandNode } from "../../engine/expand-node.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
+import { resolveNodeOrThread } from "../../engine/resolve-node-or-thread.ts";
 import { NoReplyError } from "../../errors/no-reply-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
@@ -23,16 +22,15 @@ export interface ShowCommandOptions {
 }
 
 /**
- * Like `git show`: a 13-character address is a node (a step comes with its output, body and agent run),
- * anything else names a thread by id or prefix. `--prompt` / `--reply` print what the agent was sent / answered.
+ * Like `git show`: a node (a step comes with its output, body and agent run) or a thread, by address, id
+ * or unique prefix (see resolveNodeOrThread). `--prompt` / `--reply` print what the agent was sent / answered.
  */
 export async function showCommand(
   options: ShowCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<unknown>> {
   const store = await context.openStore({ create: false });
-  const address = options.reference.length === 13 ? parseAddress(options.reference) : null;
-  const thread = address === null ? await resolveThread(store.refs, options.reference) : null;
+  const { address, thread } = await resolveNodeOrThread(store, options.reference);
   if (options.prompt === true || options.reply === true) {
     const target = address ?? (thread?.head as string);
     const result = await readRunText(store, target, options.prompt === true ? "prompt" : "reply");

@@ -7,6 +7,7 @@ import {
   fakeToolUseReply,
   startFakeAnthropicServer,
 } from "@uwf/agent-kit/testing";
+import { waitFor } from "@uwf/cas/test";
 import { errorResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
@@ -16,8 +17,10 @@ const KEY_VARIABLE = "UWF_E2E_CONFINEMENT_KEY";
 const SAVED_KEY = "sk-ant-test-not-a-key-saved-by-setup";
 /** Another key, only in uwf's environment. */
 const ENVIRONMENT_KEY = "sk-ant-test-not-a-key-in-the-environment";
-/** Each line takes JavaScript's backtracking engine about half a second: 200 of them, well over a minute. */
+/** Each line takes JavaScript's backtracking engine up to about half a second: 2,000 of them, many minutes. */
 const TRAP = `${"a".repeat(30)}b\n`.repeat(2000);
+/** What the agent logs (with -v) for a search its step stopped, rather than its own time limit or its end. */
+const SEARCH_STOPPED_BY_THE_STEP = "search_files (error): search_files stopped: the step was stopped";
 
 let temp: TempHome;
 let server: FakeAnthropicServer;
@@ -60,6 +63,28 @@ async function setUp(): Promise<string> {
   const started = await temp.uwf(["start", WORKFLOW, "-p", "Look around", "--json"], { env });
   expect(started.exitCode).toBe(0);
   return (started.json() as { thread: string }).thread;
+}
+
+/** A stream's text as it arrives, and when it ends. */
+function collectText(stream: ReadableStream<Uint8Array>): { text: () => string; done: Promise<void> } {
+  let text = "";
+  const decoder = new TextDecoder();
+  const done = (async () => {
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  })();
+  return { text: () => text, done };
+}
+
+/** Every tool result any request to the model carried (a retried request counts once per copy). */
+function toolResultsSent(): unknown[] {
+  return server.messageRequests().flatMap((request) => {
+    const messages = (request.body as { messages?: Array<{ content: unknown }> }).messages ?? [];
+    return messages.flatMap((message) =>
+      Array.isArray(message.content)
+        ? message.content.filter((block: { type?: unknown }) => block.type === "tool_result")
+        : [],
+    );
+  });
 }
 
 /** Every file under `directory`, recursively. */
@@ -125,32 +150,34 @@ describe("the built-in agent's tools, end to end", () => {
     }
   }, 60_000);
 
+  // The search the model asks for would backtrack for many minutes, and on its own would be stopped at its
+  // 30 s limit: stopped by the step instead (the agent's -v log says so), the step ended at its deadline or
+  // signal. A search that held the step up would fail these, or time the test out.
   it("end a step at its --timeout while a search would backtrack for minutes", async () => {
     const thread = await setUp();
     writeFileSync(join(temp.work, "trap.txt"), TRAP);
     server.enqueue(fakeToolUseReply({ name: "search_files", input: { pattern: "^(a+)+$" } }));
-    const started = Date.now();
-    const step = await temp.uwf(["step", thread, "--timeout", "2", "--json"], { env });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    const step = await temp.uwf(["step", thread, "--timeout", "2", "--verbose", "--json"], { env });
     expect(step.exitCode).toBe(1);
     expect(step.stderr).toContain("timed out after 2 s");
+    expect(step.stderr).toContain(SEARCH_STOPPED_BY_THE_STEP);
   }, 60_000);
 
   it("end a step on the first SIGTERM while a search would backtrack for minutes", async () => {
     const thread = await setUp();
     writeFileSync(join(temp.work, "trap.txt"), TRAP);
     server.enqueue(fakeToolUseReply({ name: "search_files", input: { pattern: "^(a+)+$" } }));
-    const child = temp.spawn(["step", thread, "--json"], { env });
-    while (server.messageRequests().length === 0) await Bun.sleep(20);
-    await Bun.sleep(500);
-    const signalled = Date.now();
+    const child = temp.spawn(["step", thread, "--verbose", "--json"], { env });
+    const stderr = collectText(child.stderr as ReadableStream<Uint8Array>);
+    // The agent logs the model's turn, naming the tools it called, just before it runs them.
+    await waitFor(() => stderr.text().includes(", search_files\n"), { what: "the model's call of search_files" });
     child.kill("SIGTERM");
-    const exitCode = await child.exited;
-    expect(Date.now() - signalled).toBeLessThan(3_000);
-    expect(exitCode).toBe(130);
-    const stderr = await new Response(child.stderr as ReadableStream).text();
-    expect(errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error.code).toBe(
-      "interrupted",
-    );
+    expect(await child.exited).toBe(130);
+    await stderr.done;
+    expect(stderr.text()).toContain(SEARCH_STOPPED_BY_THE_STEP);
+    // An interrupted step asks the model nothing more.
+    expect(toolResultsSent()).toEqual([]);
+    const last = stderr.text().trim().split("\n").at(-1) ?? "{}";
+    expect(errorResultSchema.parse(JSON.parse(last)).error.code).toBe("interrupted");
   }, 60_000);
 });

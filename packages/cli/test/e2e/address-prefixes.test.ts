@@ -5,6 +5,7 @@ import {
   casPutResultSchema,
   casRefsResultSchema,
   casWalkResultSchema,
+  diffResultSchema,
   errorResultSchema,
   expandedNodeSchema,
   forkResultSchema,
@@ -54,6 +55,15 @@ describe("node addresses by prefix", () => {
     const record = shownThreadSchema.parse((await temp.uwf(["show", forked.thread, "--json"])).json());
     expect(record.head).toBe(head);
     expect(record.forkedFrom?.address).toBe(head);
+  });
+
+  it("diffs a step named by prefix against a thread", async () => {
+    const diffed = await temp.uwf(["diff", head.slice(0, 7), thread, "--json"]);
+    expect(diffed.exitCode).toBe(0);
+    const result = diffResultSchema.parse(diffed.json());
+    expect(result.left).toMatchObject({ thread: null, head });
+    expect(result.right).toMatchObject({ thread, head });
+    expect(result.commonAddress).toBe(head);
   });
 
   it("reads a node by prefix with cas get, has, refs and walk", async () => {

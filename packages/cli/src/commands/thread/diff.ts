@@ -1,8 +1,8 @@
-import { isAddress, parseAddress, type Store } from "@uwf/cas";
+import type { Store } from "@uwf/cas";
 import { type DiffResult, nodeKind } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { type DiffTarget, diffChains } from "../../engine/diff-chains.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
+import { resolveNodeOrThread } from "../../engine/resolve-node-or-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatDiff } from "../../format/format-diff.ts";
 import type { CommandOutcome } from "../../registry.ts";
@@ -26,18 +26,17 @@ export async function diffCommand(
   return { result, format: (value, color) => formatDiff(value, color) };
 }
 
-/** As `show` reads its argument: a 13-character address is a node, anything else names a thread by id or prefix. */
+/** As `show` reads its argument: a thread, or a node, by id, address or unique prefix (see resolveNodeOrThread). */
 async function resolveDiffTarget(store: Store, reference: string): Promise<DiffTarget> {
-  if (reference.length === 13 && isAddress(reference)) {
-    const head = parseAddress(reference);
-    const kind = nodeKind(await store.objects.get(head));
+  const { address, thread } = await resolveNodeOrThread(store, reference);
+  if (address !== null) {
+    const kind = nodeKind(await store.objects.get(address));
     if (kind !== "thread-step/1" && kind !== "thread-start/1") {
       throw new UsageError(
         `${reference} is a ${kind ?? "plain JSON"} node; diff compares threads, steps or start nodes`,
       );
     }
-    return { head, thread: null };
+    return { head: address, thread: null };
   }
-  const thread = await resolveThread(store.refs, reference);
   return { head: thread.head, thread };
 }

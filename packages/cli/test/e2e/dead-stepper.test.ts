@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createSqliteRefStore, isProcessAlive, readProcessStart, refDatabasePath } from "@uwf/cas";
+import { waitFor } from "@uwf/cas/test";
 import { errorResultSchema, type Lease, shownThreadSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
@@ -57,12 +58,9 @@ async function holdLease(thread: string, holder: { pid: number; host: string; pr
   }
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 400; tries++) {
-    if (await condition()) return;
-    await Bun.sleep(25);
-  }
-  throw new Error(`${what} never happened`);
+/** Polls for what a stepper in another process does; generous, since a loaded machine starts processes slowly. */
+function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  return waitFor(condition, { what, timeoutMs: 30_000, intervalMs: 25 });
 }
 
 /** A stepper whose agent (sleepy.sh: a shell and its `sleep 300`) runs, with its lease naming the agent's group. */

@@ -60,11 +60,24 @@ export const threadSuspendedEventSchema = z.object({
 });
 export type ThreadSuspendedEvent = z.infer<typeof threadSuspendedEventSchema>;
 
+/**
+ * A batch (`uwf step T1 T2 … --parallel K`) starts no more steps of this thread, which has not ended:
+ * the batch reached `--batch-max-cost`, or was interrupted before the thread's next step began.
+ */
+export const threadStoppedEventSchema = z.object({
+  type: z.literal("thread-stopped"),
+  thread: z.string(),
+  head: addressSchema,
+  reason: z.enum(["batch-max-cost", "interrupted"]),
+});
+export type ThreadStoppedEvent = z.infer<typeof threadStoppedEventSchema>;
+
 export const cliEventSchema = z.discriminatedUnion("type", [
   stepStartedEventSchema,
   stepFinishedEventSchema,
   stepFailedEventSchema,
   threadEndedEventSchema,
   threadSuspendedEventSchema,
+  threadStoppedEventSchema,
 ]);
 export type CliEvent = z.infer<typeof cliEventSchema>;

@@ -38,8 +38,10 @@ export {
   stepFinishedEventSchema,
   stepStartedEventSchema,
   type ThreadEndedEvent,
+  type ThreadStoppedEvent,
   type ThreadSuspendedEvent,
   threadEndedEventSchema,
+  threadStoppedEventSchema,
   threadSuspendedEventSchema,
 } from "./cli-events.ts";
 export {
@@ -125,6 +127,15 @@ export {
   transcriptNodeSchema,
 } from "./nodes.ts";
 export type { SafeResult } from "./safe-result.ts";
+export {
+  BATCH_THREAD_OUTCOMES,
+  type BatchThreadOutcome,
+  type BatchThreadResult,
+  batchThreadOutcomeSchema,
+  batchThreadResultSchema,
+  type StepBatchResult,
+  stepBatchResultSchema,
+} from "./step-batch-result.ts";
 export { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
 export {
   type ForkOrigin,
@@ -141,7 +152,9 @@ export {
 } from "./thread-record.ts";
 export {
   type ForkResult,
+  type ForksResult,
   forkResultSchema,
+  forksResultSchema,
   type ListedThread,
   type ListResult,
   type LogResult,

@@ -40,6 +40,10 @@ export type StepResult = z.infer<typeof stepResultSchema>;
 export const forkResultSchema = z.object({ thread: z.string(), forkedFrom: forkOriginSchema, head: addressSchema });
 export type ForkResult = z.infer<typeof forkResultSchema>;
 
+/** `fork --count N` and `fork --output DIR`: the forks made, in order (of the folder's files, sorted by name). */
+export const forksResultSchema = z.object({ forks: z.array(forkResultSchema) });
+export type ForksResult = z.infer<typeof forksResultSchema>;
+
 /**
  * A thread's record as `show` and `cancel` print it. `thread` names the thread, as in every result that
  * names one; `id`, the record's own name for it, is kept as an alias.

@@ -129,16 +129,18 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       },
       output: {
         flags: "--output <file>",
-        description: "replace the head step's reply with this file's (a counterfactual; - reads stdin)",
+        description:
+          "replace the head step's reply with this file's (a counterfactual; - reads stdin); a folder: one fork per file",
         completes: "file",
       },
+      count: { flags: "--count <n>", description: "make N forks (ids one per line)", parse: parsePositiveInteger },
     },
     examples: [
-      "uwf fork 01J9",
+      "uwf fork 01J9 --count 5 | uwf step - --all --parallel 5",
       "uwf fork 7QK2M9XH3DP4A --from 01J9",
       "uwf fork 7QK2M9XH3DP4A --output better-reply.md",
     ],
-    json: "forkResultSchema",
+    json: "forkResultSchema, or forksResultSchema with --count or --output DIR",
     load: async () => (await import("./thread/fork.ts")).forkCommand,
   }),
   defineCommand({

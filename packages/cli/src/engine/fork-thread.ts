@@ -29,6 +29,12 @@ import { routeReply } from "./route-reply.ts";
 import { ThreadHistory } from "./thread-history.ts";
 import { withModeratorHistory } from "./with-moderator-history.ts";
 
+/** A reply that replaces the head step's (`fork --output`), and the file it came from, as errors name it. */
+export interface ReplacementReply {
+  text: string;
+  file: string;
+}
+
 export interface ForkThreadOptions {
   store: Store;
   address: Address;
@@ -38,9 +44,14 @@ export interface ForkThreadOptions {
    */
   parent?: ThreadRecord;
   /** A replacement reply for the head step's role: the fork records it as a new step on the same `prev`. */
-  replacementReply?: { text: string; file: string };
+  replacementReply?: ReplacementReply;
   now(): Date;
   newId(): string;
+}
+
+export interface ForkThreadsOptions extends Omit<ForkThreadOptions, "replacementReply"> {
+  /** One fork per entry, in order: null forks at the address as it stands, a reply makes a counterfactual. */
+  forks: ReadonlyArray<ReplacementReply | null>;
 }
 
 /**
@@ -50,8 +61,18 @@ export interface ForkThreadOptions {
  * The record names its lineage: the parent thread, the step forked at, and whether that step's reply was replaced.
  */
 export async function forkThread(options: ForkThreadOptions): Promise<ThreadRecord> {
+  const [record] = await forkThreads({ ...options, forks: [options.replacementReply ?? null] });
+  return record as ThreadRecord;
+}
+
+/**
+ * Many forks of one node (`fork --count N`, `fork --output DIR`), as forkThread makes each. The node,
+ * its parent and every replacement reply are checked before anything is written, so one reply that
+ * is invalid or leads nowhere fails the call with no fork made.
+ */
+export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRecord[]> {
   const { store, address, now } = options;
-  let chain = await readChain(store, address);
+  const chain = await readChain(store, address);
   const point = { address, step: chain.steps.length };
   if (options.parent !== undefined && !(await chainHolds(store, options.parent, point))) {
     throw new NodeNotOnThreadError(address, options.parent.id);
@@ -59,82 +80,91 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
   const parent = options.parent ?? (await findForkParent(store, { ...point, start: chain.startAddress }));
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   const compiled = compileWorkflow(workflow);
-  const id = options.newId();
-  const thread = { id, workflow: workflow.name };
-  let head = address;
-  let next: string | null;
-  let suspended: { reason: string } | null = null;
-  if (options.replacementReply !== undefined) {
-    const replaced = await recordReplacement({
-      store,
-      chain,
-      reply: options.replacementReply,
-      compiled,
-      thread,
-      now: now(),
-    });
-    head = replaced.address;
-    next = replaced.next;
-    suspended = replaced.suspended;
-    chain = await readChain(store, head);
-  } else {
-    const history = new ThreadHistory(store.objects, chain);
-    const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
-    if (last !== undefined && last.output.$status === SUSPEND) {
-      next = last.role;
-      suspended = { reason: String(last.output.reason ?? "") };
+  // Each fork's id comes first: the moderator sees it while routing (a condition or edge prompt may read it).
+  const planned: Array<{ id: string; replacement: CheckedReplacement | null; standing: Standing }> = [];
+  for (const reply of options.forks) {
+    const thread = { id: options.newId(), workflow: workflow.name };
+    if (reply === null) {
+      planned.push({ id: thread.id, replacement: null, standing: await standingAt(store, chain, compiled, thread) });
     } else {
-      const mode = history.length === 0 ? "new" : "continue";
-      next = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
-        predictNextRole(compiled, view, mode),
-      );
+      const replacement = await checkReplacement({ store, chain, reply, compiled, thread, now: now() });
+      planned.push({ id: thread.id, replacement, standing: replacement });
     }
   }
-  const createdAt = now().toISOString();
-  const record: ThreadRecord = {
-    id,
-    workflow: workflow.name,
-    workflowAddress: chain.start.workflow,
-    start: chain.startAddress,
-    head,
-    status: suspended !== null ? "suspended" : next === END ? "ended" : "active",
-    next,
-    reason: suspended?.reason ?? null,
-    stepCount: chain.steps.length,
-    createdAt,
-    updatedAt: createdAt,
-    forkedFrom: {
-      thread: parent?.id ?? null,
-      step: point.step,
-      address,
-      replaced: options.replacementReply !== undefined,
-    },
-    usage: ZERO_USAGE,
-  };
-  await store.refs.createThread(record);
-  await rememberChainIndex(store, id, chain);
-  return record;
+  const records: ThreadRecord[] = [];
+  for (const { id, replacement, standing } of planned) {
+    const head = replacement === null ? address : await writeReplacement(store, chain, replacement);
+    const forkChain = replacement === null ? chain : await readChain(store, head);
+    const createdAt = now().toISOString();
+    const record: ThreadRecord = {
+      id,
+      workflow: workflow.name,
+      workflowAddress: chain.start.workflow,
+      start: chain.startAddress,
+      head,
+      status: standing.suspended !== null ? "suspended" : standing.next === END ? "ended" : "active",
+      next: standing.next,
+      reason: standing.suspended?.reason ?? null,
+      stepCount: forkChain.steps.length,
+      createdAt,
+      updatedAt: createdAt,
+      forkedFrom: { thread: parent?.id ?? null, step: point.step, address, replaced: replacement !== null },
+      usage: ZERO_USAGE,
+    };
+    await store.refs.createThread(record);
+    await rememberChainIndex(store, record.id, forkChain);
+    records.push(record);
+  }
+  return records;
 }
 
-interface RecordReplacementOptions {
+/** Where a fork stands: the role it runs next (`$END` when done, null when unknown), and why it waits if suspended. */
+interface Standing {
+  next: string | null;
+  suspended: { reason: string } | null;
+}
+
+/** A fork at the node as it is: suspended when that step suspended, else where the moderator goes next. */
+async function standingAt(
+  store: Store,
+  chain: ThreadChain,
+  compiled: CompiledWorkflow,
+  thread: { id: string; workflow: string },
+): Promise<Standing> {
+  const history = new ThreadHistory(store.objects, chain);
+  const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
+  if (last !== undefined && last.output.$status === SUSPEND) {
+    return { next: last.role, suspended: { reason: String(last.output.reason ?? "") } };
+  }
+  const mode = history.length === 0 ? "new" : "continue";
+  const next = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
+    predictNextRole(compiled, view, mode),
+  );
+  return { next, suspended: null };
+}
+
+interface CheckReplacementOptions {
   store: Store;
   /** The chain the fork starts from: its head step's reply is replaced. */
   chain: ThreadChain;
-  reply: { text: string; file: string };
+  reply: ReplacementReply;
   compiled: CompiledWorkflow;
   thread: { id: string; workflow: string };
   now: Date;
 }
 
-interface Replacement {
-  address: Address;
-  /** Where the replacement reply leads: the next role, `$END`, or its own role when it suspends. */
+/** A replacement reply that passed the role's schema and routes: what writeReplacement records. */
+interface CheckedReplacement extends Standing {
+  /** The replacement leads here: the next role, `$END`, or its own role when it suspends. */
   next: string;
-  suspended: { reason: string } | null;
+  reply: ReplacementReply;
+  fields: Record<string, unknown>;
+  body: string;
+  timestamp: string;
 }
 
-/** Checks and routes the replacement reply like an agent's, then writes it as a step on the head's `prev`. */
-async function recordReplacement(options: RecordReplacementOptions): Promise<Replacement> {
+/** Checks and routes the replacement reply like an agent's; writes nothing. */
+async function checkReplacement(options: CheckReplacementOptions): Promise<CheckedReplacement> {
   const { store, chain, reply, compiled, thread, now } = options;
   const workflow = compiled.workflow;
   const step = chain.nodes[chain.steps.length - 1];
@@ -147,31 +177,36 @@ async function recordReplacement(options: RecordReplacementOptions): Promise<Rep
   }
   const extracted = checked.value;
   const timestamp = now.toISOString();
-  let next: string = step.role;
-  let suspended: { reason: string } | null = null;
-  if (extracted.fields.$status === SUSPEND) suspended = { reason: String(extracted.fields.reason ?? "") };
-  else {
-    // The thread before the replaced step, with the replacement as its newest step.
-    const before = { ...chain, steps: chain.steps.slice(0, -1), nodes: chain.nodes.slice(0, -1) };
-    const routed = await routeReply({
-      compiled,
-      record: thread,
-      start: chain.start,
-      history: new ThreadHistory(store.objects, before),
-      step: {
-        role: step.role,
-        output: extracted.fields,
-        body: extracted.body,
-        agent: "manual",
-        startedAt: timestamp,
-        completedAt: timestamp,
-      },
-    });
-    if (!routed.success) {
-      throw new UnroutableReplyError(reply.file, step.role, routed.problem);
-    }
-    next = routed.route.role;
+  const replacement = { reply, fields: extracted.fields, body: extracted.body, timestamp };
+  if (extracted.fields.$status === SUSPEND) {
+    return { ...replacement, next: step.role, suspended: { reason: String(extracted.fields.reason ?? "") } };
   }
+  // The thread before the replaced step, with the replacement as its newest step.
+  const before = { ...chain, steps: chain.steps.slice(0, -1), nodes: chain.nodes.slice(0, -1) };
+  const routed = await routeReply({
+    compiled,
+    record: thread,
+    start: chain.start,
+    history: new ThreadHistory(store.objects, before),
+    step: {
+      role: step.role,
+      output: extracted.fields,
+      body: extracted.body,
+      agent: "manual",
+      startedAt: timestamp,
+      completedAt: timestamp,
+    },
+  });
+  if (!routed.success) {
+    throw new UnroutableReplyError(reply.file, step.role, routed.problem);
+  }
+  return { ...replacement, next: routed.route.role, suspended: null };
+}
+
+/** Writes a checked replacement as a step on the head's `prev`, run by `manual`; returns its address. */
+async function writeReplacement(store: Store, chain: ThreadChain, replacement: CheckedReplacement): Promise<Address> {
+  const step = chain.nodes[chain.steps.length - 1] as ThreadStepNode;
+  const { timestamp } = replacement;
   const original = agentRunNodeSchema.parse(await store.objects.get(step.run));
   const batch = new NodeBatch();
   const run: AgentRunNode = {
@@ -184,7 +219,7 @@ async function recordReplacement(options: RecordReplacementOptions): Promise<Rep
     attempts: [
       {
         request: original.prompt,
-        reply: batch.addText(reply.text),
+        reply: batch.addText(replacement.reply.text),
         exitCode: null,
         signal: null,
         timedOut: false,
@@ -202,15 +237,15 @@ async function recordReplacement(options: RecordReplacementOptions): Promise<Rep
     extraction: "manual",
     transcript: null,
   };
-  const replacement: ThreadStepNode = {
+  const node: ThreadStepNode = {
     ...step,
-    output: batch.add({ type: "output/1", fields: extracted.fields }),
-    body: batch.addText(extracted.body),
+    output: batch.add({ type: "output/1", fields: replacement.fields }),
+    body: batch.addText(replacement.body),
     run: batch.add(run),
     startedAt: timestamp,
     completedAt: timestamp,
   };
-  const address = batch.add(replacement);
+  const address = batch.add(node);
   await batch.write(store.objects);
-  return { address, next, suspended };
+  return address;
 }

@@ -355,14 +355,15 @@ describe("input files that are missing or not files", () => {
     expect(put.stdout.trim()).toMatch(/^[0-9A-Z]{13}$/);
   });
 
-  it("uwf fork --output FILE: one line, exit 1, no thread made", async () => {
+  it("uwf fork --output FILE (or an empty folder): one line, exit 1, no thread made", async () => {
     const thread = await startThread();
     const stepped = await temp.uwf(["step", thread, "--agent", SCRIPTED, "--json"]);
     const head = stepResultSchema.parse(stepped.json()).head;
     mkdirSync(join(temp.work, "a-folder"));
     for (const [file, reason] of [
       ["missing.md", "no such file"],
-      ["a-folder", "is a directory, not a file"],
+      // A folder gives one fork per reply file in it (fork --output DIR): this one has none.
+      ["a-folder", "the folder holds no reply file (dotfiles are skipped)"],
     ] as const) {
       const fork = await temp.uwf(["fork", head, "--output", file]);
       expect({ file, exitCode: fork.exitCode }).toEqual({ file, exitCode: 1 });

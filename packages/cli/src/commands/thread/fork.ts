@@ -1,30 +1,45 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseAddress } from "@uwf/cas";
-import type { ForkResult, ThreadRecord } from "@uwf/protocol";
+import type { ForkResult, ForksResult, ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { forkThread } from "../../engine/fork-thread.ts";
+import { forkThreads, type ReplacementReply } from "../../engine/fork-thread.ts";
 import { resolveNodeOrThread } from "../../engine/resolve-node-or-thread.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readInputFile } from "../../read-input-file.ts";
+import type { CommandOutcome } from "../../registry.ts";
+import { readReplyFolder } from "./read-reply-folder.ts";
 
 export interface ForkCommandOptions {
   /** A node address or a unique prefix of it, or a thread id or prefix: that thread is forked at its head. */
   reference: string;
   /** The thread a node address is forked from, when the user says. */
   from?: string;
+  /** A reply file (one counterfactual fork), `-` for stdin, or a folder (one counterfactual fork per file). */
   output?: string;
+  /** `--count N`: N forks at the node as it stands. */
+  count?: number;
 }
 
-export async function forkCommand(options: ForkCommandOptions, context: CommandContext) {
+/**
+ * One fork, or many: `--count N` forks at the node N times, `--output DIR` makes one counterfactual
+ * per file. Many forks print their ids one per line (for `uwf step -`), or one `forksResultSchema` document.
+ */
+export async function forkCommand(
+  options: ForkCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<ForkResult | ForksResult>> {
   // Anything no thread id or address could start with is refused as a usage error before the store opens.
   if (options.reference.length === 13 || !/^[0-9a-z]+$/i.test(options.reference)) parseAddress(options.reference);
-  const replacementReply =
-    options.output === undefined
-      ? undefined
-      : {
-          file: options.output === "-" ? "stdin" : options.output,
-          text: await readInputFile(options.output, { cwd: context.cwd, label: `--output ${options.output}` }),
-        };
+  if (options.count !== undefined && options.output !== undefined) {
+    throw new UsageError(
+      "--count makes forks at the node as it stands, --output replaces its reply (a folder gives one fork per file): give one",
+      { count: options.count, output: options.output },
+    );
+  }
+  const folder = options.output !== undefined && options.output !== "-" && isFolder(options.output, context.cwd);
+  const forks = await replacements(options, folder, context.cwd);
   const store = await context.openStore();
   // As `show` reads it (see resolveNodeOrThread).
   const { address, thread } = await resolveNodeOrThread(store, options.reference);
@@ -36,18 +51,44 @@ export async function forkCommand(options: ForkCommandOptions, context: CommandC
   let parent: ThreadRecord | undefined;
   if (thread !== null) parent = thread;
   else if (options.from !== undefined) parent = await resolveThread(store.refs, options.from);
-  const record = await forkThread({
+  const records = await forkThreads({
     store,
     address: address ?? (parent as ThreadRecord).head,
     parent,
-    replacementReply,
+    forks,
     now: context.now,
     newId: context.newId,
   });
-  const result: ForkResult = {
-    thread: record.id,
-    forkedFrom: record.forkedFrom as ForkResult["forkedFrom"],
-    head: record.head,
-  };
-  return { result, format: (value: ForkResult) => value.thread };
+  const results = records.map(
+    (record): ForkResult => ({
+      thread: record.id,
+      forkedFrom: record.forkedFrom as ForkResult["forkedFrom"],
+      head: record.head,
+    }),
+  );
+  if (options.count === undefined && !folder) {
+    return { result: results[0] as ForkResult, format: formatForks };
+  }
+  return { result: { forks: results }, format: formatForks };
+}
+
+/** What each fork replaces the reply with: nothing (`--count`, or one plain fork), a file, stdin, or a folder's files. */
+async function replacements(
+  options: ForkCommandOptions,
+  folder: boolean,
+  cwd: string,
+): Promise<Array<ReplacementReply | null>> {
+  if (options.output === undefined) return Array.from({ length: options.count ?? 1 }, () => null);
+  if (folder) return readReplyFolder(options.output, cwd);
+  const text = await readInputFile(options.output, { cwd, label: `--output ${options.output}` });
+  return [{ file: options.output === "-" ? "stdin" : options.output, text }];
+}
+
+function isFolder(path: string, cwd: string): boolean {
+  return statSync(resolve(cwd, path), { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** The new thread ids, one per line. */
+function formatForks(result: ForkResult | ForksResult): string {
+  return "forks" in result ? result.forks.map((fork) => fork.thread).join("\n") : result.thread;
 }

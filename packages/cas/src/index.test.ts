@@ -31,6 +31,7 @@ describe("the @uwf/cas entry", () => {
       "encodeAddress",
       "findLeaseCutoff",
       "findRefDatabaseDamage",
+      "forEachConcurrently",
       "gcStore",
       "hashBytes",
       "hashNode",

@@ -9,6 +9,7 @@ export { createMemoryStore } from "./create-memory-store.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./create-sqlite-ref-store.ts";
 export { decodeAddress, encodeAddress } from "./encode-address.ts";
 export { type FindLeaseCutoffOptions, findLeaseCutoff } from "./find-lease-cutoff.ts";
+export { forEachConcurrently } from "./for-each-concurrently.ts";
 export { GcRefusedError } from "./gc-refused-error.ts";
 export { DEFAULT_GC_GRACE_MS, type GcStoreOptions, gcStore } from "./gc-store.ts";
 export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./hash-node.ts";

@@ -40,7 +40,12 @@ export interface CommandContext {
    * once (a step's line in text, a line of NDJSON under `--jsonl`; nothing under `--json`, whose one
    * document comes from the command's result). Commands still never print.
    */
-  emit(event: CliEvent): Promise<void>;
+  emit(event: CliEvent, options?: EmitOptions): Promise<void>;
+}
+
+export interface EmitOptions {
+  /** The text line names the event's thread: several threads' steps are printed as they come (`step T1 T2 …`). */
+  showThread?: boolean;
 }
 
 export interface ProgressStatus {

@@ -5,9 +5,14 @@ import type { ErrorCode } from "@uwf/protocol";
 import {
   EXIT_BUSY,
   EXIT_CODE_BY_ERROR_CODE,
+  EXIT_ENDED,
   EXIT_FAILED,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_SUSPENDED,
   type ExitCodeByErrorCode,
   exitCodeForError,
+  mostSevereExitCode,
 } from "./exit-codes.ts";
 
 // `bun run typecheck` checks the lines below: each must fail to compile, or the typecheck fails.
@@ -32,7 +37,9 @@ const DOCS = join(import.meta.dir, "..", "..", "..", "docs", "cli.md");
 /** The rows of the error code table in docs/cli.md: `| \`code\` | exit | when |`. */
 function documentedErrorCodes(): Map<string, number> {
   const text = readFileSync(DOCS, "utf8");
-  const section = text.slice(text.indexOf("### Error codes"));
+  const start = text.indexOf("### Error codes");
+  // The section ends where the next one starts: other tables (a batch's outcomes) look alike.
+  const section = text.slice(start, text.indexOf("\n## ", start));
   const rows = new Map<string, number>();
   for (const match of section.matchAll(/^\| `([a-z-]+)` +\| (\d+) +\|/gm)) {
     rows.set(match[1] ?? "", Number(match[2]));
@@ -51,5 +58,20 @@ describe("EXIT_CODE_BY_ERROR_CODE", () => {
 
   it("exits 1, never 0, for a code the types rule out", () => {
     expect(exitCodeForError("no-such-code" as ErrorCode)).toBe(EXIT_FAILED);
+  });
+});
+
+describe("mostSevereExitCode", () => {
+  it("picks by the documented order: interrupted, failed, busy, suspended, ended, done", () => {
+    expect(mostSevereExitCode([])).toBe(EXIT_OK);
+    expect(mostSevereExitCode([EXIT_OK, EXIT_ENDED, EXIT_OK])).toBe(EXIT_ENDED);
+    expect(mostSevereExitCode([EXIT_ENDED, EXIT_SUSPENDED])).toBe(EXIT_SUSPENDED);
+    expect(mostSevereExitCode([EXIT_SUSPENDED, EXIT_BUSY, EXIT_OK])).toBe(EXIT_BUSY);
+    expect(mostSevereExitCode([EXIT_BUSY, EXIT_FAILED])).toBe(EXIT_FAILED);
+    expect(mostSevereExitCode([EXIT_FAILED, EXIT_INTERRUPTED, EXIT_SUSPENDED])).toBe(EXIT_INTERRUPTED);
+  });
+
+  it("counts a code it does not know as failed", () => {
+    expect(mostSevereExitCode([EXIT_BUSY, 42])).toBe(EXIT_FAILED);
   });
 });

@@ -114,3 +114,29 @@ export function exitCodeForError(code: ErrorCode): ExitCode {
   // The types rule out any other code; should one come all the same, it must not exit 0.
   return EXIT_CODE_BY_ERROR_CODE[code] ?? EXIT_FAILED;
 }
+
+/**
+ * A batch (`uwf step T1 T2 … --parallel K`) exits with the most severe of its threads' codes, most
+ * severe first: interrupted, hung up, failed, usage, busy, suspended (or stopped by `--batch-max-cost`),
+ * already ended, done. A code not listed (none is expected) counts as failed.
+ */
+export const BATCH_EXIT_CODE_ORDER: readonly ExitCode[] = [
+  EXIT_INTERRUPTED,
+  EXIT_HANGUP,
+  EXIT_FAILED,
+  EXIT_USAGE,
+  EXIT_BUSY,
+  EXIT_SUSPENDED,
+  EXIT_ENDED,
+  EXIT_OK,
+];
+
+/** The most severe of `codes` by BATCH_EXIT_CODE_ORDER; 0 for none. */
+export function mostSevereExitCode(codes: Iterable<number>): ExitCode {
+  let worst = BATCH_EXIT_CODE_ORDER.length - 1;
+  for (const code of codes) {
+    const rank = BATCH_EXIT_CODE_ORDER.indexOf(code as ExitCode);
+    worst = Math.min(worst, rank === -1 ? BATCH_EXIT_CODE_ORDER.indexOf(EXIT_FAILED) : rank);
+  }
+  return BATCH_EXIT_CODE_ORDER[worst] as ExitCode;
+}

@@ -5,6 +5,7 @@
  * line as it happens, then the command's human formatting of its result.
  */
 import type { CliEvent } from "@uwf/protocol";
+import type { EmitOptions } from "./context.ts";
 import { writeStdout } from "./standard-streams.ts";
 
 export type OutputMode = "text" | "json" | "jsonl";
@@ -19,12 +20,17 @@ export async function printResult<Result>(
   await printLine(mode === "text" ? format(result) : JSON.stringify(result));
 }
 
-export async function printEvent(event: CliEvent, mode: OutputMode, color: boolean): Promise<void> {
+export async function printEvent(
+  event: CliEvent,
+  mode: OutputMode,
+  color: boolean,
+  options: EmitOptions = {},
+): Promise<void> {
   if (mode === "json") return;
   if (mode === "jsonl") return printLine(JSON.stringify(event));
   // Loaded only by the commands that emit: every step is a new process.
   const { formatEvent } = await import("./format/format-event.ts");
-  await printLine(formatEvent(event, color));
+  await printLine(formatEvent(event, color, options));
 }
 
 async function printLine(text: string): Promise<void> {

@@ -149,10 +149,10 @@ async function makeContext(globals: GlobalOptions, mode: OutputMode, signal: Abo
     // ulid loads node:crypto (~5 ms); only commands that create a thread need it.
     newId: () => (require("ulid") as typeof import("ulid")).ulid(),
     progress,
-    emit: (event) => {
+    emit: (event, options) => {
       // A step's line replaces the status line, so the spinner goes first.
       progress(null);
-      return printEvent(event, mode, color);
+      return printEvent(event, mode, color, options);
     },
   });
 }

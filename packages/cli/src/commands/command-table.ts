@@ -91,17 +91,35 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "step",
-    description: "run the thread's next step(s)",
-    arguments: [THREAD_ARGUMENT],
+    description: "run the thread's next step(s); several threads (- reads ids from stdin) make a batch",
+    arguments: [{ syntax: "<thread...>", key: "threads", completes: "thread" }],
     options: {
-      steps: { flags: "-n, --steps <n>", description: "run up to N steps", parse: parsePositiveInteger },
+      steps: {
+        flags: "-n, --steps <n>",
+        description: "run up to N steps (of each thread)",
+        parse: parsePositiveInteger,
+      },
       all: { flags: "--all", description: "run until the thread ends or suspends" },
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
+      parallel: {
+        flags: "--parallel <k>",
+        description: "step up to K threads at once (default 1)",
+        parse: parsePositiveInteger,
+      },
+      batchMaxCost: {
+        flags: "--batch-max-cost <usd>",
+        description: "start no more steps once the batch has spent this many dollars (exit 20)",
+        parse: parsePositiveNumber,
+      },
     },
-    examples: ["uwf step 01J9", "uwf step 01J9 --all", "uwf step 01J9 -n 3 --agent claude"],
-    json: "stepResultSchema",
-    load: async () => (await import("./thread/step.ts")).stepCommand,
+    examples: [
+      "uwf step 01J9 --all",
+      "uwf step 01J9 01JA 01JB --all --parallel 2",
+      "uwf step - --all --parallel 4 --batch-max-cost 5 < ids.txt",
+    ],
+    json: "stepResultSchema, or stepBatchResultSchema for a batch",
+    load: async () => (await import("./thread/step-threads.ts")).stepThreadsCommand,
   }),
   defineCommand({
     name: "run",

@@ -1,14 +1,17 @@
 import type { CliEvent, StepSummary } from "@uwf/protocol";
+import type { EmitOptions } from "../context.ts";
 import { createPalette } from "./create-palette.ts";
 import { formatDuration } from "./format-duration.ts";
 
 /**
- * An event as text, printed the moment it happens: a finished step's line. The other events print
- * nothing: the status line on stderr shows a running step, the error boundary a failed one, and the
- * command's result where the thread stands at the end.
+ * An event as text, printed the moment it happens: a finished step's line, after its thread's id
+ * when several threads step at once. The other events print nothing: the status line on stderr shows
+ * a running step, the error boundary a failed one, and the command's result where the thread stands at the end.
  */
-export function formatEvent(event: CliEvent, color: boolean): string {
-  return event.type === "step-finished" ? formatStepLine(event, color) : "";
+export function formatEvent(event: CliEvent, color: boolean, options: EmitOptions = {}): string {
+  if (event.type !== "step-finished") return "";
+  const line = formatStepLine(event, color);
+  return options.showThread === true ? `${createPalette(color).cyan(event.thread)} ${line}` : line;
 }
 
 /** `#2 reviewer approved claude · 12.4s · 7QF3M0X2KD1BH` */

@@ -1,18 +1,38 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fakeTextReply, startFakeAnthropicServer } from "@uwf/agent-kit/testing";
+import { waitFor } from "@uwf/cas/test";
 import {
+  type CliEvent,
+  cliEventSchema,
   forksResultSchema,
   listResultSchema,
   logResultSchema,
   shownThreadSchema,
   startResultSchema,
+  stepBatchResultSchema,
+  stepResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+
+const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
+const ASK = join(FIXTURES, "workflows/ask.yaml");
+const MODEL_LOOP = join(FIXTURES, "workflows/model-loop.yaml");
 
 let temp: TempHome;
 beforeEach(() => {
   temp = createTempHome();
+  temp.writeConfig(
+    [
+      "agents:",
+      ...["batch-worker", "slow-valid"].flatMap((name) => [
+        `  ${name}:`,
+        "    command: sh",
+        `    args: ["${agent(name)}"]`,
+      ]),
+    ].join("\n"),
+  );
 });
 afterEach(() => temp.cleanup());
 
@@ -28,6 +48,24 @@ async function record(thread: string) {
 
 async function threadCount(): Promise<number> {
   return listResultSchema.parse((await temp.uwf(["list", "--limit", "0", "--json"])).json()).total;
+}
+
+function parseEvents(stdout: string): CliEvent[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => cliEventSchema.parse(JSON.parse(line)));
+}
+
+/** The largest number of agents that had started and not yet ended, read from batch-worker.sh's log in order. */
+function mostAtOnce(logLines: readonly string[]): number {
+  let running = 0;
+  let most = 0;
+  for (const line of logLines) {
+    running += line.startsWith("start ") ? 1 : -1;
+    most = Math.max(most, running);
+  }
+  return most;
 }
 
 describe("uwf fork --count N", () => {
@@ -120,5 +158,246 @@ describe("uwf fork --output DIR", () => {
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain(join("replies", "b.md"));
     expect(await threadCount()).toBe(before);
+  });
+});
+
+describe("uwf step T1 T2 … --parallel K", () => {
+  it("runs every thread to its end, printing each step as it finishes, then a summary table (exit 0)", async () => {
+    const threads = [await start(), await start(), await start()];
+    const [first, second, third] = threads as [string, string, string];
+    const hold = join(temp.work, "hold");
+    mkdirSync(hold);
+    const child = temp.spawn(["step", ...threads, "--all", "--parallel", "2", "--agent", "batch-worker"], {
+      env: { BATCH_HOLD: hold },
+    });
+    let stdout = "";
+    const reading = (async () => {
+      for await (const chunk of child.stdout as ReadableStream<Uint8Array>) stdout += new TextDecoder().decode(chunk);
+    })();
+    // Only the first thread's agents may answer: its two lines come while the second thread's step still runs.
+    writeFileSync(join(hold, `${first}.1`), "");
+    writeFileSync(join(hold, `${first}.2`), "");
+    await waitFor(() => stdout.includes(`${first} #2 doer`), { what: "the first thread's second step line" });
+    expect(stdout).not.toContain(second);
+    expect(child.exitCode).toBeNull();
+    for (const thread of [second, third]) for (const step of [1, 2]) writeFileSync(join(hold, `${thread}.${step}`), "");
+    expect(await child.exited).toBe(0);
+    await reading;
+
+    const lines = stdout.trimEnd().split("\n");
+    const stepLines = lines.filter((line) => / #\d /.test(line));
+    expect(stepLines).toHaveLength(6);
+    for (const thread of threads) {
+      expect(stepLines.filter((line) => line.startsWith(`${thread} `)).map((line) => line.split(" ")[1])).toEqual([
+        "#1",
+        "#2",
+      ]);
+    }
+    const table = lines.slice(stepLines.length);
+    expect(table[0]).toMatch(/^THREAD +STEPS +STATUS +COST +ERROR$/);
+    for (const thread of threads) {
+      const row = new RegExp(`^${thread} +2 +ended +\\$0\\.0000$`);
+      expect({ thread, row: table.some((line) => row.test(line)) }).toEqual({ thread, row: true });
+    }
+    expect(table.at(-1)).toBe("3 threads: 3 ended · 6 steps · $0.0000");
+    for (const thread of threads) expect(await record(thread)).toMatchObject({ status: "ended", stepCount: 2 });
+  });
+
+  it("prints every event as a line of NDJSON under --jsonl, each matching its schema", async () => {
+    const threads = [await start(), await start(), await start()];
+    const result = await temp.uwf(["step", ...threads, "--all", "--parallel", "2", "--agent", SCRIPTED, "--jsonl"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("");
+    const events = parseEvents(result.stdout);
+    for (const thread of threads) {
+      expect(events.filter((event) => event.thread === thread).map((event) => event.type)).toEqual([
+        "step-started",
+        "step-finished",
+        "step-started",
+        "step-finished",
+        "thread-ended",
+      ]);
+    }
+    expect(events).toHaveLength(15);
+  });
+
+  it("exits with the most severe thread's code: failed, then busy, suspended, already ended", async () => {
+    const ended = await start();
+    const failing = await start();
+    const alreadyEnded = await start();
+    const asking = await start(ASK);
+    const busy = await start();
+    expect((await temp.uwf(["step", alreadyEnded, "--all", "--agent", SCRIPTED])).exitCode).toBe(0);
+    const failList = join(temp.work, "fail");
+    writeFileSync(failList, `${failing}\n`);
+    const pidFile = join(temp.work, "pid");
+    const holder = temp.spawn(["step", busy, "--agent", "slow-valid"], { env: { PID_FILE: pidFile } });
+    await waitFor(() => existsSync(pidFile), { what: "the busy thread's stepper" });
+
+    const step = (threads: string[]) =>
+      temp.uwf(["step", ...threads, "--all", "--parallel", "3", "--agent", "batch-worker", "--json"], {
+        env: { FAIL_THREADS: failList },
+      });
+    const mixed = await step([ended, failing, alreadyEnded, asking, busy]);
+    expect(mixed.exitCode).toBe(1);
+    const result = stepBatchResultSchema.parse(mixed.json());
+    expect(result.exitCode).toBe(1);
+    expect(result.stoppedBy).toBeNull();
+    expect(
+      result.threads.map((thread) => [thread.thread, thread.outcome, thread.exitCode, thread.steps.length]),
+    ).toEqual([
+      [ended, "ended", 0, 2],
+      [failing, "failed", 1, 0],
+      [alreadyEnded, "already-ended", 10, 0],
+      [asking, "suspended", 20, 1],
+      [busy, "busy", 75, 0],
+    ]);
+    expect(result.threads[1]?.error?.code).toBe("agent-failed");
+    expect(result.threads[4]?.error?.code).toBe("thread-busy");
+
+    expect((await step([alreadyEnded, asking, busy])).exitCode).toBe(75);
+    writeFileSync(`${pidFile}.release`, "");
+    expect(await holder.exited).toBe(0);
+    expect((await step([alreadyEnded, asking])).exitCode).toBe(20);
+    expect((await step([alreadyEnded, ended])).exitCode).toBe(10);
+  });
+
+  it("reads thread ids from stdin with -, one per line, blank lines skipped", async () => {
+    const original = await start();
+    const forked = await temp.uwf(["fork", original, "--count", "2"]);
+    const stdin = `\n${forked.stdout}\n  ${original}  \n\n`;
+    const result = await temp.uwf(["step", "-", "--all", "--agent", SCRIPTED, "--json"], { stdin });
+    expect(result.exitCode).toBe(0);
+    const threads = stepBatchResultSchema.parse(result.json()).threads;
+    expect(threads.map((thread) => thread.thread)).toEqual([...forked.stdout.trim().split("\n"), original]);
+    expect(threads.every((thread) => thread.outcome === "ended")).toBe(true);
+
+    const empty = await temp.uwf(["step", "-", "--all"], { stdin: "\n\n" });
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toContain("stdin held no thread id");
+  });
+
+  it("refuses the whole batch, stepping nothing, when a thread cannot be found", async () => {
+    const thread = await start();
+    const result = await temp.uwf(["step", thread, "01ZZZZZZZZ", "--all", "--agent", SCRIPTED]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("01ZZZZZZZZ");
+    expect((await record(thread)).stepCount).toBe(0);
+  });
+
+  it("runs at most K agents at a time", async () => {
+    const threads = [await start(), await start(), await start(), await start()];
+    const log = join(temp.work, "batch.log");
+    const result = await temp.uwf(["step", ...threads, "--all", "--parallel", "2", "--agent", "batch-worker"], {
+      env: { BATCH_LOG: log },
+    });
+    expect(result.exitCode).toBe(0);
+    const lines = readFileSync(log, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(16);
+    // Never more than two, and two at once at some point: the pool ran them side by side.
+    expect(mostAtOnce(lines)).toBe(2);
+  });
+
+  it("stops every thread on Ctrl-C: running agents are stopped, no step starts, exit 130", async () => {
+    const threads = [await start(), await start(), await start()];
+    const hold = join(temp.work, "hold");
+    mkdirSync(hold);
+    const log = join(temp.work, "batch.log");
+    const child = temp.spawn(["step", ...threads, "--all", "--parallel", "2", "--agent", "batch-worker", "--jsonl"], {
+      env: { BATCH_HOLD: hold, BATCH_LOG: log },
+    });
+    const started = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").length : 0);
+    await waitFor(() => started() === 2, { what: "two agents starting" });
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    const events = parseEvents(await new Response(child.stdout as ReadableStream).text());
+    const closing = events.filter((event) => event.type !== "step-started");
+    expect(closing.map((event) => event.type).sort()).toEqual(["step-failed", "step-failed", "thread-stopped"]);
+    for (const event of closing) {
+      if (event.type === "step-failed") expect(event.error.code).toBe("interrupted");
+      if (event.type === "thread-stopped") expect(event.reason).toBe("interrupted");
+    }
+    expect(started()).toBe(2);
+    for (const thread of threads) expect((await record(thread)).stepCount).toBe(0);
+  });
+});
+
+describe("uwf step … --batch-max-cost", () => {
+  const KEY_VARIABLE = "UWF_E2E_FAKE_ANTHROPIC_KEY";
+  const KEY = "test-key-not-secret";
+  const env = { [KEY_VARIABLE]: KEY };
+  let server: ReturnType<typeof startFakeAnthropicServer>;
+  beforeEach(() => {
+    // Every round costs $1: a million input tokens at $1 per million. The worker always asks for more.
+    server = startFakeAnthropicServer({
+      apiKey: KEY,
+      defaultReply: fakeTextReply("---\n$status: more\n---\nAnother round.\n", {
+        input_tokens: 1_000_000,
+        output_tokens: 0,
+      }),
+    });
+    temp.writeConfig(
+      [
+        "defaultAgent: model",
+        "agents:",
+        "  model: { builtin: anthropic, maxTurns: 2 }",
+        "providers:",
+        `  fake: { baseUrl: "${server.url}", apiKeyEnv: ${KEY_VARIABLE} }`,
+        "models:",
+        "  cheap: { provider: fake, model: claude-haiku-4-5, prices: { input: 1, output: 5 } }",
+        "defaultModel: cheap",
+      ].join("\n"),
+    );
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it("starts no step once the batch has spent the cap, reports every unfinished thread, exit 20", async () => {
+    const threads = [await start(MODEL_LOOP), await start(MODEL_LOOP), await start(MODEL_LOOP)];
+    const result = await temp.uwf(["step", ...threads, "--all", "--batch-max-cost", "2.5", "--json"], { env });
+    expect(result.exitCode).toBe(20);
+    const batch = stepBatchResultSchema.parse(result.json());
+    // One at a time: the first thread spends $1, $2 (under the cap), then $3; then no step starts.
+    expect(batch.threads.map((thread) => [thread.outcome, thread.steps.length, thread.usage.costUsd])).toEqual([
+      ["stopped", 3, 3],
+      ["stopped", 0, 0],
+      ["stopped", 0, 0],
+    ]);
+    expect(batch).toMatchObject({ stoppedBy: "batch-max-cost", maxCostUsd: 2.5, exitCode: 20 });
+    expect(batch.usage.costUsd).toBe(3);
+    expect((await record(threads[0] as string)).usage.costUsd).toBe(3);
+    expect(server.messageRequests()).toHaveLength(3);
+  });
+
+  it("lets running steps finish once the cap is reached, K at a time (--parallel 2, --jsonl)", async () => {
+    const threads = [await start(MODEL_LOOP), await start(MODEL_LOOP), await start(MODEL_LOOP)];
+    const result = await temp.uwf(
+      ["step", ...threads, "--all", "--parallel", "2", "--batch-max-cost", "2.5", "--jsonl"],
+      { env },
+    );
+    expect(result.exitCode).toBe(20);
+    const events = parseEvents(result.stdout);
+    const finished = events.filter((event) => event.type === "step-finished").length;
+    // Each step began under the cap, and at most two ran at once: $3 or $4 in all, never more.
+    expect(finished).toBeGreaterThanOrEqual(3);
+    expect(finished).toBeLessThanOrEqual(4);
+    const stopped = events.filter((event) => event.type === "thread-stopped");
+    expect(stopped.map((event) => event.thread).sort()).toEqual([...threads].sort());
+    expect(stopped.every((event) => event.type === "thread-stopped" && event.reason === "batch-max-cost")).toBe(true);
+    let spent = 0;
+    for (const thread of threads) spent += (await record(thread)).usage.costUsd;
+    expect(spent).toBe(finished);
+  });
+});
+
+describe("one thread, as before", () => {
+  it("keeps stepResultSchema for a single thread, and --parallel makes even one a batch", async () => {
+    const thread = await start();
+    const single = await temp.uwf(["step", thread, "--agent", SCRIPTED, "--json"]);
+    expect(stepResultSchema.parse(single.json()).steps).toHaveLength(1);
+    const batch = await temp.uwf(["step", thread, "--parallel", "1", "--agent", SCRIPTED, "--json"]);
+    expect(batch.exitCode).toBe(0);
+    expect(stepBatchResultSchema.parse(batch.json()).threads[0]).toMatchObject({ outcome: "ended", exitCode: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import type { HelpTopicResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import {
+  BATCH_EXIT_CODE_ORDER,
   EXIT_BUSY,
   EXIT_CODE_BY_ERROR_CODE,
   EXIT_ENDED,
@@ -69,6 +70,11 @@ function exitCodesText(): string {
     "",
     "A script can step a thread to its end and tell why it stopped:",
     '  code=0; while [ $code -eq 0 ]; do uwf step "$T" -q; code=$?; done',
+    "",
+    "A batch (uwf step T1 T2 …, - or --parallel K) exits 0 when every thread ended (or ran its -n",
+    "steps), else with the most severe of its threads' codes, in this order:",
+    `  ${BATCH_EXIT_CODE_ORDER.join(" > ")}`,
+    "A thread left unfinished by --batch-max-cost counts as suspended (20).",
   ].join("\n");
 }
 
@@ -111,8 +117,8 @@ function jsonText(): string {
     "step or resume fails after some steps, its document still lists them, beside an `error`.",
     "",
     "With --jsonl, run, step, resume and log --follow print NDJSON instead: one event per line as",
-    "it happens (step-started, step-finished, step-failed, thread-ended, thread-suspended; each",
-    "event has `type` and `thread`, and cliEventSchema covers them all). Other commands print",
-    "their document as one line.",
+    "it happens (step-started, step-finished, step-failed, thread-ended, thread-suspended, and",
+    "thread-stopped for a batch's thread it started no more steps of; each event has `type` and",
+    "`thread`, and cliEventSchema covers them all). Other commands print their document as one line.",
   ].join("\n");
 }

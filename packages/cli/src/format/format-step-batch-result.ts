@@ -1,0 +1,53 @@
+import type { BatchThreadOutcome, StepBatchResult } from "@uwf/protocol";
+import { createPalette } from "./create-palette.ts";
+import { formatTable } from "./format-table.ts";
+
+/** The longest error shown in the table; stderr had the whole message when the thread failed. */
+const ERROR_WIDTH = 60;
+
+/**
+ * The summary after a batch's step lines: one row per thread (its id, the steps it ran, how it came
+ * out, what it spent, its error), then the totals and why the batch stopped, if it did.
+ */
+export function formatStepBatchResult(result: StepBatchResult, color: boolean): string {
+  const paint = createPalette(color);
+  const outcomeColor: Record<BatchThreadOutcome, (text: string) => string> = {
+    ended: paint.dim,
+    active: paint.green,
+    suspended: paint.yellow,
+    stopped: paint.yellow,
+    "already-ended": paint.dim,
+    busy: paint.red,
+    failed: paint.red,
+    cancelled: paint.red,
+    interrupted: paint.red,
+  };
+  const rows = result.threads.map((thread) => [
+    thread.thread,
+    String(thread.steps.length),
+    outcomeColor[thread.outcome](thread.outcome),
+    formatCost(thread.usage.costUsd),
+    thread.error === undefined ? "" : cut(`${thread.error.code}: ${thread.error.message.split("\n")[0]}`),
+  ]);
+  const table = formatTable(["THREAD", "STEPS", "STATUS", "COST", "ERROR"], rows);
+  const counts = new Map<string, number>();
+  for (const thread of result.threads) counts.set(thread.outcome, (counts.get(thread.outcome) ?? 0) + 1);
+  const steps = result.threads.reduce((total, thread) => total + thread.steps.length, 0);
+  const totals = [
+    `${result.threads.length} ${result.threads.length === 1 ? "thread" : "threads"}: ${[...counts].map(([outcome, count]) => `${count} ${outcome}`).join(", ")}`,
+    `${steps} ${steps === 1 ? "step" : "steps"}`,
+    formatCost(result.usage.costUsd),
+  ];
+  if (result.stoppedBy === "batch-max-cost")
+    totals.push(paint.yellow(`stopped at --batch-max-cost ${formatCost(result.maxCostUsd ?? 0)}`));
+  if (result.stoppedBy === "interrupted") totals.push(paint.red("interrupted"));
+  return `${table}\n${totals.join(" · ")}`;
+}
+
+function formatCost(costUsd: number): string {
+  return `$${costUsd.toFixed(4)}`;
+}
+
+function cut(text: string): string {
+  return text.length <= ERROR_WIDTH ? text : `${text.slice(0, ERROR_WIDTH - 1)}…`;
+}

@@ -111,6 +111,21 @@ describe("createSqliteRefStore", () => {
     reopened.close();
   });
 
+  it("migrates a version 7 database, whose threads then have no budget until an update gives one", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    rollBack(path, 7);
+
+    const refs = createSqliteRefStore(path);
+    const record = sampleThreadRecord();
+    expect(await refs.getThread(record.id)).toEqual(record);
+    const budget = { maxSteps: 3, maxTokens: null, maxCostUsd: 0.5, exceeded: null };
+    expect(await refs.updateThread(record.id, record.head, { budget })).toBe(true);
+    expect((await refs.getThread(record.id))?.budget).toEqual(budget);
+    await refs.close();
+  });
+
   it("recalls a chain longer than one query's page, in order", async () => {
     const links = [];
     let prev = "2W53JPNXF556H";
@@ -260,6 +275,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
       (column) => `ALTER TABLE threads DROP COLUMN ${column}`,
     ),
   ],
+  8: ["ALTER TABLE threads DROP COLUMN budget"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

@@ -1,5 +1,6 @@
 import {
   ADDRESS_PATTERN,
+  BUDGET_LIMITS,
   THREAD_ID_PATTERN,
   THREAD_STATUSES,
   type ThreadRecord,
@@ -30,10 +31,11 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   usage: isUsage,
   failedUsage: isUsage,
   recoveredFrom: isAddress,
+  budget: isThreadBudget,
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */
-const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom", "failedUsage"]);
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom", "failedUsage", "budget"]);
 const REQUIRED_FIELDS = Object.keys(RECORD_FIELDS).filter((key) => !OPTIONAL_FIELDS.has(key));
 
 const UPDATABLE_FIELDS = new Set(
@@ -82,6 +84,21 @@ function isUsage(value: unknown): boolean {
     Number.isFinite(value.costUsd) &&
     value.costUsd >= 0
   );
+}
+
+function isThreadBudget(value: unknown): boolean {
+  return (
+    hasExactly(value, [...BUDGET_LIMITS, "exceeded"]) &&
+    (value.maxSteps === null || isPositiveCount(value.maxSteps)) &&
+    (value.maxTokens === null || isPositiveCount(value.maxTokens)) &&
+    (value.maxCostUsd === null ||
+      (typeof value.maxCostUsd === "number" && Number.isFinite(value.maxCostUsd) && value.maxCostUsd > 0)) &&
+    (value.exceeded === null || (BUDGET_LIMITS as readonly unknown[]).includes(value.exceeded))
+  );
+}
+
+function isPositiveCount(value: unknown): boolean {
+  return isCount(value) && (value as number) > 0;
 }
 
 function isAddress(value: unknown): boolean {

@@ -3,7 +3,7 @@ import { asRefStoreError } from "./ref-database-damage.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 7;
+export const REF_SCHEMA_VERSION = 8;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -89,6 +89,10 @@ const MIGRATIONS: readonly string[] = [
   -- list --forks-of walks a parent's forks; fork and tree look up the threads that share a start node.
   CREATE INDEX threads_by_parent ON threads (forked_from_thread, id);
   CREATE INDEX threads_by_start ON threads (start, id);
+  `,
+  `
+  -- A thread's limits and the one it reached while suspended for it (JSON); NULL on a thread without any.
+  ALTER TABLE threads ADD COLUMN budget TEXT;
   `,
 ];
 

@@ -59,6 +59,28 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect((await refs.getThread(record.id))?.failedUsage).toEqual(failedUsage);
     });
 
+    it("keeps a thread's budget, absent from a thread without one, and changes it by update", async () => {
+      const { refs } = current();
+      const budget = { maxSteps: 5, maxTokens: null, maxCostUsd: 1.25, exceeded: null };
+      const limited = sampleThreadRecord({ budget });
+      await refs.createThread(limited);
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(2) }));
+      expect(await refs.getThread(limited.id)).toEqual(limited);
+      expect(await refs.getThread(sampleThreadId(2))).not.toHaveProperty("budget");
+      expect((await refs.listThreads({})).threads.map((thread) => thread.budget)).toEqual([undefined, budget]);
+      const reached = { ...budget, exceeded: "maxSteps" as const };
+      const suspended = { status: "suspended", reason: "budget", budget: reached } as const;
+      expect(await refs.updateThread(limited.id, limited.head, suspended)).toBe(true);
+      expect(await refs.getThread(limited.id)).toMatchObject(suspended);
+      expect(await refs.updateThread(limited.id, limited.head, { head: HEAD_C })).toBe(true);
+      expect((await refs.getThread(limited.id))?.budget).toEqual(reached);
+      for (const bad of [{ ...budget, maxSteps: 0 }, { ...budget, exceeded: "maxTurns" }, { maxSteps: 5 }]) {
+        await expect(refs.updateThread(limited.id, HEAD_C, { budget: bad } as object)).rejects.toThrow(
+          InvalidRecordError,
+        );
+      }
+    });
+
     it("refuses a second record with the same id, and records that break the schema", async () => {
       const { refs } = current();
       await refs.createThread(sampleThreadRecord());

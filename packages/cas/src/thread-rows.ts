@@ -18,6 +18,7 @@ const COLUMN_OF = {
   usage: "usage",
   failedUsage: "failed_usage",
   recoveredFrom: "recovered_from",
+  budget: "budget",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
 /**
@@ -29,6 +30,8 @@ const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_rep
 
 type Field = keyof typeof COLUMN_OF;
 const FIELDS = Object.keys(COLUMN_OF) as Field[];
+/** Fields a record may leave out: NULL in their columns. */
+const OPTIONAL_FIELDS: ReadonlySet<Field> = new Set(["recoveredFrom", "failedUsage", "budget"]);
 
 export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
 export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");
@@ -38,7 +41,7 @@ export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
   [C in (typeof FORK_COLUMNS)[number]]: SqlValue;
 };
 
-/** The record's values in THREAD_COLUMNS order; usage and failedUsage are stored as JSON text. */
+/** The record's values in THREAD_COLUMNS order; usage, failedUsage and budget are stored as JSON text. */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
   return [...FIELDS.map((field) => toSql(field, record[field])), ...forkDetailsToSql(record.forkedFrom)];
 }
@@ -48,7 +51,7 @@ export function threadFromRow(row: ThreadRow): ThreadRecord {
   for (const field of FIELDS) {
     const value = row[COLUMN_OF[field]];
     // An optional field is absent from the record, not null, when its column is empty.
-    if ((field === "recoveredFrom" || field === "failedUsage") && value === null) continue;
+    if (OPTIONAL_FIELDS.has(field) && value === null) continue;
     record[field] = isJsonField(field) ? JSON.parse(String(value)) : value;
   }
   record.forkedFrom = forkOriginFromRow(row);
@@ -77,7 +80,7 @@ export function updateAssignments(update: ThreadUpdate): { assignments: string[]
 }
 
 function isJsonField(field: Field): boolean {
-  return field === "usage" || field === "failedUsage";
+  return field === "usage" || field === "failedUsage" || field === "budget";
 }
 
 function toSql(field: Field, value: unknown): SqlValue {

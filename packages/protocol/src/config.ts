@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { agentSpecSchema } from "./agent-spec.ts";
+import { budgetInputSchema } from "./budget.ts";
 
 /** Prices in US dollars per million tokens. */
 export const pricesSchema = z
@@ -49,6 +50,10 @@ export const configSchema = z
     retries: z.number().int().nonnegative().default(2),
     /** Default agent timeout in seconds. */
     timeout: z.number().positive().default(1800),
+    /** Every thread's limits, unless its workflow's `budget:`, `workflowBudgets` or a flag sets them. */
+    budget: budgetInputSchema.optional(),
+    /** workflow name → its threads' limits; beaten by the workflow's own `budget:` and by flags. */
+    workflowBudgets: z.record(z.string(), budgetInputSchema).optional(),
   })
   .strict();
 export type Config = z.infer<typeof configSchema>;

@@ -15,6 +15,28 @@ export {
   shellAgentSpecSchema,
 } from "./agent-spec.ts";
 export {
+  BUDGET_LIMITS,
+  type BudgetInput,
+  type BudgetLimit,
+  type BudgetLimits,
+  type BudgetReport,
+  type BudgetSpent,
+  budgetInputSchema,
+  budgetReportSchema,
+  type ThreadBudget,
+  threadBudgetSchema,
+} from "./budget.ts";
+export {
+  BUDGET_LIMIT_NAMES,
+  budgetReport,
+  budgetSpent,
+  findExceededLimit,
+  limitsFromInput,
+  mergeBudgetLimits,
+  newThreadBudget,
+  spentOn,
+} from "./budget-math.ts";
+export {
   type CasRecoverResult,
   casHasResultSchema,
   casPutResultSchema,

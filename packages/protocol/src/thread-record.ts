@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
+import { threadBudgetSchema } from "./budget.ts";
 import { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
 import { THREAD_STATUSES } from "./thread-statuses.ts";
 import { usageSchema } from "./usage.ts";
@@ -58,6 +59,11 @@ export const threadRecordSchema = z
      * written before it existed.
      */
     recoveredFrom: addressSchema.optional(),
+    /**
+     * The thread's limits (`max_steps`, `max_tokens`, `max_cost_usd`), checked before every step against what
+     * it spent (see budgetSpent). Absent on a thread without any, and on records written before budgets.
+     */
+    budget: threadBudgetSchema.optional(),
   })
   .strict();
 export type ThreadRecord = z.infer<typeof threadRecordSchema>;

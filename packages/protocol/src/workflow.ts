@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { agentSpecSchema } from "./agent-spec.ts";
+import { budgetInputSchema } from "./budget.ts";
 import { NAME_PATTERN } from "./graph-names.ts";
 
 export const nameSchema = z.string().regex(NAME_PATTERN, "expected a name of letters, digits, '_' and '-'");
@@ -53,6 +54,8 @@ export const workflowNodeSchema = z
     description: z.string().optional(),
     /** JSON Schema of the values a thread is started with (`uwf start --input KEY=VALUE`). */
     inputs: jsonSchemaObjectSchema.optional(),
+    /** The limits of every thread of this workflow, as written (`max_steps`, ...); flags beat them, they beat config. */
+    budget: budgetInputSchema.optional(),
     roles: z.record(z.string(), roleSchema),
     conditions: z.record(z.string(), conditionSchema),
     graph: z.record(z.string(), z.array(transitionSchema)),
@@ -93,6 +96,7 @@ export const workflowFileSchema = z
     description: z.string().optional(),
     version: z.union([z.string(), z.number()]).optional(),
     inputs: jsonSchemaObjectSchema.optional(),
+    budget: budgetInputSchema.optional(),
     roles: z.record(z.string(), roleSchema),
     conditions: z.record(z.string(), conditionSchema).optional(),
     graph: z.record(z.string(), edgesInputSchema),
@@ -111,7 +115,7 @@ export const workflowFileSchema = z
   });
 export type WorkflowFile = z.infer<typeof workflowFileSchema>;
 
-const KNOWN_FILE_KEYS = new Set(["name", "description", "version", "inputs", "roles", "conditions", "graph"]);
+const KNOWN_FILE_KEYS = new Set(["name", "description", "version", "inputs", "budget", "roles", "conditions", "graph"]);
 
 /** Both edge forms into one ordered transition list; the map keeps its key order. */
 export function normalizeEdges(edges: EdgesInput): Transition[] {
@@ -144,5 +148,6 @@ export function normalizeWorkflowFile(file: WorkflowFile): WorkflowNode {
   if (file.description !== undefined) node.description = file.description;
   // Set only when declared, so a workflow without inputs keeps the address it always had.
   if (file.inputs !== undefined) node.inputs = file.inputs;
+  if (file.budget !== undefined) node.budget = file.budget;
   return node;
 }

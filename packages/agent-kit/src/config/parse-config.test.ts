@@ -32,6 +32,16 @@ describe("safeParseConfig", () => {
     expect(config.agentOverrides).toEqual({ review: { reviewer: "demo" } });
   });
 
+  it("reads the default budget and the budgets of workflows", () => {
+    const config = parseConfig(
+      "budget: { max_cost_usd: 5 }\nworkflowBudgets:\n  review: { max_steps: 20, max_tokens: 100000 }\n",
+      file,
+    );
+    expect(config.budget).toEqual({ max_cost_usd: 5 });
+    expect(config.workflowBudgets).toEqual({ review: { max_steps: 20, max_tokens: 100_000 } });
+    expect(problems("budget:\n  max_steps: 2.5\n")).toEqual([`${file}:2:3: budget.max_steps: expected a whole number`]);
+  });
+
   it("names the file, line and field of a wrong type", () => {
     expect(problems("retries: 2\ntimeout: soon\n")).toEqual([`${file}:2:1: timeout: expected number, received string`]);
   });

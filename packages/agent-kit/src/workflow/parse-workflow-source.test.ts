@@ -57,6 +57,22 @@ describe("parseWorkflowSource", () => {
     ]);
   });
 
+  it("keeps a budget: in both edge forms, as written, and leaves a workflow without one as it was", () => {
+    const budget = "budget: { max_steps: 20, max_cost_usd: 1.5 }\n";
+    const fromList = parseWorkflowSource(budget + listForm, { file: "list.yaml" }).workflow;
+    const fromMap = parseWorkflowSource(budget + mapForm, { file: "map.yaml" }).workflow;
+    expect(fromList.budget).toEqual({ max_steps: 20, max_cost_usd: 1.5 });
+    expect(JSON.stringify(fromMap)).toBe(JSON.stringify(fromList));
+    expect(parseWorkflowSource(listForm, { file: "list.yaml" }).workflow).not.toHaveProperty("budget");
+  });
+
+  it("names the field of a budget: that is wrong", () => {
+    expect(problemsOf(`budget: { max_steps: 0, max_cost: 2 }\n${listForm}`)).toEqual([
+      "1:22 budget.max_steps: expected a number above 0",
+      '1:25 budget.max_cost: unknown field "max_cost"',
+    ]);
+  });
+
   it("accepts version and x- keys and leaves them out of the workflow", () => {
     const { workflow, warnings } = parseWorkflowSource(mapForm, { file: "map.yaml" });
     expect(Object.keys(workflow)).toEqual(["type", "name", "roles", "conditions", "graph"]);

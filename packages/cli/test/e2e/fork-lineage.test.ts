@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
+import { REF_SCHEMA_VERSION } from "@uwf/cas";
 import {
   errorResultSchema,
   type FamilyTreeNode,
@@ -217,6 +218,7 @@ describe("forks recorded by an older uwf", () => {
   /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
   function rollBackToSchema6(): void {
     const database = new Database(join(temp.home, "refs.db"));
+    database.run("ALTER TABLE threads DROP COLUMN budget");
     database.run("DROP INDEX threads_by_parent");
     database.run("DROP INDEX threads_by_start");
     for (const column of ["forked_from_thread", "forked_from_step", "forked_from_replaced"]) {
@@ -242,7 +244,7 @@ describe("forks recorded by an older uwf", () => {
       replaced: null,
     });
     const version = new Database(join(temp.home, "refs.db"), { readonly: true });
-    expect(version.query("PRAGMA user_version").get()).toEqual({ user_version: 7 });
+    expect(version.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
     version.close();
     expect((await temp.uwf(["show", child])).stdout).toContain(`forked from node ${original.planner}`);
     expect((await temp.uwf(["list"])).stdout).toContain(`node ${original.planner}`);

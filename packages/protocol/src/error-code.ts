@@ -59,6 +59,8 @@ export type ErrorCode =
   | "thread-stranded"
   /** A new thread with an id that is taken. */
   | "thread-exists"
+  /** `uwf resume` whose step would start at or over one of the thread's limits: nothing was run or changed. */
+  | "budget-exceeded"
 
   // Other processes.
   /** Another process holds the thread's step lease. */

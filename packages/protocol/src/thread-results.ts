@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
+import { budgetReportSchema } from "./budget.ts";
 import { errorBodySchema } from "./error-result.ts";
 import { forkOriginSchema, threadIdSchema, threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
 import { usageSchema } from "./usage.ts";
@@ -28,6 +29,8 @@ export const stepResultSchema = z.object({
   status: threadStatusSchema,
   next: z.string().nullable(),
   steps: z.array(stepSummarySchema),
+  /** The thread's budget and what it spent, for a thread with one; `exceeded` names the limit a budget suspension reached. */
+  budget: budgetReportSchema.optional(),
   /**
    * Present when the command failed once it knew the thread: `steps` are the steps it recorded before
    * the failure, `head`, `status` and `next` where the thread stood after them. The exit code and the
@@ -52,6 +55,8 @@ export const shownThreadSchema = threadRecordSchema.extend({
   thread: threadIdSchema,
   /** The start inputs (`show`, for a thread started with some). */
   inputs: z.record(z.string(), z.unknown()).optional(),
+  /** The record's budget with what the thread spent against it. */
+  budget: budgetReportSchema.optional(),
 });
 export type ShownThread = z.infer<typeof shownThreadSchema>;
 
@@ -59,6 +64,8 @@ export type ShownThread = z.infer<typeof shownThreadSchema>;
 export const listedThreadSchema = threadRecordSchema.extend({
   thread: threadIdSchema,
   status: z.enum(["active", "suspended", "ended", "cancelled", "corrupt"]),
+  /** The record's budget with what the thread spent against it. */
+  budget: budgetReportSchema.optional(),
 });
 export type ListedThread = z.infer<typeof listedThreadSchema>;
 
@@ -75,6 +82,8 @@ export const logResultSchema = z.object({
   steps: z.array(stepSummarySchema),
   /** What agent runs that did not become a step used (the thread record's `failedUsage`); absent when none failed. */
   failedUsage: usageSchema.optional(),
+  /** The thread's budget and what it spent, for a thread with one. */
+  budget: budgetReportSchema.optional(),
 });
 export type LogResult = z.infer<typeof logResultSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
+import { budgetReportSchema } from "./budget.ts";
 import { forkOriginSchema, threadIdSchema, threadStatusSchema } from "./thread-record.ts";
 import { usageSchema } from "./usage.ts";
 
@@ -18,6 +19,8 @@ export const familyTreeNodeSchema = z.object({
   status: threadStatusSchema,
   stepCount: z.number().int().nonnegative(),
   usage: usageSchema,
+  /** The thread's budget and what it spent (its own, from its fork point), for a thread with one. */
+  budget: budgetReportSchema.optional(),
   head: addressSchema,
   /** The thread record's lineage, as recorded. */
   forkedFrom: forkOriginSchema.nullable(),

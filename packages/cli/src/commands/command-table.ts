@@ -76,6 +76,25 @@ const START_OPTIONS = {
   },
 } as const;
 
+/** A thread's limits (its budget), on `start`, `run`, `fork` and `resume`: each beats the workflow's and config's. */
+const BUDGET_OPTIONS = {
+  maxSteps: {
+    flags: "--max-steps <n>",
+    description: "budget: the thread suspends (exit 20) before a step past its N-th",
+    parse: parsePositiveInteger,
+  },
+  maxTokens: {
+    flags: "--max-tokens <n>",
+    description: "budget: no step starts once the thread's agents used N tokens",
+    parse: parsePositiveInteger,
+  },
+  maxCost: {
+    flags: "--max-cost <usd>",
+    description: "budget: no step starts once the thread's agents cost this many US dollars",
+    parse: parsePositiveNumber,
+  },
+} as const;
+
 const THREAD_ARGUMENT = { syntax: "<thread>", key: "thread", completes: "thread" } as const;
 const WORKFLOW_ARGUMENT = { syntax: "<workflow>", key: "workflow", completes: "workflow" } as const;
 
@@ -84,8 +103,12 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     name: "start",
     description: "start a thread (prints its id); WORKFLOW is a name, a hash or a YAML file",
     arguments: [WORKFLOW_ARGUMENT],
-    options: START_OPTIONS,
-    examples: ['T=$(uwf start review -p "Review the last commit")', "uwf start flow.yaml -p task --input pr=42"],
+    options: { ...START_OPTIONS, ...BUDGET_OPTIONS },
+    examples: [
+      'T=$(uwf start review -p "Review the last commit")',
+      "uwf start flow.yaml -p task --input pr=42",
+      "uwf start review -p task --max-cost 2 --max-steps 20",
+    ],
     json: "startResultSchema",
     load: async () => (await import("./thread/start.ts")).startCommand,
   }),
@@ -127,7 +150,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     arguments: [WORKFLOW_ARGUMENT],
     options: {
       ...START_OPTIONS,
-      maxSteps: { flags: "--max-steps <n>", description: "stop after N steps", parse: parsePositiveInteger },
+      ...BUDGET_OPTIONS,
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
     },
@@ -152,6 +175,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         completes: "file",
       },
       count: { flags: "--count <n>", description: "make N forks (ids one per line)", parse: parsePositiveInteger },
+      ...BUDGET_OPTIONS,
     },
     examples: [
       "uwf fork 01J9 --count 5 | uwf step - --all --parallel 5",
@@ -248,15 +272,16 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "resume",
-    description: "answer a suspended thread, or continue an ended one through its $START resume edge",
+    description: "answer a suspended thread, raise the limits of one its budget suspended, or continue an ended one",
     arguments: [THREAD_ARGUMENT],
     options: {
       prompt: { flags: "-p, --prompt <answer>", description: "the answer or new instruction (- reads stdin)" },
       promptFile: { ...PROMPT_FILE_OPTION, description: "the answer from a file (- reads stdin)" },
+      ...BUDGET_OPTIONS,
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
     },
-    examples: ['uwf resume 01J9 -p "Yes, drop the old API"'],
+    examples: ['uwf resume 01J9 -p "Yes, drop the old API"', "uwf resume 01J9 --max-cost 5"],
     json: "stepResultSchema",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,
   }),

@@ -1,5 +1,5 @@
 import type { Store } from "@uwf/cas";
-import { type FamilyTreeNode, messageOf, type ThreadRecord, type TreeResult } from "@uwf/protocol";
+import { budgetReport, type FamilyTreeNode, messageOf, type ThreadRecord, type TreeResult } from "@uwf/protocol";
 import { chainHolds, chooseForkParent } from "./find-fork-parent.ts";
 import { readChain } from "./read-chain.ts";
 
@@ -44,11 +44,13 @@ export async function buildFamilyTree(
         (placements.get(left.id)?.branchedAt ?? 0) - (placements.get(right.id)?.branchedAt ?? 0) ||
         (left.id < right.id ? -1 : 1),
     );
+    const budget = budgetReport(record);
     return {
       thread: record.id,
       status: record.status,
       stepCount: record.stepCount,
       usage: record.usage,
+      ...(budget === undefined ? {} : { budget }),
       head: record.head,
       forkedFrom: record.forkedFrom,
       branchedAt: placement.branchedAt,

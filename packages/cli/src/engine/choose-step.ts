@@ -75,7 +75,7 @@ async function chooseOrExplain(options: ChooseStepRoleOptions): Promise<StepRole
     return await chooseStepRole(options);
   } catch (error) {
     const last = history.steps.at(-1);
-    if (options.mode !== "step" || last === undefined) throw error;
+    if ((options.mode !== "step" && options.mode !== "lift-budget") || last === undefined) throw error;
     const fields = history.peek(history.length - 1).output ?? {};
     const problem = describeRoutingProblem(error, { workflow: options.compiled.workflow, fields });
     if (problem === null) throw error;

@@ -10,7 +10,10 @@ import {
   type Address,
   type AgentRunNode,
   agentRunNodeSchema,
+  type BudgetLimits,
   END,
+  mergeBudgetLimits,
+  newThreadBudget,
   SUSPEND,
   type ThreadRecord,
   type ThreadStepNode,
@@ -45,6 +48,8 @@ export interface ForkThreadOptions {
   parent?: ThreadRecord;
   /** A replacement reply for the head step's role: the fork records it as a new step on the same `prev`. */
   replacementReply?: ReplacementReply;
+  /** The budget flags' limits, over those the fork takes from its parent. */
+  limits?: Partial<BudgetLimits>;
   now(): Date;
   newId(): string;
 }
@@ -59,6 +64,8 @@ export interface ForkThreadsOptions extends Omit<ForkThreadOptions, "replacement
  * The fork stands where its head leads: `ended` when that is `$END`, `suspended` when the head step
  * suspended. A replacement reply is routed before anything is written, and refused when it leads nowhere.
  * The record names its lineage: the parent thread, the step forked at, and whether that step's reply was replaced.
+ * It takes its parent's limits (a flag beats each), and its spend counts from the fork point: the steps its
+ * chain shares with the parent are the parent's, and its usage starts at zero.
  */
 export async function forkThread(options: ForkThreadOptions): Promise<ThreadRecord> {
   const [record] = await forkThreads({ ...options, forks: [options.replacementReply ?? null] });
@@ -91,6 +98,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
       planned.push({ id: thread.id, replacement, standing: replacement });
     }
   }
+  const budget = newThreadBudget(mergeBudgetLimits(options.limits, parent?.budget));
   const records: ThreadRecord[] = [];
   for (const { id, replacement, standing } of planned) {
     const head = replacement === null ? address : await writeReplacement(store, chain, replacement);
@@ -111,6 +119,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
       forkedFrom: { thread: parent?.id ?? null, step: point.step, address, replaced: replacement !== null },
       usage: ZERO_USAGE,
     };
+    if (budget !== undefined) record.budget = budget;
     await store.refs.createThread(record);
     await rememberChainIndex(store, record.id, forkChain);
     records.push(record);

@@ -3,7 +3,7 @@ import type { Store } from "@uwf/cas";
 import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { trace } from "../trace.ts";
-import { checkSteppable, type StepMode } from "./check-steppable.ts";
+import { checkSteppable, type ResumeRequest, type StepMode } from "./check-steppable.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";
 import { ThreadHistory } from "./thread-history.ts";
@@ -22,11 +22,11 @@ export interface StepState {
 export async function loadStepState(
   store: Store,
   threadId: string,
-  resumeAnswer: string | undefined,
+  resume: ResumeRequest | undefined,
 ): Promise<StepState> {
   const record = await store.refs.getThread(threadId);
   if (record === null) throw new ThreadNotFoundError(threadId);
-  const mode = checkSteppable(record, resumeAnswer);
+  const mode = checkSteppable(record, resume);
   const chain = await readChain(store, record.head, { thread: record });
   const workflow = storedNodeAs<WorkflowNode>(
     "workflow/1",

@@ -2,13 +2,18 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileWorkflow, validateStartInputs } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
-import { type ThreadRecord, type ThreadStartNode, ZERO_USAGE } from "@uwf/protocol";
+import { type BudgetLimits, type Config, type ThreadRecord, type ThreadStartNode, ZERO_USAGE } from "@uwf/protocol";
 import { UsageError } from "../errors/usage-error.ts";
 import { predictNextRole } from "./predict-next-role.ts";
+import { resolveThreadBudget } from "./resolve-thread-budget.ts";
 import { resolveWorkflow } from "./resolve-workflow.ts";
 
 export interface StartThreadOptions {
   store: Store;
+  /** Its `budget` and `workflowBudgets` give the thread's limits where neither a flag nor the workflow does. */
+  config: Config;
+  /** The budget flags' limits (`--max-steps`, ...), which beat every other source. */
+  limits?: Partial<BudgetLimits>;
   workflowReference: string;
   prompt: string;
   /** The start inputs (`--input`, `--inputs`), checked against the workflow's `inputs:` schema. */
@@ -41,7 +46,7 @@ export function resolveThreadCwd(cwd: string, threadCwd: string | undefined): st
   return resolved;
 }
 
-/** Writes the start node and the thread record. No agent runs. */
+/** Writes the start node and the thread record, with its budget when it has one. No agent runs. */
 export async function startThread(options: StartThreadOptions): Promise<ThreadRecord> {
   const { store, prompt, now } = options;
   const threadCwd = resolveThreadCwd(options.cwd, options.threadCwd);
@@ -76,6 +81,8 @@ export async function startThread(options: StartThreadOptions): Promise<ThreadRe
     forkedFrom: null,
     usage: ZERO_USAGE,
   };
+  const budget = resolveThreadBudget({ flags: options.limits, workflow, config: options.config });
+  if (budget !== undefined) record.budget = budget;
   await store.refs.createThread(record);
   return record;
 }

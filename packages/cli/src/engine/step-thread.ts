@@ -1,8 +1,9 @@
 import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
-import { type Config, END, type StepSummary, type ThreadRecord } from "@uwf/protocol";
+import { type BudgetLimits, type Config, END, type StepSummary, type ThreadRecord } from "@uwf/protocol";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { trace } from "../trace.ts";
+import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";
 import { commitStep } from "./commit-step.ts";
 import { loadStepState } from "./load-step-state.ts";
@@ -19,6 +20,8 @@ export interface StepThreadOptions {
   timeoutSeconds?: number;
   /** Set by `uwf resume`: the user's answer to a suspended role, or the prompt to continue an ended thread. */
   resumeAnswer?: string;
+  /** Set by `uwf resume --max-…`: limits raised before the step, which lift a suspension for the budget. */
+  resumeLimits?: Partial<BudgetLimits>;
   signal: AbortSignal;
   host: string;
   now(): Date;
@@ -35,7 +38,9 @@ export interface StepThreadOptions {
 
 export type StepThreadOutcome =
   | { kind: "stepped"; record: ThreadRecord; step: StepSummary }
-  | { kind: "ended"; record: ThreadRecord };
+  | { kind: "ended"; record: ThreadRecord }
+  /** The step would have started at or over a limit: the thread is suspended for its budget, no agent ran. */
+  | { kind: "suspended"; record: ThreadRecord };
 
 /**
  * How long a step's lease lives without renewal. The stepper renews it every quarter of this while
@@ -47,10 +52,9 @@ export type StepThreadOutcome =
 export const STEP_LEASE_TTL_MS = 60_000;
 
 /**
- * DESIGN §4's step algorithm, in four phases under the thread's lease: load the thread, choose the
- * role, agent and prompt, run the agent (validating and routing its reply, retrying with either
- * problem), commit the nodes and compare-and-swap the head — with the record `ended` at once when
- * the reply routes to `$END`.
+ * DESIGN §4's step algorithm, in five phases under the thread's lease: load the thread, check its
+ * budget (suspending it instead of going over a limit), choose the role, agent and prompt, run the agent (validating and routing its reply, retrying with either problem), commit the nodes and
+ * compare-and-swap the head — with the record `ended` at once when the reply routes to `$END`.
  */
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
   const { store, threadId } = options;
@@ -65,7 +69,12 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
     },
     async (lease) => {
       trace("lease taken");
-      const state = await loadStepState(store, threadId, options.resumeAnswer);
+      const { resumeAnswer, resumeLimits } = options;
+      const resuming = resumeAnswer !== undefined || resumeLimits !== undefined;
+      const loaded = await loadStepState(store, threadId, resuming ? { answer: resumeAnswer } : undefined);
+      const budget = await checkBudget(loaded, lease, options);
+      if (budget.kind === "suspended") return budget;
+      const { state } = budget;
       const planned = await chooseStep(state, options);
       if (planned.ended) return endThread(store, state.record, options.now());
       const run = await runStepAgent(state, planned, lease, options);

@@ -1,5 +1,6 @@
 import type { FamilyTreeNode, TreeResult } from "@uwf/protocol";
 import { createPalette, type Palette } from "./create-palette.ts";
+import { formatBudget } from "./describe-budget.ts";
 
 /**
  * The tree drawn with box characters: each thread on one line (id, status, steps, cost), each fork
@@ -27,6 +28,7 @@ function describeNode(node: FamilyTreeNode, asked: string, paint: Palette): stri
   const where = branchLabel(node);
   const steps = `${node.stepCount} ${node.stepCount === 1 ? "step" : "steps"}`;
   const parts = [paint.bold(node.thread), node.status, steps, `$${node.usage.costUsd.toFixed(4)}`];
+  if (node.budget !== undefined) parts.push(`budget ${formatBudget(node.budget)}`);
   let line = (where === null ? "" : `${where}: `) + parts.join("  ");
   if (node.placement === "address") line += paint.dim("  (forked by address before uwf recorded lineage)");
   if (node.note !== null) line += paint.dim(`  (${node.note})`);

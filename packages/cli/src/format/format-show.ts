@@ -1,13 +1,11 @@
-import type { ExpandedNode, ThreadRecord } from "@uwf/protocol";
+import type { ExpandedNode, ShownThread } from "@uwf/protocol";
 import { stringify } from "yaml";
 import { createPalette } from "./create-palette.ts";
+import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { formatUsage } from "./format-usage.ts";
 
-export function formatThreadRecord(
-  thread: ThreadRecord & { inputs?: Record<string, unknown> },
-  color: boolean,
-): string {
+export function formatThreadRecord(thread: ShownThread, color: boolean): string {
   const paint = createPalette(color);
   const rows: Array<[string, string]> = [
     ["thread", thread.id],
@@ -33,6 +31,7 @@ export function formatThreadRecord(
   if (usage !== "") rows.push(["usage", usage]);
   const failed = thread.failedUsage === undefined ? "" : formatUsage(thread.failedUsage);
   if (failed !== "") rows.push(["failed runs", `${failed} (included in usage)`]);
+  if (thread.budget !== undefined) rows.push(["budget", formatBudget(thread.budget)]);
   return rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`).join("\n");
 }
 

@@ -1,5 +1,6 @@
 import type { StepResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
+import { describeReachedLimit, raiseLimitHint } from "./describe-budget.ts";
 
 /**
  * Where the thread stands after `step`, `run`, `resume` or `log --follow`. Each step's own line was
@@ -13,5 +14,11 @@ export function formatStepResult(result: StepResult, color: boolean): string {
 
 function standing(result: StepResult): string {
   if (result.status === "ended") return " · it reached $END, nothing is left to step";
+  const { budget } = result;
+  if (result.status === "suspended" && budget?.exceeded != null) {
+    const limit = budget.exceeded;
+    const reached = describeReachedLimit(limit, budget[limit] ?? 0, budget.spent);
+    return ` · budget: ${reached}; go on with \`${raiseLimitHint(result.thread, limit)}\``;
+  }
   return result.next === null ? "" : ` · next: ${result.next}`;
 }

@@ -1,5 +1,6 @@
 import type { ListResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
+import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { formatTimestamp } from "./format-duration.ts";
 import { formatTable } from "./format-table.ts";
@@ -17,6 +18,8 @@ export function formatThreadList(result: ListResult, color: boolean): string {
   };
   // The lineage column only when the page holds a fork.
   const forks = result.threads.some((thread) => thread.forkedFrom !== null);
+  // And the budget column only when it holds a thread with one.
+  const budgets = result.threads.some((thread) => thread.budget !== undefined);
   const rows = result.threads.map((thread) => [
     thread.id,
     (statusColor[thread.status] ?? String)(thread.status) +
@@ -25,8 +28,18 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     String(thread.stepCount),
     thread.next ?? "",
     formatTimestamp(thread.updatedAt),
+    ...(budgets ? [thread.budget === undefined ? "" : formatBudget(thread.budget)] : []),
     ...(forks ? [thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true })] : []),
   ]);
-  const header = ["THREAD", "STATUS", "WORKFLOW", "STEPS", "NEXT", "UPDATED", ...(forks ? ["FORKED FROM"] : [])];
+  const header = [
+    "THREAD",
+    "STATUS",
+    "WORKFLOW",
+    "STEPS",
+    "NEXT",
+    "UPDATED",
+    ...(budgets ? ["BUDGET"] : []),
+    ...(forks ? ["FORKED FROM"] : []),
+  ];
   return formatTable(header, rows);
 }

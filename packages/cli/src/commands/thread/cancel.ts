@@ -4,6 +4,7 @@ import { resolveThread } from "../../engine/resolve-thread.ts";
 import { withThreadLease } from "../../engine/with-thread-lease.ts";
 import { HeadConflictError } from "../../errors/head-conflict-error.ts";
 import { ThreadAlreadyEndedError } from "../../errors/thread-already-ended-error.ts";
+import { toShownThread } from "./to-shown-thread.ts";
 
 /**
  * Marks an active or suspended thread cancelled: it refuses further steps but its nodes stay, so it
@@ -37,7 +38,7 @@ export async function cancelCommand(options: { thread: string }, context: Comman
 }
 
 function cancelled(record: ThreadRecord, changed: boolean) {
-  const result: ShownThread = { thread: record.id, ...record };
+  const result = toShownThread(record);
   return {
     result,
     format: (value: ShownThread) =>

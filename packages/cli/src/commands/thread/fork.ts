@@ -9,9 +9,10 @@ import { resolveThread } from "../../engine/resolve-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readInputFile } from "../../read-input-file.ts";
 import type { CommandOutcome } from "../../registry.ts";
+import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { readReplyFolder } from "./read-reply-folder.ts";
 
-export interface ForkCommandOptions {
+export interface ForkCommandOptions extends BudgetFlags {
   /** A node address or a unique prefix of it, or a thread id or prefix: that thread is forked at its head. */
   reference: string;
   /** The thread a node address is forked from, when the user says. */
@@ -56,6 +57,7 @@ export async function forkCommand(
     address: address ?? (parent as ThreadRecord).head,
     parent,
     forks,
+    limits: limitsFromFlags(options),
     now: context.now,
     newId: context.newId,
   });

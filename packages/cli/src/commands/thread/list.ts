@@ -3,6 +3,7 @@ import type { CommandContext } from "../../context.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
+import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ListCommandOptions {
   status?: string;
@@ -51,11 +52,11 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
       try {
         if (readHeads) await store.objects.get(thread.head);
         else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
-        return { thread: thread.id, ...thread };
+        return toShownThread(thread);
       } catch (error) {
         const reason = messageOf(error);
         context.warn(`thread ${thread.id}: ${reason}`);
-        return { thread: thread.id, ...thread, status: "corrupt" as const };
+        return { ...toShownThread(thread), status: "corrupt" as const };
       }
     }),
   );

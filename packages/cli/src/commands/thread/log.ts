@@ -1,4 +1,4 @@
-import { isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
+import { budgetReport, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { followThread } from "../../engine/follow-thread.ts";
 import { loadStepSummaries } from "../../engine/load-step-summaries.ts";
@@ -26,10 +26,12 @@ export async function logCommand(
   const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
+  const budget = budgetReport(record);
   const result: LogResult = {
     thread: record.id,
     steps,
     ...(record.failedUsage === undefined ? {} : { failedUsage: record.failedUsage }),
+    ...(budget === undefined ? {} : { budget }),
   };
   return { result, format: formatLogOrFollow };
 }

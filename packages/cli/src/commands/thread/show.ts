@@ -14,6 +14,7 @@ import { NoReplyError } from "../../errors/no-reply-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
 import type { CommandOutcome } from "../../registry.ts";
+import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ShowCommandOptions {
   reference: string;
@@ -40,7 +41,7 @@ export async function showCommand(
     // The start inputs live in the start node, not the record: one more read, only for a thread started with some.
     const start = threadStartNodeSchema.safeParse(await store.objects.get(thread.start));
     const inputs = start.success ? start.data.inputs : undefined;
-    const shown: ShownThread = { thread: thread.id, ...thread, ...(inputs === undefined ? {} : { inputs }) };
+    const shown: ShownThread = { ...toShownThread(thread), ...(inputs === undefined ? {} : { inputs }) };
     return { result: shown, format: (_, color) => formatThreadRecord(shown, color) };
   }
   const expanded = await expandNode(store.objects, address as string);

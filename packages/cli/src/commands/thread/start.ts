@@ -2,10 +2,11 @@ import type { StartResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { resolveThreadCwd, startThread } from "../../engine/start-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
+import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { promptReadsStdin, readPrompt } from "./read-prompt.ts";
 import { readStartInputs } from "./read-start-inputs.ts";
 
-export interface StartCommandOptions {
+export interface StartCommandOptions extends BudgetFlags {
   workflow: string;
   /** `-p TEXT`, or `-p -` for stdin. */
   prompt?: string;
@@ -28,6 +29,8 @@ export async function startCommand(options: StartCommandOptions, context: Comman
   const store = await context.openStore();
   const record = await startThread({
     store,
+    config: await context.loadConfig(),
+    limits: limitsFromFlags(options),
     workflowReference: options.workflow,
     prompt,
     threadCwd: options.cwd,

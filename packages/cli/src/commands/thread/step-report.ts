@@ -1,9 +1,19 @@
-import type { CliEvent, StepFailedEvent, StepResult, StepStartedEvent, StepSummary, ThreadRecord } from "@uwf/protocol";
+import {
+  budgetReport,
+  type CliEvent,
+  type StepFailedEvent,
+  type StepResult,
+  type StepStartedEvent,
+  type StepSummary,
+  type ThreadRecord,
+} from "@uwf/protocol";
 import type { StepStart } from "../../engine/run-step-agent.ts";
 
 /** What `step`, `run`, `resume` and `log --follow` report: where the thread stands and the steps they saw. */
 export async function toStepResult(record: ThreadRecord, steps: StepSummary[], failure?: unknown): Promise<StepResult> {
   const result: StepResult = { thread: record.id, head: record.head, status: record.status, next: record.next, steps };
+  const budget = budgetReport(record);
+  if (budget !== undefined) result.budget = budget;
   if (failure === undefined) return result;
   // Loaded only when a command fails, as the error boundary is.
   const { describeError } = await import("../../report-error.ts");

@@ -1,8 +1,9 @@
-import { isUwfError, type StepSummary, type ThreadRecord } from "@uwf/protocol";
+import { type BudgetLimits, isUwfError, type StepSummary, type ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { resolveThread } from "../../engine/resolve-thread.ts";
 import type { StepStart } from "../../engine/run-step-agent.ts";
 import { type StepThreadOutcome, stepThread } from "../../engine/step-thread.ts";
+import { BudgetExceededError } from "../../errors/budget-exceeded-error.ts";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
 import { ThreadEndedError } from "../../errors/thread-ended-error.ts";
 import { ThreadSuspendedError } from "../../errors/thread-suspended-error.ts";
@@ -13,7 +14,11 @@ import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
 
 /** The errors of a step refused because of where the thread stands. */
-const REFUSALS: ReadonlySet<string> = new Set([ThreadEndedError.code, ThreadSuspendedError.code]);
+const REFUSALS: ReadonlySet<string> = new Set([
+  ThreadEndedError.code,
+  ThreadSuspendedError.code,
+  BudgetExceededError.code,
+]);
 
 export interface StepCommandOptions {
   thread: string;
@@ -23,10 +28,12 @@ export interface StepCommandOptions {
   timeout?: number;
   /** Set by `resume` for its first step. */
   resumeAnswer?: string;
+  /** Set by `resume --max-…` for its first step. */
+  resumeLimits?: Partial<BudgetLimits>;
 }
 
 /**
- * Runs up to N steps; stops early when the thread ends or suspends. Each step is emitted as it
+ * Runs up to N steps; stops early when the thread ends or suspends (by a role, or for its budget). Each step is emitted as it
  * starts and as it is recorded, so its line is printed then. A step that fails ends the command with
  * the steps recorded before it still in the result, beside the error.
  */
@@ -53,6 +60,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
         agentFlag,
         timeoutSeconds: options.timeout,
         resumeAnswer: index === 0 ? options.resumeAnswer : undefined,
+        resumeLimits: index === 0 ? options.resumeLimits : undefined,
         signal: context.signal,
         host: context.host,
         now: context.now,
@@ -79,7 +87,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
       break;
     }
     record = outcome.record;
-    if (outcome.kind === "ended") break;
+    if (outcome.kind !== "stepped") break;
     steps.push(outcome.step);
     await context.emit(stepFinishedEvent(record.id, outcome.step));
     if (record.status !== "active") break;

@@ -1,0 +1,87 @@
+import type { Store, ThreadUpdate } from "@uwf/cas";
+import {
+  BUDGET_LIMITS,
+  type BudgetLimits,
+  budgetSpent,
+  END,
+  findExceededLimit,
+  mergeBudgetLimits,
+  newThreadBudget,
+  type ThreadBudget,
+  type ThreadRecord,
+} from "@uwf/protocol";
+import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
+import { HeadConflictError } from "../errors/head-conflict-error.ts";
+import { trace } from "../trace.ts";
+import type { StepState } from "./load-step-state.ts";
+import type { HeldLease } from "./with-thread-lease.ts";
+
+/** The `reason` of a thread its budget suspended. */
+const BUDGET_REASON = "budget";
+
+export interface CheckBudgetOptions {
+  store: Store;
+  now(): Date;
+  /** Limits `uwf resume --max-…` sets before its step, over the thread's own. */
+  resumeLimits?: Partial<BudgetLimits>;
+}
+
+/** The step goes on (with the record as the check left it), or its thread was suspended for its budget instead. */
+export type BudgetCheck = { kind: "go"; state: StepState } | { kind: "suspended"; record: ThreadRecord };
+
+/**
+ * The step's budget phase, before any agent runs: compares what the thread spent (its own steps, and
+ * every token and dollar, failed runs included) with its limits, raised first by `uwf resume`'s flags. A
+ * plain step that would start at or over a limit is not run: the thread becomes `suspended` with reason
+ * `budget`, the limit it reached recorded, and no node is written. A resume is refused instead
+ * (BudgetExceededError), leaving the thread as it was. Raised limits are recorded before the agent
+ * starts, and a thread its budget suspended is active again: a run that then fails keeps them.
+ */
+export async function checkBudget(
+  state: StepState,
+  lease: HeldLease,
+  options: CheckBudgetOptions,
+): Promise<BudgetCheck> {
+  const { record, mode } = state;
+  // A record an older uwf left active with next $END: its step ends it and runs no agent, so spends nothing.
+  if (mode === "step" && record.next === END) return { kind: "go", state };
+  const limits = mergeBudgetLimits(options.resumeLimits, record.budget);
+  const spent = budgetSpent(record);
+  const exceeded = findExceededLimit(limits, spent);
+  if (exceeded !== null) {
+    if (mode !== "step") throw new BudgetExceededError(record.id, exceeded, limits[exceeded] ?? 0, spent);
+    const budget = { ...limits, exceeded };
+    const suspended = await update(options, lease, record, { status: "suspended", reason: BUDGET_REASON, budget });
+    trace("budget reached: thread suspended");
+    return { kind: "suspended", record: suspended };
+  }
+  const budget = newThreadBudget(limits);
+  const raised = budget !== undefined && !sameBudget(budget, record.budget);
+  if (!raised && mode !== "lift-budget") return { kind: "go", state };
+  const lifted = mode === "lift-budget" ? ({ status: "active", reason: null } as const) : {};
+  const updated = await update(options, lease, record, { ...lifted, ...(budget === undefined ? {} : { budget }) });
+  trace("budget checked, limits recorded");
+  return { kind: "go", state: { ...state, record: updated } };
+}
+
+/** Changes the record where its head still is (under the step's lease it cannot have moved). */
+async function update(
+  options: CheckBudgetOptions,
+  lease: HeldLease,
+  record: ThreadRecord,
+  changes: Omit<ThreadUpdate, "updatedAt">,
+): Promise<ThreadRecord> {
+  const change = { ...changes, updatedAt: options.now().toISOString() };
+  lease.assertHeld();
+  if (!(await options.store.refs.updateThread(record.id, record.head, change)))
+    throw new HeadConflictError(record.id, record.head, record.head);
+  return { ...record, ...change };
+}
+
+function sameBudget(left: ThreadBudget, right: ThreadBudget | undefined): boolean {
+  return (
+    right !== undefined &&
+    left.exceeded === right.exceeded &&
+    BUDGET_LIMITS.every((limit) => left[limit] === right[limit])
+  );
+}

@@ -41,7 +41,7 @@ const result = await Bun.build({
   sourcemap: "linked",
   target: "bun",
   format: "esm",
-  // Modules that only some commands import (execa, the Anthropic SDK, liquidjs, jsonata) go to chunks
+  // Modules that only some commands import (the Anthropic SDK, liquidjs, jsonata) go to chunks
   // loaded on demand, with the Node built-ins they import, instead of being linked at every start-up.
   splitting: true,
   plugins: [commanderWithoutNodeUtil],

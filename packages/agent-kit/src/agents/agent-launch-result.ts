@@ -78,26 +78,3 @@ export interface AgentRunContext {
   /** A problem worth telling the user even without `-v`: tool calls refused, a conversation started afresh. */
   onWarning?: (message: string) => void;
 }
-
-/** A result for a launch that produced no reply: it failed before or instead of running anything. */
-export function failedLaunchResult(
-  error: string,
-  startedAt: Date,
-  extra: Partial<AgentLaunchResult> = {},
-): AgentLaunchResult {
-  return {
-    reply: "",
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    interrupted: false,
-    stderrTail: "",
-    error,
-    startedAt: startedAt.toISOString(),
-    completedAt: new Date().toISOString(),
-    usage: null,
-    sessionId: null,
-    command: null,
-    ...extra,
-  };
-}

@@ -41,24 +41,11 @@ export async function launchCommandAgent(options: LaunchCommandAgentOptions): Pr
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     });
-    let error = result.error;
-    if (error === null && result.exitCode !== 0) {
-      const lastLine = result.stderrTail.trimEnd().split("\n").at(-1)?.trim() ?? "";
-      error = `the agent exited with code ${result.exitCode}${lastLine === "" ? "" : `: ${lastLine}`}`;
-    }
+    if (result.error !== null || result.exitCode === 0) return result;
+    const lastLine = result.stderrTail.trimEnd().split("\n").at(-1)?.trim() ?? "";
     return {
-      reply: result.stdout,
-      exitCode: result.exitCode,
-      signal: result.signal,
-      timedOut: result.timedOut,
-      interrupted: result.interrupted,
-      stderrTail: result.stderrTail,
-      error,
-      startedAt: result.startedAt,
-      completedAt: result.completedAt,
-      usage: null,
-      sessionId: null,
-      command: [spec.command, ...args],
+      ...result,
+      error: `the agent exited with code ${result.exitCode}${lastLine === "" ? "" : `: ${lastLine}`}`,
     };
   });
 }

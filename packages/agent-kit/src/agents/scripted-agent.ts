@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import type { ScriptedAgentSpec } from "@uwf/protocol";
 import { formatFrontmatter } from "../extract/format-frontmatter.ts";
-import { type AgentLaunchResult, failedLaunchResult } from "./agent-launch-result.ts";
+import type { AgentLaunchResult } from "./agent-launch-result.ts";
+import { buildLaunchResult } from "./build-launch-result.ts";
 import { safeLoadScenario } from "./load-scenario.ts";
 
 export interface RunScriptedAgentOptions {
@@ -26,42 +27,30 @@ export interface RunScriptedAgentOptions {
 export async function runScriptedAgent(options: RunScriptedAgentOptions): Promise<AgentLaunchResult> {
   const startedAt = new Date();
   if (options.signal?.aborted)
-    return failedLaunchResult("the scripted agent was interrupted", startedAt, { interrupted: true });
+    return buildLaunchResult(startedAt, { interrupted: true, error: "the scripted agent was interrupted" });
   const file = isAbsolute(options.spec.scenario)
     ? options.spec.scenario
     : resolve(options.baseDir, options.spec.scenario);
   const loaded = await safeLoadScenario(file);
-  if (!loaded.success) return failedLaunchResult(loaded.error.message, startedAt);
+  if (!loaded.success) return buildLaunchResult(startedAt, { error: loaded.error.message });
 
   const { steps } = loaded.value;
   const stepNumber = options.stepIndex + 1;
   const entry = steps[options.stepIndex];
   if (entry === undefined) {
-    return failedLaunchResult(
-      `scenario ${file} has ${steps.length} ${steps.length === 1 ? "step" : "steps"}, so it has nothing for step ${stepNumber} (role ${options.routedRole})`,
-      startedAt,
-    );
+    return buildLaunchResult(startedAt, {
+      error: `scenario ${file} has ${steps.length} ${steps.length === 1 ? "step" : "steps"}, so it has nothing for step ${stepNumber} (role ${options.routedRole})`,
+    });
   }
   if (entry.role !== options.routedRole) {
-    return failedLaunchResult(
-      `scenario step ${stepNumber} expects role ${entry.role} but the moderator chose ${options.routedRole} (${file})`,
-      startedAt,
-    );
+    return buildLaunchResult(startedAt, {
+      error: `scenario step ${stepNumber} expects role ${entry.role} but the moderator chose ${options.routedRole} (${file})`,
+    });
   }
-  return {
+  return buildLaunchResult(startedAt, {
     reply: pickReply(entry.reply, options.attempt ?? 0) ?? formatFrontmatter(entry.output, entry.body),
     exitCode: 0,
-    signal: null,
-    timedOut: false,
-    interrupted: false,
-    stderrTail: "",
-    error: null,
-    startedAt: startedAt.toISOString(),
-    completedAt: new Date().toISOString(),
-    usage: null,
-    sessionId: null,
-    command: null,
-  };
+  });
 }
 
 /** A list of replies gives one per attempt; the last one repeats. */

@@ -63,18 +63,9 @@ export async function runShellAgent(options: RunShellAgentOptions): Promise<Agen
     });
     const status = result.error === null && result.exitCode === 0 ? "pass" : "fail";
     return {
+      ...result,
       reply: formatFrontmatter({ $status: status, exitCode: result.exitCode }, formatOutputBody(output)),
-      exitCode: result.exitCode,
-      signal: result.signal,
-      timedOut: result.timedOut,
-      interrupted: result.interrupted,
       stderrTail: outputTail.toString(),
-      error: result.error,
-      startedAt: result.startedAt,
-      completedAt: result.completedAt,
-      usage: null,
-      sessionId: null,
-      command: ["sh", "-c", script],
     };
   });
 }

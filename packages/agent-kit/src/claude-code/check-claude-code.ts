@@ -34,7 +34,7 @@ export async function checkClaudeCode(options: CheckClaudeCodeOptions): Promise<
     label: `${command} --version`,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  const version = run.stdout.trim().split("\n", 1)[0]?.trim() ?? "";
+  const version = run.reply.trim().split("\n", 1)[0]?.trim() ?? "";
   const install =
     command === CLAUDE_CODE_COMMAND
       ? "install Claude Code (npm install -g @anthropic-ai/claude-code) or set agents.claude-code.command to its path"

@@ -113,19 +113,12 @@ async function launchClaudeCode(
   const denials = result?.permissionDenials ?? [];
   if (denials.length > 0) options.onWarning?.(describePermissionDenials(denials));
   return {
+    ...run,
     reply: result?.result ?? stream.otherOutput,
-    exitCode: run.exitCode,
-    signal: run.signal,
-    timedOut: run.timedOut,
-    interrupted: run.interrupted,
-    stderrTail: run.stderrTail,
     error,
-    startedAt: run.startedAt,
-    completedAt: run.completedAt,
     usage: counted?.usage ?? null,
     sessionId: stream.sessionId ?? chosenSessionId,
     transcript: null,
-    command: [command, ...args],
     turns: result?.turns ?? null,
     modelUsage: counted?.modelUsage ?? null,
     sessionUsage: counted?.sessionUsage ?? null,

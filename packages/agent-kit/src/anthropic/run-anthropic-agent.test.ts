@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "@uwf/cas/test";
 import { type AnthropicAgentSpec, configSchema } from "@uwf/protocol";
-import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
 import {
   type FakeAnthropicServer,
   fakeErrorReply,
@@ -229,12 +230,12 @@ describe("runAnthropicAgent", () => {
   });
 
   it("stops a running command and reports a timeout", async () => {
-    server.enqueue(fakeToolUseReply({ name: "run_command", input: { command: "sleep 30" } }));
-    const started = Date.now();
+    server.enqueue(fakeToolUseReply({ name: "run_command", input: { command: "echo $$ > leader; sleep 30" } }));
     const result = await run({ timeoutMs: 700, killGraceMs: 100 });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.timedOut).toBe(true);
     expect(result.error).toBe("the agent timed out after 0.7 s");
+    const leader = Number(readFileSync(join(workspace, "leader"), "utf8"));
+    await waitFor(() => liveProcessesInGroup(leader).length === 0, { what: `process group ${leader} ending` });
   });
 
   it("reports an interrupt", async () => {

@@ -89,8 +89,8 @@ describe("the file tools and special files", () => {
   });
 
   it("refuse FIFOs at once instead of waiting for a writer", async () => {
+    // A tool that waited for a writer would never return.
     Bun.spawnSync(["mkfifo", join(workspace, "pipe")]);
-    const started = Date.now();
     expect(await call("read_file", { path: "pipe" })).toEqual({
       content: "refused: pipe is a FIFO, not a regular file",
       isError: true,
@@ -105,7 +105,6 @@ describe("the file tools and special files", () => {
       "refused: pipe is a FIFO, not a regular file",
     );
     expect((await call("search_files", { pattern: "x" })).content).toBe("no matches");
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

@@ -3,29 +3,22 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configSchema } from "@uwf/protocol";
-import { fixturePath, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { fixturePath } from "../../test/fixtures/agents/fixtures.ts";
+import { type AgentRunFixture, createAgentRunFixture } from "../testing/index.ts";
 import { type LaunchAgentOptions, launchAgent } from "./launch-agent.ts";
 
-let temp: { path: string; remove: () => void };
+let fixture: AgentRunFixture;
 beforeEach(() => {
-  temp = makeTempDirectory();
+  fixture = createAgentRunFixture({ env: { role: "reviewer", step: 2 } });
   writeFileSync(
-    join(temp.path, "scenario.yaml"),
+    join(fixture.cwd, "scenario.yaml"),
     "steps:\n  - role: writer\n    output: { summary: s }\n  - role: reviewer\n    output: { approved: true }\n",
   );
 });
-afterEach(() => temp.remove());
+afterEach(() => fixture.remove());
 
 function launch(spec: LaunchAgentOptions["spec"], extra: Partial<LaunchAgentOptions> = {}) {
-  return launchAgent({
-    spec,
-    alias: "test",
-    prompt: "prompt",
-    cwd: temp.path,
-    env: { thread: "T", role: "reviewer", step: 2, home: "/h" },
-    timeoutMs: 10_000,
-    ...extra,
-  });
+  return launchAgent({ spec, alias: "test", ...fixture.context, prompt: "prompt", ...extra });
 }
 
 describe("launchAgent", () => {
@@ -53,7 +46,7 @@ describe("launchAgent", () => {
   it("passes the scenario context to the scripted built-in", async () => {
     const result = await launch(
       { builtin: "scripted", scenario: "scenario.yaml" },
-      { cwd: "/", scenario: { stepIndex: 0, routedRole: "reviewer", baseDir: temp.path } },
+      { cwd: "/", scenario: { stepIndex: 0, routedRole: "reviewer", baseDir: fixture.cwd } },
     );
     expect(result.error).toStartWith("scenario step 1 expects role writer but the moderator chose reviewer");
   });
@@ -72,7 +65,7 @@ describe("launchAgent", () => {
   });
 
   it("runs the claude-code preset, failing as data when the program is missing", async () => {
-    const result = await launch({ preset: "claude-code", command: join(temp.path, "no-such-claude") });
+    const result = await launch({ preset: "claude-code", command: join(fixture.cwd, "no-such-claude") });
     expect(result.error).toStartWith("Claude Code could not be started");
     expect(result.command?.slice(1, 5)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
   });

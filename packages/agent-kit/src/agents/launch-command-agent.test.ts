@@ -2,28 +2,19 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
-import { fixturePath, liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { fixturePath, liveProcessesInGroup } from "../../test/fixtures/agents/fixtures.ts";
 import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
-import { launchCommandAgent } from "./launch-command-agent.ts";
+import { type AgentRunFixture, createAgentRunFixture } from "../testing/index.ts";
+import { type LaunchCommandAgentOptions, launchCommandAgent } from "./launch-command-agent.ts";
 
-let temp: { path: string; remove: () => void };
+let fixture: AgentRunFixture;
 beforeEach(() => {
-  temp = makeTempDirectory();
+  fixture = createAgentRunFixture();
 });
-afterEach(() => temp.remove());
+afterEach(() => fixture.remove());
 
-const env = { thread: "01JTHREAD00000000000000000", role: "writer", step: 3, home: "/tmp/uwf-home" };
-
-function launch(command: string, args: string[] = [], extra: Partial<Parameters<typeof launchCommandAgent>[0]> = {}) {
-  return launchCommandAgent({
-    spec: { command, args },
-    prompt: "the prompt",
-    cwd: temp.path,
-    env,
-    timeoutMs: 10_000,
-    killGraceMs: 200,
-    ...extra,
-  });
+function launch(command: string, args: string[] = [], extra: Partial<LaunchCommandAgentOptions> = {}) {
+  return launchCommandAgent({ spec: { command, args }, ...fixture.context, ...extra });
 }
 
 /** Reads "<leader pid> <child pid>" written by slow.sh, waiting for the file to appear. */
@@ -56,19 +47,19 @@ describe("launchCommandAgent", () => {
     });
     const fields = extracted.fields;
     expect(fields).toMatchObject({
-      thread: env.thread,
+      thread: fixture.env.thread,
       role: "writer",
       step: "3",
-      home: "/tmp/uwf-home",
+      home: fixture.home,
       promptFileMatchesStdin: true,
       extra: "extra",
-      cwd: temp.path,
+      cwd: fixture.cwd,
     });
     const promptFile = String(fields.promptFile);
-    expect(fields.args).toBe(`--thread=${env.thread} writer ${promptFile} {unknown}`);
+    expect(fields.args).toBe(`--thread=${fixture.env.thread} writer ${promptFile} {unknown}`);
     expect(result.command).toEqual([
       fixturePath("env-dump.sh"),
-      `--thread=${env.thread}`,
+      `--thread=${fixture.env.thread}`,
       "writer",
       promptFile,
       "{unknown}",
@@ -85,7 +76,7 @@ describe("launchCommandAgent", () => {
   });
 
   it("can be launched again after an invalid reply and then give a valid one", async () => {
-    const counter = join(temp.path, "count");
+    const counter = join(fixture.cwd, "count");
     const schema = { properties: { approved: { type: "boolean" } }, required: ["approved"] };
     const first = await launch(fixturePath("invalid-then-valid.sh"), [counter]);
     expect(() => extractFrontmatter(first.reply, schema)).toThrow(
@@ -122,7 +113,7 @@ describe("launchCommandAgent", () => {
   });
 
   it("kills the whole process group on timeout and keeps what was written", async () => {
-    const pids = join(temp.path, "pids");
+    const pids = join(fixture.cwd, "pids");
     const result = await launch(fixturePath("slow.sh"), [pids], { timeoutMs: 300 });
     const [leader, child] = await readPids(pids);
     expect(result).toMatchObject({ timedOut: true, interrupted: false, exitCode: null, signal: "SIGTERM" });
@@ -133,7 +124,7 @@ describe("launchCommandAgent", () => {
   });
 
   it("escalates to SIGKILL when the group ignores SIGTERM", async () => {
-    const pids = join(temp.path, "pids");
+    const pids = join(fixture.cwd, "pids");
     const result = await launch(fixturePath("slow.sh"), [pids, "stubborn"], { timeoutMs: 300, killGraceMs: 300 });
     const [leader, child] = await readPids(pids);
     expect(result).toMatchObject({ timedOut: true, interrupted: false, exitCode: null, signal: "SIGKILL" });
@@ -144,7 +135,7 @@ describe("launchCommandAgent", () => {
   });
 
   it("stops the whole process group when the caller aborts, marking the result interrupted", async () => {
-    const pids = join(temp.path, "pids");
+    const pids = join(fixture.cwd, "pids");
     const controller = new AbortController();
     const running = launch(fixturePath("slow.sh"), [pids], { signal: controller.signal });
     // slow.sh writes the pids file after its partial reply, so the reply is already on the pipe.
@@ -164,14 +155,14 @@ describe("launchCommandAgent", () => {
   });
 
   it("reports a command that cannot be started", async () => {
-    const result = await launch(join(temp.path, "no-such-agent"));
+    const result = await launch(join(fixture.cwd, "no-such-agent"));
     expect(result.exitCode).toBeNull();
-    expect(result.error).toStartWith(`the agent could not be started (${join(temp.path, "no-such-agent")}):`);
+    expect(result.error).toStartWith(`the agent could not be started (${join(fixture.cwd, "no-such-agent")}):`);
     expect(result.error).toContain("ENOENT");
   });
 
   it("reports a working directory that does not exist", async () => {
-    const result = await launch(fixturePath("echo-frontmatter.sh"), [], { cwd: join(temp.path, "gone") });
-    expect(result.error).toBe(`the working directory ${join(temp.path, "gone")} does not exist`);
+    const result = await launch(fixturePath("echo-frontmatter.sh"), [], { cwd: join(fixture.directory, "gone") });
+    expect(result.error).toBe(`the working directory ${join(fixture.directory, "gone")} does not exist`);
   });
 });

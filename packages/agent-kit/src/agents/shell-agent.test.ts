@@ -1,26 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { liveProcessesInGroup } from "../../test/fixtures/agents/fixtures.ts";
 import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
+import { type AgentRunFixture, createAgentRunFixture } from "../testing/index.ts";
 import { type RunShellAgentOptions, runShellAgent } from "./shell-agent.ts";
 
-let temp: { path: string; remove: () => void };
+let fixture: AgentRunFixture;
 beforeEach(() => {
-  temp = makeTempDirectory();
+  fixture = createAgentRunFixture();
 });
-afterEach(() => temp.remove());
+afterEach(() => fixture.remove());
 
 function run(command: string, extra: Partial<RunShellAgentOptions> = {}) {
-  return runShellAgent({
-    spec: { builtin: "shell", run: command },
-    prompt: "the prompt",
-    cwd: temp.path,
-    env: { thread: "T", role: "tests", step: 2, home: "/h" },
-    timeoutMs: 10_000,
-    killGraceMs: 200,
-    ...extra,
-  });
+  return runShellAgent({ spec: { builtin: "shell", run: command }, ...fixture.context, ...extra });
 }
 
 const schema = { properties: { exitCode: { type: ["integer", "null"] } } };
@@ -48,23 +41,17 @@ describe("runShellAgent", () => {
   });
 
   it("keeps the last `tail` characters of a long output and says so", async () => {
-    const result = await runShellAgent({
-      spec: { builtin: "shell", run: "seq 1 1000", tail: 10 },
-      prompt: "",
-      cwd: temp.path,
-      env: { thread: "T", role: "tests", step: 1, home: "/h" },
-      timeoutMs: 10_000,
-    });
+    const result = await runShellAgent({ ...fixture.context, spec: { builtin: "shell", run: "seq 1 1000", tail: 10 } });
     expect(result.reply).toContain("The last 10 of 3893 characters of output:\n\n```text\n\n999\n1000\n```");
   });
 
   it("runs in the thread's cwd with the UWF_* variables and the prompt in a file", async () => {
     const result = await run('pwd; echo "$UWF_ROLE $UWF_STEP"; cat "$UWF_PROMPT_FILE"; echo; cat');
-    expect(result.reply).toContain(`${temp.path}\ntests 2\nthe prompt\n`);
+    expect(result.reply).toContain(`${fixture.cwd}\nwriter 3\nthe prompt\n`);
   });
 
   it("fails on timeout and leaves no process of its group behind", async () => {
-    const pidFile = join(temp.path, "pid");
+    const pidFile = join(fixture.cwd, "pid");
     const result = await run(`sleep 30 & echo $$ > ${pidFile}; wait`, { timeoutMs: 300 });
     expect(result).toMatchObject({ timedOut: true, error: "the shell command timed out after 300 ms" });
     expect(result.reply).toStartWith("---\n$status: fail\nexitCode: null\n---\n");

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { type AnthropicAgentSpec, configSchema } from "@uwf/protocol";
-import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
 import {
+  type AgentRunFixture,
+  createAgentRunFixture,
   estimateFakeInputTokens,
   type FakeAnthropicServer,
   fakeErrorReply,
@@ -23,23 +22,17 @@ const PROMPT =
   "# Output format\n\nStart with frontmatter.\n\n# Your role: writer\n\nYou write.\n\n# Task\n\nWrite notes.\n\n# Your next step\n\nThis is step 1 of the thread.\n\nGo.\n";
 const SECOND_PROMPT = PROMPT.replace("step 1", "step 3").replace("Go.", "Address the review.");
 
-let temp: { path: string; remove: () => void };
-let workspace: string;
-let home: string;
+let fixture: AgentRunFixture;
 let server: FakeAnthropicServer;
 
 beforeEach(() => {
-  temp = makeTempDirectory("uwf-anthropic-fallbacks-");
-  workspace = join(temp.path, "work");
-  home = join(temp.path, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
+  fixture = createAgentRunFixture({ prefix: "uwf-anthropic-fallbacks-" });
   server = startFakeAnthropicServer({ apiKey: KEY });
 });
 afterEach(async () => {
   const rejected = server.rejectedRequests().map((request) => request.rejection);
   await server.close();
-  temp.remove();
+  fixture.remove();
   // Strict mode: nothing uwf sent would have been refused by the real API.
   expect(rejected).toEqual([]);
 });
@@ -52,9 +45,8 @@ function run(
   return runAnthropicAgent({
     spec: { builtin: "anthropic", ...spec },
     alias: "model",
+    ...fixture.context,
     prompt: PROMPT,
-    cwd: workspace,
-    env: { thread: "T1", role: "writer", step: 1, home },
     timeoutMs: 20_000,
     config: configSchema.parse({
       providers: { fake: { baseUrl: server.url, apiKeyEnv: KEY_VARIABLE } },

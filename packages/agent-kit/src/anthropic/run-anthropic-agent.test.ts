@@ -3,8 +3,10 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import { type AnthropicAgentSpec, configSchema } from "@uwf/protocol";
-import { liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { liveProcessesInGroup } from "../../test/fixtures/agents/fixtures.ts";
 import {
+  type AgentRunFixture,
+  createAgentRunFixture,
   type FakeAnthropicServer,
   fakeErrorReply,
   fakeTextReply,
@@ -18,23 +20,20 @@ const KEY = "test-key-not-secret";
 const PROMPT =
   "# Output format\n\nStart with frontmatter.\n\n# Your role: writer\n\nYou write.\n\n# Task\n\nWrite notes.\n\n# Your next step\n\nGo.\n";
 
-let temp: { path: string; remove: () => void };
+let fixture: AgentRunFixture;
 let workspace: string;
 let home: string;
 let server: FakeAnthropicServer;
 
 beforeEach(() => {
-  temp = makeTempDirectory("uwf-anthropic-test-");
-  workspace = join(temp.path, "work");
-  home = join(temp.path, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
+  fixture = createAgentRunFixture({ prefix: "uwf-anthropic-test-" });
+  ({ cwd: workspace, home } = fixture);
   server = startFakeAnthropicServer({ apiKey: KEY });
 });
 afterEach(async () => {
   const rejected = server.rejectedRequests().map((request) => request.rejection);
   await server.close();
-  temp.remove();
+  fixture.remove();
   // The fake is strict: nothing uwf sent would have been refused by the real API.
   expect(rejected).toEqual([]);
 });
@@ -54,9 +53,8 @@ function run(overrides: Partial<RunAnthropicAgentOptions> = {}, spec: Partial<An
   return runAnthropicAgent({
     spec: { builtin: "anthropic", ...spec },
     alias: "model",
+    ...fixture.context,
     prompt: PROMPT,
-    cwd: workspace,
-    env: { thread: "T1", role: "writer", step: 1, home },
     timeoutMs: 20_000,
     config: config(),
     environment: { [KEY_VARIABLE]: KEY },
@@ -125,7 +123,7 @@ describe("runAnthropicAgent", () => {
   });
 
   it("refuses paths outside the working directory, through .. or a symlink", async () => {
-    const outside = join(temp.path, "outside");
+    const outside = join(fixture.directory, "outside");
     mkdirSync(outside);
     writeFileSync(join(outside, "secret.txt"), "secret");
     symlinkSync(outside, join(workspace, "link"));

@@ -1,25 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixturePath, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { fixturePath } from "../../test/fixtures/agents/fixtures.ts";
 import type { AgentActivity } from "../agents/agent-launch-result.ts";
+import { type AgentRunFixture, createAgentRunFixture } from "../testing/index.ts";
 import { runClaudeCodeAgent } from "./run-claude-code-agent.ts";
 
 const FAKE_CLAUDE = fixturePath("fake-claude.sh");
-const env = { thread: "01JTHREAD00000000000000000", role: "writer", step: 3, home: "/tmp/uwf-home" };
 
-let temp: { path: string; remove: () => void };
+let fixture: AgentRunFixture;
 let log: string;
 let ids: number;
 beforeEach(() => {
-  temp = makeTempDirectory();
-  log = join(temp.path, "args.log");
+  fixture = createAgentRunFixture();
+  log = join(fixture.directory, "args.log");
   ids = 0;
 });
 afterEach(() => {
   delete process.env.FAKE_CLAUDE;
   delete process.env.FAKE_CLAUDE_LOG;
-  temp.remove();
+  fixture.remove();
 });
 
 function run(mode: string, extra: Partial<Parameters<typeof runClaudeCodeAgent>[0]> = {}) {
@@ -27,11 +27,7 @@ function run(mode: string, extra: Partial<Parameters<typeof runClaudeCodeAgent>[
   process.env.FAKE_CLAUDE_LOG = log;
   return runClaudeCodeAgent({
     spec: { preset: "claude-code", command: FAKE_CLAUDE, args: [] },
-    prompt: "the prompt",
-    cwd: temp.path,
-    env,
-    timeoutMs: 10_000,
-    killGraceMs: 200,
+    ...fixture.context,
     newSessionId: () => `session-${++ids}`,
     ...extra,
   });

@@ -1,7 +1,13 @@
 /**
  * Test support, not part of uwf's runtime: `@uwf/agent-kit/testing`.
- * A local fake of the Anthropic Messages API and builders for its scripted replies.
+ * A local fake of the Anthropic Messages API and builders for its scripted replies, and a place to launch agents in.
  */
+export {
+  AGENT_RUN_THREAD,
+  type AgentRunFixture,
+  type CreateAgentRunFixtureOptions,
+  createAgentRunFixture,
+} from "./agent-run-fixture.ts";
 export type { FakeMessage } from "./build-fake-message.ts";
 export {
   type CheckMessagesRequestOptions,

@@ -65,6 +65,23 @@ const plan = smoke
 
 const repositoryRoot = resolve(import.meta.dir, "..");
 const binary = join(repositoryRoot, "packages/cli/dist/uwf");
+
+/**
+ * The command agent of the step benchmark: `/bin/sh` printing a reply for the step it is told
+ * (`UWF_STEP`). It reads none of its prompt and starts no other program, so what it costs beyond
+ * the scripted agent is uwf's launching of a program (see docs/performance.md).
+ */
+const COMMAND_AGENT_ALIAS = "sh";
+const COMMAND_AGENT = {
+  [COMMAND_AGENT_ALIAS]: {
+    command: "/bin/sh",
+    args: [
+      "-c",
+      `printf -- '---\\nn: %s\\ndone: false\\nsummary: benchmark step %s\\n---\\n\\nDid step %s of the benchmark thread.\\n' "$UWF_STEP" "$UWF_STEP" "$UWF_STEP"`,
+    ],
+  },
+};
+
 const began = performance.now();
 const loadAtStart = loadavg();
 const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-bench-"));
@@ -150,24 +167,38 @@ async function runSuite(): Promise<BenchResults> {
   const smallLabel = `${small.generated.threads} threads`;
   const largeLabel = `${large.generated.threads.toLocaleString("en-US")} threads`;
 
-  // Every step benchmark in one round-robin, so the small/large comparison is not skewed by drift either.
-  await measureGroup(
-    [small, large].flatMap((store) =>
+  // Every step benchmark in one round-robin, so the small/large and scripted/command comparisons are not
+  // skewed by drift either.
+  const shortest = plan.stepSizes[0] as number;
+  await measureGroup([
+    ...[small, large].flatMap((store) =>
       plan.stepSizes.map((steps) => ({
         id: `step-${store.name}-${steps}`,
         name: `uwf step (${steps.toLocaleString("en-US")}-step thread)`,
         store: store.name === "small" ? smallLabel : largeLabel,
-        options: stepOptions(store.generated, findChain(store.generated, steps)),
+        options: stepOptions(store.generated, findChain(store.generated, steps), "scripted"),
       })),
     ),
-  );
+    {
+      id: `step-small-${shortest}-command`,
+      name: `uwf step (${shortest}-step thread, /bin/sh command agent)`,
+      store: smallLabel,
+      options: stepOptions(small.generated, findChain(small.generated, shortest), "command"),
+    },
+  ]);
 
   progress("step phases (UWF_TRACE)");
-  const stepPhases = [];
+  const stepPhases: BenchResults["stepPhases"] = [];
   for (const steps of plan.stepSizes) {
-    const options = stepOptions(small.generated, findChain(small.generated, steps));
-    stepPhases.push({ steps, trace: await measureStepTrace({ ...options, runs: plan.phaseRuns }) });
+    const options = stepOptions(small.generated, findChain(small.generated, steps), "scripted");
+    stepPhases.push({ steps, agent: "scripted", trace: await measureStepTrace({ ...options, runs: plan.phaseRuns }) });
   }
+  const commandStep = stepOptions(small.generated, findChain(small.generated, shortest), "command");
+  stepPhases.push({
+    steps: shortest,
+    agent: "command",
+    trace: await measureStepTrace({ ...commandStep, runs: plan.phaseRuns }),
+  });
 
   const largeHome = large.generated.home;
   const middle = findChain(large.generated, plan.stepSizes[1] as number);
@@ -288,6 +319,8 @@ async function prepareStore(
     cwd: work,
     onProgress: progress,
   });
+  // Both stores define the command agent, so a step reads the same config.yaml whichever agent plays it.
+  writeFileSync(join(generated.home, "config.yaml"), `${JSON.stringify({ agents: COMMAND_AGENT })}\n`);
   // Flush the generator's writes now, so the timed runs do not pay for their write-back.
   Bun.spawnSync(["sync"]);
   progress(
@@ -303,15 +336,20 @@ function findChain(store: GeneratedStore, steps: number): GeneratedChain {
 }
 
 /**
- * One `uwf step` with the scripted agent on a thread of `chain.steps` steps. After each run (outside
- * the timing) the thread is checked to have advanced and is reset to the prepared head and chain
- * index, so every run steps the same, never-ended thread and the store keeps its thread count.
+ * One `uwf step` on a thread of `chain.steps` steps, played by the scripted agent or the command
+ * agent. After each run (outside the timing) the thread is checked to have advanced and is reset to
+ * the prepared head and chain index, so every run steps the same, never-ended thread and the store
+ * keeps its thread count.
  */
-function stepOptions(store: GeneratedStore, chain: GeneratedChain): MeasureProcessOptions {
+function stepOptions(
+  store: GeneratedStore,
+  chain: GeneratedChain,
+  agent: "scripted" | "command",
+): MeasureProcessOptions {
   const threadId = chain.threadIds[0] as string;
-  const scenario = writeScenario(chain.steps);
+  const alias = agent === "command" ? COMMAND_AGENT_ALIAS : `scripted:${writeScenario(chain.steps)}`;
   return {
-    command: [binary, "step", threadId, "--agent", `scripted:${scenario}`],
+    command: [binary, "step", threadId, "--agent", alias],
     cwd: work,
     env: environment(store.home),
     runs: plan.stepRuns,

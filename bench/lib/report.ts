@@ -41,7 +41,7 @@ export interface BenchResults {
   /** Module graphs compiled on their own and timed as processes. */
   startup: { floor: Summary; variants: StartupVariant[] };
   /** Where a step's time goes: the phases the CLI reports under UWF_TRACE, per thread length. */
-  stepPhases: { steps: number; trace: StepTrace }[];
+  stepPhases: { steps: number; agent: "scripted" | "command"; trace: StepTrace }[];
   throughput: ThroughputResult;
   wholeStore: WholeStoreResult & { store: string; nodes: number };
   targets: TargetCheck[];
@@ -82,7 +82,7 @@ export function formatResults(results: BenchResults): string {
   const phases = results.stepPhases[0]?.trace.phases.map((entry) => entry.phase) ?? [];
   lines.push(
     "",
-    `| step phase (UWF_TRACE), median ms | ${results.stepPhases.map((entry) => `${count(entry.steps)}-step thread`).join(" | ")} |`,
+    `| step phase (UWF_TRACE), median ms | ${results.stepPhases.map((entry) => `${count(entry.steps)}-step thread${entry.agent === "command" ? ", command agent" : ""}`).join(" | ")} |`,
     `|---|${results.stepPhases.map(() => "--:").join("|")}|`,
   );
   for (const phase of phases) {
@@ -153,6 +153,20 @@ export function checkTargets(
       met: Math.abs(change) <= 0.1,
     });
   }
+  // Issue 18 item 6: the step with the in-process scripted agent, and the same step with a program as its agent.
+  const shortest = stepSizes[0] as number;
+  const scripted = get(`step-small-${shortest}`);
+  targets.push({
+    target: `\`uwf step\` on a ${count(shortest)}-step thread, ${scripted.store}, scripted agent: within 3.5× the floor`,
+    measured: `${ms(scripted.summary.medianMs)} = ${scripted.floorMultiple.toFixed(1)}×`,
+    met: scripted.floorMultiple <= 3.5,
+  });
+  const command = get(`step-small-${shortest}-command`);
+  targets.push({
+    target: `\`uwf step\` on a ${count(shortest)}-step thread, ${command.store}, /bin/sh command agent: within 4× the floor`,
+    measured: `${ms(command.summary.medianMs)} = ${command.floorMultiple.toFixed(1)}× (${ms(command.summary.medianMs - scripted.summary.medianMs)} more than the scripted agent)`,
+    met: command.floorMultiple <= 4,
+  });
   const version = get("version");
   targets.push({
     target: "`uwf --version` within 3× the floor",

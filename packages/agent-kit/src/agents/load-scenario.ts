@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { SafeResult } from "@uwf/protocol";
-import { parseDocument } from "yaml";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
+import { loadYaml } from "../yaml/load-yaml.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { InvalidScenarioError } from "./invalid-scenario-error.ts";
 
@@ -78,7 +78,7 @@ function parseJson(file: string, text: string): Checked<unknown> {
 }
 
 function parseYaml(file: string, text: string): Checked<unknown> {
-  const document = parseDocument(text);
+  const document = loadYaml().parseDocument(text);
   const yamlError = document.errors[0];
   if (yamlError !== undefined) {
     return { success: false, error: `scenario ${file} is not valid YAML: ${describeYamlError(yamlError)}` };

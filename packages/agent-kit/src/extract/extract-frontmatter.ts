@@ -1,6 +1,6 @@
 import type { JsonSchemaObject, SafeResult } from "@uwf/protocol";
-import { LineCounter, parseDocument } from "yaml";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
+import { loadYaml } from "../yaml/load-yaml.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { withStatusFields } from "./build-reply-schema.ts";
 import { describeValue } from "./describe-value.ts";
@@ -132,6 +132,7 @@ type ParseFieldsResult = { success: true; fields: Record<string, unknown> } | { 
 function parseFields(yaml: string, firstLine: number): ParseFieldsResult {
   const simple = parseSimpleYamlMapping(yaml);
   if (simple !== undefined) return { success: true, fields: simple };
+  const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(yaml, { prettyErrors: true, lineCounter });
   const error = document.errors[0];

@@ -1,4 +1,4 @@
-import { stringify } from "yaml";
+import { loadYaml } from "../yaml/load-yaml.ts";
 import { formatSimpleYamlMapping } from "./simple-yaml.ts";
 
 /**
@@ -7,7 +7,7 @@ import { formatSimpleYamlMapping } from "./simple-yaml.ts";
  */
 export function formatYaml(value: unknown): string {
   const simple = isRecord(value) ? formatSimpleYamlMapping(value) : undefined;
-  return simple ?? stringify(value, { lineWidth: 0, minContentWidth: 0 });
+  return simple ?? loadYaml().stringify(value, { lineWidth: 0, minContentWidth: 0 });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,8 @@
 import { messageOf } from "@uwf/protocol";
-import { type Document, isCollection, isPair } from "yaml";
+import type { Document } from "yaml";
 import { describeYamlError, tooDeepMessage } from "./describe-yaml-error.ts";
 import { findValueBoundsProblem } from "./find-value-bounds-problem.ts";
+import { loadYaml } from "./load-yaml.ts";
 import { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "./yaml-limits.ts";
 
 export interface YamlToValueOptions {
@@ -59,6 +60,7 @@ export function yamlToValue(document: Document, options: YamlToValueOptions = {}
 
 /** The start offset of the first collection nested deeper than the limit, walking the tree without recursion. */
 function findTooDeepNode(root: unknown): { offset: number | null } | null {
+  const { isCollection, isPair } = loadYaml();
   const pending: Array<{ node: unknown; level: number }> = [{ node: root, level: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { node, level } = next;

@@ -22,19 +22,24 @@ export interface StepRun {
   run: AgentRunResult<RoutedReply>;
 }
 
-export interface RunStepAgentOptions {
-  store: Store;
-  config: Config;
-  home: string;
-  now(): Date;
-  /** When the agent starts, as it works, and null when done. */
+/** What a step tells its caller while its agent runs. */
+export interface StepAgentCallbacks {
+  /** When the agent starts, as it works (its turns and last tool, for agents that report them), and null when done. */
   onProgress(
     status: { role: string; agent: string; startedAt: number; step: number; activity?: AgentActivity } | null,
   ): void;
   onStderr(chunk: string): void;
+  /** What the agent reports that the user should see without `-v`: tool calls refused, a conversation started afresh. */
   onWarning?(message: string): void;
   /** Right before the agent starts, once the step is sure to run it (awaited: the caller may print it). */
   onStarted?(started: StepStart): Promise<void>;
+}
+
+export interface RunStepAgentOptions extends StepAgentCallbacks {
+  store: Store;
+  config: Config;
+  home: string;
+  now(): Date;
 }
 
 /** A step whose agent is starting. */

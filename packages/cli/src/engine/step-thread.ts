@@ -1,4 +1,3 @@
-import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import { type BudgetLimits, type Config, END, type StepSummary, type ThreadRecord } from "@uwf/protocol";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
@@ -7,10 +6,10 @@ import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";
 import { commitStep } from "./commit-step.ts";
 import { loadStepState } from "./load-step-state.ts";
-import { runStepAgent, type StepStart } from "./run-step-agent.ts";
+import { runStepAgent, type StepAgentCallbacks } from "./run-step-agent.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
-export interface StepThreadOptions {
+export interface StepThreadOptions extends StepAgentCallbacks {
   store: Store;
   config: Config;
   home: string;
@@ -25,15 +24,6 @@ export interface StepThreadOptions {
   signal: AbortSignal;
   host: string;
   now(): Date;
-  /** When the agent starts, as it works (its turns and last tool, for agents that report them), and null when done. */
-  onProgress(
-    status: { role: string; agent: string; startedAt: number; step: number; activity?: AgentActivity } | null,
-  ): void;
-  onStderr(chunk: string): void;
-  /** What the agent reports that the user should see without `-v`: tool calls refused, a conversation started afresh. */
-  onWarning?(message: string): void;
-  /** Right before the agent starts (awaited): the step's number, role and agent. */
-  onStarted?(started: StepStart): Promise<void>;
 }
 
 export type StepThreadOutcome =

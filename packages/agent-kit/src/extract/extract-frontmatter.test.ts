@@ -4,6 +4,12 @@ import { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
 import { extractFrontmatter, safeExtractFrontmatter } from "./extract-frontmatter.ts";
 import { InvalidReplyError } from "./invalid-reply-error.ts";
 
+/**
+ * A hang guard, not a measurement: refusing an alias bomb takes milliseconds, expanding its hundred million
+ * strings would not end in time (or at all).
+ */
+const HANG_GUARD_MS = 20_000;
+
 const reviewerSchema: JsonSchemaObject = {
   type: "object",
   properties: {
@@ -97,17 +103,19 @@ describe("extractFrontmatter", () => {
   describe("limits: a reply over one is an invalid reply, never another error", () => {
     const anySchema: JsonSchemaObject = { type: "object", properties: { comments: {} } };
 
-    it("refuses an alias bomb quickly", () => {
-      const lines = ['comments: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
-      for (const [index, name] of ["b", "c", "d", "e", "f", "g", "h"].entries()) {
-        lines.push(`${name}: &${name} [${Array(10).fill(`*${"abcdefgh"[index]}`).join(", ")}]`);
-      }
-      const started = Date.now();
-      expect(problemOf(`---\n${lines.join("\n")}\n---\nbody\n`, anySchema)).toBe(
-        `the frontmatter is refused: aliases expand too much (more than ${MAX_YAML_ALIASES} alias expansions)`,
-      );
-      expect(Date.now() - started).toBeLessThan(1000);
-    });
+    it(
+      "refuses an alias bomb without expanding it",
+      () => {
+        const lines = ['comments: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
+        for (const [index, name] of ["b", "c", "d", "e", "f", "g", "h"].entries()) {
+          lines.push(`${name}: &${name} [${Array(10).fill(`*${"abcdefgh"[index]}`).join(", ")}]`);
+        }
+        expect(problemOf(`---\n${lines.join("\n")}\n---\nbody\n`, anySchema)).toBe(
+          `the frontmatter is refused: aliases expand too much (more than ${MAX_YAML_ALIASES} alias expansions)`,
+        );
+      },
+      HANG_GUARD_MS,
+    );
 
     it(`accepts ${MAX_YAML_NESTING} levels of nesting and refuses one more, with the line`, () => {
       const nested = (levels: number) =>

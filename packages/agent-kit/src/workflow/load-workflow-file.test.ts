@@ -137,14 +137,13 @@ describe("loadWorkflowFile", () => {
       writeFileSync(join(folder, "one-mib.md"), "x".repeat(MAX_WORKFLOW_BYTES));
     });
 
+    // A hang guard, not a measurement: reading stops at the ninth MiB instead of all forty.
     it(`refuses includes that add up to more than ${MAX_EXPANDED_WORKFLOW_SIZE} bytes, with one problem at the include over it`, () => {
       const includes = Array.from({ length: 40 }, (_, index) => `x-${index}: !include one-mib.md`);
-      const started = Date.now();
       expect(problemsOf(writeWithExtra("many-big", includes))).toEqual([
         `16:6 x-7: !include one-mib.md: the workflow with its includes is over ${MAX_EXPANDED_WORKFLOW_SIZE} bytes (8 MiB)`,
       ]);
-      expect(Date.now() - started).toBeLessThan(5000);
-    });
+    }, 20_000);
 
     it(`accepts ${MAX_INCLUDES} includes and refuses one more`, () => {
       const includes = (count: number) => Array.from({ length: count }, (_, index) => `x-${index}: !include goal.md`);

@@ -83,19 +83,18 @@ describe("parseWorkflowSource", () => {
     expect(problemsOf(`${listForm}\nname: other\n`)).toEqual(['18:1 name: duplicate key "name"']);
   });
 
+  // A hang guard, not a measurement: the refusal takes milliseconds, the ten million strings would not.
   it("refuses an alias bomb without expanding it", () => {
     const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
     for (const [index, name] of ["b", "c", "d", "e", "f", "g"].entries()) {
       const previous = "abcdefg"[index];
       levels.push(`${name}: &${name} [${Array(10).fill(`*${previous}`).join(", ")}]`);
     }
-    const started = Date.now();
     const result = safeParseWorkflowSource(`${levels.join("\n")}\n`, { file: "bomb.yaml" });
     expect(result.success).toBe(false);
     if (!result.success)
       expect(result.error.problems[0]?.message).toStartWith("aliases expand too much (more than 100 alias expansions)");
-    expect(Date.now() - started).toBeLessThan(1000);
-  });
+  }, 20_000);
 
   it("refuses text over 1 MiB before parsing it", () => {
     const text = `name: big\n# ${"x".repeat(MAX_WORKFLOW_BYTES)}\n`;

@@ -1,5 +1,6 @@
-import { Command } from "commander";
+import type { Command } from "commander";
 import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./commands/command-table.ts";
+import { parsePlainCommand } from "./commands/parse-plain-command.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
 import { type OutputMode, printEvent, printResult } from "./print.ts";
@@ -36,24 +37,21 @@ interface GlobalOptions {
   verbose?: boolean;
 }
 
-/** Builds the commander tree. Command modules are imported only when their command runs: every step is a new process. */
+/**
+ * Runs the command line. A plain command line (`uwf step THREAD --agent A`) is read straight from the
+ * command table; any other is commander's, which builds the tree and prints help and usage errors.
+ * Command modules are imported only when their command runs: every step is a new process.
+ */
 export async function runCli(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;
   const abort = new AbortController();
-  const program = new Command("uwf")
-    .description("Run multi-role agent workflows from the terminal: start, step, fork and read threads.")
-    .version(VERSION, "-V, --version")
-    .showHelpAfterError("(run with --help for usage)")
-    .configureHelp({ showGlobalOptions: true })
-    .exitOverride()
-    .enablePositionalOptions(false);
-  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
-  if (argv.includes("--json") || argv.includes("--jsonl")) program.configureOutput({ writeErr: () => {} });
+  const plain = parsePlainCommand(argv);
+  let program: Command | undefined;
 
   const run =
     <Result>(load: Load<Result>) =>
     async () => {
-      const globals = program.opts<GlobalOptions>();
+      const globals = (plain?.globals ?? program?.opts()) as GlobalOptions;
       const mode = await outputMode(globals);
       const context = await makeContext(globals, mode, abort.signal);
       trace("context ready");
@@ -75,6 +73,24 @@ export async function runCli(argv: string[]): Promise<number> {
         trace("store closed");
       }
     };
+
+  if (plain !== undefined) {
+    trace("arguments read");
+    const { entry, options } = plain;
+    await run(async (context) => (await entry.load())(options, context))();
+    return exitCode;
+  }
+
+  const { Command } = await import("commander");
+  program = new Command("uwf")
+    .description("Run multi-role agent workflows from the terminal: start, step, fork and read threads.")
+    .version(VERSION, "-V, --version")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .enablePositionalOptions(false);
+  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
+  if (argv.includes("--json") || argv.includes("--jsonl")) program.configureOutput({ writeErr: () => {} });
 
   trace("commander loaded");
   const { registerCommands } = await import("./commands/register-commands.ts");

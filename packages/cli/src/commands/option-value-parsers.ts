@@ -1,4 +1,12 @@
-import { InvalidArgumentError } from "commander";
+/**
+ * A value an option's parser refuses. commander reports any error with this code as its own
+ * InvalidArgumentError (the flag named, exit 1); a local class, so the command table does not load
+ * commander, which a plain command line does without (see parsePlainCommand).
+ */
+class InvalidArgumentError extends Error {
+  readonly code = "commander.invalidArgument";
+  readonly exitCode = 1;
+}
 
 /** `-n 3`, `--limit 30`. */
 export function parsePositiveInteger(value: string): number {

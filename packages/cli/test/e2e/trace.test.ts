@@ -20,8 +20,8 @@ describe("UWF_TRACE", () => {
     expect(phases.every((match) => match !== null)).toBe(true);
     expect(phases.map((match) => match?.[2])).toEqual([
       "started",
-      "commander loaded",
-      "commands registered",
+      // A plain command line is read from the command table; commander is not loaded.
+      "arguments read",
       "context ready",
       "step command loaded",
       "store open",

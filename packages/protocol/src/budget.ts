@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BUDGET_LIMITS } from "./budget-limits.ts";
 
 /**
  * A thread's limits as a workflow's `budget:` and config.yaml's `budget:` and `workflowBudgets:` write
@@ -14,7 +15,6 @@ export const budgetInputSchema = z
 export type BudgetInput = z.infer<typeof budgetInputSchema>;
 
 /** The limits a thread may carry, by their names in records and results. */
-export const BUDGET_LIMITS = ["maxSteps", "maxTokens", "maxCostUsd"] as const;
 export const budgetLimitSchema = z.enum(BUDGET_LIMITS);
 export type BudgetLimit = z.infer<typeof budgetLimitSchema>;
 

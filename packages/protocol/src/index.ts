@@ -15,7 +15,6 @@ export {
   shellAgentSpecSchema,
 } from "./agent-spec.ts";
 export {
-  BUDGET_LIMITS,
   type BudgetInput,
   type BudgetLimit,
   type BudgetLimits,
@@ -26,6 +25,7 @@ export {
   type ThreadBudget,
   threadBudgetSchema,
 } from "./budget.ts";
+export { BUDGET_LIMITS } from "./budget-limits.ts";
 export {
   BUDGET_LIMIT_NAMES,
   budgetReport,

@@ -52,23 +52,38 @@ export class ThreadHistory {
   async step(index: number): Promise<HistoryStep> {
     const chainStep = this.chainStep(index);
     const node = await this.node(index);
-    const reads = this.readsOf(index);
-    reads.output ??= storedNodeAs<OutputNode>("output/1", node.output, await this.objects.get(node.output)).fields;
-    reads.body ??= storedNodeAs<TextNode>("text/1", node.body, await this.objects.get(node.body)).text;
-    reads.run ??= storedNodeAs<AgentRunNode>("agent-run/1", node.run, await this.objects.get(node.run));
+    const output = await this.output(index);
+    const body = await this.body(index);
+    const run = await this.run(index);
     return {
       number: index + 1,
       address: chainStep.address,
       role: node.role,
-      agent: reads.run.agent,
-      output: reads.output,
-      body: reads.body,
+      agent: run.agent,
+      output,
+      body,
       edgePrompt: node.edgePrompt,
       startedAt: node.startedAt,
       completedAt: node.completedAt,
       run: node.run,
-      usage: reads.run.usage,
+      usage: run.usage,
     };
+  }
+
+  /** The output fields of the step at `index`. */
+  async output(index: number): Promise<Record<string, unknown>> {
+    const node = await this.node(index);
+    const reads = this.readsOf(index);
+    reads.output ??= storedNodeAs<OutputNode>("output/1", node.output, await this.objects.get(node.output)).fields;
+    return reads.output;
+  }
+
+  /** The body of the step at `index`. */
+  async body(index: number): Promise<string> {
+    const node = await this.node(index);
+    const reads = this.readsOf(index);
+    reads.body ??= storedNodeAs<TextNode>("text/1", node.body, await this.objects.get(node.body)).text;
+    return reads.body;
   }
 
   /** The steps from `from` to the newest, whole, oldest first. */

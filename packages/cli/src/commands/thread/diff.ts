@@ -6,6 +6,9 @@ import { resolveNodeOrThread } from "../../engine/resolve-node-or-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatDiff } from "../../format/format-diff.ts";
 import type { CommandOutcome } from "../../registry.ts";
+import { trace } from "../../trace.ts";
+
+trace("diff command loaded");
 
 export interface DiffCommandOptions {
   left: string;
@@ -22,6 +25,7 @@ export async function diffCommand(
   const store = await context.openStore({ create: false });
   const left = await resolveDiffTarget(store, options.left);
   const right = await resolveDiffTarget(store, options.right);
+  trace("targets resolved");
   const result = await diffChains(store, left, right, { bodies: options.bodies === true });
   return { result, format: (value, color) => formatDiff(value, color) };
 }

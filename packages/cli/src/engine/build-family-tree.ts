@@ -25,15 +25,18 @@ export async function buildFamilyTree(
   const relatives = (await store.refs.listThreads({ start: thread.start })).threads.reverse();
   const byId = new Map(relatives.map((relative) => [relative.id, relative]));
   const placements = new Map<string, Placement>();
-  for (const relative of relatives) {
-    const older = relatives.filter((candidate) => candidate.id < relative.id);
-    placements.set(relative.id, await placeThread(store, relative, older, byId));
+  for (const [index, relative] of relatives.entries()) {
+    // Oldest first, so the threads older than this one are those before it.
+    placements.set(relative.id, await placeThread(store, relative, () => relatives.slice(0, index), byId));
   }
 
   const childrenOf = new Map<string, ThreadRecord[]>();
   for (const relative of relatives) {
     const parent = placements.get(relative.id)?.parent;
-    if (parent != null) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), relative]);
+    if (parent == null) continue;
+    const siblings = childrenOf.get(parent);
+    if (siblings === undefined) childrenOf.set(parent, [relative]);
+    else siblings.push(relative);
   }
   const emitted = new Set<string>();
   const nodeOf = (record: ThreadRecord): FamilyTreeNode => {
@@ -73,7 +76,8 @@ export async function buildFamilyTree(
 async function placeThread(
   store: Pick<Store, "objects" | "refs">,
   thread: ThreadRecord,
-  older: readonly ThreadRecord[],
+  /** The threads older than this one: asked for only to place a fork recorded by address. */
+  older: () => readonly ThreadRecord[],
   byId: ReadonlyMap<string, ThreadRecord>,
 ): Promise<Placement> {
   const origin = thread.forkedFrom;
@@ -94,7 +98,7 @@ async function placeThread(
     }
   }
   const point = { address: origin.address, step };
-  const parent = await chooseForkParent(store, older, point);
+  const parent = await chooseForkParent(store, older(), point);
   if (parent === null) return unplaced(`forked from ${origin.address}, which no older thread's chain holds`);
   // A counterfactual's head is a sibling of the step it replaced, so its own chain lacks that step.
   const replaced = origin.replaced ?? !(await chainHolds(store, thread, point));

@@ -89,10 +89,12 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   const compiled = compileWorkflow(workflow);
   // Each fork's id comes first: the moderator sees it while routing (a condition or edge prompt may read it).
   const planned: Array<{ id: string; replacement: CheckedReplacement | null; standing: Standing }> = [];
+  // One history for every fork at the node as it stands: what the first one's moderator reads, the rest reuse.
+  const history = new ThreadHistory(store.objects, chain);
   for (const reply of options.forks) {
     const thread = { id: options.newId(), workflow: workflow.name };
     if (reply === null) {
-      planned.push({ id: thread.id, replacement: null, standing: await standingAt(store, chain, compiled, thread) });
+      planned.push({ id: thread.id, replacement: null, standing: await standingAt(history, chain, compiled, thread) });
     } else {
       const replacement = await checkReplacement({ store, chain, reply, compiled, thread, now: now() });
       planned.push({ id: thread.id, replacement, standing: replacement });
@@ -135,12 +137,11 @@ interface Standing {
 
 /** A fork at the node as it is: suspended when that step suspended, else where the moderator goes next. */
 async function standingAt(
-  store: Store,
+  history: ThreadHistory,
   chain: ThreadChain,
   compiled: CompiledWorkflow,
   thread: { id: string; workflow: string },
 ): Promise<Standing> {
-  const history = new ThreadHistory(store.objects, chain);
   const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
   if (last !== undefined && last.output.$status === SUSPEND) {
     return { next: last.role, suspended: { reason: String(last.output.reason ?? "") } };

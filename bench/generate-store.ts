@@ -168,7 +168,7 @@ export async function generateStore(options: GenerateStoreOptions): Promise<Gene
 }
 
 /** Collects nodes and writes them with `putMany` (non-durable) once a batch is full. */
-class NodeSink {
+export class NodeSink {
   count = 0;
   private pending: unknown[] = [];
   private writes: Promise<Address[]>[] = [];
@@ -206,13 +206,13 @@ class NodeSink {
   }
 }
 
-function addStep(sink: NodeSink, input: Parameters<typeof syntheticStep>[0]): Address {
+export function addStep(sink: NodeSink, input: Parameters<typeof syntheticStep>[0]): Address {
   const step = syntheticStep(input);
   const run = sink.add(step.run({ prompt: sink.add(step.prompt), reply: sink.add(step.reply) }));
   return sink.add(step.step({ output: sink.add(step.output), body: sink.add(step.body), run }));
 }
 
-function threadRecord(
+export function threadRecord(
   identity: Pick<ThreadRecord, "id" | "workflow" | "workflowAddress" | "start" | "head">,
   state: { status: ThreadStatus; steps: number; created: Date },
 ): ThreadRecord {

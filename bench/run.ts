@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openFileStore } from "../packages/cas/src/index.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
+import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
 import {
   type MeasureProcessOptions,
@@ -45,6 +46,7 @@ const plan = smoke
       phaseRuns: 1,
       warmup: 1,
       throughput: { writeSteps: 300, durableSteps: 10, fileSystemFiles: 1000, batchSize: 4096 },
+      forks: { pairSteps: 100, pairCommonSteps: 49, familyForks: 100, forkCount: 100, runs: 2 },
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -61,6 +63,8 @@ const plan = smoke
       phaseRuns: 7,
       warmup: 2,
       throughput: { writeSteps: 20_000, durableSteps: 300, fileSystemFiles: 20_000, batchSize: 4096 },
+      // Issue 17: two 1,000-step threads that part at step 500, a family of 1,000 forks, 100 forks at once.
+      forks: { pairSteps: 1000, pairCommonSteps: 499, familyForks: 1000, forkCount: 100, runs: 15 },
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -140,7 +144,16 @@ async function runSuite(): Promise<BenchResults> {
     for (const [index, entry] of entries.entries()) {
       const summary = summaries[index] as Summary;
       const floorMedianMs = (floor as Summary).medianMs;
-      processes.push({ ...entry, summary, floorMedianMs, floorMultiple: round(summary.medianMs / floorMedianMs, 2) });
+      // Not the options: their environment is the harness's own, which the results have no business keeping.
+      const { id, name, store } = entry;
+      processes.push({
+        id,
+        name,
+        store,
+        summary,
+        floorMedianMs,
+        floorMultiple: round(summary.medianMs / floorMedianMs, 2),
+      });
       progress(`${entry.name} [${entry.store}]: median ${summary.medianMs} ms (floor ${floorMedianMs} ms)`);
     }
   };
@@ -242,6 +255,12 @@ async function runSuite(): Promise<BenchResults> {
     },
   ]);
 
+  progress("generating the fork store (a diverging pair, a family of forks, a thread to fork)");
+  const forkStore = await prepareForkStore(temporaryRoot, plan.forks, work);
+  progress(`fork store: ${forkStore.threads} threads, ${forkStore.nodes} nodes in ${forkStore.seconds.toFixed(1)} s`);
+  const forkEntries = forkBenchmarks(forkStore, plan.forks, uwf);
+  await measureGroup(forkEntries);
+
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);
   progress(
@@ -271,19 +290,31 @@ async function runSuite(): Promise<BenchResults> {
       lowestGroupMedianMs: Math.min(...groupMedians),
       highestGroupMedianMs: Math.max(...groupMedians),
     },
-    stores: [small, large].map(({ name, generated }) => ({
-      name: name === "small" ? `small (${smallLabel})` : `large (${largeLabel})`,
-      threads: generated.threads,
-      nodes: generated.nodes,
-      generateSeconds: round(generated.seconds),
-      nodesPerSecond: round(generated.nodes / generated.seconds, 0),
-    })),
+    stores: [
+      ...[small, large].map(({ name, generated }) => ({
+        name: name === "small" ? `small (${smallLabel})` : `large (${largeLabel})`,
+        threads: generated.threads,
+        nodes: generated.nodes,
+        generateSeconds: round(generated.seconds),
+        nodesPerSecond: round(generated.nodes / generated.seconds, 0),
+      })),
+      {
+        name: `forks (${forkStore.threads.toLocaleString("en-US")} threads)`,
+        threads: forkStore.threads,
+        nodes: forkStore.nodes,
+        generateSeconds: round(forkStore.seconds),
+        nodesPerSecond: round(forkStore.nodes / forkStore.seconds, 0),
+      },
+    ],
     processes,
     startup,
     stepPhases,
     throughput,
     wholeStore,
-    targets: checkTargets(processes, throughput, plan.stepSizes, plan.readSteps),
+    targets: [
+      ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps),
+      ...checkForkTargets(forkEntries, processes),
+    ],
     seconds: round((performance.now() - began) / 1000, 1),
   };
 }

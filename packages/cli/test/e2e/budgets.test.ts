@@ -311,6 +311,37 @@ describe("token and cost limits, with the built-in agent against the fake Messag
     expect(stepResultSchema.parse(resumed.json())).toMatchObject({ status: "ended", steps: [{ role: "reviewer" }] });
   }, 60_000);
 
+  it("gives a fork of a thread suspended at its cost limit that limit, with nothing spent: it takes its next step", async () => {
+    server.enqueue(writerReply(), approval());
+    const ran = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt", "--max-cost", "0.004", "--json"], { env });
+    expect(ran.exitCode).toBe(20);
+    const parent = stepResultSchema.parse(ran.json()).thread;
+
+    const forked = await temp.uwf(["fork", parent, "--json"]);
+    expect(forked.exitCode).toBe(0);
+    const fork = forked.json<{ thread: string }>().thread;
+    expect(await show(fork)).toMatchObject({
+      status: "active",
+      next: "reviewer",
+      usage: { costUsd: 0 },
+      budget: { maxCostUsd: 0.004, exceeded: null, spent: { steps: 0, tokens: 0, costUsd: 0 } },
+    });
+    // 10 input tokens at $3 and 5 output at $15 per million.
+    const stepped = await temp.uwf(["step", fork, "--json"], { env });
+    expect(stepped.exitCode).toBe(0);
+    expect(stepResultSchema.parse(stepped.json())).toMatchObject({
+      status: "ended",
+      steps: [{ role: "reviewer" }],
+      budget: { exceeded: null, spent: { steps: 1, tokens: 15, costUsd: 0.000105 } },
+    });
+    expect(server.messageRequests()).toHaveLength(2);
+    // The parent still stands where its budget stopped it.
+    expect(await show(parent)).toMatchObject({
+      status: "suspended",
+      budget: { exceeded: "maxCostUsd", spent: { costUsd: 0.0045 } },
+    });
+  }, 60_000);
+
   it("suspends at the token limit", async () => {
     server.enqueue(writerReply(), approval());
     const ran = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt", "--max-tokens", "1100", "--json"], { env });

@@ -1,7 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { diffResultSchema, forkResultSchema, logResultSchema, startResultSchema } from "@uwf/protocol";
-import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import {
+  diffResultSchema,
+  forkResultSchema,
+  forksResultSchema,
+  logResultSchema,
+  startResultSchema,
+} from "@uwf/protocol";
+import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+
+/** Four roles in turn (scout, analyst, writer, checker); the writer reports title, verdict, confidence and maybe a note. */
+const SURVEY = join(FIXTURES, "workflows/survey.yaml");
+const SURVEY_SCRIPTED = `scripted:${join(FIXTURES, "workflows/survey.scenario.yaml")}`;
 
 let temp: TempHome;
 beforeEach(() => {
@@ -58,6 +69,61 @@ describe("uwf diff", () => {
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toContain('plan: "write hello.txt" → "write bye.txt"');
     expect(text.stdout).not.toContain("+I will write");
+  });
+
+  it("reports where two forks part (step 3) and exactly the fields that differ there", async () => {
+    const started = await temp.uwf(["start", SURVEY, "-p", "Survey a field", "--json"]);
+    const original = startResultSchema.parse(started.json()).thread;
+    expect((await temp.uwf(["step", original, "--all", "--agent", SURVEY_SCRIPTED])).exitCode).toBe(0);
+    const steps = logResultSchema.parse((await temp.uwf(["log", original, "--json"])).json()).steps;
+    expect(steps.map((step) => step.role)).toEqual(["scout", "analyst", "writer", "checker"]);
+    const [, analyst, writer] = steps;
+    if (analyst === undefined || writer === undefined) throw new Error("expected four steps");
+
+    // Two write-ups in place of step 3: both keep the title; the second drops the note.
+    const folder = join(temp.work, "write-ups");
+    mkdirSync(folder);
+    writeFileSync(
+      join(folder, "a.md"),
+      "---\ntitle: North field survey\nverdict: stop\nconfidence: 0.3\nnote: Too few samples.\n---\nStop.\n",
+    );
+    writeFileSync(join(folder, "b.md"), "---\ntitle: North field survey\nverdict: wait\nconfidence: 0.8\n---\nWait.\n");
+    const forked = await temp.uwf(["fork", writer.address, "--output", "write-ups", "--json"]);
+    expect(forked.exitCode).toBe(0);
+    const [stop, wait] = forksResultSchema.parse(forked.json()).forks.map((fork) => fork.thread);
+    if (stop === undefined || wait === undefined) throw new Error("expected two forks");
+    // Each fork's checker (step 4) is the scenario's, as the original's was.
+    expect((await temp.uwf(["step", stop, wait, "--all", "--agent", SURVEY_SCRIPTED])).exitCode).toBe(0);
+
+    const result = await diff(stop, wait);
+    expect(result.sameStart).toBe(true);
+    expect(result.commonSteps).toBe(2);
+    expect(result.commonAddress).toBe(analyst.address);
+    expect(result.steps.map((step) => step.number)).toEqual([3, 4]);
+    expect(result.steps[0]?.left).toMatchObject({ role: "writer", agent: "manual" });
+    // In the order the output node holds them (sorted, as every node's keys are).
+    expect(result.steps[0]?.fields).toEqual([
+      { field: "confidence", change: "changed", left: 0.3, right: 0.8 },
+      { field: "note", change: "removed", left: "Too few samples." },
+      { field: "verdict", change: "changed", left: "stop", right: "wait" },
+    ]);
+    expect(result.steps[1]?.fields).toEqual([]);
+    expect(result.totals.left).toMatchObject({ steps: 4, status: "ended" });
+    expect(result.totals.right).toMatchObject({ steps: 4, status: "ended" });
+
+    // Against the original only the verdict differs at step 3: the same title and confidence are not listed.
+    const fromOriginal = await diff(original, wait);
+    expect(fromOriginal.commonSteps).toBe(2);
+    expect(fromOriginal.steps[0]?.number).toBe(3);
+    expect(fromOriginal.steps[0]?.fields).toEqual([{ field: "verdict", change: "changed", left: "go", right: "wait" }]);
+
+    const text = await temp.uwf(["diff", stop, wait]);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toContain(`common: 2 steps, the last ${analyst.address}`);
+    expect(text.stdout).toMatch(/^3 +writer manual 0ms +writer manual 0ms$/m);
+    expect(text.stdout).toContain('verdict: "stop" → "wait"');
+    expect(text.stdout).toContain('note: "Too few samples." → (absent)');
+    expect(text.stdout).not.toContain("title:");
   });
 
   it("compares a thread with its own ancestor step: only the later steps, on one side", async () => {

@@ -212,6 +212,39 @@ describe("fork lineage", () => {
     );
     expect(mermaidJson.mermaid).toBe(mermaid.stdout);
   });
+
+  it("draws a family of five the same from each of its members, marking the one asked about", async () => {
+    const original = await finishedThread();
+    const child = (await fork(original.planner)).thread;
+    expect((await temp.uwf(["step", child, "--agent", SCRIPTED])).exitCode).toBe(0);
+    const grandchild = (await fork(child)).thread;
+    const ofStart = (await fork(original.start, "--from", original.thread)).thread;
+    const reply = join(temp.work, "reply.md");
+    await Bun.write(reply, "---\ndone: false\n---\nWhat if it had failed?\n");
+    const counterfactual = (await fork(original.doer, "--output", reply)).thread;
+
+    const family = [original.thread, child, grandchild, ofStart, counterfactual];
+    const expected = [
+      `${original.thread}@-(original)`,
+      `  ${ofStart}@0(lineage)`,
+      `  ${child}@1(lineage)`,
+      `    ${grandchild}@2(lineage)`,
+      `  ${counterfactual}@2(lineage)`,
+    ];
+    for (const member of family) {
+      const result = await tree(member);
+      expect({ member, thread: result.thread, shape: shape(result.roots) }).toEqual({
+        member,
+        thread: member,
+        shape: expected,
+      });
+      const lines = (await temp.uwf(["tree", member])).stdout.trimEnd().split("\n");
+      expect(lines).toHaveLength(5);
+      expect(lines.filter((line) => line.endsWith(" *"))).toEqual([expect.stringContaining(member)]);
+    }
+    const drawn = (await temp.uwf(["tree", grandchild])).stdout;
+    expect(drawn).toContain(`└─ step 2, reply replaced: ${counterfactual}  ended  2 steps`);
+  });
 });
 
 describe("forks recorded by an older uwf", () => {

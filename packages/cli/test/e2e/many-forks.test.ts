@@ -262,6 +262,40 @@ describe("uwf step T1 T2 … --parallel K", () => {
     expect((await step([alreadyEnded, ended])).exitCode).toBe(10);
   });
 
+  it("ends 50 forks from `fork --count 50 | step - --all --parallel 8 --jsonl`: one line per step, none busy", async () => {
+    const original = await start();
+    const forked = await temp.uwf(["fork", original, "--count", "50"]);
+    expect(forked.exitCode).toBe(0);
+    const forks = forked.stdout.trim().split("\n");
+    expect(new Set(forks).size).toBe(50);
+
+    const log = join(temp.work, "batch.log");
+    const result = await temp.uwf(["step", "-", "--all", "--parallel", "8", "--agent", "batch-worker", "--jsonl"], {
+      stdin: forked.stdout,
+      env: { BATCH_LOG: log },
+    });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const events = parseEvents(result.stdout);
+    expect(events.filter((event) => !["step-started", "step-finished", "thread-ended"].includes(event.type))).toEqual(
+      [],
+    );
+    const listed = listResultSchema.parse((await temp.uwf(["list", "--forks-of", original, "--json"])).json());
+    expect(listed.total).toBe(50);
+    for (const fork of listed.threads) {
+      const own = events.filter((event) => event.thread === fork.id).map((event) => event.type);
+      expect({
+        fork: fork.id,
+        status: fork.status,
+        finished: own.filter((type) => type === "step-finished").length,
+      }).toEqual({ fork: fork.id, status: "ended", finished: fork.stepCount });
+      expect(own.at(-1)).toBe("thread-ended");
+    }
+    // Two steps (planner, doer) for each of the 50: a started, a finished and, at the end, an ended line.
+    expect(events).toHaveLength(50 * 5);
+    expect(mostAtOnce(readFileSync(log, "utf8").trim().split("\n"))).toBeLessThanOrEqual(8);
+  }, 120_000);
+
   it("reads thread ids from stdin with -, one per line, blank lines skipped", async () => {
     const original = await start();
     const forked = await temp.uwf(["fork", original, "--count", "2"]);

@@ -39,7 +39,7 @@ export const diffStepSchema = z.object({
   number: z.number().int().positive(),
   left: diffStepSideSchema.nullable(),
   right: diffStepSideSchema.nullable(),
-  /** Output fields that differ, in the order the left side reported them, then the right side's new ones. */
+  /** Output fields that differ: the left side's by name (stored outputs keep keys sorted), then those only the right reported. */
   fields: z.array(fieldDifferenceSchema),
   /** With `--bodies`: a unified diff of the two bodies (empty when they are the same); absent otherwise. */
   bodyDiff: z.string().optional(),

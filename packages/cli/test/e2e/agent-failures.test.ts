@@ -2,13 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
-import {
-  agentRunNodeSchema,
-  errorResultSchema,
-  shownThreadSchema,
-  startResultSchema,
-  stepResultSchema,
-} from "@uwf/protocol";
+import { agentRunNodeSchema, errorResultSchema, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
@@ -30,14 +24,9 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(): Promise<string> {
-  const started = await temp.uwf(["start", LINEAR, "-p", "Write hello.txt", "--json"]);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = () => temp.startThread(LINEAR);
 
-async function record(thread: string) {
-  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-}
+const record = (thread: string) => temp.showThread(thread);
 
 function isAlive(pid: number): boolean {
   try {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { shownThreadSchema, startResultSchema } from "@uwf/protocol";
+import { shownThreadSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
@@ -12,15 +12,9 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(name: string): Promise<string> {
-  const started = await temp.uwf(["start", workflow(name), "-p", "The task", "--json"]);
-  expect(started.exitCode).toBe(0);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = (name: string) => temp.startThread(workflow(name), "The task");
 
-async function record(thread: string) {
-  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-}
+const record = (thread: string) => temp.showThread(thread);
 
 describe("uwf cancel", () => {
   it("cancels an active thread, which then refuses steps", async () => {

@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { createSqliteRefStore, isProcessAlive, readProcessStart, refDatabasePath } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
-import { errorResultSchema, type Lease, shownThreadSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
+import { errorResultSchema, type Lease, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
@@ -27,14 +27,9 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(): Promise<string> {
-  const started = await temp.uwf(["start", LINEAR, "-p", "Write hello.txt", "--json"]);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = () => temp.startThread(LINEAR);
 
-async function record(thread: string) {
-  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-}
+const record = (thread: string) => temp.showThread(thread);
 
 /** The leases in the home's ref store, read beside the running uwf processes. */
 async function leases(): Promise<Lease[]> {

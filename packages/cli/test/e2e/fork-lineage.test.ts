@@ -9,8 +9,6 @@ import {
   forkResultSchema,
   listResultSchema,
   logResultSchema,
-  shownThreadSchema,
-  startResultSchema,
   stepResultSchema,
   treeResultSchema,
 } from "@uwf/protocol";
@@ -22,11 +20,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(): Promise<string> {
-  const started = await temp.uwf(["start", LINEAR, "-p", "The task", "--json"]);
-  expect(started.exitCode).toBe(0);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = () => temp.startThread(LINEAR, "The task");
 
 /** A linear thread run to its end (planner, then doer), with its start node and step addresses. */
 async function finishedThread() {
@@ -37,9 +31,7 @@ async function finishedThread() {
   return { thread, start: (await record(thread)).start, planner: planner.address, doer: doer.address };
 }
 
-async function record(thread: string) {
-  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-}
+const record = (thread: string) => temp.showThread(thread);
 
 async function fork(...args: string[]) {
   const forked = await temp.uwf(["fork", ...args, "--json"]);

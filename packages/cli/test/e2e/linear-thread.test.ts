@@ -17,11 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(): Promise<string> {
-  const started = await temp.uwf(["start", LINEAR, "-p", "Write hello.txt", "--json"]);
-  expect(started.exitCode).toBe(0);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = () => temp.startThread(LINEAR);
 
 describe("a linear two-role workflow", () => {
   it("runs planner then doer, links the chain and ends", async () => {

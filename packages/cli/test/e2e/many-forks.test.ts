@@ -9,8 +9,6 @@ import {
   forksResultSchema,
   listResultSchema,
   logResultSchema,
-  shownThreadSchema,
-  startResultSchema,
   stepBatchResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
@@ -36,15 +34,9 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(workflow = LINEAR): Promise<string> {
-  const started = await temp.uwf(["start", workflow, "-p", "The task", "--json"]);
-  expect(started.exitCode).toBe(0);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = (workflow = LINEAR) => temp.startThread(workflow, "The task");
 
-async function record(thread: string) {
-  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-}
+const record = (thread: string) => temp.showThread(thread);
 
 async function threadCount(): Promise<number> {
   return listResultSchema.parse((await temp.uwf(["list", "--limit", "0", "--json"])).json()).total;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
-import { listResultSchema, shownThreadSchema, startResultSchema } from "@uwf/protocol";
+import { listResultSchema, shownThreadSchema } from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
 const BIN = resolve(import.meta.dir, "../../src/bin.ts");
@@ -15,9 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => temp.cleanup());
 
-async function start(): Promise<string> {
-  return startResultSchema.parse((await temp.uwf(["start", LINEAR, "-p", "Task", "--json"])).json()).thread;
-}
+const start = () => temp.startThread(LINEAR, "Task");
 
 describe("the thread key", () => {
   it("names the thread in show, cancel and every listed record; id stays as an alias", async () => {

@@ -68,11 +68,7 @@ function parseEvents(stdout: string): CliEvent[] {
     .map((line) => cliEventSchema.parse(JSON.parse(line)));
 }
 
-async function start(workflow = LINEAR): Promise<string> {
-  const started = await temp.uwf(["start", workflow, "-p", "Write hello.txt", "--json"]);
-  expect(started.exitCode).toBe(0);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = (workflow = LINEAR) => temp.startThread(workflow);
 
 describe("streaming step lines", () => {
   it("prints the first step's line before the second step ends, when stdout is a pipe", async () => {

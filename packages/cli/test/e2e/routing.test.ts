@@ -10,8 +10,6 @@ import {
   forkResultSchema,
   listResultSchema,
   type OutputNode,
-  shownThreadSchema,
-  startResultSchema,
   stepResultSchema,
   type TextNode,
   type ThreadStepNode,
@@ -30,15 +28,9 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(): Promise<string> {
-  const started = await temp.uwf(["start", WORKFLOW, "-p", "Write hello.txt", "--json"]);
-  expect(started.exitCode).toBe(0);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = () => temp.startThread(WORKFLOW);
 
-async function record(thread: string) {
-  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-}
+const record = (thread: string) => temp.showThread(thread);
 
 async function step(thread: string, scenario: string, ...more: string[]) {
   return temp.uwf(["step", thread, "--agent", scripted(scenario), ...more]);

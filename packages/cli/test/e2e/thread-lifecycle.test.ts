@@ -1,13 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import {
-  forkResultSchema,
-  logResultSchema,
-  shownThreadSchema,
-  startResultSchema,
-  stepResultSchema,
-  threadStepNodeSchema,
-} from "@uwf/protocol";
+import { forkResultSchema, logResultSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
@@ -19,15 +12,9 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function start(name: string, prompt = "The task"): Promise<string> {
-  const started = await temp.uwf(["start", workflow(name), "-p", prompt, "--json"]);
-  expect(started.exitCode).toBe(0);
-  return startResultSchema.parse(started.json()).thread;
-}
+const start = (name: string, prompt = "The task") => temp.startThread(workflow(name), prompt);
 
-async function record(thread: string) {
-  return shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-}
+const record = (thread: string) => temp.showThread(thread);
 
 describe("suspend and resume", () => {
   it("suspends on $SUSPEND, refuses steps with exit 20, and resumes with the answer", async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { type ShownThread, shownThreadSchema, startResultSchema } from "@uwf/protocol";
 
 const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
@@ -29,6 +30,10 @@ export interface TempHome {
   work: string;
   uwf(args: string[], options?: { stdin?: string; env?: Record<string, string>; cwd?: string }): Promise<UwfRun>;
   spawn(args: string[], options?: { env?: Record<string, string> }): ReturnType<typeof Bun.spawn>;
+  /** `uwf start WORKFLOW -p PROMPT --json`; the new thread's id (throws with uwf's stderr when it fails). */
+  startThread(workflow?: string, prompt?: string): Promise<string>;
+  /** The thread as `uwf show THREAD --json` reports it. */
+  showThread(thread: string): Promise<ShownThread>;
   writeConfig(yaml: string): void;
   cleanup(): void;
 }
@@ -47,7 +52,7 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
   const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root };
   const command = (args: string[]) =>
     options.binary === undefined ? [process.execPath, BIN, ...args] : [options.binary, ...args];
-  return {
+  const home_: TempHome = {
     home,
     work,
     async uwf(args, options = {}) {
@@ -84,8 +89,17 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
     writeConfig(yaml) {
       writeFileSync(join(home, "config.yaml"), yaml);
     },
+    async startThread(workflow = LINEAR, prompt = "Write hello.txt") {
+      const started = await home_.uwf(["start", workflow, "-p", prompt, "--json"]);
+      if (started.exitCode !== 0) throw new Error(`uwf start exited ${started.exitCode}: ${started.stderr}`);
+      return startResultSchema.parse(started.json()).thread;
+    },
+    async showThread(thread) {
+      return shownThreadSchema.parse((await home_.uwf(["show", thread, "--json"])).json());
+    },
     cleanup() {
       rmSync(root, { recursive: true, force: true });
     },
   };
+  return home_;
 }

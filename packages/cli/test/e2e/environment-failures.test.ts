@@ -38,8 +38,15 @@ function probeMounting(): string | null {
 function probeUnprivileged(): string | null {
   if (process.getuid?.() !== 0) return null;
   try {
-    const probe = Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "true"]);
-    return probe.exitCode === 0 ? null : "running as root, and setpriv cannot drop to an unprivileged user";
+    const drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+    if (Bun.spawnSync([...drop, "true"]).exitCode !== 0) {
+      return "running as root, and setpriv cannot drop to an unprivileged user";
+    }
+    // A checkout inside a folder only root may enter (`mktemp -d` makes them 0700) is out of its reach.
+    if (Bun.spawnSync([...drop, "test", "-r", BIN]).exitCode !== 0) {
+      return `running as root, and an unprivileged user cannot read ${BIN}`;
+    }
+    return null;
   } catch {
     return "running as root, and setpriv is not installed";
   }

@@ -1,12 +1,13 @@
 import { InvalidRecordError } from "./invalid-record-error.ts";
-import type { AcquireLeaseOptions } from "./store.ts";
+import type { AcquireLeaseOptions, ClaimThreadOptions } from "./store.ts";
 
 /** A lease request every ref store backend refuses before touching its leases. */
-export function checkLeaseOptions(options: AcquireLeaseOptions): void {
+export function checkLeaseOptions(options: AcquireLeaseOptions | ClaimThreadOptions): void {
   checkTtl(options.ttlMs);
   if (!Number.isInteger(options.pid)) throw new InvalidRecordError("lease request", ["pid: expected an integer"]);
   if (Number.isNaN(options.now.getTime())) throw new InvalidRecordError("lease request", ["now: invalid date"]);
-  const { processStart, takeOver } = options;
+  const { processStart } = options;
+  const takeOver = "takeOver" in options ? options.takeOver : undefined;
   if (processStart !== undefined && processStart !== null && typeof processStart !== "string") {
     throw new InvalidRecordError("lease request", ["processStart: expected a string or null"]);
   }
@@ -19,5 +20,13 @@ export function checkLeaseOptions(options: AcquireLeaseOptions): void {
 export function checkTtl(ttlMs: number): void {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
     throw new InvalidRecordError("lease request", [`ttlMs: expected a positive integer, got ${ttlMs}`]);
+  }
+}
+
+/** A claim, checked as a lease request plus its filter. */
+export function checkClaimOptions(options: ClaimThreadOptions): void {
+  checkLeaseOptions(options);
+  if (options.workflow !== undefined && (typeof options.workflow !== "string" || options.workflow === "")) {
+    throw new InvalidRecordError("claim request", ["workflow: expected a workflow name"]);
   }
 }

@@ -2,14 +2,14 @@ import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { checkChainIndex, checkChainIndexSteps } from "./check-chain-index.ts";
 import { checkChainLinks } from "./check-chain-links.ts";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
-import { checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
 import { checkListQuery } from "./check-list-query.ts";
 import { checkRecord } from "./check-record.ts";
 import { checkThreadIdQuery } from "./check-thread-id-query.ts";
 import { headOfChainIndex } from "./head-of-chain-index.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { parseAddress } from "./parse-address.ts";
-import type { ChainIndex, ChainLink, RefStore } from "./store.ts";
+import type { ChainIndex, ChainLink, ClaimThreadOptions, RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
@@ -52,7 +52,9 @@ export function createMemoryRefStore(): RefStore {
       const checked = await checkRecord("threadUpdate", update);
       const current = threads.get(id);
       if (current === undefined || current.head !== head) return false;
-      threads.set(id, { ...current, ...checked });
+      const updated = { ...current, ...checked } as ThreadRecord & { failure?: unknown };
+      if (checked.failure === null) delete updated.failure;
+      threads.set(id, updated);
       return true;
     },
     listThreadRoots: async function* () {
@@ -74,19 +76,28 @@ export function createMemoryRefStore(): RefStore {
       if (holder !== undefined && Date.parse(holder.expiresAt) > now && holder.token !== options.takeOver) {
         return { acquired: false, holder: { ...holder } };
       }
-      const lease: Lease = {
-        threadId,
-        token: crypto.randomUUID(),
-        pid: options.pid,
-        host: options.host,
-        processStart: options.processStart ?? null,
-        agentGroup: null,
-        agentStart: null,
-        acquiredAt: options.now.toISOString(),
-        expiresAt: new Date(now + options.ttlMs).toISOString(),
-      };
+      const lease = newLease(threadId, options);
       leases.set(threadId, lease);
       return { acquired: true, lease: { ...lease }, replaced: holder === undefined ? null : { ...holder } };
+    },
+    async claimThread(options) {
+      checkClaimOptions(options);
+      const now = options.now.getTime();
+      const runnable = [...threads.values()]
+        .filter((thread) => thread.status === "active" && thread.queued === true)
+        .filter((thread) => options.workflow === undefined || thread.workflow === options.workflow)
+        .filter((thread) => {
+          const holder = leases.get(thread.id);
+          return holder === undefined || Date.parse(holder.expiresAt) <= now;
+        })
+        .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+      const thread = runnable[0];
+      if (thread === undefined) return null;
+      const holder = leases.get(thread.id);
+      const lease = newLease(thread.id, options);
+      leases.set(thread.id, lease);
+      const replaced = holder === undefined ? null : { ...holder };
+      return { thread: structuredClone(thread), lease: { ...lease }, replaced };
     },
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
@@ -144,6 +155,21 @@ export function createMemoryRefStore(): RefStore {
     async forgetChainIndex(threadId) {
       chainIndexes.delete(threadId);
     },
+  };
+}
+
+/** A new lease for this holder, as a fresh acquire or claim makes it: no agent yet. */
+function newLease(threadId: string, options: ClaimThreadOptions): Lease {
+  return {
+    threadId,
+    token: crypto.randomUUID(),
+    pid: options.pid,
+    host: options.host,
+    processStart: options.processStart ?? null,
+    agentGroup: null,
+    agentStart: null,
+    acquiredAt: options.now.toISOString(),
+    expiresAt: new Date(options.now.getTime() + options.ttlMs).toISOString(),
   };
 }
 

@@ -1,8 +1,9 @@
 import type { Database } from "bun:sqlite";
 import type { Lease } from "@uwf/protocol";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
-import { checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
-import type { RefStore } from "./store.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import type { AcquireLeaseOptions, ClaimedThread, RefStore } from "./store.ts";
+import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "./thread-rows.ts";
 
 interface LeaseRow {
   thread_id: string;
@@ -28,7 +29,7 @@ type Acquired = { granted: true; replaced: LeaseRow | null } | { granted: false;
  */
 export function createSqliteLeaseMethods(
   database: Database,
-): Pick<RefStore, "acquireLease" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "listLeases"> {
+): Pick<RefStore, "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "listLeases"> {
   const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
   const upsertLease = database.query<
     never,
@@ -66,21 +67,28 @@ export function createSqliteLeaseMethods(
     return changes === 1 ? { granted: true, replaced: before } : { granted: false, holder: before as LeaseRow };
   });
 
+  // The runnable thread with the lowest id; threads_runnable holds exactly the active, queued ones.
+  const selectRunnable = database.query<ThreadRow, [number, string | null]>(
+    `SELECT ${THREAD_COLUMNS} FROM threads INDEXED BY threads_runnable
+     WHERE status = 'active' AND queued = 1 AND (?2 IS NULL OR workflow = ?2)
+       AND NOT EXISTS (SELECT 1 FROM leases WHERE leases.thread_id = threads.id AND leases.expires_at > ?1)
+     ORDER BY id LIMIT 1`,
+  );
+  // SQLite's write lock makes choosing and taking one step: no other claimer runs in between.
+  const claim = database.transaction((options: AcquireLeaseOptions, workflow: string | null): ClaimedThread | null => {
+    const thread = selectRunnable.get(options.now.getTime(), workflow);
+    if (thread === null) return null;
+    const row = newLeaseRow(thread.id as string, options);
+    const result = acquire(row, null);
+    if (!result.granted) throw new Error(`claimThread: the lease of ${thread.id} was held after all`);
+    const replaced = result.replaced === null ? null : leaseFromRow(result.replaced);
+    return { thread: threadFromRow(thread), lease: leaseFromRow(row), replaced };
+  });
+
   return {
     async acquireLease(threadId, options) {
       checkLeaseOptions(options);
-      const now = options.now.getTime();
-      const row: LeaseRow = {
-        thread_id: threadId,
-        token: crypto.randomUUID(),
-        pid: options.pid,
-        host: options.host,
-        process_start: options.processStart ?? null,
-        agent_group: null,
-        agent_start: null,
-        acquired_at: now,
-        expires_at: now + options.ttlMs,
-      };
+      const row = newLeaseRow(threadId, options);
       const result = acquire.immediate(row, options.takeOver ?? null);
       return result.granted
         ? {
@@ -89,6 +97,10 @@ export function createSqliteLeaseMethods(
             replaced: result.replaced === null ? null : leaseFromRow(result.replaced),
           }
         : { acquired: false, holder: leaseFromRow(result.holder) };
+    },
+    async claimThread(options) {
+      checkClaimOptions(options);
+      return claim.immediate(options, options.workflow ?? null);
     },
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
@@ -102,6 +114,21 @@ export function createSqliteLeaseMethods(
       releaseLease.run(lease.threadId, lease.token);
     },
     listLeases: async () => selectLeases.all().map(leaseFromRow),
+  };
+}
+
+function newLeaseRow(threadId: string, options: AcquireLeaseOptions): LeaseRow {
+  const now = options.now.getTime();
+  return {
+    thread_id: threadId,
+    token: crypto.randomUUID(),
+    pid: options.pid,
+    host: options.host,
+    process_start: options.processStart ?? null,
+    agent_group: null,
+    agent_start: null,
+    acquired_at: now,
+    expires_at: now + options.ttlMs,
   };
 }
 

@@ -126,6 +126,22 @@ describe("createSqliteRefStore", () => {
     await refs.close();
   });
 
+  it("migrates a version 8 database, whose threads then are not queued, and claims what is queued after", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    rollBack(path, 8);
+
+    const refs = createSqliteRefStore(path);
+    const record = sampleThreadRecord();
+    expect(await refs.getThread(record.id)).toEqual(record);
+    const claim = { ttlMs: 1000, pid: 1, host: "box", now: new Date() };
+    expect(await refs.claimThread(claim)).toBeNull();
+    expect(await refs.updateThread(record.id, record.head, { queued: true })).toBe(true);
+    expect((await refs.claimThread(claim))?.thread).toEqual({ ...record, queued: true });
+    await refs.close();
+  });
+
   it("recalls a chain longer than one query's page, in order", async () => {
     const links = [];
     let prev = "2W53JPNXF556H";
@@ -276,6 +292,11 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     ),
   ],
   8: ["ALTER TABLE threads DROP COLUMN budget"],
+  9: [
+    "DROP INDEX threads_runnable",
+    "ALTER TABLE threads DROP COLUMN queued",
+    "ALTER TABLE threads DROP COLUMN failure",
+  ],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

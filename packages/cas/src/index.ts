@@ -34,6 +34,8 @@ export type {
   ChainIndex,
   ChainIndexStep,
   ChainLink,
+  ClaimedThread,
+  ClaimThreadOptions,
   LeaseAgent,
   ListThreadsQuery,
   ListThreadsResult,

@@ -6,11 +6,13 @@ import {
   isWellFormedThreadUpdate,
   isWellFormedWorkflowEntry,
 } from "./is-well-formed-record.ts";
+import { refRecordSchemas } from "./ref-record-schemas.ts";
 import { sampleThreadRecord } from "./sample-nodes.ts";
 
-const updateSchema = threadRecordSchema.omit({ id: true, createdAt: true, start: true }).partial().strict();
+const updateSchema = refRecordSchemas.threadUpdate;
 const origin = { thread: "01JD0000000000000000000000", step: 3, address: "2W53JPNXF556H", replaced: false };
-const record = sampleThreadRecord({ forkedFrom: origin, reason: "why", next: "coder" });
+const failure = { code: "agent-failed", message: "exit 1", attempts: 3, failedAt: "2026-11-21T10:00:00.000Z" };
+const record = sampleThreadRecord({ forkedFrom: origin, reason: "why", next: "coder", queued: true, failure });
 const entry = { name: "solve", address: "2W53JPNXF556H", updatedAt: "2026-11-21T10:00:00.000Z" };
 
 /** Values each field can take, good and bad, to try in every field. */
@@ -46,6 +48,13 @@ const candidates: unknown[] = [
   { ...origin, replaced: "yes" },
   { thread: null, step: null, address: "2W53JPNXF556H" },
   { ...origin, extra: 1 },
+  true,
+  false,
+  failure,
+  { ...failure, attempts: 0 },
+  { ...failure, code: "" },
+  { ...failure, failedAt: "2026-11-21T10:00:00Z" },
+  { code: "x", message: "y", attempts: 1 },
 ];
 
 function variants(base: Record<string, unknown>): Record<string, unknown>[] {
@@ -93,6 +102,7 @@ describe("the ref store's cheap record checks", () => {
       true,
     );
     expect(isWellFormedWorkflowEntry(entry)).toBe(true);
+    expect(isWellFormedThreadUpdate({ status: "active", failure: null })).toBe(true);
   });
 
   it("leave everything else to the schema, which still accepts and normalises what it allows", async () => {

@@ -32,10 +32,12 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   failedUsage: isUsage,
   recoveredFrom: isAddress,
   budget: isThreadBudget,
+  queued: (value) => typeof value === "boolean",
+  failure: isThreadFailure,
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */
-const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom", "failedUsage", "budget"]);
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom", "failedUsage", "budget", "queued", "failure"]);
 const REQUIRED_FIELDS = Object.keys(RECORD_FIELDS).filter((key) => !OPTIONAL_FIELDS.has(key));
 
 const UPDATABLE_FIELDS = new Set(
@@ -50,7 +52,10 @@ export function isWellFormedThreadRecord(value: unknown): value is ThreadRecord 
 }
 
 export function isWellFormedThreadUpdate(value: unknown): value is ThreadUpdate {
-  return isPlainObject(value) && Object.keys(value).every((key) => UPDATABLE_FIELDS.has(key)) && everyFieldValid(value);
+  if (!isPlainObject(value) || !Object.keys(value).every((key) => UPDATABLE_FIELDS.has(key))) return false;
+  // An update removes a failure with null.
+  const { failure, ...rest } = value;
+  return (failure === undefined || failure === null || isThreadFailure(failure)) && everyFieldValid(rest);
 }
 
 export function isWellFormedWorkflowEntry(value: unknown): value is WorkflowEntry {
@@ -64,6 +69,17 @@ export function isWellFormedWorkflowEntry(value: unknown): value is WorkflowEntr
 
 function everyFieldValid(value: Record<string, unknown>): boolean {
   return Object.entries(value).every(([key, field]) => RECORD_FIELDS[key as keyof ThreadRecord](field));
+}
+
+function isThreadFailure(value: unknown): boolean {
+  return (
+    hasExactly(value, ["code", "message", "attempts", "failedAt"]) &&
+    typeof value.code === "string" &&
+    value.code !== "" &&
+    typeof value.message === "string" &&
+    isPositiveCount(value.attempts) &&
+    isTimestamp(value.failedAt)
+  );
 }
 
 function isForkOrigin(value: unknown): boolean {

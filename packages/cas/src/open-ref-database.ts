@@ -3,7 +3,7 @@ import { asRefStoreError } from "./ref-database-damage.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 8;
+export const REF_SCHEMA_VERSION = 9;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -93,6 +93,14 @@ const MIGRATIONS: readonly string[] = [
   `
   -- A thread's limits and the one it reached while suspended for it (JSON); NULL on a thread without any.
   ALTER TABLE threads ADD COLUMN budget TEXT;
+  `,
+  `
+  -- Whether workers may claim the thread (1: put in the queue by start/run --queue; NULL or 0: not), and
+  -- why a worker gave up on it (JSON; NULL unless its status is failed).
+  ALTER TABLE threads ADD COLUMN queued INTEGER;
+  ALTER TABLE threads ADD COLUMN failure TEXT;
+  -- What a worker's claim walks: the runnable threads, oldest first.
+  CREATE INDEX threads_runnable ON threads (id) WHERE status = 'active' AND queued = 1;
   `,
 ];
 

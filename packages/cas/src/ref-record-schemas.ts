@@ -1,10 +1,12 @@
-import { threadRecordSchema, workflowEntrySchema } from "@uwf/protocol";
+import { threadFailureSchema, threadRecordSchema, workflowEntrySchema } from "@uwf/protocol";
 
 /** The protocol's schemas for what the ref store persists; loaded only for input the cheap checks do not accept. */
 export const refRecordSchemas = {
   threadRecord: threadRecordSchema,
   threadUpdate: threadRecordSchema
     .omit({ id: true, createdAt: true, start: true, recoveredFrom: true })
+    // null removes a failure
+    .extend({ failure: threadFailureSchema.nullable() })
     .partial()
     .strict(),
   workflowEntry: workflowEntrySchema,

@@ -371,6 +371,107 @@ export function describeRefStoreConformance(current: CurrentStore): void {
     });
   });
 
+  describe("worker claims", () => {
+    const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
+    const claim = (seconds: number, workflow?: string, pid = 100) => ({
+      ttlMs: 30_000,
+      pid,
+      host: "box",
+      now: at(seconds),
+      ...(workflow === undefined ? {} : { workflow }),
+    });
+    const queued = (n: number, overrides: Partial<ThreadRecord> = {}) =>
+      sampleThreadRecord({ id: sampleThreadId(n), queued: true, ...overrides });
+
+    it("claims only active, queued threads, oldest first, each once while its lease lives", async () => {
+      const { refs } = current();
+      await refs.createThread(queued(5));
+      await refs.createThread(queued(2));
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(1) }));
+      await refs.createThread(queued(3, { status: "suspended" }));
+      await refs.createThread(queued(4, { status: "ended" }));
+      await refs.createThread(queued(6, { status: "cancelled" }));
+      const failure = { code: "agent-failed", message: "exit 1", attempts: 3, failedAt: at(0).toISOString() };
+      await refs.createThread(queued(7, { status: "failed", failure }));
+      await refs.createThread(queued(8, { queued: false }));
+
+      const first = await refs.claimThread({ ...claim(0), processStart: "77" });
+      expect(first?.thread).toEqual(queued(2));
+      expect(first?.replaced).toBeNull();
+      expect(first?.lease).toMatchObject({
+        threadId: sampleThreadId(2),
+        pid: 100,
+        host: "box",
+        processStart: "77",
+        agentGroup: null,
+        acquiredAt: at(0).toISOString(),
+        expiresAt: at(30).toISOString(),
+      });
+      expect((await refs.acquireLease(sampleThreadId(2), { ...claim(1), takeOver: undefined })).acquired).toBe(false);
+      expect((await refs.claimThread(claim(1)))?.thread.id).toBe(sampleThreadId(5));
+      expect(await refs.claimThread(claim(2))).toBeNull();
+      expect((await refs.listLeases()).map((lease) => lease.threadId)).toEqual([sampleThreadId(2), sampleThreadId(5)]);
+    });
+
+    it("skips a thread another holder leases, and takes over one whose lease expired", async () => {
+      const { refs } = current();
+      await refs.createThread(queued(1));
+      await refs.createThread(queued(2));
+      const held = await refs.acquireLease(sampleThreadId(1), claim(0, undefined, 7));
+      expect(held.acquired).toBe(true);
+      expect((await refs.claimThread(claim(10)))?.thread.id).toBe(sampleThreadId(2));
+      expect(await refs.claimThread(claim(29))).toBeNull();
+      const taken = await refs.claimThread(claim(30));
+      expect(taken?.thread.id).toBe(sampleThreadId(1));
+      expect(taken?.replaced?.pid).toBe(7);
+      if (held.acquired) expect(await refs.renewLease(held.lease, 30_000, at(31))).toBe(false);
+    });
+
+    it("claims a released thread again, and only threads of the workflow asked for", async () => {
+      const { refs } = current();
+      await refs.createThread(queued(1, { workflow: "review" }));
+      await refs.createThread(queued(2, { workflow: "solve" }));
+      const review = await refs.claimThread(claim(0, "review"));
+      expect(review?.thread.id).toBe(sampleThreadId(1));
+      expect(await refs.claimThread(claim(0, "review"))).toBeNull();
+      if (review !== null) await refs.releaseLease(review.lease);
+      expect((await refs.claimThread(claim(1, "review")))?.thread.id).toBe(sampleThreadId(1));
+      expect((await refs.claimThread(claim(1, "solve")))?.thread.id).toBe(sampleThreadId(2));
+      await expect(refs.claimThread(claim(1, ""))).rejects.toThrow(InvalidRecordError);
+    });
+
+    it("never gives one thread to two claimers at once", async () => {
+      const { refs } = current();
+      for (let n = 1; n <= 5; n++) await refs.createThread(queued(n));
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, pid) => refs.claimThread(claim(0, undefined, pid))),
+      );
+      const ids = claims.flatMap((claimed) => (claimed === null ? [] : [claimed.thread.id]));
+      expect(ids.sort()).toEqual([1, 2, 3, 4, 5].map((n) => sampleThreadId(n)));
+    });
+
+    it("keeps the queued flag and a failure, which an update removes with null", async () => {
+      const { refs } = current();
+      const record = queued(1);
+      await refs.createThread(record);
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(2) }));
+      expect(await refs.getThread(sampleThreadId(2))).not.toHaveProperty("queued");
+      expect(await refs.getThread(sampleThreadId(2))).not.toHaveProperty("failure");
+      const failure = { code: "agent-failed", message: "exit 1", attempts: 3, failedAt: at(0).toISOString() };
+      expect(await refs.updateThread(record.id, record.head, { status: "failed", failure })).toBe(true);
+      expect(await refs.getThread(record.id)).toEqual({ ...record, status: "failed", failure });
+      expect((await refs.listThreads({ status: "failed" })).threads).toEqual([
+        { ...record, status: "failed", failure },
+      ]);
+      expect(await refs.claimThread(claim(0))).toBeNull();
+      expect(await refs.updateThread(record.id, record.head, { status: "active", failure: null })).toBe(true);
+      expect(await refs.getThread(record.id)).toEqual(record);
+      expect(await refs.updateThread(record.id, record.head, { queued: false })).toBe(true);
+      expect((await refs.getThread(record.id))?.queued).toBe(false);
+      expect(await refs.claimThread(claim(0))).toBeNull();
+    });
+  });
+
   describe("chain links", () => {
     // Links of a made-up chain START <- one <- two <- three; any JSON will do, the store does not parse it.
     const START = "2W53JPNXF556H";

@@ -1,4 +1,4 @@
-import type { Address, Lease, ThreadRecord, ThreadStatus, WorkflowEntry } from "@uwf/protocol";
+import type { Address, Lease, ThreadFailure, ThreadRecord, ThreadStatus, WorkflowEntry } from "@uwf/protocol";
 
 /**
  * A leftover of an interrupted write or gc, never listed as an object file, resolved by `gc`: a
@@ -121,8 +121,24 @@ export interface LeaseAgent {
   start: string | null;
 }
 
-/** Fields of a thread record that an update may change. */
-export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom">>;
+/** Fields of a thread record that an update may change; `failure: null` removes the failure. */
+export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom" | "failure">> & {
+  failure?: ThreadFailure | null;
+};
+
+/** What `claimThread` asks for: the lease's holder as in `acquireLease`, and which threads it will take. */
+export interface ClaimThreadOptions extends Omit<AcquireLeaseOptions, "takeOver"> {
+  /** Only threads of this workflow (registry name). */
+  workflow?: string;
+}
+
+/** A thread claimed for a worker: its record as it was claimed, and the lease the worker now holds. */
+export interface ClaimedThread {
+  thread: ThreadRecord;
+  lease: Lease;
+  /** The expired lease this one replaced (its holder died or hung), so the caller can clean up after it; null when none. */
+  replaced: Lease | null;
+}
 
 /** A thread-step node as the ref store caches it for chain reads (see `RefStore.recallChain`). */
 export interface ChainLink {
@@ -173,6 +189,13 @@ export interface RefStore {
    * is the lease of the holder `takeOver` names. The new lease records no agent.
    */
   acquireLease(threadId: string, options: AcquireLeaseOptions): Promise<AcquireLeaseResult>;
+  /**
+   * Takes the step lease of one runnable thread for a worker: status `active`, `queued`, of
+   * `options.workflow` when given, and with no lease or an expired one; the oldest (by id) first.
+   * Choosing and taking are one atomic operation, so concurrent claimers, in any process, never get
+   * the same thread, and none waits on a thread another is claiming. Null when no thread is runnable.
+   */
+  claimThread(options: ClaimThreadOptions): Promise<ClaimedThread | null>;
   /** Extends a lease this holder still owns; false when it was lost. */
   renewLease(lease: Lease, ttlMs: number, now: Date): Promise<boolean>;
   /** Records the agent this holder runs now (null: none) in a lease it still owns; false when it was lost. */

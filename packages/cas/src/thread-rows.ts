@@ -19,6 +19,8 @@ const COLUMN_OF = {
   failedUsage: "failed_usage",
   recoveredFrom: "recovered_from",
   budget: "budget",
+  queued: "queued",
+  failure: "failure",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
 /**
@@ -31,7 +33,7 @@ const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_rep
 type Field = keyof typeof COLUMN_OF;
 const FIELDS = Object.keys(COLUMN_OF) as Field[];
 /** Fields a record may leave out: NULL in their columns. */
-const OPTIONAL_FIELDS: ReadonlySet<Field> = new Set(["recoveredFrom", "failedUsage", "budget"]);
+const OPTIONAL_FIELDS: ReadonlySet<Field> = new Set(["recoveredFrom", "failedUsage", "budget", "queued", "failure"]);
 
 export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
 export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");
@@ -41,7 +43,7 @@ export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
   [C in (typeof FORK_COLUMNS)[number]]: SqlValue;
 };
 
-/** The record's values in THREAD_COLUMNS order; usage, failedUsage and budget are stored as JSON text. */
+/** The record's values in THREAD_COLUMNS order; usage, failedUsage, budget and failure are stored as JSON text, queued as 0 or 1. */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
   return [...FIELDS.map((field) => toSql(field, record[field])), ...forkDetailsToSql(record.forkedFrom)];
 }
@@ -52,7 +54,7 @@ export function threadFromRow(row: ThreadRow): ThreadRecord {
     const value = row[COLUMN_OF[field]];
     // An optional field is absent from the record, not null, when its column is empty.
     if (OPTIONAL_FIELDS.has(field) && value === null) continue;
-    record[field] = isJsonField(field) ? JSON.parse(String(value)) : value;
+    record[field] = isJsonField(field) ? JSON.parse(String(value)) : field === "queued" ? value === 1 : value;
   }
   record.forkedFrom = forkOriginFromRow(row);
   return record as ThreadRecord;
@@ -80,12 +82,13 @@ export function updateAssignments(update: ThreadUpdate): { assignments: string[]
 }
 
 function isJsonField(field: Field): boolean {
-  return field === "usage" || field === "failedUsage" || field === "budget";
+  return field === "usage" || field === "failedUsage" || field === "budget" || field === "failure";
 }
 
 function toSql(field: Field, value: unknown): SqlValue {
   if (isJsonField(field)) return value === undefined || value === null ? null : JSON.stringify(value);
   if (field === "forkedFrom") return (value as ForkOrigin | null)?.address ?? null;
+  if (field === "queued") return value === undefined ? null : Number(value);
   return (value ?? null) as SqlValue;
 }
 

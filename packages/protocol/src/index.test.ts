@@ -105,6 +105,7 @@ describe("the @uwf/protocol entry", () => {
       "textNodeSchema",
       "threadBudgetSchema",
       "threadEndedEventSchema",
+      "threadFailureSchema",
       "threadIdSchema",
       "threadRecordSchema",
       "threadStartNodeSchema",

@@ -28,6 +28,18 @@ export const forkOriginSchema = z
   .strict();
 export type ForkOrigin = z.infer<typeof forkOriginSchema>;
 
+/** Why a worker gave up on a thread (status `failed`): the last attempt's error, and how many attempts it made. */
+export const threadFailureSchema = z
+  .object({
+    /** The error's code (see ErrorCode), or `internal` for an error without one. */
+    code: z.string().min(1),
+    message: z.string(),
+    attempts: z.number().int().positive(),
+    failedAt: z.iso.datetime(),
+  })
+  .strict();
+export type ThreadFailure = z.infer<typeof threadFailureSchema>;
+
 /** The one mutable record of a thread, kept in the ref store. Everything else is in the object store. */
 export const threadRecordSchema = z
   .object({
@@ -64,6 +76,13 @@ export const threadRecordSchema = z
      * it spent (see budgetSpent). Absent on a thread without any, and on records written before budgets.
      */
     budget: threadBudgetSchema.optional(),
+    /**
+     * True on a thread put in the queue for workers (`start --queue`, `run --queue`): `uwf worker` claims
+     * only these. Absent (or false) on a thread stepped where it was started, and on older records.
+     */
+    queued: z.boolean().optional(),
+    /** Set while the thread is `failed`: what its last attempt failed with. Absent otherwise. */
+    failure: threadFailureSchema.optional(),
   })
   .strict();
 export type ThreadRecord = z.infer<typeof threadRecordSchema>;

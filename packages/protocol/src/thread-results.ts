@@ -3,6 +3,7 @@ import { addressSchema } from "./address.ts";
 import { budgetReportSchema } from "./budget.ts";
 import { errorBodySchema } from "./error-result.ts";
 import { forkOriginSchema, threadIdSchema, threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
+import { THREAD_STATUSES } from "./thread-statuses.ts";
 import { usageSchema } from "./usage.ts";
 
 export const startResultSchema = z.object({ thread: z.string(), workflow: addressSchema, head: addressSchema });
@@ -63,7 +64,7 @@ export type ShownThread = z.infer<typeof shownThreadSchema>;
 /** A thread as `list` prints it: `thread` as in `show`, and `corrupt` for a thread whose head cannot be read. */
 export const listedThreadSchema = threadRecordSchema.extend({
   thread: threadIdSchema,
-  status: z.enum(["active", "suspended", "ended", "cancelled", "corrupt"]),
+  status: z.enum([...THREAD_STATUSES, "corrupt"]),
   /** The record's budget with what the thread spent against it. */
   budget: budgetReportSchema.optional(),
 });

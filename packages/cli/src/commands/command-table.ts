@@ -192,7 +192,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       status: {
         flags: "--status <status>",
         description: "active, suspended, ended or cancelled",
-        completes: ["active", "suspended", "ended", "cancelled"],
+        completes: ["active", "suspended", "ended", "cancelled", "failed"],
       },
       workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
       limit: {

@@ -69,7 +69,7 @@ async function update(
   options: CheckBudgetOptions,
   lease: HeldLease,
   record: ThreadRecord,
-  changes: Omit<ThreadUpdate, "updatedAt">,
+  changes: Omit<ThreadUpdate, "updatedAt" | "failure">,
 ): Promise<ThreadRecord> {
   const change = { ...changes, updatedAt: options.now().toISOString() };
   lease.assertHeld();

@@ -22,6 +22,7 @@ describe("the @uwf/cas entry", () => {
       "addressOfNode",
       "canonicalizeJson",
       "canonicalizeJsonBytes",
+      "copyStore",
       "createFileObjectStore",
       "createMemoryObjectStore",
       "createMemoryRefStore",

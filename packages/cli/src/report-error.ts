@@ -1,5 +1,5 @@
+import { asEnvironmentError } from "@uwf/engine";
 import { isUwfError, type UwfErrorJson } from "@uwf/protocol";
-import { asEnvironmentError } from "./errors/environment-error.ts";
 import { StdoutClosedError } from "./errors/stdout-closed-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "./exit-codes.ts";
 

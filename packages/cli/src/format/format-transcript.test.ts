@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
+import type { HistoryStep } from "@uwf/engine";
 import type { ThreadRecord } from "@uwf/protocol";
-import type { HistoryStep } from "../engine/load-history.ts";
 import { formatTranscript } from "./format-transcript.ts";
 
 const thread = {

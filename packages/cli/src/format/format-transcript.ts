@@ -1,6 +1,6 @@
+import type { HistoryStep } from "@uwf/engine";
 import type { ThreadRecord } from "@uwf/protocol";
 import { stringify } from "yaml";
-import type { HistoryStep } from "../engine/load-history.ts";
 import { formatDuration, formatTimestamp } from "./format-duration.ts";
 
 export interface FormatTranscriptOptions {

@@ -1,3 +1,4 @@
+import { recoverThreads } from "@uwf/engine";
 import type { CasRecoverResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
@@ -12,7 +13,6 @@ export async function casRecoverCommand(context: CommandContext) {
   const { setAsideDamagedRefStore } = await import("../../open-store.ts");
   const setAside = setAsideDamagedRefStore(context.home, context.env, context.now());
   const store = await context.openStore();
-  const { recoverThreads } = await import("../../engine/recover-threads.ts");
   const result: CasRecoverResult = {
     setAside,
     ...(await recoverThreads({ store, host: context.host, now: context.now })),

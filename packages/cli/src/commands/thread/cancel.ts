@@ -1,8 +1,6 @@
+import { HeadConflictError, resolveThread, withThreadLease } from "@uwf/engine";
 import type { ShownThread, ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
-import { withThreadLease } from "../../engine/with-thread-lease.ts";
-import { HeadConflictError } from "../../errors/head-conflict-error.ts";
 import { ThreadAlreadyEndedError } from "../../errors/thread-already-ended-error.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 

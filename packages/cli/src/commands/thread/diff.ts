@@ -1,8 +1,7 @@
 import type { Store } from "@uwf/cas";
+import { type DiffTarget, diffChains, resolveNodeOrThread } from "@uwf/engine";
 import { type DiffResult, nodeKind } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { type DiffTarget, diffChains } from "../../engine/diff-chains.ts";
-import { resolveNodeOrThread } from "../../engine/resolve-node-or-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatDiff } from "../../format/format-diff.ts";
 import type { CommandOutcome } from "../../registry.ts";

@@ -1,11 +1,9 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseAddress } from "@uwf/cas";
+import { forkThreads, type ReplacementReply, resolveNodeOrThread, resolveThread } from "@uwf/engine";
 import type { ForkResult, ForksResult, ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { forkThreads, type ReplacementReply } from "../../engine/fork-thread.ts";
-import { resolveNodeOrThread } from "../../engine/resolve-node-or-thread.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readInputFile } from "../../read-input-file.ts";
 import type { CommandOutcome } from "../../registry.ts";

@@ -1,6 +1,6 @@
+import { resolveThread } from "@uwf/engine";
 import { type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
 import { toShownThread } from "./to-shown-thread.ts";

@@ -1,10 +1,7 @@
+import { followThread, loadStepSummaries, resolveThread, ThreadCancelledError } from "@uwf/engine";
 import { budgetReport, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { followThread } from "../../engine/follow-thread.ts";
-import { loadStepSummaries } from "../../engine/load-step-summaries.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
-import { ThreadCancelledError } from "../../errors/thread-cancelled-error.ts";
 import { EXIT_ENDED, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatLog } from "../../format/format-log.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";

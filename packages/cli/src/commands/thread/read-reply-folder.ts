@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { ReplacementReply } from "../../engine/fork-thread.ts";
+import type { ReplacementReply } from "@uwf/engine";
 import { InputFileError } from "../../errors/input-file-error.ts";
 
 /**

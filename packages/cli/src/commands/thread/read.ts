@@ -1,8 +1,6 @@
+import { loadHistory, readChain, resolveThread } from "@uwf/engine";
 import type { ReadResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { loadHistory } from "../../engine/load-history.ts";
-import { readChain } from "../../engine/read-chain.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
 import { formatTranscript } from "../../format/format-transcript.ts";
 
 export interface ReadCommandOptions {

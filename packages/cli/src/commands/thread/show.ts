@@ -1,4 +1,5 @@
 import type { Store } from "@uwf/cas";
+import { expandNode, resolveNodeOrThread } from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
@@ -8,8 +9,6 @@ import {
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { expandNode } from "../../engine/expand-node.ts";
-import { resolveNodeOrThread } from "../../engine/resolve-node-or-thread.ts";
 import { NoReplyError } from "../../errors/no-reply-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";

@@ -1,6 +1,6 @@
+import { resolveThreadCwd, startThread } from "@uwf/engine";
 import type { StartResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { resolveThreadCwd, startThread } from "../../engine/start-thread.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { promptReadsStdin, readPrompt } from "./read-prompt.ts";

@@ -1,4 +1,5 @@
 import { forEachConcurrently } from "@uwf/cas";
+import { resolveThread, ThreadCancelledError } from "@uwf/engine";
 import {
   addUsage,
   type BatchThreadOutcome,
@@ -11,9 +12,7 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
-import { ThreadCancelledError } from "../../errors/thread-cancelled-error.ts";
 import {
   EXIT_BUSY,
   EXIT_ENDED,

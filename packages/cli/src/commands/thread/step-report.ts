@@ -1,3 +1,4 @@
+import type { StepStart } from "@uwf/engine";
 import {
   budgetReport,
   type CliEvent,
@@ -7,7 +8,6 @@ import {
   type StepSummary,
   type ThreadRecord,
 } from "@uwf/protocol";
-import type { StepStart } from "../../engine/run-step-agent.ts";
 
 /** What `step`, `run`, `resume` and `log --follow` report: where the thread stands and the steps they saw. */
 export async function toStepResult(record: ThreadRecord, steps: StepSummary[], failure?: unknown): Promise<StepResult> {

@@ -1,12 +1,15 @@
+import {
+  BudgetExceededError,
+  resolveThread,
+  type StepStart,
+  type StepThreadOutcome,
+  stepThread,
+  ThreadEndedError,
+  ThreadSuspendedError,
+} from "@uwf/engine";
 import { type BudgetLimits, isUwfError, type StepSummary, type ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
-import type { StepStart } from "../../engine/run-step-agent.ts";
-import { type StepThreadOutcome, stepThread } from "../../engine/step-thread.ts";
-import { BudgetExceededError } from "../../errors/budget-exceeded-error.ts";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
-import { ThreadEndedError } from "../../errors/thread-ended-error.ts";
-import { ThreadSuspendedError } from "../../errors/thread-suspended-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
 import { trace } from "../../trace.ts";

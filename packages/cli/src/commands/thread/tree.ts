@@ -1,7 +1,6 @@
+import { buildFamilyTree, resolveThread } from "@uwf/engine";
 import type { TreeResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { buildFamilyTree } from "../../engine/build-family-tree.ts";
-import { resolveThread } from "../../engine/resolve-thread.ts";
 import { familyTreeToMermaid } from "../../format/family-tree-to-mermaid.ts";
 import { formatFamilyTree } from "../../format/format-family-tree.ts";
 import type { CommandOutcome } from "../../registry.ts";

@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadWorkflowFile, workflowToMermaid } from "@uwf/agent-kit";
 import { addressOfNode } from "@uwf/cas";
+import { resolveWorkflow } from "@uwf/engine";
 import type { WorkflowNode, WorkflowShowResult } from "@uwf/protocol";
 import { stringify } from "yaml";
 import type { CommandContext } from "../../context.ts";
-import { resolveWorkflow } from "../../engine/resolve-workflow.ts";
 
 /** A workflow by name, hash or file (a file is shown, not registered). */
 export async function workflowShowCommand(options: { reference: string; mermaid?: boolean }, context: CommandContext) {

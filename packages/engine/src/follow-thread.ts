@@ -1,10 +1,10 @@
 import type { Store } from "@uwf/cas";
 import type { StepSummary, ThreadRecord } from "@uwf/protocol";
-import { InterruptedError } from "../errors/interrupted-error.ts";
-import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
+import { InterruptedError } from "./interrupted-error.ts";
 import { toStepSummary } from "./load-step-summaries.ts";
 import { readChain } from "./read-chain.ts";
 import { ThreadHistory } from "./thread-history.ts";
+import { ThreadNotFoundError } from "./thread-not-found-error.ts";
 
 /**
  * How often `log --follow` reads the thread's record. One indexed read of the ref store, which any

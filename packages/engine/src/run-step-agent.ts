@@ -1,13 +1,13 @@
 import { type AgentActivity, buildReplySchema, type ModeratorDecision } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import { type Config, SUSPEND } from "@uwf/protocol";
-import { trace } from "../trace.ts";
 import { checkStoreWritable } from "./check-store-writable.ts";
 import type { PlannedStep } from "./choose-step.ts";
 import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import type { StepState } from "./load-step-state.ts";
 import { routeReply } from "./route-reply.ts";
 import { type AgentRunResult, runAgentWithRetries } from "./run-agent-with-retries.ts";
+import { trace } from "./trace.ts";
 import type { HeldLease } from "./with-thread-lease.ts";
 
 /** What routing made of the accepted reply: where it leads (null when it suspends), and when it arrived. */

@@ -9,18 +9,18 @@ import {
   type Usage,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import { AgentFailedError } from "../errors/agent-failed-error.ts";
-import { HeadConflictError } from "../errors/head-conflict-error.ts";
-import { InterruptedError } from "../errors/interrupted-error.ts";
-import { trace } from "../trace.ts";
+import { AgentFailedError } from "./agent-failed-error.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import type { PlannedStep } from "./choose-step.ts";
+import { HeadConflictError } from "./head-conflict-error.ts";
+import { InterruptedError } from "./interrupted-error.ts";
 import type { HistoryStep } from "./load-history.ts";
 import type { StepState } from "./load-step-state.ts";
 import { toStepSummary } from "./load-step-summaries.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
 import type { StepRun } from "./run-step-agent.ts";
+import { trace } from "./trace.ts";
 import type { HeldLease } from "./with-thread-lease.ts";
 
 export interface CommitStepOptions {

@@ -7,13 +7,13 @@ import {
   UnknownRoleError,
 } from "@uwf/agent-kit";
 import type { Config } from "@uwf/protocol";
-import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
-import { trace } from "../trace.ts";
 import { type ChooseStepRoleOptions, chooseStepRole, type StepRole } from "./choose-step-role.ts";
 import type { HistoryStep } from "./load-history.ts";
 import type { StepState } from "./load-step-state.ts";
 import { describeRoutingProblem } from "./route-reply.ts";
 import type { ThreadHistory } from "./thread-history.ts";
+import { ThreadStrandedError } from "./thread-stranded-error.ts";
+import { trace } from "./trace.ts";
 
 /** The step to run: its number, role, agent and the prompt that agent gets. */
 export interface PlannedStep {

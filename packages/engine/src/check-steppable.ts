@@ -1,9 +1,9 @@
 import { BUDGET_LIMIT_NAMES, type ThreadRecord } from "@uwf/protocol";
-import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
-import { ThreadEndedError } from "../errors/thread-ended-error.ts";
-import { ThreadNotResumableError } from "../errors/thread-not-resumable-error.ts";
-import { ThreadSuspendedError } from "../errors/thread-suspended-error.ts";
-import { UsageError } from "../errors/usage-error.ts";
+import { ThreadCancelledError } from "./thread-cancelled-error.ts";
+import { ThreadEndedError } from "./thread-ended-error.ts";
+import { ThreadNotResumableError } from "./thread-not-resumable-error.ts";
+import { ThreadSuspendedError } from "./thread-suspended-error.ts";
+import { UsageError } from "./usage-error.ts";
 
 /**
  * How a step goes on from where the thread stands: a plain step; a suspended role answered; an ended

@@ -1,12 +1,12 @@
 import type { Store } from "@uwf/cas";
 import { type BudgetLimits, type Config, END, type StepSummary, type ThreadRecord } from "@uwf/protocol";
-import { HeadConflictError } from "../errors/head-conflict-error.ts";
-import { trace } from "../trace.ts";
 import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";
 import { commitStep } from "./commit-step.ts";
+import { HeadConflictError } from "./head-conflict-error.ts";
 import { loadStepState } from "./load-step-state.ts";
 import { runStepAgent, type StepAgentCallbacks } from "./run-step-agent.ts";
+import { trace } from "./trace.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions extends StepAgentCallbacks {

@@ -1,5 +1,5 @@
 import { nodeKind } from "@uwf/protocol";
-import { UnexpectedNodeKindError } from "../errors/unexpected-node-kind-error.ts";
+import { UnexpectedNodeKindError } from "./unexpected-node-kind-error.ts";
 
 /**
  * A node read back from the store, as its kind. The store has already re-hashed it, and uwf wrote it

@@ -1,7 +1,7 @@
 import type { RefStore } from "@uwf/cas";
 import type { ThreadRecord } from "@uwf/protocol";
-import { AmbiguousThreadError } from "../errors/ambiguous-thread-error.ts";
-import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
+import { AmbiguousThreadError } from "./ambiguous-thread-error.ts";
+import { ThreadNotFoundError } from "./thread-not-found-error.ts";
 
 /** A thread by its full id or a unique prefix of it (case-insensitive). */
 export async function resolveThread(refs: RefStore, reference: string): Promise<ThreadRecord> {

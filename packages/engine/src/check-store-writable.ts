@@ -1,5 +1,5 @@
 import type { ObjectStore } from "@uwf/cas";
-import { asEnvironmentError } from "../errors/environment-error.ts";
+import { asEnvironmentError } from "./environment-error.ts";
 
 /**
  * Before a step's agent starts: writes the step's prompt node, durably, as the step will once the

@@ -10,10 +10,10 @@ import {
   type ThreadBudget,
   type ThreadRecord,
 } from "@uwf/protocol";
-import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
-import { HeadConflictError } from "../errors/head-conflict-error.ts";
-import { trace } from "../trace.ts";
+import { BudgetExceededError } from "./budget-exceeded-error.ts";
+import { HeadConflictError } from "./head-conflict-error.ts";
 import type { StepState } from "./load-step-state.ts";
+import { trace } from "./trace.ts";
 import type { HeldLease } from "./with-thread-lease.ts";
 
 /** The `reason` of a thread its budget suspended. */

@@ -12,9 +12,9 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { createTwoFilesPatch } from "diff";
-import { trace } from "../trace.ts";
 import { type ChainStep, readChain, type ThreadChain } from "./read-chain.ts";
 import { ThreadHistory } from "./thread-history.ts";
+import { trace } from "./trace.ts";
 
 /** What one side of a diff names: a head, and the thread it is the head of when it was named by a thread. */
 export interface DiffTarget {

@@ -1,5 +1,5 @@
 import { budgetSpent, type ThreadRecord, UwfError } from "@uwf/protocol";
-import { describeReachedLimit, raiseLimitHint } from "../format/describe-budget.ts";
+import { describeReachedLimit, raiseLimitHint } from "./describe-reached-limit.ts";
 
 /** Stepping a suspended thread: it waits for `uwf resume` (exit 20), with an answer or, when its budget suspended it, a raised limit. */
 export class ThreadSuspendedError extends UwfError {

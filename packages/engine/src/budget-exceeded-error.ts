@@ -1,5 +1,5 @@
 import { type BudgetLimit, type BudgetSpent, spentOn, UwfError } from "@uwf/protocol";
-import { describeReachedLimit, raiseLimitHint } from "../format/describe-budget.ts";
+import { describeReachedLimit, raiseLimitHint } from "./describe-reached-limit.ts";
 
 /**
  * `uwf resume` whose step would start at or over one of the thread's limits (exit 20): nothing ran and

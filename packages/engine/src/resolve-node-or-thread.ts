@@ -1,7 +1,7 @@
 import { AddressPrefixNotFoundError, isAddressPrefix, parseAddress, resolveAddress, type Store } from "@uwf/cas";
 import type { Address, ThreadRecord } from "@uwf/protocol";
-import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { resolveThread } from "./resolve-thread.ts";
+import { ThreadNotFoundError } from "./thread-not-found-error.ts";
 
 export type NodeOrThread = { address: Address; thread: null } | { address: null; thread: ThreadRecord };
 

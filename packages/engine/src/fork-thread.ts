@@ -20,16 +20,16 @@ import {
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
-import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
-import { UsageError } from "../errors/usage-error.ts";
 import { chainHolds, findForkParent } from "./find-fork-parent.ts";
 import { NodeBatch } from "./node-batch.ts";
+import { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
 import { predictNextRole } from "./predict-next-role.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
 import { routeReply } from "./route-reply.ts";
 import { ThreadHistory } from "./thread-history.ts";
+import { UnroutableReplyError } from "./unroutable-reply-error.ts";
+import { UsageError } from "./usage-error.ts";
 import { withModeratorHistory } from "./with-moderator-history.ts";
 
 /** A reply that replaces the head step's (`fork --output`), and the file it came from, as errors name it. */

@@ -1,8 +1,8 @@
 import { isProcessAlive, type RefStore, readProcessStart } from "@uwf/cas";
 import { isUwfError, type Lease, messageOf } from "@uwf/protocol";
-import { LeaseLostError } from "../errors/lease-lost-error.ts";
-import { ThreadBusyError } from "../errors/thread-busy-error.ts";
+import { LeaseLostError } from "./lease-lost-error.ts";
 import { stopOrphanedAgent } from "./stop-orphaned-agent.ts";
+import { ThreadBusyError } from "./thread-busy-error.ts";
 
 export interface WithThreadLeaseOptions {
   refs: RefStore;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import { createMemoryRefStore, type RefStore } from "@uwf/cas";
-import { InterruptedError } from "../errors/interrupted-error.ts";
-import { LeaseLostError } from "../errors/lease-lost-error.ts";
-import { ThreadBusyError } from "../errors/thread-busy-error.ts";
+import { InterruptedError } from "./interrupted-error.ts";
+import { LeaseLostError } from "./lease-lost-error.ts";
+import { ThreadBusyError } from "./thread-busy-error.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 const THREAD = "01JTHREAD0000000000000000A";

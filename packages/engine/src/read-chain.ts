@@ -1,7 +1,7 @@
 import { type ChainIndex, type ChainLink, hashBytes, hashNode, parseAddress, type Store, walkNodes } from "@uwf/cas";
 import { type Address, nodeKind, type ThreadRecord, type ThreadStartNode, type ThreadStepNode } from "@uwf/protocol";
-import { BrokenChainError } from "../errors/broken-chain-error.ts";
-import { NotAThreadNodeError } from "../errors/not-a-thread-node-error.ts";
+import { BrokenChainError } from "./broken-chain-error.ts";
+import { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 import { storedNodeAs } from "./stored-node.ts";
 
 /** A step of a chain; its number is its position in `ThreadChain.steps` plus one. */

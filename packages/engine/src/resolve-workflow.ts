@@ -9,8 +9,8 @@ import {
   type WorkflowProblem,
   workflowNodeSchema,
 } from "@uwf/protocol";
-import { NotAWorkflowError } from "../errors/not-a-workflow-error.ts";
-import { WorkflowNotFoundError } from "../errors/workflow-not-found-error.ts";
+import { NotAWorkflowError } from "./not-a-workflow-error.ts";
+import { WorkflowNotFoundError } from "./workflow-not-found-error.ts";
 
 export interface ResolvedWorkflow {
   address: Address;

@@ -1,12 +1,12 @@
 import { type CompiledWorkflow, compileWorkflow } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
-import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
-import { trace } from "../trace.ts";
 import { checkSteppable, type ResumeRequest, type StepMode } from "./check-steppable.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";
 import { ThreadHistory } from "./thread-history.ts";
+import { ThreadNotFoundError } from "./thread-not-found-error.ts";
+import { trace } from "./trace.ts";
 
 /** What a step knows about its thread once it holds the lease: read once, before anything is decided. */
 export interface StepState {

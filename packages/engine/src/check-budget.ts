@@ -13,7 +13,6 @@ import {
 import { BudgetExceededError } from "./budget-exceeded-error.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
 import type { StepState } from "./load-step-state.ts";
-import { trace } from "./trace.ts";
 import type { HeldLease } from "./with-thread-lease.ts";
 
 /** The `reason` of a thread its budget suspended. */
@@ -24,6 +23,8 @@ export interface CheckBudgetOptions {
   now(): Date;
   /** Limits `uwf resume --max-…` sets before its step, over the thread's own. */
   resumeLimits?: Partial<BudgetLimits>;
+  /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
+  trace?(phase: string): void;
 }
 
 /** The step goes on (with the record as the check left it), or its thread was suspended for its budget instead. */
@@ -52,7 +53,7 @@ export async function checkBudget(
     if (mode !== "step") throw new BudgetExceededError(record.id, exceeded, limits[exceeded] ?? 0, spent);
     const budget = { ...limits, exceeded };
     const suspended = await update(options, lease, record, { status: "suspended", reason: BUDGET_REASON, budget });
-    trace("budget reached: thread suspended");
+    options.trace?.("budget reached: thread suspended");
     return { kind: "suspended", record: suspended };
   }
   const budget = newThreadBudget(limits);
@@ -60,7 +61,7 @@ export async function checkBudget(
   if (!raised && mode !== "lift-budget") return { kind: "go", state };
   const lifted = mode === "lift-budget" ? ({ status: "active", reason: null } as const) : {};
   const updated = await update(options, lease, record, { ...lifted, ...(budget === undefined ? {} : { budget }) });
-  trace("budget checked, limits recorded");
+  options.trace?.("budget checked, limits recorded");
   return { kind: "go", state: { ...state, record: updated } };
 }
 

@@ -13,7 +13,6 @@ import type { StepState } from "./load-step-state.ts";
 import { describeRoutingProblem } from "./route-reply.ts";
 import type { ThreadHistory } from "./thread-history.ts";
 import { ThreadStrandedError } from "./thread-stranded-error.ts";
-import { trace } from "./trace.ts";
 
 /** The step to run: its number, role, agent and the prompt that agent gets. */
 export interface PlannedStep {
@@ -30,6 +29,8 @@ export interface ChooseStepOptions {
   agentFlag?: string;
   timeoutSeconds?: number;
   resumeAnswer?: string;
+  /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
+  trace?(phase: string): void;
 }
 
 /** The step's second phase: who acts next, played by which agent, told what; or that the thread has ended. */
@@ -39,7 +40,7 @@ export async function chooseStep(
 ): Promise<{ ended: true } | ({ ended: false } & PlannedStep)> {
   const { chain, history, workflow } = state;
   const chosen = await chooseOrExplain({ ...state, resumeAnswer: options.resumeAnswer });
-  trace("next role chosen");
+  options.trace?.("next role chosen");
   if (chosen.ended) return chosen;
   const { roleName, edgePrompt } = chosen;
   const role = workflow.roles[roleName];
@@ -61,7 +62,7 @@ export async function chooseStep(
     history: await promptHistory(history, roleName),
     edgePrompt,
   });
-  trace("prompt built");
+  options.trace?.("prompt built");
   return { ended: false, number: history.length + 1, roleName, edgePrompt, agent, prompt };
 }
 

@@ -20,7 +20,6 @@ import { toStepSummary } from "./load-step-summaries.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
 import type { StepRun } from "./run-step-agent.ts";
-import { trace } from "./trace.ts";
 import type { HeldLease } from "./with-thread-lease.ts";
 
 export interface CommitStepOptions {
@@ -28,6 +27,8 @@ export interface CommitStepOptions {
   now(): Date;
   /** The command's signal: its reason names the signal that interrupted the agent. */
   signal: AbortSignal;
+  /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
+  trace?(phase: string): void;
 }
 
 /**
@@ -92,7 +93,7 @@ export async function commitStep(
     run: runAddress,
     usage: run.usage,
   };
-  trace("nodes written");
+  options.trace?.("nodes written");
   const update = {
     head: stepAddress,
     status: decision === null ? "suspended" : decision.role === END ? "ended" : "active",
@@ -105,9 +106,9 @@ export async function commitStep(
   lease.assertHeld();
   if (!(await store.refs.updateThread(threadId, record.head, update)))
     throw new HeadConflictError(threadId, record.head, stepAddress);
-  trace("head moved");
+  options.trace?.("head moved");
   await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
-  trace("chain index kept");
+  options.trace?.("chain index kept");
   return { record: { ...record, ...update }, step: toStepSummary(newStep) };
 }
 

@@ -14,7 +14,6 @@ import {
 import { createTwoFilesPatch } from "diff";
 import { type ChainStep, readChain, type ThreadChain } from "./read-chain.ts";
 import { ThreadHistory } from "./thread-history.ts";
-import { trace } from "./trace.ts";
 
 /** What one side of a diff names: a head, and the thread it is the head of when it was named by a thread. */
 export interface DiffTarget {
@@ -25,6 +24,8 @@ export interface DiffTarget {
 export interface DiffChainsOptions {
   /** Add a unified diff of each compared pair's bodies. */
   bodies?: boolean;
+  /** Called as each phase of the diff ends, with its name (`UWF_TRACE` in the CLI). */
+  trace?(phase: string): void;
 }
 
 /** What a diff compares of a step. The body is read only for `--bodies` (else null): one node fewer per step. */
@@ -61,18 +62,18 @@ export async function diffChains(
   const [leftChain, rightChain] = await Promise.all([readTargetChain(store, left), readTargetChain(store, right)]);
   const sameStart = leftChain.startAddress === rightChain.startAddress;
   const commonSteps = sameStart ? countCommonSteps(leftChain, rightChain) : 0;
-  trace("chains read");
+  options.trace?.("chains read");
   const leftHistory = new ThreadHistory(store.objects, leftChain);
   const rightHistory = new ThreadHistory(store.objects, rightChain);
   const withBodies = options.bodies === true;
   const leftBranch = await readSteps(leftHistory, commonSteps, withBodies);
   const rightBranch = await readSteps(rightHistory, commonSteps, withBodies);
-  trace("branches read");
+  options.trace?.("branches read");
   const steps: DiffStep[] = [];
   for (let index = 0; index < Math.max(leftBranch.length, rightBranch.length); index++) {
     steps.push(compareSteps(commonSteps + index + 1, leftBranch[index], rightBranch[index], options));
   }
-  trace("steps compared");
+  options.trace?.("steps compared");
   const common = await sumSteps(leftHistory, commonSteps);
   // A side with no step of its own ends on the last common step.
   const oneSideEnded = leftBranch.length === 0 || rightBranch.length === 0;
@@ -81,7 +82,7 @@ export async function diffChains(
     left: totalsOf(leftHistory.length, left.thread, common, commonLast, leftBranch),
     right: totalsOf(rightHistory.length, right.thread, common, commonLast, rightBranch),
   };
-  trace("totals added");
+  options.trace?.("totals added");
   return {
     left: sideOf(left, leftChain),
     right: sideOf(right, rightChain),

@@ -6,7 +6,6 @@ import { readChain, type ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";
 import { ThreadHistory } from "./thread-history.ts";
 import { ThreadNotFoundError } from "./thread-not-found-error.ts";
-import { trace } from "./trace.ts";
 
 /** What a step knows about its thread once it holds the lease: read once, before anything is decided. */
 export interface StepState {
@@ -18,15 +17,21 @@ export interface StepState {
   history: ThreadHistory;
 }
 
+export interface LoadStepStateOptions {
+  /** Set for `resume`: what it brings, which decides whether the thread may step (checkSteppable). */
+  resume?: ResumeRequest;
+  trace?(phase: string): void;
+}
+
 /** The step's first phase: the thread's record, whether it may step, its chain, workflow and history. */
 export async function loadStepState(
   store: Store,
   threadId: string,
-  resume: ResumeRequest | undefined,
+  options: LoadStepStateOptions = {},
 ): Promise<StepState> {
   const record = await store.refs.getThread(threadId);
   if (record === null) throw new ThreadNotFoundError(threadId);
-  const mode = checkSteppable(record, resume);
+  const mode = checkSteppable(record, options.resume);
   const chain = await readChain(store, record.head, { thread: record });
   const workflow = storedNodeAs<WorkflowNode>(
     "workflow/1",
@@ -36,6 +41,6 @@ export async function loadStepState(
   const history = new ThreadHistory(store.objects, chain);
   // The newest step is what the moderator starts from and what every prompt shows.
   if (history.length > 0) await history.step(history.length - 1);
-  trace("chain read");
+  options.trace?.("chain read");
   return { record, mode, chain, workflow, compiled: compileWorkflow(workflow), history };
 }

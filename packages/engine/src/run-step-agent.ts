@@ -7,7 +7,6 @@ import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import type { StepState } from "./load-step-state.ts";
 import { routeReply } from "./route-reply.ts";
 import { type AgentRunResult, runAgentWithRetries } from "./run-agent-with-retries.ts";
-import { trace } from "./trace.ts";
 import type { HeldLease } from "./with-thread-lease.ts";
 
 /** What routing made of the accepted reply: where it leads (null when it suspends), and when it arrived. */
@@ -40,6 +39,8 @@ export interface RunStepAgentOptions extends StepAgentCallbacks {
   config: Config;
   home: string;
   now(): Date;
+  /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
+  trace?(phase: string): void;
 }
 
 /** A step whose agent is starting. */
@@ -64,7 +65,7 @@ export async function runStepAgent(
   const { record, chain, history, workflow, compiled } = state;
   const { roleName, agent, prompt, number } = planned;
   await checkStoreWritable(store.objects, prompt);
-  trace("store checked");
+  options.trace?.("store checked");
   const startedAt = options.now();
   await options.onStarted?.({ number, role: roleName, agent: agent.alias, at: startedAt });
   const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: number };
@@ -103,7 +104,7 @@ export async function runStepAgent(
       return routed.success ? { success: true, route: { decision: routed.route, completedAt } } : routed;
     },
   });
-  trace("agent done, reply checked and routed");
+  options.trace?.("agent done, reply checked and routed");
   options.onProgress(null);
   return { startedAt, run };
 }

@@ -6,7 +6,6 @@ import { commitStep } from "./commit-step.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
 import { loadStepState } from "./load-step-state.ts";
 import { runStepAgent, type StepAgentCallbacks } from "./run-step-agent.ts";
-import { trace } from "./trace.ts";
 import { withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions extends StepAgentCallbacks {
@@ -24,6 +23,8 @@ export interface StepThreadOptions extends StepAgentCallbacks {
   signal: AbortSignal;
   host: string;
   now(): Date;
+  /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
+  trace?(phase: string): void;
 }
 
 export type StepThreadOutcome =
@@ -58,10 +59,11 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       signal: options.signal,
     },
     async (lease) => {
-      trace("lease taken");
+      options.trace?.("lease taken");
       const { resumeAnswer, resumeLimits } = options;
       const resuming = resumeAnswer !== undefined || resumeLimits !== undefined;
-      const loaded = await loadStepState(store, threadId, resuming ? { answer: resumeAnswer } : undefined);
+      const resume = resuming ? { answer: resumeAnswer } : undefined;
+      const loaded = await loadStepState(store, threadId, { resume, trace: options.trace });
       const budget = await checkBudget(loaded, lease, options);
       if (budget.kind === "suspended") return budget;
       const { state } = budget;

@@ -25,7 +25,7 @@ export async function diffCommand(
   const left = await resolveDiffTarget(store, options.left);
   const right = await resolveDiffTarget(store, options.right);
   trace("targets resolved");
-  const result = await diffChains(store, left, right, { bodies: options.bodies === true });
+  const result = await diffChains(store, left, right, { bodies: options.bodies === true, trace });
   return { result, format: (value, color) => formatDiff(value, color) };
 }
 

@@ -67,6 +67,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
         signal: context.signal,
         host: context.host,
         now: context.now,
+        trace,
         onProgress: context.progress,
         onStderr: context.agentStderr,
         onWarning: (message) => {

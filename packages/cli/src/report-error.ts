@@ -2,6 +2,7 @@ import { asEnvironmentError } from "@uwf/engine";
 import { isUwfError, type UwfErrorJson } from "@uwf/protocol";
 import { StdoutClosedError } from "./errors/stdout-closed-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "./exit-codes.ts";
+import { messageWithHint } from "./hint-for.ts";
 
 /**
  * The longest error message printed, in characters. A message quotes what it is about (a path,
@@ -20,7 +21,7 @@ export function reportError(thrown: unknown, json: boolean): ExitCode {
   if (isUwfError(error)) {
     if (error.code === StdoutClosedError.code) return exitCodeForError(error.code);
     if (json) process.stderr.write(`${JSON.stringify({ error: describeError(error) })}\n`);
-    else process.stderr.write(`uwf: ${cutMessage(error.message)}\n`);
+    else process.stderr.write(`uwf: ${cutMessage(messageWithHint(error))}\n`);
     return exitCodeForError(error.code);
   }
   const commanderCode = (error as { code?: unknown })?.code;
@@ -44,12 +45,11 @@ export function reportError(thrown: unknown, json: boolean): ExitCode {
   return EXIT_FAILED;
 }
 
-/** An error as `--json` reports it: `{ code, message, data }`, the message cut; `internal` for one uwf did not raise on purpose. */
+/** An error as `--json` reports it: `{ code, message, data }`, the message with its hint and cut; `internal` for one uwf did not raise on purpose. */
 export function describeError(thrown: unknown): UwfErrorJson {
   const error = asEnvironmentError(thrown) ?? thrown;
   if (!isUwfError(error)) return { code: "internal", message: cutMessage(String(error)), data: {} };
-  const body = error.toJSON();
-  return { ...body, message: cutMessage(body.message) };
+  return { ...error.toJSON(), message: cutMessage(messageWithHint(error)) };
 }
 
 /** A message within MAX_ERROR_MESSAGE_LENGTH characters, with a note of what was cut. */

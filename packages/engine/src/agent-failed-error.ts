@@ -1,11 +1,11 @@
 import { UwfError } from "@uwf/protocol";
 
-/** The agent did not produce a valid reply; its run (with the raw reply) is in the store. */
+/** The agent did not produce a valid reply; its run (with the raw reply) is in the store, named by `data.run`. */
 export class AgentFailedError extends UwfError {
   static readonly code = "agent-failed" as const;
 
   constructor(threadId: string, role: string, detail: string, run: string) {
-    super(AgentFailedError.code, `${role}: ${detail} — the thread is unchanged; see \`uwf show ${run} --reply\``, {
+    super(AgentFailedError.code, `${role}: ${detail} — the thread is unchanged`, {
       data: { thread: threadId, role, run, detail },
     });
     this.name = "AgentFailedError";

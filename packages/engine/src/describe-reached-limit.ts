@@ -10,9 +10,3 @@ export function describeReachedLimit(limit: BudgetLimit, value: number, spent: B
   const used = limit === "maxCostUsd" ? "spent" : "used";
   return `${BUDGET_LIMIT_NAMES[limit].key} ${formatAmount(limit, value)} reached (${formatAmount(limit, spentOn(spent, limit))} ${used})`;
 }
-
-/** How to go on past it: `uwf resume T --max-steps N`. */
-export function raiseLimitHint(thread: string, limit: BudgetLimit): string {
-  const placeholder = limit === "maxCostUsd" ? "USD" : "N";
-  return `uwf resume ${thread} ${BUDGET_LIMIT_NAMES[limit].flag} ${placeholder}`;
-}

@@ -21,6 +21,7 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { chainHolds, findForkParent } from "./find-fork-parent.ts";
+import { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
 import { predictNextRole } from "./predict-next-role.ts";
@@ -29,7 +30,6 @@ import { rememberChainIndex } from "./remember-chain-index.ts";
 import { routeReply } from "./route-reply.ts";
 import { ThreadHistory } from "./thread-history.ts";
 import { UnroutableReplyError } from "./unroutable-reply-error.ts";
-import { UsageError } from "./usage-error.ts";
 import { withModeratorHistory } from "./with-moderator-history.ts";
 
 /** A reply that replaces the head step's (`fork --output`), and the file it came from, as errors name it. */
@@ -179,7 +179,7 @@ async function checkReplacement(options: CheckReplacementOptions): Promise<Check
   const workflow = compiled.workflow;
   const step = chain.nodes[chain.steps.length - 1];
   if (step === undefined) {
-    throw new UsageError("fork --output needs a step node: a start node has no reply to replace");
+    throw new NoReplyToReplaceError(chain.startAddress);
   }
   const checked = safeExtractFrontmatter(reply.text, buildReplySchema(workflow, step.role));
   if (!checked.success) {

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { compileWorkflow, validateStartInputs } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
@@ -6,7 +5,6 @@ import { type BudgetLimits, type Config, type ThreadRecord, type ThreadStartNode
 import { predictNextRole } from "./predict-next-role.ts";
 import { resolveThreadBudget } from "./resolve-thread-budget.ts";
 import { resolveWorkflow } from "./resolve-workflow.ts";
-import { UsageError } from "./usage-error.ts";
 
 export interface StartThreadOptions {
   store: Store;
@@ -18,38 +16,22 @@ export interface StartThreadOptions {
   prompt: string;
   /** The start inputs (`--input`, `--inputs`), checked against the workflow's `inputs:` schema. */
   inputs?: Record<string, unknown>;
-  /** Where agents run; defaults to the working directory. */
-  threadCwd: string | undefined;
+  /**
+   * Where the thread's agents run, resolved against `cwd`; defaults to `cwd`. Not checked here: a
+   * directory that is missing fails the first step (`no-working-directory`), so callers check it first.
+   */
+  threadCwd?: string;
+  /** The working directory: relative workflow paths and `threadCwd` are resolved against it. */
   cwd: string;
   home: string;
   now(): Date;
   newId(): string;
 }
 
-/**
- * The thread's cwd as an absolute path: `--cwd` resolved against the working directory, which it
- * must name as an existing directory (a usage error otherwise, before anything is written: a
- * thread whose agents cannot start would fail only at its first step).
- */
-export function resolveThreadCwd(cwd: string, threadCwd: string | undefined): string {
-  const resolved = resolve(cwd, threadCwd ?? ".");
-  if (threadCwd === undefined) return resolved;
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(resolved).isDirectory();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such directory" : `cannot be read (${code ?? String(error)})`;
-    throw new UsageError(`--cwd ${resolved}: ${reason}`, { cwd: resolved });
-  }
-  if (!isDirectory) throw new UsageError(`--cwd ${resolved}: not a directory`, { cwd: resolved });
-  return resolved;
-}
-
 /** Writes the start node and the thread record, with its budget when it has one. No agent runs. */
 export async function startThread(options: StartThreadOptions): Promise<ThreadRecord> {
   const { store, prompt, now } = options;
-  const threadCwd = resolveThreadCwd(options.cwd, options.threadCwd);
+  const threadCwd = resolve(options.cwd, options.threadCwd ?? ".");
   const { address: workflowAddress, workflow } = await resolveWorkflow({
     ...options,
     reference: options.workflowReference,

@@ -5,7 +5,7 @@ export class ThreadNotFoundError extends UwfError {
   static readonly code = "thread-not-found" as const;
 
   constructor(reference: string) {
-    super(ThreadNotFoundError.code, `no thread "${reference}" (see \`uwf list\`)`, {
+    super(ThreadNotFoundError.code, `no thread "${reference}"`, {
       data: { thread: reference, candidates: [] },
     });
     this.name = "ThreadNotFoundError";

@@ -2,7 +2,8 @@ import { UwfError } from "@uwf/protocol";
 
 /**
  * The thread's last reply leads nowhere (a thread an older uwf committed without routing it, or a
- * plain fork of such a step): stepping cannot go on, and the message says how to (exit 1).
+ * plain fork of such a step): stepping cannot go on. A fork of `data.head` with a corrected reply goes on;
+ * cancelling the thread stops it.
  */
 export class ThreadStrandedError extends UwfError {
   static readonly code = "thread-stranded" as const;
@@ -10,9 +11,7 @@ export class ThreadStrandedError extends UwfError {
   constructor(threadId: string, head: string, role: string, problem: string, options: { cause?: unknown } = {}) {
     super(
       ThreadStrandedError.code,
-      `thread ${threadId} cannot go on: the last reply (role ${role}, step ${head}) cannot be routed: ${problem}. ` +
-        `Fork the thread with a corrected reply: \`uwf fork ${head} --output FILE\` (FILE holds the whole reply, frontmatter first), ` +
-        `or stop it: \`uwf cancel ${threadId}\``,
+      `thread ${threadId} cannot go on: the last reply (role ${role}, step ${head}) cannot be routed: ${problem}.`,
       { data: { thread: threadId, head, role, problem }, cause: options.cause },
     );
     this.name = "ThreadStrandedError";

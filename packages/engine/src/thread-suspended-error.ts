@@ -1,7 +1,10 @@
 import { budgetSpent, type ThreadRecord, UwfError } from "@uwf/protocol";
-import { describeReachedLimit, raiseLimitHint } from "./describe-reached-limit.ts";
+import { describeReachedLimit } from "./describe-reached-limit.ts";
 
-/** Stepping a suspended thread: it waits for `uwf resume` (exit 20), with an answer or, when its budget suspended it, a raised limit. */
+/**
+ * Stepping a suspended thread: it waits for a resume, with an answer or, when its budget suspended it
+ * (`data.limit` names the limit it reached), a raised limit.
+ */
 export class ThreadSuspendedError extends UwfError {
   static readonly code = "thread-suspended" as const;
 
@@ -11,9 +14,9 @@ export class ThreadSuspendedError extends UwfError {
     const why = reason === null ? "" : `: ${reason}`;
     const message =
       budget === undefined || exceeded === null
-        ? `thread ${id} is suspended${why} — answer with \`uwf resume ${id} -p "..."\``
-        : `thread ${id} is suspended: its budget, ${describeReachedLimit(exceeded, budget[exceeded] ?? 0, budgetSpent(record))} — raise it with \`${raiseLimitHint(id, exceeded)}\``;
-    super(ThreadSuspendedError.code, message, { data: { thread: id, reason } });
+        ? `thread ${id} is suspended${why}`
+        : `thread ${id} is suspended: its budget, ${describeReachedLimit(exceeded, budget[exceeded] ?? 0, budgetSpent(record))}`;
+    super(ThreadSuspendedError.code, message, { data: { thread: id, reason, limit: exceeded } });
     this.name = "ThreadSuspendedError";
   }
 }

@@ -12,7 +12,7 @@ export class WorkflowNotFoundError extends UwfError {
       WorkflowNotFoundError.code,
       "file" in where
         ? `workflow file ${reference} does not exist`
-        : `no workflow "${reference}": not a file, a registered name or a workflow address (see \`uwf workflow list\`)`,
+        : `no workflow "${reference}": not a file, a registered name or a workflow address`,
       { data: "file" in where ? { file: where.file } : { workflow: reference, cwd: where.cwd } },
     );
     this.name = "WorkflowNotFoundError";

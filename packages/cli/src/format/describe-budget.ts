@@ -12,3 +12,9 @@ export function formatBudget(report: BudgetReport): string {
   const reached = report.exceeded === null ? "" : ` (${BUDGET_LIMIT_NAMES[report.exceeded].key} reached)`;
   return parts.join(" · ") + reached;
 }
+
+/** How to go on past it: `uwf resume T --max-steps N`. */
+export function raiseLimitHint(thread: string, limit: BudgetLimit): string {
+  const placeholder = limit === "maxCostUsd" ? "USD" : "N";
+  return `uwf resume ${thread} ${BUDGET_LIMIT_NAMES[limit].flag} ${placeholder}`;
+}

@@ -1,6 +1,7 @@
-import { describeReachedLimit, raiseLimitHint } from "@uwf/engine";
+import { describeReachedLimit } from "@uwf/engine";
 import type { StepResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
+import { raiseLimitHint } from "./describe-budget.ts";
 
 /**
  * Where the thread stands after `step`, `run`, `resume` or `log --follow`. Each step's own line was

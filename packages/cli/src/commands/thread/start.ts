@@ -1,10 +1,11 @@
-import { resolveThreadCwd, startThread } from "@uwf/engine";
+import { startThread } from "@uwf/engine";
 import type { StartResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { promptReadsStdin, readPrompt } from "./read-prompt.ts";
 import { readStartInputs } from "./read-start-inputs.ts";
+import { resolveThreadCwd } from "./resolve-thread-cwd.ts";
 
 export interface StartCommandOptions extends BudgetFlags {
   workflow: string;
@@ -21,7 +22,7 @@ export interface StartCommandOptions extends BudgetFlags {
 
 export async function startCommand(options: StartCommandOptions, context: CommandContext) {
   // Checked before the store is opened: a bad --cwd writes nothing.
-  resolveThreadCwd(context.cwd, options.cwd);
+  const threadCwd = resolveThreadCwd(context.cwd, options.cwd);
   if (options.inputs === "-" && promptReadsStdin(options))
     throw new UsageError("stdin can be read once: give the prompt or --inputs from stdin, not both");
   const prompt = await readPrompt({ ...options, cwd: context.cwd });
@@ -33,7 +34,7 @@ export async function startCommand(options: StartCommandOptions, context: Comman
     limits: limitsFromFlags(options),
     workflowReference: options.workflow,
     prompt,
-    threadCwd: options.cwd,
+    threadCwd,
     inputs,
     cwd: context.cwd,
     home: context.home,

@@ -1,0 +1,55 @@
+import { BUDGET_LIMIT_NAMES, type BudgetLimit, type ErrorCode, type UwfError, type UwfErrorData } from "@uwf/protocol";
+import { raiseLimitHint } from "./format/describe-budget.ts";
+
+/** A hint from an error's data, or null when this error of the code has none. */
+type Hint = (data: UwfErrorData) => string | null;
+
+/**
+ * What the CLI adds to an error's message: the `uwf …` command that goes on from there. The engine's
+ * errors say what happened and carry no CLI wording; each code's hint here is built from the error's
+ * data, and is appended to the message wherever it is shown (stderr, `--json`, step events).
+ */
+const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
+  "thread-not-found": () => " (see `uwf list`)",
+  "workflow-not-found": (data) => (data.workflow === undefined ? null : " (see `uwf workflow list`)"),
+  "agent-failed": (data) => `; see \`uwf show ${text(data.run)} --reply\``,
+  "thread-ended": () => " (`uwf resume` continues it if its workflow allows)",
+  "thread-cancelled": () => " (fork it to continue)",
+  "not-resumable": (data) => `: use \`uwf step ${text(data.thread)}\``,
+  "thread-suspended": (data) =>
+    data.limit === null || data.limit === undefined
+      ? ` — answer with \`uwf resume ${text(data.thread)} -p "..."\``
+      : ` — raise it with \`${raiseLimitHint(text(data.thread), data.limit as BudgetLimit)}\``,
+  "budget-exceeded": (data) =>
+    ` — raise the limit above that: \`${raiseLimitHint(text(data.thread), data.limit as BudgetLimit)}\``,
+  "thread-stranded": (data) =>
+    ` Fork the thread with a corrected reply: \`uwf fork ${text(data.head)} --output FILE\` (FILE holds the whole reply, frontmatter first), ` +
+    `or stop it: \`uwf cancel ${text(data.thread)}\``,
+  // The engine's resume refusals (ResumeMismatchError) say what the resume needed; other usage errors are the CLI's own.
+  usage: (data) => {
+    switch (data.needs) {
+      case "raised-limit":
+        return `: raise the limit with \`uwf resume ${text(data.thread)} ${BUDGET_LIMIT_NAMES[data.limit as BudgetLimit].flag} ...\` and no -p`;
+      case "answer":
+        return ": give it with -p ANSWER (a raised limit alone does not answer it)";
+      case "prompt":
+        return ": continuing it takes a prompt, -p PROMPT";
+      default:
+        return null;
+    }
+  },
+};
+
+/** The `uwf …` hint the CLI adds to this error's message, or "" when it adds none. */
+export function hintFor(error: UwfError): string {
+  return HINTS[error.code]?.(error.data) ?? "";
+}
+
+/** The error's message as the CLI shows it: with its hint. */
+export function messageWithHint(error: UwfError): string {
+  return `${error.message}${hintFor(error)}`;
+}
+
+function text(value: unknown): string {
+  return String(value);
+}

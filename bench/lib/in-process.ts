@@ -1,4 +1,4 @@
-/** Store throughput measured inside one process, through the public API of @uwf/cas. */
+/** Store throughput measured inside one process, through the public API of @uwf/cas (and @uwf/engine's chain index check). */
 import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -9,6 +9,7 @@ import {
   openFileStore,
   verifyStore,
 } from "../../packages/cas/src/index.ts";
+import { dropDamagedChainIndexes, findChainIndexProblems } from "../../packages/engine/src/index.ts";
 import type { Address } from "../../packages/protocol/src/index.ts";
 import { round, summarize } from "./measure.ts";
 import { syntheticStart, syntheticStep } from "./synthetic-nodes.ts";
@@ -182,21 +183,26 @@ export interface WholeStoreResult {
   gc: { ms: number; reachable: number; deleted: number; kept: number };
 }
 
-/** `verify`, then `gc` with no grace period (so the orphaned runs are collected), on one store. */
+/**
+ * `verify`, then `gc` with no grace period (so the orphaned runs are collected), on one store; each
+ * with the engine's chain index check, as `uwf cas verify` and `uwf cas gc` run it.
+ */
 export async function measureWholeStore(home: string): Promise<WholeStoreResult> {
   const store = await openFileStore(home);
   try {
     let began = Bun.nanoseconds();
     const verified = await verifyStore(store);
+    const chainIndexProblems = await findChainIndexProblems(store);
     const verifyMs = (Bun.nanoseconds() - began) / 1e6;
     began = Bun.nanoseconds();
     const collected = await gcStore(store, { now: new Date(), graceMs: 0 });
+    await dropDamagedChainIndexes(store);
     const gcMs = (Bun.nanoseconds() - began) / 1e6;
     return {
       verify: {
         ms: round(verifyMs),
         checked: verified.checked,
-        problems: verified.problems.length,
+        problems: verified.problems.length + chainIndexProblems.length,
         roots: verified.roots,
       },
       gc: { ms: round(gcMs), reachable: collected.reachable, deleted: collected.deleted.length, kept: collected.kept },

@@ -11,7 +11,7 @@ import { gcStore } from "./gc-store.ts";
 import { hashNode } from "./hash-node.ts";
 import { openFileStore } from "./open-file-store.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
-import type { ChainIndexStep, Store } from "./store.ts";
+import type { Store } from "./store.ts";
 import { verifyStore } from "./verify-store.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -182,31 +182,6 @@ for (const [name, open] of backends) {
     });
   });
 }
-
-describe("gcStore and chain indexes", () => {
-  it("drops the indexes that disagree with their chains, and only in a real run", async () => {
-    const store = createMemoryStore();
-    const damaged = await writeSampleThread(store, sampleThreadId(1), 2);
-    const sound = await writeSampleThread(store, sampleThreadId(2), 2);
-    const [first, second] = damaged.steps as [ChainIndexStep, ChainIndexStep];
-    await store.refs.rememberChainIndex(damaged.record.id, { start: damaged.record.start, steps: [second, first] });
-    await store.refs.rememberChainIndex(sound.record.id, { start: sound.record.start, steps: sound.steps });
-    const now = new Date();
-
-    const dryRun = await gcStore(store, { now, dryRun: true });
-    expect(dryRun.droppedChainIndexes).toEqual([damaged.record.id]);
-    expect(await store.refs.recallChainIndex(damaged.record.id)).not.toBeNull();
-
-    const run = await gcStore(store, { now });
-    expect(run.droppedChainIndexes).toEqual([damaged.record.id]);
-    expect(await store.refs.recallChainIndex(damaged.record.id)).toBeNull();
-    expect(await store.refs.recallChainIndex(sound.record.id)).toEqual({
-      start: sound.record.start,
-      steps: sound.steps,
-    });
-    expect((await gcStore(store, { now })).droppedChainIndexes).toEqual([]);
-  });
-});
 
 describe("gcStore on the file store", () => {
   it("removes leftover temporary files older than the grace period only", async () => {

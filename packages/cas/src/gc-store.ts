@@ -1,5 +1,4 @@
 import { type Address, type GcReport, nodeKind } from "@uwf/protocol";
-import { findChainIndexProblems } from "./find-chain-index-problems.ts";
 import { findLeaseCutoff } from "./find-lease-cutoff.ts";
 import { GcRefusedError } from "./gc-refused-error.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
@@ -34,11 +33,11 @@ export interface GcStoreOptions {
  * A reachable node that is corrupt aborts the run (its refs are unknown, so anything might be
  * reachable through it); run verify first. When the nodes of threads no record names would be
  * deleted (thread start nodes; and step nodes too when no thread is recorded at all), nothing is:
- * GcRefusedError (the ref store lost them; `recover` rebuilds them). Chain indexes that disagree
- * with their chains are dropped: derived data, rebuilt by each thread's next step. Leftovers older
- * than the cutoff are resolved last.
+ * GcRefusedError (the ref store lost them; `recover` rebuilds them). Leftovers older than the
+ * cutoff are resolved last. (Chain indexes that disagree with their chains are thread logic: the
+ * engine's dropDamagedChainIndexes, which fills the report's `droppedChainIndexes`.)
  */
-export async function gcStore(store: Store, options: GcStoreOptions): Promise<GcReport> {
+export async function gcStore(store: Store, options: GcStoreOptions): Promise<Omit<GcReport, "droppedChainIndexes">> {
   const dryRun = options.dryRun === true;
   const leaseCutoff = await findLeaseCutoff(store.refs, { now: options.now, host: options.host });
   const graceCutoff = options.now.getTime() - (options.graceMs ?? DEFAULT_GC_GRACE_MS);
@@ -53,13 +52,7 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
     onMissing: () => {},
   });
   await refuseToDeleteUnrecordedThreads(store, { reachable, cutoff, recordsThreads });
-
-  const droppedChainIndexes: string[] = [];
-  for (const { threadId } of await findChainIndexProblems(store)) {
-    if (!dryRun) await store.refs.forgetChainIndex(threadId);
-    droppedChainIndexes.push(threadId);
-  }
-  const report: GcReport = {
+  const report: Omit<GcReport, "droppedChainIndexes"> = {
     dryRun,
     cutoff: new Date(cutoff).toISOString(),
     reachable: 0,
@@ -67,7 +60,6 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Gc
     kept: 0,
     deleted: [],
     deletedTemporaryFiles: [],
-    droppedChainIndexes,
   };
   const doomed: Address[] = [];
   const deleteDoomed = async () => {

@@ -56,7 +56,7 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the sample data, the seeded generator, waitFor and nodes sharing a prefix", () => {
+  it("exports the conformance suite, the sample data and threads, the seeded generator, waitFor and nodes sharing a prefix", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "createRandom",
       "createSampleNodes",
@@ -65,6 +65,7 @@ describe("the @uwf/cas/test entry", () => {
       "sampleThreadId",
       "sampleThreadRecord",
       "waitFor",
+      "writeSampleThread",
     ]);
   });
 });

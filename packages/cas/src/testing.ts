@@ -4,5 +4,6 @@
 export { nodesSharingAnAddressPrefix } from "../test/nodes-sharing-an-address-prefix.ts";
 export { createRandom } from "../test/random-json-value.ts";
 export { type WaitForOptions, waitFor } from "../test/wait-for.ts";
+export { type SampleThread, writeSampleThread } from "../test/write-sample-thread.ts";
 export { runStoreConformanceSuite, type StoreFixture } from "./conformance-suite.ts";
 export { createSampleNodes, sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";

@@ -1,7 +1,6 @@
 import { listNodeRefs, nodeKind, type VerifyProblem, type VerifyReport } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { createRefGraph } from "./create-ref-graph.ts";
-import { findChainIndexProblems } from "./find-chain-index-problems.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
@@ -13,9 +12,9 @@ import type { Store, TemporaryFileInfo } from "./store.ts";
  * reachable from the ref store's roots over those refs (as walkNodes would, without reading
  * the nodes again) and reports nodes that are referenced but absent; counts what the walk did not
  * reach by kind, and reports each unreached thread start node (a thread no record names: the ref
- * store was lost, or a `start` died before recording its thread); then checks each thread's
- * chain index against the step nodes it names (reading those again). Returns data; never
- * prints, never repairs. Like gc, it reads the whole object store, which no other command does.
+ * store was lost, or a `start` died before recording its thread). Returns data; never prints,
+ * never repairs. Like gc, it reads the whole object store, which no other command does. (Checking
+ * each thread's chain index against its chain is thread logic: the engine's findChainIndexProblems.)
  */
 export async function verifyStore(store: Store): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
@@ -67,9 +66,6 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
       problems.push({ kind: "unrecorded-thread", address, message });
     }
   });
-  for (const { threadId, address, message } of await findChainIndexProblems(store)) {
-    problems.push({ kind: "chain-index", address, thread: threadId, message });
-  }
   const byKind = Object.fromEntries([...counts].sort(([, left], [, right]) => right - left));
   return {
     ok: problems.length === 0,

@@ -1,4 +1,6 @@
 import { gcStore } from "@uwf/cas";
+import { dropDamagedChainIndexes } from "@uwf/engine";
+import type { GcReport } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 
 export interface CasGcOptions {
@@ -22,16 +24,14 @@ export async function casGcCommand(options: CasGcOptions, context: CommandContex
   if (grace < MINIMUM_GRACE_SECONDS) {
     context.note(`--grace ${grace}: gc keeps every object written in the last ${MINIMUM_GRACE_SECONDS} seconds`);
   }
-  const report = await gcStore(store, {
-    dryRun: options.dryRun === true,
-    graceMs: graceSeconds * 1000,
-    now: context.now(),
-    host: context.host,
-  });
+  const dryRun = options.dryRun === true;
+  const report: GcReport = {
+    ...(await gcStore(store, { dryRun, graceMs: graceSeconds * 1000, now: context.now(), host: context.host })),
+    droppedChainIndexes: await dropDamagedChainIndexes(store, { dryRun }),
+  };
   return {
     result: report,
-    format: (value: typeof report) => {
-      const dryRun = options.dryRun === true;
+    format: (value: GcReport) => {
       const indexes = value.droppedChainIndexes.length;
       const leftovers = value.deletedTemporaryFiles.length;
       return [

@@ -1,4 +1,5 @@
 import { verifyStore } from "@uwf/cas";
+import { findChainIndexProblems } from "@uwf/engine";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 
@@ -9,6 +10,11 @@ import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 export async function casVerifyCommand(context: CommandContext) {
   const store = await context.openStore({ create: false });
   const report = await verifyStore(store);
+  for (const { threadId, address, message } of await findChainIndexProblems(store)) {
+    const repair = "it is derived data: `uwf cas gc` drops it, and the thread's next step rebuilds it";
+    report.problems.push({ kind: "chain-index", address, thread: threadId, message: `${message}; ${repair}` });
+  }
+  report.ok = report.problems.length === 0;
   const problems = report.problems.length;
   return {
     result: report,

@@ -1,7 +1,5 @@
+import { type ChainIndex, CorruptNodeError, NodeNotFoundError, type Store } from "@uwf/cas";
 import { type Address, nodeKind, type ThreadStepNode } from "@uwf/protocol";
-import { CorruptNodeError } from "./corrupt-node-error.ts";
-import { NodeNotFoundError } from "./node-not-found-error.ts";
-import type { ChainIndex, Store } from "./store.ts";
 
 /** A thread's chain index that disagrees with the chain it names; `address` is its first wrong step. */
 export interface ChainIndexProblem {
@@ -15,7 +13,9 @@ export interface ChainIndexProblem {
  * each a stored step node with the index's role, the index's start, and the step before it as
  * `prev`. A step on a long thread trusts its index for every step but the head (that is what
  * saves it reading them), so an index damaged in the middle would go unnoticed there; this is
- * where it is noticed. An unreadable index is not reported: readers already treat it as none.
+ * where it is noticed. An unreadable index is not reported: readers already treat it as none. An
+ * index is derived data: dropping it (dropDamagedChainIndexes) is the repair, and the thread's next
+ * step rebuilds it.
  */
 export async function findChainIndexProblems(store: Pick<Store, "objects" | "refs">): Promise<ChainIndexProblem[]> {
   const problems: ChainIndexProblem[] = [];
@@ -27,7 +27,7 @@ export async function findChainIndexProblems(store: Pick<Store, "objects" | "ref
       problems.push({
         threadId,
         address: disagreement.address,
-        message: `thread ${threadId}'s chain index ${disagreement.message}; it is derived data: \`uwf cas gc\` drops it, and the thread's next step rebuilds it`,
+        message: `thread ${threadId}'s chain index ${disagreement.message}`,
       });
     }
   }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "bun:test";
-import { writeSampleThread } from "../test/write-sample-thread.ts";
-import { createMemoryStore } from "./create-memory-store.ts";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ChainIndexStep, createMemoryStore, openFileStore } from "@uwf/cas";
+import { sampleThreadId, writeSampleThread } from "@uwf/cas/test";
 import { findChainIndexProblems } from "./find-chain-index-problems.ts";
-import { sampleThreadId } from "./sample-nodes.ts";
-import type { ChainIndexStep } from "./store.ts";
 
 const THREAD = sampleThreadId(1);
 const OTHER_THREAD = sampleThreadId(2);
@@ -36,7 +37,7 @@ describe("findChainIndexProblems", () => {
       {
         threadId: THREAD,
         address: second.address,
-        message: `thread ${THREAD}'s chain index says step 2 is ${second.address} with role "reviewer", but that step ran role "writer"; it is derived data: \`uwf cas gc\` drops it, and the thread's next step rebuilds it`,
+        message: `thread ${THREAD}'s chain index says step 2 is ${second.address} with role "reviewer", but that step ran role "writer"`,
       },
     ]);
   });
@@ -71,7 +72,7 @@ describe("findChainIndexProblems", () => {
       await indexThread(steps);
       const problems = await findChainIndexProblems(store);
       expect(problems.map((problem) => problem.address)).toEqual([address]);
-      expect(problems[0]?.message).toStartWith(`thread ${THREAD}'s chain index ${message};`);
+      expect(problems[0]?.message).toBe(`thread ${THREAD}'s chain index ${message}`);
     }
   });
 
@@ -80,5 +81,25 @@ describe("findChainIndexProblems", () => {
     await indexThread([{ ...first, role: "x" }]);
     await store.refs.rememberChainIndex(OTHER_THREAD, { start: other.record.start, steps: [{ ...first }] });
     expect((await findChainIndexProblems(store)).map((problem) => problem.threadId)).toEqual([THREAD, OTHER_THREAD]);
+  });
+
+  it("reports a step whose stored bytes are corrupt", async () => {
+    const home = mkdtempSync(join(tmpdir(), "uwf-engine-"));
+    const store = await openFileStore(home);
+    try {
+      const thread = await writeSampleThread(store, THREAD, 2);
+      await store.refs.rememberChainIndex(THREAD, { start: thread.record.start, steps: thread.steps });
+      const first = thread.steps[0] as ChainIndexStep;
+      const file = join(home, "objects", first.address.slice(0, 2), `${first.address.slice(2)}.json`);
+      const bytes = readFileSync(file);
+      writeFileSync(file, bytes.subarray(0, bytes.length - 1));
+      const problems = await findChainIndexProblems(store);
+      expect(problems.map((problem) => problem.message)).toEqual([
+        `thread ${THREAD}'s chain index says step 1 is ${first.address}, which is corrupt`,
+      ]);
+    } finally {
+      await store.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -26,7 +26,9 @@ export interface PlannedStep {
 export interface ChooseStepOptions {
   config: Config;
   home: string;
-  agentFlag?: string;
+  /** The agent alias (or `scripted:FILE`) for roles that name no agent of their own. */
+  defaultAgent?: string;
+  /** Overrides every agent's timeout. */
   timeoutSeconds?: number;
   resumeAnswer?: string;
   /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
@@ -50,7 +52,7 @@ export async function chooseStep(
     workflowName: workflow.name,
     role,
     roleName,
-    flagAlias: options.agentFlag,
+    flagAlias: options.defaultAgent,
     timeoutSeconds: options.timeoutSeconds,
     home: options.home,
   });

@@ -3,6 +3,7 @@ export { AmbiguousThreadError } from "./ambiguous-thread-error.ts";
 export { BrokenChainError } from "./broken-chain-error.ts";
 export { BudgetExceededError } from "./budget-exceeded-error.ts";
 export { buildFamilyTree } from "./build-family-tree.ts";
+export { type CancelThreadOptions, type CancelThreadResult, cancelThread } from "./cancel-thread.ts";
 export { describeReachedLimit, formatAmount } from "./describe-reached-limit.ts";
 export { type DiffChainsOptions, type DiffTarget, diffChains } from "./diff-chains.ts";
 export { type DropDamagedChainIndexesOptions, dropDamagedChainIndexes } from "./drop-damaged-chain-indexes.ts";
@@ -26,9 +27,18 @@ export { resolveNodeOrThread } from "./resolve-node-or-thread.ts";
 export { resolveThread } from "./resolve-thread.ts";
 export { registerWorkflowFile, resolveWorkflow } from "./resolve-workflow.ts";
 export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
+export { type ResumeThreadOptions, resumeThread } from "./resume-thread.ts";
 export type { StepStart } from "./run-step-agent.ts";
 export { type StartThreadOptions, startThread } from "./start-thread.ts";
-export { type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step-thread.ts";
+export {
+  type Resume,
+  STEP_LEASE_TTL_MS,
+  type StepThreadOptions,
+  type StepThreadOutcome,
+  stepThread,
+} from "./step-thread.ts";
+export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step-until-done.ts";
+export { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";
 export { ThreadBusyError } from "./thread-busy-error.ts";
 export { ThreadCancelledError } from "./thread-cancelled-error.ts";
 export { ThreadEndedError } from "./thread-ended-error.ts";

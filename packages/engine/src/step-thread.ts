@@ -13,18 +13,30 @@ export interface StepThreadOptions extends StepAgentCallbacks {
   config: Config;
   home: string;
   threadId: string;
-  /** `--agent`: used for roles that name no agent of their own. */
-  agentFlag?: string;
+  /** The agent alias (or `scripted:FILE`) for roles that name no agent of their own. */
+  defaultAgent?: string;
+  /** Seconds before the agent is stopped, over every agent's own timeout. */
   timeoutSeconds?: number;
-  /** Set by `uwf resume`: the user's answer to a suspended role, or the prompt to continue an ended thread. */
-  resumeAnswer?: string;
-  /** Set by `uwf resume --max-…`: limits raised before the step, which lift a suspension for the budget. */
-  resumeLimits?: Partial<BudgetLimits>;
+  /**
+   * Set by resumeThread: a step that resumes a suspended or ended thread. Without it a step refuses
+   * them (ThreadSuspendedError, ThreadEndedError).
+   */
+  resume?: Resume;
+  /** Stops the step (Ctrl-C): its agent is stopped, its run kept, and the thread left as it was. */
   signal: AbortSignal;
+  /** This machine's name, recorded in the step's lease: a dead holder of this host loses its lease at once. */
   host: string;
   now(): Date;
   /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
   trace?(phase: string): void;
+}
+
+/** What a resume brings to its step. */
+export interface Resume {
+  /** The answer to a suspended role, or the prompt that continues an ended thread. */
+  answer?: string;
+  /** Limits raised before the step (over the thread's own): they lift a suspension for the budget. */
+  limits?: Partial<BudgetLimits>;
 }
 
 export type StepThreadOutcome =
@@ -60,14 +72,13 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
     },
     async (lease) => {
       options.trace?.("lease taken");
-      const { resumeAnswer, resumeLimits } = options;
-      const resuming = resumeAnswer !== undefined || resumeLimits !== undefined;
-      const resume = resuming ? { answer: resumeAnswer } : undefined;
-      const loaded = await loadStepState(store, threadId, { resume, trace: options.trace });
-      const budget = await checkBudget(loaded, lease, options);
+      const { resume } = options;
+      const request = resume === undefined ? undefined : { answer: resume.answer };
+      const loaded = await loadStepState(store, threadId, { resume: request, trace: options.trace });
+      const budget = await checkBudget(loaded, lease, { ...options, resumeLimits: resume?.limits });
       if (budget.kind === "suspended") return budget;
       const { state } = budget;
-      const planned = await chooseStep(state, options);
+      const planned = await chooseStep(state, { ...options, resumeAnswer: resume?.answer });
       if (planned.ended) return endThread(store, state.record, options.now());
       const run = await runStepAgent(state, planned, lease, options);
       return { kind: "stepped", ...(await commitStep(state, planned, run, lease, options)) };

@@ -1,27 +1,11 @@
-import {
-  BudgetExceededError,
-  resolveThread,
-  type StepStart,
-  type StepThreadOutcome,
-  stepThread,
-  ThreadEndedError,
-  ThreadSuspendedError,
-} from "@uwf/engine";
-import { type BudgetLimits, isUwfError, type StepSummary, type ThreadRecord } from "@uwf/protocol";
+import { type Resume, resolveThread, stepUntilDone } from "@uwf/engine";
+import type { BudgetLimits } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
-import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
 import { trace } from "../../trace.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
-
-/** The errors of a step refused because of where the thread stands. */
-const REFUSALS: ReadonlySet<string> = new Set([
-  ThreadEndedError.code,
-  ThreadSuspendedError.code,
-  BudgetExceededError.code,
-]);
 
 export interface StepCommandOptions {
   thread: string;
@@ -36,7 +20,7 @@ export interface StepCommandOptions {
 }
 
 /**
- * Runs up to N steps; stops early when the thread ends or suspends (by a role, or for its budget). Each step is emitted as it
+ * Runs up to N steps (stepUntilDone); stops early when the thread ends or suspends (by a role, or for its budget). Each step is emitted as it
  * starts and as it is recorded, so its line is printed then. A step that fails ends the command with
  * the steps recorded before it still in the result, beside the error.
  */
@@ -46,63 +30,50 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   trace("store open");
   const config = await context.loadConfig();
   trace("config loaded");
-  let record: ThreadRecord = await resolveThread(store.refs, options.thread);
-  const limit = options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1);
-  const agentFlag = resolveAgentFlag(options.agent, context.cwd);
-  const steps: StepSummary[] = [];
-  let failure: unknown;
-  for (let index = 0; index < limit; index++) {
-    let started: StepStart | null = null;
-    let outcome: StepThreadOutcome;
-    try {
-      outcome = await stepThread({
-        store,
-        config,
-        home: context.home,
-        threadId: record.id,
-        agentFlag,
-        timeoutSeconds: options.timeout,
-        resumeAnswer: index === 0 ? options.resumeAnswer : undefined,
-        resumeLimits: index === 0 ? options.resumeLimits : undefined,
-        signal: context.signal,
-        host: context.host,
-        now: context.now,
-        trace,
-        onProgress: context.progress,
-        onStderr: context.agentStderr,
-        onWarning: (message) => {
-          // The spinner goes first, so the warning gets its own line; the agent's next turn brings it back.
-          context.progress(null);
-          context.warn(message);
-        },
-        onStarted: (step) => {
-          started = step;
-          return context.emit(stepStartedEvent(record.id, step));
-        },
-      });
-    } catch (error) {
-      // A reader that went away gets nothing more, not a report of the failure.
-      if (isUwfError(error) && error.code === StdoutClosedError.code) throw error;
-      failure = error;
-      // Stepping a thread that has ended or is suspended is refused (exit 10, 20): it reports where the thread stands.
-      const refused = isUwfError(error) && REFUSALS.has(error.code);
-      if (refused) record = (await store.refs.getThread(record.id)) ?? record;
-      await context.emit((refused ? standingEvent(record) : null) ?? (await stepFailedEvent(record, started, error)));
-      break;
-    }
-    record = outcome.record;
-    if (outcome.kind !== "stepped") break;
-    steps.push(outcome.step);
-    await context.emit(stepFinishedEvent(record.id, outcome.step));
-    if (record.status !== "active") break;
+  const { id } = await resolveThread(store.refs, options.thread);
+  const { resumeAnswer, resumeLimits } = options;
+  const resume: Resume | undefined =
+    resumeAnswer === undefined && resumeLimits === undefined
+      ? undefined
+      : { answer: resumeAnswer, limits: resumeLimits };
+  const done = await stepUntilDone({
+    store,
+    config,
+    home: context.home,
+    threadId: id,
+    maxSteps: options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1),
+    defaultAgent: resolveAgentFlag(options.agent, context.cwd),
+    timeoutSeconds: options.timeout,
+    resume,
+    signal: context.signal,
+    host: context.host,
+    now: context.now,
+    trace,
+    onProgress: context.progress,
+    onStderr: context.agentStderr,
+    onWarning: (message) => {
+      // The spinner goes first, so the warning gets its own line; the agent's next turn brings it back.
+      context.progress(null);
+      context.warn(message);
+    },
+    onStarted: (step) => context.emit(stepStartedEvent(id, step)),
+    onStepFinished: (step) => context.emit(stepFinishedEvent(id, step)),
+  });
+  const { record, steps, error } = done;
+  // Stepping a thread that has ended or is suspended is refused (exit 10, 20): it reports where the thread stands.
+  if (error !== undefined) {
+    await context.emit(
+      (done.refused ? standingEvent(record) : null) ?? (await stepFailedEvent(record, done.failedStep, error)),
+    );
+  } else {
+    const standing = standingEvent(record);
+    if (standing !== null) await context.emit(standing);
   }
-  const standing = failure === undefined ? standingEvent(record) : null;
-  if (standing !== null) await context.emit(standing);
   return {
-    result: await toStepResult(record, steps, failure),
+    result: await toStepResult(record, steps, error),
     format: formatStepResult,
     exitCode: record.status === "suspended" ? EXIT_SUSPENDED : EXIT_OK,
     streamed: true,
-    error: failure,
+    error,
   };
 }

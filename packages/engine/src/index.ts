@@ -1,3 +1,6 @@
+// The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas and
+// @uwf/agent-kit, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
+
 export { AgentFailedError } from "./agent-failed-error.ts";
 export { AmbiguousThreadError } from "./ambiguous-thread-error.ts";
 export { BrokenChainError } from "./broken-chain-error.ts";
@@ -11,7 +14,13 @@ export { asEnvironmentError, EnvironmentError, type EnvironmentErrorCode } from 
 export { expandNode } from "./expand-node.ts";
 export { type ChainIndexProblem, findChainIndexProblems } from "./find-chain-index-problems.ts";
 export { type FollowThreadOptions, followThread } from "./follow-thread.ts";
-export { type ForkThreadsOptions, forkThreads, type ReplacementReply } from "./fork-thread.ts";
+export {
+  type ForkThreadOptions,
+  type ForkThreadsOptions,
+  forkThread,
+  forkThreads,
+  type ReplacementReply,
+} from "./fork-thread.ts";
 export { HeadConflictError } from "./head-conflict-error.ts";
 export { InterruptedError } from "./interrupted-error.ts";
 export { LeaseLostError } from "./lease-lost-error.ts";
@@ -21,14 +30,20 @@ export { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";
 export { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
 export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 export { NotAWorkflowError } from "./not-a-workflow-error.ts";
-export { type ReadChainOptions, readChain, type ThreadChain } from "./read-chain.ts";
+export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./read-chain.ts";
 export { type RecoverThreadsOptions, type RecoverThreadsResult, recoverThreads } from "./recover-threads.ts";
-export { resolveNodeOrThread } from "./resolve-node-or-thread.ts";
+export { type NodeOrThread, resolveNodeOrThread } from "./resolve-node-or-thread.ts";
 export { resolveThread } from "./resolve-thread.ts";
-export { registerWorkflowFile, resolveWorkflow } from "./resolve-workflow.ts";
+export {
+  type RegisterWorkflowFileOptions,
+  type ResolvedWorkflow,
+  type ResolveWorkflowOptions,
+  registerWorkflowFile,
+  resolveWorkflow,
+} from "./resolve-workflow.ts";
 export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
 export { type ResumeThreadOptions, resumeThread } from "./resume-thread.ts";
-export type { StepStart } from "./run-step-agent.ts";
+export type { StepAgentCallbacks, StepStart } from "./run-step-agent.ts";
 export { type StartThreadOptions, startThread } from "./start-thread.ts";
 export {
   type Resume,

@@ -59,6 +59,11 @@ function variants(): { name: string; imports: string; source: () => string }[] {
       imports: "packages/agent-kit/src/index.ts",
       source: () => keep(join(repositoryRoot, "packages/agent-kit/src/index.ts")),
     },
+    {
+      name: "@uwf/engine",
+      imports: "packages/engine/src/index.ts",
+      source: () => keep(join(repositoryRoot, "packages/engine/src/index.ts")),
+    },
   ];
 }
 

@@ -1,6 +1,6 @@
 import { UwfError } from "@uwf/protocol";
 
-/** A thread prefix that matches more than one thread: the command line must say which (exit 2). */
+/** A thread prefix that matches more than one thread: the caller must say which. */
 export class AmbiguousThreadError extends UwfError {
   static readonly code = "ambiguous-thread" as const;
 

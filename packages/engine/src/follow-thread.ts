@@ -25,7 +25,7 @@ export interface FollowThreadOptions {
 /**
  * Reports a thread's steps, then each step any process records, until the thread is no longer
  * active (ended, suspended or cancelled); returns its record then. Stopped by the signal
- * (InterruptedError: exit 130, 129 for SIGHUP).
+ * (InterruptedError).
  */
 export async function followThread(options: FollowThreadOptions): Promise<ThreadRecord> {
   const { store, signal } = options;

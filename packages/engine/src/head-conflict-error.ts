@@ -1,6 +1,6 @@
 import { UwfError } from "@uwf/protocol";
 
-/** The head moved while this process worked: its result was kept in the store but not appended (exit 75). */
+/** The head moved while this process worked: its result was kept in the store but not appended (retrying later can help). */
 export class HeadConflictError extends UwfError {
   static readonly code = "head-conflict" as const;
 

@@ -1,7 +1,7 @@
 import { UwfError } from "@uwf/protocol";
 
 export interface LeaseLostErrorOptions {
-  /** Another process took the lease over (exit 75), rather than the store failing to renew it (exit 1). */
+  /** Another process took the lease over (`lease-lost`), rather than the store failing to renew it (`lease-renewal-failed`). */
   takenOver: boolean;
   /** The agent run that keeps what the stopped agent had written, when one was recorded. */
   run?: string | null;

@@ -1,6 +1,6 @@
 import { UwfError } from "@uwf/protocol";
 
-/** `cancel` on a thread that has already ended: refused, and the record keeps `ended` (exit 1). */
+/** Cancelling a thread that has already ended: refused, and the record keeps `ended`. */
 export class ThreadAlreadyEndedError extends UwfError {
   static readonly code = "thread-already-ended" as const;
 

@@ -1,7 +1,7 @@
 import { type Lease, UwfError } from "@uwf/protocol";
 
 /**
- * Another process holds the thread's step lease (exit 75: retry later). The message says when the
+ * Another process holds the thread's step lease (retrying later can help). The message says when the
  * lease expires: a stepper that runs renews it, and one that died on another host holds the thread
  * until then (on this host a dead holder's lease is taken over at once, so it never gets here).
  */

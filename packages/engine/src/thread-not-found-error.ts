@@ -1,6 +1,6 @@
 import { UwfError } from "@uwf/protocol";
 
-/** No thread has the id or prefix given (exit 1). */
+/** No thread has the id or prefix given. */
 export class ThreadNotFoundError extends UwfError {
   static readonly code = "thread-not-found" as const;
 

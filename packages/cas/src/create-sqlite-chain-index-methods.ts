@@ -1,9 +1,10 @@
 import type { Database } from "bun:sqlite";
 import type { Address } from "@uwf/protocol";
 import { checkChainIndex, checkChainIndexSteps } from "./check-chain-index.ts";
+import { decodeChainIndex } from "./decode-chain-index.ts";
 import { headOfChainIndex } from "./head-of-chain-index.ts";
 import { parseAddress } from "./parse-address.ts";
-import type { ChainIndex, ChainIndexStep, RefStore } from "./store.ts";
+import type { ChainIndexStep, RefStore } from "./store.ts";
 
 type ChainIndexMethods = Pick<
   RefStore,
@@ -75,23 +76,4 @@ export function createSqliteChainIndexMethods(database: Database): ChainIndexMet
       database.query("DELETE FROM chain_indexes WHERE thread_id = ?").run(threadId);
     },
   };
-}
-
-/** The stored row as a chain index; null when it is not one (a damaged row is a miss, not an error). */
-function decodeChainIndex(start: string, stepsJson: string): ChainIndex | null {
-  let pairs: unknown;
-  try {
-    pairs = JSON.parse(stepsJson);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(pairs)) return null;
-  // An indexed loop: a step runs this once, cold, where for-of's iterator costs measurably more.
-  const steps = new Array<ChainIndexStep>(pairs.length);
-  for (let position = 0; position < pairs.length; position++) {
-    const pair: unknown = pairs[position];
-    if (!Array.isArray(pair) || typeof pair[0] !== "string" || typeof pair[1] !== "string") return null;
-    steps[position] = { address: pair[0] as Address, role: pair[1] };
-  }
-  return { start: start as Address, steps };
 }

@@ -13,11 +13,14 @@ describe("the @uwf/cas entry", () => {
       "InvalidAddressError",
       "InvalidJsonValueError",
       "InvalidRecordError",
+      "InvalidStoreUrlError",
       "MIN_ADDRESS_PREFIX",
       "NodeNotFoundError",
       "REF_SCHEMA_VERSION",
       "RefStoreBusyError",
       "RefStoreDamagedError",
+      "StoreRefusedError",
+      "StoreUnreachableError",
       "ThreadExistsError",
       "addressOfNode",
       "canonicalizeJson",
@@ -38,10 +41,13 @@ describe("the @uwf/cas entry", () => {
       "hashNode",
       "isAddress",
       "isAddressPrefix",
+      "isPostgresStoreUrl",
       "isProcessAlive",
       "isProcessGroupAlive",
       "listStoreRoots",
+      "maskStoreUrl",
       "openFileStore",
+      "openPostgresStore",
       "parseAddress",
       "parseAddressPrefix",
       "readEveryObject",
@@ -56,7 +62,7 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the sample data and threads, the seeded generator, waitFor and nodes sharing a prefix", () => {
+  it("exports the conformance suite, the sample data and threads, the seeded generator, waitFor, nodes sharing a prefix and the test PostgreSQL server", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "createRandom",
       "createSampleNodes",
@@ -64,6 +70,7 @@ describe("the @uwf/cas/test entry", () => {
       "runStoreConformanceSuite",
       "sampleThreadId",
       "sampleThreadRecord",
+      "startTestPostgres",
       "waitFor",
       "writeSampleThread",
     ]);

@@ -17,10 +17,14 @@ export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./hash-node
 export { InvalidAddressError } from "./invalid-address-error.ts";
 export { InvalidJsonValueError } from "./invalid-json-value-error.ts";
 export { InvalidRecordError } from "./invalid-record-error.ts";
+export { InvalidStoreUrlError } from "./invalid-store-url-error.ts";
+export { isPostgresStoreUrl } from "./is-postgres-store-url.ts";
 export { isProcessAlive, isProcessGroupAlive, readProcessStart } from "./is-process-alive.ts";
 export { listStoreRoots } from "./list-store-roots.ts";
+export { maskStoreUrl } from "./mask-store-url.ts";
 export { NodeNotFoundError } from "./node-not-found-error.ts";
 export { openFileStore, refDatabasePath } from "./open-file-store.ts";
+export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-postgres-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./open-ref-database.ts";
 export { isAddress, parseAddress } from "./parse-address.ts";
 export { isAddressPrefix, MIN_ADDRESS_PREFIX, parseAddressPrefix } from "./parse-address-prefix.ts";
@@ -47,6 +51,8 @@ export type {
   TemporaryFileInfo,
   ThreadUpdate,
 } from "./store.ts";
+export { StoreRefusedError } from "./store-refused-error.ts";
+export { StoreUnreachableError } from "./store-unreachable-error.ts";
 export { ThreadExistsError } from "./thread-exists-error.ts";
 export { verifyStore } from "./verify-store.ts";
 export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./walk-nodes.ts";

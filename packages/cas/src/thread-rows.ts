@@ -37,6 +37,8 @@ const OPTIONAL_FIELDS: ReadonlySet<Field> = new Set(["recoveredFrom", "failedUsa
 
 export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
 export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");
+/** The same for PostgreSQL: `$1, $2, ...`. */
+export const THREAD_NUMBERED_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map((_, index) => `$${index + 1}`).join(", ");
 
 type SqlValue = string | number | null;
 export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
@@ -61,21 +63,27 @@ export function threadFromRow(row: ThreadRow): ThreadRecord {
 }
 
 /**
- * `column = ?` pairs for the fields an update sets. Column names come from the fixed map
- * above, never from the caller, so an update cannot inject SQL.
+ * `column = ?` pairs for the fields an update sets (`placeholder` numbers them for PostgreSQL: it
+ * is given each value's 1-based position). Column names come from the fixed map above, never from
+ * the caller, so an update cannot inject SQL.
  */
-export function updateAssignments(update: ThreadUpdate): { assignments: string[]; values: SqlValue[] } {
+export function updateAssignments(
+  update: ThreadUpdate,
+  placeholder: (position: number) => string = () => "?",
+): { assignments: string[]; values: SqlValue[] } {
   const assignments: string[] = [];
   const values: SqlValue[] = [];
   for (const field of FIELDS) {
     if (!Object.hasOwn(update, field)) continue;
     const value = (update as Record<string, unknown>)[field];
     if (value === undefined) continue;
-    assignments.push(`${COLUMN_OF[field]} = ?`);
     values.push(toSql(field, value));
+    assignments.push(`${COLUMN_OF[field]} = ${placeholder(values.length)}`);
     if (field === "forkedFrom") {
-      assignments.push(...FORK_COLUMNS.map((column) => `${column} = ?`));
-      values.push(...forkDetailsToSql(value as ForkOrigin | null));
+      for (const [index, detail] of forkDetailsToSql(value as ForkOrigin | null).entries()) {
+        values.push(detail);
+        assignments.push(`${FORK_COLUMNS[index]} = ${placeholder(values.length)}`);
+      }
     }
   }
   return { assignments, values };

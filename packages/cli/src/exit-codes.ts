@@ -36,6 +36,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "ambiguous-address": EXIT_USAGE,
   "address-prefix-not-found": EXIT_USAGE,
   "invalid-inputs": EXIT_USAGE,
+  "invalid-store-url": EXIT_USAGE,
   "input-file-unreadable": EXIT_FAILED,
   "config-key-not-set": EXIT_FAILED,
   "setup-cancelled": EXIT_FAILED,
@@ -64,6 +65,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "lease-lost": EXIT_BUSY,
   "lease-renewal-failed": EXIT_FAILED,
   "ref-store-busy": EXIT_BUSY,
+  "store-unreachable": EXIT_BUSY,
 
   "agent-failed": EXIT_FAILED,
   "invalid-reply": EXIT_FAILED,
@@ -98,6 +100,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "ref-store-damaged": EXIT_FAILED,
   "ref-store-unavailable": EXIT_FAILED,
   "store-too-new": EXIT_FAILED,
+  "store-refused": EXIT_FAILED,
 
   "no-space": EXIT_FAILED,
   "read-only-file-system": EXIT_FAILED,

@@ -141,6 +141,12 @@ export type ErrorCode =
   | "ref-store-unavailable"
   /** A ref store written by a newer uwf. */
   | "store-too-new"
+  /** The store's server (PostgreSQL) cannot be reached, or went away during a call: retry later. */
+  | "store-unreachable"
+  /** The store's server refuses uwf: login, a missing database, privileges, no space; retrying will not help. */
+  | "store-refused"
+  /** A store URL (`--store`, `UWF_STORE`, `store:` in config) that uwf cannot use. */
+  | "invalid-store-url"
 
   // The machine.
   /** No space left on the device, or the disk quota is exceeded. */

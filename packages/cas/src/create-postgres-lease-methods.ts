@@ -1,8 +1,9 @@
 import type { Lease } from "@uwf/protocol";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
-import { checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
-import type { PostgresConnection } from "./postgres-connection.ts";
-import type { RefStore } from "./store.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts";
+import type { AcquireLeaseOptions, RefStore } from "./store.ts";
+import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "./thread-rows.ts";
 
 interface LeaseRow {
   thread_id: string;
@@ -19,63 +20,83 @@ interface LeaseRow {
 
 const LEASE_COLUMNS = "thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at";
 
+/** What one lease-taking transaction saw and did; null when another process inserted the row meanwhile (look again). */
+type Taken = { granted: true; replaced: LeaseRow | null } | { granted: false; holder: LeaseRow } | null;
+
 /**
- * Step leases on the `leases` table. Acquiring is one transaction that locks the thread's row
+ * Step leases on the `leases` table. Taking one is a transaction that locks the thread's lease row
  * (SELECT … FOR UPDATE) and then inserts, takes over an expired lease or the one of the holder the
  * caller names, or leaves it: two processes can never both hold a thread, and the taker learns
- * exactly which lease it replaced. Renewing, recording the agent and releasing match on the random
- * token, so a holder whose lease was taken over cannot disturb the new one.
+ * exactly which lease it replaced. A worker's claim first picks a runnable thread with FOR UPDATE
+ * SKIP LOCKED, so concurrent claimers pass over the rows others are claiming instead of waiting on
+ * them. Renewing, recording the agent and releasing match on the random token, so a holder whose
+ * lease was taken over cannot disturb the new one.
  */
 export function createPostgresLeaseMethods(
   connection: PostgresConnection,
   schema: string,
-): Pick<RefStore, "acquireLease" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "listLeases"> {
+): Pick<RefStore, "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "listLeases"> {
   const { query } = connection;
   const leases = `"${schema}".leases`;
+  const threads = `"${schema}".threads`;
+
+  async function take(transaction: PostgresQuery, row: LeaseRow, takeOver: string | undefined): Promise<Taken> {
+    const values = [row.thread_id, row.token, row.pid, row.host, row.process_start, row.acquired_at, row.expires_at];
+    const [before] = await transaction<LeaseRow>(
+      `SELECT ${LEASE_COLUMNS} FROM ${leases} WHERE thread_id = $1 FOR UPDATE`,
+      [row.thread_id],
+    );
+    if (before === undefined) {
+      const inserted = await transaction(
+        `INSERT INTO ${leases} (${LEASE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7)
+         ON CONFLICT (thread_id) DO NOTHING RETURNING 1`,
+        values,
+      );
+      return inserted.length === 1 ? { granted: true, replaced: null } : null;
+    }
+    const free = Number(before.expires_at) <= Number(row.acquired_at) || before.token === takeOver;
+    if (!free) return { granted: false, holder: before };
+    await transaction(
+      `UPDATE ${leases} SET token = $2, pid = $3, host = $4, process_start = $5, agent_group = NULL,
+         agent_start = NULL, acquired_at = $6, expires_at = $7 WHERE thread_id = $1`,
+      values,
+    );
+    return { granted: true, replaced: before };
+  }
+
   return {
     async acquireLease(threadId, options) {
       checkLeaseOptions(options);
-      const now = options.now.getTime();
-      const row: LeaseRow = {
-        thread_id: threadId,
-        token: crypto.randomUUID(),
-        pid: options.pid,
-        host: options.host,
-        process_start: options.processStart ?? null,
-        agent_group: null,
-        agent_start: null,
-        acquired_at: now,
-        expires_at: now + options.ttlMs,
-      };
-      const values = [row.thread_id, row.token, row.pid, row.host, row.process_start, now, row.expires_at];
+      const row = newLeaseRow(threadId, options);
       for (;;) {
-        const outcome = await connection.transaction(async (transaction) => {
-          const [before] = await transaction<LeaseRow>(
-            `SELECT ${LEASE_COLUMNS} FROM ${leases} WHERE thread_id = $1 FOR UPDATE`,
-            [threadId],
-          );
-          if (before === undefined) {
-            const inserted = await transaction(
-              `INSERT INTO ${leases} (${LEASE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7)
-               ON CONFLICT (thread_id) DO NOTHING RETURNING 1`,
-              values,
-            );
-            // Another process inserted one since the SELECT: look again.
-            return inserted.length === 1 ? { granted: true as const, replaced: null } : null;
-          }
-          const free = Number(before.expires_at) <= now || before.token === options.takeOver;
-          if (!free) return { granted: false as const, holder: before };
-          await transaction(
-            `UPDATE ${leases} SET token = $2, pid = $3, host = $4, process_start = $5, agent_group = NULL,
-               agent_start = NULL, acquired_at = $6, expires_at = $7 WHERE thread_id = $1`,
-            values,
-          );
-          return { granted: true as const, replaced: before };
-        });
-        if (outcome === null) continue;
-        if (!outcome.granted) return { acquired: false, holder: leaseFromRow(outcome.holder) };
-        const replaced = outcome.replaced === null ? null : leaseFromRow(outcome.replaced);
+        const taken = await connection.transaction((transaction) => take(transaction, row, options.takeOver));
+        if (taken === null) continue;
+        if (!taken.granted) return { acquired: false, holder: leaseFromRow(taken.holder) };
+        const replaced = taken.replaced === null ? null : leaseFromRow(taken.replaced);
         return { acquired: true, lease: leaseFromRow(row), replaced };
+      }
+    },
+    async claimThread(options) {
+      checkClaimOptions(options);
+      const now = options.now.getTime();
+      for (;;) {
+        const claimed = await connection.transaction(async (transaction) => {
+          const [thread] = await transaction<ThreadRow>(
+            `SELECT ${THREAD_COLUMNS} FROM ${threads} AS thread
+             WHERE status = 'active' AND queued = 1 AND ($2::text IS NULL OR workflow = $2)
+               AND NOT EXISTS (SELECT 1 FROM ${leases} AS lease WHERE lease.thread_id = thread.id AND lease.expires_at > $1)
+             ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+            [now, options.workflow ?? null],
+          );
+          if (thread === undefined) return null;
+          const row = newLeaseRow(thread.id as string, options);
+          const taken = await take(transaction, row, undefined);
+          // Leased since this statement's snapshot (by a step or a claim that just committed): choose again.
+          if (taken === null || !taken.granted) return "again" as const;
+          const replaced = taken.replaced === null ? null : leaseFromRow(taken.replaced);
+          return { thread: threadFromRow(thread), lease: leaseFromRow(row), replaced };
+        });
+        if (claimed !== "again") return claimed;
       }
     },
     async renewLease(lease, ttlMs, now) {
@@ -99,6 +120,21 @@ export function createPostgresLeaseMethods(
     },
     listLeases: async () =>
       (await query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM ${leases} ORDER BY thread_id`)).map(leaseFromRow),
+  };
+}
+
+function newLeaseRow(threadId: string, options: AcquireLeaseOptions): LeaseRow {
+  const now = options.now.getTime();
+  return {
+    thread_id: threadId,
+    token: crypto.randomUUID(),
+    pid: options.pid,
+    host: options.host,
+    process_start: options.processStart ?? null,
+    agent_group: null,
+    agent_start: null,
+    acquired_at: now,
+    expires_at: now + options.ttlMs,
   };
 }
 

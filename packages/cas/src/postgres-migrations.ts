@@ -37,13 +37,17 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       budget text,
       forked_from_thread text COLLATE "C",
       forked_from_step integer,
-      forked_from_replaced integer
+      forked_from_replaced integer,
+      queued integer,
+      failure text
     )`,
     // list filters walk these newest first (ids are ULIDs, so id order is time order).
     "CREATE INDEX threads_by_status ON {schema}.threads (status, id)",
     "CREATE INDEX threads_by_workflow ON {schema}.threads (workflow, id)",
     "CREATE INDEX threads_by_parent ON {schema}.threads (forked_from_thread, id)",
     "CREATE INDEX threads_by_start ON {schema}.threads (start, id)",
+    // What a worker's claim walks: the runnable threads, oldest first.
+    "CREATE INDEX threads_runnable ON {schema}.threads (id) WHERE status = 'active' AND queued = 1",
     `CREATE TABLE {schema}.workflows (
       name text COLLATE "C" PRIMARY KEY,
       address text NOT NULL,

@@ -70,6 +70,7 @@ describe("the @uwf/cas/test entry", () => {
       "runStoreConformanceSuite",
       "sampleThreadId",
       "sampleThreadRecord",
+      "startOwnTestPostgres",
       "startTestPostgres",
       "waitFor",
       "writeSampleThread",

@@ -3,7 +3,12 @@
 
 export { nodesSharingAnAddressPrefix } from "../test/nodes-sharing-an-address-prefix.ts";
 export { createRandom } from "../test/random-json-value.ts";
-export { startTestPostgres, type TestPostgres } from "../test/start-test-postgres.ts";
+export {
+  type OwnTestPostgres,
+  startOwnTestPostgres,
+  startTestPostgres,
+  type TestPostgres,
+} from "../test/start-test-postgres.ts";
 export { type WaitForOptions, waitFor } from "../test/wait-for.ts";
 export { type SampleThread, writeSampleThread } from "../test/write-sample-thread.ts";
 export { runStoreConformanceSuite, type StoreFixture } from "./conformance-suite.ts";

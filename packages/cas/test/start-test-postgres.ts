@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
+  closeSync,
   cpSync,
   existsSync,
   mkdtempSync,
@@ -62,20 +63,66 @@ function serverAt(url: string): TestPostgres {
   };
 }
 
+/** A private test server that a test may stop and start again (same port, same data), to see uwf lose it. */
+export interface OwnTestPostgres extends TestPostgres {
+  /** Stops the server (a fast shutdown: open sessions are ended) and waits until it is gone. */
+  stop(): Promise<void>;
+  /** Starts it again and waits until it accepts connections. */
+  start(): Promise<void>;
+}
+
+/** A private server of its own, whatever `UWF_TEST_POSTGRES_URL` says, stopped when the test process exits. */
+export async function startOwnTestPostgres(): Promise<OwnTestPostgres> {
+  const files = await createServerFiles();
+  const port = await findFreePort();
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  let server = await runServer(files, port, url);
+  return {
+    ...serverAt(url),
+    async stop() {
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGINT");
+      await exited;
+    },
+    async start() {
+      server = await runServer(files, port, url);
+    },
+  };
+}
+
 /** Starts a server as described at startTestPostgres; returns its URL once it accepts connections. */
 async function startPrivateServer(): Promise<string> {
+  const files = await createServerFiles();
+  const port = await findFreePort();
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  await runServer(files, port, url);
+  return url;
+}
+
+interface ServerFiles {
+  binaries: string;
+  /** Holds the data folder, the password file and the log; removed when the test process is gone. */
+  root: string;
+  dataDirectory: string;
+  logPath: string;
+  /** Who the server runs as: nobody when we are root (PostgreSQL refuses root), else us. */
+  owner: { uid?: number; gid?: number };
+}
+
+/** A new cluster (initdb) in a folder under /tmp that the server's user owns. */
+async function createServerFiles(): Promise<ServerFiles> {
   const binaries = await installBinaries();
-  // PostgreSQL refuses to run as root: run it as nobody then, on files nobody owns.
-  const owner: { uid?: number; gid?: number } = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const owner: ServerFiles["owner"] = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
   const root = mkdtempSync("/tmp/uwf-test-postgres-");
   const dataDirectory = join(root, "data");
   const passwordFile = join(root, "password");
+  const logPath = join(root, "server.log");
   writeFileSync(passwordFile, `${PASSWORD}\n`);
-  const own = (path: string) => {
+  writeFileSync(logPath, "");
+  for (const path of [root, passwordFile, logPath]) {
     if (owner.uid !== undefined && owner.gid !== undefined) chownSync(path, owner.uid, owner.gid);
-  };
-  own(root);
-  own(passwordFile);
+  }
   const initdb = spawnSync(
     join(binaries, "bin", "initdb"),
     [
@@ -93,26 +140,28 @@ async function startPrivateServer(): Promise<string> {
     rmSync(root, { recursive: true, force: true });
     throw new Error(`initdb failed (${initdb.status ?? initdb.signal}): ${initdb.error ?? initdb.stderr}`);
   }
-  const port = await findFreePort();
-  const logPath = join(root, "server.log");
-  const log = openSync(logPath, "a");
-  own(logPath);
+  return { binaries, root, dataDirectory, logPath, owner };
+}
+
+/** Runs the server on `port` until this process exits; resolves once it accepts connections. */
+async function runServer(files: ServerFiles, port: number, url: string): Promise<ChildProcess> {
+  const log = openSync(files.logPath, "a");
   const server = spawn(
-    join(binaries, "bin", "postgres"),
+    join(files.binaries, "bin", "postgres"),
     [
-      ...["-D", dataDirectory, "-p", String(port)],
+      ...["-D", files.dataDirectory, "-p", String(port)],
       ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       // A throwaway server: durability buys nothing and costs every commit a sync.
       ...["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
       ...["-c", "max_connections=200"],
     ],
-    { ...owner, stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C" } },
+    { ...files.owner, stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C" } },
   );
+  closeSync(log); // the server has its own copy
   server.unref();
-  stopWithThisProcess(server, root);
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-  await waitUntilReady(url, server, logPath);
-  return url;
+  stopWithThisProcess(server, files.root);
+  await waitUntilReady(url, server, files.logPath);
+  return server;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { CliEvent, Config } from "@uwf/protocol";
 /** What every command gets besides its options. Commands never print and never exit. */
 export interface CommandContext {
   home: string;
+  /** `--store URL`: the store to use instead of `UWF_STORE`, `store:` in config or the home's files. */
+  storeFlag: string | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** Machine-readable output (`--json` or `--jsonl`): no notes on stderr, no questions asked. */
@@ -61,6 +63,7 @@ export interface ProgressStatus {
 export type CreateContextOptions = Pick<
   CommandContext,
   | "home"
+  | "storeFlag"
   | "cwd"
   | "env"
   | "json"
@@ -89,6 +92,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
         const { openStoreFromEnvironment } = await import("./open-store.ts");
         return openStoreFromEnvironment(options.home, options.env, {
           create: openOptions.create !== false,
+          storeFlag: options.storeFlag,
           onMissingHome: (home) => note(`no uwf home at ${home}: read as empty (nothing was created)`),
         });
       })();

@@ -1,9 +1,13 @@
-import { existsSync, mkdirSync, type Stats, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   createMemoryStore,
   findRefDatabaseDamage,
+  InvalidStoreUrlError,
+  isPostgresStoreUrl,
+  maskStoreUrl,
   openFileStore,
+  openPostgresStore,
   refDatabasePath,
   type Store,
   setAsideRefDatabase,
@@ -18,17 +22,21 @@ export interface OpenStoreOptions {
   create: boolean;
   /** Told when a read-only command finds no home at all: the store reads as empty. */
   onMissingHome?(home: string): void;
+  /** `--store URL`, which beats `UWF_STORE` and `store:` in config. */
+  storeFlag?: string | undefined;
 }
 
-/** The default embedded store, or the backend `UWF_STORE` names. */
+/**
+ * The store a command uses: the PostgreSQL server that `--store`, else `UWF_STORE`, else `store:` in
+ * the home's config names, or else (and for `file`) the home's embedded files and SQLite.
+ */
 export async function openStoreFromEnvironment(
   home: string,
   env: NodeJS.ProcessEnv,
   options: OpenStoreOptions = { create: true },
 ): Promise<Store> {
-  if (!usesFileStore(env)) {
-    throw new UsageError(`UWF_STORE=${env.UWF_STORE}: unsupported store (only the embedded file store is available)`);
-  }
+  const url = await chooseStoreUrl(home, env, options.storeFlag);
+  if (url !== null) return openPostgresStore(url);
   const stats = homeStats(home);
   if (options.create) mkdirSync(home, { recursive: true });
   else if (stats === undefined) {
@@ -43,8 +51,14 @@ export async function openStoreFromEnvironment(
  * damaged, moves it aside (kept, never overwritten), so the store opens with an empty one. Returns
  * where it went, or null when it is sound or absent.
  */
-export function setAsideDamagedRefStore(home: string, env: NodeJS.ProcessEnv, now: Date): string | null {
-  if (!usesFileStore(env)) return null;
+export async function setAsideDamagedRefStore(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+  storeFlag?: string,
+): Promise<string | null> {
+  // A server's tables are the server's to keep sound; there is no file to move aside.
+  if ((await chooseStoreUrl(home, env, storeFlag)) !== null) return null;
   const path = refDatabasePath(home);
   return findRefDatabaseDamage(path) === null ? null : setAsideRefDatabase(path, now);
 }
@@ -64,7 +78,30 @@ function homeStats(home: string): Stats | undefined {
   return stats;
 }
 
-function usesFileStore(env: NodeJS.ProcessEnv): boolean {
-  const url = env.UWF_STORE;
-  return url === undefined || url === "" || url === "file";
+/**
+ * The PostgreSQL URL the command should use, or null for the embedded file store: `--store`, else
+ * `UWF_STORE`, else `store:` in config.yaml. The config is parsed only when its text sets `store:`,
+ * so commands on the default store pay no more than one small file read for it.
+ */
+async function chooseStoreUrl(home: string, env: NodeJS.ProcessEnv, flag: string | undefined): Promise<string | null> {
+  const given = [flag, env.UWF_STORE].find((value) => value !== undefined && value !== "");
+  const url = given ?? (await configuredStore(home));
+  if (url === undefined || url === "file") return null;
+  if (isPostgresStoreUrl(url)) return url;
+  throw new InvalidStoreUrlError(
+    maskStoreUrl(url),
+    "unsupported store: give postgres://USER:PASSWORD@HOST/DATABASE, or file",
+  );
+}
+
+async function configuredStore(home: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = readFileSync(join(home, "config.yaml"), "utf8");
+  } catch {
+    return undefined; // No config (or none readable): loading it would say so where it matters.
+  }
+  if (!/^store\s*:/m.test(text)) return undefined;
+  const { loadConfig } = await import("./load-home-config.ts");
+  return (await loadConfig(home)).store;
 }

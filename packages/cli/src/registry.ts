@@ -30,6 +30,7 @@ type Load<Result> = (context: CommandContext) => Promise<CommandOutcome<Result>>
 
 interface GlobalOptions {
   home?: string;
+  store?: string;
   json?: boolean;
   jsonl?: boolean;
   color: boolean;
@@ -154,6 +155,7 @@ async function makeContext(globals: GlobalOptions, mode: OutputMode, signal: Abo
     : () => {};
   return createContext({
     home: resolveHome({ flag: globals.home, env, cwd }),
+    storeFlag: globals.store,
     cwd,
     env,
     json,

@@ -54,6 +54,8 @@ export const configSchema = z
     budget: budgetInputSchema.optional(),
     /** workflow name → its threads' limits; beaten by the workflow's own `budget:` and by flags. */
     workflowBudgets: z.record(z.string(), budgetInputSchema).optional(),
+    /** The store: `postgres://…` or `file` (the home's own files); beaten by `UWF_STORE` and `--store`. */
+    store: z.string().min(1).optional(),
   })
   .strict();
 export type Config = z.infer<typeof configSchema>;

@@ -13,8 +13,8 @@ describe("the config defaults and revision", () => {
     const shape =
       JSON.stringify(z.toJSONSchema(configSchema, { io: "input" })) + JSON.stringify(z.toJSONSchema(configSchema));
     expect({ revision: CONFIG_SCHEMA_REVISION, hash: Bun.hash.xxHash64(shape).toString(16) }).toEqual({
-      revision: 3,
-      hash: "4b9e96537473380a",
+      revision: 4,
+      hash: "ca82e9f87bb1d32b",
     });
   });
 });

@@ -21,6 +21,12 @@ export const GLOBAL_OPTIONS: readonly OptionEntry[] = [
     description: "uwf home (default: $UWF_HOME, the nearest .uwf/, or ~/.uwf)",
     completes: "directory",
   },
+  {
+    key: "store",
+    flags: "--store <url>",
+    description:
+      "the store: postgres://USER:PASSWORD@HOST/DATABASE (default: $UWF_STORE, store: in config, or the home's files)",
+  },
   { key: "json", flags: "--json", description: "print exactly one JSON document on stdout" },
   {
     key: "jsonl",

@@ -11,7 +11,7 @@ import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
  */
 export async function casRecoverCommand(context: CommandContext) {
   const { setAsideDamagedRefStore } = await import("../../open-store.ts");
-  const setAside = setAsideDamagedRefStore(context.home, context.env, context.now());
+  const setAside = await setAsideDamagedRefStore(context.home, context.env, context.now(), context.storeFlag);
   const store = await context.openStore();
   const result: CasRecoverResult = {
     setAside,

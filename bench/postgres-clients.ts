@@ -1,0 +1,140 @@
+/**
+ * Bun's built-in PostgreSQL client against the `postgres` package, on the PostgreSQL store's own
+ * statements (`bun bench/postgres-clients.ts`; `--runs N`): both drive the same store code through
+ * the PostgresConnection seam, against the test server (or UWF_TEST_POSTGRES_URL), interleaved
+ * round by round. Prints medians and 90th percentiles in ms; docs/store.md keeps the figures and the
+ * choice they led to.
+ */
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { createPostgresObjectStore } from "../packages/cas/src/create-postgres-object-store.ts";
+import { createPostgresRefStore } from "../packages/cas/src/create-postgres-ref-store.ts";
+import { hashNode } from "../packages/cas/src/hash-node.ts";
+import { openPostgresConnection } from "../packages/cas/src/open-postgres-connection.ts";
+import { parsePostgresStoreUrl } from "../packages/cas/src/parse-postgres-store-url.ts";
+import type { PostgresConnection, PostgresQuery } from "../packages/cas/src/postgres-connection.ts";
+import { migratePostgresStore } from "../packages/cas/src/postgres-migrations.ts";
+import { sampleThreadRecord } from "../packages/cas/src/sample-nodes.ts";
+import type { ChainLink } from "../packages/cas/src/store.ts";
+import { startTestPostgres } from "../packages/cas/src/testing.ts";
+
+const { values: flags } = parseArgs({ options: { runs: { type: "string", default: "30" } } });
+const runs = Number(flags.runs);
+
+/** The `postgres` package behind the same seam, with prepared statements as Bun's client has them. */
+function openPostgresJsConnection(url: string): PostgresConnection {
+  const sql = postgres(url, { max: 4, onnotice: () => {}, connection: { application_name: "uwf" } });
+  const queryOn =
+    (client: postgres.Sql | postgres.TransactionSql): PostgresQuery =>
+    async <Row>(text: string, values: readonly unknown[] = []) =>
+      (await client.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as Row[];
+  return {
+    query: queryOn(sql),
+    transaction: (work) => sql.begin((transaction) => work(queryOn(transaction))) as never,
+    close: () => sql.end(),
+  };
+}
+
+const CLIENTS: Record<string, (url: string) => PostgresConnection> = {
+  "Bun.SQL": (url) => openPostgresConnection(url),
+  postgres: openPostgresJsConnection,
+};
+
+type Operation = (open: (url: string) => PostgresConnection, url: string) => Promise<number>;
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+async function prepared(open: (url: string) => PostgresConnection, url: string) {
+  const { connectUrl, schema, shown } = parsePostgresStoreUrl(url);
+  const connection = open(connectUrl);
+  await migratePostgresStore(connection, schema, shown);
+  return {
+    connection,
+    objects: createPostgresObjectStore(connection, schema),
+    refs: createPostgresRefStore(connection, schema),
+  };
+}
+
+let serial = 0;
+const OPERATIONS: Record<string, Operation> = {
+  // A new client and its first statement: what every CLI command pays once.
+  "connect + SELECT 1": async (open, url) => {
+    const { connectUrl } = parsePostgresStoreUrl(url);
+    const connection = open(connectUrl);
+    const ms = await timed(() => connection.query("SELECT 1"));
+    await connection.close();
+    return ms;
+  },
+  // A read-only command's whole store use: connect, check the schema's version, read one node.
+  "open + one get": async (open, url) => {
+    const setup = await prepared(open, url);
+    const address = await setup.objects.put({ type: "text/1", text: "read me" });
+    await setup.connection.close();
+    return timed(async () => {
+      const { objects, connection } = await prepared(open, url);
+      await objects.get(address);
+      await connection.close();
+    });
+  },
+  "compare-and-swap update": async (open, url) => {
+    const { refs, connection } = await prepared(open, url);
+    const record = sampleThreadRecord({ id: `01JD${String(++serial).padStart(22, "0")}` });
+    await refs.createThread(record);
+    const ms = await timed(() => refs.updateThread(record.id, record.head, { head: "B1XRH20GCX3FB", stepCount: 1 }));
+    await connection.close();
+    return ms;
+  },
+  "put of 100 nodes": async (open, url) => {
+    const { objects, connection } = await prepared(open, url);
+    const nodes = Array.from({ length: 100 }, (_, index) => ({ type: "text/1", text: `node ${++serial} ${index}` }));
+    const ms = await timed(() => objects.putMany(nodes));
+    await connection.close();
+    return ms;
+  },
+  "recall of a 1,000-link chain": async (open, url) => {
+    const { refs, connection } = await prepared(open, url);
+    const links: ChainLink[] = [];
+    let prev = "2W53JPNXF556H";
+    for (let index = 0; index < 1000; index++) {
+      const { address, bytes } = hashNode({ type: "thread-step/1", run: ++serial, index, body: "x".repeat(300), prev });
+      links.push({ address, prev, bytes });
+      prev = address;
+    }
+    await refs.rememberChainLinks(links);
+    const ms = await timed(async () => {
+      const recalled = await refs.recallChain(prev);
+      if (recalled.length !== 1000) throw new Error(`recalled ${recalled.length} links`);
+    });
+    await connection.close();
+    return ms;
+  },
+};
+
+const server = await startTestPostgres();
+const url = server.newStoreUrl();
+const samples = new Map<string, number[]>();
+for (let round = -2; round < runs; round++) {
+  for (const [operation, run] of Object.entries(OPERATIONS)) {
+    for (const [client, open] of Object.entries(CLIENTS)) {
+      const ms = await run(open, url);
+      if (round < 0) continue; // warm-up rounds
+      const key = `${operation}\t${client}`;
+      samples.set(key, [...(samples.get(key) ?? []), ms]);
+    }
+  }
+}
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+console.log(`| operation | client | median ms | p90 ms |  (${runs} runs each)`);
+console.log("| --- | --- | ---: | ---: |");
+for (const [key, values] of samples) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const [operation, client] = key.split("\t");
+  console.log(
+    `| ${operation} | ${client} | ${quantile(sorted, 0.5).toFixed(2)} | ${quantile(sorted, 0.9).toFixed(2)} |`,
+  );
+}

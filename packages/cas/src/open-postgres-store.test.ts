@@ -1,10 +1,111 @@
+import { describe, expect, it } from "bun:test";
+import { SQL } from "bun";
 import { startTestPostgres } from "../test/start-test-postgres.ts";
+import { waitFor } from "../test/wait-for.ts";
 import { runStoreConformanceSuite } from "./conformance-suite.ts";
 import { openPostgresStore } from "./open-postgres-store.ts";
+import { POSTGRES_SCHEMA_VERSION } from "./postgres-migrations.ts";
+import { sampleThreadRecord } from "./sample-nodes.ts";
+import { StoreRefusedError } from "./store-refused-error.ts";
+import { StoreTooNewError } from "./store-too-new-error.ts";
+import { StoreUnreachableError } from "./store-unreachable-error.ts";
 
 // Against a real server, never skipped: without one, every test fails saying why.
 runStoreConformanceSuite("PostgreSQL", async () => {
   const server = await startTestPostgres();
   const store = await openPostgresStore(server.newStoreUrl());
   return { store, cleanup: () => store.close() };
+});
+
+/** Runs one statement on the server as the test user, outside any store. */
+async function onServer(url: string, statement: string): Promise<unknown[]> {
+  const sql = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
+  try {
+    return [...(await sql.unsafe(statement))];
+  } finally {
+    await sql.close();
+  }
+}
+
+describe("openPostgresStore", () => {
+  it("creates its schema once when many processes' stores open a new one at the same time", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const stores = await Promise.all(Array.from({ length: 8 }, () => openPostgresStore(url)));
+    await stores[0]?.refs.createThread(sampleThreadRecord());
+    for (const store of stores) expect((await store.refs.listThreads({})).total).toBe(1);
+    await Promise.all(stores.map((store) => store.close()));
+    const schema = new URL(url).searchParams.get("schema");
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
+  it("refuses a schema a newer uwf wrote, changing nothing", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    await (await openPostgresStore(url)).close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = ${POSTGRES_SCHEMA_VERSION + 1}`);
+    const opening = openPostgresStore(url);
+    await expect(opening).rejects.toThrow(StoreTooNewError);
+    await expect(opening).rejects.toThrow(`(schema ${schema}) has ref schema version ${POSTGRES_SCHEMA_VERSION + 1}`);
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION + 1 },
+    ]);
+  });
+
+  it("tells a server out of reach from one that refuses the login, never showing the password", async () => {
+    const url = new URL((await startTestPostgres()).newStoreUrl());
+    const away = new URL(url);
+    away.port = "1";
+    const opening = openPostgresStore(away.toString());
+    await expect(opening).rejects.toThrow(StoreUnreachableError);
+    await expect(opening).rejects.toThrow(`the store postgres://uwf:****@127.0.0.1:1/`);
+    const wrong = new URL(url);
+    wrong.password = "wrong";
+    await expect(openPostgresStore(wrong.toString())).rejects.toThrow(StoreRefusedError);
+    await expect(openPostgresStore(wrong.toString())).rejects.toThrow("SQLSTATE 28P01");
+  });
+
+  it("fails a call whose connection the server ends as out of reach, and works again once it can reconnect", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const schema = new URL(url).searchParams.get("schema");
+    const store = await openPostgresStore(url);
+    const record = sampleThreadRecord();
+    await store.refs.createThread(record);
+    // Another session locks the threads table, so the store's next read waits on the server...
+    const holder = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = holder.begin(async (transaction) => {
+      await transaction.unsafe(`LOCK TABLE "${schema}".threads IN ACCESS EXCLUSIVE MODE`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const waiting = store.refs.getThread(record.id);
+    await waitFor(
+      async () =>
+        (
+          await onServer(
+            url,
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = 'uwf' AND wait_event_type = 'Lock'",
+          )
+        ).length > 0,
+      { what: "the store's read to wait on the lock" },
+    );
+    // ...until the server ends uwf's sessions, as it does when it shuts down.
+    await onServer(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'uwf'");
+    await expect(waiting).rejects.toThrow(StoreUnreachableError);
+    release();
+    await holding;
+    await holder.close();
+    expect(await store.refs.getThread(record.id)).toEqual(record);
+    await store.close();
+  });
 });

@@ -30,7 +30,8 @@ function openPostgresJsConnection(url: string): PostgresConnection {
       (await client.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as Row[];
   return {
     query: queryOn(sql),
-    transaction: (work) => sql.begin((transaction) => work(queryOn(transaction))) as never,
+    transaction: <Result>(work: (query: PostgresQuery) => Promise<Result>) =>
+      sql.begin((transaction) => work(queryOn(transaction))) as Promise<Result>,
     close: () => sql.end(),
   };
 }

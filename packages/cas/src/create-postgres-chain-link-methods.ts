@@ -1,8 +1,9 @@
 import type { Address } from "@uwf/protocol";
+import { asUint8Array } from "./as-uint8-array.ts";
 import { checkChainLinks } from "./check-chain-links.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
-import { asUint8Array, inBatches, postgresValuesList } from "./postgres-values-list.ts";
+import { inBatches, postgresValuesList } from "./postgres-values-list.ts";
 import type { ChainLink, RefStore } from "./store.ts";
 
 type ChainLinkMethods = Pick<RefStore, "rememberChainLinks" | "recallChain" | "forgetChainLinks">;

@@ -1,4 +1,5 @@
 import type { Address } from "@uwf/protocol";
+import { asUint8Array } from "./as-uint8-array.ts";
 import { checkAddressPrefixQuery } from "./check-address-prefix-query.ts";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { hashBytes, hashNode } from "./hash-node.ts";
@@ -6,7 +7,7 @@ import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
 import { parseVerifiedNode } from "./parse-verified-node.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
-import { asUint8Array, inBatches, postgresValuesList } from "./postgres-values-list.ts";
+import { inBatches, postgresValuesList } from "./postgres-values-list.ts";
 import type { ObjectStore, TemporaryFileInfo } from "./store.ts";
 
 /** Addresses per query when listing every object, read by key ranges so a gc deleting meanwhile is no trouble. */

@@ -25,7 +25,8 @@ export function openPostgresConnection(url: string, options: OpenPostgresConnect
       (await client.unsafe(text, values as unknown[])) as Row[];
   return {
     query: queryOn(sql),
-    transaction: (work) => sql.begin((transaction) => work(queryOn(transaction))) as never,
+    transaction: <Result>(work: (query: PostgresQuery) => Promise<Result>) =>
+      sql.begin((transaction) => work(queryOn(transaction))) as Promise<Result>,
     close: () => sql.close(),
   };
 }

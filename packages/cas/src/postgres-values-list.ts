@@ -19,8 +19,3 @@ export const BATCH_ROWS = 1000;
 export function* inBatches<Item>(items: readonly Item[]): Generator<readonly Item[]> {
   for (let start = 0; start < items.length; start += BATCH_ROWS) yield items.slice(start, start + BATCH_ROWS);
 }
-
-/** A Buffer or other byte view a client returned, as a plain Uint8Array over the same memory. */
-export function asUint8Array(bytes: Uint8Array): Uint8Array {
-  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}

@@ -1,5 +1,25 @@
 import { SQL } from "bun";
 import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts";
+import { sqlStateOf } from "./sql-state-of.ts";
+
+/**
+ * admin_shutdown: the server ended the session (a restart, pg_terminate_backend) before the
+ * statement completed, so it had no effect. Each pooled connection the server ended while idle
+ * fails its next statement so, and leaves the pool: trying again, at most once per connection the
+ * pool holds, reaches a new one, which goes through once the server is back (and fails as
+ * unreachable while it is not).
+ */
+const SESSION_ENDED = "57P01";
+
+async function retryingEndedSessions<Result>(tries: number, attempt: () => Promise<Result>): Promise<Result> {
+  for (let left = tries; ; left--) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (left <= 1 || sqlStateOf(error) !== SESSION_ENDED) throw error;
+    }
+  }
+}
 
 export interface OpenPostgresConnectionOptions {
   /** Connections in the pool, opened as needed; default 4. */
@@ -13,8 +33,9 @@ export interface OpenPostgresConnectionOptions {
  * no connection is opened before the first statement. Statements are prepared once per connection.
  */
 export function openPostgresConnection(url: string, options: OpenPostgresConnectionOptions = {}): PostgresConnection {
+  const maxConnections = options.maxConnections ?? 4;
   const sql = new SQL(url, {
-    max: options.maxConnections ?? 4,
+    max: maxConnections,
     connectionTimeout: options.connectTimeoutSeconds ?? 10,
     // So the server's activity views tell uwf's connections apart.
     connection: { application_name: "uwf" },
@@ -23,10 +44,14 @@ export function openPostgresConnection(url: string, options: OpenPostgresConnect
     (client: SQL): PostgresQuery =>
     async <Row>(text: string, values: readonly unknown[] = []) =>
       (await client.unsafe(text, values as unknown[])) as Row[];
+  const query = queryOn(sql);
   return {
-    query: queryOn(sql),
+    query: (text, values) => retryingEndedSessions(maxConnections + 1, () => query(text, values)),
     transaction: <Result>(work: (query: PostgresQuery) => Promise<Result>) =>
-      sql.begin((transaction) => work(queryOn(transaction))) as Promise<Result>,
+      retryingEndedSessions(
+        maxConnections + 1,
+        () => sql.begin((transaction) => work(queryOn(transaction))) as Promise<Result>,
+      ),
     close: () => sql.close(),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { SQL } from "bun";
-import { startTestPostgres } from "../test/start-test-postgres.ts";
+import { startOwnTestPostgres, startTestPostgres } from "../test/start-test-postgres.ts";
 import { waitFor } from "../test/wait-for.ts";
 import { runStoreConformanceSuite } from "./conformance-suite.ts";
 import { openPostgresStore } from "./open-postgres-store.ts";
@@ -66,12 +66,13 @@ describe("openPostgresStore", () => {
     await expect(openPostgresStore(wrong.toString())).rejects.toThrow("SQLSTATE 28P01");
   });
 
-  it("fails a call whose connection the server ends as out of reach, and works again once it can reconnect", async () => {
+  it("carries a call whose session the server ends, and the sessions it ended while idle, over to new ones", async () => {
     const url = (await startTestPostgres()).newStoreUrl();
     const schema = new URL(url).searchParams.get("schema");
     const store = await openPostgresStore(url);
     const record = sampleThreadRecord();
     await store.refs.createThread(record);
+    await Promise.all([store.refs.listLeases(), store.objects.has("2W53JPNXF556H")]); // two pooled sessions
     // Another session locks the threads table, so the store's next read waits on the server...
     const holder = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
     let release = () => {};
@@ -99,13 +100,30 @@ describe("openPostgresStore", () => {
         ).length > 0,
       { what: "the store's read to wait on the lock" },
     );
-    // ...until the server ends uwf's sessions, as it does when it shuts down.
+    // ...until the server ends every uwf session, as a restart does: the read is tried again on a new one.
     await onServer(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'uwf'");
-    await expect(waiting).rejects.toThrow(StoreUnreachableError);
     release();
     await holding;
     await holder.close();
+    expect(await waiting).toEqual(record);
+    expect(await Promise.all([store.refs.listLeases(), store.objects.has("2W53JPNXF556H")])).toEqual([[], false]);
+    expect(await store.refs.updateThread(record.id, record.head, { stepCount: 1 })).toBe(true);
+    await store.close();
+  });
+
+  it("fails as unreachable while its server is down, changing nothing, and works again once it is back", async () => {
+    const own = await startOwnTestPostgres();
+    const store = await openPostgresStore(own.newStoreUrl());
+    const record = sampleThreadRecord();
+    await store.refs.createThread(record);
+    await own.stop();
+    await expect(store.refs.updateThread(record.id, record.head, { stepCount: 1 })).rejects.toThrow(
+      StoreUnreachableError,
+    );
+    await expect(store.objects.put({ lost: true })).rejects.toThrow(StoreUnreachableError);
+    await own.start();
     expect(await store.refs.getThread(record.id)).toEqual(record);
+    expect(await store.objects.has(await store.objects.put({ kept: true }))).toBe(true);
     await store.close();
   });
 });

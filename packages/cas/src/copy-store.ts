@@ -1,24 +1,6 @@
-import type { Address, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
+import type { Address, StoreCopyReport, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { readEveryObject } from "./read-every-object.ts";
 import type { Store, ThreadUpdate } from "./store.ts";
-
-/** What `copyStore` did, and what it found wrong; a copy is complete when `problems` is empty. */
-export interface CopyStoreReport {
-  objects: { read: number; written: number };
-  workflows: { copied: number; unchanged: number; kept: number };
-  threads: { created: number; updated: number; unchanged: number; kept: number };
-  chainIndexes: number;
-  /** Threads whose lease was held while they were copied: a step in flight may move their head after the copy. */
-  busy: string[];
-  problems: CopyStoreProblem[];
-}
-
-export interface CopyStoreProblem {
-  kind: "corrupt" | "diverged" | "missing";
-  /** The object's address, or the thread's id. */
-  subject: string;
-  message: string;
-}
 
 export interface CopyStoreOptions {
   /** Nodes written per batch; default 500. */
@@ -41,9 +23,9 @@ export async function copyStore(
   source: Store,
   target: Store,
   options: CopyStoreOptions = {},
-): Promise<CopyStoreReport> {
+): Promise<StoreCopyReport> {
   const batchSize = options.batchSize ?? 500;
-  const report: CopyStoreReport = {
+  const report: StoreCopyReport = {
     objects: { read: 0, written: 0 },
     workflows: { copied: 0, unchanged: 0, kept: 0 },
     threads: { created: 0, updated: 0, unchanged: 0, kept: 0 },

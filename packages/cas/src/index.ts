@@ -1,7 +1,7 @@
 export { AddressPrefixNotFoundError } from "./address-prefix-not-found-error.ts";
 export { AmbiguousAddressError } from "./ambiguous-address-error.ts";
 export { canonicalizeJson, canonicalizeJsonBytes } from "./canonicalize-json.ts";
-export { type CopyStoreOptions, type CopyStoreProblem, type CopyStoreReport, copyStore } from "./copy-store.ts";
+export { type CopyStoreOptions, copyStore } from "./copy-store.ts";
 export { CorruptNodeError } from "./corrupt-node-error.ts";
 export { createFileObjectStore } from "./create-file-object-store.ts";
 export { createMemoryObjectStore } from "./create-memory-object-store.ts";

@@ -47,6 +47,31 @@ export async function openStoreFromEnvironment(
 }
 
 /**
+ * The store a location names, for commands that work on two (`uwf store copy`): `file`, the home's
+ * embedded store, or a PostgreSQL URL. Without `create`, a home with no store in it is a usage error
+ * rather than an empty store, so a mistyped home is not copied as nothing.
+ */
+export async function openStoreAt(home: string, location: string, options: { create: boolean }): Promise<Store> {
+  if (location !== "file") {
+    if (!isPostgresStoreUrl(location)) {
+      throw new InvalidStoreUrlError(
+        maskStoreUrl(location),
+        "unsupported store: give postgres://USER:PASSWORD@HOST/DATABASE, or file",
+      );
+    }
+    return openPostgresStore(location);
+  }
+  const stats = homeStats(home);
+  if (options.create) mkdirSync(home, { recursive: true });
+  else if (stats === undefined || (!existsSync(join(home, "objects")) && !existsSync(refDatabasePath(home)))) {
+    throw new UsageError(`no uwf store in ${home}: nothing to copy (set UWF_HOME or run in a project with .uwf/)`, {
+      home,
+    });
+  }
+  return openFileStore(home);
+}
+
+/**
  * For `uwf cas recover`, before the store is opened: when the embedded store's ref database is
  * damaged, moves it aside (kept, never overwritten), so the store opens with an empty one. Returns
  * where it went, or null when it is sound or absent.

@@ -158,6 +158,14 @@ export {
   type StepBatchResult,
   stepBatchResultSchema,
 } from "./step-batch-result.ts";
+export {
+  type StoreCopyProblem,
+  type StoreCopyReport,
+  type StoreCopyResult,
+  storeCopyProblemSchema,
+  storeCopyReportSchema,
+  storeCopyResultSchema,
+} from "./store-copy-result.ts";
 export { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
 export {
   type ForkOrigin,

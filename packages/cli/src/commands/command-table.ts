@@ -439,6 +439,27 @@ const CONFIG_COMMANDS: readonly CommandEntry[] = [
   }),
 ];
 
+const STORE_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "copy",
+    description: "copy the home's store (or --from another) into another, e.g. a PostgreSQL server",
+    options: {
+      to: {
+        flags: "--to <store>",
+        description: "where to: postgres://USER:PASSWORD@HOST/DATABASE[?schema=S], or file (the home)",
+        required: true,
+      },
+      from: { flags: "--from <store>", description: "where from: file (the home, the default) or a URL" },
+    },
+    examples: [
+      "uwf store copy --to postgres://uwf@db.internal/uwf",
+      "uwf store copy --from postgres://uwf@db.internal/uwf --to file",
+    ],
+    json: "storeCopyResultSchema",
+    load: async () => (await import("./store/copy.ts")).storeCopyCommand,
+  }),
+];
+
 /** The top level, in the order `uwf --help` lists it. */
 export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
   defineCommand({
@@ -466,6 +487,12 @@ export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
     description: "content-addressed store plumbing",
     commands: CAS_COMMANDS,
     examples: ["uwf cas verify", "uwf cas gc --dry-run"],
+  },
+  {
+    name: "store",
+    description: "move a store: copy a home into a shared PostgreSQL server",
+    commands: STORE_COMMANDS,
+    examples: ["uwf store copy --to postgres://uwf@db.internal/uwf"],
   },
   {
     name: "config",

@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
 import { errorBodySchema } from "./error-result.ts";
+import { threadFailureSchema, threadStatusSchema } from "./thread-record.ts";
 import { stepSummarySchema } from "./thread-results.ts";
 
 /**
- * The NDJSON events `--jsonl` prints, one object per line, as `run`, `step`, `resume` and
- * `log --follow` go. Every event names its `type` and its `thread`.
+ * The NDJSON events `--jsonl` prints, one object per line, as `run`, `step`, `resume`,
+ * `log --follow` and `worker` go. Every event names its `type` and its `thread` (null on the two
+ * events about a whole worker, `worker-started` and `worker-stopped`); every event `uwf worker` prints
+ * names its `worker`.
  */
+
+/** The worker that printed an event: `host:pid`. Absent on the events of other commands. */
+const workerField = z.string().optional();
 
 /** An agent is about to run a step. */
 export const stepStartedEventSchema = z.object({
@@ -17,6 +23,7 @@ export const stepStartedEventSchema = z.object({
   agent: z.string(),
   /** When the agent started (ISO 8601). */
   at: z.string(),
+  worker: workerField,
 });
 export type StepStartedEvent = z.infer<typeof stepStartedEventSchema>;
 
@@ -24,10 +31,14 @@ export type StepStartedEvent = z.infer<typeof stepStartedEventSchema>;
 export const stepFinishedEventSchema = stepSummarySchema.extend({
   type: z.literal("step-finished"),
   thread: z.string(),
+  worker: workerField,
 });
 export type StepFinishedEvent = z.infer<typeof stepFinishedEventSchema>;
 
-/** A step failed and was not recorded; the head is where it was. Always the command's last event. */
+/**
+ * A step failed and was not recorded; the head is where it was. The command's last event, except
+ * under `uwf worker`, where a `step-retry` or a `thread-failed` follows it.
+ */
 export const stepFailedEventSchema = z.object({
   type: z.literal("step-failed"),
   thread: z.string(),
@@ -39,6 +50,7 @@ export const stepFailedEventSchema = z.object({
   error: errorBodySchema,
   /** The agent-run node that keeps what the agent wrote, when one ran. */
   run: addressSchema.nullable(),
+  worker: workerField,
 });
 export type StepFailedEvent = z.infer<typeof stepFailedEventSchema>;
 
@@ -47,6 +59,7 @@ export const threadEndedEventSchema = z.object({
   type: z.literal("thread-ended"),
   thread: z.string(),
   head: addressSchema,
+  worker: workerField,
 });
 export type ThreadEndedEvent = z.infer<typeof threadEndedEventSchema>;
 
@@ -57,6 +70,7 @@ export const threadSuspendedEventSchema = z.object({
   head: addressSchema,
   role: z.string().nullable(),
   reason: z.string(),
+  worker: workerField,
 });
 export type ThreadSuspendedEvent = z.infer<typeof threadSuspendedEventSchema>;
 
@@ -72,6 +86,101 @@ export const threadStoppedEventSchema = z.object({
 });
 export type ThreadStoppedEvent = z.infer<typeof threadStoppedEventSchema>;
 
+/** `uwf worker` started: it claims threads from now on. */
+export const workerStartedEventSchema = z.object({
+  type: z.literal("worker-started"),
+  thread: z.null(),
+  worker: z.string(),
+  /** At most this many threads at once (`--concurrency`). */
+  concurrency: z.number().int().positive(),
+  /** Only threads of this workflow (`--workflow`); null for any. */
+  workflow: z.string().nullable(),
+  at: z.string(),
+});
+export type WorkerStartedEvent = z.infer<typeof workerStartedEventSchema>;
+
+/** The worker took a queued thread's lease; it holds it across the thread's steps until it releases it. */
+export const threadClaimedEventSchema = z.object({
+  type: z.literal("thread-claimed"),
+  worker: z.string(),
+  thread: z.string(),
+  workflow: z.string(),
+  head: addressSchema,
+  /** When the lease expires unless renewed (the worker renews it while it works). */
+  expiresAt: z.string(),
+  at: z.string(),
+});
+export type ThreadClaimedEvent = z.infer<typeof threadClaimedEventSchema>;
+
+/** The step that just failed (`step-failed`) is tried again after `delayMs`: attempt `attempt` of at most `attempts`. */
+export const stepRetryEventSchema = z.object({
+  type: z.literal("step-retry"),
+  worker: z.string(),
+  thread: z.string(),
+  number: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  attempts: z.number().int().positive(),
+  delayMs: z.number().int().nonnegative(),
+});
+export type StepRetryEvent = z.infer<typeof stepRetryEventSchema>;
+
+/** The thread's step kept failing after its retries: the worker set it `failed`, with the last error, and released it. */
+export const threadFailedEventSchema = z.object({
+  type: z.literal("thread-failed"),
+  worker: z.string(),
+  thread: z.string(),
+  head: addressSchema,
+  failure: threadFailureSchema,
+});
+export type ThreadFailedEvent = z.infer<typeof threadFailedEventSchema>;
+
+/**
+ * Why a worker let a thread go: it `ended`, `suspended`, `failed` or was `cancelled`; the worker was
+ * `stopping` (a signal, `--max-steps`) before its next step; the step was `interrupted`; the lease was
+ * `lost` (taken over, or the head moved); or stepping it was `refused` (another process changed it).
+ */
+export const THREAD_RELEASE_REASONS = [
+  "ended",
+  "suspended",
+  "failed",
+  "cancelled",
+  "stopping",
+  "interrupted",
+  "lost",
+  "refused",
+] as const;
+
+/** The worker gave up the thread's lease: any worker may claim it again if it is still active and queued. */
+export const threadReleasedEventSchema = z.object({
+  type: z.literal("thread-released"),
+  worker: z.string(),
+  thread: z.string(),
+  head: addressSchema,
+  status: threadStatusSchema,
+  reason: z.enum(THREAD_RELEASE_REASONS),
+  /** The steps this worker recorded on the thread while it held it. */
+  steps: z.number().int().nonnegative(),
+  at: z.string(),
+});
+export type ThreadReleasedEvent = z.infer<typeof threadReleasedEventSchema>;
+
+/**
+ * `uwf worker` is done: `idle` nothing was left to claim (`--once`), `max-steps` it ran its `--max-steps`,
+ * `signal` SIGTERM, SIGINT or SIGHUP drained it. Always its last event.
+ */
+export const workerStoppedEventSchema = z.object({
+  type: z.literal("worker-stopped"),
+  thread: z.null(),
+  worker: z.string(),
+  reason: z.enum(["idle", "max-steps", "signal"]),
+  /** Steps recorded, threads claimed, and threads set `failed`, over the worker's life. */
+  steps: z.number().int().nonnegative(),
+  claimed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  at: z.string(),
+});
+export type WorkerStoppedEvent = z.infer<typeof workerStoppedEventSchema>;
+
 export const cliEventSchema = z.discriminatedUnion("type", [
   stepStartedEventSchema,
   stepFinishedEventSchema,
@@ -79,5 +188,11 @@ export const cliEventSchema = z.discriminatedUnion("type", [
   threadEndedEventSchema,
   threadSuspendedEventSchema,
   threadStoppedEventSchema,
+  workerStartedEventSchema,
+  threadClaimedEventSchema,
+  stepRetryEventSchema,
+  threadFailedEventSchema,
+  threadReleasedEventSchema,
+  workerStoppedEventSchema,
 ]);
 export type CliEvent = z.infer<typeof cliEventSchema>;

@@ -35,6 +35,21 @@ export const modelSchema = z
   .strict();
 export type Model = z.infer<typeof modelSchema>;
 
+/** How `uwf worker` retries a failing step and looks for work; its flags beat these. */
+export const workerConfigSchema = z
+  .object({
+    /** How often a failed step is tried again before the thread is set `failed`. */
+    retries: z.number().int().nonnegative().optional(),
+    /** The wait before the first retry, in milliseconds; each next one waits twice as long. */
+    backoffMs: z.number().int().nonnegative().optional(),
+    /** The longest wait between retries, in milliseconds. */
+    backoffMaxMs: z.number().int().nonnegative().optional(),
+    /** How often an idle worker looks for a thread to claim, in milliseconds (jittered). */
+    pollMs: z.number().int().positive().optional(),
+  })
+  .strict();
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
+
 /** `config.yaml` in the uwf home. Every key is optional; an empty file is a valid config. */
 export const configSchema = z
   .object({
@@ -56,6 +71,8 @@ export const configSchema = z
     workflowBudgets: z.record(z.string(), budgetInputSchema).optional(),
     /** The store: `postgres://…` or `file` (the home's own files); beaten by `UWF_STORE` and `--store`. */
     store: z.string().min(1).optional(),
+    /** `uwf worker`'s retries, backoff and polling (defaults in the engine's retry policy). */
+    worker: workerConfigSchema.optional(),
   })
   .strict();
 export type Config = z.infer<typeof configSchema>;

@@ -51,9 +51,11 @@ export type ErrorCode =
   | "thread-suspended"
   /** Stepping a cancelled thread: it takes no more steps. */
   | "thread-cancelled"
+  /** Stepping a thread a worker gave up on after its retries: `uwf resume` makes it active again. */
+  | "thread-failed"
   /** `uwf cancel` on a thread that has already ended. */
   | "thread-already-ended"
-  /** `uwf resume` on an active thread, which is neither suspended nor ended. */
+  /** `uwf resume` on an active thread, which is neither suspended, ended nor failed. */
   | "not-resumable"
   /** A thread whose last reply leads nowhere, so it cannot take another step. */
   | "thread-stranded"
@@ -73,6 +75,8 @@ export type ErrorCode =
   | "lease-renewal-failed"
   /** Another process has held the ref store's write lock for longer than the busy timeout. */
   | "ref-store-busy"
+  /** `uwf wait --timeout` ran out before every thread it waits for ended, suspended, failed or was cancelled. */
+  | "wait-timeout"
 
   // Agents and their replies.
   /** The agent failed (exit ≠ 0, timeout, reply still invalid after the retries); its run is kept. */

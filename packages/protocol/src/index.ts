@@ -55,16 +55,29 @@ export {
   cliEventSchema,
   type StepFailedEvent,
   type StepFinishedEvent,
+  type StepRetryEvent,
   type StepStartedEvent,
   stepFailedEventSchema,
   stepFinishedEventSchema,
+  stepRetryEventSchema,
   stepStartedEventSchema,
+  THREAD_RELEASE_REASONS,
+  type ThreadClaimedEvent,
   type ThreadEndedEvent,
+  type ThreadFailedEvent,
+  type ThreadReleasedEvent,
   type ThreadStoppedEvent,
   type ThreadSuspendedEvent,
+  threadClaimedEventSchema,
   threadEndedEventSchema,
+  threadFailedEventSchema,
+  threadReleasedEventSchema,
   threadStoppedEventSchema,
   threadSuspendedEventSchema,
+  type WorkerStartedEvent,
+  type WorkerStoppedEvent,
+  workerStartedEventSchema,
+  workerStoppedEventSchema,
 } from "./cli-events.ts";
 export {
   type Config,
@@ -75,6 +88,8 @@ export {
   type Provider,
   pricesSchema,
   providerSchema,
+  type WorkerConfig,
+  workerConfigSchema,
 } from "./config.ts";
 export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./default-config.ts";
 export {
@@ -187,9 +202,11 @@ export {
   type ForksResult,
   forkResultSchema,
   forksResultSchema,
+  type LeaseHolder,
   type ListedThread,
   type ListResult,
   type LogResult,
+  leaseHolderSchema,
   listedThreadSchema,
   listResultSchema,
   logResultSchema,
@@ -220,6 +237,14 @@ export {
   type UwfErrorJson,
   type UwfErrorOptions,
 } from "./uwf-error.ts";
+export {
+  type WaitedThread,
+  type WaitResult,
+  type WorkerResult,
+  waitedThreadSchema,
+  waitResultSchema,
+  workerResultSchema,
+} from "./worker-results.ts";
 export {
   type Condition,
   conditionSchema,

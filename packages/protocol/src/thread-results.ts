@@ -2,7 +2,13 @@ import { z } from "zod";
 import { addressSchema } from "./address.ts";
 import { budgetReportSchema } from "./budget.ts";
 import { errorBodySchema } from "./error-result.ts";
-import { forkOriginSchema, threadIdSchema, threadRecordSchema, threadStatusSchema } from "./thread-record.ts";
+import {
+  forkOriginSchema,
+  leaseSchema,
+  threadIdSchema,
+  threadRecordSchema,
+  threadStatusSchema,
+} from "./thread-record.ts";
 import { THREAD_STATUSES } from "./thread-statuses.ts";
 import { usageSchema } from "./usage.ts";
 
@@ -61,12 +67,18 @@ export const shownThreadSchema = threadRecordSchema.extend({
 });
 export type ShownThread = z.infer<typeof shownThreadSchema>;
 
+/** Who steps a thread now (`list --running`): the process holding its lease, since when, and until when unless renewed. */
+export const leaseHolderSchema = leaseSchema.pick({ host: true, pid: true, acquiredAt: true, expiresAt: true });
+export type LeaseHolder = z.infer<typeof leaseHolderSchema>;
+
 /** A thread as `list` prints it: `thread` as in `show`, and `corrupt` for a thread whose head cannot be read. */
 export const listedThreadSchema = threadRecordSchema.extend({
   thread: threadIdSchema,
   status: z.enum([...THREAD_STATUSES, "corrupt"]),
   /** The record's budget with what the thread spent against it. */
   budget: budgetReportSchema.optional(),
+  /** `list --running`: the lease held on the thread. */
+  lease: leaseHolderSchema.optional(),
 });
 export type ListedThread = z.infer<typeof listedThreadSchema>;
 

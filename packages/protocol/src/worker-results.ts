@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { addressSchema } from "./address.ts";
+import { workerStoppedEventSchema } from "./cli-events.ts";
+import { threadFailureSchema, threadStatusSchema } from "./thread-record.ts";
+
+/** `uwf worker --json`: what the worker did over its life, printed when it stops (its `worker-stopped` event without `type` and `thread`). */
+export const workerResultSchema = workerStoppedEventSchema.omit({ type: true, thread: true });
+export type WorkerResult = z.infer<typeof workerResultSchema>;
+
+/** One thread `uwf wait` waited for, where it stands now, and the exit code `uwf step` of it would give. */
+export const waitedThreadSchema = z.object({
+  thread: z.string(),
+  head: addressSchema,
+  status: threadStatusSchema,
+  next: z.string().nullable(),
+  /** Why a suspended thread waits. */
+  reason: z.string().nullable(),
+  /** What a failed thread's last attempt failed with. */
+  failure: threadFailureSchema.optional(),
+  exitCode: z.number().int().nonnegative(),
+});
+export type WaitedThread = z.infer<typeof waitedThreadSchema>;
+
+/** `uwf wait T…`: every thread, in the order given; the command exits with the most severe of their codes. */
+export const waitResultSchema = z.object({
+  threads: z.array(waitedThreadSchema),
+  exitCode: z.number().int().nonnegative(),
+});
+export type WaitResult = z.infer<typeof waitResultSchema>;

@@ -6,7 +6,7 @@ import { commitStep } from "./commit-step.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
 import { loadStepState } from "./load-step-state.ts";
 import { runStepAgent, type StepAgentCallbacks } from "./run-step-agent.ts";
-import { withThreadLease } from "./with-thread-lease.ts";
+import { type HeldLease, withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions extends StepAgentCallbacks {
   store: Store;
@@ -29,6 +29,12 @@ export interface StepThreadOptions extends StepAgentCallbacks {
   now(): Date;
   /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
   trace?(phase: string): void;
+  /**
+   * A lease the caller holds across several steps (a worker's claimed thread, see holdLease): the step
+   * runs under it instead of taking and releasing one of its own. `signal` then only names why an
+   * interrupted agent stopped; the lease's signal is what stops it.
+   */
+  lease?: HeldLease;
 }
 
 /** What a resume brings to its step. */
@@ -60,30 +66,32 @@ export const STEP_LEASE_TTL_MS = 60_000;
  * compare-and-swap the head — with the record `ended` at once when the reply routes to `$END`.
  */
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
-  const { store, threadId } = options;
+  if (options.lease !== undefined) return stepUnderLease(options, options.lease);
   return withThreadLease(
     {
-      refs: store.refs,
-      threadId,
+      refs: options.store.refs,
+      threadId: options.threadId,
       ttlMs: STEP_LEASE_TTL_MS,
       host: options.host,
       now: options.now,
       signal: options.signal,
     },
-    async (lease) => {
-      options.trace?.("lease taken");
-      const { resume } = options;
-      const request = resume === undefined ? undefined : { answer: resume.answer };
-      const loaded = await loadStepState(store, threadId, { resume: request, trace: options.trace });
-      const budget = await checkBudget(loaded, lease, { ...options, resumeLimits: resume?.limits });
-      if (budget.kind === "suspended") return budget;
-      const { state } = budget;
-      const planned = await chooseStep(state, { ...options, resumeAnswer: resume?.answer });
-      if (planned.ended) return endThread(store, state.record, options.now());
-      const run = await runStepAgent(state, planned, lease, options);
-      return { kind: "stepped", ...(await commitStep(state, planned, run, lease, options)) };
-    },
+    (lease) => stepUnderLease(options, lease),
   );
+}
+
+async function stepUnderLease(options: StepThreadOptions, lease: HeldLease): Promise<StepThreadOutcome> {
+  const { store, threadId, resume } = options;
+  options.trace?.("lease taken");
+  const request = resume === undefined ? undefined : { answer: resume.answer };
+  const loaded = await loadStepState(store, threadId, { resume: request, trace: options.trace });
+  const budget = await checkBudget(loaded, lease, { ...options, resumeLimits: resume?.limits });
+  if (budget.kind === "suspended") return budget;
+  const { state } = budget;
+  const planned = await chooseStep(state, { ...options, resumeAnswer: resume?.answer });
+  if (planned.ended) return endThread(store, state.record, options.now());
+  const run = await runStepAgent(state, planned, lease, options);
+  return { kind: "stepped", ...(await commitStep(state, planned, run, lease, options)) };
 }
 
 /** The moderator routes to `$END` before any agent runs (a record an older uwf left `active`): the record is marked ended. */

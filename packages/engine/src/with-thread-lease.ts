@@ -57,8 +57,49 @@ export async function withThreadLease<Result>(
     acquired = await refs.acquireLease(threadId, { ...request, now: now(), takeOver: acquired.holder.token });
   }
   if (!acquired.acquired) throw new ThreadBusyError(threadId, acquired.holder, now());
-  const { lease, replaced } = acquired;
+  const hold = holdLease({ refs, lease: acquired.lease, ttlMs, now, signal: options.signal });
+  let result: Result;
+  try {
+    await stopReplacedAgent(acquired.replaced, host, options.killGraceMs);
+    result = await work(hold);
+  } catch (error) {
+    await hold.release({ afterFailure: true });
+    throw hold.explain(error);
+  }
+  await hold.release();
+  return result;
+}
 
+export interface HoldLeaseOptions {
+  refs: RefStore;
+  /** A lease this process has just taken (`acquireLease`, or a worker's `claimThread`). */
+  lease: Lease;
+  ttlMs: number;
+  now(): Date;
+  /** The signal the held lease's signal follows: the command's, or a worker's abort. */
+  signal?: AbortSignal;
+}
+
+/** A lease held by holdLease: what work under it gets, and what its holder ends it with. */
+export interface LeaseHold extends HeldLease {
+  /** A failure of work done under the lease, as the LeaseLostError it becomes once the lease was lost meanwhile. */
+  explain(error: unknown): unknown;
+  /**
+   * Stops renewing and releases the lease if this holder still owns it. `afterFailure`: the work's own
+   * error is what to report, so a release the store fails is let go (see releaseAfterFailure).
+   */
+  release(options?: { afterFailure?: boolean }): Promise<void>;
+}
+
+/**
+ * Holds a lease already taken, renewing it every quarter of its lifetime until it is released: the
+ * lease `withThreadLease` holds for one step, and the one a worker holds across a claimed thread's
+ * steps. A lease that is lost (taken over, or a renewal or update of it failed) aborts the hold's
+ * signal, and `assertHeld` throws from then on.
+ */
+export function holdLease(options: HoldLeaseOptions): LeaseHold {
+  const { refs, lease, ttlMs, now } = options;
+  const { threadId } = lease;
   const lostController = new AbortController();
   let lost: LostLease | null = null;
   const lose = (why: LostLease) => {
@@ -98,7 +139,7 @@ export async function withThreadLease<Result>(
   };
   scheduleRenewal();
 
-  const held: HeldLease = {
+  return {
     signal:
       options.signal === undefined ? lostController.signal : AbortSignal.any([options.signal, lostController.signal]),
     recordAgent(pid) {
@@ -107,27 +148,26 @@ export async function withThreadLease<Result>(
     assertHeld() {
       if (lost !== null) throw new LeaseLostError(threadId, lost.problem, lost);
     },
+    explain(error) {
+      return lost === null || error instanceof LeaseLostError ? error : leaseLostError(threadId, lost, error);
+    },
+    async release(releaseOptions = {}) {
+      stopped = true;
+      clearTimeout(timer);
+      // Updates in flight settle (and never reject) before the lease is released.
+      await Promise.all(pending);
+      if (releaseOptions.afterFailure === true) await releaseAfterFailure(refs, lease);
+      else await refs.releaseLease(lease);
+    },
   };
+}
 
-  let result: Result;
-  try {
-    if (replaced !== null && isDeadHolder(replaced, host)) await stopOrphanedAgent(replaced, options.killGraceMs);
-    result = await work(held);
-  } catch (error) {
-    await stopRenewing();
-    await releaseAfterFailure(refs, lease);
-    throw lost === null || error instanceof LeaseLostError ? error : leaseLostError(threadId, lost, error);
-  }
-  await stopRenewing();
-  await refs.releaseLease(lease);
-  return result;
-
-  async function stopRenewing(): Promise<void> {
-    stopped = true;
-    clearTimeout(timer);
-    // Updates in flight settle (and never reject) before the lease is released.
-    await Promise.all(pending);
-  }
+/**
+ * Stops the agent that the holder of a lease just replaced left running, when that holder was of
+ * this host and its process is gone: a stepper (or worker) that died mid-step.
+ */
+export async function stopReplacedAgent(replaced: Lease | null, host: string, killGraceMs?: number): Promise<void> {
+  if (replaced !== null && isDeadHolder(replaced, host)) await stopOrphanedAgent(replaced, killGraceMs);
 }
 
 /** A holder of this host whose process is gone, or whose pid now names another process. */

@@ -30,6 +30,11 @@ export interface CommandContext {
   loadConfig(): Promise<Config>;
   /** Aborted on SIGINT / SIGTERM so a running agent can be stopped cleanly. */
   signal: AbortSignal;
+  /**
+   * For a command that drains on the first stop signal (`uwf worker`): a signal the second one aborts,
+   * which then no longer exits the process at once (a third still does).
+   */
+  secondSignal(): AbortSignal;
   warn(message: string): void;
   /** A message for the person at the terminal (stderr), silenced by `-q` and `--json`. */
   note(message: string): void;
@@ -72,6 +77,7 @@ export type CreateContextOptions = Pick<
   | "color"
   | "interactive"
   | "signal"
+  | "secondSignal"
   | "newId"
   | "progress"
   | "emit"

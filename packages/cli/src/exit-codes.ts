@@ -54,6 +54,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "thread-ended": EXIT_ENDED,
   "thread-suspended": EXIT_SUSPENDED,
   "thread-cancelled": EXIT_FAILED,
+  "thread-failed": EXIT_FAILED,
   "thread-already-ended": EXIT_FAILED,
   "not-resumable": EXIT_FAILED,
   "thread-stranded": EXIT_FAILED,
@@ -66,6 +67,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "lease-renewal-failed": EXIT_FAILED,
   "ref-store-busy": EXIT_BUSY,
   "store-unreachable": EXIT_BUSY,
+  "wait-timeout": EXIT_BUSY,
 
   "agent-failed": EXIT_FAILED,
   "invalid-reply": EXIT_FAILED,

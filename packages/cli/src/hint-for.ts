@@ -15,6 +15,7 @@ const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   "agent-failed": (data) => `; see \`uwf show ${text(data.run)} --reply\``,
   "thread-ended": () => " (`uwf resume` continues it if its workflow allows)",
   "thread-cancelled": () => " (fork it to continue)",
+  "thread-failed": (data) => ` — try its step again with \`uwf resume ${text(data.thread)}\``,
   "not-resumable": (data) => `: use \`uwf step ${text(data.thread)}\``,
   "thread-suspended": (data) =>
     data.limit === null || data.limit === undefined
@@ -34,6 +35,8 @@ const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
         return ": give it with -p ANSWER (a raised limit alone does not answer it)";
       case "prompt":
         return ": continuing it takes a prompt, -p PROMPT";
+      case "retry":
+        return `: \`uwf resume ${text(data.thread)}\` with no -p tries its step again`;
       default:
         return null;
     }

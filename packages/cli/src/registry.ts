@@ -54,9 +54,14 @@ export async function runCli(argv: string[]): Promise<number> {
     async () => {
       const globals = (plain?.globals ?? program?.opts()) as GlobalOptions;
       const mode = await outputMode(globals);
-      const context = await makeContext(globals, mode, abort.signal);
+      const second: SecondSignal = { claimed: false, controller: new AbortController() };
+      const secondSignal = () => {
+        second.claimed = true;
+        return second.controller.signal;
+      };
+      const context = await makeContext(globals, mode, abort.signal, secondSignal);
       trace("context ready");
-      const installed = installSignalHandlers(abort);
+      const installed = installSignalHandlers(abort, second);
       try {
         const outcome = await load(context);
         trace("command done");
@@ -142,7 +147,12 @@ async function outputMode(globals: GlobalOptions): Promise<OutputMode> {
   return globals.jsonl === true ? "jsonl" : globals.json === true ? "json" : "text";
 }
 
-async function makeContext(globals: GlobalOptions, mode: OutputMode, signal: AbortSignal): Promise<CommandContext> {
+async function makeContext(
+  globals: GlobalOptions,
+  mode: OutputMode,
+  signal: AbortSignal,
+  secondSignal: () => AbortSignal,
+): Promise<CommandContext> {
   const { resolveHome } = await import("./resolve-home.ts");
   const env = process.env;
   const cwd = process.cwd();
@@ -164,6 +174,7 @@ async function makeContext(globals: GlobalOptions, mode: OutputMode, signal: Abo
     color,
     interactive,
     signal,
+    secondSignal,
     // ulid loads node:crypto (~5 ms); only commands that create a thread need it.
     newId: () => (require("ulid") as typeof import("ulid")).ulid(),
     progress,
@@ -195,12 +206,23 @@ async function createProgress(color: boolean): Promise<(status: ProgressStatus |
 /** Signals that stop a command cleanly: the agent's process group is stopped and the lease released. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
+/** The second stop signal, for a command that asked for it (`context.secondSignal()`). */
+interface SecondSignal {
+  claimed: boolean;
+  controller: AbortController;
+}
+
 /**
  * The first stop signal aborts the command's signal, so a running agent is stopped and the thread left
- * as it was (InterruptedError: exit 130, or 129 for SIGHUP, the terminal closing); a second one exits at once.
+ * as it was (InterruptedError: exit 130, or 129 for SIGHUP, the terminal closing); a second one exits at
+ * once, unless the command claimed it (a draining worker), when it aborts that signal and a third exits.
  */
-function installSignalHandlers(abort: AbortController): { remove(): void } {
+function installSignalHandlers(abort: AbortController, second: SecondSignal): { remove(): void } {
   const onSignal = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted && second.claimed && !second.controller.signal.aborted) {
+      second.controller.abort(signal);
+      return;
+    }
     if (abort.signal.aborted) process.exit(signal === "SIGHUP" ? EXIT_HANGUP : EXIT_INTERRUPTED);
     abort.abort(signal);
   };

@@ -36,7 +36,8 @@ export type BudgetCheck = { kind: "go"; state: StepState } | { kind: "suspended"
  * plain step that would start at or over a limit is not run: the thread becomes `suspended` with reason
  * `budget`, the limit it reached recorded, and no node is written. A resume is refused instead
  * (BudgetExceededError), leaving the thread as it was. Raised limits are recorded before the agent
- * starts, and a thread its budget suspended is active again: a run that then fails keeps them.
+ * starts, and a thread its budget suspended (or a worker set `failed`, its failure cleared) is active
+ * again: a run that then fails keeps them.
  */
 export async function checkBudget(
   state: StepState,
@@ -58,8 +59,14 @@ export async function checkBudget(
   }
   const budget = newThreadBudget(limits);
   const raised = budget !== undefined && !sameBudget(budget, record.budget);
-  if (!raised && mode !== "lift-budget") return { kind: "go", state };
-  const lifted = mode === "lift-budget" ? ({ status: "active", reason: null } as const) : {};
+  const reactivated = mode === "lift-budget" || mode === "resume-failed";
+  if (!raised && !reactivated) return { kind: "go", state };
+  const lifted =
+    mode === "lift-budget"
+      ? ({ status: "active", reason: null } as const)
+      : mode === "resume-failed"
+        ? ({ status: "active", failure: null } as const)
+        : {};
   const updated = await update(options, lease, record, { ...lifted, ...(budget === undefined ? {} : { budget }) });
   options.trace?.("budget checked, limits recorded");
   return { kind: "go", state: { ...state, record: updated } };
@@ -70,13 +77,14 @@ async function update(
   options: CheckBudgetOptions,
   lease: HeldLease,
   record: ThreadRecord,
-  changes: Omit<ThreadUpdate, "updatedAt" | "failure">,
+  changes: Omit<ThreadUpdate, "updatedAt">,
 ): Promise<ThreadRecord> {
   const change = { ...changes, updatedAt: options.now().toISOString() };
   lease.assertHeld();
   if (!(await options.store.refs.updateThread(record.id, record.head, change)))
     throw new HeadConflictError(record.id, record.head, record.head);
-  return { ...record, ...change };
+  const { failure, ...updated } = { ...record, ...change };
+  return failure === null || failure === undefined ? updated : { ...updated, failure };
 }
 
 function sameBudget(left: ThreadBudget, right: ThreadBudget | undefined): boolean {

@@ -2,14 +2,16 @@ import type { ThreadRecord } from "@uwf/protocol";
 import { ResumeMismatchError } from "./resume-mismatch-error.ts";
 import { ThreadCancelledError } from "./thread-cancelled-error.ts";
 import { ThreadEndedError } from "./thread-ended-error.ts";
+import { ThreadFailedError } from "./thread-failed-error.ts";
 import { ThreadNotResumableError } from "./thread-not-resumable-error.ts";
 import { ThreadSuspendedError } from "./thread-suspended-error.ts";
 
 /**
  * How a step goes on from where the thread stands: a plain step; a suspended role answered; an ended
- * thread continued; or a thread its budget suspended, going on under raised limits.
+ * thread continued; a thread its budget suspended, going on under raised limits; or the step of a
+ * thread a worker set `failed` tried again.
  */
-export type StepMode = "step" | "answer-suspended" | "resume-ended" | "lift-budget";
+export type StepMode = "step" | "answer-suspended" | "resume-ended" | "lift-budget" | "resume-failed";
 
 /** What `uwf resume` brings to its step: an answer (or, for an ended thread, a prompt), or none when it only raises limits. */
 export interface ResumeRequest {
@@ -22,7 +24,12 @@ export function checkSteppable(record: ThreadRecord, resume: ResumeRequest | und
   if (resume === undefined) {
     if (record.status === "ended") throw new ThreadEndedError(record.id, record.head);
     if (record.status === "suspended") throw new ThreadSuspendedError(record);
+    if (record.status === "failed") throw new ThreadFailedError(record);
     return "step";
+  }
+  if (record.status === "failed") {
+    if (resume.answer !== undefined) throw new ResumeMismatchError(record.id, { needs: "retry" });
+    return "resume-failed";
   }
   if (record.status === "suspended") {
     const exceeded = record.budget?.exceeded ?? null;

@@ -78,7 +78,8 @@ async function chooseOrExplain(options: ChooseStepRoleOptions): Promise<StepRole
     return await chooseStepRole(options);
   } catch (error) {
     const last = history.steps.at(-1);
-    if ((options.mode !== "step" && options.mode !== "lift-budget") || last === undefined) throw error;
+    const plain = options.mode === "step" || options.mode === "lift-budget" || options.mode === "resume-failed";
+    if (!plain || last === undefined) throw error;
     const fields = history.peek(history.length - 1).output ?? {};
     const problem = describeRoutingProblem(error, { workflow: options.compiled.workflow, fields });
     if (problem === null) throw error;

@@ -50,6 +50,8 @@ export interface ForkThreadOptions {
   replacementReply?: ReplacementReply;
   /** The budget flags' limits, over those the fork takes from its parent. */
   limits?: Partial<BudgetLimits>;
+  /** Put the forks in the queue for workers (`queued: true`). */
+  queued?: boolean;
   now(): Date;
   newId(): string;
 }
@@ -122,6 +124,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
       usage: ZERO_USAGE,
     };
     if (budget !== undefined) record.budget = budget;
+    if (options.queued === true) record.queued = true;
     await store.refs.createThread(record);
     await rememberChainIndex(store, record.id, forkChain);
     records.push(record);

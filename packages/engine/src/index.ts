@@ -7,11 +7,14 @@ export { BrokenChainError } from "./broken-chain-error.ts";
 export { BudgetExceededError } from "./budget-exceeded-error.ts";
 export { buildFamilyTree } from "./build-family-tree.ts";
 export { type CancelThreadOptions, type CancelThreadResult, cancelThread } from "./cancel-thread.ts";
+export { type ClaimOrphanedThreadOptions, claimOrphanedThread } from "./claim-orphaned-thread.ts";
+export { classifyStepFailure, type StepFailureKind } from "./classify-step-failure.ts";
 export { describeReachedLimit, formatAmount } from "./describe-reached-limit.ts";
 export { type DiffChainsOptions, type DiffTarget, diffChains } from "./diff-chains.ts";
 export { type DropDamagedChainIndexesOptions, dropDamagedChainIndexes } from "./drop-damaged-chain-indexes.ts";
 export { asEnvironmentError, EnvironmentError, type EnvironmentErrorCode } from "./environment-error.ts";
 export { expandNode } from "./expand-node.ts";
+export { describeFailure, failThread } from "./fail-thread.ts";
 export { type ChainIndexProblem, findChainIndexProblems } from "./find-chain-index-problems.ts";
 export { type FollowThreadOptions, followThread } from "./follow-thread.ts";
 export {
@@ -24,6 +27,7 @@ export {
 export { HeadConflictError } from "./head-conflict-error.ts";
 export { InterruptedError } from "./interrupted-error.ts";
 export { LeaseLostError } from "./lease-lost-error.ts";
+export { listRunningThreads, type RunningThread } from "./list-running-threads.ts";
 export { type HistoryStep, loadHistory } from "./load-history.ts";
 export { loadStepSummaries } from "./load-step-summaries.ts";
 export { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";
@@ -32,6 +36,11 @@ export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 export { NotAWorkflowError } from "./not-a-workflow-error.ts";
 export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./read-chain.ts";
 export { type RecoverThreadsOptions, type RecoverThreadsResult, recoverThreads } from "./recover-threads.ts";
+export {
+  type RequeueFailedThreadOptions,
+  type RequeueOutcome,
+  requeueFailedThread,
+} from "./requeue-failed-thread.ts";
 export { type NodeOrThread, resolveNodeOrThread } from "./resolve-node-or-thread.ts";
 export { resolveThread } from "./resolve-thread.ts";
 export {
@@ -43,7 +52,9 @@ export {
 } from "./resolve-workflow.ts";
 export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
 export { type ResumeThreadOptions, resumeThread } from "./resume-thread.ts";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.ts";
 export type { StepAgentCallbacks, StepStart } from "./run-step-agent.ts";
+export { type RunWorkerOptions, runWorker, WORKER_POLL_MS } from "./run-worker.ts";
 export { type StartThreadOptions, startThread } from "./start-thread.ts";
 export {
   type Resume,
@@ -57,11 +68,27 @@ export { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";
 export { ThreadBusyError } from "./thread-busy-error.ts";
 export { ThreadCancelledError } from "./thread-cancelled-error.ts";
 export { ThreadEndedError } from "./thread-ended-error.ts";
+export { ThreadFailedError } from "./thread-failed-error.ts";
 export { ThreadNotFoundError } from "./thread-not-found-error.ts";
 export { ThreadNotResumableError } from "./thread-not-resumable-error.ts";
 export { ThreadStrandedError } from "./thread-stranded-error.ts";
 export { ThreadSuspendedError } from "./thread-suspended-error.ts";
 export { UnexpectedNodeKindError } from "./unexpected-node-kind-error.ts";
 export { UnroutableReplyError } from "./unroutable-reply-error.ts";
-export { type HeldLease, type WithThreadLeaseOptions, withThreadLease } from "./with-thread-lease.ts";
+export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./wait-for-threads.ts";
+export {
+  type HeldLease,
+  type HoldLeaseOptions,
+  holdLease,
+  type LeaseHold,
+  stopReplacedAgent,
+  type WithThreadLeaseOptions,
+  withThreadLease,
+} from "./with-thread-lease.ts";
+export {
+  type ClaimedThreadOutcome,
+  type ThreadReleaseReason,
+  type WorkClaimedThreadOptions,
+  workClaimedThread,
+} from "./work-claimed-thread.ts";
 export { WorkflowNotFoundError } from "./workflow-not-found-error.ts";

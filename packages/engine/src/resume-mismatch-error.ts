@@ -7,12 +7,14 @@ export type ResumeNeed =
   /** An answer: a role suspended the thread with a question (`data.role`). */
   | { needs: "answer"; role: string | null }
   /** A prompt: the thread has ended, and continuing it takes one. */
-  | { needs: "prompt" };
+  | { needs: "prompt" }
+  /** No answer: a worker set the thread `failed`, and its step is tried again as it was. */
+  | { needs: "retry" };
 
 /**
  * A resume that brought the wrong thing for where the thread stands: an answer to a thread its budget
- * suspended, or no answer (only raised limits) to one that waits for an answer or has ended. Nothing
- * was run or changed. Its code is `usage`: the request itself is wrong.
+ * suspended or a worker set `failed`, or no answer (only raised limits) to one that waits for an answer
+ * or has ended. Nothing was run or changed. Its code is `usage`: the request itself is wrong.
  */
 export class ResumeMismatchError extends UwfError {
   static readonly code = "usage" as const;
@@ -31,5 +33,7 @@ function describe(threadId: string, need: ResumeNeed): string {
       return `thread ${threadId} waits for an answer to its ${need.role ?? "suspended"} role`;
     case "prompt":
       return `thread ${threadId} has ended`;
+    case "retry":
+      return `thread ${threadId} failed, so there is nothing to answer`;
   }
 }

@@ -21,6 +21,8 @@ export interface StartThreadOptions {
    * directory that is missing fails the first step (`no-working-directory`), so callers check it first.
    */
   threadCwd?: string;
+  /** Put the thread in the queue for workers (`queued: true`), which claim only such threads. */
+  queued?: boolean;
   /** The working directory: relative workflow paths and `threadCwd` are resolved against it. */
   cwd: string;
   home: string;
@@ -65,6 +67,7 @@ export async function startThread(options: StartThreadOptions): Promise<ThreadRe
   };
   const budget = resolveThreadBudget({ flags: options.limits, workflow, config: options.config });
   if (budget !== undefined) record.budget = budget;
+  if (options.queued === true) record.queued = true;
   await store.refs.createThread(record);
   return record;
 }

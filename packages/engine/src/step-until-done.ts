@@ -3,6 +3,7 @@ import { BudgetExceededError } from "./budget-exceeded-error.ts";
 import type { StepStart } from "./run-step-agent.ts";
 import { type StepThreadOptions, stepThread } from "./step-thread.ts";
 import { ThreadEndedError } from "./thread-ended-error.ts";
+import { ThreadFailedError } from "./thread-failed-error.ts";
 import { ThreadNotFoundError } from "./thread-not-found-error.ts";
 import { ThreadSuspendedError } from "./thread-suspended-error.ts";
 
@@ -10,6 +11,7 @@ import { ThreadSuspendedError } from "./thread-suspended-error.ts";
 const REFUSALS: ReadonlySet<string> = new Set([
   ThreadEndedError.code,
   ThreadSuspendedError.code,
+  ThreadFailedError.code,
   BudgetExceededError.code,
 ]);
 
@@ -32,7 +34,7 @@ export interface StepUntilDoneResult {
   steps: StepSummary[];
   /** The error that stopped the steps (a step failed or was refused); absent when none did. */
   error?: unknown;
-  /** The error is a refusal: the thread had ended or was suspended, or a resume was at its budget. */
+  /** The error is a refusal: the thread had ended, was suspended or failed, or a resume was at its budget. */
   refused: boolean;
   /** The step whose agent had started when the error came; null when it came before that. */
   failedStep: StepStart | null;

@@ -101,6 +101,11 @@ const BUDGET_OPTIONS = {
   },
 } as const;
 
+const QUEUE_OPTION = {
+  flags: "--queue",
+  description: "leave the thread to `uwf worker` instead of stepping it here",
+} as const;
+
 const THREAD_ARGUMENT = { syntax: "<thread>", key: "thread", completes: "thread" } as const;
 const WORKFLOW_ARGUMENT = { syntax: "<workflow>", key: "workflow", completes: "workflow" } as const;
 
@@ -109,11 +114,11 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     name: "start",
     description: "start a thread (prints its id); WORKFLOW is a name, a hash or a YAML file",
     arguments: [WORKFLOW_ARGUMENT],
-    options: { ...START_OPTIONS, ...BUDGET_OPTIONS },
+    options: { ...START_OPTIONS, ...BUDGET_OPTIONS, queue: QUEUE_OPTION },
     examples: [
       'T=$(uwf start review -p "Review the last commit")',
-      "uwf start flow.yaml -p task --input pr=42",
-      "uwf start review -p task --max-cost 2 --max-steps 20",
+      "uwf start flow.yaml -p task --input pr=42 --max-cost 2 --max-steps 20",
+      "uwf start review -p task --queue",
     ],
     json: "startResultSchema",
     load: async () => (await import("./thread/start.ts")).startCommand,
@@ -152,16 +157,21 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "run",
-    description: "start a thread and step it until it ends or suspends",
+    description: "start a thread and step it until it ends or suspends (--queue: leave it to a worker)",
     arguments: [WORKFLOW_ARGUMENT],
     options: {
       ...START_OPTIONS,
       ...BUDGET_OPTIONS,
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
+      queue: QUEUE_OPTION,
     },
-    examples: ['uwf run review -p "Review the last commit"', "uwf run flow.yaml -p task --max-steps 5 --json"],
-    json: "stepResultSchema",
+    examples: [
+      'uwf run review -p "Review the last commit"',
+      "uwf run flow.yaml -p task --max-steps 5 --json",
+      'T=$(uwf run review -p task --queue) && uwf wait "$T"',
+    ],
+    json: "stepResultSchema, or startResultSchema with --queue",
     load: async () => (await import("./thread/run.ts")).runCommand,
   }),
   defineCommand({
@@ -182,6 +192,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       },
       count: { flags: "--count <n>", description: "make N forks (ids one per line)", parse: parsePositiveInteger },
       ...BUDGET_OPTIONS,
+      queue: { flags: "--queue", description: "put the forks in the queue for `uwf worker`" },
     },
     examples: [
       "uwf fork 01J9 --count 5 | uwf step - --all --parallel 5",
@@ -197,7 +208,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     options: {
       status: {
         flags: "--status <status>",
-        description: "active, suspended, ended or cancelled",
+        description: "active, suspended, ended, cancelled or failed",
         completes: ["active", "suspended", "ended", "cancelled", "failed"],
       },
       workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
@@ -209,8 +220,16 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       offset: { flags: "--offset <n>", description: "skip the first N", parse: parseNonNegativeInteger },
       forksOf: { flags: "--forks-of <thread>", description: "only the forks of this thread", completes: "thread" },
       recursive: { flags: "--recursive", description: "with --forks-of: their forks too, at any depth" },
+      running: {
+        flags: "--running",
+        description: "only threads being stepped now, with who holds each (host, pid) since and until when",
+      },
     },
-    examples: ["uwf list", "uwf list --status suspended --limit 0", "uwf list --forks-of 01J9 --recursive --json"],
+    examples: [
+      "uwf list --status failed --limit 0",
+      "uwf list --forks-of 01J9 --recursive --json",
+      "uwf list --running",
+    ],
     json: "listResultSchema",
     load: async () => (await import("./thread/list.ts")).listCommand,
   }),
@@ -278,7 +297,8 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "resume",
-    description: "answer a suspended thread, raise the limits of one its budget suspended, or continue an ended one",
+    description:
+      "answer a suspended thread, raise the limits of one its budget suspended, continue an ended one, or retry a failed one",
     arguments: [THREAD_ARGUMENT],
     options: {
       prompt: { flags: "-p, --prompt <answer>", description: "the answer or new instruction (- reads stdin)" },
@@ -286,10 +306,26 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       ...BUDGET_OPTIONS,
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
+      queue: { flags: "--queue", description: "a failed thread: make it active and leave it to a worker" },
     },
-    examples: ['uwf resume 01J9 -p "Yes, drop the old API"', "uwf resume 01J9 --max-cost 5"],
-    json: "stepResultSchema",
+    examples: ['uwf resume 01J9 -p "Yes, drop the old API"', "uwf resume 01J9 --max-cost 5", "uwf resume 01J9 --queue"],
+    json: "stepResultSchema, or shownThreadSchema with --queue",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,
+  }),
+  defineCommand({
+    name: "wait",
+    description: "wait until each thread ends, suspends, fails or is cancelled; exit as a step of it would",
+    arguments: [{ syntax: "<thread...>", key: "threads", completes: "thread" }],
+    options: {
+      timeout: {
+        flags: "--timeout <seconds>",
+        description: "give up after this long (exit 75)",
+        parse: parsePositiveNumber,
+      },
+    },
+    examples: ['uwf wait "$T"', "uwf wait 01J9 01JA --timeout 600 --json"],
+    json: "waitResultSchema",
+    load: async () => (await import("./thread/wait.ts")).waitCommand,
   }),
   defineCommand({
     name: "cancel",
@@ -482,6 +518,49 @@ export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
     commands: THREAD_COMMANDS,
     examples: ["uwf thread list", "uwf thread step 01J9"],
   },
+  defineCommand({
+    name: "worker",
+    description: "step queued threads (start --queue, run --queue) until stopped; SIGTERM drains it",
+    options: {
+      concurrency: {
+        flags: "--concurrency <n>",
+        description: "step up to N threads at once (default 1)",
+        parse: parsePositiveInteger,
+      },
+      workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
+      once: { flags: "--once", description: "exit once nothing is left to claim" },
+      maxSteps: {
+        flags: "--max-steps <n>",
+        description: "exit after N steps in all (a retry counts)",
+        parse: parsePositiveInteger,
+      },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+      grace: {
+        flags: "--grace <seconds>",
+        description: "after SIGTERM, how long running steps may finish before their agents are stopped (default 30)",
+        parse: parseNonNegativeInteger,
+      },
+      pollMs: {
+        flags: "--poll-ms <ms>",
+        description: "how often an idle worker looks for threads (default 500, or worker.pollMs)",
+        parse: parsePositiveInteger,
+      },
+      retries: {
+        flags: "--retries <n>",
+        description: "tries of a failing step after the first (default 3, or worker.retries)",
+        parse: parseNonNegativeInteger,
+      },
+      backoffMs: {
+        flags: "--backoff-ms <ms>",
+        description: "wait before the first retry, doubled for each next (default 1000, or worker.backoffMs)",
+        parse: parseNonNegativeInteger,
+      },
+    },
+    examples: ["uwf worker --concurrency 4", "uwf worker --workflow review --once", "uwf worker --jsonl >> worker.log"],
+    json: "workerResultSchema (--jsonl: cliEventSchema)",
+    load: async () => (await import("./worker.ts")).workerCommand,
+  }),
   {
     name: "cas",
     description: "content-addressed store plumbing",

@@ -2,13 +2,15 @@ import type { CliEvent, StepSummary } from "@uwf/protocol";
 import type { EmitOptions } from "../context.ts";
 import { createPalette } from "./create-palette.ts";
 import { formatDuration } from "./format-duration.ts";
+import { formatWorkerEvent } from "./format-worker-event.ts";
 
 /**
  * An event as text, printed the moment it happens: a finished step's line, after its thread's id
- * when several threads step at once. The other events print nothing: the status line on stderr shows
+ * when several threads step at once; every event of `uwf worker` as a line of its log (formatWorkerEvent). The other events print nothing: the status line on stderr shows
  * a running step, the error boundary a failed one, and the command's result where the thread stands at the end.
  */
 export function formatEvent(event: CliEvent, color: boolean, options: EmitOptions = {}): string {
+  if ("worker" in event && event.worker !== undefined) return formatWorkerEvent(event, color);
   if (event.type !== "step-finished") return "";
   const line = formatStepLine(event, color);
   return options.showThread === true ? `${createPalette(color).cyan(event.thread)} ${line}` : line;

@@ -1,4 +1,4 @@
-import type { ExpandedNode, ShownThread } from "@uwf/protocol";
+import type { ExpandedNode, ShownThread, ThreadFailure } from "@uwf/protocol";
 import { stringify } from "yaml";
 import { createPalette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
@@ -11,6 +11,8 @@ export function formatThreadRecord(thread: ShownThread, color: boolean): string 
     ["thread", thread.id],
     ["workflow", `${thread.workflow} (${thread.workflowAddress})`],
     ["status", thread.status + (thread.reason === null ? "" : ` — ${thread.reason}`)],
+    ...(thread.failure === undefined ? [] : [failureRow(thread.failure)]),
+    ...(thread.queued === true ? [["queued", "yes: `uwf worker` steps it"] as [string, string]] : []),
     ["next", thread.next ?? "—"],
     ["steps", String(thread.stepCount)],
     ["head", thread.head],
@@ -33,6 +35,12 @@ export function formatThreadRecord(thread: ShownThread, color: boolean): string 
   if (failed !== "") rows.push(["failed runs", `${failed} (included in usage)`]);
   if (thread.budget !== undefined) rows.push(["budget", formatBudget(thread.budget)]);
   return rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`).join("\n");
+}
+
+/** Why a worker gave up on the thread, and how to go on. */
+function failureRow(failure: ThreadFailure): [string, string] {
+  const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}`;
+  return ["failure", `${failure.code}: ${failure.message} (${attempts}, ${failure.failedAt}; \`uwf resume\` retries)`];
 }
 
 /** A node as YAML; a step also shows its output, agent run and body. */

@@ -1,4 +1,4 @@
-import type { ListResult } from "@uwf/protocol";
+import type { LeaseHolder, ListResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
@@ -14,15 +14,19 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     suspended: paint.yellow,
     ended: paint.dim,
     cancelled: paint.dim,
+    failed: paint.red,
     corrupt: paint.red,
   };
   // The lineage column only when the page holds a fork.
   const forks = result.threads.some((thread) => thread.forkedFrom !== null);
   // And the budget column only when it holds a thread with one.
   const budgets = result.threads.some((thread) => thread.budget !== undefined);
+  // And who steps it (`--running`) only when a thread has a lease holder.
+  const holders = result.threads.some((thread) => thread.lease !== undefined);
   const rows = result.threads.map((thread) => [
     thread.id,
     (statusColor[thread.status] ?? String)(thread.status) +
+      (thread.failure === undefined ? "" : paint.dim(` (${thread.failure.code})`)) +
       (thread.recoveredFrom === undefined ? "" : paint.dim(" (recovered)")),
     thread.workflow,
     String(thread.stepCount),
@@ -30,6 +34,7 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     formatTimestamp(thread.updatedAt),
     ...(budgets ? [thread.budget === undefined ? "" : formatBudget(thread.budget)] : []),
     ...(forks ? [thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true })] : []),
+    ...(holders ? leaseColumns(thread.lease) : []),
   ]);
   const header = [
     "THREAD",
@@ -40,6 +45,13 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     "UPDATED",
     ...(budgets ? ["BUDGET"] : []),
     ...(forks ? ["FORKED FROM"] : []),
+    ...(holders ? ["HELD BY", "SINCE", "UNTIL"] : []),
   ];
   return formatTable(header, rows);
+}
+
+/** host:pid, since and until when (unless renewed) the thread's stepper holds its lease. */
+function leaseColumns(lease: LeaseHolder | undefined): string[] {
+  if (lease === undefined) return ["", "", ""];
+  return [`${lease.host}:${lease.pid}`, formatTimestamp(lease.acquiredAt), formatTimestamp(lease.expiresAt)];
 }

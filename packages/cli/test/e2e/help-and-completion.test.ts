@@ -69,10 +69,10 @@ describe("uwf completion", () => {
     const script = [
       "source <(uwf completion bash)",
       `COMP_WORDS=(uwf step ${thread.slice(0, 8).toLowerCase()}); COMP_CWORD=2; _uwf_complete; echo "\${COMPREPLY[*]}"`,
-      `COMP_WORDS=(uwf wor); COMP_CWORD=1; _uwf_complete; echo "\${COMPREPLY[*]}"`,
+      `COMP_WORDS=(uwf work); COMP_CWORD=1; _uwf_complete; echo "\${COMPREPLY[*]}"`,
     ].join("\n");
     const result = await runShell("bash", script);
-    expect(result).toEqual({ exitCode: 0, stdout: `${thread}\nworkflow\n`, stderr: "" });
+    expect(result).toEqual({ exitCode: 0, stdout: `${thread}\nworkflow worker\n`, stderr: "" });
   });
 
   it.skipIf(!installed("zsh"))(

@@ -21,6 +21,8 @@ import {
   stepResultSchema,
   threadStepNodeSchema,
   verifyReportSchema,
+  waitResultSchema,
+  workerResultSchema,
   workflowAddResultSchema,
   workflowListResultSchema,
   workflowShowResultSchema,
@@ -71,6 +73,10 @@ describe("--json output", () => {
     const forked = await expectJson(["fork", stepAddress], forkResultSchema);
     await expectJson(["step", forked.thread, "--agent", SCRIPTED], stepResultSchema);
     await expectJson(["run", LINEAR, "-p", "Run it", "--agent", SCRIPTED], stepResultSchema);
+    const queued = await expectJson(["run", LINEAR, "-p", "For a worker", "--queue"], startResultSchema);
+    await expectJson(["worker", "--once", "--agent", SCRIPTED], workerResultSchema);
+    await expectJson(["wait", queued.thread], waitResultSchema, 10);
+    await expectJson(["list", "--running"], listResultSchema);
     // The fork's step (the doer's, routed to $END) ended it; the first thread is still active.
     await expectJson(["cancel", thread], shownThreadSchema);
   });

@@ -19,6 +19,8 @@ export interface ForkCommandOptions extends BudgetFlags {
   output?: string;
   /** `--count N`: N forks at the node as it stands. */
   count?: number;
+  /** Put the forks in the queue for `uwf worker`. */
+  queue?: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function forkCommand(
     parent,
     forks,
     limits: limitsFromFlags(options),
+    queued: options.queue === true,
     now: context.now,
     newId: context.newId,
   });

@@ -1,5 +1,6 @@
-import { resolveThread } from "@uwf/engine";
-import { type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
+import type { ListThreadsQuery, ListThreadsResult, RefStore } from "@uwf/cas";
+import { listRunningThreads, resolveThread } from "@uwf/engine";
+import { type LeaseHolder, type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
@@ -15,6 +16,8 @@ export interface ListCommandOptions {
   forksOf?: string;
   /** ...and theirs, at any depth. */
   recursive?: boolean;
+  /** Only threads whose step lease is held now, each with its holder. */
+  running?: boolean;
 }
 
 /** How many threads `uwf list` shows when no `--limit` is given; `--limit 0` lists them all. */
@@ -35,28 +38,36 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   if (options.recursive === true && options.forksOf === undefined) {
     throw new UsageError("--recursive lists the forks of forks: it needs --forks-of THREAD");
   }
+  if (options.running === true && options.forksOf !== undefined) {
+    throw new UsageError("--running lists the threads being stepped now: give it without --forks-of");
+  }
   const store = await context.openStore({ create: false });
   const offset = options.offset ?? 0;
   const limit = options.limit === undefined ? DEFAULT_LIST_LIMIT : options.limit === 0 ? undefined : options.limit;
   const parent = options.forksOf === undefined ? undefined : await resolveThread(store.refs, options.forksOf);
-  const { threads, total } = await store.refs.listThreads({
+  const query = {
     status: status?.data,
     workflow: options.workflow,
     forksOf: parent === undefined ? undefined : { thread: parent.id, recursive: options.recursive === true },
     limit,
     offset,
-  });
+  };
+  const leases = new Map<string, LeaseHolder>();
+  const { threads, total } =
+    options.running === true
+      ? await listRunning(store.refs, query, leases, context.now())
+      : await store.refs.listThreads(query);
   const readHeads = threads.length <= FULL_HEAD_CHECK_LIMIT;
   const listed: ListedThread[] = await Promise.all(
     threads.map(async (thread) => {
       try {
         if (readHeads) await store.objects.get(thread.head);
         else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
-        return toShownThread(thread);
+        return withLease(toShownThread(thread), leases.get(thread.id));
       } catch (error) {
         const reason = messageOf(error);
         context.warn(`thread ${thread.id}: ${reason}`);
-        return { ...toShownThread(thread), status: "corrupt" as const };
+        return withLease({ ...toShownThread(thread), status: "corrupt" as const }, leases.get(thread.id));
       }
     }),
   );
@@ -67,4 +78,29 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
     format: (value: ListResult, color: boolean) => formatThreadList(value, color),
     hint: shown < total ? `${shown} of ${total} threads; more with --offset ${shown}, all with --limit 0` : undefined,
   };
+}
+
+/** `list --running`: the threads being stepped now that match the filters, a page of them, and each one's lease holder. */
+async function listRunning(
+  refs: RefStore,
+  query: ListThreadsQuery,
+  leases: Map<string, LeaseHolder>,
+  now: Date,
+): Promise<ListThreadsResult> {
+  const matching = (await listRunningThreads(refs, now)).filter(
+    ({ record }) =>
+      (query.status === undefined || record.status === query.status) &&
+      (query.workflow === undefined || record.workflow === query.workflow),
+  );
+  for (const { record, lease } of matching) {
+    const { host, pid, acquiredAt, expiresAt } = lease;
+    leases.set(record.id, { host, pid, acquiredAt, expiresAt });
+  }
+  const offset = query.offset ?? 0;
+  const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
+  return { threads: page.map(({ record }) => record), total: matching.length };
+}
+
+function withLease<Thread extends ListedThread>(thread: Thread, lease: LeaseHolder | undefined): Thread {
+  return lease === undefined ? thread : { ...thread, lease };
 }

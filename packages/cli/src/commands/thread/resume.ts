@@ -1,8 +1,12 @@
+import { requeueFailedThread, resolveThread } from "@uwf/engine";
+import type { ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
+import type { CommandOutcome } from "../../registry.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { stepCommand } from "./step.ts";
+import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ResumeCommandOptions extends BudgetFlags {
   thread: string;
@@ -12,24 +16,73 @@ export interface ResumeCommandOptions extends BudgetFlags {
   promptFile?: string;
   agent?: string;
   timeout?: number;
+  /** A failed thread goes back to the queue for workers instead of being stepped here. */
+  queue?: boolean;
 }
 
 /**
  * Answers a suspended thread (its role runs again with the reason and the answer), continues an ended
  * one, or — with `--max-…` and no answer — raises the limits of a thread its budget suspended and takes
- * its next step. Limits given beside an answer are raised too.
+ * its next step. Limits given beside an answer are raised too. A thread a worker set `failed` takes
+ * neither: it is made active again and its step tried here, or with `--queue` left to a worker.
  */
-export async function resumeCommand(options: ResumeCommandOptions, context: CommandContext) {
+export async function resumeCommand(
+  options: ResumeCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<unknown>> {
   const resumeLimits = limitsFromFlags(options);
   const answered = options.prompt !== undefined || options.promptFile !== undefined;
+  if (options.queue === true) return (await requeue(options, answered, context)) as CommandOutcome<unknown>;
+  let resumeFailed = false;
   if (!answered && resumeLimits === undefined) {
-    throw new UsageError(
-      "the prompt is missing: -p TEXT, -p - (stdin) or --prompt-file FILE; a thread its budget suspended takes a raised limit instead (--max-steps, --max-tokens, --max-cost)",
-    );
+    const store = await context.openStore();
+    resumeFailed = (await resolveThread(store.refs, options.thread)).status === "failed";
+    if (!resumeFailed) {
+      throw new UsageError(
+        "the prompt is missing: -p TEXT, -p - (stdin) or --prompt-file FILE; a thread its budget suspended takes a raised limit instead (--max-steps, --max-tokens, --max-cost)",
+      );
+    }
   }
   const resumeAnswer = answered ? await readPrompt({ ...options, cwd: context.cwd }) : undefined;
-  return stepCommand(
-    { thread: options.thread, resumeAnswer, resumeLimits, agent: options.agent, timeout: options.timeout },
+  return (await stepCommand(
+    {
+      thread: options.thread,
+      resumeAnswer,
+      resumeLimits,
+      resumeFailed,
+      agent: options.agent,
+      timeout: options.timeout,
+    },
     context,
-  );
+  )) as CommandOutcome<unknown>;
+}
+
+/** `uwf resume T --queue`: a failed thread active again and queued, for the next worker to claim. */
+async function requeue(
+  options: ResumeCommandOptions,
+  answered: boolean,
+  context: CommandContext,
+): Promise<CommandOutcome<ShownThread>> {
+  if (answered || options.agent !== undefined || options.timeout !== undefined) {
+    throw new UsageError(
+      "--queue puts a failed thread back for a worker, so it takes no answer, --agent or --timeout (give those to `uwf worker`)",
+    );
+  }
+  const store = await context.openStore();
+  const found = await resolveThread(store.refs, options.thread);
+  const { requeued, record } = await requeueFailedThread({
+    store,
+    threadId: found.id,
+    limits: limitsFromFlags(options),
+    host: context.host,
+    now: context.now,
+  });
+  if (!requeued) {
+    throw new UsageError(
+      `thread ${record.id} is ${record.status}, not failed: --queue puts back only a thread a worker gave up on`,
+      { thread: record.id, status: record.status },
+    );
+  }
+  const result = toShownThread(record);
+  return { result, format: (value) => `thread ${value.id} is active again and queued for a worker` };
 }

@@ -1,4 +1,6 @@
 import type { CommandContext } from "../../context.ts";
+import { UsageError } from "../../errors/usage-error.ts";
+import type { CommandOutcome } from "../../registry.ts";
 import type { BudgetFlags } from "./limits-from-flags.ts";
 import { startCommand } from "./start.ts";
 import { stepCommand } from "./step.ts";
@@ -12,14 +14,30 @@ export interface RunCommandOptions extends BudgetFlags {
   inputs?: string;
   agent?: string;
   timeout?: number;
+  /** Start the thread for `uwf worker` and step none of it here: `start --queue`. */
+  queue?: boolean;
 }
 
 /**
  * `start` (with its budget flags: `--max-steps N` is the thread's step limit) then `step --all`, which
- * stops when the thread ends, suspends, or reaches a limit; prints what `step` prints.
+ * stops when the thread ends, suspends, or reaches a limit; prints what `step` prints. With `--queue`,
+ * only `start --queue`: a worker steps the thread, and `uwf wait` waits for it.
  */
-export async function runCommand(options: RunCommandOptions, context: CommandContext) {
+export async function runCommand(
+  options: RunCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<unknown>> {
+  if (options.queue === true) {
+    if (options.agent !== undefined || options.timeout !== undefined) {
+      throw new UsageError("--queue leaves the thread to a worker: give --agent and --timeout to `uwf worker`");
+    }
+    // One command, two result shapes (stepResultSchema, startResultSchema): the registry reads neither.
+    return (await startCommand(options, context)) as CommandOutcome<unknown>;
+  }
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
-  return stepCommand({ thread, all: true, agent: options.agent, timeout: options.timeout }, context);
+  return (await stepCommand(
+    { thread, all: true, agent: options.agent, timeout: options.timeout },
+    context,
+  )) as CommandOutcome<unknown>;
 }

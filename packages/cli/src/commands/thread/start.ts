@@ -18,6 +18,8 @@ export interface StartCommandOptions extends BudgetFlags {
   input?: string[];
   /** `--inputs FILE` (`-` for stdin). */
   inputs?: string;
+  /** Leave the thread to `uwf worker`. */
+  queue?: boolean;
 }
 
 export async function startCommand(options: StartCommandOptions, context: CommandContext) {
@@ -35,6 +37,7 @@ export async function startCommand(options: StartCommandOptions, context: Comman
     workflowReference: options.workflow,
     prompt,
     threadCwd,
+    queued: options.queue === true,
     inputs,
     cwd: context.cwd,
     home: context.home,

@@ -17,6 +17,8 @@ export interface StepCommandOptions {
   resumeAnswer?: string;
   /** Set by `resume --max-…` for its first step. */
   resumeLimits?: Partial<BudgetLimits>;
+  /** Set by `resume` of a failed thread, which takes neither: its first step tries the failed one again. */
+  resumeFailed?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   const { id } = await resolveThread(store.refs, options.thread);
   const { resumeAnswer, resumeLimits } = options;
   const resume: Resume | undefined =
-    resumeAnswer === undefined && resumeLimits === undefined
+    resumeAnswer === undefined && resumeLimits === undefined && options.resumeFailed !== true
       ? undefined
       : { answer: resumeAnswer, limits: resumeLimits };
   const done = await stepUntilDone({

@@ -1,0 +1,42 @@
+import type { CliEvent } from "@uwf/protocol";
+import { createPalette } from "./create-palette.ts";
+import { formatDuration } from "./format-duration.ts";
+import { formatStepLine } from "./format-event.ts";
+
+/**
+ * A line of `uwf worker`'s log: the worker (`host:pid`), the thread, and what happened: claimed, a
+ * step recorded (its number, role, outcome, agent and time), failed and retried, failed for good,
+ * released, and the worker's start and stop. A started step prints nothing (its line comes when it is
+ * recorded), nor do `thread-ended` and `thread-suspended` (the release line says so).
+ */
+export function formatWorkerEvent(event: CliEvent, color: boolean): string {
+  const paint = createPalette(color);
+  const worker = paint.dim("worker" in event ? (event.worker ?? "") : "");
+  const thread = event.thread === null ? "" : ` ${paint.cyan(event.thread)}`;
+  const line = describe(event, color);
+  return line === "" ? "" : `${worker}${thread} ${line}`;
+}
+
+function describe(event: CliEvent, color: boolean): string {
+  const paint = createPalette(color);
+  switch (event.type) {
+    case "worker-started":
+      return `started: up to ${event.concurrency} thread${event.concurrency === 1 ? "" : "s"} at once${event.workflow === null ? "" : ` of workflow ${event.workflow}`}`;
+    case "thread-claimed":
+      return `claimed (${event.workflow})`;
+    case "step-finished":
+      return formatStepLine(event, color);
+    case "step-failed":
+      return `${paint.dim(`#${event.number}`)}${event.role === null ? "" : ` ${paint.bold(event.role)}`} ${paint.red("failed")}: ${event.error.code}: ${event.error.message}${event.run === null ? "" : paint.dim(` (run ${event.run})`)}`;
+    case "step-retry":
+      return `retrying in ${formatDuration(event.delayMs)}: attempt ${event.attempt} of ${event.attempts}`;
+    case "thread-failed":
+      return `${paint.red("failed")} after ${event.failure.attempts} attempt${event.failure.attempts === 1 ? "" : "s"} (${event.failure.code}); \`uwf resume ${event.thread}\` tries again`;
+    case "thread-released":
+      return `released: ${event.reason === event.status ? event.status : `${event.reason}, ${event.status}`} after ${event.steps} step${event.steps === 1 ? "" : "s"}`;
+    case "worker-stopped":
+      return `stopped (${event.reason}): ${event.steps} step${event.steps === 1 ? "" : "s"}, ${event.claimed} thread${event.claimed === 1 ? "" : "s"} claimed, ${event.failed} failed`;
+    default:
+      return "";
+  }
+}

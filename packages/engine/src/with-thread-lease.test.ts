@@ -1,9 +1,10 @@
 import { describe, expect, it } from "bun:test";
 import { createMemoryRefStore, type RefStore } from "@uwf/cas";
+import { waitFor } from "@uwf/cas/test";
 import { InterruptedError } from "./interrupted-error.ts";
 import { LeaseLostError } from "./lease-lost-error.ts";
 import { ThreadBusyError } from "./thread-busy-error.ts";
-import { withThreadLease } from "./with-thread-lease.ts";
+import { holdLease, withThreadLease } from "./with-thread-lease.ts";
 
 const THREAD = "01JTHREAD0000000000000000A";
 // Renewed every second (a quarter of it, at least a second).
@@ -115,5 +116,49 @@ describe("withThreadLease", () => {
     abort.abort("SIGHUP");
     await expect(stepping).rejects.toThrow("interrupted by SIGTERM; the thread is unchanged");
     expect(await refs.listLeases()).toEqual([]);
+  });
+});
+
+describe("holdLease", () => {
+  it("holds a lease already taken, renewing it, until it is released", async () => {
+    const refs = createMemoryRefStore();
+    const acquired = await refs.acquireLease(THREAD, {
+      ttlMs: TTL_MS,
+      pid: process.pid,
+      host: "here",
+      now: new Date(),
+    });
+    if (!acquired.acquired) throw new Error("expected the lease");
+    const hold = holdLease({ refs, lease: acquired.lease, ttlMs: TTL_MS, now: () => new Date() });
+    const expiresAt = Date.parse(acquired.lease.expiresAt);
+    await waitFor(async () => Date.parse((await refs.listLeases())[0]?.expiresAt ?? "") > expiresAt, {
+      what: "a renewal",
+    });
+    hold.assertHeld();
+    expect(hold.signal.aborted).toBe(false);
+    await hold.release();
+    expect(await refs.listLeases()).toEqual([]);
+  });
+
+  it("explains a failure of work done after the lease was lost as lease-lost", async () => {
+    const refs = createMemoryRefStore();
+    const acquired = await refs.acquireLease(THREAD, {
+      ttlMs: TTL_MS,
+      pid: process.pid,
+      host: "here",
+      now: new Date(),
+    });
+    if (!acquired.acquired) throw new Error("expected the lease");
+    const hold = holdLease({ refs, lease: acquired.lease, ttlMs: TTL_MS, now: () => new Date() });
+    const failure = new Error("the agent stopped");
+    expect(hold.explain(failure)).toBe(failure);
+    const takeOver = acquired.lease.token;
+    await refs.acquireLease(THREAD, { ttlMs: 60_000, pid: 1, host: "there", now: new Date(), takeOver });
+    hold.recordAgent(process.pid);
+    await waitFor(() => hold.signal.aborted, { what: "the hold noticing" });
+    expect(() => hold.assertHeld()).toThrow(LeaseLostError);
+    expect(hold.explain(failure)).toBeInstanceOf(LeaseLostError);
+    await hold.release({ afterFailure: true });
+    expect((await refs.listLeases())[0]).toMatchObject({ host: "there" });
   });
 });

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { isProcessAlive, type Store } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import {
   type CliEvent,
   cliEventSchema,
   errorResultSchema,
+  type Lease,
   listResultSchema,
   logResultSchema,
   startResultSchema,
@@ -64,6 +66,21 @@ function until(condition: () => boolean | Promise<boolean>, what: string): Promi
   return waitFor(condition, { what, timeoutMs: 30_000, intervalMs: 25 });
 }
 
+/** Reads the home's store beside the running uwf processes. */
+async function readStore<Result>(read: (store: Store) => Promise<Result>): Promise<Result> {
+  const store = await openStoreFromEnvironment(temp.home, { UWF_STORE: process.env.UWF_STORE });
+  try {
+    return await read(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Every lease in the home's store, expired or not. */
+function leases(): Promise<Lease[]> {
+  return readStore((store) => store.refs.listLeases());
+}
+
 async function runningThreads() {
   return listResultSchema.parse((await temp.uwf(["list", "--running", "--json"])).json()).threads;
 }
@@ -94,19 +111,16 @@ describe("uwf worker", () => {
       expect((await temp.showThread(thread)).status).toBe("ended");
     }
     // No head ever got two steps from the same parent, and no agent ran a step twice.
-    const store = await openStoreFromEnvironment(temp.home, { UWF_STORE: process.env.UWF_STORE });
     const parents: string[] = [];
     let runs = 0;
-    try {
+    await readStore(async (store) => {
       for await (const address of store.objects.list()) {
         const node = (await store.objects.get(address)) as { type?: string };
         const step = threadStepNodeSchema.safeParse(node);
         if (step.success) parents.push(`${step.data.start} ${step.data.prev}`);
         if (node.type === "agent-run/1") runs++;
       }
-    } finally {
-      await store.close();
-    }
+    });
     expect(parents.length).toBe(40);
     expect(new Set(parents).size).toBe(40);
     expect(runs).toBe(40);
@@ -296,6 +310,28 @@ describe("uwf worker", () => {
     expect(await worker.exited).toBe(130);
     expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 1 });
     expect(await runningThreads()).toEqual([]);
+  });
+});
+
+describe("a worker that dies", () => {
+  it("killed with SIGKILL mid-step, leaves its thread to the next worker on this host at once, its agent stopped", async () => {
+    const thread = await queue("orphaned");
+    const first = temp.spawn(["worker", "--agent", "sleepy"], { env: { PID_FILE: pidFile } });
+    await until(() => existsSync(pidFile) && existsSync(`${pidFile}.child`), "the agent writing its pids");
+    const shell = Number(readFileSync(pidFile, "utf8"));
+    const sleeper = Number(readFileSync(`${pidFile}.child`, "utf8"));
+    await until(async () => (await leases())[0]?.agentGroup === shell, "the lease naming the agent's group");
+    first.kill("SIGKILL");
+    await first.exited;
+    expect(isProcessAlive(sleeper)).toBe(true);
+
+    // The dead worker's lease has not expired (60 s), yet the next worker takes the thread over at once.
+    const second = await temp.uwf(["worker", "--once", "--json"]);
+    expect(second.exitCode).toBe(0);
+    expect(workerResultSchema.parse(second.json())).toMatchObject({ claimed: 1, steps: 2 });
+    expect(await temp.showThread(thread)).toMatchObject({ status: "ended", stepCount: 2 });
+    await until(() => !isProcessAlive(sleeper), "the orphaned agent stopping");
+    expect(await leases()).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import { type RetryPolicy, retryDelayMs } from "./retry-policy.ts";
 import type { StepStart } from "./run-step-agent.ts";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 import { stepThread } from "./step-thread.ts";
-import { holdLease, stopReplacedAgent } from "./with-thread-lease.ts";
+import { holdLease, type LeaseHold, stopReplacedAgent } from "./with-thread-lease.ts";
 
 export type ThreadReleaseReason = (typeof THREAD_RELEASE_REASONS)[number];
 
@@ -72,9 +72,11 @@ export async function workClaimedThread(options: WorkClaimedThreadOptions): Prom
     });
     await stopReplacedAgent(claimed.replaced, options.host);
     outcome.reason = await stepUntilSettled(options, hold, outcome);
-  } finally {
-    await hold.release({ afterFailure: outcome.reason === "lost" });
+  } catch (error) {
+    await hold.release({ afterFailure: true });
+    throw error;
   }
+  await hold.release({ afterFailure: outcome.reason === "lost" });
   const { record } = outcome;
   await options.emit({
     type: "thread-released",
@@ -91,7 +93,7 @@ export async function workClaimedThread(options: WorkClaimedThreadOptions): Prom
 
 async function stepUntilSettled(
   options: WorkClaimedThreadOptions,
-  hold: ReturnType<typeof holdLease>,
+  hold: LeaseHold,
   outcome: ClaimedThreadOutcome,
 ): Promise<ThreadReleaseReason> {
   const { store, worker, retry } = options;
@@ -178,7 +180,7 @@ async function stepUntilSettled(
 /** The retries are spent: the thread is set `failed` with the last attempt's error (unless the lease was lost meanwhile). */
 async function giveUp(
   options: WorkClaimedThreadOptions,
-  hold: ReturnType<typeof holdLease>,
+  hold: LeaseHold,
   outcome: ClaimedThreadOutcome,
   failure: { code: string; message: string },
   attempts: number,

@@ -1,5 +1,5 @@
 import { requeueFailedThread, resolveThread } from "@uwf/engine";
-import type { ShownThread } from "@uwf/protocol";
+import { isUwfError, type ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandOutcome } from "../../registry.ts";
@@ -33,15 +33,11 @@ export async function resumeCommand(
   const resumeLimits = limitsFromFlags(options);
   const answered = options.prompt !== undefined || options.promptFile !== undefined;
   if (options.queue === true) return (await requeue(options, answered, context)) as CommandOutcome<unknown>;
-  let resumeFailed = false;
-  if (!answered && resumeLimits === undefined) {
-    const store = await context.openStore();
-    resumeFailed = (await resolveThread(store.refs, options.thread)).status === "failed";
-    if (!resumeFailed) {
-      throw new UsageError(
-        "the prompt is missing: -p TEXT, -p - (stdin) or --prompt-file FILE; a thread its budget suspended takes a raised limit instead (--max-steps, --max-tokens, --max-cost)",
-      );
-    }
+  const resumeFailed = !answered && resumeLimits === undefined && (await isFailed(options.thread, context));
+  if (!answered && resumeLimits === undefined && !resumeFailed) {
+    throw new UsageError(
+      "the prompt is missing: -p TEXT, -p - (stdin) or --prompt-file FILE; a thread its budget suspended takes a raised limit instead (--max-steps, --max-tokens, --max-cost)",
+    );
   }
   const resumeAnswer = answered ? await readPrompt({ ...options, cwd: context.cwd }) : undefined;
   return (await stepCommand(
@@ -55,6 +51,20 @@ export async function resumeCommand(
     },
     context,
   )) as CommandOutcome<unknown>;
+}
+
+/**
+ * Whether the thread a resume without an answer or limits names is one a worker set `failed`, which
+ * needs neither. A thread that is not there is not failed: the missing prompt is what to report.
+ */
+async function isFailed(reference: string, context: CommandContext): Promise<boolean> {
+  const store = await context.openStore({ create: false });
+  try {
+    return (await resolveThread(store.refs, reference)).status === "failed";
+  } catch (error) {
+    if (isUwfError(error) && (error.code === "thread-not-found" || error.code === "ambiguous-thread")) return false;
+    throw error;
+  }
 }
 
 /** `uwf resume T --queue`: a failed thread active again and queued, for the next worker to claim. */

@@ -31,7 +31,7 @@ export const GLOBAL_OPTIONS: readonly OptionEntry[] = [
   {
     key: "jsonl",
     flags: "--jsonl",
-    description: "print NDJSON: run, step, resume and log --follow print an event per line as they go",
+    description: "print NDJSON: run, step, resume, log --follow and worker print an event per line as they go",
   },
   { key: "color", flags: "--no-color", description: "no colours (also NO_COLOR; FORCE_COLOR and CI are honoured)" },
   { key: "quiet", flags: "-q, --quiet", description: "no warnings or progress on stderr" },

@@ -120,6 +120,8 @@ function jsonText(): string {
     "With --jsonl, run, step, resume and log --follow print NDJSON instead: one event per line as",
     "it happens (step-started, step-finished, step-failed, thread-ended, thread-suspended, and",
     "thread-stopped for a batch's thread it started no more steps of; each event has `type` and",
-    "`thread`, and cliEventSchema covers them all). Other commands print their document as one line.",
+    "`thread`, and cliEventSchema covers them all). uwf worker prints those with a `worker` field,",
+    "and its own: worker-started, thread-claimed, step-retry, thread-failed, thread-released and",
+    "worker-stopped. Other commands print their document as one line.",
   ].join("\n");
 }

@@ -43,8 +43,8 @@ const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   },
 };
 
-/** The `uwf …` hint the CLI adds to this error's message, or "" when it adds none. */
-export function hintFor(error: UwfError): string {
+/** The `uwf …` hint the CLI adds to this error's message (or to an error as data, `{ code, data }`), or "" when it adds none. */
+export function hintFor(error: Pick<UwfError, "code" | "data">): string {
   return HINTS[error.code]?.(error.data) ?? "";
 }
 

@@ -1,7 +1,8 @@
 import { resolveRetryPolicy, runWorker, WORKER_POLL_MS } from "@uwf/engine";
-import type { CliEvent, WorkerResult } from "@uwf/protocol";
+import type { CliEvent, UwfError, WorkerResult } from "@uwf/protocol";
 import type { CommandContext } from "../context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../exit-codes.ts";
+import { hintFor } from "../hint-for.ts";
 import type { CommandOutcome } from "../registry.ts";
 import { resolveAgentFlag } from "./thread/resolve-agent-flag.ts";
 
@@ -41,7 +42,7 @@ export async function workerCommand(
   const emit = async (event: CliEvent) => {
     if (printFailure !== undefined) return;
     try {
-      await context.emit(event, { showThread: true });
+      await context.emit(withHint(event), { showThread: true });
     } catch (error) {
       printFailure = error;
       outputGone.abort("SIGPIPE");
@@ -74,6 +75,16 @@ export async function workerCommand(
   });
   if (printFailure !== undefined) throw printFailure;
   return { result, format: () => "", exitCode: exitCodeFor(result, context.signal), streamed: true };
+}
+
+/** A failed step's error as other commands report it: with the `uwf …` hint the CLI adds to its message. */
+function withHint(event: CliEvent): CliEvent {
+  if (event.type !== "step-failed") return event;
+  const { error } = event;
+  return {
+    ...event,
+    error: { ...error, message: `${error.message}${hintFor(error as Pick<UwfError, "code" | "data">)}` },
+  };
 }
 
 /** SIGINT and SIGHUP exit as they do for other commands; SIGTERM, the way services are stopped, exits 0. */

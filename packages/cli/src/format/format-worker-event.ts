@@ -27,7 +27,7 @@ function describe(event: CliEvent, color: boolean): string {
     case "step-finished":
       return formatStepLine(event, color);
     case "step-failed":
-      return `${paint.dim(`#${event.number}`)}${event.role === null ? "" : ` ${paint.bold(event.role)}`} ${paint.red("failed")}: ${event.error.code}: ${event.error.message}${event.run === null ? "" : paint.dim(` (run ${event.run})`)}`;
+      return `${paint.dim(`#${event.number}`)}${event.role === null ? "" : ` ${paint.bold(event.role)}`} ${paint.red("failed")}: ${event.error.code}: ${event.error.message}`;
     case "step-retry":
       return `retrying in ${formatDuration(event.delayMs)}: attempt ${event.attempt} of ${event.attempts}`;
     case "thread-failed":

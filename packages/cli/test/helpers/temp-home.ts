@@ -41,6 +41,8 @@ export interface TempHome {
 export interface TempHomeOptions {
   /** An executable to run instead of the sources (`bun src/bin.ts`): a compiled uwf. */
   binary?: string;
+  /** Environment variables every command of this home gets (`UWF_STORE` for a PostgreSQL store, say). */
+  env?: Record<string, string>;
 }
 
 /** A fresh uwf home in a temp dir; runs the real binary with it (never touching ~/.uwf). */
@@ -49,7 +51,7 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
   const home = join(root, "home");
   const work = join(root, "work");
   Bun.spawnSync(["mkdir", "-p", home, work]);
-  const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root };
+  const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root, ...options.env };
   const command = (args: string[]) =>
     options.binary === undefined ? [process.execPath, BIN, ...args] : [options.binary, ...args];
   const home_: TempHome = {

@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { cpus, loadavg, release, tmpdir, totalmem, type } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { openFileStore } from "../packages/cas/src/index.ts";
+import { copyStore, openFileStore, openPostgresStore, type Store } from "../packages/cas/src/index.ts";
+import { startTestPostgres } from "../packages/cas/src/testing.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
@@ -21,9 +22,25 @@ import {
   type Summary,
   summarize,
 } from "./lib/measure.ts";
-import { type BenchResults, checkTargets, formatResults, type ProcessBenchmark } from "./lib/report.ts";
+import {
+  type BenchResults,
+  checkTargets,
+  checkWorkerTargets,
+  formatResults,
+  type ProcessBenchmark,
+} from "./lib/report.ts";
 import { measureStartupSplit } from "./lib/startup-split.ts";
 import { measureStepTrace } from "./lib/step-trace.ts";
+import {
+  type Backend,
+  BENCH_POLL_MS,
+  type BenchStore,
+  LEASE_LIFETIME_MS,
+  measureTakeover,
+  measureWorkerScaling,
+  type TakeoverRun,
+  type WorkerBenchOptions,
+} from "./lib/worker-benchmarks.ts";
 
 const { values: flags } = parseArgs({
   options: { smoke: { type: "boolean", default: false }, keep: { type: "boolean", default: false } },
@@ -47,6 +64,9 @@ const plan = smoke
       warmup: 1,
       throughput: { writeSteps: 300, durableSteps: 10, fileSystemFiles: 1000, batchSize: 4096 },
       forks: { pairSteps: 100, pairCommonSteps: 49, familyForks: 100, forkCount: 100, runs: 2 },
+      // Issue 20: workers over a queue of short threads; the takeover from another host waits out a
+      // 60 s lease, so only the full run has it.
+      workers: { threads: 30, counts: [1, 2, 4], concurrency: [4], otherHost: false },
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -65,6 +85,8 @@ const plan = smoke
       throughput: { writeSteps: 20_000, durableSteps: 300, fileSystemFiles: 20_000, batchSize: 4096 },
       // Issue 17: two 1,000-step threads that part at step 500, a family of 1,000 forks, 100 forks at once.
       forks: { pairSteps: 1000, pairCommonSteps: 499, familyForks: 1000, forkCount: 100, runs: 15 },
+      // Issue 20 item 5: 1, 2, 4 and 8 worker processes, and one process of as many threads at once, over 500 threads.
+      workers: { threads: 500, counts: [1, 2, 4, 8], concurrency: [2, 4, 8], otherHost: true },
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -116,6 +138,8 @@ try {
 }
 
 async function runSuite(): Promise<BenchResults> {
+  // The test server (or UWF_TEST_POSTGRES_URL) starts while the binary builds; without one the suite fails.
+  const postgresServer = startTestPostgres();
   buildBinary();
   const processes: ProcessBenchmark[] = [];
   const floorSamples: number[][] = [];
@@ -180,9 +204,18 @@ async function runSuite(): Promise<BenchResults> {
   const smallLabel = `${small.generated.threads} threads`;
   const largeLabel = `${large.generated.threads.toLocaleString("en-US")} threads`;
 
-  // Every step benchmark in one round-robin, so the small/large and scripted/command comparisons are not
-  // skewed by drift either.
+  // The same 1-step thread on PostgreSQL: a store of its own generated like the small one, copied there as
+  // `uwf store copy` copies, and stepped with UWF_STORE naming it (its config.yaml still read from the home).
   const shortest = plan.stepSizes[0] as number;
+  const postgres = await postgresServer;
+  const postgresHome = await prepareStore("postgres", small.generated.threads - 1, [shortest], 0);
+  const postgresUrl = postgres.newStoreUrl();
+  progress("copying the 1-step store into PostgreSQL (copyStore, what uwf store copy runs)");
+  await copyIntoPostgres(postgresHome.generated.home, postgresUrl);
+  const postgresLabel = `${postgresHome.generated.threads} threads, PostgreSQL`;
+
+  // Every step benchmark in one round-robin, so the small/large, scripted/command and embedded/PostgreSQL
+  // comparisons are not skewed by drift either.
   await measureGroup([
     ...[small, large].flatMap((store) =>
       plan.stepSizes.map((steps) => ({
@@ -198,6 +231,17 @@ async function runSuite(): Promise<BenchResults> {
       store: smallLabel,
       options: stepOptions(small.generated, findChain(small.generated, shortest), "command"),
     },
+    {
+      id: `step-postgres-${shortest}`,
+      name: `uwf step (${shortest}-step thread)`,
+      store: postgresLabel,
+      options: stepOptions(
+        postgresHome.generated,
+        findChain(postgresHome.generated, shortest),
+        "scripted",
+        postgresUrl,
+      ),
+    },
   ]);
 
   progress("step phases (UWF_TRACE)");
@@ -211,6 +255,18 @@ async function runSuite(): Promise<BenchResults> {
     steps: shortest,
     agent: "command",
     trace: await measureStepTrace({ ...commandStep, runs: plan.phaseRuns }),
+  });
+  const postgresStep = stepOptions(
+    postgresHome.generated,
+    findChain(postgresHome.generated, shortest),
+    "scripted",
+    postgresUrl,
+  );
+  stepPhases.push({
+    steps: shortest,
+    agent: "scripted",
+    store: "postgres",
+    trace: await measureStepTrace({ ...postgresStep, runs: plan.phaseRuns }),
   });
 
   const largeHome = large.generated.home;
@@ -260,6 +316,8 @@ async function runSuite(): Promise<BenchResults> {
   progress(`fork store: ${forkStore.threads} threads, ${forkStore.nodes} nodes in ${forkStore.seconds.toFixed(1)} s`);
   const forkEntries = forkBenchmarks(forkStore, plan.forks, uwf);
   await measureGroup(forkEntries);
+
+  const workers = await measureWorkers(postgres.newStoreUrl);
 
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);
@@ -311,12 +369,68 @@ async function runSuite(): Promise<BenchResults> {
     stepPhases,
     throughput,
     wholeStore,
+    workers,
     targets: [
       ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps),
       ...checkForkTargets(forkEntries, processes),
+      ...checkWorkerTargets(workers),
     ],
     seconds: round((performance.now() - began) / 1000, 1),
   };
+}
+
+/**
+ * Issue 20 item 5: steps per second of worker processes over a fresh queue on each backend, then the takeover of
+ * a killed worker's thread (SIGKILL and SIGTERM on this host on both backends; SIGKILL from another host,
+ * which waits out the lease, on the embedded store in the full run).
+ */
+async function measureWorkers(newStoreUrl: () => string): Promise<BenchResults["workers"]> {
+  let stores = 0;
+  const options: WorkerBenchOptions = {
+    binary,
+    work,
+    environment,
+    newStore: (backend: Backend, name: string): BenchStore => {
+      const home = join(temporaryRoot, `workers-${++stores}-${name}`);
+      return backend === "postgres" ? { backend, home, url: newStoreUrl() } : { backend, home };
+    },
+    progress,
+  };
+  const backends: Backend[] = ["embedded", "postgres"];
+  const throughput = await measureWorkerScaling(options, {
+    backends,
+    workers: plan.workers.counts,
+    concurrency: plan.workers.concurrency,
+    threads: plan.workers.threads,
+  });
+  const takeover: TakeoverRun[] = [];
+  for (const backend of backends) {
+    for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+      takeover.push(await measureTakeover(options, { backend, signal, otherHost: false }));
+    }
+  }
+  if (plan.workers.otherHost) {
+    takeover.push(await measureTakeover(options, { backend: "embedded", signal: "SIGKILL", otherHost: true }));
+  }
+  return {
+    cpus: cpus().length,
+    threads: plan.workers.threads,
+    pollMs: BENCH_POLL_MS,
+    leaseLifetimeMs: LEASE_LIFETIME_MS,
+    throughput,
+    takeover,
+  };
+}
+
+async function copyIntoPostgres(home: string, url: string): Promise<void> {
+  const [source, target] = [await openFileStore(home), await openPostgresStore(url)];
+  try {
+    const report = await copyStore(source, target);
+    if (report.problems.length > 0)
+      throw new Error(`copying ${home} into PostgreSQL: ${JSON.stringify(report.problems)}`);
+  } finally {
+    await Promise.all([source.close(), target.close()]);
+  }
 }
 
 /** Always builds: a binary left from older sources would time code that is no longer there. */
@@ -331,12 +445,12 @@ function buildBinary(): void {
 }
 
 interface PreparedStore {
-  name: "small" | "large";
+  name: "small" | "large" | "postgres";
   generated: GeneratedStore;
 }
 
 async function prepareStore(
-  name: "small" | "large",
+  name: "small" | "large" | "postgres",
   fillerThreads: number,
   chainSteps: number[],
   orphanRuns: number,
@@ -368,7 +482,7 @@ function findChain(store: GeneratedStore, steps: number): GeneratedChain {
 
 /**
  * One `uwf step` on a thread of `chain.steps` steps, played by the scripted agent or the command
- * agent. After each run (outside the timing) the thread is checked to have advanced and is reset to
+ * agent; with `postgresUrl`, on that PostgreSQL store (a copy of the home's) instead of the home's own. After each run (outside the timing) the thread is checked to have advanced and is reset to
  * the prepared head and chain index, so every run steps the same, never-ended thread and the store
  * keeps its thread count.
  */
@@ -376,17 +490,19 @@ function stepOptions(
   store: GeneratedStore,
   chain: GeneratedChain,
   agent: "scripted" | "command",
+  postgresUrl?: string,
 ): MeasureProcessOptions {
   const threadId = chain.threadIds[0] as string;
   const alias = agent === "command" ? COMMAND_AGENT_ALIAS : `scripted:${writeScenario(chain.steps)}`;
   return {
     command: [binary, "step", threadId, "--agent", alias],
     cwd: work,
-    env: environment(store.home),
+    env: postgresUrl === undefined ? environment(store.home) : { ...environment(store.home), UWF_STORE: postgresUrl },
     runs: plan.stepRuns,
     warmup: plan.warmup,
     after: async () => {
-      const opened = await openFileStore(store.home);
+      const opened: Store =
+        postgresUrl === undefined ? await openFileStore(store.home) : await openPostgresStore(postgresUrl);
       try {
         const thread = await opened.refs.getThread(threadId);
         if (thread === null || thread.stepCount !== chain.steps + 1 || thread.head === chain.head) {

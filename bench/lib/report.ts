@@ -3,6 +3,7 @@ import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import type { Summary } from "./measure.ts";
 import type { StartupVariant } from "./startup-split.ts";
 import type { StepTrace } from "./step-trace.ts";
+import type { TakeoverRun, ThroughputRun } from "./worker-benchmarks.ts";
 
 export interface ProcessBenchmark {
   id: string;
@@ -41,9 +42,18 @@ export interface BenchResults {
   /** Module graphs compiled on their own and timed as processes. */
   startup: { floor: Summary; variants: StartupVariant[] };
   /** Where a step's time goes: the phases the CLI reports under UWF_TRACE, per thread length. */
-  stepPhases: { steps: number; agent: "scripted" | "command"; trace: StepTrace }[];
+  stepPhases: { steps: number; agent: "scripted" | "command"; store?: "postgres"; trace: StepTrace }[];
   throughput: ThroughputResult;
   wholeStore: WholeStoreResult & { store: string; nodes: number };
+  /** Issue 20: `uwf worker` processes over a queue, and the takeover of a killed worker's thread. */
+  workers: {
+    cpus: number;
+    threads: number;
+    pollMs: number;
+    leaseLifetimeMs: number;
+    throughput: ThroughputRun[];
+    takeover: TakeoverRun[];
+  };
   targets: TargetCheck[];
   seconds: number;
 }
@@ -82,7 +92,7 @@ export function formatResults(results: BenchResults): string {
   const phases = results.stepPhases[0]?.trace.phases.map((entry) => entry.phase) ?? [];
   lines.push(
     "",
-    `| step phase (UWF_TRACE), median ms | ${results.stepPhases.map((entry) => `${count(entry.steps)}-step thread${entry.agent === "command" ? ", command agent" : ""}`).join(" | ")} |`,
+    `| step phase (UWF_TRACE), median ms | ${results.stepPhases.map((entry) => `${count(entry.steps)}-step thread${entry.agent === "command" ? ", command agent" : ""}${entry.store === "postgres" ? ", PostgreSQL" : ""}`).join(" | ")} |`,
     `|---|${results.stepPhases.map(() => "--:").join("|")}|`,
   );
   for (const phase of phases) {
@@ -106,6 +116,8 @@ export function formatResults(results: BenchResults): string {
     `| file system floor: create one small file, µs / write + fsync one file, ms | ${throughput.fileSystem.createUs} / ${throughput.fileSystem.createAndFsyncMs} |`,
     `| verify, ${count(wholeStore.nodes)}-node store (${wholeStore.store}) | ${seconds(wholeStore.verify.ms)} (${count(wholeStore.verify.checked)} checked, ${wholeStore.verify.problems} problems) |`,
     `| gc, same store, no grace period | ${seconds(wholeStore.gc.ms)} (${count(wholeStore.gc.reachable)} reachable, ${count(wholeStore.gc.deleted)} deleted) |`,
+    "",
+    ...formatWorkers(results.workers, results.processes),
     "",
     "| target | measured | met |",
     "|---|---|---|",
@@ -211,4 +223,96 @@ function seconds(milliseconds: number): string {
 
 function count(value: number): string {
   return value.toLocaleString("en-US");
+}
+
+function formatWorkers(workers: BenchResults["workers"], processes: readonly ProcessBenchmark[]): string[] {
+  const lines: string[] = [];
+  const embedded = processes.find((process) => process.id === "step-small-1");
+  const postgres = processes.find((process) => process.id === "step-postgres-1");
+  if (embedded !== undefined && postgres !== undefined) {
+    lines.push(
+      `\`uwf step\` of a 1-step thread, scripted agent, on PostgreSQL: ${ms(postgres.summary.medianMs)} against ${ms(embedded.summary.medianMs)} on the embedded store, ${(postgres.summary.medianMs / embedded.summary.medianMs).toFixed(2)}×.`,
+      "",
+    );
+  }
+  lines.push(
+    `| workers × --concurrency (${count(workers.threads)} threads of 2 steps, /bin/sh agent, ${workers.cpus} cores) | store | steps/s | × 1 worker | CPU busy |`,
+    "|---|---|--:|--:|--:|",
+  );
+  for (const run of workers.throughput) {
+    lines.push(
+      `| ${run.workers} × ${run.concurrency} | ${run.backend} | ${run.stepsPerSecond.toFixed(1)} | ${run.speedUp.toFixed(2)} | ${run.cpuBusy === null ? "–" : `${Math.round(run.cpuBusy * 100)}%`} |`,
+    );
+  }
+  lines.push(
+    "",
+    `| takeover (lease ${seconds(workers.leaseLifetimeMs)}, survivor polling every ${workers.pollMs} ms) | store | signal → claimed | signal → lease expiry | signal → released |`,
+    "|---|---|--:|--:|--:|",
+  );
+  for (const run of workers.takeover) {
+    lines.push(
+      `| ${run.signal}, ${run.otherHost ? "another host" : "same host"} | ${run.backend} | ${ms(run.takeoverMs)} | ${run.leaseExpiresInMs === null ? "–" : ms(run.leaseExpiresInMs)} | ${run.releasedAfterMs === null ? "–" : ms(run.releasedAfterMs)} |`,
+    );
+  }
+  return lines;
+}
+
+/** How long "at once" may take: a few of the survivor's polls and a claim, far below any lease. */
+const AT_ONCE_MS = 1000;
+
+/**
+ * Issue 20 item 5: throughput grows with workers until the cores are busy, a dead local worker's thread and
+ * a drained worker's thread are taken over at once, one from another host within the lease's lifetime.
+ */
+export function checkWorkerTargets(workers: BenchResults["workers"]): TargetCheck[] {
+  const targets: TargetCheck[] = [];
+  for (const backend of ["embedded", "postgres"] as const) {
+    const byCount = workers.throughput.filter((run) => run.backend === backend && run.concurrency === 1);
+    // Up to the machine's cores more workers must mean more steps per second; past them, no collapse.
+    const withinCores = byCount.filter((run) => run.workers <= workers.cpus);
+    const beyond = byCount.filter((run) => run.workers > workers.cpus);
+    const best = Math.max(...byCount.map((run) => run.stepsPerSecond));
+    const atCores = withinCores.at(-1);
+    const one = byCount[0];
+    if (one === undefined || atCores === undefined) continue;
+    targets.push({
+      target: `workers, ${backend}: steps/s grow with worker processes up to the ${workers.cpus} cores, and hold beyond (≥ 80% of the best)`,
+      measured: byCount
+        .map(
+          (run) =>
+            `${run.workers}: ${run.stepsPerSecond.toFixed(1)}/s (CPU ${run.cpuBusy === null ? "?" : `${Math.round(run.cpuBusy * 100)}%`})`,
+        )
+        .join(", "),
+      met:
+        (atCores === one || atCores.stepsPerSecond > one.stepsPerSecond * 1.1) &&
+        beyond.every((run) => run.stepsPerSecond >= best * 0.8),
+    });
+  }
+  for (const run of workers.takeover) {
+    const where = `${run.backend}, ${run.otherHost ? "another host" : "same host"}`;
+    if (run.otherHost) {
+      targets.push({
+        target: `takeover after SIGKILL from another host (${where}): once the lease expires, within its ${seconds(run.leaseLifetimeMs)}`,
+        measured: `${ms(run.takeoverMs)} after the signal, the lease expiring ${run.leaseExpiresInMs === null ? "?" : ms(run.leaseExpiresInMs)} after it`,
+        met:
+          run.leaseExpiresInMs !== null &&
+          run.takeoverMs >= run.leaseExpiresInMs &&
+          run.takeoverMs <= run.leaseLifetimeMs + AT_ONCE_MS,
+      });
+    } else if (run.signal === "SIGKILL") {
+      targets.push({
+        target: `takeover after SIGKILL (${where}): at once (under ${ms(AT_ONCE_MS)})`,
+        measured: ms(run.takeoverMs),
+        met: run.takeoverMs <= AT_ONCE_MS,
+      });
+    } else {
+      const afterRelease = run.takeoverMs - (run.releasedAfterMs ?? 0);
+      targets.push({
+        target: `takeover after SIGTERM (${where}): the drained lease claimed at once (under ${ms(AT_ONCE_MS)} after its release)`,
+        measured: `released ${run.releasedAfterMs === null ? "?" : ms(run.releasedAfterMs)} after the signal, claimed ${ms(afterRelease)} later`,
+        met: afterRelease <= AT_ONCE_MS,
+      });
+    }
+  }
+  return targets;
 }

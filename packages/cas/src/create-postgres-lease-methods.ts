@@ -1,22 +1,9 @@
-import type { Lease } from "@uwf/protocol";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import { type LeaseRow, leaseFromRow, newLeaseRow } from "./lease-rows.ts";
 import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts";
-import type { AcquireLeaseOptions, RefStore } from "./store.ts";
+import type { RefStore } from "./store.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "./thread-rows.ts";
-
-interface LeaseRow {
-  thread_id: string;
-  token: string;
-  pid: number;
-  host: string;
-  process_start: string | null;
-  agent_group: number | null;
-  agent_start: string | null;
-  /** int8 columns come back as strings. */
-  acquired_at: number | string;
-  expires_at: number | string;
-}
 
 const LEASE_COLUMNS = "thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at";
 
@@ -120,34 +107,5 @@ export function createPostgresLeaseMethods(
     },
     listLeases: async () =>
       (await query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM ${leases} ORDER BY thread_id`)).map(leaseFromRow),
-  };
-}
-
-function newLeaseRow(threadId: string, options: AcquireLeaseOptions): LeaseRow {
-  const now = options.now.getTime();
-  return {
-    thread_id: threadId,
-    token: crypto.randomUUID(),
-    pid: options.pid,
-    host: options.host,
-    process_start: options.processStart ?? null,
-    agent_group: null,
-    agent_start: null,
-    acquired_at: now,
-    expires_at: now + options.ttlMs,
-  };
-}
-
-function leaseFromRow(row: LeaseRow): Lease {
-  return {
-    threadId: row.thread_id,
-    token: row.token,
-    pid: row.pid,
-    host: row.host,
-    processStart: row.process_start,
-    agentGroup: row.agent_group,
-    agentStart: row.agent_start,
-    acquiredAt: new Date(Number(row.acquired_at)).toISOString(),
-    expiresAt: new Date(Number(row.expires_at)).toISOString(),
   };
 }

@@ -1,21 +1,9 @@
 import type { Database } from "bun:sqlite";
-import type { Lease } from "@uwf/protocol";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import { type LeaseRow, leaseFromRow, type NewLeaseRow, newLeaseRow } from "./lease-rows.ts";
 import type { AcquireLeaseOptions, ClaimedThread, RefStore } from "./store.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "./thread-rows.ts";
-
-interface LeaseRow {
-  thread_id: string;
-  token: string;
-  pid: number;
-  host: string;
-  process_start: string | null;
-  agent_group: number | null;
-  agent_start: string | null;
-  acquired_at: number;
-  expires_at: number;
-}
 
 /** What one acquiring transaction saw and did: the row it replaced or the holder it left in place. */
 type Acquired = { granted: true; replaced: LeaseRow | null } | { granted: false; holder: LeaseRow };
@@ -51,7 +39,7 @@ export function createSqliteLeaseMethods(
   const releaseLease = database.query<never, [string, string]>("DELETE FROM leases WHERE thread_id = ? AND token = ?");
   const selectLeases = database.query<LeaseRow, []>("SELECT * FROM leases ORDER BY thread_id");
   // Under the write lock, the row read first is the one the upsert replaces or leaves.
-  const acquire = database.transaction((row: LeaseRow, takeOver: string | null): Acquired => {
+  const acquire = database.transaction((row: NewLeaseRow, takeOver: string | null): Acquired => {
     const before = selectLease.get(row.thread_id);
     const { changes } = upsertLease.run(
       row.thread_id,
@@ -114,34 +102,5 @@ export function createSqliteLeaseMethods(
       releaseLease.run(lease.threadId, lease.token);
     },
     listLeases: async () => selectLeases.all().map(leaseFromRow),
-  };
-}
-
-function newLeaseRow(threadId: string, options: AcquireLeaseOptions): LeaseRow {
-  const now = options.now.getTime();
-  return {
-    thread_id: threadId,
-    token: crypto.randomUUID(),
-    pid: options.pid,
-    host: options.host,
-    process_start: options.processStart ?? null,
-    agent_group: null,
-    agent_start: null,
-    acquired_at: now,
-    expires_at: now + options.ttlMs,
-  };
-}
-
-function leaseFromRow(row: LeaseRow): Lease {
-  return {
-    threadId: row.thread_id,
-    token: row.token,
-    pid: row.pid,
-    host: row.host,
-    processStart: row.process_start,
-    agentGroup: row.agent_group,
-    agentStart: row.agent_start,
-    acquiredAt: new Date(row.acquired_at).toISOString(),
-    expiresAt: new Date(row.expires_at).toISOString(),
   };
 }

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { openPostgresStore } from "@uwf/cas";
 import { startOwnTestPostgres, startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
-import { listResultSchema, stepResultSchema } from "@uwf/protocol";
+import { listResultSchema, logResultSchema, stepResultSchema, workerResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
 let server: TestPostgres;
@@ -159,6 +159,47 @@ describe("a PostgreSQL store", () => {
     const resumed = await temp.uwf(["step", thread, "--all", "--agent", SCRIPTED, "--json"], { env });
     expect(resumed.exitCode).toBe(0);
     expect(stepResultSchema.parse(resumed.json()).status).toBe("ended");
+    const verified = await temp.uwf(["cas", "verify"], { env });
+    expect(verified.exitCode).toBe(0);
+    expect(verified.stdout).toContain("0 problem(s)");
+  });
+
+  it("stops a worker whose server goes away mid-step with exit 75, no step half-written, and the next worker ends the thread", async () => {
+    const own = await startOwnTestPostgres();
+    const env = { UWF_STORE: own.newStoreUrl() };
+    temp.writeConfig(
+      [
+        "agents:",
+        "  slow:",
+        "    command: sh",
+        `    args: ["${join(FIXTURES, "agents/slow-valid.sh")}"]`,
+        "worker: { retries: 2, backoffMs: 20, pollMs: 50 }",
+      ].join("\n"),
+    );
+    const started = await temp.uwf(["start", LINEAR, "-p", "x", "--queue", "--json"], { env });
+    const thread = (started.json() as { thread: string }).thread;
+    const before = await temp.uwf(["show", thread, "--json"], { env });
+    const pidFile = join(temp.work, "agent.pid");
+    const worker = temp.spawn(["worker", "--agent", "slow", "--jsonl"], { env: { ...env, PID_FILE: pidFile } });
+    await waitFor(() => existsSync(pidFile), { what: "the agent to start" });
+    await own.stop();
+    await Bun.write(`${pidFile}.release`, "");
+    // The agent answered, but its step cannot be recorded: the worker stops, and says why, as the last line.
+    expect(await worker.exited).toBe(75);
+    const stderr = (await new Response(worker.stderr as ReadableStream).text()).trimEnd().split("\n");
+    expect(JSON.parse(stderr.at(-1) ?? "").error.code).toBe("store-unreachable");
+    expect(stderr.join("\n")).not.toContain(new URL(own.url).password);
+    const stdout = await new Response(worker.stdout as ReadableStream).text();
+    expect(stdout).not.toContain("step-finished");
+
+    await own.start();
+    expect((await temp.uwf(["show", thread, "--json"], { env })).json()).toEqual(before.json());
+    // The stopped worker's lease names a process of this host that is gone: the next worker takes it at once.
+    const next = await temp.uwf(["worker", "--once", "--agent", SCRIPTED, "--json"], { env });
+    expect(next.exitCode).toBe(0);
+    expect(workerResultSchema.parse(next.json())).toMatchObject({ claimed: 1, steps: 2 });
+    const log = logResultSchema.parse((await temp.uwf(["log", thread, "--json"], { env })).json());
+    expect(log.steps.map((step) => step.role)).toEqual(["planner", "doer"]);
     const verified = await temp.uwf(["cas", "verify"], { env });
     expect(verified.exitCode).toBe(0);
     expect(verified.stdout).toContain("0 problem(s)");

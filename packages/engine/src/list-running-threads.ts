@@ -1,4 +1,4 @@
-import type { RefStore } from "@uwf/cas";
+import { isProcessAlive, type RefStore } from "@uwf/cas";
 import type { Lease, ThreadRecord } from "@uwf/protocol";
 
 /** A thread being stepped now, and the lease its stepper (a worker, or `uwf step`) holds. */
@@ -10,11 +10,14 @@ export interface RunningThread {
 /**
  * The threads whose step lease is held and not expired at `now`, newest first (by id): who steps what
  * right now. An expired lease is not counted: its holder died or hung, and any stepper may take it over.
+ * Nor is the lease of a process of `host` (this machine) that is gone, a worker killed mid-step, say: a
+ * stepper of this host takes it over at once, and its thread may even have ended.
  */
-export async function listRunningThreads(refs: RefStore, now: Date): Promise<RunningThread[]> {
+export async function listRunningThreads(refs: RefStore, now: Date, host: string): Promise<RunningThread[]> {
   const running: RunningThread[] = [];
   for (const lease of await refs.listLeases()) {
     if (Date.parse(lease.expiresAt) <= now.getTime()) continue;
+    if (lease.host === host && !isProcessAlive(lease.pid, lease.processStart)) continue;
     const record = await refs.getThread(lease.threadId);
     if (record !== null) running.push({ record, lease });
   }

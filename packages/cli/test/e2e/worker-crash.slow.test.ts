@@ -7,6 +7,7 @@ import {
   type CliEvent,
   cliEventSchema,
   defaultConfig,
+  listResultSchema,
   type ThreadStepNode,
   threadStepNodeSchema,
   verifyReportSchema,
@@ -209,6 +210,9 @@ async function checkCrashRun({ temp, store, threads, runs, events }: CrashRun): 
     expect(killedPids).toContain(lease.pid);
     expect((await store.refs.getThread(lease.threadId))?.status).toBe("ended");
   }
+  // and `uwf list --running` does not count such a lease, whose holder is gone.
+  const running = listResultSchema.parse((await temp.uwf(["list", "--running", "--json"])).json());
+  expect(running.threads).toEqual([]);
   return { lost: lost.length, cutShort: cutShort.size };
 }
 

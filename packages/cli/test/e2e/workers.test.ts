@@ -353,6 +353,9 @@ for (const backend of BACKENDS) {
         first.kill("SIGKILL");
         await first.exited;
         expect(isProcessAlive(sleeper)).toBe(true);
+        // Its lease is still there, but `list --running` does not count a holder of this host that is gone.
+        expect(await leases()).toMatchObject([{ pid: first.pid }]);
+        expect(await runningThreads()).toEqual([]);
 
         // The dead worker's lease has not expired (60 s), yet the next worker takes the thread over at once.
         const second = await temp.uwf(["worker", "--once", "--json"]);

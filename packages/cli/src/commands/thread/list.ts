@@ -55,7 +55,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   const leases = new Map<string, LeaseHolder>();
   const { threads, total } =
     options.running === true
-      ? await listRunning(store.refs, query, leases, context.now())
+      ? await listRunning(store.refs, query, leases, context.now(), context.host)
       : await store.refs.listThreads(query);
   const readHeads = threads.length <= FULL_HEAD_CHECK_LIMIT;
   const listed: ListedThread[] = await Promise.all(
@@ -86,8 +86,9 @@ async function listRunning(
   query: ListThreadsQuery,
   leases: Map<string, LeaseHolder>,
   now: Date,
+  host: string,
 ): Promise<ListThreadsResult> {
-  const matching = (await listRunningThreads(refs, now)).filter(
+  const matching = (await listRunningThreads(refs, now, host)).filter(
     ({ record }) =>
       (query.status === undefined || record.status === query.status) &&
       (query.workflow === undefined || record.workflow === query.workflow),

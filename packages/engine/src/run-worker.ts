@@ -50,7 +50,7 @@ export interface RunWorkerOptions {
 }
 
 /**
- * `uwf worker`: claims queued threads (`claimThread`, or a dead local holder's, see claimOrphanedThread),
+ * `uwf worker`: claims queued threads (a dead local holder's first, see claimOrphanedThread, then `claimThread`),
  * at most `concurrency` at once, and steps each until it ends, suspends or fails (workClaimedThread).
  * When nothing is claimable it polls, every `pollMs` give or take a fifth. It stops when `stop` aborts
  * (after the running steps finish, or the grace runs out), after `maxSteps`, or with `once` when nothing is left;
@@ -118,7 +118,10 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
     now: options.now,
     ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
   };
+  // A dead local holder's thread first: it was started before any thread still waiting in the queue,
+  // and would otherwise wait until the queue is empty.
   const claim = async (): Promise<ClaimedThread | null> =>
+    (await claimOrphanedThread(claimOptions)) ??
     (await store.refs.claimThread({
       ttlMs,
       pid: process.pid,
@@ -126,7 +129,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
       processStart: readProcessStart(process.pid),
       now: options.now(),
       ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
-    })) ?? (await claimOrphanedThread(claimOptions));
+    }));
 
   await options.onEvent({
     type: "worker-started",

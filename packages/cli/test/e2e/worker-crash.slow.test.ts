@@ -43,6 +43,8 @@ interface WorkerRun {
   stdout: Promise<string>;
   stderr: Promise<string>;
   killed: boolean;
+  /** When it was killed (ms since the epoch). */
+  killedAt?: number;
 }
 
 interface CrashRun {
@@ -127,6 +129,7 @@ async function crashRun(env: Record<string, string>, threadCount: number): Promi
     const slot = kills % WORKERS;
     const victim = live[slot] as WorkerRun;
     victim.killed = true;
+    victim.killedAt = Date.now();
     victim.process.kill("SIGKILL");
     await victim.process.exited;
     kills++;
@@ -213,7 +216,7 @@ async function checkCrashRun({ temp, store, threads, runs, events }: CrashRun): 
   // and `uwf list --running` does not count such a lease, whose holder is gone.
   const running = listResultSchema.parse((await temp.uwf(["list", "--running", "--json"])).json());
   expect(running.threads).toEqual([]);
-  return { lost: lost.length, cutShort: cutShort.size };
+  return { lost: lost.length, cutShort: cutShort.size, takeoverMs: takeoverDelays(runs, events) };
 }
 
 interface CrashFigures {
@@ -221,6 +224,25 @@ interface CrashFigures {
   lost: number;
   /** Steps that a kill interrupted, after their agent started. */
   cutShort: number;
+  /** For each thread a kill cut short, how long until another worker claimed it. */
+  takeoverMs: number[];
+}
+
+/** For each thread a kill cut a step of short, the time from the kill to the thread's next claim. */
+function takeoverDelays(runs: WorkerRun[], events: CliEvent[][]): number[] {
+  const claims = events.flat().flatMap((event) => (event.type === "thread-claimed" ? [event] : []));
+  return runs.flatMap((run, index) => {
+    const { killedAt } = run;
+    if (killedAt === undefined) return [];
+    return unfinishedSteps(events[index] ?? []).flatMap((step) => {
+      const thread = step.split(" ")[0];
+      const next = claims
+        .filter((claim) => claim.thread === thread && Date.parse(claim.at) >= killedAt)
+        .map((claim) => Date.parse(claim.at) - killedAt);
+      // None when the kill came after the thread's last step was recorded but before the worker said so.
+      return next.length === 0 ? [] : [Math.min(...next)];
+    });
+  });
 }
 
 /** `THREAD #N` for each step a worker's events started and neither finished nor failed. */
@@ -257,12 +279,14 @@ for (const backend of BACKENDS) {
     it(`${WORKERS} workers, one killed with SIGKILL every second and restarted, take ${backend.threads} threads to their ends, never two steps from one head`, async () => {
       const began = performance.now();
       run = await crashRun(backend.env(), backend.threads);
-      const { lost, cutShort } = await checkCrashRun(run);
+      const { lost, cutShort, takeoverMs } = await checkCrashRun(run);
+      const sorted = takeoverMs.toSorted((left, right) => left - right);
       // Kills that landed between steps only would prove little: some must have cut a step short.
       expect(cutShort).toBeGreaterThan(0);
       console.log(
         `crash test on ${backend.name}: ${backend.threads} threads, ${run.kills} kills (${cutShort} mid-step), ` +
-          `${lost} step(s) written by a killed worker and never recorded, ${Math.round(performance.now() - began)} ms`,
+          `${lost} step(s) written by a killed worker and never recorded, ${Math.round(performance.now() - began)} ms; ` +
+          `a cut-short thread was claimed again after ${sorted[Math.floor(sorted.length / 2)]} ms (median), ${sorted.at(-1)} ms (most)`,
       );
     }, 180_000);
   });

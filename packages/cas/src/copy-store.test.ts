@@ -111,6 +111,19 @@ describe("copyStore", () => {
     );
   });
 
+  it("finds, at the end, a node a faulty target said it stored but does not hold", async () => {
+    const body = addressOfNode(nodes["text/1"]);
+    const faulty = createMemoryStore();
+    const putMany = faulty.objects.putMany.bind(faulty.objects);
+    faulty.objects.putMany = async (batch, options) => {
+      const addresses = await putMany(batch, options);
+      await faulty.objects.delete(body);
+      return addresses;
+    };
+    const report = await copyStore(source, faulty);
+    expect(report.problems).toEqual([{ kind: "missing", subject: body, message: `node ${body} is not in the target` }]);
+  });
+
   it("reports a corrupt source object and copies the rest", async () => {
     const body = addressOfNode(nodes["text/1"]);
     writeFileSync(objectLocation(join(home, "objects"), body).path, '{"type":"text/1","text":"tampered"}');

@@ -92,9 +92,12 @@ export async function copyStore(
     report.chainIndexes++;
   }
 
+  // One listing of the target rather than a lookup per node: on a server, a million round trips.
+  const held = new Set<Address>();
+  for await (const address of target.objects.list()) held.add(address);
   let verified = 0;
   for (const address of copied) {
-    if (!(await target.objects.has(address))) {
+    if (!held.has(address)) {
       report.problems.push({ kind: "missing", subject: address, message: `node ${address} is not in the target` });
     }
     verified++;

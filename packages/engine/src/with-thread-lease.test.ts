@@ -120,7 +120,8 @@ describe("withThreadLease", () => {
 });
 
 describe("holdLease", () => {
-  it("holds a lease already taken, renewing it, until it is released", async () => {
+  /** A lease taken on a fresh store, and held by holdLease. */
+  async function holdNewLease() {
     const refs = createMemoryRefStore();
     const acquired = await refs.acquireLease(THREAD, {
       ttlMs: TTL_MS,
@@ -130,6 +131,11 @@ describe("holdLease", () => {
     });
     if (!acquired.acquired) throw new Error("expected the lease");
     const hold = holdLease({ refs, lease: acquired.lease, ttlMs: TTL_MS, now: () => new Date() });
+    return { refs, acquired, hold };
+  }
+
+  it("holds a lease already taken, renewing it, until it is released", async () => {
+    const { refs, acquired, hold } = await holdNewLease();
     const expiresAt = Date.parse(acquired.lease.expiresAt);
     await waitFor(async () => Date.parse((await refs.listLeases())[0]?.expiresAt ?? "") > expiresAt, {
       what: "a renewal",
@@ -141,15 +147,7 @@ describe("holdLease", () => {
   });
 
   it("explains a failure of work done after the lease was lost as lease-lost", async () => {
-    const refs = createMemoryRefStore();
-    const acquired = await refs.acquireLease(THREAD, {
-      ttlMs: TTL_MS,
-      pid: process.pid,
-      host: "here",
-      now: new Date(),
-    });
-    if (!acquired.acquired) throw new Error("expected the lease");
-    const hold = holdLease({ refs, lease: acquired.lease, ttlMs: TTL_MS, now: () => new Date() });
+    const { refs, acquired, hold } = await holdNewLease();
     const failure = new Error("the agent stopped");
     expect(hold.explain(failure)).toBe(failure);
     const takeOver = acquired.lease.token;

@@ -100,6 +100,8 @@ export function createContext(options: CreateContextOptions): CommandContext {
           create: openOptions.create !== false,
           storeFlag: options.storeFlag,
           onMissingHome: (home) => note(`no uwf home at ${home}: read as empty (nothing was created)`),
+          onReadOnlyHome: (home, reason) =>
+            note(`the store in ${home} cannot be written, so it is read read-only: ${reason}`),
         });
       })();
       return store;

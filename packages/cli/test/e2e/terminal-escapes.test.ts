@@ -13,9 +13,12 @@ const AGENT = join(FIXTURES, "agents/terminal-escapes.sh");
 const RAW = ["\x1b[2J", "\x1b]52;c;aGk=\x07", "\x1b]0;title\x07"];
 const ESCAPED = ["\\x1b[2J", "\\x1b]52;c;aGk=\\x07", "\\x1b]0;title\\x07"];
 
-const scriptRefusal = Bun.spawnSync(["script", "-qefc", "true", "/dev/null"], { stdin: "ignore" }).success
-  ? null
-  : "util-linux script cannot run a pseudo-terminal here";
+const scriptRefusal =
+  Bun.which("script") === null
+    ? "util-linux script is not installed"
+    : Bun.spawnSync(["script", "-qefc", "true", "/dev/null"], { stdin: "ignore" }).success
+      ? null
+      : "util-linux script cannot run a pseudo-terminal here";
 if (scriptRefusal !== null) console.warn(`terminal-escapes: skipping the terminal tests: ${scriptRefusal}`);
 
 let temp: TempHome;

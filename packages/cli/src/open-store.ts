@@ -62,9 +62,8 @@ async function openFileStoreForReading(home: string, options: OpenStoreOptions):
     return await openFileStore(home);
   } catch (error) {
     if (!isUwfError(error) || error.code !== "ref-store-unavailable") throw error;
-    const store = await openFileStore(home, { readOnly: true }).catch(() => {
-      throw error; // Not readable either: the first error says why it cannot be opened.
-    });
+    // Not readable either: that error says why (no such file, a WAL it cannot share, an old schema).
+    const store = await openFileStore(home, { readOnly: true });
     options.onReadOnlyHome?.(home, `${String(error.data.detail)} (${String(error.data.sqliteCode)})`);
     return store;
   }

@@ -36,7 +36,7 @@ async function storedText(url: string): Promise<string> {
 }
 
 describe("an agent that prints its environment, on a PostgreSQL store", () => {
-  it("stores and shows no password of the store, given by UWF_STORE, PGPASSWORD or --store", async () => {
+  it("stores and shows no password of the store, given by UWF_STORE, PGPASSWORD or --store, in step and worker", async () => {
     const url = server.newStoreUrl();
     const password = new URL(url).password;
     expect(password.length).toBeGreaterThan(3);
@@ -56,6 +56,13 @@ describe("an agent that prints its environment, on a PostgreSQL store", () => {
       for (const name of ["UWF_STORE", "PGPASSWORD", "DATABASE_URL"]) expect(run.stderr).not.toContain(`${name}=`);
       outputs.push(run.stdout, run.stderr);
     }
+    // A worker launches agents too: a queued thread's first step.
+    const queued = await temp.uwf(["start", LINEAR, "-p", "Print the environment", "--queue", "--json"], { env });
+    expect(queued.exitCode).toBe(0);
+    const worked = await temp.uwf(["worker", "--once", "--agent", "printer", "-v"], { env });
+    expect(worked.exitCode).toBe(0);
+    expect(worked.stderr).toContain("MARKER=agent-saw-this");
+    outputs.push(worked.stdout, worked.stderr);
     const read = await temp.uwf(["read", thread], { env });
     expect(read.exitCode).toBe(0);
     expect(read.stdout).toContain("MARKER=agent-saw-this");

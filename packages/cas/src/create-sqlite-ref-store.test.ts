@@ -202,6 +202,25 @@ describe("createSqliteRefStore", () => {
     await refs.close();
   });
 
+  it("opens read-only: reads what is committed, in the WAL too, and fails every write, creating nothing", async () => {
+    const writer = createSqliteRefStore(path);
+    await writer.createThread(sampleThreadRecord());
+    const reader = createSqliteRefStore(path, { readOnly: true });
+    try {
+      expect((await reader.getThread(sampleThreadId(1)))?.id).toBe(sampleThreadId(1));
+      const refused = await reader
+        .createThread(sampleThreadRecord({ id: sampleThreadId(2) }))
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "ref-store-unavailable", data: { sqliteCode: "SQLITE_READONLY" } });
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+    const missing = join(home.path, "missing.db");
+    expect(() => createSqliteRefStore(missing, { readOnly: true })).toThrow(/cannot be opened/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it("refuses a database written by a newer uwf", async () => {
     await createSqliteRefStore(path).close();
     const database = new Database(path);

@@ -10,10 +10,13 @@ export function refDatabasePath(home: string): string {
   return join(home, "refs.db");
 }
 
-/** The default, embedded backend in a uwf home: objects under `home/objects`, refs in `home/refs.db`. */
+/**
+ * The default, embedded backend in a uwf home: objects under `home/objects`, refs in `home/refs.db`.
+ * `readOnly` opens a home that cannot be written for reading, creating nothing.
+ */
 export async function openFileStore(home: string, options: OpenRefDatabaseOptions = {}): Promise<Store> {
   const objectsRoot = join(home, "objects");
-  mkdirSync(objectsRoot, { recursive: true });
+  if (options.readOnly !== true) mkdirSync(objectsRoot, { recursive: true });
   const refs = createSqliteRefStore(refDatabasePath(home), options);
   return { objects: createFileObjectStore(objectsRoot), refs, close: () => refs.close() };
 }

@@ -1,5 +1,7 @@
-import { Database } from "bun:sqlite";
+import { constants, Database } from "bun:sqlite";
+import { statSync } from "node:fs";
 import { asRefStoreError } from "./ref-database-damage.ts";
+import { RefStoreUnavailableError } from "./ref-store-unavailable-error.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
@@ -107,6 +109,11 @@ const MIGRATIONS: readonly string[] = [
 export interface OpenRefDatabaseOptions {
   /** How long a writer waits for another process's write lock before failing; default 10 s. */
   busyTimeoutMs?: number;
+  /**
+   * Open an existing file for reading only, creating and migrating nothing (see
+   * `openReadOnlyRefDatabase`): for reading a store that cannot be written. Every write fails.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -119,6 +126,7 @@ export interface OpenRefDatabaseOptions {
  * that is not a sound database fails with RefStoreDamagedError and is left as it is.
  */
 export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = {}): Database {
+  if (options.readOnly === true) return openReadOnlyRefDatabase(path);
   let database: Database;
   try {
     database = new Database(path, { create: true, strict: true });
@@ -137,6 +145,61 @@ export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = 
     throw asRefStoreError(error, path);
   }
   return database;
+}
+
+/**
+ * Opens an existing ref database that cannot be written (a read-only file system or folder, a
+ * full disk): read-only, through its WAL when SQLite can share that (its `-shm` file exists or can
+ * be made); otherwise, when no WAL file holds commits, as an immutable file, which needs no
+ * `-shm`, no lock and no write. A WAL with commits that cannot be read so is an error rather than
+ * a read that would miss them. The schema must be this version's: a read cannot migrate it.
+ */
+function openReadOnlyRefDatabase(path: string): Database {
+  let database: Database | undefined;
+  try {
+    try {
+      database = checkedForReading(new Database(path, { readonly: true, strict: true }));
+    } catch (error) {
+      if (fileSize(`${path}-wal`) > 0) throw error;
+      // Only the numeric form of the flags turns on URI file names; the queries bind by position.
+      const flags = constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI;
+      database = checkedForReading(
+        new Database(`file:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}?immutable=1`, flags),
+      );
+    }
+  } catch (error) {
+    throw asRefStoreError(error, path);
+  }
+  const version = schemaVersion(database);
+  if (version > REF_SCHEMA_VERSION) {
+    database.close();
+    throw new StoreTooNewError(path, version, REF_SCHEMA_VERSION);
+  }
+  if (version < REF_SCHEMA_VERSION) {
+    database.close();
+    throw new RefStoreUnavailableError(
+      path,
+      "SQLITE_READONLY",
+      `its schema (version ${version}) must be brought up to version ${REF_SCHEMA_VERSION}, which needs a writable store`,
+    );
+  }
+  return database;
+}
+
+/** The database, once a first read shows it can be read (SQLite opens files lazily), or closed and the error. */
+function checkedForReading(database: Database): Database {
+  try {
+    schemaVersion(database);
+    database.query("SELECT count(*) FROM sqlite_schema").get();
+    return database;
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}
+
+function fileSize(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
 function schemaVersion(database: Database): number {

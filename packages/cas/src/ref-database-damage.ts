@@ -43,7 +43,7 @@ export function findRefDatabaseDamage(path: string): string | null {
     return problems.length === 0 ? null : problems.slice(0, 3).join("; ");
   } catch (error) {
     if (isDatabaseDamage(error)) return (error as Error).message;
-    throw error;
+    throw asRefStoreError(error, path);
   } finally {
     database?.close();
   }

@@ -2,6 +2,8 @@ import { hostname } from "node:os";
 import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { CliEvent, Config } from "@uwf/protocol";
+import { escapeControlCharacters } from "./format/escape-control-characters.ts";
+import { stderrIsTerminal } from "./standard-streams.ts";
 
 /** What every command gets besides its options. Commands never print and never exit. */
 export interface CommandContext {
@@ -86,8 +88,10 @@ export type CreateContextOptions = Pick<
 export function createContext(options: CreateContextOptions): CommandContext {
   let store: Promise<Store> | undefined;
   let config: Promise<Config> | undefined;
+  // What goes to a terminal is escaped: notes, warnings and -v quote what agents wrote (see print.ts).
+  const forStderr = stderrIsTerminal() ? escapeControlCharacters : (text: string) => text;
   const note = (message: string) => {
-    if (!options.quiet && !options.json) process.stderr.write(`${message}\n`);
+    if (!options.quiet && !options.json) process.stderr.write(`${forStderr(message)}\n`);
   };
   return {
     ...options,
@@ -100,6 +104,8 @@ export function createContext(options: CreateContextOptions): CommandContext {
           create: openOptions.create !== false,
           storeFlag: options.storeFlag,
           onMissingHome: (home) => note(`no uwf home at ${home}: read as empty (nothing was created)`),
+          onReadOnlyHome: (home, reason) =>
+            note(`the store in ${home} cannot be written, so it is read read-only: ${reason}`),
         });
       })();
       return store;
@@ -112,11 +118,11 @@ export function createContext(options: CreateContextOptions): CommandContext {
       return config;
     },
     warn(message: string) {
-      if (!options.quiet) process.stderr.write(`warning: ${message}\n`);
+      if (!options.quiet) process.stderr.write(`warning: ${forStderr(message)}\n`);
     },
     note,
     agentStderr(chunk: string) {
-      if (options.verbose) process.stderr.write(chunk);
+      if (options.verbose) process.stderr.write(forStderr(chunk));
     },
     progress: options.progress,
   };

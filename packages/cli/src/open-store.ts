@@ -12,6 +12,7 @@ import {
   type Store,
   setAsideRefDatabase,
 } from "@uwf/cas";
+import { isUwfError } from "@uwf/protocol";
 import { UsageError } from "./errors/usage-error.ts";
 
 export interface OpenStoreOptions {
@@ -22,6 +23,11 @@ export interface OpenStoreOptions {
   create: boolean;
   /** Told when a read-only command finds no home at all: the store reads as empty. */
   onMissingHome?(home: string): void;
+  /**
+   * Told when a read-only command finds a home it cannot write (a read-only file system or folder,
+   * a full disk): the store is then opened for reading only, and `reason` says why.
+   */
+  onReadOnlyHome?(home: string, reason: string): void;
   /** `--store URL`, which beats `UWF_STORE` and `store:` in config. */
   storeFlag?: string | undefined;
 }
@@ -43,7 +49,24 @@ export async function openStoreFromEnvironment(
     options.onMissingHome?.(home);
     return createMemoryStore();
   } else if (!existsSync(join(home, "objects")) && !existsSync(refDatabasePath(home))) return createMemoryStore();
-  return openFileStore(home);
+  if (options.create) return openFileStore(home);
+  return openFileStoreForReading(home, options);
+}
+
+/**
+ * A home's store for a command that only reads: opened as usual, or, when the ref database cannot
+ * be opened for writing (it must be, to share its WAL), opened read-only instead, with a word.
+ */
+async function openFileStoreForReading(home: string, options: OpenStoreOptions): Promise<Store> {
+  try {
+    return await openFileStore(home);
+  } catch (error) {
+    if (!isUwfError(error) || error.code !== "ref-store-unavailable") throw error;
+    // Not readable either: that error says why (no such file, a WAL it cannot share, an old schema).
+    const store = await openFileStore(home, { readOnly: true });
+    options.onReadOnlyHome?.(home, `${String(error.data.detail)} (${String(error.data.sqliteCode)})`);
+    return store;
+  }
 }
 
 /**

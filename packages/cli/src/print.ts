@@ -2,11 +2,15 @@
  * The one printer. Data goes to stdout, each piece written (and so flushed) as it is printed:
  * `--json` prints the result as one JSON document; `--jsonl` prints events as NDJSON, one per line,
  * as they happen, and the result of a command that emits none as one line; text prints an event's
- * line as it happens, then the command's human formatting of its result.
+ * line as it happens, then the command's human formatting of its result. Text for a terminal is
+ * formatted from the data with its control characters escaped (`\x1b`), as gh does: what an agent
+ * wrote (a body, a reply, a stderr tail, a reason) cannot clear the screen or set the clipboard;
+ * `--json`, `--jsonl` and text piped elsewhere carry it as it is.
  */
 import type { CliEvent } from "@uwf/protocol";
 import type { EmitOptions } from "./context.ts";
-import { writeStdout } from "./standard-streams.ts";
+import { escapeControlCharactersIn } from "./format/escape-control-characters.ts";
+import { stdoutIsTerminal, writeStdout } from "./standard-streams.ts";
 
 export type OutputMode = "text" | "json" | "jsonl";
 
@@ -17,7 +21,7 @@ export async function printResult<Result>(
   options: { streamed: boolean },
 ): Promise<void> {
   if (mode === "jsonl" && options.streamed) return;
-  await printLine(mode === "text" ? format(result) : JSON.stringify(result));
+  await printLine(mode === "text" ? format(forTerminal(result)) : JSON.stringify(result));
 }
 
 export async function printEvent(
@@ -30,7 +34,12 @@ export async function printEvent(
   if (mode === "jsonl") return printLine(JSON.stringify(event));
   // Loaded only by the commands that emit: every step is a new process.
   const { formatEvent } = await import("./format/format-event.ts");
-  await printLine(formatEvent(event, color, options));
+  await printLine(formatEvent(forTerminal(event), color, options));
+}
+
+/** Data about to be shown as text: escaped when stdout is a terminal (the colours are added after). */
+function forTerminal<Data>(data: Data): Data {
+  return stdoutIsTerminal() ? escapeControlCharactersIn(data) : data;
 }
 
 async function printLine(text: string): Promise<void> {

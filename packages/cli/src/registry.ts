@@ -12,7 +12,10 @@ import { VERSION } from "./version.ts";
 /** What a command gives the registry: its data, how to show it to a person, and the exit code it implies. */
 export interface CommandOutcome<Result> {
   result: Result;
-  /** The result as text; for a command that emitted events, only what their lines did not already say. */
+  /**
+   * The result as text; for a command that emitted events, only what their lines did not already say.
+   * Built from its argument alone: on a terminal the printer passes the result with control characters escaped.
+   */
   format: (result: Result, color: boolean) => string;
   exitCode?: number;
   /** A note for the person at the terminal, on stderr after the result (not with `-q` or `--json`). */

@@ -2,7 +2,9 @@ import { asEnvironmentError } from "@uwf/engine";
 import { isUwfError, type UwfErrorJson } from "@uwf/protocol";
 import { StdoutClosedError } from "./errors/stdout-closed-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "./exit-codes.ts";
+import { escapeControlCharacters } from "./format/escape-control-characters.ts";
 import { messageWithHint } from "./hint-for.ts";
+import { stderrIsTerminal } from "./standard-streams.ts";
 
 /**
  * The longest error message printed, in characters. A message quotes what it is about (a path,
@@ -21,7 +23,7 @@ export function reportError(thrown: unknown, json: boolean): ExitCode {
   if (isUwfError(error)) {
     if (error.code === StdoutClosedError.code) return exitCodeForError(error.code);
     if (json) process.stderr.write(`${JSON.stringify({ error: describeError(error) })}\n`);
-    else process.stderr.write(`uwf: ${cutMessage(messageWithHint(error))}\n`);
+    else process.stderr.write(`uwf: ${forStderr(cutMessage(messageWithHint(error)))}\n`);
     return exitCodeForError(error.code);
   }
   const commanderCode = (error as { code?: unknown })?.code;
@@ -40,9 +42,14 @@ export function reportError(thrown: unknown, json: boolean): ExitCode {
   if (json) {
     process.stderr.write(`${JSON.stringify({ error: describeError(error) })}\n`);
   } else {
-    process.stderr.write(`uwf: internal error (please report): ${cutMessage(message)}\n`);
+    process.stderr.write(`uwf: internal error (please report): ${forStderr(cutMessage(message))}\n`);
   }
   return EXIT_FAILED;
+}
+
+/** A message for stderr, escaped when that is a terminal: it may quote what an agent wrote (its stderr). */
+function forStderr(text: string): string {
+  return stderrIsTerminal() ? escapeControlCharacters(text) : text;
 }
 
 /** An error as `--json` reports it: `{ code, message, data }`, the message with its hint and cut; `internal` for one uwf did not raise on purpose. */

@@ -122,7 +122,11 @@ async function walkChain(store: Pick<Store, "objects" | "refs">, headStep: StepA
   const found = start as { address: Address; node: ThreadStartNode } | null;
   if (found === null) throw new BrokenChainError(head);
 
-  await store.refs.rememberChainLinks([...(headWasCached ? [] : newestFirst.slice(0, 1)), ...walked].flatMap(linkOf));
+  try {
+    await store.refs.rememberChainLinks([...(headWasCached ? [] : newestFirst.slice(0, 1)), ...walked].flatMap(linkOf));
+  } catch {
+    // The links are a cache: a store that cannot be written (read-only, full) is read all the same.
+  }
   const oldestFirst = [...newestFirst, ...walked].reverse();
   const steps = oldestFirst.map(({ address, node }) => ({ address, role: node.role }));
   const nodes = oldestFirst.map(({ node }) => node);

@@ -3,9 +3,11 @@ import { z } from "zod";
 const timeoutSeconds = z.number().positive().describe("seconds before the agent is killed");
 
 /**
- * Provider key variables this agent's programs may have after all: by default every
+ * Key and store variables this agent's programs may have after all: by default every
  * `ANTHROPIC_*` and `*_API_KEY` variable and each provider's `apiKeyEnv` are removed
- * from the environment of command and shell agents and of the built-in agent's `run_command`.
+ * from the environment of command and shell agents and of the built-in agent's `run_command`,
+ * and `UWF_STORE`, every `PG*` variable and any variable holding the store's password from
+ * every agent's.
  */
 const passEnv = z
   .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"))

@@ -73,6 +73,11 @@ export interface AgentRunContext {
    * can stop the orphaned agent. Agents that run in-process start none.
    */
   onSpawn?: (pid: number) => void;
+  /**
+   * Values no variable of the agent's environment may hold, beyond the store's own variables: the
+   * password of the store in use (`storeSecretValues`). `launchAgent` sets it from `config.store`.
+   */
+  secretValues?: readonly string[];
   /** Told as the agent takes turns and calls tools, for agents that report them (Claude Code). */
   onActivity?: (activity: AgentActivity) => void;
   /** A problem worth telling the user even without `-v`: tool calls refused, a conversation started afresh. */

@@ -1,7 +1,7 @@
 import type { AgentSpec, Config, ModelUsage } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
 import { AgentUnavailableError } from "./agent-unavailable-error.ts";
-import { providerKeyVariables } from "./child-environment.ts";
+import { providerKeyVariables, storeSecretValues } from "./child-environment.ts";
 import { runScriptedAgent } from "./scripted-agent.ts";
 
 export interface PreviousVisit {
@@ -47,6 +47,8 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
     cwd: options.cwd,
     env: options.env,
     timeoutMs: options.timeoutMs,
+    // The store's password stays out of every agent's environment, whichever variable holds it.
+    secretValues: [...(options.secretValues ?? []), ...storeSecretValues(options.config)],
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),

@@ -14,8 +14,8 @@ export interface LaunchCommandAgentOptions extends AgentRunContext {
 /**
  * Runs a command agent: the prompt on stdin and in `UWF_PROMPT_FILE`, the
  * step in `UWF_*` variables and `{...}` placeholders, the whole stdout as the
- * reply. Provider keys are not in its environment unless `spec.passEnv` names
- * them. A non-zero exit, a timeout or an interrupt is a failed launch, and the
+ * reply. Provider keys and the store's variables are not in its environment
+ * unless `spec.passEnv` names them. A non-zero exit, a timeout or an interrupt is a failed launch, and the
  * captured stdout is kept.
  */
 export async function launchCommandAgent(options: LaunchCommandAgentOptions): Promise<AgentLaunchResult> {
@@ -29,6 +29,7 @@ export async function launchCommandAgent(options: LaunchCommandAgentOptions): Pr
       env: buildChildEnvironment({
         keyVariables: options.keyVariables ?? [],
         passEnv: spec.passEnv ?? [],
+        secretValues: options.secretValues ?? [],
         add: { ...spec.env, ...buildAgentVariables(env, promptFile) },
       }),
       extendEnv: false,

@@ -41,6 +41,7 @@ export async function runShellAgent(options: RunShellAgentOptions): Promise<Agen
       env: buildChildEnvironment({
         keyVariables: options.keyVariables ?? [],
         passEnv: spec.passEnv ?? [],
+        secretValues: options.secretValues ?? [],
         add: buildAgentVariables(options.env, promptFile),
       }),
       extendEnv: false,

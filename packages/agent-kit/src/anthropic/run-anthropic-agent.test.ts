@@ -122,6 +122,29 @@ describe("runAnthropicAgent", () => {
     expect(transcript[1]?.usage).toMatchObject({ inputTokens: 1_000, outputTokens: 100 });
   });
 
+  it("shows no tool result the store's password, and runs commands without the store's variables", async () => {
+    const password = "store-test-password";
+    const url = `postgres://uwf:${password}@127.0.0.1:9/uwf`;
+    writeFileSync(join(workspace, "notes.txt"), `the store is ${url}\n`);
+    server.enqueue(
+      fakeToolUseReply([{ name: "run_command", input: { command: "cat notes.txt; env | grep '^PG' | wc -l" } }]),
+      fakeTextReply("---\nsummary: read it\n---\n\nDone."),
+    );
+    const saved = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = password;
+    try {
+      const result = await run({ config: config({ store: url }) });
+      expect(result.error).toBeNull();
+    } finally {
+      if (saved === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = saved;
+    }
+    expect(toolResults(1).map((block) => block.content)).toEqual([
+      "exit code 0\nthe store is postgres://uwf:[redacted]@127.0.0.1:9/uwf\n0",
+    ]);
+    expect(JSON.stringify(server.requests)).not.toContain(password);
+  });
+
   it("refuses paths outside the working directory, through .. or a symlink", async () => {
     const outside = join(fixture.directory, "outside");
     mkdirSync(outside);

@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { messageOf } from "@uwf/protocol";
-import { providerKeyVariables } from "../agents/child-environment.ts";
+import { providerKeyVariables, storeSecretValues } from "../agents/child-environment.ts";
 import { formatSeconds } from "../agents/format-seconds.ts";
 import { loadConfig } from "../config/load-config.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
@@ -24,7 +24,13 @@ export async function setUpAnthropicRun(
   startedAt: Date,
   note: (line: string) => void,
 ): Promise<SetUpAnthropicRunResult> {
-  let inputs: { settings: ModelSettings; keyVariables: string[]; apiKey: string; workspace: string };
+  let inputs: {
+    settings: ModelSettings;
+    keyVariables: string[];
+    storeSecrets: string[];
+    apiKey: string;
+    workspace: string;
+  };
   try {
     const config = options.config ?? (await loadConfig(options.env.home));
     const settings = resolveModelSettings({
@@ -43,11 +49,17 @@ export async function setUpAnthropicRun(
     const workspace = await realpath(options.cwd).catch(() => {
       throw new NoWorkingDirectoryError(options.cwd);
     });
-    inputs = { settings, keyVariables: providerKeyVariables(config), apiKey: key.value, workspace };
+    inputs = {
+      settings,
+      keyVariables: providerKeyVariables(config),
+      storeSecrets: [...(options.secretValues ?? []), ...storeSecretValues(config)],
+      apiKey: key.value,
+      workspace,
+    };
   } catch (error) {
     return { success: false, error: messageOf(error) };
   }
-  const { settings, keyVariables, apiKey, workspace } = inputs;
+  const { settings, keyVariables, storeSecrets, apiKey, workspace } = inputs;
 
   const deadline = options.timeoutMs > 0 ? startedAt.getTime() + options.timeoutMs : null;
   const timeout = new AbortController();
@@ -83,10 +95,10 @@ export async function setUpAnthropicRun(
         signal,
         deadline,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-        // Tools run without the provider keys, and no tool result shows the key in use.
+        // Tools run without the provider keys or the store's secrets, and no tool result shows them.
         keyVariables,
         passEnv: options.spec.passEnv ?? [],
-        secretValues: [apiKey],
+        secretValues: [apiKey, ...storeSecrets],
       },
       signal,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Config, PresetAgentSpec } from "@uwf/protocol";
 import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
 import { buildAgentVariables } from "../agents/agent-variables.ts";
+import { buildChildEnvironment } from "../agents/child-environment.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
 import { runProcessGroup } from "../agents/run-process-group.ts";
 import { withPromptFile } from "../agents/with-prompt-file.ts";
@@ -75,7 +76,13 @@ async function launchClaudeCode(
     command,
     args,
     cwd: options.cwd,
-    env: buildAgentVariables(options.env, promptFile),
+    // Claude Code calls the API itself, so it keeps the provider keys; never the store's secrets.
+    env: buildChildEnvironment({
+      keepProviderKeys: true,
+      secretValues: options.secretValues ?? [],
+      add: buildAgentVariables(options.env, promptFile),
+    }),
+    extendEnv: false,
     input: options.prompt,
     label: "Claude Code",
     timeoutMs: options.timeoutMs,

@@ -3,6 +3,7 @@ import type { CliEvent, UwfError, WorkerResult } from "@uwf/protocol";
 import type { CommandContext } from "../context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../exit-codes.ts";
 import { hintFor } from "../hint-for.ts";
+import { loadConfigForAgents } from "../load-config-for-agents.ts";
 import type { CommandOutcome } from "../registry.ts";
 import { resolveAgentFlag } from "./thread/resolve-agent-flag.ts";
 
@@ -35,7 +36,7 @@ export async function workerCommand(
 ): Promise<CommandOutcome<WorkerResult>> {
   const defaultAgent = resolveAgentFlag(options.agent, context.cwd);
   const store = await context.openStore();
-  const config = await context.loadConfig();
+  const config = await loadConfigForAgents(context);
   // A closed stdout stops the worker as a second signal would: nothing more can be reported.
   const outputGone = new AbortController();
   let printFailure: unknown;

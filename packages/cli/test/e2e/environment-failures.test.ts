@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { errorResultSchema, messageOf, shownThreadSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
+import {
+  errorResultSchema,
+  listResultSchema,
+  messageOf,
+  shownThreadSchema,
+  startResultSchema,
+  stepResultSchema,
+} from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome, type UwfRun } from "../helpers/temp-home.ts";
 
 /**
@@ -121,6 +128,42 @@ function expectOneLine(run: UwfRun): void {
   expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
 }
 
+/** A thread run to its end (two steps), with `env` for the home. */
+async function steppedThread(env: Record<string, string> = {}): Promise<string> {
+  const started = await temp.uwf(["start", LINEAR, "-p", "Write hello.txt", "--json"], { env });
+  expect(started.exitCode).toBe(0);
+  const thread = startResultSchema.parse(started.json()).thread;
+  expect((await temp.uwf(["step", thread, "--all", "--agent", SCRIPTED], { env })).exitCode).toBe(0);
+  return thread;
+}
+
+/**
+ * Every read command reads the store that cannot be written, each saying so once on stderr, and
+ * `--json` keeps stderr empty.
+ */
+async function expectReadsWork(thread: string, uwf: (args: string[]) => Promise<UwfRun>, home = temp.home) {
+  const note = `the store in ${home} cannot be written, so it is read read-only: `;
+  const reads: Array<[string[], string]> = [
+    [["list"], thread],
+    [["show", thread], "ended"],
+    [["log", thread], "doer"],
+    [["read", thread], "## Step 2 · doer"],
+    [["cas", "verify"], "0 problem(s)"],
+    [["workflow", "list"], "linear"],
+  ];
+  for (const [args, shown] of reads) {
+    const result = await uwf(args);
+    expect({ args, exitCode: result.exitCode }).toEqual({ args, exitCode: 0 });
+    expect(result.stdout).toContain(shown);
+    expect(result.stderr).toStartWith(note);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+  }
+  const listed = await uwf(["list", "--json"]);
+  expect(listed.exitCode).toBe(0);
+  expect(listed.stderr).toBe("");
+  expect(listResultSchema.parse(listed.json()).threads.map((entry) => entry.id)).toEqual([thread]);
+}
+
 function errorCode(run: UwfRun): string {
   return errorResultSchema.parse(JSON.parse(run.stderr)).error.code;
 }
@@ -169,17 +212,23 @@ describe.skipIf(mountRefusal !== null)(`a read-only store (mounts: ${mountRefusa
     expect(errorCode(start)).toBe("read-only-file-system");
   });
 
-  it("a whole home on a read-only mount: the ref store cannot be opened, said in one line", async () => {
-    await startThread();
+  it("a whole home on a read-only mount: reads work and say once that it is read-only; writes fail in one line", async () => {
+    const thread = await steppedThread();
     mountReadOnly(temp.home);
-    for (const args of [["start", LINEAR, "-p", "x"], ["list"]]) {
+    await expectReadsWork(thread, temp.uwf);
+    for (const args of [
+      ["start", LINEAR, "-p", "x"],
+      ["cas", "recover"],
+      ["step", thread, "--agent", SCRIPTED],
+    ]) {
       const result = await temp.uwf(args);
       expect({ args, exitCode: result.exitCode }).toEqual({ args, exitCode: 1 });
       expectOneLine(result);
       expect(result.stderr).toStartWith(`uwf: the ref store ${join(temp.home, "refs.db")} cannot be opened:`);
     }
-    expect(errorCode(await temp.uwf(["list", "--json"]))).toBe("ref-store-unavailable");
-  });
+    expect(errorCode(await temp.uwf(["start", LINEAR, "-p", "x", "--json"]))).toBe("ref-store-unavailable");
+    expect(errorCode(await temp.uwf(["cas", "recover", "--json"]))).toBe("ref-store-unavailable");
+  }, 60_000);
 });
 
 describe.skipIf(mountRefusal !== null)(`a full disk (mounts: ${mountRefusal ?? "allowed"})`, () => {
@@ -221,6 +270,19 @@ describe.skipIf(mountRefusal !== null)(`a full disk (mounts: ${mountRefusal ?? "
     expectOneLine(start);
     expect(start.stderr).toMatch(/^uwf: (the ref store .* cannot be written|cannot write .*: no space left on device)/);
   });
+
+  it("a whole home on a full disk: reads work and say once that it is read-only; recover fails in one line", async () => {
+    const home = join(temp.work, "small-home");
+    mountSmallDisk(home);
+    const env = { UWF_HOME: home };
+    const thread = await steppedThread(env);
+    fill(home);
+    await expectReadsWork(thread, (args) => temp.uwf(args, { env }), home);
+    const recovered = await temp.uwf(["cas", "recover"], { env });
+    expect(recovered.exitCode).toBe(1);
+    expectOneLine(recovered);
+    expect(recovered.stderr).toStartWith(`uwf: the ref store ${join(home, "refs.db")} cannot be written:`);
+  }, 60_000);
 });
 
 describe.skipIf(unprivilegedRefusal !== null)(
@@ -271,6 +333,22 @@ describe.skipIf(unprivilegedRefusal !== null)(
       expect(put.exitCode).toBe(1);
       expect(errorCode(put)).toBe("permission-denied");
     });
+
+    it("a home the user may only read: reads work and say once that it is read-only; recover fails in one line", async () => {
+      const thread = await steppedThread();
+      for (const folder of [resolve(temp.home, ".."), temp.work]) chmodSync(folder, 0o777);
+      chmodSync(join(temp.home, "refs.db"), 0o444);
+      chmodSync(temp.home, 0o555);
+      try {
+        await expectReadsWork(thread, (args) => uwfUnprivileged(args));
+        const recovered = await uwfUnprivileged(["cas", "recover"]);
+        expect(recovered.exitCode).toBe(1);
+        expectOneLine(recovered);
+        expect(recovered.stderr).toStartWith(`uwf: the ref store ${join(temp.home, "refs.db")} cannot be `);
+      } finally {
+        chmodSync(temp.home, 0o755); // so that the temp home can be removed by a user that is not root
+      }
+    }, 60_000);
   },
 );
 

@@ -35,6 +35,7 @@ export const runCommandTool: AgentTool = {
       env: buildChildEnvironment({
         keyVariables: context.keyVariables ?? [],
         passEnv: context.passEnv ?? [],
+        secretValues: context.secretValues ?? [],
         remove: ["UWF_HOME"],
         add: { UWF_THREAD: context.env.thread, UWF_ROLE: context.env.role, UWF_STEP: String(context.env.step) },
       }),

@@ -34,17 +34,17 @@ export async function showCommand(
   if (options.prompt === true || options.reply === true) {
     const target = address ?? (thread?.head as string);
     const result = await readRunText(store, target, options.prompt === true ? "prompt" : "reply");
-    return { result, format: () => result.text };
+    return { result, format: (value) => (value as typeof result).text };
   }
   if (thread !== null) {
     // The start inputs live in the start node, not the record: one more read, only for a thread started with some.
     const start = threadStartNodeSchema.safeParse(await store.objects.get(thread.start));
     const inputs = start.success ? start.data.inputs : undefined;
     const shown: ShownThread = { ...toShownThread(thread), ...(inputs === undefined ? {} : { inputs }) };
-    return { result: shown, format: (_, color) => formatThreadRecord(shown, color) };
+    return { result: shown, format: (value, color) => formatThreadRecord(value as ShownThread, color) };
   }
   const expanded = await expandNode(store.objects, address as string);
-  return { result: expanded, format: (_, color) => formatExpandedNode(expanded, color) };
+  return { result: expanded, format: (value, color) => formatExpandedNode(value as typeof expanded, color) };
 }
 
 /** The prompt, or the last raw reply, of a step's agent run (or of an agent-run node itself). */

@@ -3,6 +3,7 @@ import type { BudgetLimits } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
+import { loadConfigForAgents } from "../../load-config-for-agents.ts";
 import { trace } from "../../trace.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
@@ -30,7 +31,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   trace("step command loaded");
   const store = await context.openStore();
   trace("store open");
-  const config = await context.loadConfig();
+  const config = await loadConfigForAgents(context);
   trace("config loaded");
   const { id } = await resolveThread(store.refs, options.thread);
   const { resumeAnswer, resumeLimits } = options;

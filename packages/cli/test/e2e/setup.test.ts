@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agent-kit/testing";
 import { configSchema } from "@uwf/protocol";
 import { parse } from "yaml";
+import { claudeCodeCli } from "../helpers/claude-code-cli.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const KEY = "test-key-not-secret";
-/** The real `claude` CLI, installed from npm as a devDependency of this package. */
-const CLAUDE = resolve(import.meta.dir, "../../node_modules/.bin/claude");
+/** The real `claude` CLI, installed for these tests on first use (see claude-code-cli.ts). */
+const CLAUDE = claudeCodeCli();
 const KEY_VARIABLE = "UWF_E2E_SETUP_KEY";
 
 let temp: TempHome;

@@ -161,6 +161,18 @@ describe("uwf setup", () => {
     expect(existsSync(join(temp.home, "config.yaml"))).toBe(false);
   });
 
+  it("without a terminal and without its flags, exits 2 naming the flags and writes nothing", async () => {
+    for (const args of [["setup"], ["setup", "--no-verify"], ["setup", "--json"]]) {
+      const setup = await temp.uwf(args, { stdin: "" });
+      expect({ args, exitCode: setup.exitCode, stdout: setup.stdout }).toEqual({ args, exitCode: 2, stdout: "" });
+      for (const flag of ["--agent", "--provider", "--api-key-env", "--api-key", "--model"]) {
+        expect(setup.stderr + setup.stdout).toContain(flag);
+      }
+    }
+    expect((await temp.uwf(["setup"])).stderr).toStartWith("uwf: uwf setup asks its questions on a terminal;");
+    expect(existsSync(join(temp.home, "config.yaml"))).toBe(false);
+  });
+
   it("refuses a bad agent or variable name as a usage error", async () => {
     expect((await temp.uwf(["setup", "--agent", "gpt", "--no-verify"])).exitCode).toBe(2);
     expect((await temp.uwf(["setup", "--api-key-env", "not a name", "--no-verify"])).exitCode).toBe(2);

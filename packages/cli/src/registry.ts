@@ -4,6 +4,7 @@ import { parsePlainCommand } from "./commands/parse-plain-command.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
 import { type OutputMode, printEvent, printResult } from "./print.ts";
+import { shouldAnimate } from "./should-animate.ts";
 import { shouldColor } from "./should-color.ts";
 import { stderrIsTerminal, stdoutIsTerminal } from "./standard-streams.ts";
 import { trace } from "./trace.ts";
@@ -160,9 +161,10 @@ async function makeContext(
   const interactive = stderrIsTerminal() && !globals.quiet && !json;
   const color = shouldColor({ flag: globals.color !== false, env, terminal: stdoutIsTerminal() });
   // The status line is drawn only on a terminal (interactive), so its colour follows the same rules.
-  const progress = interactive
-    ? await createProgress(shouldColor({ flag: globals.color !== false, env, terminal: true }))
-    : () => {};
+  const progress =
+    interactive && shouldAnimate(env)
+      ? await createProgress(shouldColor({ flag: globals.color !== false, env, terminal: true }))
+      : () => {};
   return createContext({
     home: resolveHome({ flag: globals.home, env, cwd }),
     storeFlag: globals.store,

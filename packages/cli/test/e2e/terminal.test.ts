@@ -11,7 +11,11 @@ beforeEach(() => {
   temp.writeConfig(
     [
       "agents:",
-      ...["one-second", "batch-worker"].flatMap((name) => [`  ${name}:`, "    command: sh", `    args: ["${agent(name)}"]`]),
+      ...["one-second", "batch-worker"].flatMap((name) => [
+        `  ${name}:`,
+        "    command: sh",
+        `    args: ["${agent(name)}"]`,
+      ]),
     ].join("\n"),
   );
 });

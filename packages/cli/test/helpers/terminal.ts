@@ -22,7 +22,11 @@ export interface TerminalRun {
  * Runs uwf under a real pseudo-terminal (util-linux `script`): stdin, stdout and stderr are all the
  * terminal, of the given size. The runner's own CI, colour and pager variables do not leak in.
  */
-export async function runOnTerminal(temp: TempHome, args: string[], options: TerminalOptions = {}): Promise<TerminalRun> {
+export async function runOnTerminal(
+  temp: TempHome,
+  args: string[],
+  options: TerminalOptions = {},
+): Promise<TerminalRun> {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
   const command = [process.execPath, BIN, ...args].map(quote).join(" ");
   const size = `stty cols ${options.columns ?? 100} rows ${options.rows ?? 30}`;

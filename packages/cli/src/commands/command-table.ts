@@ -44,6 +44,19 @@ export const HELP_TOPICS: ReadonlyArray<{ name: string; description: string }> =
   { name: "json", description: "what --json prints, and the schema of each command's document" },
 ];
 
+/**
+ * The headings `uwf --help` (and `uwf thread --help`) lists the commands under, in this order; each
+ * visible top-level command is in one. Within a heading, commands keep this order.
+ */
+export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
+  { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "thread"] },
+  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree"] },
+  { heading: "Experiment (fork and compare):", commands: ["fork", "diff"] },
+  { heading: "Workers:", commands: ["worker", "wait"] },
+  { heading: "Store:", commands: ["cas", "store"] },
+  { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
+];
+
 /** Shown under `uwf --help`. */
 export const PROGRAM_EXAMPLES: readonly string[] = [
   'uwf run review -p "Review the last commit"',

@@ -233,6 +233,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       offset: { flags: "--offset <n>", description: "skip the first N", parse: parseNonNegativeInteger },
       forksOf: { flags: "--forks-of <thread>", description: "only the forks of this thread", completes: "thread" },
       recursive: { flags: "--recursive", description: "with --forks-of: their forks too, at any depth" },
+      wide: { flags: "--wide", description: "every column, however wide the terminal (else the table fits it)" },
       running: {
         flags: "--running",
         description: "only threads being stepped now, with who holds each (host, pid) since and until when",

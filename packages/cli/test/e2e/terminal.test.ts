@@ -59,7 +59,7 @@ describe.skipIf(Bun.which("script") === null)("on a terminal (skipped without ut
       const lines = Bun.stripANSI(shown.output).trimEnd().split("\r\n");
       for (const line of lines)
         expect({ columns, line, fits: [...line].length <= columns }).toMatchObject({ fits: true });
-      expect(lines[0]).toStartWith("THREAD  ".padEnd(28) + "STATUS  WORKFLOW");
+      expect(lines[0]).toStartWith(`${"THREAD".padEnd(28)}STATUS  WORKFLOW`);
       for (const thread of threads) expect(lines.some((line) => line.startsWith(`${thread}  `))).toBe(true);
     }
     const wide = await runOnTerminal(temp, ["list", "--wide"], { columns: 80 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
-import { runOnTerminal } from "../helpers/terminal.ts";
+import { runOnTerminal, startOnTerminal } from "../helpers/terminal.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 
@@ -64,5 +65,47 @@ describe.skipIf(Bun.which("script") === null)("on a terminal (skipped without ut
     }
     const wide = await runOnTerminal(temp, ["list", "--wide"], { columns: 80 });
     expect(Bun.stripANSI(wide.output).split("\r\n")[0]?.split(/ {2,}/)).toEqual(all);
+  });
+
+  it("shows a batch's running, queued, done and failed threads on a status line as they change", async () => {
+    const [first, second, third] = [await temp.startThread(), await temp.startThread(), await temp.startThread()];
+    const hold = join(temp.work, "hold");
+    mkdirSync(hold);
+    const failing = join(temp.work, "failing");
+    writeFileSync(failing, `${third}\n`);
+    const release = (thread: string) => {
+      for (const step of [1, 2]) writeFileSync(join(hold, `${thread}.${step}`), "");
+    };
+    const batch = startOnTerminal(
+      temp,
+      [
+        "step",
+        first as string,
+        second as string,
+        third as string,
+        "--all",
+        "--parallel",
+        "2",
+        "--agent",
+        "batch-worker",
+      ],
+      { env: { BATCH_HOLD: hold, FAIL_THREADS: failing } },
+    );
+    await batch.waitForOutput(/2 running · 1 queued · 0 done · 0 failed · \d+s/);
+    release(first as string);
+    await batch.waitForOutput(/2 running · 0 queued · 1 done · 0 failed/);
+    release(third as string);
+    await batch.waitForOutput(/1 running · 0 queued · 1 done · 1 failed/);
+    release(second as string);
+    const { exitCode, output } = await batch.finished;
+    expect(exitCode).toBe(1);
+    expect(Bun.stripANSI(output)).toContain("0 running · 0 queued · 2 done · 1 failed");
+    // Then the status line is gone (each redraw clears its line), and the summary table follows.
+    expect(Bun.stripANSI(output)).toMatch(/2 done · 1 failed · \d+s\s*THREAD +STEPS +STATUS/);
+
+    const ci = await runOnTerminal(temp, ["step", first as string, second as string, "--agent", "batch-worker"], {
+      env: { CI: "true", BATCH_HOLD: hold },
+    });
+    expect(ci.output).not.toContain(" running · ");
   });
 });

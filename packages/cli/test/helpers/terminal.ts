@@ -18,15 +18,18 @@ export interface TerminalRun {
   output: string;
 }
 
+/** A uwf running under a pseudo-terminal, whose screen output can be waited for as it comes. */
+export interface TerminalSession {
+  /** Resolves once the terminal has shown text matching `pattern` (colour codes removed); rejects if uwf exits first. */
+  waitForOutput(pattern: RegExp): Promise<void>;
+  finished: Promise<TerminalRun>;
+}
+
 /**
  * Runs uwf under a real pseudo-terminal (util-linux `script`): stdin, stdout and stderr are all the
  * terminal, of the given size. The runner's own CI, colour and pager variables do not leak in.
  */
-export async function runOnTerminal(
-  temp: TempHome,
-  args: string[],
-  options: TerminalOptions = {},
-): Promise<TerminalRun> {
+export function startOnTerminal(temp: TempHome, args: string[], options: TerminalOptions = {}): TerminalSession {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
   const command = [process.execPath, BIN, ...args].map(quote).join(" ");
   const size = `stty cols ${options.columns ?? 100} rows ${options.rows ?? 30}`;
@@ -41,6 +44,37 @@ export async function runOnTerminal(
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [output, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-  return { exitCode, output };
+  let output = "";
+  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
+  const settle = () => {
+    const screen = Bun.stripANSI(output);
+    for (const waiter of [...waiters]) {
+      if (!waiter.pattern.test(screen)) continue;
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
+  const finished = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      output += decoder.decode(chunk, { stream: true });
+      settle();
+    }
+    return { exitCode: await child.exited, output };
+  })();
+  return {
+    waitForOutput(pattern) {
+      return new Promise<void>((resolve, reject) => {
+        waiters.push({ pattern, resolve });
+        settle();
+        finished.then(() => reject(new Error(`uwf exited without showing ${pattern}:\n${output}`)), reject);
+      });
+    },
+    finished,
+  };
+}
+
+/** `startOnTerminal`, waited for to the end. */
+export function runOnTerminal(temp: TempHome, args: string[], options: TerminalOptions = {}): Promise<TerminalRun> {
+  return startOnTerminal(temp, args, options).finished;
 }

@@ -20,6 +20,8 @@ export interface CommandOutcome<Result> {
   hint?: string;
   /** The command emitted its data as events (`context.emit`): under `--jsonl` those lines are all it prints. */
   streamed?: boolean;
+  /** Its text goes through the pager when stdout is a terminal it overflows (`uwf read`, unless `--no-pager`). */
+  paged?: boolean;
   /**
    * The command failed after it had something to show (the steps it recorded before a step
    * failed): the result is printed, then this reaches the error boundary like any thrown error.
@@ -69,6 +71,7 @@ export async function runCli(argv: string[]): Promise<number> {
         context.progress(null);
         await printResult(outcome.result, mode, (result) => outcome.format(result, context.color), {
           streamed: outcome.streamed === true,
+          paged: outcome.paged === true,
         });
         if (outcome.error !== undefined) throw outcome.error;
         if (outcome.hint !== undefined) context.note(outcome.hint);

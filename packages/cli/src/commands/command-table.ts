@@ -275,7 +275,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "read",
-    description: "a thread as a markdown transcript",
+    description: "a thread as a markdown transcript (through $PAGER on a terminal it overflows)",
     arguments: [THREAD_ARGUMENT],
     options: {
       quota: {
@@ -283,8 +283,9 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         description: "keep the newest steps within this many characters",
         parse: parsePositiveInteger,
       },
+      pager: { flags: "--no-pager", description: "print it, even when it is longer than the terminal's screen" },
     },
-    examples: ["uwf read 01J9", "uwf read 01J9 --quota 8000 | less"],
+    examples: ["uwf read 01J9", "uwf read 01J9 --quota 8000 --no-pager", "PAGER=more uwf read 01J9"],
     json: "readResultSchema",
     load: async () => (await import("./thread/read.ts")).readCommand,
   }),

@@ -1,10 +1,34 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 import { runOnTerminal, startOnTerminal } from "../helpers/terminal.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
+const ASK = join(FIXTURES, "workflows/ask.yaml");
+const ASK_AGENT = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
+
+/** A thread whose role asked, and the human's answer: its transcript is about 35 lines. */
+async function answeredThread(): Promise<string> {
+  const thread = await temp.startThread(ASK, "What colour?");
+  expect((await temp.uwf(["step", thread, "--agent", ASK_AGENT])).exitCode).toBe(20);
+  const resumed = await temp.uwf(["resume", thread, "-p", "The sky's, on a clear day", "--agent", ASK_AGENT]);
+  expect(resumed.exitCode).toBe(0);
+  return thread;
+}
+
+describe("uwf read", () => {
+  it("shows what each step was told, and the human's answer to a role's question", async () => {
+    const thread = await answeredThread();
+    const read = await temp.uwf(["read", thread]);
+    expect(read.exitCode).toBe(0);
+    expect(read.stdout).toContain("## Step 1 · asker\n\n*scripted · ");
+    expect(read.stdout).toContain("\n\n> **Prompt:** Answer the question.\n\n```yaml\n$status: $SUSPEND\n");
+    expect(read.stdout).toContain(
+      "\n\n> **Asked:** Which colour do you mean?\n>\n> **The human answered:** The sky's, on a clear day\n\n```yaml\nanswer: blue\n",
+    );
+  });
+});
 
 let temp: TempHome;
 beforeEach(() => {
@@ -107,5 +131,36 @@ describe.skipIf(Bun.which("script") === null)("on a terminal (skipped without ut
       env: { CI: "true", BATCH_HOLD: hold },
     });
     expect(ci.output).not.toContain(" running · ");
+  });
+
+  it("pages uwf read through $PAGER when it is longer than the screen; --no-pager, a tall screen or a pipe print it", async () => {
+    const thread = await answeredThread();
+    const piped = await temp.uwf(["read", thread]);
+    expect(piped.stdout.split("\n").length).toBeGreaterThan(30);
+    const pagedFile = join(temp.work, "paged.md");
+    const pager = { PAGER: `cat > '${pagedFile}'; echo paged-by-the-pager` };
+
+    const paged = await runOnTerminal(temp, ["read", thread], { env: pager });
+    expect(paged.exitCode).toBe(0);
+    expect(paged.output).toContain("paged-by-the-pager");
+    expect(paged.output).not.toContain("## Step 1");
+    expect(readFileSync(pagedFile, "utf8")).toBe(piped.stdout);
+
+    for (const [args, rows] of [
+      [["--no-pager"], 30],
+      [[], 200],
+    ] as const) {
+      const printed = await runOnTerminal(temp, ["read", thread, ...args], { env: pager, rows });
+      expect(printed.exitCode).toBe(0);
+      expect(printed.output).not.toContain("paged-by-the-pager");
+      expect(printed.output).toContain("**The human answered:** The sky's, on a clear day");
+    }
+
+    // No PAGER: less -R, quit with q at its first screen; where less is not installed, the text is printed.
+    const less = await runOnTerminal(temp, ["read", thread], { input: "q", rows: 10 });
+    expect(less.exitCode).toBe(0);
+    expect(Bun.stripANSI(less.output)).toContain(`# ask · thread ${thread}`);
+    if (Bun.which("less") === null) expect(less.output).toContain("Blue it is.");
+    else expect(Bun.stripANSI(less.output)).not.toContain("Blue it is.");
   });
 });

@@ -6,23 +6,17 @@ export const DEFAULT_PAGER = "less -R";
 /**
  * Shows `text` through the user's pager (`$PAGER`, else `less -R`) when stdout is a terminal and the
  * text is longer than its screen, as git does; true when it did. `PAGER` set to empty or `cat` means no
- * pager. A pager that cannot start, or that is quit before it read everything, is no error: the first
- * prints the text plainly (false), the second is the reader's choice.
+ * pager. A pager that is not installed, or that is quit before it read everything, is no error: the
+ * first prints the text plainly (false), the second is the reader's choice.
  */
 export async function pageOutput(text: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const pager = env.PAGER ?? DEFAULT_PAGER;
   if (pager.trim() === "" || pager.trim() === "cat" || !stdoutIsTerminal()) return false;
   if (screenLines(text, process.stdout.columns) <= (process.stdout.rows ?? Number.POSITIVE_INFINITY)) return false;
-  let child: ReturnType<typeof Bun.spawn>;
+  const child = Bun.spawn(["sh", "-c", pager], { stdin: "pipe", stdout: "inherit", stderr: "inherit", env });
   try {
-    child = Bun.spawn(["sh", "-c", pager], { stdin: "pipe", stdout: "inherit", stderr: "inherit", env });
-  } catch {
-    return false;
-  }
-  const input = child.stdin as import("bun").FileSink;
-  try {
-    input.write(text);
-    await input.end();
+    child.stdin.write(text);
+    await child.stdin.end();
   } catch {
     // The reader quit before the end (`q` in less): nothing more to show.
   }

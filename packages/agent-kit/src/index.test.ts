@@ -45,6 +45,7 @@ describe("the @uwf/agent-kit entry", () => {
       "dotenvFilePath",
       "extractFrontmatter",
       "extractWithModel",
+      "findConfigReferenceProblems",
       "firstShownStep",
       "formatConfigProblem",
       "formatFrontmatter",

@@ -40,11 +40,16 @@ export {
 } from "./claude-code/check-claude-code.ts";
 export {
   type ConfigEntry,
+  type EditConfigOptions,
   getConfigValue,
   listConfigValues,
   setConfigValue,
   unsetConfigValue,
 } from "./config/config-values.ts";
+export {
+  type ConfigReferenceProblem,
+  findConfigReferenceProblems,
+} from "./config/find-config-reference-problems.ts";
 export { type ConfigProblem, formatConfigProblem, InvalidConfigError } from "./config/invalid-config-error.ts";
 export { CONFIG_FILE_NAME, configFilePath, loadConfig, safeLoadConfig } from "./config/load-config.ts";
 export { parseConfig, safeParseConfig } from "./config/parse-config.ts";

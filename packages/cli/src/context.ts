@@ -57,13 +57,22 @@ export interface EmitOptions {
   showThread?: boolean;
 }
 
-export interface ProgressStatus {
+/** What the status line shows: the agent of one step, or a batch's threads. */
+export type ProgressStatus = StepProgress | BatchProgress;
+
+export interface StepProgress {
   role: string;
   agent: string;
   startedAt: number;
   step: number;
   /** The agent's turns so far and the tool it called last, for agents that report them. */
   activity?: AgentActivity;
+}
+
+/** A batch (`uwf step T1 T2 … --parallel K`): how many of its threads are where, since it began. */
+export interface BatchProgress {
+  batch: { running: number; queued: number; done: number; failed: number };
+  startedAt: number;
 }
 
 /** What the registry decides before a command runs; the rest of the context is derived from it. */

@@ -18,10 +18,16 @@ export async function printResult<Result>(
   result: Result,
   mode: OutputMode,
   format: (result: Result) => string,
-  options: { streamed: boolean },
+  options: { streamed: boolean; paged?: boolean },
 ): Promise<void> {
   if (mode === "jsonl" && options.streamed) return;
-  await printLine(mode === "text" ? format(forTerminal(result)) : JSON.stringify(result));
+  const text = mode === "text" ? format(forTerminal(result)) : JSON.stringify(result);
+  if (mode === "text" && options.paged === true) {
+    // Loaded only by the commands that page (`read`).
+    const { pageOutput } = await import("./page-output.ts");
+    if (await pageOutput(text.endsWith("\n") ? text : `${text}\n`, process.env)) return;
+  }
+  await printLine(text);
 }
 
 export async function printEvent(

@@ -4,6 +4,7 @@ import { parsePlainCommand } from "./commands/parse-plain-command.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "./exit-codes.ts";
 import { type OutputMode, printEvent, printResult } from "./print.ts";
+import { shouldAnimate } from "./should-animate.ts";
 import { shouldColor } from "./should-color.ts";
 import { stderrIsTerminal, stdoutIsTerminal } from "./standard-streams.ts";
 import { trace } from "./trace.ts";
@@ -22,6 +23,8 @@ export interface CommandOutcome<Result> {
   hint?: string;
   /** The command emitted its data as events (`context.emit`): under `--jsonl` those lines are all it prints. */
   streamed?: boolean;
+  /** Its text goes through the pager when stdout is a terminal it overflows (`uwf read`, unless `--no-pager`). */
+  paged?: boolean;
   /**
    * The command failed after it had something to show (the steps it recorded before a step
    * failed): the result is printed, then this reaches the error boundary like any thrown error.
@@ -71,6 +74,7 @@ export async function runCli(argv: string[]): Promise<number> {
         context.progress(null);
         await printResult(outcome.result, mode, (result) => outcome.format(result, context.color), {
           streamed: outcome.streamed === true,
+          paged: outcome.paged === true,
         });
         if (outcome.error !== undefined) throw outcome.error;
         if (outcome.hint !== undefined) context.note(outcome.hint);
@@ -163,9 +167,10 @@ async function makeContext(
   const interactive = stderrIsTerminal() && !globals.quiet && !json;
   const color = shouldColor({ flag: globals.color !== false, env, terminal: stdoutIsTerminal() });
   // The status line is drawn only on a terminal (interactive), so its colour follows the same rules.
-  const progress = interactive
-    ? await createProgress(shouldColor({ flag: globals.color !== false, env, terminal: true }))
-    : () => {};
+  const progress =
+    interactive && shouldAnimate(env)
+      ? await createProgress(shouldColor({ flag: globals.color !== false, env, terminal: true }))
+      : () => {};
   return createContext({
     home: resolveHome({ flag: globals.home, env, cwd }),
     storeFlag: globals.store,

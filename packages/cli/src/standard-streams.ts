@@ -38,3 +38,16 @@ function isTerminal(fd: number): boolean {
   const { isatty } = require("node:tty") as typeof import("node:tty");
   return isatty(fd);
 }
+
+/**
+ * How wide the terminal on stdout is, for tables that fit it: `COLUMNS` when it is set to a number,
+ * else what the terminal says; undefined when stdout is not a terminal (a pipe or a file gets whole
+ * rows). Only the commands that fit a table ask: `process.stdout` costs start-up time.
+ */
+export function stdoutColumns(env: NodeJS.ProcessEnv): number | undefined {
+  if (!stdoutIsTerminal()) return undefined;
+  const fromEnvironment = Number(env.COLUMNS);
+  if (Number.isInteger(fromEnvironment) && fromEnvironment > 0) return fromEnvironment;
+  const columns = process.stdout.columns;
+  return typeof columns === "number" && columns > 0 ? columns : undefined;
+}

@@ -16,4 +16,9 @@ describe("describeStatus", () => {
       "step 3 · writer · claude · 0s · turn 1",
     );
   });
+
+  it("counts a batch's threads: running, queued, done and failed, and the seconds since it began", () => {
+    const batch = { batch: { running: 2, queued: 5, done: 3, failed: 1 }, startedAt: 1_000 };
+    expect(describeStatus(batch, 13_500)).toBe("2 running · 5 queued · 3 done · 1 failed · 12s");
+  });
 });

@@ -3,7 +3,8 @@ import type { ProgressStatus } from "./context.ts";
 
 /**
  * A live spinner on stderr while an agent runs: step, role, agent, elapsed time and, for agents that
- * report it, the turn and the last tool called. Only used when stderr is a terminal. Its colour is
+ * report it, the turn and the last tool called; during a batch, how many of its threads run, wait, are
+ * done and failed. Only used when stderr is a terminal. Its colour is
  * decided when it loads (see createProgress in registry.ts).
  */
 export function createStatusLine(): (status: ProgressStatus | null) => void {
@@ -35,9 +36,13 @@ export function createStatusLine(): (status: ProgressStatus | null) => void {
   };
 }
 
-/** `step 3 · writer · claude · 12s · turn 4 · Bash` */
+/** `step 3 · writer · claude · 12s · turn 4 · Bash`; for a batch, `2 running · 5 queued · 3 done · 1 failed · 12s`. */
 export function describeStatus(status: ProgressStatus, now: number): string {
   const seconds = Math.max(0, Math.floor((now - status.startedAt) / 1000));
+  if ("batch" in status) {
+    const { running, queued, done, failed } = status.batch;
+    return [`${running} running`, `${queued} queued`, `${done} done`, `${failed} failed`, `${seconds}s`].join(" · ");
+  }
   const parts = [`step ${status.step}`, status.role, status.agent, `${seconds}s`];
   if (status.activity !== undefined) {
     parts.push(`turn ${status.activity.turns}`);
@@ -46,6 +51,9 @@ export function describeStatus(status: ProgressStatus, now: number): string {
   return parts.join(" · ");
 }
 
+/** The same step, or the same batch: its line is updated in place rather than started again. */
 function isSameStep(left: ProgressStatus, right: ProgressStatus): boolean {
+  if ("batch" in left || "batch" in right)
+    return "batch" in left && "batch" in right && left.startedAt === right.startedAt;
   return left.step === right.step && left.role === right.role && left.startedAt === right.startedAt;
 }

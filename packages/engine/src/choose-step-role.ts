@@ -1,5 +1,6 @@
 import { type CompiledWorkflow, pickNextRole } from "@uwf/agent-kit";
 import { END, type ThreadRecord } from "@uwf/protocol";
+import { answeredSuspensionPrompt } from "./answered-suspension.ts";
 import type { StepMode } from "./check-steppable.ts";
 import type { ThreadChain } from "./read-chain.ts";
 import type { ThreadHistory } from "./thread-history.ts";
@@ -29,7 +30,7 @@ export async function chooseStepRole(options: ChooseStepRoleOptions): Promise<St
     return {
       ended: false,
       roleName: last.role,
-      edgePrompt: `You suspended this thread: ${reason}\n\nThe user's answer:\n${resumeAnswer}`,
+      edgePrompt: answeredSuspensionPrompt(reason, resumeAnswer ?? ""),
     };
   }
   const moderatorMode = mode === "resume-ended" ? "resume" : history.length === 0 ? "new" : "continue";

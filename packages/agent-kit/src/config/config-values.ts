@@ -41,21 +41,35 @@ export function listConfigValues(config: Config): ConfigEntry[] {
  * and `[a, b]` a list; text that is not valid YAML is kept as a string. The
  * whole config is checked before anything is written; the write is atomic.
  */
-export async function setConfigValue(home: string, key: string, valueText: string): Promise<Config> {
-  return editConfig(home, key, "set", (document, path) => document.setIn(path, parseValueText(valueText)));
+export async function setConfigValue(
+  home: string,
+  key: string,
+  valueText: string,
+  options: EditConfigOptions = {},
+): Promise<Config> {
+  return editConfig(home, key, "set", options, (document, path) => document.setIn(path, parseValueText(valueText)));
 }
 
 /** Removes one dotted key from `config.yaml` (its default applies again). */
-export async function unsetConfigValue(home: string, key: string): Promise<Config> {
-  return editConfig(home, key, "unset", (document, path) => {
+export async function unsetConfigValue(home: string, key: string, options: EditConfigOptions = {}): Promise<Config> {
+  return editConfig(home, key, "unset", options, (document, path) => {
     document.deleteIn(path);
   });
+}
+
+export interface EditConfigOptions {
+  /**
+   * Sees the config as the edit would leave it, once it has passed the schema, before anything is
+   * written: throwing refuses the edit (`uwf config set` refuses an unknown agent alias this way).
+   */
+  check?: (config: Config, previous: Config) => void;
 }
 
 async function editConfig(
   home: string,
   key: string,
   verb: "set" | "unset",
+  options: EditConfigOptions,
   edit: (document: Document, path: string[]) => void,
 ): Promise<Config> {
   const file = configFilePath(home);
@@ -85,6 +99,7 @@ async function editConfig(
   const parsed = safeParseConfig(updated, file);
   if (!parsed.success)
     throw new InvalidConfigError(file, parsed.error.problems, `cannot ${verb} "${key}": ${file} would become invalid`);
+  options.check?.(parsed.value, current.value);
   await writeFileAtomically(file, updated);
   return parsed.value;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import * as protocol from "@uwf/protocol";
 import { Option } from "commander";
-import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./command-table.ts";
+import { COMMAND_TABLE, GLOBAL_OPTIONS, HELP_GROUPS, isCommandGroup } from "./command-table.ts";
 import type { CommandEntry } from "./define-command.ts";
 
 /** Every command in the table, named as typed: `start`, `workflow add`. */
@@ -38,5 +38,14 @@ describe("the command table", () => {
       for (const schema of command.json?.match(/\b\w+Schema\b/g) ?? [])
         expect(`${name}: ${exported.has(schema)}`).toBe(`${name}: true`);
     }
+  });
+
+  it("lists every visible top-level command under exactly one help heading, and only commands it has", () => {
+    const visible = COMMAND_TABLE.filter((entry) => !("hidden" in entry && entry.hidden === true)).map(
+      (entry) => entry.name,
+    );
+    const grouped = HELP_GROUPS.flatMap((group) => group.commands);
+    expect([...grouped].sort()).toEqual([...visible].sort());
+    expect(new Set(grouped).size).toBe(grouped.length);
   });
 });

@@ -44,6 +44,19 @@ export const HELP_TOPICS: ReadonlyArray<{ name: string; description: string }> =
   { name: "json", description: "what --json prints, and the schema of each command's document" },
 ];
 
+/**
+ * The headings `uwf --help` (and `uwf thread --help`) lists the commands under, in this order; each
+ * visible top-level command is in one. Within a heading, commands keep this order.
+ */
+export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
+  { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "thread"] },
+  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree"] },
+  { heading: "Experiment (fork and compare):", commands: ["fork", "diff"] },
+  { heading: "Workers:", commands: ["worker", "wait"] },
+  { heading: "Store:", commands: ["cas", "store"] },
+  { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
+];
+
 /** Shown under `uwf --help`. */
 export const PROGRAM_EXAMPLES: readonly string[] = [
   'uwf run review -p "Review the last commit"',
@@ -220,6 +233,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       offset: { flags: "--offset <n>", description: "skip the first N", parse: parseNonNegativeInteger },
       forksOf: { flags: "--forks-of <thread>", description: "only the forks of this thread", completes: "thread" },
       recursive: { flags: "--recursive", description: "with --forks-of: their forks too, at any depth" },
+      wide: { flags: "--wide", description: "every column, however wide the terminal (else the table fits it)" },
       running: {
         flags: "--running",
         description: "only threads being stepped now, with who holds each (host, pid) since and until when",
@@ -261,7 +275,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "read",
-    description: "a thread as a markdown transcript",
+    description: "a thread as a markdown transcript (through $PAGER on a terminal it overflows)",
     arguments: [THREAD_ARGUMENT],
     options: {
       quota: {
@@ -269,8 +283,9 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         description: "keep the newest steps within this many characters",
         parse: parsePositiveInteger,
       },
+      pager: { flags: "--no-pager", description: "print it, even when it is longer than the terminal's screen" },
     },
-    examples: ["uwf read 01J9", "uwf read 01J9 --quota 8000 | less"],
+    examples: ["uwf read 01J9", "uwf read 01J9 --quota 8000 --no-pager", "PAGER=more uwf read 01J9"],
     json: "readResultSchema",
     load: async () => (await import("./thread/read.ts")).readCommand,
   }),
@@ -451,20 +466,32 @@ const CONFIG_COMMANDS: readonly CommandEntry[] = [
     name: "get",
     description: "print one value (dotted key, e.g. agents.claude)",
     arguments: [{ syntax: "<key>", key: "key" }],
-    examples: ["uwf config get model", "uwf config get agents.claude"],
+    examples: ["uwf config get defaultModel", "uwf config get agents.claude"],
     json: "configValueResultSchema",
     load: async () => (await import("./config/get.ts")).configGetCommand,
   }),
   defineCommand({
     name: "set",
-    description: "set one value (parsed as YAML)",
+    description: "set one value (parsed as YAML); an unknown agent, model or provider is refused",
     arguments: [
       { syntax: "<key>", key: "key" },
       { syntax: "<value>", key: "value" },
     ],
-    examples: ["uwf config set timeout 600", "uwf config set agents.fast '{ preset: anthropic, model: haiku }'"],
+    examples: [
+      "uwf config set timeout 600",
+      "uwf config set agents.fast '{ builtin: anthropic, model: claude-haiku-4-5 }'",
+      "uwf config set defaultAgent fast",
+    ],
     json: "configValueResultSchema",
     load: async () => (await import("./config/set.ts")).configSetCommand,
+  }),
+  defineCommand({
+    name: "unset",
+    description: "remove one value, so its default applies again",
+    arguments: [{ syntax: "<key>", key: "key" }],
+    examples: ["uwf config unset defaultModel", "uwf config unset agentOverrides.review.writer"],
+    json: "configValueResultSchema",
+    load: async () => (await import("./config/unset.ts")).configUnsetCommand,
   }),
   defineCommand({
     name: "list",
@@ -577,7 +604,7 @@ export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
     name: "config",
     description: "read and change config.yaml",
     commands: CONFIG_COMMANDS,
-    examples: ["uwf config list", "uwf config set model sonnet"],
+    examples: ["uwf config list", "uwf config set defaultModel claude-sonnet-4-5", "uwf config unset defaultModel"],
   },
   defineCommand({
     name: "setup",

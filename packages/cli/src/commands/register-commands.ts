@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import type { RunCommand } from "../registry.ts";
-import { COMMAND_TABLE, HELP_TOPICS, isCommandGroup, PROGRAM_EXAMPLES } from "./command-table.ts";
+import { COMMAND_TABLE, HELP_GROUPS, HELP_TOPICS, isCommandGroup, PROGRAM_EXAMPLES } from "./command-table.ts";
 import type { CommandEntry, CommandGroup } from "./define-command.ts";
 
 /**
@@ -13,21 +13,51 @@ export function registerCommands(program: Command, run: RunCommand, name?: strin
   const only = name === undefined || name === "help" ? undefined : COMMAND_TABLE.find((entry) => entry.name === name);
   program.helpCommand(false);
   addExamples(program, PROGRAM_EXAMPLES);
-  for (const entry of only === undefined ? COMMAND_TABLE : [only]) {
+  for (const entry of only === undefined ? inHelpOrder(COMMAND_TABLE) : [only]) {
     if (isCommandGroup(entry)) registerGroup(program, entry, run);
     else if (entry.name === "help") registerHelp(program, entry, run);
     else registerCommand(program, entry, run);
   }
 }
 
-function registerGroup(program: Command, group: CommandGroup, run: RunCommand): void {
-  const parent = program.command(group.name).description(group.description);
-  addExamples(parent, group.examples);
-  for (const entry of group.commands) registerCommand(parent, entry, run);
+/**
+ * The entries in HELP_GROUPS' order (commander lists help groups in the order their first command was
+ * added), then any it does not name (hidden ones), in the table's order.
+ */
+function inHelpOrder<Entry extends { name: string }>(entries: readonly Entry[]): Entry[] {
+  const order = HELP_GROUPS.flatMap((group) => group.commands);
+  const rank = (entry: Entry) => {
+    const index = order.indexOf(entry.name);
+    return index === -1 ? order.length : index;
+  };
+  return entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((left, right) => rank(left.entry) - rank(right.entry) || left.index - right.index)
+    .map(({ entry }) => entry);
 }
 
-function registerCommand(parent: Command, entry: CommandEntry, run: RunCommand): void {
+/** The heading a command is listed under (`Run threads:`), if it has one. */
+function helpHeading(name: string): string | undefined {
+  return HELP_GROUPS.find((group) => group.commands.includes(name))?.heading;
+}
+
+function registerGroup(program: Command, group: CommandGroup, run: RunCommand): void {
+  const parent = program.command(group.name).description(group.description);
+  const heading = helpHeading(group.name);
+  if (heading !== undefined) parent.helpGroup(heading);
+  addExamples(parent, group.examples);
+  // `uwf thread --help` groups its commands as the top level does; other groups are short lists.
+  const grouped = group.commands.every((entry) => helpHeading(entry.name) !== undefined);
+  for (const entry of grouped ? inHelpOrder(group.commands) : group.commands) {
+    const command = registerCommand(parent, entry, run);
+    if (grouped) command.helpGroup(helpHeading(entry.name) as string);
+  }
+}
+
+function registerCommand(parent: Command, entry: CommandEntry, run: RunCommand): Command {
   const command = parent.command(entry.name, { hidden: entry.hidden === true }).description(entry.description);
+  const heading = parent.parent === null ? helpHeading(entry.name) : undefined;
+  if (heading !== undefined) command.helpGroup(heading);
   for (const argument of entry.arguments) command.argument(argument.syntax);
   for (const spec of entry.options) {
     const option = new Option(spec.flags, spec.description);
@@ -43,6 +73,7 @@ function registerCommand(parent: Command, entry: CommandEntry, run: RunCommand):
     });
     await run(async (context) => (await entry.load())(options, context))();
   });
+  return command;
 }
 
 /**

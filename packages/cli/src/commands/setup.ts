@@ -19,6 +19,12 @@ import { UsageError } from "../errors/usage-error.ts";
 export const SETUP_AGENTS = ["anthropic", "claude-code"] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 
+/** `uwf setup` where it cannot ask (no terminal on stdin, or `--json`) and no setting was given. */
+const NO_TERMINAL_MESSAGE =
+  "uwf setup asks its questions on a terminal; without one, give the settings as flags: " +
+  "--agent anthropic|claude-code, --provider NAME, --base-url URL, --api-key-env VARIABLE, " +
+  "--api-key KEY (- reads stdin), --model MODEL, --no-verify (e.g. uwf setup --api-key-env ANTHROPIC_API_KEY)";
+
 export interface SetupOptions {
   provider?: string;
   baseUrl?: string;
@@ -76,7 +82,8 @@ export interface ClaudeCodeSetupResult {
  * the default agent into config.yaml (keeping the file's other settings and
  * comments). A key given directly goes to `.env` in the home, readable by the
  * user only, and is never printed. Asks interactively when stdin is a terminal
- * and no setting was given as a flag; then checks the key with one minimal
+ * and no setting was given as a flag (without a terminal and without flags it
+ * is a usage error naming them: nothing is written); then checks the key with one minimal
  * request unless `--no-verify`. A failed check throws `ModelAccessError` after
  * writing, so the settings can be fixed one by one with `uwf config set`.
  * With the `claude-code` agent there is no provider or key to ask about (see
@@ -94,7 +101,10 @@ export async function setupCommand(
     options.model,
     options.agent,
   ];
-  const interactive = Boolean(process.stdin.isTTY) && !context.json && flagsGiven.every((flag) => flag === undefined);
+  const noSettings = flagsGiven.every((flag) => flag === undefined);
+  const interactive = Boolean(process.stdin.isTTY) && !context.json && noSettings;
+  // Nothing to ask with and nothing given: writing defaults would leave a config no one chose.
+  if (!interactive && noSettings) throw new UsageError(NO_TERMINAL_MESSAGE);
   const agent = interactive ? await askAgent() : checkAgent(options.agent ?? "anthropic");
   if (agent === "claude-code") return setupClaudeCode(options, context, interactive);
   const answers = interactive ? await askAnswers(options) : await answersFromFlags(options);

@@ -17,6 +17,6 @@ export function formatTable(header: string[], rows: string[][]): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI colour codes is the point
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-function visibleLength(text: string): number {
+export function visibleLength(text: string): number {
   return text.replace(ANSI, "").length;
 }

@@ -1,11 +1,22 @@
-import type { LeaseHolder, ListResult } from "@uwf/protocol";
+import type { LeaseHolder, ListedThread, ListResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
+import { type FitColumn, fitTable } from "./fit-table.ts";
 import { formatTimestamp } from "./format-duration.ts";
-import { formatTable } from "./format-table.ts";
 
-export function formatThreadList(result: ListResult, color: boolean): string {
+export interface FormatThreadListOptions {
+  /** The terminal's width: columns are said shorter, cut or left out to fit it (`list --wide`: undefined, all). */
+  width?: number;
+}
+
+/**
+ * `uwf list` as a table. Columns that only some pages need (BUDGET, FORKED FROM, the lease holder's)
+ * appear only when a listed thread has one. On a narrow terminal the table gives up, in this order:
+ * the long UPDATED form, the lease times, BUDGET, UPDATED, some characters of STATUS, WORKFLOW, NEXT and
+ * HELD BY, then FORKED FROM, NEXT and STEPS. THREAD always stays whole: it is what the next command needs.
+ */
+export function formatThreadList(result: ListResult, color: boolean, options: FormatThreadListOptions = {}): string {
   const paint = createPalette(color);
   if (result.threads.length === 0)
     return result.total === 0 ? "no threads" : `no threads at offset ${result.offset} (of ${result.total})`;
@@ -17,41 +28,67 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     failed: paint.red,
     corrupt: paint.red,
   };
-  // The lineage column only when the page holds a fork.
-  const forks = result.threads.some((thread) => thread.forkedFrom !== null);
-  // And the budget column only when it holds a thread with one.
-  const budgets = result.threads.some((thread) => thread.budget !== undefined);
-  // And who steps it (`--running`) only when a thread has a lease holder.
-  const holders = result.threads.some((thread) => thread.lease !== undefined);
-  const rows = result.threads.map((thread) => [
-    thread.id,
-    (statusColor[thread.status] ?? String)(thread.status) +
-      (thread.failure === undefined ? "" : paint.dim(` (${thread.failure.code})`)) +
-      (thread.recoveredFrom === undefined ? "" : paint.dim(" (recovered)")),
-    thread.workflow,
-    String(thread.stepCount),
-    thread.next ?? "",
-    formatTimestamp(thread.updatedAt),
-    ...(budgets ? [thread.budget === undefined ? "" : formatBudget(thread.budget)] : []),
-    ...(forks ? [thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true })] : []),
-    ...(holders ? leaseColumns(thread.lease) : []),
-  ]);
-  const header = [
-    "THREAD",
-    "STATUS",
-    "WORKFLOW",
-    "STEPS",
-    "NEXT",
-    "UPDATED",
-    ...(budgets ? ["BUDGET"] : []),
-    ...(forks ? ["FORKED FROM"] : []),
-    ...(holders ? ["HELD BY", "SINCE", "UNTIL"] : []),
+  const threads = result.threads;
+  const cells = (cell: (thread: ListedThread) => string) => threads.map(cell);
+  const columns: FitColumn[] = [
+    { header: "THREAD", cells: cells((thread) => thread.id) },
+    {
+      header: "STATUS",
+      cells: cells(
+        (thread) =>
+          (statusColor[thread.status] ?? String)(thread.status) +
+          (thread.failure === undefined ? "" : paint.dim(` (${thread.failure.code})`)) +
+          (thread.recoveredFrom === undefined ? "" : paint.dim(" (recovered)")),
+      ),
+      truncate: { at: 6, minWidth: "suspended".length },
+    },
+    { header: "WORKFLOW", cells: cells((thread) => thread.workflow), truncate: { at: 6, minWidth: 8 } },
+    { header: "STEPS", cells: cells((thread) => String(thread.stepCount)), dropAt: 9 },
+    { header: "NEXT", cells: cells((thread) => thread.next ?? ""), truncate: { at: 6, minWidth: 6 }, dropAt: 8 },
+    {
+      header: "UPDATED",
+      cells: cells((thread) => formatTimestamp(thread.updatedAt)),
+      compact: { at: 1, cells: cells((thread) => compactTimestamp(thread.updatedAt)) },
+      dropAt: 5,
+    },
   ];
-  return formatTable(header, rows);
+  // The budget column only when the page holds a thread with one.
+  if (threads.some((thread) => thread.budget !== undefined)) {
+    columns.push({
+      header: "BUDGET",
+      cells: cells((thread) => (thread.budget === undefined ? "" : formatBudget(thread.budget))),
+      dropAt: 4,
+    });
+  }
+  // The lineage column only when it holds a fork.
+  if (threads.some((thread) => thread.forkedFrom !== null)) {
+    columns.push({
+      header: "FORKED FROM",
+      cells: cells((thread) =>
+        thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true }),
+      ),
+      dropAt: 7,
+    });
+  }
+  // And who steps it (`--running`) only when a thread has a lease holder.
+  if (threads.some((thread) => thread.lease !== undefined)) {
+    const leases = threads.map((thread) => leaseColumns(thread.lease));
+    columns.push(
+      { header: "HELD BY", cells: leases.map((lease) => lease[0]), truncate: { at: 6, minWidth: 10 } },
+      { header: "SINCE", cells: leases.map((lease) => lease[1]), dropAt: 3 },
+      { header: "UNTIL", cells: leases.map((lease) => lease[2]), dropAt: 2 },
+    );
+  }
+  return fitTable(columns, options.width);
 }
 
 /** host:pid, since and until when (unless renewed) the thread's stepper holds its lease. */
-function leaseColumns(lease: LeaseHolder | undefined): string[] {
+function leaseColumns(lease: LeaseHolder | undefined): [string, string, string] {
   if (lease === undefined) return ["", "", ""];
   return [`${lease.host}:${lease.pid}`, formatTimestamp(lease.acquiredAt), formatTimestamp(lease.expiresAt)];
+}
+
+/** `11-26 15:29` for `2026-11-26T15:29:01.123Z`: the UPDATED column on a narrow terminal. */
+function compactTimestamp(iso: string): string {
+  return formatTimestamp(iso).slice(5, 16);
 }

@@ -1,4 +1,4 @@
-import type { HistoryStep } from "@uwf/engine";
+import { type HistoryStep, readAnsweredSuspension } from "@uwf/engine";
 import type { ThreadRecord } from "@uwf/protocol";
 import { stringify } from "yaml";
 import { formatDuration, formatTimestamp } from "./format-duration.ts";
@@ -68,6 +68,10 @@ function cutToQuota(text: string, quota: number, what: string, address: string):
   return `${kept}\n\n> ${what} is cut at the ${quota}-character quota (${cut} more characters); see it whole with \`uwf show ${address}\`.\n`;
 }
 
+/**
+ * A step: what its role was told (the edge prompt; for an answered suspension, the human's answer to its
+ * question), then what it reported (the frontmatter fields) and its body.
+ */
 function formatStep(step: HistoryStep): string {
   const took = formatDuration(Date.parse(step.completedAt) - Date.parse(step.startedAt));
   const lines = [
@@ -76,7 +80,22 @@ function formatStep(step: HistoryStep): string {
     `*${step.agent} · ${formatTimestamp(step.startedAt)} · ${took} · ${step.address}*`,
     "",
   ];
+  const answered = readAnsweredSuspension(step.edgePrompt);
+  if (answered !== null) {
+    lines.push(`> **Asked:** ${answered.reason}`, ">", quote(`**The human answered:** ${answered.answer}`), "");
+  } else if (step.edgePrompt.trim() !== "") {
+    lines.push(quote(`**Prompt:** ${step.edgePrompt.trim()}`), "");
+  }
   if (Object.keys(step.output).length > 0) lines.push("```yaml", stringify(step.output).trimEnd(), "```", "");
   if (step.body.trim() !== "") lines.push(step.body.trim(), "");
   return lines.join("\n");
+}
+
+/** Text as a markdown block quote, every line of it. */
+function quote(text: string): string {
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => (line.trim() === "" ? ">" : `> ${line}`))
+    .join("\n");
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   type FakeAnthropicServer,
   type FakeRequestView,
@@ -9,10 +9,11 @@ import {
   startFakeAnthropicServer,
 } from "@uwf/agent-kit/testing";
 import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { claudeCodeCli } from "../helpers/claude-code-cli.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
-/** The real `claude` CLI, installed from npm as a devDependency of this package. */
-const CLAUDE = resolve(import.meta.dir, "../../node_modules/.bin/claude");
+/** The real `claude` CLI, installed for these tests on first use (see claude-code-cli.ts). */
+const CLAUDE = claudeCodeCli();
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
 /** Named in config.yaml so the prices are known whatever Claude Code's default: $4 in, $20 out, $0.2 cache read per million. */
 const MODEL = "claude-opus-5-5";

@@ -166,6 +166,33 @@ describe("help", () => {
     }
   });
 
+  it("uwf --help lists the commands under their headings: run, inspect, experiment, workers, store, set up", async () => {
+    const help = await temp.uwf(["--help"]);
+    expect(help.exitCode).toBe(0);
+    const headings = help.stdout.split("\n").filter((line) => /^[A-Z][^:]*:$/.test(line));
+    expect(headings).toEqual([
+      "Options:",
+      "Run threads:",
+      "Inspect threads:",
+      "Experiment (fork and compare):",
+      "Workers:",
+      "Store:",
+      "Set up:",
+      "Examples:",
+    ]);
+    /** The command names listed under one heading, in order. */
+    const under = (heading: string) =>
+      (help.stdout.split(`\n${heading}\n`)[1] ?? "")
+        .split("\n\n")[0]
+        ?.split("\n")
+        .filter((line) => /^ {2}\S/.test(line))
+        .map((line) => line.trim().split(" ")[0]);
+    expect(under("Run threads:")).toEqual(["start", "run", "step", "resume", "cancel", "thread"]);
+    expect(under("Inspect threads:")).toEqual(["list", "show", "log", "read", "tree"]);
+    expect(under("Workers:")).toEqual(["worker", "wait"]);
+    expect((await temp.uwf(["thread", "--help"])).stdout).toContain("\nInspect threads:\n  list");
+  });
+
   it("uwf help COMMAND prints that command's help; uwf help TOPIC prints the topic", async () => {
     expect((await temp.uwf(["help", "workflow", "add"])).stdout).toBe(
       (await temp.uwf(["workflow", "add", "--help"])).stdout,

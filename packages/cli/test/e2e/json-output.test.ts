@@ -98,6 +98,7 @@ describe("--json output", () => {
     await expectJson(["config", "set", "retries", "3"], configValueResultSchema);
     await expectJson(["config", "get", "retries"], configValueResultSchema);
     await expectJson(["config", "list"], configListResultSchema);
+    await expectJson(["config", "unset", "retries"], configValueResultSchema);
     await expectJson(["init"], initResultSchema);
   });
 

@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agent-kit/testing";
 import { configSchema } from "@uwf/protocol";
 import { parse } from "yaml";
+import { claudeCodeCli } from "../helpers/claude-code-cli.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const KEY = "test-key-not-secret";
-/** The real `claude` CLI, installed from npm as a devDependency of this package. */
-const CLAUDE = resolve(import.meta.dir, "../../node_modules/.bin/claude");
+/** The real `claude` CLI, installed for these tests on first use (see claude-code-cli.ts). */
+const CLAUDE = claudeCodeCli();
 const KEY_VARIABLE = "UWF_E2E_SETUP_KEY";
 
 let temp: TempHome;
@@ -157,6 +158,18 @@ describe("uwf setup", () => {
     const setup = await temp.uwf([...flags(), "--agent", "claude-code", "--no-verify"]);
     expect(setup.exitCode).toBe(2);
     expect(setup.stderr).toContain("Claude Code signs in on its own");
+    expect(existsSync(join(temp.home, "config.yaml"))).toBe(false);
+  });
+
+  it("without a terminal and without its flags, exits 2 naming the flags and writes nothing", async () => {
+    for (const args of [["setup"], ["setup", "--no-verify"], ["setup", "--json"]]) {
+      const setup = await temp.uwf(args, { stdin: "" });
+      expect({ args, exitCode: setup.exitCode, stdout: setup.stdout }).toEqual({ args, exitCode: 2, stdout: "" });
+      for (const flag of ["--agent", "--provider", "--api-key-env", "--api-key", "--model"]) {
+        expect(setup.stderr + setup.stdout).toContain(flag);
+      }
+    }
+    expect((await temp.uwf(["setup"])).stderr).toStartWith("uwf: uwf setup asks its questions on a terminal;");
     expect(existsSync(join(temp.home, "config.yaml"))).toBe(false);
   });
 

@@ -4,6 +4,7 @@ import { type LeaseHolder, type ListedThread, type ListResult, messageOf, thread
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
+import { stdoutColumns } from "../../standard-streams.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ListCommandOptions {
@@ -18,6 +19,8 @@ export interface ListCommandOptions {
   recursive?: boolean;
   /** Only threads whose step lease is held now, each with its holder. */
   running?: boolean;
+  /** Every column, however wide the terminal (else the table fits it). */
+  wide?: boolean;
 }
 
 /** How many threads `uwf list` shows when no `--limit` is given; `--limit 0` lists them all. */
@@ -75,7 +78,8 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   const shown = offset + listed.length;
   return {
     result,
-    format: (value: ListResult, color: boolean) => formatThreadList(value, color),
+    format: (value: ListResult, color: boolean) =>
+      formatThreadList(value, color, { width: options.wide === true ? undefined : stdoutColumns(context.env) }),
     hint: shown < total ? `${shown} of ${total} threads; more with --offset ${shown}, all with --limit 0` : undefined,
   };
 }

@@ -6,11 +6,16 @@ import { formatTranscript } from "../../format/format-transcript.ts";
 export interface ReadCommandOptions {
   thread: string;
   quota?: number;
+  /** `--no-pager` sets this to false: print, even when the transcript overflows the terminal. */
+  pager?: boolean;
 }
 
 export const DEFAULT_READ_QUOTA = 40_000;
 
-/** A markdown transcript: the task, then each step; the newest steps are kept within the quota. */
+/**
+ * A markdown transcript: the task, then each step (what it was told, what it reported, its body); the
+ * newest steps are kept within the quota. On a terminal it overflows, it goes through the pager.
+ */
 export async function readCommand(options: ReadCommandOptions, context: CommandContext) {
   const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
@@ -29,5 +34,5 @@ export async function readCommand(options: ReadCommandOptions, context: CommandC
     shownSteps: transcript.shownSteps,
     markdown: transcript.markdown,
   };
-  return { result, format: (value: ReadResult) => value.markdown };
+  return { result, format: (value: ReadResult) => value.markdown, paged: options.pager !== false };
 }

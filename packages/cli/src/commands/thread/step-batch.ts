@@ -76,12 +76,20 @@ export async function stepBatch(
     return null;
   };
 
+  // One status line cannot show many agents: it counts the batch's threads instead (on a terminal only).
+  const counts = { running: 0, queued: threads.size, done: 0, failed: 0 };
+  const startedAt = Date.now();
+  const showCounts = () => context.progress({ batch: { ...counts }, startedAt });
+
   const stepUntilDone = async (initial: ThreadRecord): Promise<BatchThreadResult> => {
     const threadContext: CommandContext = {
       ...context,
-      // One status line cannot show many agents; each finished step still prints its line.
       progress: () => {},
-      emit: (event) => context.emit(event, { showThread: true }),
+      // A step's line takes the status line's place; the counts come back under it.
+      emit: async (event) => {
+        await context.emit(event, { showThread: true });
+        showCounts();
+      },
       warn: (message) => context.warn(`thread ${initial.id}: ${message}`),
     };
     const steps: StepSummary[] = [];
@@ -126,9 +134,19 @@ export async function stepBatch(
     };
   };
 
+  showCounts();
   await forEachConcurrently([...threads.values()], options.parallel, async (initial) => {
-    results.set(initial.id, await stepUntilDone(initial));
+    counts.queued--;
+    counts.running++;
+    showCounts();
+    const result = await stepUntilDone(initial);
+    results.set(initial.id, result);
+    counts.running--;
+    if (result.outcome === "failed") counts.failed++;
+    else counts.done++;
+    showCounts();
   });
+  context.progress(null);
   const ordered = [...threads.keys()].map((id) => results.get(id) as BatchThreadResult);
   const result: StepBatchResult = {
     threads: ordered,

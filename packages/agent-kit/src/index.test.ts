@@ -48,6 +48,7 @@ describe("the @uwf/agent-kit entry", () => {
       "firstShownStep",
       "formatConfigProblem",
       "formatFrontmatter",
+      "formatSeconds",
       "formatWorkflowProblem",
       "formatYaml",
       "getConfigValue",

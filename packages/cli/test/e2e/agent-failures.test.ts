@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import { agentRunNodeSchema, errorResultSchema, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
@@ -14,11 +15,9 @@ beforeEach(() => {
     [
       "retries: 2",
       "agents:",
-      ...["invalid-then-valid", "always-invalid", "sleepy", "slow-valid", "plan-then-do"].flatMap((name) => [
-        `  ${name}:`,
-        `    command: sh`,
-        `    args: ["${agent(name)}"]`,
-      ]),
+      ...["invalid-then-valid", "always-invalid", "sleepy", "slow-valid", "plan-then-do", "slow-invalid"].flatMap(
+        (name) => [`  ${name}:`, `    command: sh`, `    args: ["${agent(name)}"]`],
+      ),
     ].join("\n"),
   );
 });
@@ -27,15 +26,6 @@ afterEach(() => temp.cleanup());
 const start = () => temp.startThread(LINEAR);
 
 const record = (thread: string) => temp.showThread(thread);
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function waitForFile(path: string): Promise<void> {
   return waitFor(() => existsSync(path), { what: `${path} appearing` });
@@ -101,9 +91,24 @@ describe("agent failures", () => {
     expect(result.stderr).toMatch(/timed out|timeout/i);
     const child = Number(readFileSync(`${pidFile}.child`, "utf8"));
     const parent = Number(readFileSync(pidFile, "utf8"));
-    await waitFor(() => !isAlive(parent) && !isAlive(child), { what: "the agent's process group exiting" });
-    expect(isAlive(parent)).toBe(false);
-    expect(isAlive(child)).toBe(false);
+    await waitFor(() => !isProcessAlive(parent) && !isProcessAlive(child), {
+      what: "the agent's process group exiting",
+    });
+    expect(isProcessAlive(parent)).toBe(false);
+    expect(isProcessAlive(child)).toBe(false);
+    expect((await record(thread)).stepCount).toBe(0);
+  });
+
+  it("holds --timeout as the limit of the whole step, its retries included", async () => {
+    const thread = await start();
+    // Three attempts of a second each, two retries: each within 2 s, but not all three.
+    const result = await temp.uwf(["step", thread, "--agent", "slow-invalid", "--timeout", "2", "--json"]);
+    expect(result.exitCode).toBe(1);
+    const error = errorResultSchema.parse(JSON.parse(result.stderr.trim().split("\n").at(-1) ?? "{}"));
+    expect(error.error.message).toContain("timed out");
+    const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.error.data.run)])).json());
+    expect(run.outcome).toBe("timeout");
+    expect(run.attempts.length).toBeLessThan(3);
     expect((await record(thread)).stepCount).toBe(0);
   });
 
@@ -122,7 +127,7 @@ describe("agent failures", () => {
     expect(error.error.code).toBe("interrupted");
     const reply = await temp.uwf(["show", String(error.error.data.run), "--reply"]);
     expect(reply.stdout).toContain("partial output before the wait");
-    expect(isAlive(Number(readFileSync(`${pidFile}.child`, "utf8")))).toBe(false);
+    expect(isProcessAlive(Number(readFileSync(`${pidFile}.child`, "utf8")))).toBe(false);
     expect((await record(thread)).head).toBe(before.head);
     expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
   });

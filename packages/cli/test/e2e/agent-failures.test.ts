@@ -15,9 +15,15 @@ beforeEach(() => {
     [
       "retries: 2",
       "agents:",
-      ...["invalid-then-valid", "always-invalid", "sleepy", "slow-valid", "plan-then-do", "slow-invalid"].flatMap(
-        (name) => [`  ${name}:`, `    command: sh`, `    args: ["${agent(name)}"]`],
-      ),
+      ...[
+        "invalid-then-valid",
+        "always-invalid",
+        "sleepy",
+        "slow-valid",
+        "plan-then-do",
+        "slow-invalid",
+        "lone-surrogate-then-valid",
+      ].flatMap((name) => [`  ${name}:`, `    command: sh`, `    args: ["${agent(name)}"]`]),
     ].join("\n"),
   );
 });
@@ -29,6 +35,17 @@ const record = (thread: string) => temp.showThread(thread);
 
 function waitForFile(path: string): Promise<void> {
   return waitFor(() => existsSync(path), { what: `${path} appearing` });
+}
+
+/** The agent-run node of a recorded step. */
+async function runOfStep(address: string) {
+  const step = (await temp.uwf(["cas", "get", address])).json() as { run: string };
+  return agentRunNodeSchema.parse((await temp.uwf(["cas", "get", step.run])).json());
+}
+
+/** The text of a `text/1` node. */
+async function textOf(address: string): Promise<string> {
+  return ((await temp.uwf(["cas", "get", address])).json() as { text: string }).text;
 }
 
 describe("agent failures", () => {
@@ -96,6 +113,66 @@ describe("agent failures", () => {
     });
     expect(isProcessAlive(parent)).toBe(false);
     expect(isProcessAlive(child)).toBe(false);
+    expect((await record(thread)).stepCount).toBe(0);
+  });
+
+  it("asks again when a field holds a lone surrogate, and keeps the reply that had it", async () => {
+    const thread = await start();
+    const counter = join(temp.work, "count");
+    const result = await temp.uwf(["step", thread, "--agent", "lone-surrogate-then-valid", "--json"], {
+      env: { COUNTER_FILE: counter },
+    });
+    expect(result.exitCode).toBe(0);
+    const step = stepResultSchema.parse(result.json()).steps[0];
+    expect(step?.output).toEqual({ plan: "whole characters only" });
+    const run = await runOfStep(step?.address ?? "");
+    expect(run.attempts).toHaveLength(2);
+    const problem = 'field "plan" holds \\ud800, half of a UTF-16 surrogate pair without its other half';
+    expect(run.attempts[0]?.error).toStartWith(problem);
+    expect(await textOf(run.attempts[0]?.reply ?? "")).toBe(
+      '---\nplan: "half a pair: \\ud800"\n---\nA plan with a lone surrogate.\n',
+    );
+    expect(await textOf(run.attempts[1]?.request ?? "")).toContain(problem);
+  });
+
+  it("asks again when the reply's own text holds a lone surrogate, keeping it with U+FFFD in its place", async () => {
+    const thread = await start();
+    // YAML's "\ud800" escape puts one in the raw reply, as an agent that writes UTF-16 could; the second
+    // attempt answers in whole characters. (Written here: the linter refuses such a file in the sources.)
+    const scenario = join(temp.work, "lone-surrogate.scenario.yaml");
+    writeFileSync(
+      scenario,
+      [
+        "steps:",
+        "  - role: planner",
+        "    reply:",
+        '      - "---\\nplan: a plan\\n---\\nHalf a pair: \\ud800.\\n"',
+        '      - "---\\nplan: a plan\\n---\\nWhole characters only.\\n"',
+      ].join("\n"),
+    );
+    const result = await temp.uwf(["step", thread, "--agent", `scripted:${scenario}`, "--json"]);
+    expect(result.exitCode).toBe(0);
+    const run = await runOfStep(stepResultSchema.parse(result.json()).steps[0]?.address ?? "");
+    expect(run.attempts).toHaveLength(2);
+    expect(run.attempts[0]?.error).toStartWith("the reply holds \\ud800 at line 4, column 14: half of a UTF-16");
+    expect(await textOf(run.attempts[0]?.reply ?? "")).toBe("---\nplan: a plan\n---\nHalf a pair: \ufffd.\n");
+  });
+
+  it("fails a step whose replies keep a lone surrogate, keeping every one in its run", async () => {
+    const thread = await start();
+    const counter = join(temp.work, "count");
+    // Three such replies: the first attempt and both retries.
+    const result = await temp.uwf(["step", thread, "--agent", "lone-surrogate-then-valid", "--json"], {
+      env: { COUNTER_FILE: counter, LONE_TIMES: "3" },
+    });
+    expect(result.exitCode).toBe(1);
+    const error = errorResultSchema.parse(JSON.parse(result.stderr.trim().split("\n").at(-1) ?? "{}")).error;
+    expect(error.code).toBe("agent-failed");
+    expect(error.message).toContain('field "plan" holds \\ud800');
+    const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
+    expect(run.outcome).toBe("invalid");
+    expect(run.attempts).toHaveLength(3);
+    expect(await textOf(run.attempts[2]?.reply ?? "")).toContain('plan: "half a pair: \\ud800"');
     expect((await record(thread)).stepCount).toBe(0);
   });
 

@@ -57,9 +57,10 @@ const GROUP_POLL_MS = 20;
  * period. The run ends when the program does, not when its output closes: processes it started
  * (`server &`) that still hold its stdout or stderr `outputGraceMs` after it exited are stopped the
  * same way, with those that left its group (`setsid`) but kept its output where `/proc` shows them
- * (Linux), and reading ends; the reply is what it printed, with its exit code. Never throws for the program's failure: the result says what happened, with the captured
- * stdout as `reply` and the program and its arguments as `command`; `error` is set when it could
- * not start, timed out, was interrupted or was killed by a signal, not for an exit code.
+ * (Linux), and reading ends; the reply is what it printed, with its exit code. Never throws for the
+ * program's failure: the result says what happened, with the captured stdout as `reply` and the
+ * program and its arguments as `command`; `error` is set when it could not start, timed out, was
+ * interrupted or was killed by a signal, not for an exit code.
  *
  * Bun's own spawn (`detached` calls setsid): it starts a program in about 2 ms, where a process
  * library's first call in a process cost 17–20 ms, and every step is a new process.
@@ -193,7 +194,8 @@ async function stopProcesses(
   outputClosed: () => boolean,
 ): Promise<void> {
   signalGroup(groupId, "SIGTERM");
-  for (const pid of findOutputHolders(channels)) signalProcess(pid, "SIGTERM");
+  // Only while the output is open: once every holder closed it, its name may one day be another's.
+  if (!outputClosed()) for (const pid of findOutputHolders(channels)) signalProcess(pid, "SIGTERM");
   const deadline = Date.now() + graceMs;
   while ((isProcessGroupAlive(groupId) || !outputClosed()) && Date.now() < deadline) await sleep(GROUP_POLL_MS);
   signalGroup(groupId, "SIGKILL");

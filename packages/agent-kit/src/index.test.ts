@@ -49,6 +49,7 @@ describe("the @uwf/agent-kit entry", () => {
       "firstShownStep",
       "formatConfigProblem",
       "formatFrontmatter",
+      "formatSeconds",
       "formatWorkflowProblem",
       "formatYaml",
       "getConfigValue",

@@ -1,4 +1,4 @@
-import type { Address, AgentRunNode } from "@uwf/protocol";
+import { type Address, type AgentRunNode, replaceLoneSurrogates } from "@uwf/protocol";
 import type { NodeBatch } from "./node-batch.ts";
 import type { AgentRunResult } from "./run-agent-with-retries.ts";
 
@@ -11,9 +11,14 @@ export interface BuildAgentRunNodeOptions {
   run: AgentRunResult;
 }
 
-/** The agent-run record: every attempt's request and raw reply go into the batch, so nothing is lost. */
+/**
+ * The agent-run record: every attempt's request and raw reply go into the batch, so nothing is lost.
+ * A lone surrogate (half a UTF-16 pair, which canonical JSON cannot carry: an agent that writes
+ * UTF-16, a model's `\ud800`) is stored as U+FFFD, so that a run with one is kept like any other.
+ */
 export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: BuildAgentRunNodeOptions): Address {
-  const promptAddress = batch.addText(prompt);
+  const addText = (text: string) => batch.addText(replaceLoneSurrogates(text));
+  const promptAddress = addText(prompt);
   const node: AgentRunNode = {
     type: "agent-run/1",
     agent: alias,
@@ -22,8 +27,8 @@ export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: Buil
     cwd,
     prompt: promptAddress,
     attempts: run.attempts.map(({ request, result, error }) => ({
-      request: request === prompt ? promptAddress : batch.addText(request),
-      reply: batch.addText(result.reply),
+      request: request === prompt ? promptAddress : addText(request),
+      reply: addText(result.reply),
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,
@@ -48,7 +53,10 @@ export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: Buil
     sessionId: run.sessionId,
     usage: run.usage,
     extraction: run.outcome === "ok" ? (run.extraction ?? "frontmatter") : null,
-    transcript: run.transcript === null ? null : batch.add({ type: "transcript/1", messages: run.transcript }),
+    transcript:
+      run.transcript === null
+        ? null
+        : batch.add({ type: "transcript/1", messages: replaceLoneSurrogates(run.transcript) }),
   };
-  return batch.add(node);
+  return batch.add(replaceLoneSurrogates(node));
 }

@@ -2,6 +2,7 @@ import {
   type AgentLaunchResult,
   buildRetryPrompt,
   extractWithModel,
+  formatSeconds,
   type LaunchAgentOptions,
   launchAgent,
   type PreviousVisit,
@@ -64,6 +65,8 @@ type ReplyCheck<Route> =
 /**
  * Launches the agent and validates its reply, then routes it (`route`), asking again with the exact
  * problem when the reply is invalid or cannot be routed. A failed launch (exit ≠ 0, timeout, interrupt) is not retried.
+ * `timeoutMs` bounds the whole run, retries and the extraction model included: each attempt gets what
+ * is left of it, and a reply still invalid when it has run out ends the run as a timeout.
  * An agent that keeps a conversation (a transcript or a session) is asked again within
  * it, with the problem alone; others get the whole prompt again with the problem appended.
  * When the reply is still invalid after the retries and config.yaml names an
@@ -103,11 +106,19 @@ export async function runAgentWithRetries<Route = unknown>(
     return { success: true, reply: { fields, body, route: routed.route } };
   };
 
+  // The time limit is the whole run's, retries included: each attempt gets what is left of it.
+  const deadline = launchOptions.timeoutMs > 0 ? Date.now() + launchOptions.timeoutMs : null;
+  const timeLeft = () => (deadline === null ? 0 : Math.max(1, deadline - Date.now()));
+  const timeIsUp = () => deadline !== null && Date.now() >= deadline;
+  const limitSpent = (attemptsMade: number) =>
+    `the agent timed out: its time limit of ${formatSeconds(launchOptions.timeoutMs)} ran out over ${attemptsMade} attempts`;
+
   let request = prompt;
   let previousVisit: PreviousVisit | undefined = launchOptions.previousVisit;
   for (let attempt = 0; ; attempt++) {
     const result = await launchAgent({
       ...launchOptions,
+      timeoutMs: timeLeft(),
       config,
       prompt: request,
       attempt,
@@ -118,8 +129,10 @@ export async function runAgentWithRetries<Route = unknown>(
     transcript = result.transcript ?? transcript;
     const failure = launchFailure(result);
     if (failure !== null) {
-      attempts.push({ request, result, error: failure.error });
-      return finish(failure.outcome, failure.error);
+      // A retry stopped at the deadline names the run's limit, not the little of it that was left.
+      const error = failure.outcome === "timeout" && attempt > 0 ? limitSpent(attempt + 1) : failure.error;
+      attempts.push({ request, result, error });
+      return finish(failure.outcome, error);
     }
     const extracted = safeExtractFrontmatter(result.reply, schema);
     const checked: ReplyCheck<Route> = extracted.success
@@ -128,6 +141,8 @@ export async function runAgentWithRetries<Route = unknown>(
     attempts.push({ request, result, error: checked.success ? null : checked.problem });
     if (checked.success) return finish("ok", null, { reply: checked.reply, extraction: "frontmatter" });
     if (!checked.retry) return finish("invalid", `reply cannot be used: ${checked.problem}`);
+    if (attempt < retries && timeIsUp())
+      return finish("timeout", `${limitSpent(attempt + 1)}; the last reply: ${checked.problem}`);
     if (attempt < retries) {
       const retryPrompt = buildRetryPrompt(checked.problem, schema);
       if (keepsConversation(result)) {
@@ -146,13 +161,18 @@ export async function runAgentWithRetries<Route = unknown>(
     const invalid = `reply still invalid after ${attempt + 1} attempt(s): ${checked.problem}`;
     // The extraction model reads fields out of a reply; fields that passed the schema but lead nowhere it cannot mend.
     if (config.extractionModel === undefined || checked.stage === "route") return finish("invalid", invalid);
+    if (timeIsUp()) return finish("timeout", `${limitSpent(attempt + 1)}; the last reply: ${checked.problem}`);
+    const signals = [
+      ...(launchOptions.signal === undefined ? [] : [launchOptions.signal]),
+      ...(deadline === null ? [] : [AbortSignal.timeout(timeLeft())]),
+    ];
     const fallback = await extractWithModel({
       config,
       home: launchOptions.env.home,
       reply: result.reply,
       schema,
       roleName: launchOptions.env.role,
-      ...(launchOptions.signal === undefined ? {} : { signal: launchOptions.signal }),
+      ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
     });
     addToUsage(fallback.usage);
     if (!fallback.success) {

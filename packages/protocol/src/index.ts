@@ -132,6 +132,7 @@ export {
   type InitResult,
   initResultSchema,
 } from "./home-results.ts";
+export { findLoneSurrogate, replaceLoneSurrogates } from "./lone-surrogates.ts";
 export { messageOf } from "./message-of.ts";
 export { nodeKind } from "./node-kind.ts";
 export { NODE_SCHEMAS } from "./node-kinds.ts";

@@ -41,6 +41,7 @@ export async function launchCommandAgent(options: LaunchCommandAgentOptions): Pr
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
     if (result.error !== null || result.exitCode === 0) return result;
     const lastLine = result.stderrTail.trimEnd().split("\n").at(-1)?.trim() ?? "";

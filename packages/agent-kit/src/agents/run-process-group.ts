@@ -1,9 +1,12 @@
 import { statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { isProcessGroupAlive } from "@uwf/cas";
 import { messageOf } from "@uwf/protocol";
 import type { AgentLaunchResult } from "./agent-launch-result.ts";
 import { buildLaunchResult } from "./build-launch-result.ts";
+import { findOutputHolders, readOutputChannels } from "./find-output-holders.ts";
 import { formatSeconds } from "./format-seconds.ts";
+import { readStreamText } from "./read-stream-text.ts";
 import { TailBuffer } from "./tail-buffer.ts";
 
 export interface RunProcessGroupOptions {
@@ -32,9 +35,18 @@ export interface RunProcessGroupOptions {
   label?: string;
   /** Characters of stderr kept in `stderrTail`. Default 4096. */
   stderrTailLength?: number;
+  /**
+   * Milliseconds the processes the program leaves behind may keep its stdout or stderr open once it has
+   * exited (or been stopped) before they are stopped too and reading ends. Default 1000.
+   */
+  outputGraceMs?: number;
+  /** Told when processes the program left behind held its output past the grace and were stopped. */
+  onWarning?: (message: string) => void;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 2_000;
+/** How long what a program left running may hold its output once it exited; see `outputGraceMs`. */
+export const DEFAULT_OUTPUT_GRACE_MS = 1_000;
 const DEFAULT_STDERR_TAIL_LENGTH = 4_096;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const GROUP_POLL_MS = 20;
@@ -42,9 +54,13 @@ const GROUP_POLL_MS = 20;
 /**
  * Runs a program as the leader of a new session and process group, so that a timeout or an abort
  * stops everything it started: SIGTERM to the group, then SIGKILL to whatever is left after a grace
- * period. Never throws for the program's failure: the result says what happened, with the captured
- * stdout as `reply` and the program and its arguments as `command`; `error` is set when it could
- * not start, timed out, was interrupted or was killed by a signal, not for an exit code.
+ * period. The run ends when the program does, not when its output closes: processes it started
+ * (`server &`) that still hold its stdout or stderr `outputGraceMs` after it exited are stopped the
+ * same way, with those that left its group (`setsid`) but kept its output where `/proc` shows them
+ * (Linux), and reading ends; the reply is what it printed, with its exit code. Never throws for the
+ * program's failure: the result says what happened, with the captured stdout as `reply` and the
+ * program and its arguments as `command`; `error` is set when it could not start, timed out, was
+ * interrupted or was killed by a signal, not for an exit code.
  *
  * Bun's own spawn (`detached` calls setsid): it starts a program in about 2 ms, where a process
  * library's first call in a process cost 17–20 ms, and every step is a new process.
@@ -54,6 +70,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   const label = options.label ?? "the program";
   const command = [options.command, ...options.args];
   const graceMs = Math.max(0, Math.round(options.killGraceMs ?? DEFAULT_KILL_GRACE_MS));
+  const outputGraceMs = Math.max(0, Math.round(options.outputGraceMs ?? DEFAULT_OUTPUT_GRACE_MS));
   const stderrTail = new TailBuffer(options.stderrTailLength ?? DEFAULT_STDERR_TAIL_LENGTH);
   const finish = (fields: Partial<AgentLaunchResult>) =>
     buildLaunchResult(startedAt, { command, stderrTail: stderrTail.toString(), ...fields });
@@ -76,38 +93,83 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
     return finish({ error: `${label} could not be started (${options.command}): ${messageOf(error)}` });
   }
   const groupId = subprocess.pid;
+  const channels = readOutputChannels(groupId);
   options.onSpawn?.(groupId);
 
-  const stop = { reason: null as "timeout" | "interrupt" | null, done: Promise.resolve() };
-  const stopGroup = (reason: "timeout" | "interrupt") => {
-    if (stop.reason !== null) return;
+  const stdoutChunks: string[] = [];
+  const stdout = readStreamText(subprocess.stdout, (chunk) =>
+    options.captureStdout ? stdoutChunks.push(chunk) : options.onStdout?.(chunk),
+  );
+  const stderr = readStreamText(subprocess.stderr, (chunk) => {
+    stderrTail.append(chunk);
+    options.onStderr?.(chunk);
+  });
+  const outputs = { closed: Promise.all([stdout.closed, stderr.closed]).then(() => {}), done: false };
+  outputs.closed.then(() => {
+    outputs.done = true;
+  });
+
+  // Stopping is started once, by the deadline, an abort, or output left open after the exit.
+  const stopping = Promise.withResolvers<void>();
+  const stop = { reason: null as "timeout" | "interrupt" | null, started: false, done: Promise.resolve() };
+  const stopAll = (reason: "timeout" | "interrupt" | null) => {
+    if (stop.started) return;
+    stop.started = true;
     stop.reason = reason;
-    signalGroup(groupId, "SIGTERM");
-    stop.done = stopProcessGroup(groupId, graceMs);
+    stop.done = stopProcesses(groupId, channels, graceMs, () => outputs.done);
+    stopping.resolve();
   };
   const delay = toTimerDelay(options.timeoutMs);
-  const timer = delay === 0 ? null : setTimeout(() => stopGroup("timeout"), delay);
-  const onAbort = () => stopGroup("interrupt");
+  const timer = delay === 0 ? null : setTimeout(() => stopAll("timeout"), delay);
+  const onAbort = () => {
+    // Ctrl-C while the processes the program left are being stopped still interrupts the step.
+    if (stop.started && stop.reason === null) stop.reason = "interrupt";
+    stopAll("interrupt");
+  };
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  let stdout = "";
+  const closedWithin = async (milliseconds: number, orUntil?: Promise<void>) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const over = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), milliseconds);
+    });
+    try {
+      return await Promise.race([
+        outputs.closed.then(() => true),
+        over,
+        ...(orUntil ? [orUntil.then(() => false)] : []),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  let leftOpen: number[] = [];
   try {
-    // Done when the leader has exited and every process holding its stdout or stderr has closed them.
-    [stdout] = await Promise.all([
-      options.captureStdout
-        ? new Response(subprocess.stdout).text()
-        : readText(subprocess.stdout, (chunk) => options.onStdout?.(chunk)).then(() => ""),
-      readText(subprocess.stderr, (chunk) => {
-        stderrTail.append(chunk);
-        options.onStderr?.(chunk);
-      }),
-      subprocess.exited,
-    ]);
+    await subprocess.exited;
+    if (timer !== null) clearTimeout(timer);
+    // Processes the program started may still hold its stdout or stderr: they get a short grace to
+    // close them, then are stopped; reading ends either way.
+    if (!(await closedWithin(outputGraceMs, stopping.promise)) || stop.started) {
+      if (!stop.started) leftOpen = findOutputHolders(channels);
+      stopAll(stop.reason);
+      await stop.done;
+      // What the stopped processes wrote is read while their ends close.
+      await closedWithin(outputGraceMs);
+    }
   } finally {
     if (timer !== null) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
   }
-  // The leader is gone; members of its group that ignored SIGTERM are not, until the grace period ends.
-  await stop.done;
+  // Reading ends here: a holder no signal reached (another user's program) is not waited on.
+  stdout.stop();
+  stderr.stop();
+  await outputs.closed;
+  if (leftOpen.length > 0) {
+    const processes = leftOpen.length === 1 ? "a process" : `${leftOpen.length} processes`;
+    options.onWarning?.(
+      `${label} exited, but ${processes} it started (pid ${leftOpen.join(", ")}) still held its output ` +
+        `${formatTimeLimit(outputGraceMs)} later: stopped, and the reply is what it printed until then`,
+    );
+  }
 
   const signal = subprocess.signalCode === null ? null : String(subprocess.signalCode);
   const exitCode = signal === null ? subprocess.exitCode : null;
@@ -117,41 +179,39 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   if (interrupted) error = `${label} was interrupted`;
   else if (timedOut) error = `${label} timed out after ${formatTimeLimit(options.timeoutMs)}`;
   else if (signal !== null) error = `${label} was killed by ${signal}`;
-  return finish({ reply: stdout, exitCode, signal, timedOut, interrupted, error });
+  return finish({ reply: stdoutChunks.join(""), exitCode, signal, timedOut, interrupted, error });
 }
 
-/** Waits up to `graceMs` for every process of the group to exit, then kills what is left. */
-async function stopProcessGroup(groupId: number, graceMs: number): Promise<void> {
+/**
+ * Stops the program's process group and every process holding its stdout or stderr (those that left
+ * the group with `setsid` included, see findOutputHolders): SIGTERM, then SIGKILL to what is left once
+ * the group is gone and the output closed, or `graceMs` has passed.
+ */
+async function stopProcesses(
+  groupId: number,
+  channels: readonly string[],
+  graceMs: number,
+  outputClosed: () => boolean,
+): Promise<void> {
+  signalGroup(groupId, "SIGTERM");
+  // Only while the output is open: once every holder closed it, its name may one day be another's.
+  if (!outputClosed()) for (const pid of findOutputHolders(channels)) signalProcess(pid, "SIGTERM");
   const deadline = Date.now() + graceMs;
-  while (isGroupAlive(groupId) && Date.now() < deadline) await sleep(GROUP_POLL_MS);
+  while ((isProcessGroupAlive(groupId) || !outputClosed()) && Date.now() < deadline) await sleep(GROUP_POLL_MS);
   signalGroup(groupId, "SIGKILL");
+  if (!outputClosed()) for (const pid of findOutputHolders(channels)) signalProcess(pid, "SIGKILL");
 }
 
 function signalGroup(groupId: number, signal: NodeJS.Signals): void {
+  signalProcess(-groupId, signal);
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-groupId, signal);
+    process.kill(pid, signal);
   } catch {
     // Already gone.
   }
-}
-
-function isGroupAlive(groupId: number): boolean {
-  try {
-    process.kill(-groupId, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function readText(stream: ReadableStream<Uint8Array>, onText: (chunk: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) {
-    const text = decoder.decode(chunk, { stream: true });
-    if (text !== "") onText(text);
-  }
-  const rest = decoder.decode();
-  if (rest !== "") onText(rest);
 }
 
 function toTimerDelay(timeoutMs: number): number {

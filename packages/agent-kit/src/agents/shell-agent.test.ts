@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive } from "@uwf/cas";
+import { waitFor } from "@uwf/cas/test";
 import { liveProcessesInGroup } from "../../test/fixtures/agents/fixtures.ts";
 import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
 import { type AgentRunFixture, createAgentRunFixture } from "../testing/index.ts";
@@ -57,6 +59,14 @@ describe("runShellAgent", () => {
     expect(result.reply).toStartWith("---\n$status: fail\nexitCode: null\n---\n");
     expect(existsSync(pidFile)).toBe(true);
     expect(liveProcessesInGroup(Number(readFileSync(pidFile, "utf8")))).toEqual([]);
+  });
+
+  it("keeps its result when it leaves a server running in the background, stopping the server", async () => {
+    const pidFile = join(fixture.cwd, "server.pid");
+    const result = await run(`sleep 300 & echo $! > ${pidFile}; echo checks passed`);
+    expect(result).toMatchObject({ exitCode: 0, error: null, timedOut: false });
+    expect(result.reply).toBe("---\n$status: pass\nexitCode: 0\n---\n\nOutput:\n\n```text\nchecks passed\n```\n");
+    await waitFor(() => !isProcessAlive(Number(readFileSync(pidFile, "utf8"))), { what: "the server stopping" });
   });
 
   it("keeps stdout and stderr lines in the order they were written", async () => {

@@ -61,6 +61,7 @@ export async function runShellAgent(options: RunShellAgentOptions): Promise<Agen
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
     const status = result.error === null && result.exitCode === 0 ? "pass" : "fail";
     return {

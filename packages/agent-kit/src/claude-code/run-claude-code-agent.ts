@@ -92,6 +92,7 @@ async function launchClaudeCode(
     ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
   });
   const stream = reader.finish();
   const { result } = stream;

@@ -153,6 +153,24 @@ describe("extractFrontmatter", () => {
     ).toBe('field "comments": expected a finite number, got Infinity');
   });
 
+  it("rejects a lone surrogate in a field, in a nested name, or in the reply's text, escaped in the problem", () => {
+    const schema = { properties: { comments: {}, notes: {} } };
+    const lone = "half of a UTF-16 surrogate pair without its other half";
+    expect(problemOf('---\ncomments: "a \\ud800 b"\n---\n', schema)).toBe(
+      `field "comments" holds \\ud800, ${lone}, which JSON cannot carry (the YAML escape "\\ud800" makes one): write the character itself, or leave it out`,
+    );
+    expect(problemOf('---\nnotes: { "k\\udc00": 1 }\n---\n', schema)).toStartWith(
+      'field "notes.k\\udc00" has a name that holds \\udc00, ',
+    );
+    expect(problemOf("---\ncomments: fine\n---\nbody \ud83d end\n", schema)).toBe(
+      `the reply holds \\ud83d at line 4, column 6: ${lone}, which JSON and UTF-8 cannot carry; write the character itself, or leave it out`,
+    );
+    // A whole pair, escaped or not, is a character like any other.
+    expect(extractFrontmatter('---\ncomments: "\\ud83d\\ude00 😀"\n---\n', schema).fields).toEqual({
+      comments: "😀 😀",
+    });
+  });
+
   it("accepts $SUSPEND with a reason and lifts the required fields", () => {
     expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: Which database?\n---\n", reviewerSchema)).toEqual({
       fields: { $status: "$SUSPEND", reason: "Which database?" },

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, SafeResult } from "@uwf/protocol";
+import { findLoneSurrogate, type JsonSchemaObject, type SafeResult } from "@uwf/protocol";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { loadYaml } from "../yaml/load-yaml.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
@@ -49,6 +49,8 @@ export function safeExtractFrontmatter(
 type ReplyCheck = ({ success: true } & ExtractedFrontmatter) | { success: false; problem: string };
 
 function checkReply(reply: string, schema: JsonSchemaObject | undefined): ReplyCheck {
+  const lone = findLoneSurrogate(reply);
+  if (lone !== -1) return { success: false, problem: describeLoneSurrogateInReply(reply, lone) };
   const roleSchema = schema ?? { type: "object" };
   const replySchema = withStatusFields(roleSchema);
   const split = splitFrontmatter(reply);
@@ -170,10 +172,14 @@ function reportsNothing(schema: JsonSchemaObject): boolean {
   );
 }
 
-/** Fields are stored as JSON: `.inf`, `.nan`, dates and binaries have no JSON form. */
+/** Fields are stored as JSON: `.inf`, `.nan`, dates, binaries and lone surrogates have no JSON form. */
 function findNonJsonValue(value: unknown, path: string[]): string | null {
   const field = path.join(".");
-  if (value === null || typeof value === "string" || typeof value === "boolean") return null;
+  if (typeof value === "string") {
+    const lone = findLoneSurrogate(value);
+    return lone === -1 ? null : `field ${JSON.stringify(field)} holds ${describeLoneSurrogate(value, lone)}`;
+  }
+  if (value === null || typeof value === "boolean") return null;
   if (typeof value === "number") {
     return Number.isFinite(value) ? null : `field "${field}": expected a finite number, got ${String(value)}`;
   }
@@ -186,10 +192,35 @@ function findNonJsonValue(value: unknown, path: string[]): string | null {
   }
   if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
     for (const [key, item] of Object.entries(value)) {
+      const lone = findLoneSurrogate(key);
+      if (lone !== -1) {
+        return `field ${JSON.stringify([...path, key].join("."))} has a name that holds ${describeLoneSurrogate(key, lone)}`;
+      }
       const problem = findNonJsonValue(item, [...path, key]);
       if (problem !== null) return problem;
     }
     return null;
   }
   return `field "${field}": expected a JSON value (text, number, boolean, list or mapping), got ${describeValue(value)}`;
+}
+
+/**
+ * A lone surrogate in a field, for the agent, escaped (the problem is stored and sent back, so it
+ * must not hold one itself): `\ud800`, what it is, and how to do without it.
+ */
+function describeLoneSurrogate(text: string, index: number): string {
+  const escaped = escapeCodeUnit(text, index);
+  return `${escaped}, half of a UTF-16 surrogate pair without its other half, which JSON cannot carry (the YAML escape "${escaped}" makes one): write the character itself, or leave it out`;
+}
+
+/** A lone surrogate in the reply's own text, where only a program that writes UTF-16 can have put it. */
+function describeLoneSurrogateInReply(reply: string, index: number): string {
+  const before = reply.slice(0, index);
+  const line = before.split("\n").length;
+  const column = index - before.lastIndexOf("\n");
+  return `the reply holds ${escapeCodeUnit(reply, index)} at line ${line}, column ${column}: half of a UTF-16 surrogate pair without its other half, which JSON and UTF-8 cannot carry; write the character itself, or leave it out`;
+}
+
+function escapeCodeUnit(text: string, index: number): string {
+  return `\\u${text.charCodeAt(index).toString(16).padStart(4, "0")}`;
 }

@@ -117,6 +117,16 @@ describe("run_command", () => {
     expect(result.content).toEndWith("\n20000");
   });
 
+  it("returns when a command exits leaving a server in the background, with its exit code, and stops the server", async () => {
+    const result = await call("run_command", {
+      command: "echo $$ > leader; sleep 300 & echo serving",
+      timeout_seconds: 60,
+    });
+    expect(result).toEqual({ content: "exit code 0\nserving", isError: false });
+    const leader = Number(readFileSync(join(workspace, "leader"), "utf8"));
+    await waitFor(() => liveProcessesInGroup(leader).length === 0, { what: `process group ${leader} ending` });
+  });
+
   it("stops a command at its timeout, with everything it started", async () => {
     const result = await call("run_command", {
       command: "echo $$ > leader; sleep 20 & sleep 20",

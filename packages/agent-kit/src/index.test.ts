@@ -40,6 +40,7 @@ describe("the @uwf/agent-kit entry", () => {
       "checkClaudeCode",
       "compileWorkflow",
       "configFilePath",
+      "continuesConversation",
       "createFolderIncludeReader",
       "describeYamlError",
       "dotenvFilePath",

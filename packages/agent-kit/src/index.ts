@@ -5,6 +5,7 @@ export type {
   AgentRunContext,
 } from "./agents/agent-launch-result.ts";
 export { AgentUnavailableError } from "./agents/agent-unavailable-error.ts";
+export { continuesConversation } from "./agents/continues-conversation.ts";
 export { InvalidScenarioError } from "./agents/invalid-scenario-error.ts";
 export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./agents/launch-agent.ts";
 export { type Scenario, type ScenarioStep, safeLoadScenario } from "./agents/load-scenario.ts";

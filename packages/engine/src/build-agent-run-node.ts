@@ -11,8 +11,20 @@ export interface BuildAgentRunNodeOptions {
   run: AgentRunResult;
 }
 
-/** The agent-run record: every attempt's request and raw reply go into the batch, so nothing is lost. */
-export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: BuildAgentRunNodeOptions): Address {
+/**
+ * The agent-run record: every attempt's request and raw reply go into the batch, so nothing is lost.
+ * Its `prompt` is what the first attempt was really sent (the short prompt when the agent continued
+ * its conversation), else the planned one.
+ */
+export function buildAgentRunNode({
+  batch,
+  alias,
+  kind,
+  cwd,
+  prompt: planned,
+  run,
+}: BuildAgentRunNodeOptions): Address {
+  const prompt = run.attempts[0]?.request ?? planned;
   const promptAddress = batch.addText(prompt);
   const node: AgentRunNode = {
     type: "agent-run/1",

@@ -39,6 +39,7 @@ export interface AgentRunResult<Route = unknown> {
 }
 
 export interface RunAgentWithRetriesOptions<Route = unknown> extends Omit<LaunchAgentOptions, "prompt" | "config"> {
+  /** The whole-thread prompt; `continuationPrompt` (optional) is what an agent continuing its conversation gets. */
   prompt: string;
   schema: JsonSchemaObject;
   retries: number;
@@ -72,7 +73,7 @@ type ReplyCheck<Route> =
 export async function runAgentWithRetries<Route = unknown>(
   options: RunAgentWithRetriesOptions<Route>,
 ): Promise<AgentRunResult<Route>> {
-  const { schema, retries, prompt, config, route, ...launchOptions } = options;
+  const { schema, retries, prompt, config, route, continuationPrompt, ...launchOptions } = options;
   const attempts: AttemptRecord[] = [];
   let usage: Usage | null = null;
   let sessionId: string | null = null;
@@ -104,15 +105,22 @@ export async function runAgentWithRetries<Route = unknown>(
   };
 
   let request = prompt;
+  // Only the first launch may continue the previous visit with the short prompt; a retry sends its own.
+  let continuation = continuationPrompt;
   let previousVisit: PreviousVisit | undefined = launchOptions.previousVisit;
   for (let attempt = 0; ; attempt++) {
-    const result = await launchAgent({
+    const launched = await launchAgent({
       ...launchOptions,
       config,
       prompt: request,
       attempt,
       ...(previousVisit === undefined ? {} : { previousVisit }),
+      ...(continuation === undefined ? {} : { continuationPrompt: continuation }),
     });
+    // What the agent was really sent: the whole thread, or the steps since when it continued its conversation.
+    if (launched.continued === true && continuation !== undefined) request = continuation;
+    continuation = undefined;
+    const result = launched;
     addToUsage(result.usage);
     sessionId = result.sessionId ?? sessionId;
     transcript = result.transcript ?? transcript;

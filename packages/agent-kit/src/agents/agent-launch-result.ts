@@ -36,6 +36,8 @@ export interface AgentLaunchResult {
   permissionDenials?: PermissionDenial[];
   /** Why the stored conversation could not be continued, when the launch started a fresh one instead. */
   freshStart?: string | null;
+  /** True when the launch continued the previous visit's conversation and so was sent `continuationPrompt`. */
+  continued?: boolean;
 }
 
 /** What a running agent is doing, for a status line: the model turns so far and the tool it called last. */

@@ -18,8 +18,17 @@ export interface BuildContinuationPromptOptions {
   task: string;
   /** The thread's start inputs (`uwf start --input`), shown with the task. */
   inputs?: Record<string, unknown>;
-  /** Every step so far, oldest first. The steps before `firstShownStep(history, roleName)` may be only named. */
+  /**
+   * Every step so far, oldest first. With `continuesConversation`, the steps before
+   * `firstShownStep(history, roleName)` may be only named.
+   */
   history: readonly (HistoryEntry | NamedStep)[];
+  /**
+   * True for the prompt of an agent that continues its own conversation of the role's last visit
+   * (the built-in agent continuing its transcript, Claude Code resuming its session): its history
+   * shows that visit and the steps since. Default false: the whole thread (DESIGN §5, sight).
+   */
+  continuesConversation?: boolean;
   /** The rendered prompt of the edge the moderator followed. */
   edgePrompt: string;
   bodyQuota?: number;
@@ -44,7 +53,12 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
     buildOutputFormatSection(buildReplySchema(workflow, roleName)),
     formatRoleSection(workflow, roleName, role),
     formatTaskSection(task, options.inputs),
-    formatHistorySection({ history, roleName, bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA }),
+    formatHistorySection({
+      history,
+      roleName,
+      bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA,
+      sinceLastVisit: options.continuesConversation ?? false,
+    }),
     `# Your next step\n\nThis is step ${stepNumber} of the thread.\n\n${edgePrompt.trim()}`,
   ];
   return `${sections.join("\n\n")}\n`;

@@ -54,6 +54,9 @@ export function buildAgentRunNode({
         ? {}
         : { permissionDenials: result.permissionDenials }),
       ...(result.freshStart === undefined || result.freshStart === null ? {} : { freshStart: result.freshStart }),
+      ...(result.usageProblem === undefined || result.usageProblem === null
+        ? {}
+        : { usageProblem: result.usageProblem }),
     })),
     outcome: run.outcome,
     error: run.error,

@@ -63,7 +63,12 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
   };
   if ("command" in spec && !("preset" in spec)) {
     const { launchCommandAgent } = await import("./launch-command-agent.ts");
-    return launchCommandAgent({ spec, keyVariables: providerKeyVariables(options.config), ...processOptions });
+    return launchCommandAgent({
+      spec,
+      keyVariables: providerKeyVariables(options.config),
+      ...processOptions,
+      ...(options.config === undefined ? {} : { config: options.config }),
+    });
   }
   if ("builtin" in spec) {
     switch (spec.builtin) {

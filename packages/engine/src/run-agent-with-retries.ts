@@ -137,7 +137,7 @@ export async function runAgentWithRetries<Route = unknown>(
     if (checked.success) return finish("ok", null, { reply: checked.reply, extraction: "frontmatter" });
     if (!checked.retry) return finish("invalid", `reply cannot be used: ${checked.problem}`);
     if (attempt < retries) {
-      const retryPrompt = buildRetryPrompt(checked.problem, schema);
+      const retryPrompt = buildRetryPrompt(checked.problem, schema, { previousReply: result.reply });
       if (keepsConversation(result)) {
         previousVisit = {
           sessionId: result.sessionId,

@@ -66,6 +66,7 @@ describe("the @uwf/agent-kit entry", () => {
       "renderEdgePrompt",
       "resolveAgent",
       "resolveModelSettings",
+      "restoreWorkflowFieldOrder",
       "runScriptedAgent",
       "safeExtractFrontmatter",
       "safeLoadConfig",

@@ -102,6 +102,7 @@ export {
 } from "./prompt/build-output-format-section.ts";
 export { firstShownStep } from "./prompt/first-shown-step.ts";
 export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";
+export { restoreWorkflowFieldOrder } from "./workflow/field-order.ts";
 export type { FieldPath } from "./workflow/field-path.ts";
 export { createFolderIncludeReader } from "./workflow/folder-include-reader.ts";
 export { InvalidInputsError } from "./workflow/invalid-inputs-error.ts";

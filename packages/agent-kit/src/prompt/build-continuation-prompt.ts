@@ -3,6 +3,7 @@ import { buildReplySchema } from "../extract/build-reply-schema.ts";
 import { formatYaml } from "../extract/format-frontmatter.ts";
 import { UnknownRoleError } from "../workflow/unknown-role-error.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
+import { describeRoutes } from "./describe-routes.ts";
 import { fenceText } from "./fence-text.ts";
 import { formatHistorySection } from "./format-history-section.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
@@ -50,7 +51,7 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   const { history } = options;
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;
   const sections = [
-    buildOutputFormatSection(buildReplySchema(workflow, roleName)),
+    buildOutputFormatSection(buildReplySchema(workflow, roleName), { routes: describeRoutes(workflow, roleName) }),
     formatRoleSection(workflow, roleName, role),
     formatTaskSection(task, options.inputs),
     formatHistorySection({

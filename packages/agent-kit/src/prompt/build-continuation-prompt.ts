@@ -1,6 +1,8 @@
 import type { Role, WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema } from "../extract/build-reply-schema.ts";
 import { formatYaml } from "../extract/format-frontmatter.ts";
+import { STATUS_FIELD } from "../extract/status-fields.ts";
+import { restoreFieldOrder } from "../workflow/field-order.ts";
 import { UnknownRoleError } from "../workflow/unknown-role-error.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
 import { describeRoutes } from "./describe-routes.ts";
@@ -48,7 +50,7 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   if (role === undefined) {
     throw new UnknownRoleError(workflow.name, roleName);
   }
-  const { history } = options;
+  const history = options.history.map((entry) => ("output" in entry ? inFieldOrder(workflow, entry) : entry));
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;
   const sections = [
     buildOutputFormatSection(buildReplySchema(workflow, roleName), { routes: describeRoutes(workflow, roleName) }),
@@ -63,6 +65,21 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
     `# Your next step\n\nThis is step ${stepNumber} of the thread.\n\n${edgePrompt.trim()}`,
   ];
   return `${sections.join("\n\n")}\n`;
+}
+
+/**
+ * A step's output with its fields in the order its role's author wrote them (`$status` first):
+ * outputs are stored as canonical JSON, which sorts them.
+ */
+function inFieldOrder(workflow: WorkflowNode, entry: HistoryEntry): HistoryEntry {
+  const frontmatter = workflow.roles[entry.role]?.frontmatter;
+  if (frontmatter === undefined) return entry;
+  const properties = restoreFieldOrder(frontmatter).properties;
+  const order = [STATUS_FIELD, ...Object.keys(properties !== null && typeof properties === "object" ? properties : {})];
+  const output: Record<string, unknown> = {};
+  for (const name of order) if (name in entry.output) output[name] = entry.output[name];
+  for (const [name, value] of Object.entries(entry.output)) if (!(name in output)) output[name] = value;
+  return { ...entry, output };
 }
 
 function formatTaskSection(task: string, inputs: Record<string, unknown> | undefined): string {

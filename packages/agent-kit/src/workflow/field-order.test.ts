@@ -72,6 +72,27 @@ describe("the author's field order", () => {
     expect(buildRetryPrompt("p", buildReplySchema(stored(), "judge"))).not.toContain(FIELD_ORDER_KEYWORD);
   });
 
+  it("shows earlier outputs in the author's order, though they are stored sorted", () => {
+    const prompt = buildContinuationPrompt({
+      workflow: stored(),
+      roleName: "sorted",
+      task: "T",
+      history: [
+        {
+          number: 1,
+          role: "judge",
+          agent: "a",
+          output: { details: { alpha: "x", zeta: "y" }, reasoning: "because", verdict: "accept" },
+          body: "",
+          startedAt: "2026-01-01T00:00:00.000Z",
+          completedAt: "2026-01-01T00:00:01.000Z",
+        },
+      ],
+      edgePrompt: "Go.",
+    });
+    expect(prompt).toContain("reasoning: because\nverdict: accept\ndetails:\n");
+  });
+
   it("names missing fields in the author's order", () => {
     const checked = safeExtractFrontmatter("---\ndetails: {}\n---\n", buildReplySchema(stored(), "judge"));
     expect(checked.success).toBe(false);

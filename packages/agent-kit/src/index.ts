@@ -5,6 +5,7 @@ export type {
   AgentRunContext,
 } from "./agents/agent-launch-result.ts";
 export { AgentUnavailableError } from "./agents/agent-unavailable-error.ts";
+export { continuesConversation } from "./agents/continues-conversation.ts";
 export { formatSeconds } from "./agents/format-seconds.ts";
 export { InvalidScenarioError } from "./agents/invalid-scenario-error.ts";
 export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./agents/launch-agent.ts";
@@ -107,6 +108,7 @@ export {
 } from "./prompt/build-output-format-section.ts";
 export { firstShownStep } from "./prompt/first-shown-step.ts";
 export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";
+export { restoreWorkflowFieldOrder } from "./workflow/field-order.ts";
 export type { FieldPath } from "./workflow/field-path.ts";
 export { createFolderIncludeReader } from "./workflow/folder-include-reader.ts";
 export { InvalidInputsError } from "./workflow/invalid-inputs-error.ts";

@@ -13,11 +13,21 @@ export interface BuildAgentRunNodeOptions {
 
 /**
  * The agent-run record: every attempt's request and raw reply go into the batch, so nothing is lost.
- * A lone surrogate (half a UTF-16 pair, which canonical JSON cannot carry: an agent that writes
- * UTF-16, a model's `\ud800`) is stored as U+FFFD, so that a run with one is kept like any other.
+ * Its `prompt` is what the first attempt was really sent (the short prompt when the agent continued
+ * its conversation), else the planned one. A lone surrogate (half a UTF-16 pair, which canonical
+ * JSON cannot carry: an agent that writes UTF-16, a model's `\ud800`) is stored as U+FFFD, so that a
+ * run with one is kept like any other.
  */
-export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: BuildAgentRunNodeOptions): Address {
+export function buildAgentRunNode({
+  batch,
+  alias,
+  kind,
+  cwd,
+  prompt: planned,
+  run,
+}: BuildAgentRunNodeOptions): Address {
   const addText = (text: string) => batch.addText(replaceLoneSurrogates(text));
+  const prompt = run.attempts[0]?.request ?? planned;
   const promptAddress = addText(prompt);
   const node: AgentRunNode = {
     type: "agent-run/1",
@@ -47,6 +57,9 @@ export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: Buil
         ? {}
         : { permissionDenials: result.permissionDenials }),
       ...(result.freshStart === undefined || result.freshStart === null ? {} : { freshStart: result.freshStart }),
+      ...(result.usageProblem === undefined || result.usageProblem === null
+        ? {}
+        : { usageProblem: result.usageProblem }),
     })),
     outcome: run.outcome,
     error: run.error,

@@ -1,5 +1,6 @@
 import {
   buildContinuationPrompt,
+  continuesConversation,
   firstShownStep,
   type NamedStep,
   type ResolvedAgent,
@@ -20,7 +21,13 @@ export interface PlannedStep {
   roleName: string;
   edgePrompt: string;
   agent: ResolvedAgent;
+  /** The whole thread: what every agent gets, but one that continues its conversation. */
   prompt: string;
+  /**
+   * The role's last visit and the steps since, for an agent that continues its conversation of
+   * that visit (`continuesConversation`); null when the agent keeps none or the role has no earlier visit.
+   */
+  continuationPrompt: string | null;
 }
 
 export interface ChooseStepOptions {
@@ -56,16 +63,24 @@ export async function chooseStep(
     timeoutSeconds: options.timeoutSeconds,
     home: options.home,
   });
-  const prompt = buildContinuationPrompt({
+  const promptOptions = {
     workflow,
     roleName,
     task: chain.start.prompt,
-    inputs: chain.start.inputs,
-    history: await promptHistory(history, roleName),
+    ...(chain.start.inputs === undefined ? {} : { inputs: chain.start.inputs }),
     edgePrompt,
-  });
+  };
+  const prompt = buildContinuationPrompt({ ...promptOptions, history: await history.stepsFrom(0) });
+  const continues = continuesConversation(agent.spec) && history.steps.some((step) => step.role === roleName);
+  const continuationPrompt = continues
+    ? buildContinuationPrompt({
+        ...promptOptions,
+        history: await sinceLastVisit(history, roleName),
+        continuesConversation: true,
+      })
+    : null;
   options.trace?.("prompt built");
-  return { ended: false, number: history.length + 1, roleName, edgePrompt, agent, prompt };
+  return { ended: false, number: history.length + 1, roleName, edgePrompt, agent, prompt, continuationPrompt };
 }
 
 /**
@@ -87,8 +102,8 @@ async function chooseOrExplain(options: ChooseStepRoleOptions): Promise<StepRole
   }
 }
 
-/** What the prompt shows of the history: the steps from the role's last visit on, whole; the earlier ones by number and role. */
-async function promptHistory(history: ThreadHistory, roleName: string): Promise<Array<HistoryStep | NamedStep>> {
+/** What a continuing agent's prompt shows: the steps from the role's last visit on, whole; the earlier ones by number and role. */
+async function sinceLastVisit(history: ThreadHistory, roleName: string): Promise<Array<HistoryStep | NamedStep>> {
   const from = firstShownStep(history.steps, roleName);
   const named = history.steps.slice(0, from).map(({ role }, index) => ({ number: index + 1, role }));
   return [...named, ...(await history.stepsFrom(from))];

@@ -40,6 +40,7 @@ export interface AgentRunResult<Route = unknown> {
 }
 
 export interface RunAgentWithRetriesOptions<Route = unknown> extends Omit<LaunchAgentOptions, "prompt" | "config"> {
+  /** The whole-thread prompt; `continuationPrompt` (optional) is what an agent continuing its conversation gets. */
   prompt: string;
   schema: JsonSchemaObject;
   retries: number;
@@ -75,7 +76,7 @@ type ReplyCheck<Route> =
 export async function runAgentWithRetries<Route = unknown>(
   options: RunAgentWithRetriesOptions<Route>,
 ): Promise<AgentRunResult<Route>> {
-  const { schema, retries, prompt, config, route, ...launchOptions } = options;
+  const { schema, retries, prompt, config, route, continuationPrompt, ...launchOptions } = options;
   const attempts: AttemptRecord[] = [];
   let usage: Usage | null = null;
   let sessionId: string | null = null;
@@ -114,16 +115,23 @@ export async function runAgentWithRetries<Route = unknown>(
     `the agent timed out: its time limit of ${formatSeconds(launchOptions.timeoutMs)} ran out over ${attemptsMade} attempts`;
 
   let request = prompt;
+  // Only the first launch may continue the previous visit with the short prompt; a retry sends its own.
+  let continuation = continuationPrompt;
   let previousVisit: PreviousVisit | undefined = launchOptions.previousVisit;
   for (let attempt = 0; ; attempt++) {
-    const result = await launchAgent({
+    const launched = await launchAgent({
       ...launchOptions,
       timeoutMs: timeLeft(),
       config,
       prompt: request,
       attempt,
       ...(previousVisit === undefined ? {} : { previousVisit }),
+      ...(continuation === undefined ? {} : { continuationPrompt: continuation }),
     });
+    // What the agent was really sent: the whole thread, or the steps since when it continued its conversation.
+    if (launched.continued === true && continuation !== undefined) request = continuation;
+    continuation = undefined;
+    const result = launched;
     addToUsage(result.usage);
     sessionId = result.sessionId ?? sessionId;
     transcript = result.transcript ?? transcript;
@@ -144,7 +152,7 @@ export async function runAgentWithRetries<Route = unknown>(
     if (attempt < retries && timeIsUp())
       return finish("timeout", `${limitSpent(attempt + 1)}; the last reply: ${checked.problem}`);
     if (attempt < retries) {
-      const retryPrompt = buildRetryPrompt(checked.problem, schema);
+      const retryPrompt = buildRetryPrompt(checked.problem, schema, { previousReply: result.reply });
       if (keepsConversation(result)) {
         previousVisit = {
           sessionId: result.sessionId,

@@ -63,7 +63,7 @@ export async function runStepAgent(
 ): Promise<StepRun> {
   const { store, config } = options;
   const { record, chain, history, workflow, compiled } = state;
-  const { roleName, agent, prompt, number } = planned;
+  const { roleName, agent, prompt, continuationPrompt, number } = planned;
   await checkStoreWritable(store.objects, prompt);
   options.trace?.("store checked");
   const startedAt = options.now();
@@ -75,6 +75,7 @@ export async function runStepAgent(
     spec: agent.spec,
     alias: agent.alias,
     prompt,
+    ...(continuationPrompt === null ? {} : { continuationPrompt }),
     schema: buildReplySchema(workflow, roleName),
     retries: config.retries,
     cwd: chain.start.cwd,

@@ -98,6 +98,8 @@ export const agentAttemptSchema = z
     permissionDenials: z.array(permissionDenialSchema).optional(),
     /** Why the stored conversation could not be continued, when the launch started a fresh one instead. */
     freshStart: z.string().optional(),
+    /** Why the usage a command agent wrote to `UWF_USAGE_FILE` was not counted (a malformed file). */
+    usageProblem: z.string().optional(),
   })
   .strict();
 export type AgentAttempt = z.infer<typeof agentAttemptSchema>;

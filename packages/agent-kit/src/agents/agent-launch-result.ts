@@ -36,6 +36,10 @@ export interface AgentLaunchResult {
   permissionDenials?: PermissionDenial[];
   /** Why the stored conversation could not be continued, when the launch started a fresh one instead. */
   freshStart?: string | null;
+  /** Why the usage the agent wrote to `UWF_USAGE_FILE` was not counted (a malformed file). */
+  usageProblem?: string | null;
+  /** True when the launch continued the previous visit's conversation and so was sent `continuationPrompt`. */
+  continued?: boolean;
 }
 
 /** What a running agent is doing, for a status line: the model turns so far and the tool it called last. */

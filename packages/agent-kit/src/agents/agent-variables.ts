@@ -1,13 +1,21 @@
 import type { AgentEnvironment } from "./agent-launch-result.ts";
 
-/** The `UWF_*` environment variables every launched program gets. */
-export function buildAgentVariables(environment: AgentEnvironment, promptFile: string): Record<string, string> {
+/**
+ * The `UWF_*` environment variables every launched program gets; `UWF_USAGE_FILE` for the programs
+ * whose usage uwf reads from there (command and shell agents).
+ */
+export function buildAgentVariables(
+  environment: AgentEnvironment,
+  promptFile: string,
+  usageFile?: string,
+): Record<string, string> {
   return {
     UWF_THREAD: environment.thread,
     UWF_ROLE: environment.role,
     UWF_STEP: String(environment.step),
     UWF_HOME: environment.home,
     UWF_PROMPT_FILE: promptFile,
+    ...(usageFile === undefined ? {} : { UWF_USAGE_FILE: usageFile }),
   };
 }
 

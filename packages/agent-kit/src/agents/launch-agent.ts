@@ -29,6 +29,13 @@ export interface LaunchAgentOptions extends AgentRunContext {
    * fork point), so a session must be forked rather than continued in place.
    */
   previousVisit?: PreviousVisit;
+  /**
+   * What to send instead of `prompt` when the agent continues the conversation of `previousVisit`
+   * (its last visit and the steps since, not the whole thread it already has). Agents that keep no
+   * conversation, and a conversation that has to start afresh, get `prompt`; the launch says which
+   * it sent in `AgentLaunchResult.continued`.
+   */
+  continuationPrompt?: string;
   /** config.yaml, for model-driven agents (providers, models, prices); read from `env.home` when not given. */
   config?: Config;
   /** For the `scripted` built-in. Defaults: `stepIndex` = `env.step - 1`, `routedRole` = `env.role`, `baseDir` = `cwd`. */
@@ -58,7 +65,12 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
   };
   if ("command" in spec && !("preset" in spec)) {
     const { launchCommandAgent } = await import("./launch-command-agent.ts");
-    return launchCommandAgent({ spec, keyVariables: providerKeyVariables(options.config), ...processOptions });
+    return launchCommandAgent({
+      spec,
+      keyVariables: providerKeyVariables(options.config),
+      ...processOptions,
+      ...(options.config === undefined ? {} : { config: options.config }),
+    });
   }
   if ("builtin" in spec) {
     switch (spec.builtin) {
@@ -82,6 +94,7 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
           alias: options.alias,
           ...processOptions,
           ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
+          ...(options.continuationPrompt === undefined ? {} : { continuationPrompt: options.continuationPrompt }),
           ...(options.config === undefined ? {} : { config: options.config }),
         });
       }
@@ -93,6 +106,7 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
       spec,
       ...processOptions,
       ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
+      ...(options.continuationPrompt === undefined ? {} : { continuationPrompt: options.continuationPrompt }),
       ...(options.config === undefined ? {} : { config: options.config }),
       ...(options.attempt === undefined ? {} : { attempt: options.attempt }),
     });

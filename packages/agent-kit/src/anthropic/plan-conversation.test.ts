@@ -48,6 +48,17 @@ describe("planConversation", () => {
     expect(notes).toEqual(["continuing 4 earlier messages (4000 tokens)"]);
   });
 
+  it("sends a continued conversation the continuation prompt, and a fresh one the whole-thread prompt", async () => {
+    const continuation = splitPrompt(PROMPT.replace("Write notes.", "Write notes.\n\n# History\n\nSince."), "/work");
+    const continued = await plan({ continuation }).result;
+    if (!continued.success) throw new Error(continued.problem);
+    expect(JSON.stringify(continued.messages.at(-1))).toContain("Since.");
+    const fresh = await plan({ continuation, tokens: { tokens: 9_000 } }).result;
+    if (!fresh.success) throw new Error(fresh.problem);
+    expect(fresh.continued).toBe(0);
+    expect(JSON.stringify(fresh.messages)).not.toContain("Since.");
+  });
+
   it("starts afresh, saying why, when the conversation takes more than half of what the window leaves", async () => {
     const { result, notes } = plan({ tokens: { tokens: 4_001 } });
     const planned = await result;

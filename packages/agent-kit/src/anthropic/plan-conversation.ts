@@ -8,7 +8,10 @@ export type TokenCount = { tokens: number } | { refused: string } | { unavailabl
 export interface PlanConversationOptions {
   /** The stored transcript of the role's previous visit (or of this step's previous attempt). */
   previous: readonly unknown[] | null | undefined;
+  /** The prompt of a fresh conversation: the whole thread. */
   prompt: SplitPrompt;
+  /** What a continued conversation is sent instead (the steps since its last visit); default `prompt`. */
+  continuation?: SplitPrompt;
   model: string;
   contextWindow: number;
   maxTokens: number;
@@ -36,8 +39,9 @@ export type ConversationPlan =
  * (`findTranscriptProblem`) and, with the new prompt, takes at most half of
  * what the model's context window leaves beside `maxTokens`, measured with the
  * API's `count_tokens` — the other half is for this visit's own turns. Else
- * the agent starts a fresh conversation from the prompt, which carries the
- * thread's history anyway, and says why. A retry prompt carries no task, so a
+ * the agent starts a fresh conversation from `prompt`, which carries the
+ * whole thread, and says why; a continued one is sent `continuation` (the
+ * steps since its last visit). A retry prompt carries no task, so a
  * conversation that cannot be continued under one is a failure.
  */
 export async function planConversation(options: PlanConversationOptions): Promise<ConversationPlan> {
@@ -65,8 +69,9 @@ export async function planConversation(options: PlanConversationOptions): Promis
   const problem = findTranscriptProblem(stored);
   if (problem !== null) return fresh(`the stored conversation is malformed: ${problem}`);
 
-  const system = prompt.hasRole ? prompt.system : (stored[0]?.system ?? prompt.system);
-  const appended = appendUserText(stored, prompt.user);
+  const next = options.continuation ?? prompt;
+  const system = next.hasRole ? next.system : (stored[0]?.system ?? next.system);
+  const appended = appendUserText(stored, next.user);
   const messages = appended.map((message, index) => (index === 0 ? { ...message, system } : message));
   const budget = Math.floor((options.contextWindow - options.maxTokens) / 2);
   const count = await options.countTokens(system, messages);

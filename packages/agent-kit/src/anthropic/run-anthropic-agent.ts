@@ -19,6 +19,8 @@ export interface RunAnthropicAgentOptions extends AgentRunContext {
   alias: string;
   /** The role's previous visit: its transcript is continued. */
   previousVisit?: PreviousVisit;
+  /** Sent instead of `prompt` when that transcript is continued (see `LaunchAgentOptions.continuationPrompt`). */
+  continuationPrompt?: string;
   /** config.yaml; read from `env.home` when not given. */
   config?: Config;
   /** Where the API key variable is looked up first. Default: `process.env`. */
@@ -49,10 +51,12 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
     options.onStderr?.(`${line}\n`);
   };
   const setUp = await setUpAnthropicRun(options, startedAt, note);
+  let continued = false;
   const finish = (fields: Partial<AgentLaunchResult>): AgentLaunchResult => {
     const transcript = setUp.success ? setUp.run.transcript : [];
     return buildLaunchResult(startedAt, {
       stderrTail: log.toString(),
+      ...(continued ? { continued } : {}),
       usage: setUp.success ? setUp.run.usage : null,
       transcript: transcript.length === 0 ? null : transcript,
       ...fields,
@@ -77,6 +81,7 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
       return finish({ error: plan.problem });
     }
     run.transcript = plan.messages;
+    continued = plan.continued > 0;
     for (let turn = 1; ; turn++) {
       const outcome = await takeModelTurn(run, turn, plan);
       if (outcome.kind === "request-failed") return failed(outcome.error, outcome.attempts);
@@ -98,6 +103,9 @@ function planRunConversation(run: AnthropicRun, options: RunAnthropicAgentOption
   return planConversation({
     previous: options.previousVisit?.transcript,
     prompt: splitPrompt(options.prompt, run.toolContext.workspace),
+    ...(options.continuationPrompt === undefined
+      ? {}
+      : { continuation: splitPrompt(options.continuationPrompt, run.toolContext.workspace) }),
     model: settings.model,
     contextWindow: settings.contextWindow,
     maxTokens: settings.maxTokens,

@@ -67,7 +67,9 @@ export async function setUpAnthropicRun(
   const signal = options.signal === undefined ? timeout.signal : AbortSignal.any([options.signal, timeout.signal]);
   const stopped: AnthropicRun["stopped"] = () => {
     if (options.signal?.aborted) return { interrupted: true, error: "the agent was interrupted" };
-    if (timeout.signal.aborted)
+    // The deadline too, not only the timer: the timer starts after the set-up, so a tool stopped at the
+    // deadline (counted from `startedAt`) may end before it fires, and the loop must not go on.
+    if (timeout.signal.aborted || (deadline !== null && Date.now() >= deadline))
       return { timedOut: true, error: `the agent timed out after ${formatSeconds(options.timeoutMs)}` };
     return null;
   };

@@ -80,7 +80,7 @@ describe("runClaudeCodeAgent", () => {
     const reason =
       "the Claude Code session gone-1 of the role's previous visit could not be continued (No conversation found with session ID: gone-1)";
     expect(result.freshStart).toBe(reason);
-    expect(warnings).toEqual([`${reason}; starting a fresh conversation from the role prompt`]);
+    expect(warnings).toEqual([`${reason}; starting a fresh conversation from the whole thread`]);
     expect(launches()).toEqual([
       "-p --output-format stream-json --verbose --session-id session-1 --resume gone-1 --fork-session",
       "-p --output-format stream-json --verbose --session-id session-2",

@@ -16,6 +16,8 @@ export interface RunClaudeCodeAgentOptions extends AgentRunContext {
   spec: PresetAgentSpec;
   /** The role's previous visit: its Claude Code session is resumed, as a fork (see `buildClaudeCodeArgs`). */
   previousVisit?: PreviousVisit;
+  /** Sent instead of `prompt` when that session is resumed (see `LaunchAgentOptions.continuationPrompt`). */
+  continuationPrompt?: string;
   /** 0 for a step's first launch; a retry (1, 2...) sends only the problem, so it never starts afresh. */
   attempt?: number;
   /** config.yaml, for model prices. */
@@ -37,25 +39,35 @@ const MISSING_SESSION = /No conversation found with session ID|does not match an
  * are counted by `countClaudeCodeUsage`; tool calls Claude Code refused are
  * kept and warned about. When the previous visit's session no longer exists
  * (another machine, CI, Claude Code's own clean-up), the first launch of the
- * step starts a fresh conversation from the prompt instead, and says why.
+ * step starts a fresh conversation instead, from the whole-thread prompt, and
+ * says why. A resumed session is sent `continuationPrompt` when given.
  */
 export async function runClaudeCodeAgent(options: RunClaudeCodeAgentOptions): Promise<AgentLaunchResult> {
   const previous = options.previousVisit?.sessionId;
   const resume = previous === null || previous === undefined || previous === "" ? null : previous;
-  return withPromptFile(options.prompt, async (promptFile) => {
-    const first = await launchClaudeCode(options, promptFile, resume);
-    const missing = resume === null || (options.attempt ?? 0) > 0 ? null : missingSessionMessage(first);
-    if (missing === null) return first;
-    const reason = `the Claude Code session ${resume} of the role's previous visit could not be continued (${missing})`;
-    options.onWarning?.(`${reason}; starting a fresh conversation from the role prompt`);
-    options.onStderr?.(`Claude Code: ${reason}; starting a fresh conversation\n`);
-    const fresh = await launchClaudeCode(options, promptFile, null);
-    return { ...fresh, startedAt: first.startedAt, freshStart: reason };
-  });
+  if (resume === null) return launchClaudeCode(options, options.prompt, null);
+  const continuation = options.continuationPrompt ?? options.prompt;
+  const first = await launchClaudeCode(options, continuation, resume);
+  const missing = (options.attempt ?? 0) > 0 ? null : missingSessionMessage(first);
+  if (missing === null) return { ...first, continued: true };
+  const reason = `the Claude Code session ${resume} of the role's previous visit could not be continued (${missing})`;
+  options.onWarning?.(`${reason}; starting a fresh conversation from the whole thread`);
+  options.onStderr?.(`Claude Code: ${reason}; starting a fresh conversation\n`);
+  const fresh = await launchClaudeCode(options, options.prompt, null);
+  return { ...fresh, startedAt: first.startedAt, freshStart: reason };
 }
 
-async function launchClaudeCode(
+function launchClaudeCode(
   options: RunClaudeCodeAgentOptions,
+  prompt: string,
+  resume: string | null,
+): Promise<AgentLaunchResult> {
+  return withPromptFile(prompt, (promptFile) => launchClaudeCodeWith(options, prompt, promptFile, resume));
+}
+
+async function launchClaudeCodeWith(
+  options: RunClaudeCodeAgentOptions,
+  prompt: string,
   promptFile: string,
   resume: string | null,
 ): Promise<AgentLaunchResult> {
@@ -83,7 +95,7 @@ async function launchClaudeCode(
       add: buildAgentVariables(options.env, promptFile),
     }),
     extendEnv: false,
-    input: options.prompt,
+    input: prompt,
     label: "Claude Code",
     timeoutMs: options.timeoutMs,
     captureStdout: false,

@@ -1,4 +1,5 @@
 import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
+import { restoreFieldOrder } from "../workflow/field-order.ts";
 import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
 
 /** The `$status` values a role's outgoing map-form edges answer, and whether one of them must be given. */
@@ -24,7 +25,9 @@ export function listRoleStatuses(workflow: WorkflowNode, roleName: string): Role
  * reply no edge could follow is sent back to the agent with a precise problem.
  */
 export function buildReplySchema(workflow: WorkflowNode, roleName: string): JsonSchemaObject {
-  const schema = workflow.roles[roleName]?.frontmatter ?? { type: "object" };
+  const frontmatter = workflow.roles[roleName]?.frontmatter;
+  // In the author's field order: the prompt, examples and problems list fields as they were written.
+  const schema = frontmatter === undefined ? { type: "object" } : restoreFieldOrder(frontmatter);
   const statuses = listRoleStatuses(workflow, roleName);
   if (!statuses.required) return withStatusFields(schema, statuses.values);
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];

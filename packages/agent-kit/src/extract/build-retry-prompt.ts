@@ -1,13 +1,15 @@
 import type { JsonSchemaObject } from "@uwf/protocol";
 import { buildOutputFormatSection } from "../prompt/build-output-format-section.ts";
 import { fenceText } from "../prompt/fence-text.ts";
+import { splitFrontmatter } from "./split-frontmatter.ts";
 
 export interface BuildRetryPromptOptions {
-  /** The rejected reply; its start is quoted so the agent can fix it rather than redo the work. */
+  /** The rejected reply; its frontmatter is quoted beside the problem so the agent can fix it rather than redo the work. */
   previousReply?: string;
 }
 
-const QUOTED_REPLY_CHARACTERS = 2_000;
+/** Characters of the rejected reply's frontmatter (or, without one, of its start) a retry prompt quotes (docs/agents.md). */
+export const QUOTED_REPLY_CHARACTERS = 2_000;
 
 /**
  * What the agent is told after an invalid reply: the exact problem, then the
@@ -19,17 +21,20 @@ export function buildRetryPrompt(
   schema: JsonSchemaObject | undefined,
   options: BuildRetryPromptOptions = {},
 ): string {
-  const parts = [
-    "# Your previous reply could not be used",
-    `Problem: ${problem}`,
-    "Reply again with your whole answer, starting with the YAML frontmatter described below.",
-  ];
-  if (options.previousReply !== undefined) {
-    const reply = options.previousReply;
-    const shown = reply.length > QUOTED_REPLY_CHARACTERS ? `${reply.slice(0, QUOTED_REPLY_CHARACTERS)}\n…` : reply;
-    const label = reply.length > QUOTED_REPLY_CHARACTERS ? `Your previous reply began:` : "Your previous reply was:";
-    parts.push(`${label}\n\n${fenceText(shown, "text")}`);
-  }
+  const parts = ["# Your previous reply could not be used", `Problem: ${problem}`];
+  if (options.previousReply !== undefined) parts.push(quoteRejectedReply(options.previousReply));
+  parts.push("Reply again with your whole answer, starting with the YAML frontmatter described below.");
   parts.push(buildOutputFormatSection(schema, { headingLevel: 2 }));
   return `${parts.join("\n\n")}\n`;
+}
+
+/** The rejected reply's frontmatter as the agent wrote it, or the start of a reply that has none, cut to the quota. */
+function quoteRejectedReply(reply: string): string {
+  const split = splitFrontmatter(reply);
+  const [label, text, info] = split.success
+    ? ["The frontmatter of your reply was", `---\n${split.yaml.replace(/\n$/, "")}\n---`, "yaml"]
+    : ["Your reply began (no frontmatter was found)", reply.trimEnd(), "text"];
+  if (text.length <= QUOTED_REPLY_CHARACTERS) return `${label}:\n\n${fenceText(text, info)}`;
+  const cut = `${text.slice(0, QUOTED_REPLY_CHARACTERS)}\n…`;
+  return `${label} (its first ${QUOTED_REPLY_CHARACTERS} of ${text.length} characters):\n\n${fenceText(cut, info)}`;
 }

@@ -179,7 +179,7 @@ describe("buildContinuationPrompt", () => {
     expect(tiny).toContain("summary: a");
   });
 
-  it("on a later visit shows only the role's last step and what happened since", () => {
+  it("on a later visit of an agent that keeps no conversation shows the whole thread", () => {
     const prompt = buildContinuationPrompt({
       workflow,
       roleName: "reviewer",
@@ -187,10 +187,28 @@ describe("buildContinuationPrompt", () => {
       history,
       edgePrompt: "Review again.",
     });
-    expect(prompt).toContain(
-      "You acted last at step 2. Below are that step and the 1 step since. Earlier steps are left out here (1 writer).",
-    );
+    expect(prompt).toContain("3 steps so far, oldest first. You acted at step 2. Bodies are shown newest first");
+    expect(prompt).toContain("## Step 1: writer\n");
+    expect(prompt).toContain("BODY-1");
+    expect(prompt).toContain("It was asked:\n\n> prompt of step 1");
     expect(prompt).toContain("## Step 2: reviewer (you)");
+    expect(prompt).not.toContain("Earlier steps are left out");
+  });
+
+  it("on a later visit of an agent continuing its conversation shows only what happened since, not what it has", () => {
+    const prompt = buildContinuationPrompt({
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      history,
+      edgePrompt: "Review again.",
+      continuesConversation: true,
+    });
+    expect(prompt).toContain(
+      "You acted last at step 2. This conversation holds the thread up to there, so those steps are left out here (1 writer, 2 reviewer). Below is the 1 step since, oldest first.",
+    );
+    expect(prompt).not.toContain("## Step 2");
+    expect(prompt).not.toContain("BODY-2");
     expect(prompt).toContain("## Step 3: writer");
     expect(prompt).not.toContain("## Step 1");
     expect(prompt).not.toContain("BODY-1");
@@ -203,6 +221,7 @@ describe("buildContinuationPrompt", () => {
       task: "T",
       history: [],
       edgePrompt: "Go.",
+      continuesConversation: true,
     });
     expect(prompt.slice(0, prompt.indexOf("# Task"))).toBe(first.slice(0, first.indexOf("# Task")));
   });
@@ -212,7 +231,13 @@ describe("buildContinuationPrompt", () => {
       index < firstShownStep(history, "reviewer") ? { number: entry.number, role: entry.role } : entry,
     );
     expect(named[0]).toEqual({ number: 1, role: "writer" });
-    const options = { workflow, roleName: "reviewer", task: "T", edgePrompt: "Review again." };
+    const options = {
+      workflow,
+      roleName: "reviewer",
+      task: "T",
+      edgePrompt: "Review again.",
+      continuesConversation: true,
+    };
     expect(buildContinuationPrompt({ ...options, history: named })).toBe(
       buildContinuationPrompt({ ...options, history }),
     );
@@ -222,7 +247,7 @@ describe("buildContinuationPrompt", () => {
     const named = history.map(({ number, role }) => ({ number, role }));
     expect(() =>
       buildContinuationPrompt({ workflow, roleName: "reviewer", task: "T", history: named, edgePrompt: "x" }),
-    ).toThrow("the prompt shows step 2 in full, but only its role was given");
+    ).toThrow("the prompt shows step 1 in full, but only its role was given");
   });
 
   it("says so when nothing happened since the role last acted", () => {
@@ -232,9 +257,10 @@ describe("buildContinuationPrompt", () => {
       task: "T",
       history,
       edgePrompt: "Answer: yes.",
+      continuesConversation: true,
     });
     expect(prompt).toContain(
-      "You acted last at step 3. Below are that step and nothing else: nothing has happened since.",
+      "You acted last at step 3. This conversation holds the thread up to there, so those steps are left out here (1 writer, 2 reviewer, 3 writer). Nothing has happened since.",
     );
   });
 

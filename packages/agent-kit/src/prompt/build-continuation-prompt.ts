@@ -1,8 +1,11 @@
 import type { Role, WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema } from "../extract/build-reply-schema.ts";
 import { formatYaml } from "../extract/format-frontmatter.ts";
+import { STATUS_FIELD } from "../extract/status-fields.ts";
+import { restoreFieldOrder } from "../workflow/field-order.ts";
 import { UnknownRoleError } from "../workflow/unknown-role-error.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
+import { describeRoutes } from "./describe-routes.ts";
 import { fenceText } from "./fence-text.ts";
 import { formatHistorySection } from "./format-history-section.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
@@ -18,8 +21,17 @@ export interface BuildContinuationPromptOptions {
   task: string;
   /** The thread's start inputs (`uwf start --input`), shown with the task. */
   inputs?: Record<string, unknown>;
-  /** Every step so far, oldest first. The steps before `firstShownStep(history, roleName)` may be only named. */
+  /**
+   * Every step so far, oldest first. With `continuesConversation`, the steps before
+   * `firstShownStep(history, roleName)` may be only named.
+   */
   history: readonly (HistoryEntry | NamedStep)[];
+  /**
+   * True for the prompt of an agent that continues its own conversation of the role's last visit
+   * (the built-in agent continuing its transcript, Claude Code resuming its session): its history
+   * shows that visit and the steps since. Default false: the whole thread (DESIGN §5, sight).
+   */
+  continuesConversation?: boolean;
   /** The rendered prompt of the edge the moderator followed. */
   edgePrompt: string;
   bodyQuota?: number;
@@ -38,16 +50,36 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   if (role === undefined) {
     throw new UnknownRoleError(workflow.name, roleName);
   }
-  const { history } = options;
+  const history = options.history.map((entry) => ("output" in entry ? inFieldOrder(workflow, entry) : entry));
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;
   const sections = [
-    buildOutputFormatSection(buildReplySchema(workflow, roleName)),
+    buildOutputFormatSection(buildReplySchema(workflow, roleName), { routes: describeRoutes(workflow, roleName) }),
     formatRoleSection(workflow, roleName, role),
     formatTaskSection(task, options.inputs),
-    formatHistorySection({ history, roleName, bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA }),
+    formatHistorySection({
+      history,
+      roleName,
+      bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA,
+      sinceLastVisit: options.continuesConversation ?? false,
+    }),
     `# Your next step\n\nThis is step ${stepNumber} of the thread.\n\n${edgePrompt.trim()}`,
   ];
   return `${sections.join("\n\n")}\n`;
+}
+
+/**
+ * A step's output with its fields in the order its role's author wrote them (`$status` first):
+ * outputs are stored as canonical JSON, which sorts them.
+ */
+function inFieldOrder(workflow: WorkflowNode, entry: HistoryEntry): HistoryEntry {
+  const frontmatter = workflow.roles[entry.role]?.frontmatter;
+  if (frontmatter === undefined) return entry;
+  const properties = restoreFieldOrder(frontmatter).properties;
+  const order = [STATUS_FIELD, ...Object.keys(properties !== null && typeof properties === "object" ? properties : {})];
+  const output: Record<string, unknown> = {};
+  for (const name of order) if (name in entry.output) output[name] = entry.output[name];
+  for (const [name, value] of Object.entries(entry.output)) if (!(name in output)) output[name] = value;
+  return { ...entry, output };
 }
 
 function formatTaskSection(task: string, inputs: Record<string, unknown> | undefined): string {

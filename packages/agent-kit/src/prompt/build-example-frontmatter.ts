@@ -4,8 +4,8 @@ import { asObject, schemaTypes } from "./describe-schema-fields.ts";
 
 /**
  * The YAML lines of an example frontmatter for a schema: every field with a
- * value that fits it (the schema's own example, default, const or first enum
- * value, else a placeholder), optional fields marked `# optional`.
+ * value that fits it (the schema's own example, default or const, an enum's
+ * choices as `<a | b>`, else a placeholder), optional fields marked `# optional`.
  */
 export function buildExampleFrontmatter(
   schema: JsonSchemaObject,
@@ -25,12 +25,14 @@ export function buildExampleFrontmatter(
   return blocks.join("\n");
 }
 
-/** A value valid for a field schema, as far as a placeholder can be. */
+/** A value valid for a field schema, as far as a placeholder can be (an enum's is its choices). */
 export function exampleValue(field: JsonSchemaObject, name: string): unknown {
   if (Array.isArray(field.examples) && field.examples.length > 0) return field.examples[0];
   if ("default" in field) return field.default;
   if ("const" in field) return field.const;
-  if (Array.isArray(field.enum) && field.enum.length > 0) return field.enum[0];
+  if (Array.isArray(field.enum) && field.enum.length === 1) return field.enum[0];
+  // Every choice named: an example that picked the first would nudge a model toward it.
+  if (Array.isArray(field.enum) && field.enum.length > 1) return `<${field.enum.map(String).join(" | ")}>`;
   const types = schemaTypes(field);
   const type = types.find((candidate) => candidate !== "null") ?? types[0];
   switch (type) {

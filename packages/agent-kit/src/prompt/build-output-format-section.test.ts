@@ -36,7 +36,7 @@ describe("buildOutputFormatSection", () => {
         "```markdown",
         "---",
         "approved: true",
-        "severity: low  # optional",
+        "severity: <low | high>  # optional",
         "score: 1  # optional",
         "---",
         "",
@@ -46,10 +46,19 @@ describe("buildOutputFormatSection", () => {
     );
   });
 
-  it("gives an example that passes validation", () => {
+  it("gives an example that passes validation once each choice placeholder is replaced by one of its choices", () => {
     const section = buildOutputFormatSection(reviewerSchema);
     const example = section.slice(section.indexOf("```markdown\n") + 12, section.lastIndexOf("\n```"));
-    expect(() => extractFrontmatter(example, reviewerSchema)).not.toThrow();
+    expect(() => extractFrontmatter(pickFirstChoices(example), reviewerSchema)).not.toThrow();
+  });
+
+  it("names a plain enum's choices in the example instead of picking the first", () => {
+    const section = buildOutputFormatSection({
+      type: "object",
+      properties: { verdict: { type: "string", enum: ["accept", "reject"] }, only: { enum: ["one"] } },
+      required: ["verdict", "only"],
+    });
+    expect(section).toContain("---\nverdict: <accept | reject>\nonly: one\n---");
   });
 
   it("lists nested fields of objects and of list items", () => {
@@ -94,7 +103,7 @@ describe("buildOutputFormatSection", () => {
     expect(section).toContain(
       "`$status` (string, **required**, one of `approved`, `rejected`) decides where the workflow goes next.",
     );
-    expect(section).toContain("```markdown\n---\n$status: approved\napproved: true\n");
+    expect(section).toContain("```markdown\n---\n$status: <approved | rejected>\napproved: true\n");
     expect(section).not.toContain("- `$status`");
     expect(section).not.toContain("- `reason`");
   });
@@ -108,6 +117,11 @@ describe("buildOutputFormatSection", () => {
     expect(buildOutputFormatSection(reviewerSchema, { headingLevel: 2 })).toStartWith("## Output format\n\n");
   });
 });
+
+/** An example reply with each `<a | b>` choice placeholder replaced by its first choice. */
+function pickFirstChoices(example: string): string {
+  return example.replace(/<([^<>|]+?) \| [^<>]*>/g, "$1");
+}
 
 describe("buildOutputFormatSection with per-status branches", () => {
   const schema = {
@@ -134,5 +148,17 @@ describe("buildOutputFormatSection with per-status branches", () => {
     expect(examples).toHaveLength(2);
     expect(examples[0]).toContain("$status: rejected\nnote: <note>  # optional\nwhy: <why>");
     for (const example of examples) expect(() => extractFrontmatter(example, schema)).not.toThrow();
+  });
+
+  it("gives one example per status, also for a branch that answers two", () => {
+    const twoInOne = buildOutputFormatSection({
+      type: "object",
+      oneOf: [
+        { properties: { $status: { enum: ["approved", "merged"] } }, required: ["$status"] },
+        { properties: { $status: { const: "rejected" }, why: { type: "string" } }, required: ["$status", "why"] },
+      ],
+    });
+    const examples = [...twoInOne.matchAll(/```markdown\n([\s\S]*?)\n```/g)].map((match) => match[1] ?? "");
+    expect(examples.map((example) => /\$status: (\S+)/.exec(example)?.[1])).toEqual(["approved", "merged", "rejected"]);
   });
 });

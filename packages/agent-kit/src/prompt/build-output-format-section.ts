@@ -2,19 +2,23 @@ import type { JsonSchemaObject } from "@uwf/protocol";
 import { listStatusBranches, type StatusBranch } from "../extract/status-branches.ts";
 import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "../extract/status-fields.ts";
 import { buildExampleFrontmatter } from "./build-example-frontmatter.ts";
+import { formatRoutes } from "./describe-routes.ts";
 import { asObject, describeSchemaFields, type SchemaFieldDescription } from "./describe-schema-fields.ts";
 import { fenceText } from "./fence-text.ts";
 
 export interface BuildOutputFormatSectionOptions {
   /** Markdown level of the section's heading; its parts are one level deeper. Default 1. */
   headingLevel?: number;
+  /** Where each reply leads (`describeRoutes`), told with the status; none when not given. */
+  routes?: readonly string[];
 }
 
 /**
  * Tells the agent how to shape its reply, from the role's JSON Schema (or the
  * reply schema of `buildReplySchema`): every field with its type, whether it is
  * required, its allowed values and description, the `$status`/`$SUSPEND`
- * convention, and an example reply. Deterministic: same schema, same text.
+ * convention, where each status leads (`routes`), and an example reply — one
+ * per status for per-status outputs. Deterministic: same schema, same text.
  */
 export function buildOutputFormatSection(
   schema: JsonSchemaObject | undefined,
@@ -27,9 +31,10 @@ export function buildOutputFormatSection(
   const intro =
     "Start your reply with YAML frontmatter: a line `---`, the fields below as YAML, and a closing `---` line. " +
     "After it, write your answer as markdown. Do not wrap the reply in a code fence.";
+  const routes = options.routes === undefined ? [] : [formatRoutes(options.routes)];
   const branches = listStatusBranches(roleSchema);
   if (branches.length > 1)
-    return [`${heading} Output format`, intro, ...describeBranches(branches, subheading)].join("\n\n");
+    return [`${heading} Output format`, intro, ...describeBranches(branches, subheading, routes)].join("\n\n");
   const isConvention = (_name: string, field: JsonSchemaObject) => field[CONVENTION_KEYWORD] === true;
   const fields = describeSchemaFields(roleSchema, isConvention);
   const status = describeStatus(roleSchema);
@@ -43,6 +48,7 @@ export function buildOutputFormatSection(
       : fields.map(formatField).join("\n"),
     `${subheading} Status`,
     status.text,
+    ...routes,
     `${subheading} Example`,
     fenceText(buildExampleReply(roleSchema, status.exampleValue), "markdown"),
   ];
@@ -53,7 +59,7 @@ export function buildOutputFormatSection(
  * A schema with per-status branches: which statuses there are, then each status with every field
  * its reply carries and an example reply of its own, so the agent never has to merge branches.
  */
-function describeBranches(branches: StatusBranch[], subheading: string): string[] {
+function describeBranches(branches: StatusBranch[], subheading: string, routes: string[]): string[] {
   const statuses = [...new Set(branches.flatMap((branch) => branch.statuses ?? []))].filter(
     (value) => value !== SUSPEND_STATUS,
   );
@@ -65,7 +71,7 @@ function describeBranches(branches: StatusBranch[], subheading: string): string[
   const suspend =
     `To pause the thread and ask a human instead, reply \`${STATUS_FIELD}: ${SUSPEND_STATUS}\` with a \`${REASON_FIELD}:\` ` +
     "saying why you stop and what you need; the required fields may then be left out.";
-  const parts = [`${subheading} Status`, `${statusText} ${suspend}`];
+  const parts = [`${subheading} Status`, `${statusText} ${suspend}`, ...routes];
   for (const branch of branches) {
     const own = branch.statuses?.filter((value) => value !== SUSPEND_STATUS) ?? [];
     if (branch.statuses !== null && own.length === 0) continue;
@@ -79,10 +85,14 @@ function describeBranches(branches: StatusBranch[], subheading: string): string[
       required: branch.required.filter((name) => name !== STATUS_FIELD),
     };
     const fields = describeSchemaFields(fieldSchema);
+    // One example per status, so none of them is the one the agent copies by default.
+    const examples = (own.length === 0 ? [null] : own).map((value) =>
+      fenceText(buildExampleReply(fieldSchema, value), "markdown"),
+    );
     parts.push(
       `${subheading} ${branchHeading(branch, own)}`,
       fields.length === 0 ? "No other fields." : fields.map(formatField).join("\n"),
-      fenceText(buildExampleReply(fieldSchema, own[0] ?? null), "markdown"),
+      ...examples,
     );
   }
   return parts;
@@ -137,7 +147,8 @@ function describeStatus(schema: JsonSchemaObject): StatusDescription {
   if (required && values.length > 0) {
     return {
       text: `\`${STATUS_FIELD}\` (string, **required**, one of ${listed}) decides where the workflow goes next. ${suspend}`,
-      exampleValue: values[0] ?? null,
+      // Every choice named, so the example nudges toward none of them.
+      exampleValue: values.length === 1 ? (values[0] ?? null) : `<${values.join(" | ")}>`,
     };
   }
   const known = values.length > 0 ? ` The workflow routes on ${listed}.` : "";

@@ -5,32 +5,56 @@ import type { HistoryEntry, NamedStep } from "./history-entry.ts";
 import { IncompleteHistoryError } from "./incomplete-history-error.ts";
 
 export interface FormatHistorySectionOptions {
-  /** Oldest first; the steps before `firstShownStep` may be only named. */
+  /** Oldest first; with `sinceLastVisit`, the steps before `firstShownStep` may be only named. */
   history: readonly (HistoryEntry | NamedStep)[];
   roleName: string;
   /** Characters of step bodies shown, newest first. */
   bodyQuota: number;
+  /**
+   * True when the agent continues its own conversation of the role's last visit (it has seen
+   * everything up to that visit): only that step and the ones since are shown. Default false:
+   * the whole thread, since an agent that keeps no conversation cannot know what it forgot.
+   */
+  sinceLastVisit?: boolean;
 }
 
 /**
- * The thread so far. On a role's first visit: every step with its output, and
- * bodies newest first within the quota. On a later visit: the role's own last
- * step and everything since, with the earlier steps named but left out.
+ * The thread so far. For an agent that keeps no conversation (and on any role's first visit):
+ * every step with its edge prompt and output, and bodies newest first within the quota. For an
+ * agent continuing its conversation: the role's own last step and everything since, with the
+ * earlier steps named as left out (that agent has them already).
  */
-export function formatHistorySection({ history, roleName, bodyQuota }: FormatHistorySectionOptions): string {
+export function formatHistorySection({
+  history,
+  roleName,
+  bodyQuota,
+  sinceLastVisit = false,
+}: FormatHistorySectionOptions): string {
   const heading = "# History";
   if (history.length === 0) return `${heading}\n\nNothing has happened yet: yours is the first step.`;
 
-  const from = firstShownStep(history, roleName);
-  const laterVisit = history[from]?.role === roleName;
+  const from = sinceLastVisit ? firstShownStep(history, roleName) : 0;
   const shown = history.slice(from).map(wholeEntry);
-  const earlier = history.slice(0, from);
   const bodies = allotBodies(shown, bodyQuota);
-  const intro = laterVisit
-    ? introForLaterVisit(shown, earlier, bodyQuota)
-    : `${countSteps(history.length)} so far, oldest first. Bodies are shown newest first within ${bodyQuota} characters.`;
-  const entries = shown.map((entry, index) => formatEntry(entry, laterVisit && index === 0, bodies[index]));
+  const intro =
+    from > 0
+      ? introForLaterVisit(history.slice(0, from), shown, bodyQuota)
+      : introForWholeThread(shown, roleName, bodyQuota);
+  const entries = shown.map((entry, index) => formatEntry(entry, entry.role === roleName, bodies[index]));
   return [heading, intro, ...entries].join("\n\n");
+}
+
+function introForWholeThread(shown: HistoryEntry[], roleName: string, bodyQuota: number): string {
+  const own = shown.filter((entry) => entry.role === roleName).map((entry) => entry.number);
+  const sentences = [`${countSteps(shown.length)} so far, oldest first.`];
+  if (own.length > 0) sentences.push(`You acted at ${own.length === 1 ? "step" : "steps"} ${listNumbers(own)}.`);
+  sentences.push(`Bodies are shown newest first within ${bodyQuota} characters.`);
+  return sentences.join(" ");
+}
+
+function listNumbers(numbers: number[]): string {
+  if (numbers.length === 1) return String(numbers[0]);
+  return `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
 }
 
 function wholeEntry(step: HistoryEntry | NamedStep): HistoryEntry {
@@ -38,17 +62,20 @@ function wholeEntry(step: HistoryEntry | NamedStep): HistoryEntry {
   throw new IncompleteHistoryError(step.number, step.role);
 }
 
-function introForLaterVisit(shown: HistoryEntry[], earlier: NamedStep[], bodyQuota: number): string {
-  const own = shown[0];
-  const since = shown.length - 1;
+/** For an agent continuing its conversation: what it has already (named), then the steps since. */
+function introForLaterVisit(earlier: readonly NamedStep[], shown: HistoryEntry[], bodyQuota: number): string {
+  const names = earlier.map((entry) => `${entry.number} ${entry.role}`).join(", ");
+  const last = earlier.at(-1)?.number;
   const sentences = [
-    `You acted last at step ${own?.number}. Below are that step and ${since === 0 ? "nothing else: nothing has happened since" : `the ${countSteps(since)} since`}.`,
+    `You acted last at step ${last}. This conversation holds the thread up to there, so those steps are left out here (${names}).`,
   ];
-  if (earlier.length > 0) {
-    const names = earlier.map((entry) => `${entry.number} ${entry.role}`).join(", ");
-    sentences.push(`Earlier steps are left out here (${names}).`);
+  if (shown.length === 0) sentences.push("Nothing has happened since.");
+  else {
+    sentences.push(
+      `Below ${shown.length === 1 ? "is the 1 step" : `are the ${shown.length} steps`} since, oldest first.`,
+    );
+    sentences.push(`Bodies are shown newest first within ${bodyQuota} characters.`);
   }
-  sentences.push(`Bodies are shown newest first within ${bodyQuota} characters.`);
   return sentences.join(" ");
 }
 

@@ -1,4 +1,5 @@
 import { normalizeWorkflowFile, type WorkflowNode, workflowFileSchema } from "@uwf/protocol";
+import { recordFieldOrder } from "./field-order.ts";
 import { isFieldPathPrefix } from "./field-path.ts";
 import { fileEdgePathOf, isRecord, salvageWorkflow } from "./salvage-workflow.ts";
 import { schemaIssuesToWorkflowIssues } from "./schema-issues.ts";
@@ -55,7 +56,7 @@ export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOption
   );
   const issues = dedupe([...schemaIssues, ...semanticIssues]);
   const valid = parsed.success && !issues.some((issue) => issue.severity === "error");
-  return { workflow: valid ? workflow : null, issues };
+  return { workflow: valid ? recordFieldOrder(workflow) : null, issues };
 }
 
 function dedupe(issues: WorkflowIssue[]): WorkflowIssue[] {

@@ -75,6 +75,10 @@ describe("agent failures", () => {
     expect(run.attempts[0]?.error).toContain("frontmatter");
     const retryRequest = (await temp.uwf(["cas", "get", run.attempts[1]?.request ?? ""])).json() as { text: string };
     expect(retryRequest.text).toContain(run.attempts[0]?.error ?? "missing");
+    // The rejected reply is quoted beside the problem.
+    expect(retryRequest.text).toContain(
+      `Problem: ${run.attempts[0]?.error}\n\nYour reply began (no frontmatter was found):\n\n\`\`\`text\nI forgot the frontmatter.\n\`\`\``,
+    );
   });
 
   it("keeps the raw reply and leaves the thread unchanged when the reply stays invalid", async () => {

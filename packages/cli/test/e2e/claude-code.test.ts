@@ -116,6 +116,9 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     const resumedRequest = conversation(server.scriptedRequests()[3]);
     expect(resumedRequest).toContain("wrote hello.txt with Write");
     expect(resumedRequest).toContain("Address the review: add a second line");
+    // The resumed session is sent only the steps since its last visit, not the history it has.
+    expect(resumedRequest).toContain("This conversation holds the thread up to there");
+    expect(resumedRequest).not.toContain("## Step 1: writer");
 
     // A thread forked from the reviewer's step continues the writer's first session as it was after step 1,
     // without the other branch's later visit.
@@ -246,16 +249,18 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     expect(step?.output).toEqual({ summary: "shorter draft" });
     const run = await runOf(step?.address ?? "");
     const reason = `the Claude Code session ${writerSession} of the role's previous visit could not be continued (No conversation found with session ID: ${writerSession})`;
-    expect(third.stderr).toBe(`warning: ${reason}; starting a fresh conversation from the role prompt\n`);
+    expect(third.stderr).toBe(`warning: ${reason}; starting a fresh conversation from the whole thread\n`);
     expect(run.attempts).toHaveLength(1);
     expect(run.attempts[0]?.freshStart).toBe(reason);
     expect(run.command).not.toContain("--resume");
     expect(run.sessionId).not.toBe(writerSession);
-    // The fresh conversation is the role prompt alone, which carries the thread's history.
+    // A session that cannot be resumed gets the whole thread: every step, not the steps since.
     const request = server.scriptedRequests()[2];
     expect(conversation(request)).not.toContain('"role":"assistant"');
     expect(conversation(request)).toContain("Address the review: shorter");
+    expect(conversation(request)).toContain("## Step 1: writer (you)");
     expect(conversation(request)).toContain("first draft");
+    expect(conversation(request)).not.toContain("left out here");
     // A new session: its totals are the run's own.
     expect(run.usage?.costUsd).toBe(0.006);
   }, 120_000);

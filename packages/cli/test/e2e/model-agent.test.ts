@@ -123,6 +123,12 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     expect(JSON.stringify(secondVisit.messages[1]?.content)).toContain('"name":"write_file"');
     expect(JSON.stringify(secondVisit.messages[3]?.content)).toContain("summary: wrote hello.txt");
     expect(JSON.stringify(secondVisit.messages[4]?.content)).toContain("Address the review: say hello world");
+    // Continuing its conversation, the writer is not sent the history twice: only the reviewer's step since.
+    const newTurn = JSON.stringify(secondVisit.messages[4]?.content);
+    expect(newTurn).toContain("This conversation holds the thread up to there");
+    expect(newTurn).toContain("## Step 2: reviewer");
+    expect(newTurn).not.toContain("## Step 1");
+    expect(newTurn).not.toContain("I wrote the file.");
     // The reviewer's first visit did not see the writer's conversation.
     expect((server.messageRequests()[2]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(1);
     expect(JSON.stringify(server.requests)).not.toContain(KEY);
@@ -145,6 +151,11 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
 
     // The run records the transcript (tool calls, results, usage per turn) and the extraction.
     const firstRun = await runOfStep(result.steps[0]?.address ?? "");
+    // The writer's second run records the prompt it was really sent: the steps since its last visit.
+    const continuedRun = await runOfStep(result.steps[2]?.address ?? "");
+    const sentPrompt = (await getNode(continuedRun.prompt)) as { text: string };
+    expect(sentPrompt.text).toContain("This conversation holds the thread up to there");
+    expect(continuedRun.attempts[0]?.request).toBe(continuedRun.prompt);
     expect(firstRun.extraction).toBe("frontmatter");
     expect(firstRun.usage?.inputTokens).toBe(2_200);
     const transcript = transcriptNodeSchema.parse(await getNode(firstRun.transcript ?? ""));
@@ -154,7 +165,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
       role: "assistant",
       usage: { inputTokens: 1_000, outputTokens: 100 },
     });
-  });
+  }, 60_000);
 
   it("continues the writer's conversation from the fork point in a forked thread", async () => {
     writeConfig();
@@ -342,6 +353,10 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     const secondVisit = server.messageRequests()[3]?.body as { messages: unknown[] };
     expect(secondVisit.messages).toHaveLength(1);
     expect(JSON.stringify(secondVisit.messages)).toContain("Address the review: smaller please");
+    // A conversation started afresh gets the whole thread, not the steps since the writer's last visit.
+    expect(JSON.stringify(secondVisit.messages)).toContain("## Step 1: writer (you)");
+    expect(JSON.stringify(secondVisit.messages)).toContain("summary: wrote big.txt");
+    expect(JSON.stringify(secondVisit.messages)).not.toContain("left out here");
     // Both later visits were measured before sending: the writer's did not fit, the reviewer's did.
     expect(server.requests.filter((request) => request.path === "/v1/messages/count_tokens")).toHaveLength(2);
     expect((server.messageRequests()[4]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(3);

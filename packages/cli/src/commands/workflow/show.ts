@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadWorkflowFile, workflowToMermaid } from "@uwf/agent-kit";
+import { loadWorkflowFile, restoreWorkflowFieldOrder, workflowToMermaid } from "@uwf/agent-kit";
 import { addressOfNode } from "@uwf/cas";
 import { resolveWorkflow } from "@uwf/engine";
 import type { WorkflowNode, WorkflowShowResult } from "@uwf/protocol";
@@ -27,11 +27,12 @@ export async function workflowShowCommand(options: { reference: string; mermaid?
     workflow = resolved.workflow;
     hash = resolved.address;
   }
-  const result: WorkflowShowResult = { hash, workflow };
+  // Fields in the author's order: as stored (the order recorded, so it hashes to `hash`) for --json, for reading otherwise.
+  const result: WorkflowShowResult = { hash, workflow: restoreWorkflowFieldOrder(workflow, { keepKeyword: true }) };
   if (options.mermaid === true) result.mermaid = workflowToMermaid(workflow);
+  const readable = restoreWorkflowFieldOrder(workflow);
   return {
     result,
-    format: (value: WorkflowShowResult) =>
-      value.mermaid ?? `# ${value.workflow.name} ${value.hash}\n${stringify(value.workflow)}`,
+    format: (value: WorkflowShowResult) => value.mermaid ?? `# ${readable.name} ${value.hash}\n${stringify(readable)}`,
   };
 }

@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { copyStore, openFileStore, openPostgresStore, type Store } from "../packages/cas/src/index.ts";
 import { startTestPostgres } from "../packages/cas/src/testing.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
+import { writeEnumWorkflow } from "./lib/enum-workflow.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
 import {
@@ -192,6 +193,17 @@ async function runSuite(): Promise<BenchResults> {
   await measureGroup([
     { id: "version", name: "uwf --version", store: "none", options: uwf(emptyHome, ["--version"], plan.startupRuns) },
     { id: "help", name: "uwf --help", store: "none", options: uwf(emptyHome, ["--help"], plan.startupRuns) },
+  ]);
+
+  // Issue 25 item 9: a workflow whose schema has a 100,000-value enum, checked from its file.
+  const enumWorkflow = writeEnumWorkflow(work);
+  await measureGroup([
+    {
+      id: "validate-enum",
+      name: "uwf workflow validate (100,000-value enum)",
+      store: "none",
+      options: uwf(emptyHome, ["workflow", "validate", enumWorkflow], plan.commandRuns, 1),
+    },
   ]);
 
   progress("start-up split: compiling each package on its own");

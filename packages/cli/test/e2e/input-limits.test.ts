@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   agentRunNodeSchema,
@@ -275,4 +275,70 @@ describe("limits on the command line", () => {
     expect(error.code).toBe("invalid-config");
     expect(error.message).toContain("aliases expand too much (more than 100 alias expansions)");
   });
+});
+
+describe("files uwf reads are checked as regular files of bounded size first", () => {
+  /** Over MAX_INPUT_FILE_BYTES (16 MiB). */
+  const OVERSIZED = 16 * 1024 * 1024 + 1;
+
+  it(
+    "refuses --inputs /dev/zero, a link to it, or an oversized file as one usage line, starting nothing",
+    async () => {
+      const link = join(temp.work, "inputs.yaml");
+      symlinkSync("/dev/zero", link);
+      const big = join(temp.work, "big.yaml");
+      writeFileSync(big, `a: ${"x".repeat(OVERSIZED)}\n`);
+      for (const [file, problem] of [
+        ["/dev/zero", "not a regular file"],
+        [link, "not a regular file"],
+        [big, `is ${OVERSIZED + 4} bytes, over the 16 MiB limit`],
+      ] as const) {
+        const result = await temp.uwf(["start", LINEAR, "-p", "go", "--inputs", file]);
+        expect({ file, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
+          file,
+          exitCode: 2,
+          stderr: `uwf: --inputs ${file}: ${problem}\n`,
+        });
+      }
+      const piped = await temp.uwf(["start", LINEAR, "-p", "go", "--inputs", "-"], { stdin: "x".repeat(OVERSIZED) });
+      expect(piped.exitCode).toBe(2);
+      expect(piped.stderr).toBe("uwf: --inputs - (stdin): is over the 16 MiB limit\n");
+      expect(await threadCount()).toBe(0);
+      expect(objectFiles()).toEqual([]);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
+    "refuses an oversized --prompt-file and a prompt on stdin over the limit, starting nothing",
+    async () => {
+      const big = join(temp.work, "prompt.md");
+      writeFileSync(big, "x".repeat(OVERSIZED));
+      const fromFile = await temp.uwf(["start", LINEAR, "--prompt-file", big]);
+      expect(fromFile.exitCode).toBe(1);
+      expect(fromFile.stderr).toBe(`uwf: --prompt-file ${big}: is ${OVERSIZED} bytes, over the 16 MiB limit\n`);
+      const fromStdin = await temp.uwf(["start", LINEAR, "-p", "-"], { stdin: "x".repeat(OVERSIZED) });
+      expect(fromStdin.exitCode).toBe(1);
+      expect(fromStdin.stderr).toBe("uwf: -p -: is over the 16 MiB limit\n");
+      expect(await threadCount()).toBe(0);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
+    "does not hang on a config.yaml linked to /dev/zero: commands that need no config work, the others say why",
+    async () => {
+      rmSync(join(temp.home, "config.yaml"), { force: true });
+      symlinkSync("/dev/zero", join(temp.home, "config.yaml"));
+      const list = await temp.uwf(["list"]);
+      expect({ exitCode: list.exitCode, stderr: list.stderr }).toEqual({ exitCode: 0, stderr: "" });
+      const config = await temp.uwf(["config", "list"]);
+      expect(config.exitCode).toBe(1);
+      expect(config.stderr).toContain(`${join(temp.home, "config.yaml")}: cannot read the file: not a regular file\n`);
+      const started = await temp.uwf(["run", LINEAR, "-p", "go", "--json"]);
+      expect(started.exitCode).toBe(1);
+      expect(errorOf(started.stderr).error.code).toBe("invalid-config");
+    },
+    HANG_GUARD_MS,
+  );
 });

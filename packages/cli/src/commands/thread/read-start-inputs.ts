@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describeYamlError, yamlToValue } from "@uwf/agent-kit";
+import { describeYamlError, MAX_INPUT_FILE_BYTES, safeReadBoundedFile, yamlToValue } from "@uwf/agent-kit";
 import { messageOf } from "@uwf/protocol";
 import { LineCounter, parseDocument } from "yaml";
 import { UsageError } from "../../errors/usage-error.ts";
+import { readStdin } from "../../read-input-file.ts";
 
 export interface ReadStartInputsOptions {
   /** `--input KEY=VALUE`, repeatable; each value is read as YAML (`pr=42` is a number). */
@@ -40,15 +40,13 @@ export async function readStartInputs(options: ReadStartInputsOptions): Promise<
 
 async function readInputsFile(file: string, cwd: string): Promise<Record<string, unknown>> {
   const where = file === "-" ? "--inputs - (stdin)" : `--inputs ${file}`;
-  let text: string;
-  try {
-    text = file === "-" ? await Bun.stdin.text() : readFileSync(resolve(cwd, file), "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(code ?? error);
-    throw new UsageError(`${where}: ${reason}`);
-  }
-  const value = parseYamlValue(text, where);
+  // Checked and bounded first: `--inputs /dev/zero` grew until the machine ran out of memory.
+  const read =
+    file === "-"
+      ? await readStdin()
+      : safeReadBoundedFile(resolve(cwd, file), { maxBytes: MAX_INPUT_FILE_BYTES, allowPipe: true });
+  if (!read.success) throw new UsageError(`${where}: ${read.problem}`);
+  const value = parseYamlValue(read.value, where);
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new UsageError(

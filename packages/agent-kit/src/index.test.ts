@@ -78,6 +78,7 @@ describe("the @uwf/agent-kit entry", () => {
       "safeReadBoundedFile",
       "saveConfig",
       "setConfigValue",
+      "toJsonValue",
       "unsetConfigValue",
       "validateStartInputs",
       "validateWorkflow",

@@ -127,5 +127,6 @@ export { type ValidateWorkflowOptions, validateWorkflow } from "./workflow/valid
 export { formatWorkflowProblem, type WorkflowIssue } from "./workflow/workflow-issue.ts";
 export { workflowToMermaid } from "./workflow/workflow-to-mermaid.ts";
 export { describeYamlError } from "./yaml/describe-yaml-error.ts";
+export { type ToJsonValueResult, toJsonValue } from "./yaml/to-json-value.ts";
 export { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "./yaml/yaml-limits.ts";
 export { type YamlLimitProblem, type YamlToValueResult, yamlToValue } from "./yaml/yaml-to-value.ts";

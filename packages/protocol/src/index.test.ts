@@ -67,6 +67,7 @@ describe("the @uwf/protocol entry", () => {
       "gcReportSchema",
       "helpTopicResultSchema",
       "initResultSchema",
+      "isObjectPrototypeName",
       "isUwfError",
       "jsonSchemaObjectSchema",
       "leaseHolderSchema",

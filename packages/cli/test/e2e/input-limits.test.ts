@@ -342,3 +342,76 @@ describe("files uwf reads are checked as regular files of bounded size first", (
     HANG_GUARD_MS,
   );
 });
+
+describe("values and names JavaScript objects or JSON cannot carry", () => {
+  it("refuses --input values JSON cannot carry exactly, and inputs named like object machinery, as usage errors", async () => {
+    const inputsFile = join(temp.work, "inputs.yaml");
+    writeFileSync(inputsFile, "ok: 1\n__proto__: { polluted: true }\n");
+    for (const [args, message] of [
+      [["--input", "k=.inf"], "--input k: .inf is not a number JSON can carry; quote it to keep it as text"],
+      [
+        ["--input", "k={a: [1, .nan]}"],
+        "--input k: a[1]: .nan is not a number JSON can carry; quote it to keep it as text",
+      ],
+      [
+        ["--input", "id=9007199254740993"],
+        "--input id: 9007199254740993 is beyond 2^53, so JSON cannot carry it exactly; quote it to keep it as text",
+      ],
+      [
+        ["--input", "constructor=2"],
+        '--input "constructor=2": "constructor" is a name every JavaScript object already has, so it cannot name an input',
+      ],
+      [
+        ["--inputs", inputsFile],
+        `--inputs ${inputsFile}: "__proto__" is a name every JavaScript object already has, so it cannot name an input`,
+      ],
+    ] as const) {
+      const result = await temp.uwf(["start", LINEAR, "-p", "go", ...args]);
+      expect({ args, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
+        args,
+        exitCode: 2,
+        stderr: `uwf: ${message}\n`,
+      });
+    }
+    expect(await threadCount()).toBe(0);
+    // The largest integer JSON carries exactly is taken as it is.
+    const started = await temp.uwf(["start", LINEAR, "-p", "go", "--input", "id=9007199254740991", "--json"]);
+    expect(started.exitCode).toBe(0);
+  });
+
+  it("refuses roles and fields named __proto__ or constructor with one problem each, not an internal error", async () => {
+    const file = join(temp.work, "proto.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: proto",
+        "roles:",
+        "  __proto__:",
+        "    goal: Work.",
+        "    frontmatter: { type: object, properties: { constructor: { type: string } } }",
+        "graph:",
+        '  $START: [{ role: __proto__, prompt: "Go." }]',
+        "  __proto__: [{ role: $END }]",
+        "",
+      ].join("\n"),
+    );
+    const validated = await temp.uwf(["workflow", "validate", file]);
+    expect(validated.exitCode).toBe(1);
+    expect(validated.stderr).not.toContain("internal error");
+    const named =
+      '" is a name every JavaScript object already has, so it cannot name a role, condition, field or input';
+    expect(validated.stdout + validated.stderr).toBe(
+      [
+        `${file}:3:3: error: roles.__proto__: "__proto__${named}`,
+        `${file}:5:48: error: roles.__proto__.frontmatter.properties.constructor: "constructor${named}`,
+        `${file}:8:3: error: graph.__proto__: "__proto__${named}`,
+        `${file}: 3 error(s)`,
+        "",
+      ].join("\n"),
+    );
+    const started = await temp.uwf(["start", file, "-p", "go", "--json"]);
+    expect(started.exitCode).toBe(1);
+    expect(errorOf(started.stderr).error.code).toBe("invalid-workflow");
+    expect(await threadCount()).toBe(0);
+  });
+});

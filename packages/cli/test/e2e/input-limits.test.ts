@@ -415,3 +415,24 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
     expect(await threadCount()).toBe(0);
   });
 });
+
+describe("the environment uwf runs in", () => {
+  it("refuses a TMPDIR that is a file or missing as one usage line, before anything is written", async () => {
+    const file = join(temp.work, "not-a-folder");
+    writeFileSync(file, "");
+    for (const [directory, what] of [
+      [file, "is not a directory"],
+      [join(temp.work, "missing"), "does not exist"],
+    ] as const) {
+      const run = await temp.uwf(["run", LINEAR, "-p", "go", "--agent", "plan-then-do"], {
+        env: { TMPDIR: directory },
+      });
+      expect({ exitCode: run.exitCode, stderr: run.stderr }).toEqual({
+        exitCode: 2,
+        stderr: `uwf: TMPDIR ${directory} ${what}: point it at a directory, or unset it\n`,
+      });
+    }
+    expect(await threadCount()).toBe(0);
+    expect(objectFiles()).toEqual([]);
+  });
+});

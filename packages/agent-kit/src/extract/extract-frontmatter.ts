@@ -1,6 +1,7 @@
 import type { JsonSchemaObject, SafeResult } from "@uwf/protocol";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { loadYaml } from "../yaml/load-yaml.ts";
+import { toJsonValue } from "../yaml/to-json-value.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { withStatusFields } from "./build-reply-schema.ts";
 import { describeValue } from "./describe-value.ts";
@@ -75,6 +76,10 @@ function checkReply(reply: string, schema: JsonSchemaObject | undefined): ReplyC
 
   const unsafe = findNonJsonValue(fields, []);
   if (unsafe !== null) return { success: false, problem: unsafe };
+  // What is left to refuse is an integer too large for a JSON number; the others become numbers again.
+  const exact = toJsonValue(fields);
+  if (!exact.success) return { success: false, problem: `field "${exact.path}": ${exact.problem}` };
+  Object.assign(fields, exact.value);
 
   let checkedSchema = replySchema;
   if (fields[STATUS_FIELD] === SUSPEND_STATUS) {
@@ -134,7 +139,8 @@ function parseFields(yaml: string, firstLine: number): ParseFieldsResult {
   if (simple !== undefined) return { success: true, fields: simple };
   const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
-  const document = parseDocument(yaml, { prettyErrors: true, lineCounter });
+  // Integers are parsed exactly (as BigInt), so one beyond 2^53 is refused below rather than rounded.
+  const document = parseDocument(yaml, { prettyErrors: true, lineCounter, intAsBigInt: true });
   const error = document.errors[0];
   if (error !== undefined) {
     const line = (error.linePos?.[0].line ?? 1) + firstLine - 1;
@@ -173,6 +179,7 @@ function reportsNothing(schema: JsonSchemaObject): boolean {
 /** Fields are stored as JSON: `.inf`, `.nan`, dates and binaries have no JSON form. */
 function findNonJsonValue(value: unknown, path: string[]): string | null {
   const field = path.join(".");
+  if (typeof value === "bigint") return null; // An exact integer: toJsonValue checks its size.
   if (value === null || typeof value === "string" || typeof value === "boolean") return null;
   if (typeof value === "number") {
     return Number.isFinite(value) ? null : `field "${field}": expected a finite number, got ${String(value)}`;

@@ -11,16 +11,23 @@ import type { WorkflowIssue } from "./workflow-issue.ts";
 export function findPrototypeKeys(value: unknown, path: FieldPath = []): WorkflowIssue[] {
   if (value === null || typeof value !== "object") return [];
   const issues: WorkflowIssue[] = [];
+  if (Array.isArray(value)) {
+    // Indexed, and only into containers: an enum of 100,000 values is walked without a path for each.
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (item !== null && typeof item === "object") issues.push(...findPrototypeKeys(item, [...path, index]));
+    }
+    return issues;
+  }
   for (const [key, inner] of Object.entries(value)) {
-    const at: FieldPath = [...path, Array.isArray(value) ? Number(key) : key];
-    if (!Array.isArray(value) && isObjectPrototypeName(key)) {
+    if (isObjectPrototypeName(key)) {
       issues.push({
         severity: "error",
-        path: at,
+        path: [...path, key],
         message: `"${key}" is a name every JavaScript object already has, so it cannot name a role, condition, field or input`,
       });
     }
-    issues.push(...findPrototypeKeys(inner, at));
+    if (inner !== null && typeof inner === "object") issues.push(...findPrototypeKeys(inner, [...path, key]));
   }
   return issues;
 }

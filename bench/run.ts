@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { copyStore, openFileStore, openPostgresStore, type Store } from "../packages/cas/src/index.ts";
 import { startTestPostgres } from "../packages/cas/src/testing.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
+import { measureEnumValidation, writeEnumWorkflow } from "./lib/enum-workflow.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
 import {
@@ -194,6 +195,19 @@ async function runSuite(): Promise<BenchResults> {
     { id: "help", name: "uwf --help", store: "none", options: uwf(emptyHome, ["--help"], plan.startupRuns) },
   ]);
 
+  // Issue 25 item 9: a workflow whose schema has a 100,000-value enum, checked from its file.
+  const enumWorkflow = writeEnumWorkflow(work);
+  await measureGroup([
+    {
+      id: "validate-enum",
+      name: "uwf workflow validate (100,000-value enum)",
+      store: "none",
+      options: uwf(emptyHome, ["workflow", "validate", enumWorkflow], plan.readRuns, 0),
+    },
+  ]);
+  const enumValidation = measureEnumValidation(enumWorkflow, plan.commandRuns + 1);
+  progress(`checking the 100,000-value enum's workflow in-process: ${enumValidation.validateMs} ms`);
+
   progress("start-up split: compiling each package on its own");
   const splitDirectory = join(temporaryRoot, "startup-split");
   mkdirSync(splitDirectory, { recursive: true });
@@ -370,8 +384,9 @@ async function runSuite(): Promise<BenchResults> {
     throughput,
     wholeStore,
     workers,
+    enumValidation,
     targets: [
-      ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps),
+      ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps, enumValidation),
       ...checkForkTargets(forkEntries, processes),
       ...checkWorkerTargets(workers),
     ],

@@ -79,6 +79,14 @@ export { InvalidOutputSchemaError } from "./extract/invalid-output-schema-error.
 export { InvalidReplyError, type ReplyFile } from "./extract/invalid-reply-error.ts";
 export { listStatusBranches, type StatusBranch } from "./extract/status-branches.ts";
 export { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./extract/status-fields.ts";
+export { MAX_CONFIG_BYTES, MAX_INPUT_FILE_BYTES } from "./files/file-limits.ts";
+export {
+  type FileRefusal,
+  type ReadBoundedFileOptions,
+  type ReadBoundedFileResult,
+  safeReadBoundedFile,
+} from "./files/read-bounded-file.ts";
+export { readBoundedStream } from "./files/read-bounded-stream.ts";
 export type { CompiledCondition } from "./moderator/compile-condition.ts";
 export { type CompiledEdge, type CompiledWorkflow, compileWorkflow } from "./moderator/compile-workflow.ts";
 export { ConditionFailedError } from "./moderator/condition-failed-error.ts";
@@ -127,5 +135,6 @@ export { type ValidateWorkflowOptions, validateWorkflow } from "./workflow/valid
 export { formatWorkflowProblem, type WorkflowIssue } from "./workflow/workflow-issue.ts";
 export { workflowToMermaid } from "./workflow/workflow-to-mermaid.ts";
 export { describeYamlError } from "./yaml/describe-yaml-error.ts";
+export { type ToJsonValueResult, toJsonValue } from "./yaml/to-json-value.ts";
 export { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "./yaml/yaml-limits.ts";
 export { type YamlLimitProblem, type YamlToValueResult, yamlToValue } from "./yaml/yaml-to-value.ts";

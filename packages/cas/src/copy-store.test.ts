@@ -90,6 +90,25 @@ describe("copyStore", () => {
     expect((await verifyStore(target)).problems).toEqual([]);
   });
 
+  it("writes no object the target holds, so a copy run again leaves every write time as it was", async () => {
+    await copyStore(source, target);
+    const firstCopied = Date.now();
+    // The clock moves on, so anything written again from here on is told apart by its write time.
+    while (Date.now() <= firstCopied) await Bun.sleep(1);
+    const again = await copyStore(source, target);
+    expect(again.objects).toEqual({ read: 9, written: 0 });
+    expect(again.problems).toEqual([]);
+    const addresses: string[] = [];
+    for await (const address of target.objects.list()) addresses.push(address);
+    expect(addresses).toHaveLength(9);
+    for (const address of addresses) {
+      expect({ address, writtenBefore: await target.objects.deleteIfWrittenBefore(address, firstCopied + 1) }).toEqual({
+        address,
+        writtenBefore: true,
+      });
+    }
+  });
+
   it("keeps a thread the target has taken further, and reports one whose chains parted", async () => {
     await copyStore(source, target);
     await advance(target, stepAfter(firstStep, "reviewer"));

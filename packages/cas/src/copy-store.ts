@@ -13,7 +13,8 @@ export interface CopyStoreOptions {
  * Copies one store into another, for moving a home into a shared server: every object (unreachable
  * ones too: gc decides about those, not a copy), then the workflow registry, then the thread records
  * (so a record never names a node the target lacks), then chain indexes; never leases or the chain-link
- * cache, which the target rebuilds. Idempotent: puts of nodes already there change nothing, and a
+ * cache, which the target rebuilds. Idempotent: nodes already there are not written again (their
+ * write times stay as they are), and a
  * record already there is left alone unless the source's is further along the same chain (updated
  * with a compare-and-swap) or the same head was changed later (a cancel, say). A thread whose chains
  * have parted in the two stores is left as the target has it and reported. Ends by checking that the
@@ -34,6 +35,10 @@ export async function copyStore(
     problems: [],
   };
 
+  // One listing of the target rather than a lookup per node (on a server, a million round trips):
+  // a node it holds is not put again, as a put refreshes its write time, and a copy that changes
+  // nothing must not make every object look new to the target's gc.
+  const heldBefore = await listAddresses(target);
   const copied: Address[] = [];
   let batch: unknown[] = [];
   const flush = async () => {
@@ -49,8 +54,11 @@ export async function copyStore(
       report.problems.push({ kind: "corrupt", subject: object.address, message: object.corrupt.message });
       continue;
     }
-    batch.push(object.node);
-    if (batch.length >= batchSize) await flush();
+    if (heldBefore.has(object.address)) copied.push(object.address);
+    else {
+      batch.push(object.node);
+      if (batch.length >= batchSize) await flush();
+    }
   }
   await flush();
 
@@ -92,9 +100,7 @@ export async function copyStore(
     report.chainIndexes++;
   }
 
-  // One listing of the target rather than a lookup per node: on a server, a million round trips.
-  const held = new Set<Address>();
-  for await (const address of target.objects.list()) held.add(address);
+  const held = await listAddresses(target);
   let verified = 0;
   for (const address of copied) {
     if (!held.has(address)) {
@@ -113,6 +119,12 @@ export async function copyStore(
   }
   options.onProgress?.("verify", verified);
   return report;
+}
+
+async function listAddresses(store: Store): Promise<Set<Address>> {
+  const addresses = new Set<Address>();
+  for await (const address of store.objects.list()) addresses.add(address);
+  return addresses;
 }
 
 async function copyWorkflow(target: Store, entry: WorkflowEntry): Promise<"copied" | "unchanged" | "kept"> {

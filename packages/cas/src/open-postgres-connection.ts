@@ -26,7 +26,16 @@ export interface OpenPostgresConnectionOptions {
   maxConnections?: number;
   /** How long to wait for a connection before failing, in seconds; default 10. */
   connectTimeoutSeconds?: number;
+  /**
+   * How long a statement may wait for a lock another session holds (a row, a table, the migration
+   * lock) before it fails as busy (exit 75), in seconds; default DEFAULT_LOCK_TIMEOUT_SECONDS.
+   * Without it, rows another session keeps locked (an open transaction left in a psql) made uwf wait forever.
+   */
+  lockTimeoutSeconds?: number;
 }
+
+/** uwf's own statements hold row locks for milliseconds; a wait this long is another session's doing. */
+export const DEFAULT_LOCK_TIMEOUT_SECONDS = 15;
 
 /**
  * A pool of connections to `url` through Bun's built-in PostgreSQL client: nothing to install, and
@@ -37,8 +46,11 @@ export function openPostgresConnection(url: string, options: OpenPostgresConnect
   const sql = new SQL(url, {
     max: maxConnections,
     connectionTimeout: options.connectTimeoutSeconds ?? 10,
-    // So the server's activity views tell uwf's connections apart.
-    connection: { application_name: "uwf" },
+    connection: {
+      // So the server's activity views tell uwf's connections apart.
+      application_name: "uwf",
+      lock_timeout: `${Math.round((options.lockTimeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS) * 1000)}ms`,
+    },
   });
   const queryOn =
     (client: SQL): PostgresQuery =>

@@ -5,6 +5,7 @@ import { waitFor } from "../test/wait-for.ts";
 import { runStoreConformanceSuite } from "./conformance-suite.ts";
 import { openPostgresStore } from "./open-postgres-store.ts";
 import { POSTGRES_SCHEMA_VERSION } from "./postgres-migrations.ts";
+import { RefStoreBusyError } from "./ref-store-busy-error.ts";
 import { sampleThreadRecord } from "./sample-nodes.ts";
 import { StoreRefusedError } from "./store-refused-error.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
@@ -64,6 +65,54 @@ describe("openPostgresStore", () => {
     wrong.password = "wrong";
     await expect(openPostgresStore(wrong.toString())).rejects.toThrow(StoreRefusedError);
     await expect(openPostgresStore(wrong.toString())).rejects.toThrow("SQLSTATE 28P01");
+  });
+
+  it("refuses sslmode=require against a server without SSL instead of calling it unreachable", async () => {
+    const url = new URL((await startTestPostgres()).newStoreUrl());
+    url.searchParams.set("sslmode", "require");
+    const opening = openPostgresStore(url.toString());
+    await expect(opening).rejects.toThrow(StoreRefusedError);
+    await expect(opening).rejects.toThrow(
+      "the server offers no SSL: enable it there, or change sslmode in the store URL",
+    );
+  });
+
+  it("refuses, in one line, when the server's statement_timeout cancels uwf's statements", async () => {
+    const server = await startTestPostgres();
+    const role = `uwf_hasty_${process.pid}`;
+    await onServer(server.url, `CREATE ROLE ${role} LOGIN SUPERUSER PASSWORD 'hasty'`);
+    await onServer(server.url, `ALTER ROLE ${role} SET statement_timeout = '1ms'`);
+    try {
+      const url = new URL(server.newStoreUrl());
+      url.username = role;
+      url.password = "hasty";
+      // A statement slower than 1 ms, as the server sees it: migrating a new schema is several.
+      const opening = openPostgresStore(url.toString());
+      await expect(opening).rejects.toThrow(StoreRefusedError);
+      await expect(opening).rejects.toThrow("(SQLSTATE 57014); the server's statement_timeout cancelled it");
+    } finally {
+      await onServer(server.url, `DROP ROLE ${role}`);
+    }
+  });
+
+  it("reports rows another session keeps locked as busy once its lock timeout runs out, instead of waiting forever", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const store = await openPostgresStore(url, { lockTimeoutSeconds: 0.2 });
+    const record = sampleThreadRecord();
+    await store.refs.createThread(record);
+    const schema = new URL(url).searchParams.get("schema");
+    const holder = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
+    try {
+      await holder.begin(async (transaction) => {
+        await transaction.unsafe(`SELECT id FROM "${schema}".threads WHERE id = $1 FOR UPDATE`, [record.id]);
+        const update = store.refs.updateThread(record.id, record.head, { status: "cancelled" });
+        await expect(update).rejects.toThrow(RefStoreBusyError);
+        await expect(update).rejects.toThrow("another session kept a row uwf needs locked (SQLSTATE 55P03)");
+      });
+    } finally {
+      await holder.close();
+      await store.close();
+    }
   });
 
   it("carries a call whose session the server ends, and the sessions it ended while idle, over to new ones", async () => {

@@ -20,4 +20,18 @@ describe("parsePostgresStoreUrl", () => {
       );
     }
   });
+
+  it("refuses PostgreSQL's own schemas and an sslmode the client does not know, as the URL's fault", () => {
+    for (const schema of ["pg_catalog", "pg_temp", "pg_toast", "pg_anything", "information_schema"]) {
+      expect(() => parsePostgresStoreUrl(`postgres://me:pw@host/db?schema=${schema}`)).toThrow(
+        `schema "${schema}" is one of PostgreSQL's own; name a schema of uwf's`,
+      );
+    }
+    expect(() => parsePostgresStoreUrl("postgres://me:pw@host/db?sslmode=bogus")).toThrow(
+      'sslmode "bogus" is not one of disable, allow, prefer, require, verify-ca, verify-full',
+    );
+    for (const mode of ["disable", "prefer", "require", "verify-full"]) {
+      expect(parsePostgresStoreUrl(`postgres://me:pw@host/db?sslmode=${mode}`).connectUrl).toContain(mode);
+    }
+  });
 });

@@ -16,6 +16,12 @@ export interface PostgresStoreUrl {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** PostgreSQL's own schemas: `pg_` names are reserved for the system (pg_catalog, pg_temp, pg_toast, …). */
+const SYSTEM_SCHEMA = /^(pg_|information_schema$)/;
+
+/** The `sslmode` values PostgreSQL clients know; anything else is a typo the client would crash on. */
+const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"];
+
 /** Reads `postgres://user:password@host:port/database?schema=NAME`; other parameters go to the client. */
 export function parsePostgresStoreUrl(url: string): PostgresStoreUrl {
   const shown = maskStoreUrl(url);
@@ -29,6 +35,13 @@ export function parsePostgresStoreUrl(url: string): PostgresStoreUrl {
   const schema = parsed.searchParams.get("schema") ?? DEFAULT_POSTGRES_SCHEMA;
   if (!SCHEMA_NAME.test(schema)) {
     throw new InvalidStoreUrlError(shown, `schema "${schema}" is not a plain SQL name (a-z, 0-9, _; at most 63)`);
+  }
+  if (SYSTEM_SCHEMA.test(schema)) {
+    throw new InvalidStoreUrlError(shown, `schema "${schema}" is one of PostgreSQL's own; name a schema of uwf's`);
+  }
+  const sslMode = parsed.searchParams.get("sslmode");
+  if (sslMode !== null && !SSL_MODES.includes(sslMode)) {
+    throw new InvalidStoreUrlError(shown, `sslmode "${sslMode}" is not one of ${SSL_MODES.join(", ")}`);
   }
   parsed.searchParams.delete("schema");
   return { connectUrl: parsed.toString(), schema, shown };

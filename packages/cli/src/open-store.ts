@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, type Stats, statSync } from "node:fs";
+import { existsSync, mkdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_CONFIG_BYTES, safeReadBoundedFile } from "@uwf/agent-kit";
 import {
   createMemoryStore,
   findRefDatabaseDamage,
@@ -143,13 +144,11 @@ async function chooseStoreUrl(home: string, env: NodeJS.ProcessEnv, flag: string
 }
 
 async function configuredStore(home: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = readFileSync(join(home, "config.yaml"), "utf8");
-  } catch {
-    return undefined; // No config (or none readable): loading it would say so where it matters.
-  }
-  if (!/^store\s*:/m.test(text)) return undefined;
+  // Bounded and regular files only: every command comes here, and a config.yaml linked to /dev/zero hung them all.
+  const read = safeReadBoundedFile(join(home, "config.yaml"), { maxBytes: MAX_CONFIG_BYTES });
+  // No config (or none readable): loading it would say so where it matters.
+  if (!read.success) return undefined;
+  if (!/^store\s*:/m.test(read.value)) return undefined;
   const { loadConfig } = await import("./load-home-config.ts");
   return (await loadConfig(home)).store;
 }

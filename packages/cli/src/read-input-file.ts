@@ -1,5 +1,10 @@
-import { readFileSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
+import {
+  MAX_INPUT_FILE_BYTES,
+  type ReadBoundedFileResult,
+  readBoundedStream,
+  safeReadBoundedFile,
+} from "@uwf/agent-kit";
 import { InputFileError } from "./errors/input-file-error.ts";
 
 export interface ReadInputFileOptions {
@@ -10,21 +15,20 @@ export interface ReadInputFileOptions {
 
 /**
  * The text of a file named on the command line; `-` reads stdin to its end. A missing file, a
- * folder or a device is an InputFileError naming it (a pipe, as `<(…)` gives, is read); any other
- * failure (permissions, I/O) reaches the error boundary as it is.
+ * folder, a device, or a file or stream over MAX_INPUT_FILE_BYTES is an InputFileError naming it
+ * (a pipe, as `<(…)` gives, is read, within the limit); any other failure (permissions, I/O)
+ * reaches the error boundary as it is.
  */
 export async function readInputFile(file: string, options: ReadInputFileOptions): Promise<string> {
-  if (file === "-") return Bun.stdin.text();
-  const path = resolve(options.cwd, file);
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new InputFileError(options.label, path, "no such file");
-    throw error;
-  }
-  if (stats.isDirectory()) throw new InputFileError(options.label, path, "is a directory, not a file");
-  if (!stats.isFile() && !stats.isFIFO()) throw new InputFileError(options.label, path, "not a regular file");
-  return readFileSync(path, "utf8");
+  const path = file === "-" ? "-" : resolve(options.cwd, file);
+  const read =
+    file === "-" ? await readStdin() : safeReadBoundedFile(path, { maxBytes: MAX_INPUT_FILE_BYTES, allowPipe: true });
+  if (read.success) return read.value;
+  if (read.reason === "unreadable") throw read.cause;
+  throw new InputFileError(options.label, path, read.problem);
+}
+
+/** Stdin (`-`) to its end, within MAX_INPUT_FILE_BYTES, for every command that reads it. */
+export function readStdin(): Promise<ReadBoundedFileResult> {
+  return readBoundedStream(Bun.stdin.stream(), MAX_INPUT_FILE_BYTES);
 }

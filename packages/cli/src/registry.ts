@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { checkTemporaryDirectory } from "./check-temporary-directory.ts";
 import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./commands/command-table.ts";
 import { parsePlainCommand } from "./commands/parse-plain-command.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./context.ts";
@@ -59,6 +60,7 @@ export async function runCli(argv: string[]): Promise<number> {
     <Result>(load: Load<Result>) =>
     async () => {
       const globals = (plain?.globals ?? program?.opts()) as GlobalOptions;
+      checkTemporaryDirectory(process.env);
       const mode = await outputMode(globals);
       const second: SecondSignal = { claimed: false, controller: new AbortController() };
       const secondSignal = () => {

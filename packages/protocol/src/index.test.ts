@@ -68,6 +68,7 @@ describe("the @uwf/protocol entry", () => {
       "gcReportSchema",
       "helpTopicResultSchema",
       "initResultSchema",
+      "isObjectPrototypeName",
       "isUwfError",
       "jsonSchemaObjectSchema",
       "leaseHolderSchema",

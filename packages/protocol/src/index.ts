@@ -113,7 +113,7 @@ export {
   errorBodySchema,
   errorResultSchema,
 } from "./error-result.ts";
-export { END, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
+export { END, isObjectPrototypeName, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
 export {
   type CompletionCandidatesResult,
   type CompletionScriptResult,

@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { SafeResult } from "@uwf/protocol";
+import { MAX_INPUT_FILE_BYTES } from "../files/file-limits.ts";
+import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { loadYaml } from "../yaml/load-yaml.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
@@ -33,14 +34,10 @@ export async function safeLoadScenario(file: string): Promise<SafeResult<Scenari
 type Checked<Value> = { success: true; value: Value } | { success: false; error: string };
 
 function checkScenario(file: string): Checked<Scenario> {
-  let text: string;
-  try {
-    // Synchronous: the step waits for it anyway, and the first promise-based read of a process costs more.
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String(error);
-    return { success: false, error: `cannot read scenario ${file}: ${reason}` };
-  }
+  // Synchronous: the step waits for it anyway, and the first promise-based read of a process costs more.
+  const read = safeReadBoundedFile(file, { maxBytes: MAX_INPUT_FILE_BYTES, allowPipe: true });
+  if (!read.success) return { success: false, error: `cannot read scenario ${file}: ${read.problem}` };
+  const text = read.value;
   const parsedText = file.endsWith(".json") ? parseJson(file, text) : parseYaml(file, text);
   if (!parsedText.success) return parsedText;
   const value = parsedText.value;

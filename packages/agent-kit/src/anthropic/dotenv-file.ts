@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { messageOf } from "@uwf/protocol";
 import { writeFileAtomically } from "../config/write-file-atomically.ts";
+import { MAX_CONFIG_BYTES } from "../files/file-limits.ts";
+import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { DotenvUnreadableError } from "./dotenv-unreadable-error.ts";
 
 /** `.env` in the uwf home: API keys given to `uwf setup --api-key`, readable only by the user. */
@@ -23,12 +24,11 @@ export async function readDotenvValue(home: string, name: string): Promise<strin
  * write replace the user's `.env`.
  */
 async function readDotenvText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new DotenvUnreadableError(file, messageOf(error), error);
-  }
+  const read = safeReadBoundedFile(file, { maxBytes: MAX_CONFIG_BYTES });
+  if (read.success) return read.value;
+  if (read.reason === "missing") return undefined;
+  const cause = read.reason === "unreadable" ? read.cause : undefined;
+  throw new DotenvUnreadableError(file, cause === undefined ? read.problem : messageOf(cause), cause);
 }
 
 /**

@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_SCHEMA_REVISION, type Config } from "@uwf/protocol";
+import { MAX_CONFIG_BYTES } from "../files/file-limits.ts";
+import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 
 /**
  * Parsed `config.yaml`s, cached in the home's `cache/` by the file's exact text and the schema's
@@ -22,7 +24,9 @@ export function configCacheFile(home: string): string {
 export function readCachedConfig(home: string, text: string): Config | undefined {
   let cached: Partial<CachedConfig>;
   try {
-    cached = JSON.parse(readFileSync(configCacheFile(home), "utf8")) as Partial<CachedConfig>;
+    const read = safeReadBoundedFile(configCacheFile(home), { maxBytes: MAX_CONFIG_BYTES });
+    if (!read.success) return undefined;
+    cached = JSON.parse(read.value) as Partial<CachedConfig>;
   } catch {
     return undefined;
   }

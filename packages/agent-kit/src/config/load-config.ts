@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Config, defaultConfig, messageOf, type SafeResult } from "@uwf/protocol";
+import { type Config, defaultConfig, type SafeResult } from "@uwf/protocol";
+import { MAX_CONFIG_BYTES } from "../files/file-limits.ts";
+import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { cacheConfig, readCachedConfig } from "./config-cache.ts";
 import { InvalidConfigError } from "./invalid-config-error.ts";
 
@@ -33,13 +34,15 @@ export async function safeLoadConfig(home: string): Promise<SafeResult<Config, I
   return parsed;
 }
 
-/** The file's text, "" when it does not exist, or the error that kept it from being read. */
+/**
+ * The file's text, "" when it does not exist, or the error that kept it from being read: every
+ * command reads it, so a config.yaml that is a link to `/dev/zero` or a FIFO, or is over
+ * MAX_CONFIG_BYTES, is refused unread rather than hanging them all.
+ */
 export function readConfigText(file: string): string | InvalidConfigError {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
-    const message = `cannot read the file: ${messageOf(error)}`;
-    return new InvalidConfigError(file, [{ line: null, column: null, path: "", message }]);
-  }
+  const read = safeReadBoundedFile(file, { maxBytes: MAX_CONFIG_BYTES });
+  if (read.success) return read.value;
+  if (read.reason === "missing") return "";
+  const message = `cannot read the file: ${read.problem.replace(/^cannot read the file: /, "")}`;
+  return new InvalidConfigError(file, [{ line: null, column: null, path: "", message }]);
 }

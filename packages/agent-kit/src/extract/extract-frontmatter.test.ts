@@ -171,6 +171,20 @@ describe("extractFrontmatter", () => {
     });
   });
 
+  it("refuses integers beyond 2^53 instead of rounding them, and keeps the exact ones as numbers", () => {
+    const schema = { properties: { id: {}, ids: {} } };
+    expect(problemOf("---\nid: 12345678901234567891\n---\n", schema)).toBe(
+      'field "id": 12345678901234567891 is beyond 2^53, so JSON cannot carry it exactly; quote it to keep it as text',
+    );
+    expect(problemOf("---\nids: [1, -9007199254740993]\n---\n", schema)).toBe(
+      'field "ids[1]": -9007199254740993 is beyond 2^53, so JSON cannot carry it exactly; quote it to keep it as text',
+    );
+    expect(extractFrontmatter("---\nid: 9007199254740991\nids: [1, 2.5, {n: 3}]\n---\n", schema).fields).toEqual({
+      id: 9007199254740991,
+      ids: [1, 2.5, { n: 3 }],
+    });
+  });
+
   it("accepts $SUSPEND with a reason and lifts the required fields", () => {
     expect(extractFrontmatter("---\n$status: $SUSPEND\nreason: Which database?\n---\n", reviewerSchema)).toEqual({
       fields: { $status: "$SUSPEND", reason: "Which database?" },

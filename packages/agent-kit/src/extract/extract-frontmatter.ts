@@ -1,6 +1,7 @@
 import { findLoneSurrogate, type JsonSchemaObject, type SafeResult } from "@uwf/protocol";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { loadYaml } from "../yaml/load-yaml.ts";
+import { toJsonValue } from "../yaml/to-json-value.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { withStatusFields } from "./build-reply-schema.ts";
 import { describeValue } from "./describe-value.ts";
@@ -77,6 +78,10 @@ function checkReply(reply: string, schema: JsonSchemaObject | undefined): ReplyC
 
   const unsafe = findNonJsonValue(fields, []);
   if (unsafe !== null) return { success: false, problem: unsafe };
+  // What is left to refuse is an integer too large for a JSON number; the others become numbers again.
+  const exact = toJsonValue(fields);
+  if (!exact.success) return { success: false, problem: `field "${exact.path}": ${exact.problem}` };
+  Object.assign(fields, exact.value);
 
   let checkedSchema = replySchema;
   if (fields[STATUS_FIELD] === SUSPEND_STATUS) {
@@ -136,7 +141,8 @@ function parseFields(yaml: string, firstLine: number): ParseFieldsResult {
   if (simple !== undefined) return { success: true, fields: simple };
   const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
-  const document = parseDocument(yaml, { prettyErrors: true, lineCounter });
+  // Integers are parsed exactly (as BigInt), so one beyond 2^53 is refused below rather than rounded.
+  const document = parseDocument(yaml, { prettyErrors: true, lineCounter, intAsBigInt: true });
   const error = document.errors[0];
   if (error !== undefined) {
     const line = (error.linePos?.[0].line ?? 1) + firstLine - 1;
@@ -175,6 +181,7 @@ function reportsNothing(schema: JsonSchemaObject): boolean {
 /** Fields are stored as JSON: `.inf`, `.nan`, dates, binaries and lone surrogates have no JSON form. */
 function findNonJsonValue(value: unknown, path: string[]): string | null {
   const field = path.join(".");
+  if (typeof value === "bigint") return null; // An exact integer: toJsonValue checks its size.
   if (typeof value === "string") {
     const lone = findLoneSurrogate(value);
     return lone === -1 ? null : `field ${JSON.stringify(field)} holds ${describeLoneSurrogate(value, lone)}`;

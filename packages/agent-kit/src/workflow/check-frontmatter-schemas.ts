@@ -2,6 +2,7 @@ import { type JsonSchemaObject, messageOf, type WorkflowNode } from "@uwf/protoc
 import type { Ajv, ErrorObject } from "ajv";
 import { enforcedFormats } from "./enforced-formats.ts";
 import type { FieldPath } from "./field-path.ts";
+import { linearUniqueItems } from "./linear-unique-items.ts";
 import type { WorkflowIssue } from "./workflow-issue.ts";
 
 /**
@@ -64,6 +65,8 @@ function createSchemaChecker(): Ajv {
     formats: Object.fromEntries(enforcedFormats().map((name) => [name, true])),
     logger: false,
   });
+  // The meta-schema's `enum` is an array of anything that must be unique: Ajv compares every pair.
+  schemaChecker.removeKeyword("uniqueItems").addKeyword(linearUniqueItems);
   return schemaChecker;
 }
 

@@ -1,6 +1,7 @@
 import { normalizeWorkflowFile, type WorkflowNode, workflowFileSchema } from "@uwf/protocol";
 import { recordFieldOrder } from "./field-order.ts";
 import { isFieldPathPrefix } from "./field-path.ts";
+import { findPrototypeKeys } from "./find-prototype-keys.ts";
 import { fileEdgePathOf, isRecord, salvageWorkflow } from "./salvage-workflow.ts";
 import { schemaIssuesToWorkflowIssues } from "./schema-issues.ts";
 import { validateWorkflow } from "./validate-workflow.ts";
@@ -25,6 +26,9 @@ export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOption
     const message = "a workflow file is a YAML map with name, roles and graph";
     return { workflow: null, issues: [{ severity: "error", path: [], message }] };
   }
+  // Before zod and the checks, which look names up in plain objects (and would crash or drop them).
+  const prototypeKeys = findPrototypeKeys(raw);
+  if (prototypeKeys.length > 0) return { workflow: null, issues: prototypeKeys };
   const parsed = workflowFileSchema.safeParse(raw);
   const schemaIssues = parsed.success ? [] : schemaIssuesToWorkflowIssues(parsed.error.issues);
   // zod skips the schema's unknown-key refinement when anything else failed, so it is checked here too.

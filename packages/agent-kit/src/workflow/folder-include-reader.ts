@@ -1,5 +1,6 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { isPathInside } from "../paths/is-path-inside.ts";
 import type { ReadInclude } from "./parse-workflow-yaml.ts";
 import { MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
@@ -22,9 +23,8 @@ export function createFolderIncludeReader(folder: string): ReadInclude {
       throw new Error("no such file in the workflow's folder");
     }
     if (!isPathInside(root, real)) throw new Error("a symlink that leads outside the workflow's folder");
-    const stats = statSync(real);
-    if (!stats.isFile()) throw new Error("not a file");
-    if (stats.size > MAX_WORKFLOW_BYTES) throw new Error(`${stats.size} bytes; an include may be at most 1 MiB`);
-    return readFileSync(real, "utf8");
+    const read = safeReadBoundedFile(real, { maxBytes: MAX_WORKFLOW_BYTES });
+    if (!read.success) throw new Error(read.problem);
+    return read.value;
   };
 }

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname } from "node:path";
-import { messageOf, type SafeResult } from "@uwf/protocol";
+import type { SafeResult } from "@uwf/protocol";
+import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { createFolderIncludeReader } from "./folder-include-reader.ts";
 import { InvalidWorkflowError } from "./invalid-workflow-error.ts";
 import { type ParsedWorkflow, parseWorkflowSource } from "./parse-workflow-source.ts";
@@ -12,22 +12,18 @@ import { MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
  * every problem; a missing file is reported the same way, as one problem.
  */
 export function loadWorkflowFile(path: string): ParsedWorkflow {
-  const fileProblem = (message: string) =>
-    new InvalidWorkflowError(path, [{ file: path, line: null, column: null, path: "", message }]);
-  let size: number;
-  try {
-    const stats = statSync(path);
-    if (!stats.isFile()) throw fileProblem("not a file");
-    size = stats.size;
-  } catch (error) {
-    if (error instanceof InvalidWorkflowError) throw error;
-    throw fileProblem(`cannot read the file: ${messageOf(error)}`);
+  // Checked before reading, so a huge file or a device is never loaded into memory.
+  const read = safeReadBoundedFile(path, { maxBytes: MAX_WORKFLOW_BYTES });
+  if (!read.success) {
+    const message =
+      read.reason === "missing" || read.reason === "unreadable"
+        ? `cannot read the file: ${read.problem}`
+        : read.reason === "too-large"
+          ? `the file ${read.problem} for a workflow`
+          : read.problem;
+    throw new InvalidWorkflowError(path, [{ file: path, line: null, column: null, path: "", message }]);
   }
-  // Checked before reading, so a huge file is never loaded into memory.
-  if (size > MAX_WORKFLOW_BYTES) {
-    throw fileProblem(`the file is ${size} bytes; a workflow may be at most ${MAX_WORKFLOW_BYTES} bytes (1 MiB)`);
-  }
-  return parseWorkflowSource(readFileSync(path, "utf8"), {
+  return parseWorkflowSource(read.value, {
     file: path,
     readInclude: createFolderIncludeReader(dirname(path)),
     expectedName: basename(path, extname(path)),

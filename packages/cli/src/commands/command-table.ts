@@ -5,7 +5,13 @@ import {
   type OptionEntry,
   withoutOptions,
 } from "./define-command.ts";
-import { collect, parseNonNegativeInteger, parsePositiveInteger, parsePositiveNumber } from "./option-value-parsers.ts";
+import {
+  collect,
+  parseGcGraceSeconds,
+  parseNonNegativeInteger,
+  parsePositiveInteger,
+  parsePositiveNumber,
+} from "./option-value-parsers.ts";
 
 /**
  * Every command: its arguments, flags, description, examples and the module that runs it. The
@@ -444,8 +450,8 @@ const CAS_COMMANDS: readonly CommandEntry[] = [
       dryRun: { flags: "--dry-run", description: "only report what would be deleted" },
       grace: {
         flags: "--grace <seconds>",
-        description: "keep objects younger than this (default 3600, at least 60)",
-        parse: parseNonNegativeInteger,
+        description: "keep objects younger than this (default 3600, at least 60, at most 100 years)",
+        parse: parseGcGraceSeconds,
       },
     },
     examples: ["uwf cas gc --dry-run", "uwf cas gc --grace 600"],

@@ -11,14 +11,26 @@ class InvalidArgumentError extends Error {
 /** `-n 3`, `--limit 30`. */
 export function parsePositiveInteger(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive whole number");
+  if (!Number.isSafeInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive whole number");
   return number;
 }
 
-/** `--offset 0`, `--grace 0`, `--limit 0`. */
+/** `--offset 0`, `--grace 0`, `--limit 0`: exact whole numbers only (`1e20` is not one a number holds exactly). */
 export function parseNonNegativeInteger(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError("expected a whole number ≥ 0");
+  if (!Number.isSafeInteger(number) || number < 0) throw new InvalidArgumentError("expected a whole number ≥ 0");
+  return number;
+}
+
+/** The longest `uwf cas gc --grace`: a century, so the cutoff it sets is still a date. */
+export const MAX_GC_GRACE_SECONDS = 100 * 365 * 24 * 3600;
+
+/** `uwf cas gc --grace 600`: seconds from 0 to MAX_GC_GRACE_SECONDS. */
+export function parseGcGraceSeconds(value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 0 || number > MAX_GC_GRACE_SECONDS) {
+    throw new InvalidArgumentError(`expected a whole number of seconds from 0 to ${MAX_GC_GRACE_SECONDS} (100 years)`);
+  }
   return number;
 }
 

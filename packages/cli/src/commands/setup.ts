@@ -14,6 +14,7 @@ import type { CommandContext } from "../context.ts";
 import { ClaudeCodeUnavailableError } from "../errors/claude-code-unavailable-error.ts";
 import { SetupCancelledError } from "../errors/setup-cancelled-error.ts";
 import { UsageError } from "../errors/usage-error.ts";
+import { readStdin } from "../read-input-file.ts";
 
 /** The agents `uwf setup` can make the default. */
 export const SETUP_AGENTS = ["anthropic", "claude-code"] as const;
@@ -224,7 +225,11 @@ async function setupClaudeCode(
 async function answersFromFlags(options: SetupOptions): Promise<SetupAnswers> {
   const provider = checkName(options.provider ?? "anthropic", "--provider");
   let apiKey = options.apiKey;
-  if (apiKey === "-") apiKey = (await new Response(Bun.stdin.stream()).text()).trim();
+  if (apiKey === "-") {
+    const read = await readStdin();
+    if (!read.success) throw new UsageError(`--api-key - (stdin) ${read.problem}`);
+    apiKey = read.value.trim();
+  }
   if (apiKey !== undefined && apiKey.trim() === "") throw new UsageError("--api-key is empty");
   return {
     provider,

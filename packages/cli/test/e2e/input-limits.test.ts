@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   agentRunNodeSchema,
@@ -274,5 +274,165 @@ describe("limits on the command line", () => {
     const error = errorOf(result.stderr).error;
     expect(error.code).toBe("invalid-config");
     expect(error.message).toContain("aliases expand too much (more than 100 alias expansions)");
+  });
+});
+
+describe("files uwf reads are checked as regular files of bounded size first", () => {
+  /** Over MAX_INPUT_FILE_BYTES (16 MiB). */
+  const OVERSIZED = 16 * 1024 * 1024 + 1;
+
+  it(
+    "refuses --inputs /dev/zero, a link to it, or an oversized file as one usage line, starting nothing",
+    async () => {
+      const link = join(temp.work, "inputs.yaml");
+      symlinkSync("/dev/zero", link);
+      const big = join(temp.work, "big.yaml");
+      writeFileSync(big, `a: ${"x".repeat(OVERSIZED)}\n`);
+      for (const [file, problem] of [
+        ["/dev/zero", "not a regular file"],
+        [link, "not a regular file"],
+        [big, `is ${OVERSIZED + 4} bytes, over the 16 MiB limit`],
+      ] as const) {
+        const result = await temp.uwf(["start", LINEAR, "-p", "go", "--inputs", file]);
+        expect({ file, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
+          file,
+          exitCode: 2,
+          stderr: `uwf: --inputs ${file}: ${problem}\n`,
+        });
+      }
+      const piped = await temp.uwf(["start", LINEAR, "-p", "go", "--inputs", "-"], { stdin: "x".repeat(OVERSIZED) });
+      expect(piped.exitCode).toBe(2);
+      expect(piped.stderr).toBe("uwf: --inputs - (stdin): is over the 16 MiB limit\n");
+      expect(await threadCount()).toBe(0);
+      expect(objectFiles()).toEqual([]);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
+    "refuses an oversized --prompt-file and a prompt on stdin over the limit, starting nothing",
+    async () => {
+      const big = join(temp.work, "prompt.md");
+      writeFileSync(big, "x".repeat(OVERSIZED));
+      const fromFile = await temp.uwf(["start", LINEAR, "--prompt-file", big]);
+      expect(fromFile.exitCode).toBe(1);
+      expect(fromFile.stderr).toBe(`uwf: --prompt-file ${big}: is ${OVERSIZED} bytes, over the 16 MiB limit\n`);
+      const fromStdin = await temp.uwf(["start", LINEAR, "-p", "-"], { stdin: "x".repeat(OVERSIZED) });
+      expect(fromStdin.exitCode).toBe(1);
+      expect(fromStdin.stderr).toBe("uwf: -p -: is over the 16 MiB limit\n");
+      expect(await threadCount()).toBe(0);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
+    "does not hang on a config.yaml linked to /dev/zero: commands that need no config work, the others say why",
+    async () => {
+      rmSync(join(temp.home, "config.yaml"), { force: true });
+      symlinkSync("/dev/zero", join(temp.home, "config.yaml"));
+      const list = await temp.uwf(["list"]);
+      expect({ exitCode: list.exitCode, stderr: list.stderr }).toEqual({ exitCode: 0, stderr: "" });
+      const config = await temp.uwf(["config", "list"]);
+      expect(config.exitCode).toBe(1);
+      expect(config.stderr).toContain(`${join(temp.home, "config.yaml")}: cannot read the file: not a regular file\n`);
+      const started = await temp.uwf(["run", LINEAR, "-p", "go", "--json"]);
+      expect(started.exitCode).toBe(1);
+      expect(errorOf(started.stderr).error.code).toBe("invalid-config");
+    },
+    HANG_GUARD_MS,
+  );
+});
+
+describe("values and names JavaScript objects or JSON cannot carry", () => {
+  it("refuses --input values JSON cannot carry exactly, and inputs named like object machinery, as usage errors", async () => {
+    const inputsFile = join(temp.work, "inputs.yaml");
+    writeFileSync(inputsFile, "ok: 1\n__proto__: { polluted: true }\n");
+    for (const [args, message] of [
+      [["--input", "k=.inf"], "--input k: .inf is not a number JSON can carry; quote it to keep it as text"],
+      [
+        ["--input", "k={a: [1, .nan]}"],
+        "--input k: a[1]: .nan is not a number JSON can carry; quote it to keep it as text",
+      ],
+      [
+        ["--input", "id=9007199254740993"],
+        "--input id: 9007199254740993 is beyond 2^53, so JSON cannot carry it exactly; quote it to keep it as text",
+      ],
+      [
+        ["--input", "constructor=2"],
+        '--input "constructor=2": "constructor" is a name every JavaScript object already has, so it cannot name an input',
+      ],
+      [
+        ["--inputs", inputsFile],
+        `--inputs ${inputsFile}: "__proto__" is a name every JavaScript object already has, so it cannot name an input`,
+      ],
+    ] as const) {
+      const result = await temp.uwf(["start", LINEAR, "-p", "go", ...args]);
+      expect({ args, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
+        args,
+        exitCode: 2,
+        stderr: `uwf: ${message}\n`,
+      });
+    }
+    expect(await threadCount()).toBe(0);
+    // The largest integer JSON carries exactly is taken as it is.
+    const started = await temp.uwf(["start", LINEAR, "-p", "go", "--input", "id=9007199254740991", "--json"]);
+    expect(started.exitCode).toBe(0);
+  });
+
+  it("refuses roles and fields named __proto__ or constructor with one problem each, not an internal error", async () => {
+    const file = join(temp.work, "proto.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: proto",
+        "roles:",
+        "  __proto__:",
+        "    goal: Work.",
+        "    frontmatter: { type: object, properties: { constructor: { type: string } } }",
+        "graph:",
+        '  $START: [{ role: __proto__, prompt: "Go." }]',
+        "  __proto__: [{ role: $END }]",
+        "",
+      ].join("\n"),
+    );
+    const validated = await temp.uwf(["workflow", "validate", file]);
+    expect(validated.exitCode).toBe(1);
+    expect(validated.stderr).not.toContain("internal error");
+    const named =
+      '" is a name every JavaScript object already has, so it cannot name a role, condition, field or input';
+    expect(validated.stdout + validated.stderr).toBe(
+      [
+        `${file}:3:3: error: roles.__proto__: "__proto__${named}`,
+        `${file}:5:48: error: roles.__proto__.frontmatter.properties.constructor: "constructor${named}`,
+        `${file}:8:3: error: graph.__proto__: "__proto__${named}`,
+        `${file}: 3 error(s)`,
+        "",
+      ].join("\n"),
+    );
+    const started = await temp.uwf(["start", file, "-p", "go", "--json"]);
+    expect(started.exitCode).toBe(1);
+    expect(errorOf(started.stderr).error.code).toBe("invalid-workflow");
+    expect(await threadCount()).toBe(0);
+  });
+});
+
+describe("the environment uwf runs in", () => {
+  it("refuses a TMPDIR that is a file or missing as one usage line, before anything is written", async () => {
+    const file = join(temp.work, "not-a-folder");
+    writeFileSync(file, "");
+    for (const [directory, what] of [
+      [file, "is not a directory"],
+      [join(temp.work, "missing"), "does not exist"],
+    ] as const) {
+      const run = await temp.uwf(["run", LINEAR, "-p", "go", "--agent", "plan-then-do"], {
+        env: { TMPDIR: directory },
+      });
+      expect({ exitCode: run.exitCode, stderr: run.stderr }).toEqual({
+        exitCode: 2,
+        stderr: `uwf: TMPDIR ${directory} ${what}: point it at a directory, or unset it\n`,
+      });
+    }
+    expect(await threadCount()).toBe(0);
+    expect(objectFiles()).toEqual([]);
   });
 });

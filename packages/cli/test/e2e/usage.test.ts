@@ -54,6 +54,21 @@ describe("usage", () => {
     expect(wrong.stderr).toContain("unknown option '--colour'");
   });
 
+  it("a whole number no date or counter can hold (cas gc --grace 1e20, -n 1e20) is a usage error, not an internal one", async () => {
+    for (const args of [
+      ["cas", "gc", "--grace", "1e20"],
+      ["cas", "gc", "--grace", "4000000000"],
+      ["step", "01JD0000000000000000000001", "-n", "1e20"],
+    ]) {
+      const result = await temp.uwf(args);
+      expect({ args, exitCode: result.exitCode }).toEqual({ args, exitCode: 2 });
+      expect(result.stderr).toStartWith(`error: option '`);
+      expect(result.stderr).not.toContain("internal error");
+    }
+    const gc = await temp.uwf(["cas", "gc", "--grace", "1e20"]);
+    expect(gc.stderr).toContain("expected a whole number of seconds from 0 to 3153600000 (100 years)");
+  });
+
   it("finds the command after a global option that takes a value", async () => {
     const other = join(temp.work, "other-home");
     const added = await temp.uwf([

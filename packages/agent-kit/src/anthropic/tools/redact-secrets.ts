@@ -1,5 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { isProviderKeyVariable } from "../../agents/child-environment.ts";
+import { MAX_CONFIG_BYTES } from "../../files/file-limits.ts";
+import { safeReadBoundedFile } from "../../files/read-bounded-file.ts";
 import { dotenvFilePath, parseDotenv } from "../dotenv-file.ts";
 import type { ToolContext } from "./agent-tool.ts";
 
@@ -19,7 +20,8 @@ export async function collectSecretValues(
   for (const [name, value] of Object.entries(environment)) {
     if (value !== undefined && isProviderKeyVariable(name, context.keyVariables)) values.add(value);
   }
-  const dotenv = await readFile(dotenvFilePath(context.env.home), "utf8").catch(() => "");
+  const read = safeReadBoundedFile(dotenvFilePath(context.env.home), { maxBytes: MAX_CONFIG_BYTES });
+  const dotenv = read.success ? read.value : "";
   for (const value of parseDotenv(dotenv).values()) values.add(value);
   return [...values].map((value) => value.trim()).filter((value) => value.length >= MIN_SECRET_LENGTH);
 }

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { MAX_INPUT_FILE_BYTES, safeReadBoundedFile } from "@uwf/agent-kit";
 import type { ReplacementReply } from "@uwf/engine";
 import { InputFileError } from "../../errors/input-file-error.ts";
 
@@ -15,9 +16,16 @@ export function readReplyFolder(folder: string, cwd: string): ReplacementReply[]
     .sort();
   const replies = names
     .filter((name) => statSync(join(path, name), { throwIfNoEntry: false })?.isFile() === true)
-    .map((name) => ({ file: join(folder, name), text: readFileSync(join(path, name), "utf8") }));
+    .map((name) => ({ file: join(folder, name), text: readReply(join(folder, name), join(path, name)) }));
   if (replies.length === 0) {
     throw new InputFileError(`--output ${folder}`, path, "the folder holds no reply file (dotfiles are skipped)");
   }
   return replies;
+}
+
+function readReply(label: string, path: string): string {
+  const read = safeReadBoundedFile(path, { maxBytes: MAX_INPUT_FILE_BYTES });
+  if (read.success) return read.value;
+  if (read.reason === "unreadable") throw read.cause;
+  throw new InputFileError(`--output ${label}`, path, read.problem);
 }

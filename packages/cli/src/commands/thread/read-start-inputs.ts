@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describeYamlError, yamlToValue } from "@uwf/agent-kit";
-import { messageOf } from "@uwf/protocol";
+import { describeYamlError, MAX_INPUT_FILE_BYTES, safeReadBoundedFile, toJsonValue, yamlToValue } from "@uwf/agent-kit";
+import { isObjectPrototypeName, messageOf } from "@uwf/protocol";
 import { LineCounter, parseDocument } from "yaml";
 import { UsageError } from "../../errors/usage-error.ts";
+import { readStdin } from "../../read-input-file.ts";
 
 export interface ReadStartInputsOptions {
   /** `--input KEY=VALUE`, repeatable; each value is read as YAML (`pr=42` is a number). */
@@ -14,6 +14,18 @@ export interface ReadStartInputsOptions {
 }
 
 const INPUT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * `__proto__` and the like pass the pattern, but as a key they would set the map's prototype
+ * instead of an input (or find the object's machinery), so they are refused by name.
+ */
+function checkNotPrototypeName(name: string, where: string): void {
+  if (isObjectPrototypeName(name)) {
+    throw new UsageError(
+      `${where}: "${name}" is a name every JavaScript object already has, so it cannot name an input`,
+    );
+  }
+}
 
 /**
  * The start inputs of `uwf start` / `uwf run`: the `--inputs` file's map, then each `--input`
@@ -32,6 +44,7 @@ export async function readStartInputs(options: ReadStartInputsOptions): Promise<
         `--input ${JSON.stringify(pair)}: expected KEY=VALUE with KEY a name of letters, digits, '_' and '-'`,
       );
     }
+    checkNotPrototypeName(name, `--input ${JSON.stringify(pair)}`);
     const text = pair.slice(equals + 1);
     inputs[name] = text === "" ? "" : parseYamlValue(text, `--input ${name}`);
   }
@@ -40,15 +53,13 @@ export async function readStartInputs(options: ReadStartInputsOptions): Promise<
 
 async function readInputsFile(file: string, cwd: string): Promise<Record<string, unknown>> {
   const where = file === "-" ? "--inputs - (stdin)" : `--inputs ${file}`;
-  let text: string;
-  try {
-    text = file === "-" ? await Bun.stdin.text() : readFileSync(resolve(cwd, file), "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(code ?? error);
-    throw new UsageError(`${where}: ${reason}`);
-  }
-  const value = parseYamlValue(text, where);
+  // Checked and bounded first: `--inputs /dev/zero` grew until the machine ran out of memory.
+  const read =
+    file === "-"
+      ? await readStdin()
+      : safeReadBoundedFile(resolve(cwd, file), { maxBytes: MAX_INPUT_FILE_BYTES, allowPipe: true });
+  if (!read.success) throw new UsageError(`${where}: ${read.problem}`);
+  const value = parseYamlValue(read.value, where);
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new UsageError(
@@ -60,6 +71,7 @@ async function readInputsFile(file: string, cwd: string): Promise<Record<string,
       throw new UsageError(
         `${where}: input name ${JSON.stringify(name)} is not a name of letters, digits, '_' and '-'`,
       );
+    checkNotPrototypeName(name, where);
   }
   return { ...(value as Record<string, unknown>) };
 }
@@ -67,7 +79,8 @@ async function readInputsFile(file: string, cwd: string): Promise<Record<string,
 /** YAML as the user typed it, with the same limits as a reply: nesting, aliases; JSON values only. */
 function parseYamlValue(text: string, where: string): unknown {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter });
+  // Integers arrive exactly (as BigInt), so one beyond what JSON carries is refused, not rounded.
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter, intAsBigInt: true });
   const error = document.errors[0];
   if (error !== undefined) {
     const line = lineCounter.linePos(error.pos[0]).line;
@@ -78,8 +91,10 @@ function parseYamlValue(text: string, where: string): unknown {
     const line = converted.offset === null ? "" : ` (line ${lineCounter.linePos(converted.offset).line})`;
     throw new UsageError(`${where}: refused${line}: ${converted.problem}`);
   }
+  const json = toJsonValue(converted.value ?? null);
+  if (!json.success) throw new UsageError(`${where}: ${json.path === "" ? "" : `${json.path}: `}${json.problem}`);
   try {
-    return JSON.parse(JSON.stringify(converted.value ?? null));
+    return JSON.parse(JSON.stringify(json.value));
   } catch (cause) {
     throw new UsageError(`${where}: ${messageOf(cause)}`);
   }

@@ -1,5 +1,6 @@
 import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
+import { readStdin } from "../../read-input-file.ts";
 import type { CommandOutcome } from "../../registry.ts";
 import { stepCommand } from "./step.ts";
 import { stepBatch } from "./step-batch.ts";
@@ -50,7 +51,9 @@ async function readThreadArguments(threads: readonly string[]): Promise<string[]
   for (const thread of threads) {
     if (thread !== "-") references.push(thread);
     else {
-      const lines = (await Bun.stdin.text()).split("\n").map((line) => line.trim());
+      const read = await readStdin();
+      if (!read.success) throw new UsageError(`- (stdin) ${read.problem}`);
+      const lines = read.value.split("\n").map((line) => line.trim());
       references.push(...lines.filter((line) => line !== ""));
     }
   }

@@ -1,6 +1,11 @@
-import type { InvalidWorkflowError } from "@uwf/agent-kit";
-import { createFolderIncludeReader, type ParsedWorkflow, safeParseWorkflowSource } from "@uwf/agent-kit";
+import {
+  createFolderIncludeReader,
+  InvalidWorkflowError,
+  type ParsedWorkflow,
+  safeParseWorkflowSource,
+} from "@uwf/agent-kit";
 import type { SafeResult } from "@uwf/protocol";
+import { readStdin } from "../../read-input-file.ts";
 
 /** How a workflow read from stdin is named in results and problems. */
 export const STDIN_WORKFLOW = "stdin";
@@ -11,6 +16,10 @@ export const STDIN_WORKFLOW = "stdin";
  * directory (and below), the folder it has instead of its own.
  */
 export async function safeParseStdinWorkflow(cwd: string): Promise<SafeResult<ParsedWorkflow, InvalidWorkflowError>> {
-  const text = await Bun.stdin.text();
-  return safeParseWorkflowSource(text, { file: STDIN_WORKFLOW, readInclude: createFolderIncludeReader(cwd) });
+  const read = await readStdin();
+  if (!read.success) {
+    const problem = { file: STDIN_WORKFLOW, line: null, column: null, path: "", message: `stdin ${read.problem}` };
+    return { success: false, error: new InvalidWorkflowError(STDIN_WORKFLOW, [problem]) };
+  }
+  return safeParseWorkflowSource(read.value, { file: STDIN_WORKFLOW, readInclude: createFolderIncludeReader(cwd) });
 }

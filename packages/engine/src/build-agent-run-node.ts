@@ -9,10 +9,12 @@ export interface BuildAgentRunNodeOptions {
   cwd: string;
   prompt: string;
   run: AgentRunResult;
+  /** The thread it ran for (recorded so that recover knows which thread made the step). */
+  thread: string;
 }
 
 /** The agent-run record: every attempt's request and raw reply go into the batch, so nothing is lost. */
-export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: BuildAgentRunNodeOptions): Address {
+export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run, thread }: BuildAgentRunNodeOptions): Address {
   const promptAddress = batch.addText(prompt);
   const node: AgentRunNode = {
     type: "agent-run/1",
@@ -49,6 +51,7 @@ export function buildAgentRunNode({ batch, alias, kind, cwd, prompt, run }: Buil
     usage: run.usage,
     extraction: run.outcome === "ok" ? (run.extraction ?? "frontmatter") : null,
     transcript: run.transcript === null ? null : batch.add({ type: "transcript/1", messages: run.transcript }),
+    thread,
   };
   return batch.add(node);
 }

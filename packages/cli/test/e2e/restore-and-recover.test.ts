@@ -1,7 +1,9 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { copyFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { createSqliteRefStore, refDatabasePath } from "@uwf/cas";
 import { startTestPostgres } from "@uwf/cas/test";
 import {
   casRecoverResultSchema,
@@ -164,8 +166,14 @@ function commands(store: StoreUnderTest) {
  */
 function comparable(record: ListedThread | undefined): unknown {
   if (record === undefined) return undefined;
-  const { recoveredFrom: _recoveredFrom, createdAt, ...rest } = record;
-  return { ...rest, createdAt: Math.round(Date.parse(createdAt) / 1000) };
+  const { recoveredFrom: _recoveredFrom, createdAt: _createdAt, ...rest } = record;
+  return rest;
+}
+
+/** The records' creation times agree to within the moment between taking an id and the time. */
+function expectCreatedTogether(left: ListedThread | undefined, right: ListedThread | undefined): void {
+  const difference = Math.abs(Date.parse(left?.createdAt ?? "") - Date.parse(right?.createdAt ?? ""));
+  expect(difference).toBeLessThan(1000);
 }
 
 async function restoreThenGc(store: StoreUnderTest): Promise<void> {
@@ -254,6 +262,7 @@ async function restoreThenGc(store: StoreUnderTest): Promise<void> {
   for (const fork of [ofNewHead, ofOldNode]) {
     expect(after.get(fork)?.recoveredFrom).toBe(before.get(fork)?.head);
     expect(comparable(after.get(fork))).toEqual(comparable(before.get(fork)));
+    expectCreatedTogether(after.get(fork), before.get(fork));
   }
   expect(start).toBe(before.get(ofOldNode)?.start);
 
@@ -276,5 +285,127 @@ describe("a ref store restored from an older copy", () => {
 
   it("on PostgreSQL: verify reports the newer heads, gc refuses, and recover brings every thread back", async () => {
     await restoreThenGc(await postgresStore());
+  }, 180_000);
+});
+
+describe("a ref store lost whole", () => {
+  it("recover brings back a family of 9 threads (forks of heads and of inner steps, a counterfactual, budgets) record for record", async () => {
+    const store = fileStore();
+    const uwf = commands(store);
+    const a = await uwf.start("Draft the announcement");
+    await uwf.step(a, 4);
+    const aChain = await uwf.chain(a);
+    const b = await uwf.fork(aChain[2] as string); // a fork of an inner step
+    await uwf.step(b, 2);
+    const c = await uwf.fork(aChain[4] as string); // a fork of a's head: a's head is now inside c's chain
+    await uwf.step(c, 2);
+    const d = await uwf.fork(aChain[4] as string); // another fork of that head
+    await uwf.step(d, 1);
+    // A counterfactual: a's third step (the writer's) with another reply.
+    const e = await uwf.fork(aChain[3] as string, "---\nsummary: a shorter draft\n---\nShorter.\n");
+    await uwf.step(e, 1);
+    const f = await uwf.fork((await uwf.chain(b)).at(-1) as string); // a fork of a fork's head
+    await uwf.step(f, 1);
+    const g = await uwf.fork(aChain[0] as string); // a fork of the start node
+    await uwf.step(g, 1);
+    const h = await uwf.start("Draft the changelog");
+    await uwf.step(h, 2);
+    const i = await uwf.fork((await uwf.chain(h))[1] as string);
+    await uwf.step(i, 1);
+    const before = await uwf.records();
+    expect(before.size).toBe(9);
+    expect(before.get(a)?.budget).toMatchObject({ maxSteps: 12 });
+    expect(before.get(e)?.forkedFrom).toMatchObject({ thread: a, step: 3, address: aChain[3], replaced: true });
+
+    await store.ageObjects();
+    await store.loseRefs();
+    expect((await uwf.records()).size).toBe(0);
+    const verify = verifyReportSchema.parse((await uwf.uwf(["cas", "verify", "--json"])).json());
+    const heads = verify.problems.filter((problem) => problem.kind === "unrecorded-head");
+    expect(heads.map((problem) => problem.address).sort()).toEqual(
+      [...before.values()].map((thread) => thread.head).sort(),
+    );
+    expect((await uwf.uwf(["cas", "gc", "--grace", "0"])).exitCode).toBe(1);
+
+    const recover = await uwf.uwf(["cas", "recover", "--json"]);
+    expect({ exitCode: recover.exitCode, stderr: recover.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    const recovered = casRecoverResultSchema.parse(recover.json());
+    expect(recovered.recovered).toHaveLength(9);
+    const human = await uwf.uwf(["cas", "recover"]);
+    expect(human.stdout).toContain("0 thread(s) recovered");
+
+    const after = await uwf.records();
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [id, record] of before) {
+      expect({ id, record: comparable(after.get(id)) }).toEqual({ id, record: comparable(record) });
+      expectCreatedTogether(after.get(id), record);
+      expect(after.get(id)?.recoveredFrom).toBe(record.head);
+    }
+    const tree = await uwf.uwf(["tree", a, "--json"]);
+    expect(tree.exitCode).toBe(0);
+    expect((await uwf.uwf(["cas", "verify"])).exitCode).toBe(0);
+    // The budget is back: a's limit holds.
+    expect(after.get(c)?.budget).toMatchObject({ maxSteps: 12 });
+  }, 300_000);
+});
+
+describe("uwf delete", () => {
+  it("removes records (--yes without a terminal), refuses a thread being stepped (75), and gc collects only what no other thread reaches", async () => {
+    const store = fileStore();
+    const uwf = commands(store);
+    const kept = await uwf.start("Keep me");
+    await uwf.step(kept, 2);
+    const doomed = await uwf.fork((await uwf.chain(kept))[1] as string);
+    await uwf.step(doomed, 2);
+    const alone = await uwf.start("Delete me whole");
+    await uwf.step(alone, 1);
+    const busy = await uwf.start("Being stepped");
+    const records = await uwf.records();
+    const doomedChain = await uwf.chain(doomed);
+    const aloneChain = await uwf.chain(alone);
+
+    const asked = await uwf.uwf(["delete", doomed]);
+    expect(asked.exitCode).toBe(2);
+    expect(asked.stderr).toContain("give --yes");
+    expect((await uwf.records()).has(doomed)).toBe(true);
+    const missing = await uwf.uwf(["delete", doomed, "01JZZZZZZZZZZZZZZZZZZZZZZZ", "--yes"]);
+    expect(missing.exitCode).toBe(1);
+    expect((await uwf.records()).has(doomed)).toBe(true);
+
+    // Another process steps `busy`: this test's, holding its lease as a live stepper would.
+    const refs = createSqliteRefStore(refDatabasePath(temp.home));
+    const lease = await refs.acquireLease(busy, { ttlMs: 60_000, now: new Date(), pid: process.pid, host: hostname() });
+    expect(lease.acquired).toBe(true);
+    let deleted = await uwf.uwf(["delete", doomed, alone, busy, "--yes", "--json"]);
+    expect(deleted.exitCode).toBe(75);
+    if (lease.acquired) await refs.releaseLease(lease.lease);
+    await refs.close();
+    const result = deleteResultSchema.parse(deleted.json());
+    expect(result.deleted).toEqual([
+      { thread: doomed, head: records.get(doomed)?.head as string },
+      { thread: alone, head: records.get(alone)?.head as string },
+    ]);
+    expect(result.busy).toMatchObject([{ thread: busy }]);
+    expect(result.busy[0]?.message).toContain(`thread ${busy} is busy`);
+    expect([...(await uwf.records()).keys()].sort()).toEqual([kept, busy].sort());
+
+    await store.ageObjects();
+    const verify = verifyReportSchema.parse((await uwf.uwf(["cas", "verify", "--json"])).json());
+    expect(verify.problems).toEqual([]);
+    expect(verify.abandoned).toEqual([
+      { address: records.get(doomed)?.head as string, thread: doomed, reason: "deleted" },
+      { address: records.get(alone)?.head as string, thread: alone, reason: "deleted" },
+    ]);
+    const gc = await uwf.uwf(["cas", "gc", "--grace", "0", "--json"]);
+    expect(gc.stderr).toBe("");
+    expect(gc.exitCode).toBe(0);
+    const collected = gcReportSchema.parse(gc.json()).deleted;
+    // The deleted fork's own steps go, the step it shared with `kept` stays; `alone` goes whole.
+    for (const address of [...doomedChain.slice(2), ...aloneChain]) expect(collected).toContain(address);
+    for (const address of await uwf.chain(kept)) expect(collected).not.toContain(address);
+    const recover = casRecoverResultSchema.parse((await uwf.uwf(["cas", "recover", "--json"])).json());
+    expect(recover).toMatchObject({ recovered: [], extended: [] });
+    deleted = await uwf.uwf(["delete", doomed, "--yes"]);
+    expect(deleted.exitCode).toBe(1);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { checkChainIndex, checkChainIndexSteps } from "./check-chain-index.ts";
 import { checkChainLinks } from "./check-chain-links.ts";
+import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
 import { checkListQuery } from "./check-list-query.ts";
@@ -68,6 +69,11 @@ export function createMemoryRefStore(): RefStore {
       chainIndexes.delete(id);
       deletedThreads.set(id, { id, head, deletedAt: deletedAt.toISOString() });
       return true;
+    },
+    async rememberDeletedThreads(entries) {
+      for (const entry of checkDeletedThreads(entries)) {
+        if (!deletedThreads.has(entry.id)) deletedThreads.set(entry.id, entry);
+      }
     },
     listDeletedThreads: async () =>
       [...deletedThreads.values()].sort((left, right) => (left.id < right.id ? -1 : 1)).map((entry) => ({ ...entry })),

@@ -1,4 +1,5 @@
 import type { WorkflowEntry } from "@uwf/protocol";
+import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkListQuery } from "./check-list-query.ts";
 import { checkRecord } from "./check-record.ts";
 import { checkThreadIdQuery } from "./check-thread-id-query.ts";
@@ -125,6 +126,18 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
           [id, head, deletedAt.toISOString()],
         );
         return true;
+      });
+    },
+    async rememberDeletedThreads(entries) {
+      const checked = checkDeletedThreads(entries);
+      if (checked.length === 0) return;
+      await connection.transaction(async (inTransaction) => {
+        for (const entry of checked) {
+          await inTransaction(
+            `INSERT INTO "${schema}".deleted_threads (id, head, deleted_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
+            [entry.id, entry.head, entry.deletedAt],
+          );
+        }
       });
     },
     async listDeletedThreads() {

@@ -1,4 +1,5 @@
 import type { WorkflowEntry } from "@uwf/protocol";
+import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkListQuery } from "./check-list-query.ts";
 import { checkRecord } from "./check-record.ts";
 import { checkThreadIdQuery } from "./check-thread-id-query.ts";
@@ -127,6 +128,15 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
             return true;
           })
           .immediate();
+      },
+      async rememberDeletedThreads(entries) {
+        const checked = checkDeletedThreads(entries);
+        const insert = database.query(
+          "INSERT INTO deleted_threads (id, head, deleted_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+        );
+        database.transaction(() => {
+          for (const entry of checked) insert.run(entry.id, entry.head, entry.deletedAt);
+        })();
       },
       listDeletedThreads: async () =>
         database

@@ -252,6 +252,25 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       await expect(refs.deleteThread(kept.id, "../x", deletedAt)).rejects.toThrow(InvalidAddressError);
     });
 
+    it("remembers threads deleted elsewhere, keeping an entry it has and leaving records alone", async () => {
+      const { refs } = current();
+      const record = sampleThreadRecord({ head: HEAD_B });
+      await refs.createThread(record);
+      const first = { id: sampleThreadId(5), head: HEAD_A, deletedAt: "2026-02-03T04:05:06.000Z" };
+      await refs.rememberDeletedThreads([first]);
+      await refs.rememberDeletedThreads([
+        { ...first, head: HEAD_C },
+        { id: record.id, head: HEAD_B, deletedAt: "2026-02-04T00:00:00.000Z" },
+      ]);
+      expect(await refs.listDeletedThreads()).toEqual([
+        { id: record.id, head: HEAD_B, deletedAt: "2026-02-04T00:00:00.000Z" },
+        first,
+      ]);
+      expect(await refs.getThread(record.id)).toEqual(record);
+      await expect(refs.rememberDeletedThreads([{ ...first, id: "x" }])).rejects.toThrow(InvalidRecordError);
+      await expect(refs.rememberDeletedThreads([{ ...first, head: "../x" }])).rejects.toThrow(InvalidAddressError);
+    });
+
     it("lists heads, starts and fork points as roots", async () => {
       const { refs } = current();
       await refs.createThread(sampleThreadRecord({ id: sampleThreadId(1), start: HEAD_A, head: HEAD_B }));

@@ -196,6 +196,8 @@ export interface RefStore {
   deleteThread(id: string, expectedHead: Address, deletedAt: Date): Promise<boolean>;
   /** Every thread deleted so far, in id order. Kept for good: a few bytes a thread. */
   listDeletedThreads(): Promise<DeletedThread[]>;
+  /** Remembers threads deleted elsewhere (`uwf store copy`), keeping an entry already there; records are not touched. */
+  rememberDeletedThreads(entries: readonly DeletedThread[]): Promise<void>;
 
   getWorkflow(name: string): Promise<WorkflowEntry | null>;
   setWorkflow(entry: WorkflowEntry): Promise<void>;

@@ -43,6 +43,8 @@ export interface UnrecordedHeads {
   /** Written since: a step in flight (or a fork being recorded) may yet record them. */
   inFlight: UnrecordedHead[];
   abandoned: AbandonedHead[];
+  /** The steps in the chains of `heads` that no record holds, each counted once (chains share steps). */
+  unrecordedSteps: number;
 }
 
 /**
@@ -162,7 +164,12 @@ export async function findUnrecordedHeads(
     const writtenAt = await store.objects.writtenAt(entry.address);
     if (writtenAt !== null && writtenAt < cutoff) settled.push(entry);
   }
-  return { scan, records, heads, inFlight, abandoned: settled };
+  const unrecordedSteps = new Set<Address>();
+  for (const head of heads) {
+    for (const node of chainOf(scan, head.address))
+      if (scan.steps.has(node) && !held.has(node)) unrecordedSteps.add(node);
+  }
+  return { scan, records, heads, inFlight, abandoned: settled, unrecordedSteps: unrecordedSteps.size };
 }
 
 /** Every node the chains of these roots hold. */

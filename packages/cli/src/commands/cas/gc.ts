@@ -33,12 +33,9 @@ export async function casGcCommand(options: CasGcOptions, context: CommandContex
   const dryRun = options.dryRun === true;
   const force = options.force === true;
   if (!force) {
-    const { heads } = await findUnrecordedHeads(store, { now: context.now(), host: context.host });
+    const { heads, unrecordedSteps } = await findUnrecordedHeads(store, { now: context.now(), host: context.host });
     const stepHeads = heads.filter((head) => head.steps > 0);
-    if (stepHeads.length > 0) {
-      const steps = stepHeads.reduce((total, head) => total + head.unrecorded, 0);
-      throw GcRefusedError.unrecordedHeads(stepHeads.length, steps);
-    }
+    if (stepHeads.length > 0) throw GcRefusedError.unrecordedHeads(stepHeads.length, unrecordedSteps);
   }
   const report: GcReport = {
     ...(await gcStore(store, { dryRun, force, graceMs: graceSeconds * 1000, now: context.now(), host: context.host })),

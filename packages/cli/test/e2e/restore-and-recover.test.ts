@@ -349,7 +349,49 @@ describe("a ref store lost whole", () => {
   }, 300_000);
 });
 
+/** `uwf delete THREAD` on a pseudo-terminal (`script`), answering its question with `key` once it is asked. */
+async function deleteOnTerminal(thread: string, key: string): Promise<{ exitCode: number; output: string }> {
+  const bin = join(import.meta.dir, "../../src/bin.ts");
+  // A pseudo-terminal starts with no size: give it one, or every character is a line of its own.
+  const command = `stty cols 200 rows 30; '${process.execPath}' '${bin}' delete ${thread}`;
+  const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+    cwd: temp.work,
+    env: { ...process.env, UWF_HOME: temp.home, HOME: join(temp.home, ".."), NO_COLOR: "1" },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const decoder = new TextDecoder();
+  let output = "";
+  const reader = child.stdout.getReader();
+  let answered = false;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    output += decoder.decode(chunk.value);
+    if (!answered && output.includes("Delete 1 thread(s)")) {
+      answered = true;
+      child.stdin.write(key);
+      child.stdin.flush();
+      child.stdin.write("\r");
+      child.stdin.end();
+    }
+  }
+  return { exitCode: await child.exited, output };
+}
+
 describe("uwf delete", () => {
+  it("asks on a terminal, deleting only on yes", async () => {
+    const uwf = commands(fileStore());
+    const thread = await uwf.start("Ask me first");
+    const declined = await deleteOnTerminal(thread, "n");
+    expect(declined.output).toContain("nothing deleted");
+    expect(declined.exitCode).toBe(1);
+    expect((await uwf.records()).has(thread)).toBe(true);
+    const accepted = await deleteOnTerminal(thread, "y");
+    expect(accepted.output).toContain(`deleted thread ${thread}`);
+    expect(accepted.exitCode).toBe(0);
+    expect((await uwf.records()).has(thread)).toBe(false);
+  }, 60_000);
+
   it("removes records (--yes without a terminal), refuses a thread being stepped (75), and gc collects only what no other thread reaches", async () => {
     const store = fileStore();
     const uwf = commands(store);

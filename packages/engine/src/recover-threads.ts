@@ -6,6 +6,7 @@ import {
   addUsage,
   type CasRecoverResult,
   type Config,
+  defaultConfig,
   END,
   messageOf,
   SUSPEND,
@@ -29,7 +30,7 @@ export interface RecoverThreadsOptions {
   store: Store;
   host: string;
   now(): Date;
-  /** The home's config: a rebuilt thread's limits come from its workflow's `budget:` and this (as at `start`). */
+  /** The home's config: a rebuilt thread's limits come from its workflow's `budget:` and this (as at `start`); default the default config. */
   config?: Config;
 }
 
@@ -203,10 +204,8 @@ async function recoveredRecord(
     usage: await totalUsage(history, Math.max(0, derived.ownFrom - 1)),
     recoveredFrom: head,
   };
-  const budget =
-    options.config === undefined
-      ? undefined
-      : resolveThreadBudget({ flags: undefined, workflow, config: options.config });
+  const config = options.config ?? defaultConfig();
+  const budget = resolveThreadBudget({ flags: undefined, workflow, config });
   if (budget !== undefined) record.budget = budget;
   return record;
 }

@@ -1,5 +1,5 @@
 import { recoverThreads } from "@uwf/engine";
-import type { CasRecoverResult } from "@uwf/protocol";
+import { type CasRecoverResult, type Config, messageOf } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 
@@ -15,7 +15,7 @@ export async function casRecoverCommand(context: CommandContext) {
   const store = await context.openStore();
   const result: CasRecoverResult = {
     setAside,
-    ...(await recoverThreads({ store, host: context.host, now: context.now, config: await context.loadConfig() })),
+    ...(await recoverThreads({ store, host: context.host, now: context.now, config: await configOrNone(context) })),
   };
   const reasons = new Set(result.skipped.map((skipped) => skipped.reason));
   return {
@@ -23,6 +23,16 @@ export async function casRecoverCommand(context: CommandContext) {
     format: formatRecoverResult,
     exitCode: reasons.has("broken") ? EXIT_FAILED : reasons.has("in-flight") ? EXIT_BUSY : EXIT_OK,
   };
+}
+
+/** The home's config for rebuilt threads' limits; a recovery goes on without it when it cannot be read. */
+async function configOrNone(context: CommandContext): Promise<Config | undefined> {
+  try {
+    return await context.loadConfig();
+  } catch (error) {
+    context.warn(`config.yaml cannot be read (${messageOf(error)}): rebuilt threads get their workflow's limits only`);
+    return undefined;
+  }
 }
 
 function formatRecoverResult(result: CasRecoverResult): string {
@@ -40,7 +50,7 @@ function formatRecoverResult(result: CasRecoverResult): string {
     ...result.skipped.map((skipped) => `${skipped.reason} ${skipped.head}: ${skipped.message}`),
     ...(result.notRebuilt.length === 0
       ? []
-      : [`not rebuilt (only the lost records held it): ${result.notRebuilt.join("; ")}`]),
-    `${result.recovered.length} thread(s) recovered, ${result.extended.length} moved forward, ${result.registered.length} workflow(s) registered, ${result.checked} object(s) read`,
+      : [`not rebuilt (only the lost records held it): $result.notRebuilt.join("; ")`]),
+    `$result.recovered.lengththread(s) recovered, $result.extended.lengthmoved forward, $result.registered.lengthworkflow(s) registered, $result.checkedobject(s) read`,
   ].join("\n");
 }

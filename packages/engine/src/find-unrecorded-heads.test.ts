@@ -57,6 +57,16 @@ describe("findUnrecordedHeads", () => {
     expect(found.abandoned).toEqual([{ address: killed, thread: T1, reason: "superseded" }]);
   });
 
+  it("takes a record whose head an anonymous tip's chain holds for behind, the deepest one first", async () => {
+    const first = await step(null, null);
+    const second = await step(first, null);
+    const tip = await step(second, null);
+    await record(T1, first, 1);
+    await record(T2, second, 2);
+    const found = await find();
+    expect(found.heads).toMatchObject([{ address: tip, thread: null, behind: { id: T2 }, steps: 3, unrecorded: 1 }]);
+  });
+
   it("finds the interior head of a lost thread a lost fork stepped on from, and each fork's own head", async () => {
     const first = await step(null, T1);
     const second = await step(first, T1);

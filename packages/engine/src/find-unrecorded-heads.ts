@@ -136,12 +136,20 @@ export async function findUnrecordedHeads(
     .filter((address) => !continued.has(address) && !held.has(address) && !deletedHeads.has(address))
     .filter((address) => !scan.steps.has(address) || makerOf(scan, address) === null)
     .sort((left, right) => -newer(scan, left, right));
+  // Records by head, so each tip's chain is looked up node by node rather than against every record.
+  const recordsByHead = new Map<Address, ThreadRecord[]>();
+  for (const record of records) {
+    if (scan.steps.has(record.head) && makerOf(scan, record.head) !== null) continue; // its own runs decide
+    recordsByHead.set(record.head, [...(recordsByHead.get(record.head) ?? []), record]);
+  }
   for (const address of anonymous) {
-    const chain = new Set(chainOf(scan, address));
-    const behind = records
-      .filter((record) => !claimed.has(record.id) && chain.has(record.head) && record.head !== address)
-      .filter((record) => !scan.steps.has(record.head) || makerOf(scan, record.head) === null)
-      .sort((left, right) => (left.id < right.id ? -1 : 1))[0];
+    let behind: ThreadRecord | undefined;
+    for (const node of chainOf(scan, address)) {
+      if (node === address) continue;
+      const candidates = (recordsByHead.get(node) ?? []).filter((record) => !claimed.has(record.id));
+      const oldest = candidates.sort((left, right) => (left.id < right.id ? -1 : 1))[0];
+      if (oldest !== undefined) behind = oldest; // the deepest recorded head wins
+    }
     if (behind !== undefined) claimed.add(behind.id);
     found.push(headOf(address, null, behind ?? null));
   }

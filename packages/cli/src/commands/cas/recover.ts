@@ -50,7 +50,7 @@ function formatRecoverResult(result: CasRecoverResult): string {
     ...result.skipped.map((skipped) => `${skipped.reason} ${skipped.head}: ${skipped.message}`),
     ...(result.notRebuilt.length === 0
       ? []
-      : [`not rebuilt (only the lost records held it): $result.notRebuilt.join("; ")`]),
-    `$result.recovered.lengththread(s) recovered, $result.extended.lengthmoved forward, $result.registered.lengthworkflow(s) registered, $result.checkedobject(s) read`,
+      : [`not rebuilt (only the lost records held it): ${result.notRebuilt.join("; ")}`]),
+    `${result.recovered.length} thread(s) recovered, ${result.extended.length} moved forward, ${result.registered.length} workflow(s) registered, ${result.checked} object(s) read`,
   ].join("\n");
 }

@@ -161,6 +161,8 @@ export async function findUnrecordedHeads(
   const heldNow = holdings(scan, await listStoreRoots(store.refs));
   const heads: UnrecordedHead[] = [];
   const inFlight: UnrecordedHead[] = [];
+  // In address order, so what verify and recover report does not depend on the order of a scan.
+  found.sort((left, right) => (left.address < right.address ? -1 : left.address > right.address ? 1 : 0));
   for (const head of found) {
     if (heldNow.has(head.address)) continue;
     const writtenAt = await store.objects.writtenAt(head.address);

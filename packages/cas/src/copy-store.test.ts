@@ -109,6 +109,17 @@ describe("copyStore", () => {
     }
   });
 
+  it("brings over the threads deleted since, deleting the target's record where it is at that head", async () => {
+    await copyStore(source, target);
+    const head = addressOfNode(firstStep);
+    expect(await source.refs.deleteThread(sampleThreadId(1), head, new Date("2026-03-04T05:06:07.000Z"))).toBe(true);
+    const report = await copyStore(source, target);
+    expect(report.problems).toEqual([]);
+    expect(await target.refs.getThread(sampleThreadId(1))).toBeNull();
+    expect(await target.refs.listDeletedThreads()).toEqual(await source.refs.listDeletedThreads());
+    expect((await verifyStore(target)).problems).toEqual([]);
+  });
+
   it("keeps a thread the target has taken further, and reports one whose chains parted", async () => {
     await copyStore(source, target);
     await advance(target, stepAfter(firstStep, "reviewer"));

@@ -12,7 +12,8 @@ export interface CopyStoreOptions {
 /**
  * Copies one store into another, for moving a home into a shared server: every object (unreachable
  * ones too: gc decides about those, not a copy), then the workflow registry, then the thread records
- * (so a record never names a node the target lacks), then chain indexes; never leases or the chain-link
+ * (so a record never names a node the target lacks) and the threads deleted (a record the target still
+ * has at the head it was deleted at is deleted there too), then chain indexes; never leases or the chain-link
  * cache, which the target rebuilds. Idempotent: nodes already there are not written again (their
  * write times stay as they are), and a
  * record already there is left alone unless the source's is further along the same chain (updated
@@ -86,6 +87,12 @@ export async function copyStore(
       });
     } else report.threads[outcome]++;
   }
+  // Deleted threads stay deleted there: gc collects their nodes, recover does not bring them back.
+  const deleted = await source.refs.listDeletedThreads();
+  for (const entry of deleted) {
+    await target.refs.deleteThread(entry.id, entry.head, new Date(entry.deletedAt));
+  }
+  await target.refs.rememberDeletedThreads(deleted);
   options.onProgress?.("threads", threads.length);
 
   for await (const threadId of source.refs.listChainIndexedThreads()) {

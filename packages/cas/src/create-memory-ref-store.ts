@@ -1,6 +1,7 @@
 import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { checkChainIndex, checkChainIndexSteps } from "./check-chain-index.ts";
 import { checkChainLinks } from "./check-chain-links.ts";
+import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
 import { checkListQuery } from "./check-list-query.ts";
@@ -9,7 +10,7 @@ import { checkThreadIdQuery } from "./check-thread-id-query.ts";
 import { headOfChainIndex } from "./head-of-chain-index.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { parseAddress } from "./parse-address.ts";
-import type { ChainIndex, ChainLink, ClaimThreadOptions, RefStore } from "./store.ts";
+import type { ChainIndex, ChainLink, ClaimThreadOptions, DeletedThread, RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
@@ -19,6 +20,7 @@ export function createMemoryRefStore(): RefStore {
   const leases = new Map<string, Lease>();
   const chainLinks = new Map<string, ChainLink>();
   const chainIndexes = new Map<string, ChainIndex>();
+  const deletedThreads = new Map<string, DeletedThread>();
 
   return {
     async createThread(record) {
@@ -60,6 +62,21 @@ export function createMemoryRefStore(): RefStore {
     listThreadRoots: async function* () {
       yield* listThreadRootsOf([...threads.values()]);
     },
+    async deleteThread(id, expectedHead, deletedAt) {
+      const head = parseAddress(expectedHead);
+      if (threads.get(id)?.head !== head) return false;
+      threads.delete(id);
+      chainIndexes.delete(id);
+      deletedThreads.set(id, { id, head, deletedAt: deletedAt.toISOString() });
+      return true;
+    },
+    async rememberDeletedThreads(entries) {
+      for (const entry of checkDeletedThreads(entries)) {
+        if (!deletedThreads.has(entry.id)) deletedThreads.set(entry.id, entry);
+      }
+    },
+    listDeletedThreads: async () =>
+      [...deletedThreads.values()].sort((left, right) => (left.id < right.id ? -1 : 1)).map((entry) => ({ ...entry })),
     getWorkflow: async (name) => copyOrNull(workflows.get(name)),
     async setWorkflow(entry) {
       const checked = await checkRecord("workflowEntry", entry);

@@ -1,4 +1,5 @@
 import type { WorkflowEntry } from "@uwf/protocol";
+import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkListQuery } from "./check-list-query.ts";
 import { checkRecord } from "./check-record.ts";
 import { checkThreadIdQuery } from "./check-thread-id-query.ts";
@@ -8,7 +9,7 @@ import { createPostgresLeaseMethods } from "./create-postgres-lease-methods.ts";
 import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { parseAddress } from "./parse-address.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
-import type { RefStore } from "./store.ts";
+import type { DeletedThread, RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 import {
   THREAD_COLUMNS,
@@ -109,6 +110,41 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
           forkedFrom: row.forked_from === null ? null : { address: row.forked_from },
         })),
       );
+    },
+    async deleteThread(id, expectedHead, deletedAt) {
+      const head = parseAddress(expectedHead);
+      return connection.transaction(async (inTransaction) => {
+        const deleted = await inTransaction(`DELETE FROM ${threads} WHERE id = $1 AND head = $2 RETURNING 1`, [
+          id,
+          head,
+        ]);
+        if (deleted.length !== 1) return false;
+        await inTransaction(`DELETE FROM "${schema}".chain_indexes WHERE thread_id = $1`, [id]);
+        await inTransaction(
+          `INSERT INTO "${schema}".deleted_threads (id, head, deleted_at) VALUES ($1, $2, $3)
+           ON CONFLICT (id) DO UPDATE SET head = excluded.head, deleted_at = excluded.deleted_at`,
+          [id, head, deletedAt.toISOString()],
+        );
+        return true;
+      });
+    },
+    async rememberDeletedThreads(entries) {
+      const checked = checkDeletedThreads(entries);
+      if (checked.length === 0) return;
+      await connection.transaction(async (inTransaction) => {
+        for (const entry of checked) {
+          await inTransaction(
+            `INSERT INTO "${schema}".deleted_threads (id, head, deleted_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
+            [entry.id, entry.head, entry.deletedAt],
+          );
+        }
+      });
+    },
+    async listDeletedThreads() {
+      const rows = await query<DeletedThread>(
+        `SELECT id, head, deleted_at AS "deletedAt" FROM "${schema}".deleted_threads ORDER BY id`,
+      );
+      return rows.map((row) => ({ ...row }));
     },
     async getWorkflow(name) {
       const [row] = await query<WorkflowEntry>(

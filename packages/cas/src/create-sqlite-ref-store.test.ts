@@ -31,6 +31,7 @@ describe("createSqliteRefStore", () => {
     expect(tables.map((table) => table.name)).toEqual([
       "chain_indexes",
       "chain_links",
+      "deleted_threads",
       "leases",
       "threads",
       "workflows",
@@ -316,6 +317,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     "ALTER TABLE threads DROP COLUMN queued",
     "ALTER TABLE threads DROP COLUMN failure",
   ],
+  10: ["DROP TABLE deleted_threads"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

@@ -1,4 +1,5 @@
 import type { WorkflowEntry } from "@uwf/protocol";
+import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkListQuery } from "./check-list-query.ts";
 import { checkRecord } from "./check-record.ts";
 import { checkThreadIdQuery } from "./check-thread-id-query.ts";
@@ -9,7 +10,7 @@ import { listThreadRootsOf } from "./list-thread-roots-of.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
 import { parseAddress } from "./parse-address.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
-import type { RefStore } from "./store.ts";
+import type { DeletedThread, RefStore } from "./store.ts";
 import { ThreadExistsError } from "./thread-exists-error.ts";
 import {
   THREAD_COLUMNS,
@@ -111,6 +112,36 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
           rows.map((row) => ({ ...row, forkedFrom: row.forkedFrom === null ? null : { address: row.forkedFrom } })),
         );
       },
+      async deleteThread(id, expectedHead, deletedAt) {
+        const head = parseAddress(expectedHead);
+        return database
+          .transaction(() => {
+            if (database.query("DELETE FROM threads WHERE id = ? AND head = ?").run(id, head).changes !== 1)
+              return false;
+            database.query("DELETE FROM chain_indexes WHERE thread_id = ?").run(id);
+            database
+              .query(
+                `INSERT INTO deleted_threads (id, head, deleted_at) VALUES (?, ?, ?)
+               ON CONFLICT (id) DO UPDATE SET head = excluded.head, deleted_at = excluded.deleted_at`,
+              )
+              .run(id, head, deletedAt.toISOString());
+            return true;
+          })
+          .immediate();
+      },
+      async rememberDeletedThreads(entries) {
+        const checked = checkDeletedThreads(entries);
+        const insert = database.query(
+          "INSERT INTO deleted_threads (id, head, deleted_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+        );
+        database.transaction(() => {
+          for (const entry of checked) insert.run(entry.id, entry.head, entry.deletedAt);
+        })();
+      },
+      listDeletedThreads: async () =>
+        database
+          .query<DeletedThread, []>("SELECT id, head, deleted_at AS deletedAt FROM deleted_threads ORDER BY id")
+          .all(),
       getWorkflow: async (name) =>
         database
           .query<WorkflowEntry, [string]>("SELECT name, address, updated_at AS updatedAt FROM workflows WHERE name = ?")

@@ -172,6 +172,21 @@ for (const [name, open] of backends) {
       await cleanup();
     });
 
+    it("deletes a lost thread's nodes with force, and a deleted thread's without refusing", async () => {
+      const { store, cleanup } = await open();
+      const later = new Date(Date.now() + 2 * HOUR);
+      const deleted = await writeSampleThread(store, sampleThreadId(1), 2);
+      expect(await store.refs.deleteThread(deleted.record.id, deleted.record.head, new Date())).toBe(true);
+      // Deleted on purpose: collected, though no thread is recorded any more.
+      expect((await gcStore(store, { now: later })).deleted.sort()).toEqual([...deleted.reachable].sort());
+      const lost = await writeSampleThread(store, sampleThreadId(2), 1);
+      await store.refs.forgetChainIndex(lost.record.id);
+      const emptied: Store = { ...store, refs: createMemoryRefStore() };
+      await expect(gcStore(emptied, { now: later, dryRun: true })).rejects.toThrow(GcRefusedError);
+      expect((await gcStore(emptied, { now: later, force: true })).deleted.sort()).toEqual([...lost.reachable].sort());
+      await cleanup();
+    });
+
     it("keeps a node that is re-put within the grace period even when nothing reaches it yet", async () => {
       const { store, cleanup } = await open();
       const address = await store.objects.put({ type: "text/1", text: "prompt about to be linked" });

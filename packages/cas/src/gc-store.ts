@@ -1,6 +1,7 @@
 import { type Address, type GcReport, nodeKind } from "@uwf/protocol";
 import { findLeaseCutoff } from "./find-lease-cutoff.ts";
 import { GcRefusedError } from "./gc-refused-error.ts";
+import { listDeletedThreadStarts } from "./list-deleted-thread-starts.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import type { Store } from "./store.ts";
 import { walkNodes } from "./walk-nodes.ts";
@@ -19,6 +20,8 @@ export interface GcStoreOptions {
   dryRun?: boolean;
   /** This machine's name, as steps record it in their leases (see findLeaseCutoff). */
   host?: string;
+  /** Delete even the nodes of threads no record names (`gc --force`): never refuse. */
+  force?: boolean;
 }
 
 /**
@@ -33,7 +36,10 @@ export interface GcStoreOptions {
  * A reachable node that is corrupt aborts the run (its refs are unknown, so anything might be
  * reachable through it); run verify first. When the nodes of threads no record names would be
  * deleted (thread start nodes; and step nodes too when no thread is recorded at all), nothing is:
- * GcRefusedError (the ref store lost them; `recover` rebuilds them). Leftovers older than the
+ * GcRefusedError (the ref store lost them; `recover` rebuilds them), unless `force`; the start nodes of
+ * threads `uwf delete` removed are collected without refusing. (The heads of lost steps, which need
+ * thread logic to tell from abandoned ones, are the engine's findUnrecordedHeads, which `uwf cas gc`
+ * checks first.) Leftovers older than the
  * cutoff are resolved last. (Chain indexes that disagree with their chains are thread logic: the
  * engine's dropDamagedChainIndexes, which fills the report's `droppedChainIndexes`.)
  */
@@ -42,7 +48,9 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Om
   const leaseCutoff = await findLeaseCutoff(store.refs, { now: options.now, host: options.host });
   const graceCutoff = options.now.getTime() - (options.graceMs ?? DEFAULT_GC_GRACE_MS);
   const cutoff = leaseCutoff === null ? graceCutoff : Math.min(graceCutoff, leaseCutoff);
-  const recordsThreads = (await store.refs.listThreads({ limit: 0 })).total > 0;
+  // A store whose threads were all deleted on purpose still records what it lost.
+  const recordsThreads =
+    (await store.refs.listThreads({ limit: 0 })).total > 0 || (await store.refs.listDeletedThreads()).length > 0;
   const reachable = new Set<Address>();
   await walkNodes(store.objects, await listStoreRoots(store.refs), {
     visit: (address) => {
@@ -51,7 +59,10 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Om
     // A root whose node is gone has nothing left to protect.
     onMissing: () => {},
   });
-  await refuseToDeleteUnrecordedThreads(store, { reachable, cutoff, recordsThreads });
+  if (options.force !== true) {
+    const deleted = await listDeletedThreadStarts(store);
+    await refuseToDeleteUnrecordedThreads(store, { reachable, cutoff, recordsThreads, deleted });
+  }
   const report: Omit<GcReport, "droppedChainIndexes"> = {
     dryRun,
     cutoff: new Date(cutoff).toISOString(),
@@ -103,6 +114,8 @@ interface RefuseOptions {
   reachable: Set<Address>;
   cutoff: number;
   recordsThreads: boolean;
+  /** Start nodes and heads of deleted threads: unreached on purpose. */
+  deleted: Set<Address>;
 }
 
 /**
@@ -111,11 +124,11 @@ interface RefuseOptions {
  * text and run nodes, never a start), or, with no thread recorded at all, any thread node.
  */
 async function refuseToDeleteUnrecordedThreads(store: Store, options: RefuseOptions): Promise<void> {
-  const { reachable, cutoff, recordsThreads } = options;
+  const { reachable, cutoff, recordsThreads, deleted } = options;
   let startNodes = 0;
   let stepNodes = 0;
   for await (const address of store.objects.list()) {
-    if (reachable.has(address)) continue;
+    if (reachable.has(address) || deleted.has(address)) continue;
     const writtenAt = await store.objects.writtenAt(address);
     if (writtenAt === null || writtenAt >= cutoff) continue;
     let kind: string | null;
@@ -128,6 +141,6 @@ async function refuseToDeleteUnrecordedThreads(store: Store, options: RefuseOpti
     else if (kind === "thread-step/1") stepNodes++;
   }
   if (startNodes > 0 || (!recordsThreads && stepNodes > 0)) {
-    throw new GcRefusedError(startNodes, stepNodes, recordsThreads);
+    throw GcRefusedError.lostThreads(startNodes, stepNodes, recordsThreads);
   }
 }

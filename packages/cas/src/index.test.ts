@@ -14,6 +14,7 @@ describe("the @uwf/cas entry", () => {
       "InvalidJsonValueError",
       "InvalidRecordError",
       "InvalidStoreUrlError",
+      "LEASE_CLOCK_MARGIN_MS",
       "MIN_ADDRESS_PREFIX",
       "NodeNotFoundError",
       "REF_SCHEMA_VERSION",

@@ -9,7 +9,7 @@ export { createMemoryRefStore } from "./create-memory-ref-store.ts";
 export { createMemoryStore } from "./create-memory-store.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./create-sqlite-ref-store.ts";
 export { decodeAddress, encodeAddress } from "./encode-address.ts";
-export { type FindLeaseCutoffOptions, findLeaseCutoff } from "./find-lease-cutoff.ts";
+export { type FindLeaseCutoffOptions, findLeaseCutoff, LEASE_CLOCK_MARGIN_MS } from "./find-lease-cutoff.ts";
 export { forEachConcurrently } from "./for-each-concurrently.ts";
 export { GcRefusedError } from "./gc-refused-error.ts";
 export { DEFAULT_GC_GRACE_MS, type GcStoreOptions, gcStore } from "./gc-store.ts";
@@ -41,6 +41,7 @@ export type {
   ChainLink,
   ClaimedThread,
   ClaimThreadOptions,
+  DeletedThread,
   LeaseAgent,
   ListThreadsQuery,
   ListThreadsResult,

@@ -5,7 +5,7 @@ import { RefStoreUnavailableError } from "./ref-store-unavailable-error.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 9;
+export const REF_SCHEMA_VERSION = 10;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -103,6 +103,15 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE threads ADD COLUMN failure TEXT;
   -- What a worker's claim walks: the runnable threads, oldest first.
   CREATE INDEX threads_runnable ON threads (id) WHERE status = 'active' AND queued = 1;
+  `,
+  `
+  -- Threads \`uwf delete\` removed, with the head each had: gc collects their nodes without taking them for
+  -- lost threads, and recover does not bring them back.
+  CREATE TABLE deleted_threads (
+    id TEXT PRIMARY KEY,
+    head TEXT NOT NULL,
+    deleted_at TEXT NOT NULL
+  ) WITHOUT ROWID;
   `,
 ];
 

@@ -3,7 +3,7 @@ import { sqlStateOf } from "./sql-state-of.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 /**
  * Each entry turns schema version `index` into `index + 1`: statements run in order, `{schema}`
@@ -75,6 +75,15 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       start text NOT NULL,
       head text NOT NULL,
       steps jsonb NOT NULL
+    )`,
+  ],
+  [
+    // Threads `uwf delete` removed, with the head each had: gc collects their nodes without taking them
+    // for lost threads, and recover does not bring them back.
+    `CREATE TABLE {schema}.deleted_threads (
+      id text COLLATE "C" PRIMARY KEY,
+      head text NOT NULL,
+      deleted_at text NOT NULL
     )`,
   ],
 ];

@@ -230,6 +230,47 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(await refs.findThreadIds("%", 10)).toEqual([]);
     });
 
+    it("deletes a record and its chain index only at the expected head, remembering the thread and its head", async () => {
+      const { refs } = current();
+      const record = sampleThreadRecord({ head: HEAD_B });
+      const kept = sampleThreadRecord({ id: sampleThreadId(2), head: HEAD_B });
+      await refs.createThread(record);
+      await refs.createThread(kept);
+      await refs.rememberChainIndex(record.id, { start: record.start, steps: [{ address: HEAD_B, role: "writer" }] });
+      const deletedAt = new Date("2026-02-03T04:05:06.000Z");
+      expect(await refs.deleteThread(record.id, HEAD_C, deletedAt)).toBe(false);
+      expect(await refs.getThread(record.id)).toEqual(record);
+      expect(await refs.listDeletedThreads()).toEqual([]);
+      expect(await refs.deleteThread(record.id, HEAD_B, deletedAt)).toBe(true);
+      expect(await refs.getThread(record.id)).toBeNull();
+      expect(await refs.recallChainIndex(record.id)).toBeNull();
+      expect(await refs.deleteThread(record.id, HEAD_B, deletedAt)).toBe(false);
+      expect(await refs.listDeletedThreads()).toEqual([
+        { id: record.id, head: HEAD_B, deletedAt: "2026-02-03T04:05:06.000Z" },
+      ]);
+      expect((await refs.listThreads({})).threads.map((thread) => thread.id)).toEqual([kept.id]);
+      await expect(refs.deleteThread(kept.id, "../x", deletedAt)).rejects.toThrow(InvalidAddressError);
+    });
+
+    it("remembers threads deleted elsewhere, keeping an entry it has and leaving records alone", async () => {
+      const { refs } = current();
+      const record = sampleThreadRecord({ head: HEAD_B });
+      await refs.createThread(record);
+      const first = { id: sampleThreadId(5), head: HEAD_A, deletedAt: "2026-02-03T04:05:06.000Z" };
+      await refs.rememberDeletedThreads([first]);
+      await refs.rememberDeletedThreads([
+        { ...first, head: HEAD_C },
+        { id: record.id, head: HEAD_B, deletedAt: "2026-02-04T00:00:00.000Z" },
+      ]);
+      expect(await refs.listDeletedThreads()).toEqual([
+        { id: record.id, head: HEAD_B, deletedAt: "2026-02-04T00:00:00.000Z" },
+        first,
+      ]);
+      expect(await refs.getThread(record.id)).toEqual(record);
+      await expect(refs.rememberDeletedThreads([{ ...first, id: "x" }])).rejects.toThrow(InvalidRecordError);
+      await expect(refs.rememberDeletedThreads([{ ...first, head: "../x" }])).rejects.toThrow(InvalidAddressError);
+    });
+
     it("lists heads, starts and fork points as roots", async () => {
       const { refs } = current();
       await refs.createThread(sampleThreadRecord({ id: sampleThreadId(1), start: HEAD_A, head: HEAD_B }));

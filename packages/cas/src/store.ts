@@ -121,6 +121,14 @@ export interface LeaseAgent {
   start: string | null;
 }
 
+/** A thread `uwf delete` removed: its id and the head it had then, so gc and recover know it went on purpose. */
+export interface DeletedThread {
+  id: string;
+  head: Address;
+  /** ISO 8601. */
+  deletedAt: string;
+}
+
 /** Fields of a thread record that an update may change; `failure: null` removes the failure. */
 export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom" | "failure">> & {
   failure?: ThreadFailure | null;
@@ -179,6 +187,17 @@ export interface RefStore {
   updateThread(id: string, expectedHead: Address, update: ThreadUpdate): Promise<boolean>;
   /** Heads, start nodes and fork points (`forkedFrom`) of every thread: the roots `gc` keeps. */
   listThreadRoots(): AsyncIterable<Address>;
+  /**
+   * Removes a thread's record and its chain index, and remembers the thread as deleted (its id and
+   * head) in the same transaction, so `gc` collects its nodes without taking them for a lost thread
+   * and `recover` does not bring it back. Compare-and-swap like updateThread: false, changing
+   * nothing, when the head moved or there is no such thread.
+   */
+  deleteThread(id: string, expectedHead: Address, deletedAt: Date): Promise<boolean>;
+  /** Every thread deleted so far, in id order. Kept for good: a few bytes a thread. */
+  listDeletedThreads(): Promise<DeletedThread[]>;
+  /** Remembers threads deleted elsewhere (`uwf store copy`), keeping an entry already there; records are not touched. */
+  rememberDeletedThreads(entries: readonly DeletedThread[]): Promise<void>;
 
   getWorkflow(name: string): Promise<WorkflowEntry | null>;
   setWorkflow(entry: WorkflowEntry): Promise<void>;

@@ -68,6 +68,7 @@ describe("verifyStore", () => {
       problems: [],
       unreachable: { total: 0, byKind: {} },
       leftovers: [],
+      abandoned: [],
     });
   });
 

@@ -1,6 +1,7 @@
 import { listNodeRefs, nodeKind, type VerifyProblem, type VerifyReport } from "@uwf/protocol";
 import { CorruptNodeError } from "./corrupt-node-error.ts";
 import { createRefGraph } from "./create-ref-graph.ts";
+import { listDeletedThreadStarts } from "./list-deleted-thread-starts.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
 import { parseAddress } from "./parse-address.ts";
@@ -12,7 +13,8 @@ import type { Store, TemporaryFileInfo } from "./store.ts";
  * reachable from the ref store's roots over those refs (as walkNodes would, without reading
  * the nodes again) and reports nodes that are referenced but absent; counts what the walk did not
  * reach by kind, and reports each unreached thread start node (a thread no record names: the ref
- * store was lost, or a `start` died before recording its thread). Returns data; never prints,
+ * store was lost, or a `start` died before recording its thread; not one of a thread `uwf delete`
+ * removed). Lost step heads are the engine's findUnrecordedHeads, which `uwf cas verify` adds. Returns data; never prints,
  * never repairs. Like gc, it reads the whole object store, which no other command does. (Checking
  * each thread's chain index against its chain is thread logic: the engine's findChainIndexProblems.)
  */
@@ -33,6 +35,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
   for await (const leftover of store.objects.listTemporaryFiles()) leftovers.push(leftover);
 
   const roots = await listStoreRoots(store.refs);
+  const deleted = await listDeletedThreadStarts(store);
   await graph.walk(
     [...roots].map((root) => parseAddress(root)),
     {
@@ -61,7 +64,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
     const kind = kinds.kindOf(tag);
     unreachable++;
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
-    if (kind === "thread-start/1") {
+    if (kind === "thread-start/1" && !deleted.has(address)) {
       const message = `thread start node ${address} is reached by no thread record (the ref store may have been lost): \`uwf cas recover\` rebuilds its thread`;
       problems.push({ kind: "unrecorded-thread", address, message });
     }
@@ -74,6 +77,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
     problems,
     unreachable: { total: unreachable, byKind },
     leftovers,
+    abandoned: [],
   };
 }
 

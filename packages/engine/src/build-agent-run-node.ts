@@ -9,6 +9,8 @@ export interface BuildAgentRunNodeOptions {
   cwd: string;
   prompt: string;
   run: AgentRunResult;
+  /** The thread it ran for (recorded so that recover knows which thread made the step). */
+  thread: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export function buildAgentRunNode({
   cwd,
   prompt: planned,
   run,
+  thread,
 }: BuildAgentRunNodeOptions): Address {
   const addText = (text: string) => batch.addText(replaceLoneSurrogates(text));
   const prompt = run.attempts[0]?.request ?? planned;
@@ -70,6 +73,7 @@ export function buildAgentRunNode({
       run.transcript === null
         ? null
         : batch.add({ type: "transcript/1", messages: replaceLoneSurrogates(run.transcript) }),
+    thread,
   };
   return batch.add(replaceLoneSurrogates(node));
 }

@@ -55,6 +55,7 @@ export async function commitStep(
     cwd: chain.start.cwd,
     prompt,
     run,
+    thread: threadId,
   });
   if (run.outcome !== "ok" || run.fields === null || run.body === null || run.route === null) {
     await batch.write(store.objects);

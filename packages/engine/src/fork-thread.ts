@@ -105,7 +105,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   const budget = newThreadBudget(mergeBudgetLimits(options.limits, parent?.budget));
   const records: ThreadRecord[] = [];
   for (const { id, replacement, standing } of planned) {
-    const head = replacement === null ? address : await writeReplacement(store, chain, replacement);
+    const head = replacement === null ? address : await writeReplacement(store, chain, replacement, id);
     const forkChain = replacement === null ? chain : await readChain(store, head);
     const createdAt = now().toISOString();
     const record: ThreadRecord = {
@@ -216,8 +216,13 @@ async function checkReplacement(options: CheckReplacementOptions): Promise<Check
   return { ...replacement, next: routed.route.role, suspended: null };
 }
 
-/** Writes a checked replacement as a step on the head's `prev`, run by `manual`; returns its address. */
-async function writeReplacement(store: Store, chain: ThreadChain, replacement: CheckedReplacement): Promise<Address> {
+/** Writes a checked replacement as a step on the head's `prev`, run by `manual` for the fork `thread`; returns its address. */
+async function writeReplacement(
+  store: Store,
+  chain: ThreadChain,
+  replacement: CheckedReplacement,
+  thread: string,
+): Promise<Address> {
   const step = chain.nodes[chain.steps.length - 1] as ThreadStepNode;
   const { timestamp } = replacement;
   const original = agentRunNodeSchema.parse(await store.objects.get(step.run));
@@ -249,6 +254,7 @@ async function writeReplacement(store: Store, chain: ThreadChain, replacement: C
     usage: null,
     extraction: "manual",
     transcript: null,
+    thread,
   };
   const node: ThreadStepNode = {
     ...step,

@@ -10,6 +10,7 @@ export { buildFamilyTree } from "./build-family-tree.ts";
 export { type CancelThreadOptions, type CancelThreadResult, cancelThread } from "./cancel-thread.ts";
 export { type ClaimOrphanedThreadOptions, claimOrphanedThread } from "./claim-orphaned-thread.ts";
 export { classifyStepFailure, type StepFailureKind } from "./classify-step-failure.ts";
+export { type DeleteThreadOptions, deleteThread } from "./delete-thread.ts";
 export { describeReachedLimit, formatAmount } from "./describe-reached-limit.ts";
 export { type DiffChainsOptions, type DiffTarget, diffChains } from "./diff-chains.ts";
 export { type DropDamagedChainIndexesOptions, dropDamagedChainIndexes } from "./drop-damaged-chain-indexes.ts";
@@ -17,6 +18,13 @@ export { asEnvironmentError, EnvironmentError, type EnvironmentErrorCode } from 
 export { expandNode } from "./expand-node.ts";
 export { describeFailure, failThread } from "./fail-thread.ts";
 export { type ChainIndexProblem, findChainIndexProblems } from "./find-chain-index-problems.ts";
+export {
+  type AbandonedHead,
+  type FindUnrecordedHeadsOptions,
+  findUnrecordedHeads,
+  type UnrecordedHead,
+  type UnrecordedHeads,
+} from "./find-unrecorded-heads.ts";
 export { type FollowThreadOptions, followThread } from "./follow-thread.ts";
 export {
   type ForkThreadOptions,
@@ -36,7 +44,12 @@ export { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
 export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 export { NotAWorkflowError } from "./not-a-workflow-error.ts";
 export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./read-chain.ts";
-export { type RecoverThreadsOptions, type RecoverThreadsResult, recoverThreads } from "./recover-threads.ts";
+export {
+  NOT_REBUILT,
+  type RecoverThreadsOptions,
+  type RecoverThreadsResult,
+  recoverThreads,
+} from "./recover-threads.ts";
 export {
   type RequeueFailedThreadOptions,
   type RequeueOutcome,

@@ -12,7 +12,10 @@ export const casWalkResultSchema = z.object({
 /**
  * Something `uwf cas verify` found wrong: a stored object that fails its hash, a referenced one that is
  * not there (`referrer` null for a root), a thread's chain index that disagrees with its chain (at
- * `address`), or a thread start node no thread record reaches (`uwf cas recover` rebuilds its thread).
+ * `address`), a thread start node no thread record reaches, or a step node that no step continues
+ * and no thread record holds: the head of a thread (or of a thread's newer steps) the ref store lost,
+ * `steps` long, `unrecorded` of them held by no record; `thread` is the id its agent runs name (null
+ * on runs written before they named it). `uwf cas recover` rebuilds both kinds.
  */
 export const verifyProblemSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("corrupt"), address: addressSchema, message: z.string() }),
@@ -24,6 +27,14 @@ export const verifyProblemSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("chain-index"), address: addressSchema, thread: z.string(), message: z.string() }),
   z.object({ kind: z.literal("unrecorded-thread"), address: addressSchema, message: z.string() }),
+  z.object({
+    kind: z.literal("unrecorded-head"),
+    address: addressSchema,
+    thread: z.string().nullable(),
+    steps: z.number().int().nonnegative(),
+    unrecorded: z.number().int().nonnegative(),
+    message: z.string(),
+  }),
 ]);
 export type VerifyProblem = z.infer<typeof verifyProblemSchema>;
 
@@ -42,6 +53,14 @@ export const verifyReportSchema = z.object({
   }),
   /** Temporary files of interrupted writes, and objects set aside by an interrupted gc: resolved by gc. */
   leftovers: z.array(z.object({ name: z.string(), kind: z.enum(["temporary", "set-aside"]), writtenAt: z.number() })),
+  /**
+   * Step nodes no step continues and no record holds that are not problems: made by a thread whose record
+   * went on without them (a step killed after writing its nodes, or one that lost its head's
+   * compare-and-swap), or by a thread `uwf delete` removed. gc deletes them once older than its grace.
+   */
+  abandoned: z.array(
+    z.object({ address: addressSchema, thread: z.string(), reason: z.enum(["superseded", "deleted"]) }),
+  ),
 });
 export type VerifyReport = z.infer<typeof verifyReportSchema>;
 
@@ -58,9 +77,20 @@ export const casRecoverResultSchema = z.object({
       head: addressSchema,
       steps: z.number().int().nonnegative(),
       status: threadStatusSchema,
+      /** The parent thread as recover derived it from the shared chains (null: an original, or not known). */
+      forkedFrom: z.string().nullable(),
     }),
   ),
+  /**
+   * Recorded threads whose head was behind their chain (a ref store restored from an older copy): moved
+   * forward to the newer head their own steps reach, `steps` counting the whole chain.
+   */
+  extended: z.array(
+    z.object({ thread: z.string(), from: addressSchema, head: addressSchema, steps: z.number().int().nonnegative() }),
+  ),
   registered: z.array(z.object({ name: z.string(), address: addressSchema })),
+  /** What no recover can rebuild, because only the lost records held it (see docs/store.md). */
+  notRebuilt: z.array(z.string()),
   /** Heads not rebuilt: `in-flight` (a step may still commit it; retry later) or `broken` (a node of its chain is missing or corrupt). */
   skipped: z.array(z.object({ head: addressSchema, reason: z.enum(["in-flight", "broken"]), message: z.string() })),
 });

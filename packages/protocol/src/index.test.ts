@@ -49,6 +49,7 @@ describe("the @uwf/protocol entry", () => {
       "configSchema",
       "configValueResultSchema",
       "defaultConfig",
+      "deleteResultSchema",
       "diffResultSchema",
       "diffSideSchema",
       "diffStepSchema",

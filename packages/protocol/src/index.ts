@@ -199,6 +199,8 @@ export {
   workflowEntrySchema,
 } from "./thread-record.ts";
 export {
+  type DeleteResult,
+  deleteResultSchema,
   type ForkResult,
   type ForksResult,
   forkResultSchema,

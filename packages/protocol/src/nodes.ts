@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
+import { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
 import { usageSchema } from "./usage.ts";
 
 const timestamp = z.iso.datetime();
@@ -125,6 +126,11 @@ export const agentRunNodeSchema = z
     extraction: z.enum(["frontmatter", "llm", "manual"]).nullable(),
     /** A model transcript (messages and tool calls) for agents that keep one. */
     transcript: addressSchema.nullable(),
+    /**
+     * The thread that ran it, so that `uwf cas recover` knows which thread made each step (and so where
+     * each thread's head was) when the ref store lost its records. Absent on runs written before.
+     */
+    thread: z.string().regex(THREAD_ID_PATTERN).optional(),
   })
   .strict();
 export type AgentRunNode = z.infer<typeof agentRunNodeSchema>;

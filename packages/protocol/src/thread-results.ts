@@ -67,6 +67,16 @@ export const shownThreadSchema = threadRecordSchema.extend({
 });
 export type ShownThread = z.infer<typeof shownThreadSchema>;
 
+/**
+ * `uwf delete`: the threads whose records were removed (each with the head it had, which gc then collects
+ * unless another thread reaches it), and those left because another process steps them (exit 75).
+ */
+export const deleteResultSchema = z.object({
+  deleted: z.array(z.object({ thread: threadIdSchema, head: addressSchema })),
+  busy: z.array(z.object({ thread: threadIdSchema, message: z.string() })),
+});
+export type DeleteResult = z.infer<typeof deleteResultSchema>;
+
 /** Who steps a thread now (`list --running`): the process holding its lease, since when, and until when unless renewed. */
 export const leaseHolderSchema = leaseSchema.pick({ host: true, pid: true, acquiredAt: true, expiresAt: true });
 export type LeaseHolder = z.infer<typeof leaseHolderSchema>;

@@ -356,6 +356,15 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     json: "shownThreadSchema",
     load: async () => (await import("./thread/cancel.ts")).cancelCommand,
   }),
+  defineCommand({
+    name: "delete",
+    description: "remove thread records (asks first; --yes in scripts); the next cas gc collects their nodes",
+    arguments: [{ syntax: "<thread...>", key: "threads", completes: "thread" }],
+    options: { yes: { flags: "-y, --yes", description: "delete without asking" } },
+    examples: ["uwf delete 01J9", 'uwf delete "$T" --yes'],
+    json: "deleteResultSchema",
+    load: async () => (await import("./thread/delete.ts")).deleteCommand,
+  }),
 ];
 
 const WORKFLOW_COMMANDS: readonly CommandEntry[] = [
@@ -452,6 +461,10 @@ const CAS_COMMANDS: readonly CommandEntry[] = [
         flags: "--grace <seconds>",
         description: "keep objects younger than this (default 3600, at least 60, at most 100 years)",
         parse: parseGcGraceSeconds,
+      },
+      force: {
+        flags: "--force",
+        description: "delete even the nodes of threads no record names (gc refuses otherwise: see cas recover)",
       },
     },
     examples: ["uwf cas gc --dry-run", "uwf cas gc --grace 600"],

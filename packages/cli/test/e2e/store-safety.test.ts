@@ -138,11 +138,18 @@ describe("a lost ref store", () => {
     const verify = await temp.uwf(["cas", "verify", "--json"]);
     expect(verify.exitCode).toBe(1);
     const report = verifyReportSchema.parse(verify.json());
-    expect(report.problems.map((problem) => problem.kind)).toEqual(Array(3).fill("unrecorded-thread"));
+    // The thread that took no step is reported at its start node; the other two at their heads.
+    expect(report.problems.map((problem) => [problem.kind, problem.address])).toEqual([
+      ["unrecorded-thread", unstepped.head],
+      ...[ended.head, halfway.head].sort().map((head) => ["unrecorded-head", head]),
+    ]);
     expect(report.unreachable.total).toBe(objectsBefore.length);
     expect(report.unreachable.byKind).toMatchObject({ "thread-start/1": 3, "thread-step/1": 3, "workflow/1": 1 });
     const human = await temp.uwf(["cas", "verify"]);
     expect(human.stdout).toContain("`uwf cas recover` rebuilds its thread");
+    expect(human.stdout).toContain(
+      `unrecorded-head ${ended.head}: head of thread ${ended.thread} that no thread record holds (2 step(s), 2 held by no record)`,
+    );
     expect(human.stdout).toContain(`${objectsBefore.length} unreachable object(s)`);
     expect(human.stdout).toContain("3 thread-start/1");
 
@@ -153,7 +160,7 @@ describe("a lost ref store", () => {
     ]) {
       const gc = await temp.uwf(args);
       expect(gc.exitCode).toBe(1);
-      expect(gc.stderr).toContain("the ref store records no thread, yet 3 thread-start and 3 thread-step node(s)");
+      expect(gc.stderr).toContain("2 thread head(s) that no thread record holds would be deleted");
       expect(gc.stderr).toContain("`uwf cas recover`");
       expect(gc.stderr).not.toContain("internal error");
     }
@@ -166,7 +173,14 @@ describe("a lost ref store", () => {
     expect(recovered.skipped).toEqual([]);
     expect(recovered.registered.map((entry) => entry.name)).toEqual(["linear"]);
     const byHead = new Map(recovered.recovered.map((thread) => [thread.head, thread]));
-    expect(byHead.get(ended.head)).toMatchObject({ workflow: "linear", steps: 2, status: "ended" });
+    // Their agent runs name the threads that made the steps: they come back under their own ids.
+    expect(byHead.get(ended.head)).toMatchObject({
+      thread: ended.thread,
+      workflow: "linear",
+      steps: 2,
+      status: "ended",
+    });
+    expect(byHead.get(halfway.head)?.thread).toBe(halfway.thread);
     expect(byHead.get(halfway.head)).toMatchObject({ steps: 1, status: "active" });
     expect(byHead.get(unstepped.head)).toMatchObject({ steps: 0, status: "active" });
 
@@ -206,21 +220,30 @@ describe("a lost ref store", () => {
     expect(busy.exitCode).toBe(75);
     expect(casRecoverResultSchema.parse(busy.json())).toMatchObject({
       recovered: [],
+      extended: [],
       skipped: [{ head: inFlight, reason: "in-flight" }],
     });
 
-    // The step died instead: its node is an orphan head, which recover makes a thread of its own.
+    // The step died instead: its node is its thread's newest step, past its recorded head, where recover moves it.
     const reopened = await openFileStore(temp.home);
     if (lease.acquired) await reopened.refs.releaseLease(lease.lease);
-    // And a lost thread whose first step is gone cannot be rebuilt.
-    const broken = await reopened.objects.put({ ...headNode, prev: "0000000000000", edgePrompt: "broken" });
+    // And a lost thread whose first step is gone cannot be rebuilt (a run that names no thread: an older uwf's).
+    const { thread: _named, ...anonymousRun } = (await reopened.objects.get(headNode.run as string)) as Record<
+      string,
+      unknown
+    >;
+    const run = await reopened.objects.put(anonymousRun);
+    const broken = await reopened.objects.put({ ...headNode, prev: "0000000000000", edgePrompt: "broken", run });
     await reopened.close();
     const recover = await temp.uwf(["cas", "recover", "--json"]);
     expect(recover.exitCode).toBe(1);
     const result = casRecoverResultSchema.parse(recover.json());
-    expect(result.recovered).toMatchObject([{ head: inFlight, steps: 2 }]);
+    expect(result.recovered).toEqual([]);
+    expect(result.extended).toEqual([{ thread, from: head, head: inFlight, steps: 2 }]);
     expect(result.skipped).toMatchObject([{ head: broken, reason: "broken" }]);
     expect(result.skipped[0]?.message).toContain("0000000000000");
+    const shown = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    expect(shown).toMatchObject({ head: inFlight, stepCount: 2 });
   }, 60_000);
 
   it("half-truncated: every command fails cleanly naming recover, which sets the file aside and rebuilds", async () => {

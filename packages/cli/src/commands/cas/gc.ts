@@ -1,11 +1,12 @@
-import { gcStore } from "@uwf/cas";
-import { dropDamagedChainIndexes } from "@uwf/engine";
+import { GcRefusedError, gcStore } from "@uwf/cas";
+import { dropDamagedChainIndexes, findUnrecordedHeads } from "@uwf/engine";
 import type { GcReport } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 
 export interface CasGcOptions {
   dryRun?: boolean;
   grace?: number;
+  force?: boolean;
 }
 
 /**
@@ -16,7 +17,12 @@ export interface CasGcOptions {
  */
 export const MINIMUM_GRACE_SECONDS = 60;
 
-/** Deletes objects unreachable from thread heads and the registry, sparing recent writes and steps in flight. */
+/**
+ * Deletes objects unreachable from thread heads and the registry, sparing recent writes and steps in
+ * flight. Refuses, deleting nothing, while a head that no record holds exists (findUnrecordedHeads: a
+ * ref store older than the object store, or lost threads), unless `--force`: `uwf cas recover` records
+ * those first. Heads of deleted threads and steps their threads went on without are collected.
+ */
 export async function casGcCommand(options: CasGcOptions, context: CommandContext) {
   const store = await context.openStore();
   const grace = options.grace ?? 3600;
@@ -25,8 +31,14 @@ export async function casGcCommand(options: CasGcOptions, context: CommandContex
     context.note(`--grace ${grace}: gc keeps every object written in the last ${MINIMUM_GRACE_SECONDS} seconds`);
   }
   const dryRun = options.dryRun === true;
+  const force = options.force === true;
+  if (!force) {
+    const { heads, unrecordedSteps } = await findUnrecordedHeads(store, { now: context.now(), host: context.host });
+    const stepHeads = heads.filter((head) => head.steps > 0);
+    if (stepHeads.length > 0) throw GcRefusedError.unrecordedHeads(stepHeads.length, unrecordedSteps);
+  }
   const report: GcReport = {
-    ...(await gcStore(store, { dryRun, graceMs: graceSeconds * 1000, now: context.now(), host: context.host })),
+    ...(await gcStore(store, { dryRun, force, graceMs: graceSeconds * 1000, now: context.now(), host: context.host })),
     droppedChainIndexes: await dropDamagedChainIndexes(store, { dryRun }),
   };
   return {

@@ -1,11 +1,12 @@
 import { verifyStore } from "@uwf/cas";
-import { findChainIndexProblems } from "@uwf/engine";
+import { findChainIndexProblems, findUnrecordedHeads, NOT_REBUILT } from "@uwf/engine";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 
 /**
- * Re-hashes every object, checks every thread root and every chain index, counts what nothing
- * reaches by kind and lists leftovers: the only command besides gc that reads the whole store.
+ * Re-hashes every object, checks every thread root and every chain index, reports the heads no record
+ * holds (findUnrecordedHeads: lost threads, or a ref store older than its objects), counts what nothing
+ * reaches by kind and lists leftovers: the only command besides gc and recover that reads the whole store.
  */
 export async function casVerifyCommand(context: CommandContext) {
   const store = await context.openStore({ create: false });
@@ -14,6 +15,23 @@ export async function casVerifyCommand(context: CommandContext) {
     const repair = "it is derived data: `uwf cas gc` drops it, and the thread's next step rebuilds it";
     report.problems.push({ kind: "chain-index", address, thread: threadId, message: `${message}; ${repair}` });
   }
+  const unrecorded = await findUnrecordedHeads(store, { now: context.now(), host: context.host });
+  for (const head of unrecorded.heads) {
+    if (head.steps === 0) continue; // a start node: verifyStore reports it as an unrecorded thread
+    const { address, thread, steps, unrecorded: count } = head;
+    const whose = thread === null ? "a thread" : `thread ${thread}`;
+    const message =
+      head.behind === null
+        ? `head of ${whose} that no thread record holds (${steps} step(s), ${count} held by no record): \`uwf cas recover\` records it again; gc refuses to run until then`
+        : `head ${address} of thread ${head.behind.id} is ${count} step(s) past its recorded head ${head.behind.head} (the ref store is older than its objects): \`uwf cas recover\` moves it forward; gc refuses to run until then`;
+    report.problems.push({ kind: "unrecorded-head", address, thread, steps, unrecorded: count, message });
+  }
+  // A lost thread that took steps is reported once, at its head, rather than at its start node too.
+  const startsOfHeads = new Set(unrecorded.heads.filter((head) => head.steps > 0).map((head) => head.start));
+  report.problems = report.problems.filter(
+    (problem) => problem.kind !== "unrecorded-thread" || !startsOfHeads.has(problem.address),
+  );
+  report.abandoned = unrecorded.abandoned;
   report.ok = report.problems.length === 0;
   const problems = report.problems.length;
   return {
@@ -28,6 +46,14 @@ export async function casVerifyCommand(context: CommandContext) {
             ? `leftover object set aside by an interrupted gc: ${leftover.name} (still read; \`uwf cas gc\` puts it back)`
             : `leftover temporary file ${leftover.name} (removed by \`uwf cas gc\`)`,
         ),
+        ...(value.abandoned.length === 0
+          ? []
+          : [
+              `${value.abandoned.length} step(s) their threads went on without or deleted, which gc deletes once older than its grace`,
+            ]),
+        ...(value.problems.some((problem) => problem.kind === "unrecorded-head" || problem.kind === "unrecorded-thread")
+          ? [`recover cannot rebuild what only the lost records held: ${NOT_REBUILT.join("; ")}`]
+          : []),
         ...(total === 0
           ? []
           : [`${total} unreachable object(s), which gc deletes once older than its grace: ${kinds.join(", ")}`]),

@@ -8,6 +8,8 @@ describe("the @uwf/engine entry", () => {
       "AmbiguousThreadError",
       "BrokenChainError",
       "BudgetExceededError",
+      "CANCEL_WAIT_MS",
+      "CancelPendingError",
       "DEFAULT_RETRY_POLICY",
       "EnvironmentError",
       "HeadConflictError",

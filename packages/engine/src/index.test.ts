@@ -12,6 +12,7 @@ describe("the @uwf/engine entry", () => {
       "CancelPendingError",
       "DEFAULT_RETRY_POLICY",
       "EnvironmentError",
+      "FORK_BATCH_SIZE",
       "HeadConflictError",
       "InterruptedError",
       "LeaseLostError",

@@ -19,6 +19,7 @@ export { describeFailure, failThread } from "./fail-thread.ts";
 export { type ChainIndexProblem, findChainIndexProblems } from "./find-chain-index-problems.ts";
 export { type FollowThreadOptions, followThread } from "./follow-thread.ts";
 export {
+  FORK_BATCH_SIZE,
   type ForkThreadOptions,
   type ForkThreadsOptions,
   forkThread,

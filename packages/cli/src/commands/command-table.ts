@@ -191,6 +191,11 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         completes: "file",
       },
       count: { flags: "--count <n>", description: "make N forks (ids one per line)", parse: parsePositiveInteger },
+      maxForks: {
+        flags: "--max-forks <n>",
+        description: "make at most N forks in this command (default 1000)",
+        parse: parsePositiveInteger,
+      },
       ...BUDGET_OPTIONS,
       queue: { flags: "--queue", description: "put the forks in the queue for `uwf worker`" },
     },

@@ -89,7 +89,8 @@ export async function withThreadLease<Result>(
     await stopReplacedAgent(acquired.replaced, host, options.killGraceMs);
     result = await work(hold);
   } catch (error) {
-    await honour(await hold.release({ afterFailure: true }));
+    // The work's own error is what to report; a cancel left undone is done by the waiting `uwf cancel`.
+    await honour(await hold.release({ afterFailure: true }))?.catch(() => {});
     throw hold.explain(error);
   }
   await honour(await hold.release());

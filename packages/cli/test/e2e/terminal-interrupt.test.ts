@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
+import { spawnInTerminal } from "../helpers/pseudo-terminal.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 let temp: TempHome;
@@ -19,7 +20,7 @@ describe("Ctrl-C on a terminal", () => {
     const thread = await temp.startThread(LINEAR);
     const before = await temp.showThread(thread);
     const pidFile = join(temp.work, "agent.pid");
-    const terminal = temp.terminal(["step", thread, "--agent", "sleepy"], { env: { PID_FILE: pidFile } });
+    const terminal = spawnInTerminal(temp, ["step", thread, "--agent", "sleepy"], { PID_FILE: pidFile });
     await waitFor(() => existsSync(pidFile), { what: "the agent writing its pid", timeoutMs: 30_000 });
     terminal.type("\x03");
     const { exitCode, screen } = await terminal.finished();

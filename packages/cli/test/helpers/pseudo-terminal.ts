@@ -1,25 +1,32 @@
-/** A command running in a pseudo-terminal: its stdin, stdout and stderr are a TTY, as for a person at a terminal. */
+import { resolve } from "node:path";
+import type { TempHome } from "./temp-home.ts";
+
+const BIN = resolve(import.meta.dir, "../../src/bin.ts");
+
+/** uwf running in a pseudo-terminal: its stdin, stdout and stderr are a TTY, as for a person at a terminal. */
 export interface TerminalProcess {
-  /** The process running the command (util-linux `script`, which passes on the command's exit code). */
+  /** The process running uwf (util-linux `script`, which passes on uwf's exit code). */
   process: ReturnType<typeof Bun.spawn>;
-  /** Types into the terminal: "\x03" is Ctrl-C, which the terminal turns into SIGINT for the command. */
+  /** Types into the terminal: "\x03" is Ctrl-C, which the terminal turns into SIGINT for uwf. */
   type(text: string): void;
-  /** Everything the command wrote to the terminal (stdout and stderr together, as the screen shows them) and its exit code. */
+  /** Everything uwf wrote to the terminal (stdout and stderr together, as the screen shows them) and its exit code. */
   finished(): Promise<{ exitCode: number; screen: string }>;
 }
 
 /**
- * Runs `argv` in a pseudo-terminal with util-linux `script` (`-q` quiet, `-e` its exit code, `-f`
- * flushed at once, no typescript file), so a test sees what the terminal shows: status lines,
- * escape sequences and all.
+ * Runs uwf of the temp home in a pseudo-terminal with util-linux `script` (`-q` quiet, `-e` its exit
+ * code, `-f` flushed at once, no typescript file), keeping the terminal's input open for `type`, so a
+ * test sees what the terminal shows (status lines, escape sequences and all) when a person types keys.
  */
 export function spawnInTerminal(
-  argv: readonly string[],
-  options: { cwd: string; env: Record<string, string | undefined> },
+  temp: TempHome,
+  args: readonly string[],
+  env: Record<string, string> = {},
 ): TerminalProcess {
-  const child = Bun.spawn(["script", "-qefc", argv.map(quoteForShell).join(" "), "/dev/null"], {
-    cwd: options.cwd,
-    env: options.env,
+  const command = [process.execPath, BIN, ...args].map(quoteForShell).join(" ");
+  const child = Bun.spawn(["script", "-qefc", command, "/dev/null"], {
+    cwd: temp.work,
+    env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1", ...env },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
@@ -33,7 +40,7 @@ export function spawnInTerminal(
     },
     async finished() {
       const exitCode = await child.exited;
-      // Closed only now: script would otherwise pass the end of its input on to the command.
+      // Closed only now: script would otherwise pass the end of its input on to uwf.
       await child.stdin.end();
       return { exitCode, screen: await screen };
     },

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type ShownThread, shownThreadSchema, startResultSchema } from "@uwf/protocol";
-import { spawnInTerminal, type TerminalProcess } from "./pseudo-terminal.ts";
 
 const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
@@ -31,8 +30,6 @@ export interface TempHome {
   work: string;
   uwf(args: string[], options?: { stdin?: string; env?: Record<string, string>; cwd?: string }): Promise<UwfRun>;
   spawn(args: string[], options?: { env?: Record<string, string> }): ReturnType<typeof Bun.spawn>;
-  /** uwf in a pseudo-terminal: stdin, stdout and stderr are a TTY (see spawnInTerminal). */
-  terminal(args: string[], options?: { env?: Record<string, string> }): TerminalProcess;
   /** `uwf start WORKFLOW -p PROMPT --json`; the new thread's id (throws with uwf's stderr when it fails). */
   startThread(workflow?: string, prompt?: string): Promise<string>;
   /** The thread as `uwf show THREAD --json` reports it. */
@@ -90,9 +87,6 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
         stdout: "pipe",
         stderr: "pipe",
       });
-    },
-    terminal(args, options = {}) {
-      return spawnInTerminal(command(args), { cwd: work, env: { ...baseEnv, ...options.env } });
     },
     writeConfig(yaml) {
       writeFileSync(join(home, "config.yaml"), yaml);

@@ -5,7 +5,7 @@ import type { AcquireLeaseOptions, ClaimThreadOptions } from "./store.ts";
 export function checkLeaseOptions(options: AcquireLeaseOptions | ClaimThreadOptions): void {
   checkTtl(options.ttlMs);
   if (!Number.isInteger(options.pid)) throw new InvalidRecordError("lease request", ["pid: expected an integer"]);
-  if (Number.isNaN(options.now.getTime())) throw new InvalidRecordError("lease request", ["now: invalid date"]);
+  checkTime(options.now);
   const { processStart } = options;
   const takeOver = "takeOver" in options ? options.takeOver : undefined;
   if (processStart !== undefined && processStart !== null && typeof processStart !== "string") {
@@ -29,4 +29,11 @@ export function checkClaimOptions(options: ClaimThreadOptions): void {
   if (options.workflow !== undefined && (typeof options.workflow !== "string" || options.workflow === "")) {
     throw new InvalidRecordError("claim request", ["workflow: expected a workflow name"]);
   }
+}
+
+/** The time a lease operation happens at, in epoch milliseconds; an invalid date is refused. */
+export function checkTime(now: Date): number {
+  const time = now.getTime();
+  if (Number.isNaN(time)) throw new InvalidRecordError("lease request", ["now: invalid date"]);
+  return time;
 }

@@ -3,7 +3,7 @@ import { checkChainIndex, checkChainIndexSteps } from "./check-chain-index.ts";
 import { checkChainLinks } from "./check-chain-links.ts";
 import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
-import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
 import { checkListQuery } from "./check-list-query.ts";
 import { checkRecord } from "./check-record.ts";
 import { checkThreadIdQuery } from "./check-thread-id-query.ts";
@@ -27,6 +27,15 @@ export function createMemoryRefStore(): RefStore {
       const checked = await checkRecord("threadRecord", record);
       if (threads.has(checked.id)) throw new ThreadExistsError(checked.id);
       threads.set(checked.id, checked);
+    },
+    async createThreads(records) {
+      const checked = await Promise.all(records.map((record) => checkRecord("threadRecord", record)));
+      const ids = new Set<string>();
+      for (const record of checked) {
+        if (threads.has(record.id) || ids.has(record.id)) throw new ThreadExistsError(record.id);
+        ids.add(record.id);
+      }
+      for (const record of checked) threads.set(record.id, record);
     },
     getThread: async (id) => copyOrNull(threads.get(id)),
     async findThreadIds(prefix, limit) {
@@ -93,7 +102,7 @@ export function createMemoryRefStore(): RefStore {
       if (holder !== undefined && Date.parse(holder.expiresAt) > now && holder.token !== options.takeOver) {
         return { acquired: false, holder: { ...holder } };
       }
-      const lease = newLease(threadId, options);
+      const lease = newLease(threadId, options, holder);
       leases.set(threadId, lease);
       return { acquired: true, lease: { ...lease }, replaced: holder === undefined ? null : { ...holder } };
     },
@@ -111,7 +120,7 @@ export function createMemoryRefStore(): RefStore {
       const thread = runnable[0];
       if (thread === undefined) return null;
       const holder = leases.get(thread.id);
-      const lease = newLease(thread.id, options);
+      const lease = newLease(thread.id, options, holder);
       leases.set(thread.id, lease);
       const replaced = holder === undefined ? null : { ...holder };
       return { thread: structuredClone(thread), lease: { ...lease }, replaced };
@@ -119,9 +128,9 @@ export function createMemoryRefStore(): RefStore {
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
       const holder = leases.get(lease.threadId);
-      if (holder === undefined || holder.token !== lease.token) return false;
+      if (holder === undefined || holder.token !== lease.token) return null;
       holder.expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-      return true;
+      return { ...holder };
     },
     async recordLeaseAgent(lease, agent) {
       const checked = checkLeaseAgent(agent);
@@ -132,7 +141,16 @@ export function createMemoryRefStore(): RefStore {
       return true;
     },
     async releaseLease(lease) {
-      if (leases.get(lease.threadId)?.token === lease.token) leases.delete(lease.threadId);
+      const holder = leases.get(lease.threadId);
+      if (holder === undefined || holder.token !== lease.token) return null;
+      leases.delete(lease.threadId);
+      return holder;
+    },
+    async requestCancel(threadId, now) {
+      const holder = leases.get(threadId);
+      if (holder === undefined || Date.parse(holder.expiresAt) <= checkTime(now)) return null;
+      holder.cancelRequestedAt ??= now.toISOString();
+      return { ...holder };
     },
     listLeases: async () =>
       [...leases.values()]
@@ -175,8 +193,8 @@ export function createMemoryRefStore(): RefStore {
   };
 }
 
-/** A new lease for this holder, as a fresh acquire or claim makes it: no agent yet. */
-function newLease(threadId: string, options: ClaimThreadOptions): Lease {
+/** A new lease for this holder, as a fresh acquire or claim makes it: no agent yet, and the cancel request of the lease it replaces. */
+function newLease(threadId: string, options: ClaimThreadOptions, replaced: Lease | undefined): Lease {
   return {
     threadId,
     token: crypto.randomUUID(),
@@ -187,6 +205,7 @@ function newLease(threadId: string, options: ClaimThreadOptions): Lease {
     agentStart: null,
     acquiredAt: options.now.toISOString(),
     expiresAt: new Date(options.now.getTime() + options.ttlMs).toISOString(),
+    cancelRequestedAt: replaced?.cancelRequestedAt ?? null,
   };
 }
 

@@ -1,11 +1,12 @@
 import { checkLeaseAgent } from "./check-lease-agent.ts";
-import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
-import { type LeaseRow, leaseFromRow, newLeaseRow } from "./lease-rows.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
+import { type LeaseRow, leaseFromRow, type NewLeaseRow, newLeaseRow } from "./lease-rows.ts";
 import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts";
 import type { RefStore } from "./store.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "./thread-rows.ts";
 
-const LEASE_COLUMNS = "thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at";
+const LEASE_COLUMNS =
+  "thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at, cancel_requested_at";
 
 /** What one lease-taking transaction saw and did; null when another process inserted the row meanwhile (look again). */
 type Taken = { granted: true; replaced: LeaseRow | null } | { granted: false; holder: LeaseRow } | null;
@@ -17,17 +18,21 @@ type Taken = { granted: true; replaced: LeaseRow | null } | { granted: false; ho
  * exactly which lease it replaced. A worker's claim first picks a runnable thread with FOR UPDATE
  * SKIP LOCKED, so concurrent claimers pass over the rows others are claiming instead of waiting on
  * them. Renewing, recording the agent and releasing match on the random token, so a holder whose
- * lease was taken over cannot disturb the new one.
+ * lease was taken over cannot disturb the new one. A cancel request stays on the row through a
+ * takeover, and renewing and releasing return the row, so its holder learns of it.
  */
 export function createPostgresLeaseMethods(
   connection: PostgresConnection,
   schema: string,
-): Pick<RefStore, "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "listLeases"> {
+): Pick<
+  RefStore,
+  "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "requestCancel" | "listLeases"
+> {
   const { query } = connection;
   const leases = `"${schema}".leases`;
   const threads = `"${schema}".threads`;
 
-  async function take(transaction: PostgresQuery, row: LeaseRow, takeOver: string | undefined): Promise<Taken> {
+  async function take(transaction: PostgresQuery, row: NewLeaseRow, takeOver: string | undefined): Promise<Taken> {
     const values = [row.thread_id, row.token, row.pid, row.host, row.process_start, row.acquired_at, row.expires_at];
     const [before] = await transaction<LeaseRow>(
       `SELECT ${LEASE_COLUMNS} FROM ${leases} WHERE thread_id = $1 FOR UPDATE`,
@@ -35,7 +40,7 @@ export function createPostgresLeaseMethods(
     );
     if (before === undefined) {
       const inserted = await transaction(
-        `INSERT INTO ${leases} (${LEASE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7)
+        `INSERT INTO ${leases} (${LEASE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7, NULL)
          ON CONFLICT (thread_id) DO NOTHING RETURNING 1`,
         values,
       );
@@ -43,11 +48,13 @@ export function createPostgresLeaseMethods(
     }
     const free = Number(before.expires_at) <= Number(row.acquired_at) || before.token === takeOver;
     if (!free) return { granted: false, holder: before };
+    // The cancel request of the lease replaced stays, for the new holder to honour.
     await transaction(
       `UPDATE ${leases} SET token = $2, pid = $3, host = $4, process_start = $5, agent_group = NULL,
          agent_start = NULL, acquired_at = $6, expires_at = $7 WHERE thread_id = $1`,
       values,
     );
+    row.cancel_requested_at = before.cancel_requested_at === null ? null : Number(before.cancel_requested_at);
     return { granted: true, replaced: before };
   }
 
@@ -88,11 +95,11 @@ export function createPostgresLeaseMethods(
     },
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
-      const renewed = await query(
-        `UPDATE ${leases} SET expires_at = $1 WHERE thread_id = $2 AND token = $3 RETURNING 1`,
+      const [renewed] = await query<LeaseRow>(
+        `UPDATE ${leases} SET expires_at = $1 WHERE thread_id = $2 AND token = $3 RETURNING ${LEASE_COLUMNS}`,
         [now.getTime() + ttlMs, lease.threadId, lease.token],
       );
-      return renewed.length === 1;
+      return renewed === undefined ? null : leaseFromRow(renewed);
     },
     async recordLeaseAgent(lease, agent) {
       const checked = checkLeaseAgent(agent);
@@ -103,7 +110,19 @@ export function createPostgresLeaseMethods(
       return recorded.length === 1;
     },
     async releaseLease(lease) {
-      await query(`DELETE FROM ${leases} WHERE thread_id = $1 AND token = $2`, [lease.threadId, lease.token]);
+      const [released] = await query<LeaseRow>(
+        `DELETE FROM ${leases} WHERE thread_id = $1 AND token = $2 RETURNING ${LEASE_COLUMNS}`,
+        [lease.threadId, lease.token],
+      );
+      return released === undefined ? null : leaseFromRow(released);
+    },
+    async requestCancel(threadId, now) {
+      const [holder] = await query<LeaseRow>(
+        `UPDATE ${leases} SET cancel_requested_at = COALESCE(cancel_requested_at, $1)
+         WHERE thread_id = $2 AND expires_at > $1 RETURNING ${LEASE_COLUMNS}`,
+        [checkTime(now), threadId],
+      );
+      return holder === undefined ? null : leaseFromRow(holder);
     },
     listLeases: async () =>
       (await query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM ${leases} ORDER BY thread_id`)).map(leaseFromRow),

@@ -40,6 +40,20 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       );
       if (inserted.length === 0) throw new ThreadExistsError(checked.id);
     },
+    async createThreads(records) {
+      const checked = await Promise.all(records.map((record) => checkRecord("threadRecord", record)));
+      // One transaction: a record whose id exists rolls the whole batch back.
+      await connection.transaction(async (transaction) => {
+        for (const record of checked) {
+          const inserted = await transaction(
+            `INSERT INTO ${threads} (${THREAD_COLUMNS}) VALUES (${THREAD_NUMBERED_PLACEHOLDERS})
+             ON CONFLICT (id) DO NOTHING RETURNING 1`,
+            threadToRowValues(record),
+          );
+          if (inserted.length === 0) throw new ThreadExistsError(record.id);
+        }
+      });
+    },
     async getThread(id) {
       const [row] = await query<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM ${threads} WHERE id = $1`, [id]);
       return row === undefined ? null : threadFromRow(row);

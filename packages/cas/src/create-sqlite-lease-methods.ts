@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
-import { checkClaimOptions, checkLeaseOptions, checkTtl } from "./check-lease-options.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
 import { type LeaseRow, leaseFromRow, type NewLeaseRow, newLeaseRow } from "./lease-rows.ts";
 import type { AcquireLeaseOptions, ClaimedThread, RefStore } from "./store.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "./thread-rows.ts";
@@ -13,11 +13,15 @@ type Acquired = { granted: true; replaced: LeaseRow | null } | { granted: false;
  * transaction: it inserts, or takes over a row whose lease has expired or whose token the caller
  * names (a holder it found dead), and otherwise changes nothing, so two processes can never both
  * hold a thread. Renewing, recording the agent and releasing match on the random token, so a holder
- * whose lease was taken over cannot disturb the new one.
+ * whose lease was taken over cannot disturb the new one. A cancel request stays on the row through a
+ * takeover, and renewing and releasing return the row, so its holder learns of it.
  */
 export function createSqliteLeaseMethods(
   database: Database,
-): Pick<RefStore, "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "listLeases"> {
+): Pick<
+  RefStore,
+  "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "requestCancel" | "listLeases"
+> {
   const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
   const upsertLease = database.query<
     never,
@@ -30,13 +34,19 @@ export function createSqliteLeaseMethods(
        acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
      WHERE leases.expires_at <= excluded.acquired_at OR leases.token = ?8`,
   );
-  const renewLease = database.query<never, [number, string, string]>(
-    "UPDATE leases SET expires_at = ? WHERE thread_id = ? AND token = ?",
+  const renewLease = database.query<LeaseRow, [number, string, string]>(
+    "UPDATE leases SET expires_at = ? WHERE thread_id = ? AND token = ? RETURNING *",
   );
   const recordAgent = database.query<never, [number | null, string | null, string, string]>(
     "UPDATE leases SET agent_group = ?, agent_start = ? WHERE thread_id = ? AND token = ?",
   );
-  const releaseLease = database.query<never, [string, string]>("DELETE FROM leases WHERE thread_id = ? AND token = ?");
+  const releaseLease = database.query<LeaseRow, [string, string]>(
+    "DELETE FROM leases WHERE thread_id = ? AND token = ? RETURNING *",
+  );
+  const requestCancel = database.query<LeaseRow, [number, string]>(
+    `UPDATE leases SET cancel_requested_at = COALESCE(cancel_requested_at, ?1)
+     WHERE thread_id = ?2 AND expires_at > ?1 RETURNING *`,
+  );
   const selectLeases = database.query<LeaseRow, []>("SELECT * FROM leases ORDER BY thread_id");
   // Under the write lock, the row read first is the one the upsert replaces or leaves.
   const acquire = database.transaction((row: NewLeaseRow, takeOver: string | null): Acquired => {
@@ -51,8 +61,13 @@ export function createSqliteLeaseMethods(
       row.expires_at,
       takeOver,
     );
+    if (changes === 1) {
+      // The row kept the request of the lease it replaced (the upsert leaves that column alone).
+      row.cancel_requested_at = before === null ? null : (before.cancel_requested_at as number | null);
+      return { granted: true, replaced: before };
+    }
     // Nothing changed only because a row is there, the one read above.
-    return changes === 1 ? { granted: true, replaced: before } : { granted: false, holder: before as LeaseRow };
+    return { granted: false, holder: before as LeaseRow };
   });
 
   // The runnable thread with the lowest id; threads_runnable holds exactly the active, queued ones.
@@ -92,14 +107,20 @@ export function createSqliteLeaseMethods(
     },
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
-      return renewLease.run(now.getTime() + ttlMs, lease.threadId, lease.token).changes === 1;
+      const renewed = renewLease.get(now.getTime() + ttlMs, lease.threadId, lease.token);
+      return renewed === null ? null : leaseFromRow(renewed);
     },
     async recordLeaseAgent(lease, agent) {
       const checked = checkLeaseAgent(agent);
       return recordAgent.run(checked?.group ?? null, checked?.start ?? null, lease.threadId, lease.token).changes === 1;
     },
     async releaseLease(lease) {
-      releaseLease.run(lease.threadId, lease.token);
+      const released = releaseLease.get(lease.threadId, lease.token);
+      return released === null ? null : leaseFromRow(released);
+    },
+    async requestCancel(threadId, now) {
+      const holder = requestCancel.get(checkTime(now), threadId);
+      return holder === null ? null : leaseFromRow(holder);
     },
     listLeases: async () => selectLeases.all().map(leaseFromRow),
   };

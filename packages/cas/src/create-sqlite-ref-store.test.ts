@@ -143,6 +143,21 @@ describe("createSqliteRefStore", () => {
     await refs.close();
   });
 
+  it("migrates a version 9 database, whose held leases then carry no cancel request", async () => {
+    const first = createSqliteRefStore(path);
+    const now = new Date();
+    const held = await first.acquireLease(sampleThreadRecord().id, { ttlMs: 60_000, pid: 1, host: "box", now });
+    await first.close();
+    rollBack(path, 9);
+
+    const refs = createSqliteRefStore(path);
+    const [lease] = await refs.listLeases();
+    expect(lease).toEqual(held.acquired ? held.lease : undefined);
+    expect(lease?.cancelRequestedAt).toBeNull();
+    expect((await refs.requestCancel(lease?.threadId as string, now))?.cancelRequestedAt).toBe(now.toISOString());
+    await refs.close();
+  });
+
   it("recalls a chain longer than one query's page, in order", async () => {
     const links = [];
     let prev = "2W53JPNXF556H";
@@ -318,6 +333,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     "ALTER TABLE threads DROP COLUMN failure",
   ],
   10: ["DROP TABLE deleted_threads"],
+  11: ["ALTER TABLE leases DROP COLUMN cancel_requested_at"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

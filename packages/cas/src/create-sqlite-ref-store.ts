@@ -1,4 +1,4 @@
-import type { WorkflowEntry } from "@uwf/protocol";
+import type { ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { checkDeletedThreads } from "./check-deleted-threads.ts";
 import { checkListQuery } from "./check-list-query.ts";
 import { checkRecord } from "./check-record.ts";
@@ -33,14 +33,25 @@ export interface SqliteRefStore extends RefStore {
 export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptions = {}): SqliteRefStore {
   const database = openRefDatabase(path, options);
   const selectThread = database.query<ThreadRow, [string]>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`);
+  const insertThread = database.query(
+    `INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`,
+  );
+  // A record whose id exists rolls the whole batch back.
+  const insertThreads = database.transaction((records: readonly ThreadRecord[]) => {
+    for (const record of records) {
+      if (insertThread.run(...threadToRowValues(record)).changes === 0) throw new ThreadExistsError(record.id);
+    }
+  });
   return reportRefDatabaseDamage<SqliteRefStore>(
     {
       async createThread(record) {
         const checked = await checkRecord("threadRecord", record);
-        const { changes } = database
-          .query(`INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`)
-          .run(...threadToRowValues(checked));
+        const { changes } = insertThread.run(...threadToRowValues(checked));
         if (changes === 0) throw new ThreadExistsError(checked.id);
+      },
+      async createThreads(records) {
+        const checked = await Promise.all(records.map((record) => checkRecord("threadRecord", record)));
+        insertThreads.immediate(checked);
       },
       getThread: async (id) => {
         const row = selectThread.get(id);

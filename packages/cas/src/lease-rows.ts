@@ -13,10 +13,11 @@ export interface LeaseRow {
   /** PostgreSQL's int8 columns come back as strings. */
   acquired_at: number | string;
   expires_at: number | string;
+  cancel_requested_at: number | string | null;
 }
 
 /** A row this process builds, before any database gives it back: its times are numbers. */
-export type NewLeaseRow = LeaseRow & { acquired_at: number; expires_at: number };
+export type NewLeaseRow = LeaseRow & { acquired_at: number; expires_at: number; cancel_requested_at: number | null };
 
 /** The row of a lease just taken: a new random token, no agent yet. */
 export function newLeaseRow(threadId: string, options: AcquireLeaseOptions): NewLeaseRow {
@@ -31,6 +32,7 @@ export function newLeaseRow(threadId: string, options: AcquireLeaseOptions): New
     agent_start: null,
     acquired_at: now,
     expires_at: now + options.ttlMs,
+    cancel_requested_at: null,
   };
 }
 
@@ -45,5 +47,7 @@ export function leaseFromRow(row: LeaseRow): Lease {
     agentStart: row.agent_start,
     acquiredAt: new Date(Number(row.acquired_at)).toISOString(),
     expiresAt: new Date(Number(row.expires_at)).toISOString(),
+    cancelRequestedAt:
+      row.cancel_requested_at === null ? null : new Date(Number(row.cancel_requested_at)).toISOString(),
   };
 }

@@ -54,6 +54,32 @@ describe("openPostgresStore", () => {
     ]);
   });
 
+  it("migrates a version 1 schema, whose held leases then carry no cancel request", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const first = await openPostgresStore(url);
+    const now = new Date();
+    const held = await first.refs.acquireLease(sampleThreadRecord().id, { ttlMs: 60_000, pid: 1, host: "box", now });
+    await first.close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `ALTER TABLE "${schema}".leases DROP COLUMN cancel_requested_at`);
+    await onServer(url, `DROP TABLE "${schema}".deleted_threads`);
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = 1`);
+
+    const store = await openPostgresStore(url);
+    try {
+      const [lease] = await store.refs.listLeases();
+      expect(lease).toEqual(held.acquired ? held.lease : undefined);
+      expect((await store.refs.requestCancel(lease?.threadId as string, now))?.cancelRequestedAt).toBe(
+        now.toISOString(),
+      );
+    } finally {
+      await store.close();
+    }
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
   it("tells a server out of reach from one that refuses the login, never showing the password", async () => {
     const url = new URL((await startTestPostgres()).newStoreUrl());
     const away = new URL(url);

@@ -5,7 +5,7 @@ import { RefStoreUnavailableError } from "./ref-store-unavailable-error.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 10;
+export const REF_SCHEMA_VERSION = 11;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -112,6 +112,10 @@ const MIGRATIONS: readonly string[] = [
     head TEXT NOT NULL,
     deleted_at TEXT NOT NULL
   ) WITHOUT ROWID;
+  `,
+  `
+  -- When \`uwf cancel\` asked the lease's holder to stop and cancel the thread (epoch ms); NULL when nobody has.
+  ALTER TABLE leases ADD COLUMN cancel_requested_at INTEGER;
   `,
 ];
 

@@ -31,6 +31,22 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(await refs.getThread(sampleThreadId(2))).toBeNull();
     });
 
+    it("creates several records in one transaction: all of them, or none when one id exists", async () => {
+      const { refs } = current();
+      const batch = [1, 2, 3].map((n) => sampleThreadRecord({ id: sampleThreadId(n) }));
+      await refs.createThreads(batch);
+      expect((await refs.listThreads({})).threads).toEqual(batch.toReversed());
+      const clashing = [4, 5, 2, 6].map((n) => sampleThreadRecord({ id: sampleThreadId(n) }));
+      await expect(refs.createThreads(clashing)).rejects.toThrow(ThreadExistsError);
+      const repeated = [7, 7].map((n) => sampleThreadRecord({ id: sampleThreadId(n) }));
+      await expect(refs.createThreads(repeated)).rejects.toThrow(ThreadExistsError);
+      await expect(refs.createThreads([sampleThreadRecord({ id: sampleThreadId(8), head: "../x" })])).rejects.toThrow(
+        InvalidRecordError,
+      );
+      expect((await refs.listThreads({})).total).toBe(3);
+      await refs.createThreads([]);
+    });
+
     it("keeps the head a recovered record was rebuilt from, absent from other records, which no update sets", async () => {
       const { refs } = current();
       const recovered = sampleThreadRecord({ recoveredFrom: HEAD_A });
@@ -339,8 +355,8 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       if (!old.acquired || !taken.acquired) throw new Error("expected both leases");
       expect(taken.lease.token).not.toBe(old.lease.token);
       expect(taken.replaced).toEqual(old.lease);
-      expect(await refs.renewLease(old.lease, 30_000, at(31))).toBe(false);
-      await refs.releaseLease(old.lease);
+      expect(await refs.renewLease(old.lease, 30_000, at(31))).toBeNull();
+      expect(await refs.releaseLease(old.lease)).toBeNull();
       expect(await refs.acquireLease(threadId, request(32))).toEqual({ acquired: false, holder: taken.lease });
     });
 
@@ -348,10 +364,11 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       const { refs } = current();
       const held = await refs.acquireLease(threadId, request(0));
       if (!held.acquired) throw new Error("expected the lease");
-      expect(await refs.renewLease(held.lease, 60_000, at(20))).toBe(true);
+      const renewed = { ...held.lease, expiresAt: at(80).toISOString() };
+      expect(await refs.renewLease(held.lease, 60_000, at(20))).toEqual(renewed);
       const busy = await refs.acquireLease(threadId, request(70, 200));
       expect(busy.acquired ? null : busy.holder.expiresAt).toBe(at(80).toISOString());
-      await refs.releaseLease(held.lease);
+      expect(await refs.releaseLease(held.lease)).toEqual(renewed);
       expect((await refs.acquireLease(threadId, request(71, 200))).acquired).toBe(true);
     });
 
@@ -365,7 +382,7 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       if (!taken.acquired) throw new Error("expected the takeover");
       expect(taken.replaced).toEqual(dead.lease);
       expect(taken.lease).toMatchObject({ pid: 200, acquiredAt: at(1).toISOString(), expiresAt: at(31).toISOString() });
-      expect(await refs.renewLease(dead.lease, 30_000, at(2))).toBe(false);
+      expect(await refs.renewLease(dead.lease, 30_000, at(2))).toBeNull();
       // A second taker that found the same holder dead finds the new one instead.
       const late = await refs.acquireLease(threadId, { ...request(2, 300), takeOver: dead.lease.token });
       expect(late).toEqual({ acquired: false, holder: taken.lease });
@@ -391,6 +408,48 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect((await refs.listLeases())[0]).toMatchObject({ pid: 200, agentGroup: null, agentStart: null });
     });
 
+    it("keeps a cancel request on the live lease, where renewing and releasing show it to the holder", async () => {
+      const { refs } = current();
+      expect(await refs.requestCancel(threadId, at(0))).toBeNull();
+      const held = await refs.acquireLease(threadId, request(0));
+      if (!held.acquired) throw new Error("expected the lease");
+      expect(held.lease.cancelRequestedAt).toBeNull();
+      expect(await refs.requestCancel(threadId, at(5))).toEqual({
+        ...held.lease,
+        cancelRequestedAt: at(5).toISOString(),
+      });
+      // A second request keeps the first one's time.
+      expect((await refs.requestCancel(threadId, at(6)))?.cancelRequestedAt).toBe(at(5).toISOString());
+      const renewed = await refs.renewLease(held.lease, 30_000, at(10));
+      expect(renewed).toEqual({
+        ...held.lease,
+        expiresAt: at(40).toISOString(),
+        cancelRequestedAt: at(5).toISOString(),
+      });
+      expect((await refs.listLeases())[0]?.cancelRequestedAt).toBe(at(5).toISOString());
+      expect(await refs.releaseLease(held.lease)).toEqual(renewed);
+      // Released, the request is gone with the lease: the next holder starts without one.
+      const next = await refs.acquireLease(threadId, request(11));
+      expect(next.acquired ? next.lease.cancelRequestedAt : "busy").toBeNull();
+    });
+
+    it("asks no expired lease's holder to cancel, and hands a request on to whoever takes a lease over", async () => {
+      const { refs } = current();
+      const old = await refs.acquireLease(threadId, request(0));
+      if (!old.acquired) throw new Error("expected the lease");
+      expect(await refs.requestCancel(threadId, at(29))).not.toBeNull();
+      expect(await refs.requestCancel(threadId, at(30))).toBeNull();
+      const taken = await refs.acquireLease(threadId, request(31, 200));
+      if (!taken.acquired) throw new Error("expected the takeover");
+      expect(taken.lease.cancelRequestedAt).toBe(at(29).toISOString());
+      expect((await refs.listLeases())[0]).toMatchObject({ pid: 200, cancelRequestedAt: at(29).toISOString() });
+      const dead = await refs.acquireLease(sampleThreadId(2), request(0));
+      if (!dead.acquired) throw new Error("expected the lease");
+      await refs.requestCancel(sampleThreadId(2), at(1));
+      const named = await refs.acquireLease(sampleThreadId(2), { ...request(2, 300), takeOver: dead.lease.token });
+      expect(named.acquired ? named.lease.cancelRequestedAt : "busy").toBe(at(1).toISOString());
+    });
+
     it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {
       const { refs } = current();
       await expect(refs.acquireLease(threadId, { ...request(0), ttlMs: 0 })).rejects.toThrow(InvalidRecordError);
@@ -402,7 +461,7 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       const second = await refs.acquireLease(sampleThreadId(2), request(0, 200));
       const first = await refs.acquireLease(threadId, request(10));
       if (!first.acquired || !second.acquired) throw new Error("expected both leases");
-      expect(await refs.renewLease(first.lease, 60_000, at(20))).toBe(true);
+      expect(await refs.renewLease(first.lease, 60_000, at(20))).not.toBeNull();
       const listed = await refs.listLeases();
       expect(listed).toEqual([{ ...first.lease, expiresAt: at(80).toISOString() }, second.lease]);
       (listed[0] as { pid: number }).pid = 1;
@@ -465,7 +524,17 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       const taken = await refs.claimThread(claim(30));
       expect(taken?.thread.id).toBe(sampleThreadId(1));
       expect(taken?.replaced?.pid).toBe(7);
-      if (held.acquired) expect(await refs.renewLease(held.lease, 30_000, at(31))).toBe(false);
+      if (held.acquired) expect(await refs.renewLease(held.lease, 30_000, at(31))).toBeNull();
+    });
+
+    it("gives a worker a claimed thread's cancel request that an expired lease left", async () => {
+      const { refs } = current();
+      await refs.createThread(queued(1));
+      const held = await refs.acquireLease(sampleThreadId(1), claim(0, undefined, 7));
+      expect(held.acquired).toBe(true);
+      await refs.requestCancel(sampleThreadId(1), at(10));
+      const taken = await refs.claimThread(claim(30));
+      expect(taken?.lease.cancelRequestedAt).toBe(at(10).toISOString());
     });
 
     it("claims a released thread again, and only threads of the workflow asked for", async () => {

@@ -175,6 +175,12 @@ export interface ChainIndexStep {
 export interface RefStore {
   /** Inserts a new record; throws when the id exists. */
   createThread(record: ThreadRecord): Promise<void>;
+  /**
+   * Inserts several new records in one transaction: all of them, or none when one fails (an id that
+   * exists: ThreadExistsError). What `fork --count` writes its forks with, a batch at a time, so a
+   * process killed meanwhile leaves whole batches.
+   */
+  createThreads(records: readonly ThreadRecord[]): Promise<void>;
   getThread(id: string): Promise<ThreadRecord | null>;
   /** Ids starting with `prefix` (case-insensitive), in id order, at most `limit` of them. */
   findThreadIds(prefix: string, limit: number): Promise<string[]>;
@@ -215,12 +221,25 @@ export interface RefStore {
    * the same thread, and none waits on a thread another is claiming. Null when no thread is runnable.
    */
   claimThread(options: ClaimThreadOptions): Promise<ClaimedThread | null>;
-  /** Extends a lease this holder still owns; false when it was lost. */
-  renewLease(lease: Lease, ttlMs: number, now: Date): Promise<boolean>;
+  /**
+   * Extends a lease this holder still owns: the lease as it now stands (its `cancelRequestedAt` tells
+   * the holder that `uwf cancel` asked it to stop); null when it was lost.
+   */
+  renewLease(lease: Lease, ttlMs: number, now: Date): Promise<Lease | null>;
   /** Records the agent this holder runs now (null: none) in a lease it still owns; false when it was lost. */
   recordLeaseAgent(lease: Lease, agent: LeaseAgent | null): Promise<boolean>;
-  /** Releases a lease if this holder (token) still owns it. */
-  releaseLease(lease: Lease): Promise<void>;
+  /**
+   * Releases a lease if this holder (token) still owns it: the lease as it stood when released, so the
+   * holder learns of a cancel request made since it last renewed; null when it no longer held it.
+   */
+  releaseLease(lease: Lease): Promise<Lease | null>;
+  /**
+   * Asks the holder of a thread's unexpired lease to stop and cancel the thread: the request is kept on
+   * the lease (an earlier request's time stays) until its holder releases it, and a lease taken over
+   * keeps it. Returns that lease, request included; null when no unexpired lease is held, so the caller
+   * can take the lease and cancel the thread itself.
+   */
+  requestCancel(threadId: string, now: Date): Promise<Lease | null>;
   /**
    * Every lease held, expired or not, in thread id order: what `gc` and `recover` read to spare
    * what steps in flight are writing (see findLeaseCutoff).

@@ -62,6 +62,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "budget-exceeded": EXIT_SUSPENDED,
 
   "thread-busy": EXIT_BUSY,
+  "cancel-pending": EXIT_BUSY,
   "head-conflict": EXIT_BUSY,
   "lease-lost": EXIT_BUSY,
   "lease-renewal-failed": EXIT_FAILED,

@@ -28,6 +28,9 @@ export function createStatusLine(): (status: ProgressStatus | null) => void {
       text: describeStatus(status, Date.now()),
       stream: process.stderr,
       color: "cyan",
+      // Its own handlers would exit at once on Ctrl-C or SIGTERM, before uwf stops the agent and says
+      // where the agent's output was kept: uwf's signal handlers stop the command (see registry.ts).
+      handleSignals: false,
     }).start();
     timer = setInterval(() => {
       if (spinner !== null && current !== null) spinner.text = describeStatus(current, Date.now());

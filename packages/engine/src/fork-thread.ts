@@ -59,7 +59,17 @@ export interface ForkThreadOptions {
 export interface ForkThreadsOptions extends Omit<ForkThreadOptions, "replacementReply"> {
   /** One fork per entry, in order: null forks at the address as it stands, a reply makes a counterfactual. */
   forks: ReadonlyArray<ReplacementReply | null>;
+  /** Stops making forks between batches (Ctrl-C, SIGTERM): the forks made so far are returned, no others made. */
+  signal?: AbortSignal;
+  /** How many forks' records are created in one transaction (default FORK_BATCH_SIZE). */
+  batchSize?: number;
 }
+
+/**
+ * How many forks' records forkThreads creates in one transaction: a process killed meanwhile leaves
+ * whole batches of forks (each with its lineage, so `list --forks-of` finds them all), never half of one.
+ */
+export const FORK_BATCH_SIZE = 100;
 
 /**
  * A new thread whose head is any start or step node. Nothing is copied: both threads share the chain.
@@ -77,7 +87,9 @@ export async function forkThread(options: ForkThreadOptions): Promise<ThreadReco
 /**
  * Many forks of one node (`fork --count N`, `fork --output DIR`), as forkThread makes each. The node,
  * its parent and every replacement reply are checked before anything is written, so one reply that
- * is invalid or leads nowhere fails the call with no fork made.
+ * is invalid or leads nowhere fails the call with no fork made. The records are created a batch at a
+ * time (FORK_BATCH_SIZE to a transaction), and `signal` stops the call between batches: it returns the
+ * forks made until then, fewer than asked for.
  */
 export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRecord[]> {
   const { store, address, now } = options;
@@ -93,7 +105,9 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   const planned: Array<{ id: string; replacement: CheckedReplacement | null; standing: Standing }> = [];
   // One history for every fork at the node as it stands: what the first one's moderator reads, the rest reuse.
   const history = new ThreadHistory(store.objects, chain);
+  const batchSize = options.batchSize ?? FORK_BATCH_SIZE;
   for (const reply of options.forks) {
+    if (planned.length % batchSize === 0 && (await stoppedMeanwhile(options.signal))) return [];
     const thread = { id: options.newId(), workflow: workflow.name };
     if (reply === null) {
       planned.push({ id: thread.id, replacement: null, standing: await standingAt(history, chain, compiled, thread) });
@@ -104,7 +118,18 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   }
   const budget = newThreadBudget(mergeBudgetLimits(options.limits, parent?.budget));
   const records: ThreadRecord[] = [];
-  for (const { id, replacement, standing } of planned) {
+  for (let first = 0; first < planned.length && !(await stoppedMeanwhile(options.signal)); first += batchSize) {
+    const batch: Array<{ record: ThreadRecord; chain: ThreadChain }> = [];
+    for (const fork of planned.slice(first, first + batchSize)) batch.push(await newForkRecord(fork));
+    await store.refs.createThreads(batch.map((fork) => fork.record));
+    for (const fork of batch) {
+      await rememberChainIndex(store, fork.record.id, fork.chain);
+      records.push(fork.record);
+    }
+  }
+  return records;
+
+  async function newForkRecord({ id, replacement, standing }: (typeof planned)[number]) {
     const head = replacement === null ? address : await writeReplacement(store, chain, replacement, id);
     const forkChain = replacement === null ? chain : await readChain(store, head);
     const createdAt = now().toISOString();
@@ -125,11 +150,19 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     };
     if (budget !== undefined) record.budget = budget;
     if (options.queued === true) record.queued = true;
-    await store.refs.createThread(record);
-    await rememberChainIndex(store, record.id, forkChain);
-    records.push(record);
+    return { record, chain: forkChain };
   }
-  return records;
+}
+
+/**
+ * True once `signal` has aborted. It first lets the event loop run: the store's reads and writes may
+ * all complete at once (SQLite is synchronous), and a signal's handler, which aborts `signal`, runs
+ * only when the loop gets a turn.
+ */
+async function stoppedMeanwhile(signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal === undefined) return false;
+  await new Promise((resolve) => setImmediate(resolve));
+  return signal.aborted;
 }
 
 /** Where a fork stands: the role it runs next (`$END` when done, null when unknown), and why it waits if suspended. */

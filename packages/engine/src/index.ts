@@ -7,7 +7,8 @@ export { answeredSuspensionPrompt, readAnsweredSuspension } from "./answered-sus
 export { BrokenChainError } from "./broken-chain-error.ts";
 export { BudgetExceededError } from "./budget-exceeded-error.ts";
 export { buildFamilyTree } from "./build-family-tree.ts";
-export { type CancelThreadOptions, type CancelThreadResult, cancelThread } from "./cancel-thread.ts";
+export { CancelPendingError } from "./cancel-pending-error.ts";
+export { CANCEL_WAIT_MS, type CancelThreadOptions, type CancelThreadResult, cancelThread } from "./cancel-thread.ts";
 export { type ClaimOrphanedThreadOptions, claimOrphanedThread } from "./claim-orphaned-thread.ts";
 export { classifyStepFailure, type StepFailureKind } from "./classify-step-failure.ts";
 export { type DeleteThreadOptions, deleteThread } from "./delete-thread.ts";
@@ -27,6 +28,7 @@ export {
 } from "./find-unrecorded-heads.ts";
 export { type FollowThreadOptions, followThread } from "./follow-thread.ts";
 export {
+  FORK_BATCH_SIZE,
   type ForkThreadOptions,
   type ForkThreadsOptions,
   forkThread,

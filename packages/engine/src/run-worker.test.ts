@@ -74,6 +74,21 @@ const typesOf = (events: CliEvent[], thread: string) =>
   events.filter((event) => event.thread === thread).map((event) => event.type);
 
 describe("runWorker", () => {
+  it("cancels a claimed thread whose expired lease carried a cancel request, running no step of it", async () => {
+    const thread = await start(true);
+    // A holder on another host was asked to cancel the thread, then died: its lease expires with the request.
+    const lease = { ttlMs: 500, pid: 4242, host: "there", now: new Date(Date.now() - 1000) };
+    await store.refs.acquireLease(thread.id, lease);
+    expect(await store.refs.requestCancel(thread.id, new Date(Date.now() - 900))).not.toBeNull();
+
+    const { done, events } = work();
+    expect(await done).toMatchObject({ claimed: 1, steps: 0 });
+    expect(typesOf(events, thread.id)).toEqual(["thread-claimed", "thread-released"]);
+    expect(events.at(-2)).toMatchObject({ type: "thread-released", status: "cancelled", reason: "cancelled" });
+    expect(await store.refs.getThread(thread.id)).toMatchObject({ status: "cancelled", stepCount: 0 });
+    expect(await store.refs.listLeases()).toEqual([]);
+  });
+
   it("steps every queued thread to its end, and leaves threads started without --queue alone", async () => {
     const queued = [await start(true), await start(true), await start(true)];
     const local = await start(false);

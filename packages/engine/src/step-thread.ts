@@ -6,6 +6,7 @@ import { commitStep } from "./commit-step.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
 import { loadStepState } from "./load-step-state.ts";
 import { runStepAgent, type StepAgentCallbacks } from "./run-step-agent.ts";
+import { ThreadCancelledError } from "./thread-cancelled-error.ts";
 import { type HeldLease, withThreadLease } from "./with-thread-lease.ts";
 
 export interface StepThreadOptions extends StepAgentCallbacks {
@@ -83,6 +84,8 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
 async function stepUnderLease(options: StepThreadOptions, lease: HeldLease): Promise<StepThreadOutcome> {
   const { store, threadId, resume } = options;
   options.trace?.("lease taken");
+  // A lease taken over from a holder that was asked to cancel the thread carries the request on.
+  if (lease.cancelRequested()) throw new ThreadCancelledError(threadId);
   const request = resume === undefined ? undefined : { answer: resume.answer };
   const loaded = await loadStepState(store, threadId, { resume: request, trace: options.trace });
   const budget = await checkBudget(loaded, lease, { ...options, resumeLimits: resume?.limits });

@@ -1,8 +1,26 @@
 import { isProcessAlive, type RefStore, readProcessStart } from "@uwf/cas";
 import { isUwfError, type Lease, messageOf } from "@uwf/protocol";
+import { InterruptedError } from "./interrupted-error.ts";
 import { LeaseLostError } from "./lease-lost-error.ts";
+import { markThreadCancelled } from "./mark-thread-cancelled.ts";
 import { stopOrphanedAgent } from "./stop-orphaned-agent.ts";
+import { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";
 import { ThreadBusyError } from "./thread-busy-error.ts";
+import { ThreadCancelledError } from "./thread-cancelled-error.ts";
+
+/**
+ * The signal `uwf cancel` sends a lease holder of its own host (see requestCancel): every lease this
+ * process holds is renewed at once, so a cancel request recorded on one is seen now rather than at the
+ * next renewal. Handled from the moment this module loads, before any lease is taken, so the signal
+ * never finds a holder without a handler (whose default action would end it).
+ */
+export const CHECK_LEASES_SIGNAL = "SIGUSR2";
+
+/** Renews each lease this process holds, now: how a holder reacts to CHECK_LEASES_SIGNAL. */
+const leaseChecks = new Set<() => void>();
+process.on(CHECK_LEASES_SIGNAL, () => {
+  for (const check of leaseChecks) check();
+});
 
 export interface WithThreadLeaseOptions {
   refs: RefStore;
@@ -29,6 +47,11 @@ export interface HeldLease {
   recordAgent(pid: number): void;
   /** Throws LeaseLostError once the lease is lost: call it right before moving the head. */
   assertHeld(): void;
+  /**
+   * True once `uwf cancel` asked for the thread to be cancelled (seen when the lease was taken or
+   * renewed; `signal` is aborted then too): start no further step.
+   */
+  cancelRequested(): boolean;
 }
 
 /** Why the lease was lost, kept until the error is thrown. */
@@ -44,7 +67,9 @@ interface LostLease {
  * but a holder of this host whose process is gone (or whose pid now names another process) loses
  * its lease at once, and the agent it left running is stopped before `work` starts. A lease that
  * is lost while `work` runs aborts `work`'s signal, and `work`'s failure then becomes a
- * LeaseLostError; the lease is released once `work` is done.
+ * LeaseLostError; the lease is released once `work` is done. A cancel request (`uwf cancel`) seen
+ * while `work` runs aborts its signal too, and its interruption becomes a ThreadCancelledError; once
+ * the lease is released, a request seen at any point is honoured (honourCancelRequest).
  */
 export async function withThreadLease<Result>(
   options: WithThreadLeaseOptions,
@@ -58,17 +83,48 @@ export async function withThreadLease<Result>(
   }
   if (!acquired.acquired) throw new ThreadBusyError(threadId, acquired.holder, now());
   const hold = holdLease({ refs, lease: acquired.lease, ttlMs, now, signal: options.signal });
+  const honour = (requested: boolean) => (requested ? honourCancelRequest({ refs, threadId, host, now }) : undefined);
   let result: Result;
   try {
     await stopReplacedAgent(acquired.replaced, host, options.killGraceMs);
     result = await work(hold);
   } catch (error) {
-    await hold.release({ afterFailure: true });
+    // The work's own error is what to report; a cancel left undone is done by the waiting `uwf cancel`.
+    await honour(await hold.release({ afterFailure: true }))?.catch(() => {});
     throw hold.explain(error);
   }
-  await hold.release();
+  await honour(await hold.release());
   return result;
 }
+
+export interface HonourCancelRequestOptions {
+  refs: RefStore;
+  threadId: string;
+  host: string;
+  now(): Date;
+}
+
+/**
+ * Cancels a thread whose lease holder was asked to (RefStore.requestCancel), once that holder has
+ * stopped its work and released the lease: under a lease of its own, as `uwf cancel` does. A thread
+ * that ended meanwhile stays ended; one another stepper took in between gets the request passed on.
+ */
+export async function honourCancelRequest(options: HonourCancelRequestOptions): Promise<void> {
+  const { refs, threadId, now } = options;
+  for (;;) {
+    try {
+      await withThreadLease({ ...options, ttlMs: HONOUR_LEASE_TTL_MS }, () => markThreadCancelled(refs, threadId, now));
+      return;
+    } catch (error) {
+      if (error instanceof ThreadAlreadyEndedError) return;
+      if (!(error instanceof ThreadBusyError)) throw error;
+      if ((await refs.requestCancel(threadId, now())) !== null) return;
+    }
+  }
+}
+
+/** The lease honourCancelRequest takes to write one record: short, as it never runs an agent. */
+const HONOUR_LEASE_TTL_MS = 60_000;
 
 export interface HoldLeaseOptions {
   refs: RefStore;
@@ -86,9 +142,10 @@ export interface LeaseHold extends HeldLease {
   explain(error: unknown): unknown;
   /**
    * Stops renewing and releases the lease if this holder still owns it. `afterFailure`: the work's own
-   * error is what to report, so a release the store fails is let go (see releaseAfterFailure).
+   * error is what to report, so a release the store fails is let go (see releaseAfterFailure). True when
+   * a cancel request was seen and the lease was not lost: the holder is to honour it (honourCancelRequest).
    */
-  release(options?: { afterFailure?: boolean }): Promise<void>;
+  release(options?: { afterFailure?: boolean }): Promise<boolean>;
 }
 
 /**
@@ -107,6 +164,13 @@ export function holdLease(options: HoldLeaseOptions): LeaseHold {
     lost = why;
     lostController.abort(new LeaseLostError(threadId, why.problem, why));
   };
+  const cancelController = new AbortController();
+  const noteCancelRequest = (seen: Lease | null) => {
+    if (seen?.cancelRequestedAt != null && !cancelController.signal.aborted) {
+      cancelController.abort(new ThreadCancelledError(threadId));
+    }
+  };
+  noteCancelRequest(lease);
   const pending = new Set<Promise<void>>();
   const track = (promise: Promise<void>) => {
     pending.add(promise);
@@ -122,12 +186,18 @@ export function holdLease(options: HoldLeaseOptions): LeaseHold {
       ),
     );
 
+  const renew = () =>
+    checked("renewing it", async () => {
+      const renewed = await refs.renewLease(lease, ttlMs, now());
+      noteCancelRequest(renewed);
+      return renewed !== null;
+    });
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const scheduleRenewal = () => {
     timer = setTimeout(
       () => {
-        checked("renewing it", () => refs.renewLease(lease, ttlMs, now()));
+        renew();
         // The next renewal waits for this one, so they never overlap.
         Promise.all(pending).then(() => {
           if (!stopped && lost === null) scheduleRenewal();
@@ -138,26 +208,40 @@ export function holdLease(options: HoldLeaseOptions): LeaseHold {
     timer.unref();
   };
   scheduleRenewal();
+  const checkNow = () => {
+    if (!stopped) renew();
+  };
+  leaseChecks.add(checkNow);
 
+  const ownSignals = [lostController.signal, cancelController.signal];
   return {
-    signal:
-      options.signal === undefined ? lostController.signal : AbortSignal.any([options.signal, lostController.signal]),
+    signal: AbortSignal.any(options.signal === undefined ? ownSignals : [options.signal, ...ownSignals]),
     recordAgent(pid) {
       checked("recording its agent", () => refs.recordLeaseAgent(lease, { group: pid, start: readProcessStart(pid) }));
     },
     assertHeld() {
       if (lost !== null) throw new LeaseLostError(threadId, lost.problem, lost);
     },
+    cancelRequested: () => cancelController.signal.aborted,
     explain(error) {
-      return lost === null || error instanceof LeaseLostError ? error : leaseLostError(threadId, lost, error);
+      if (lost !== null) return error instanceof LeaseLostError ? error : leaseLostError(threadId, lost, error);
+      // The agent stopped because the thread is being cancelled, not for a signal of this process.
+      if (cancelController.signal.aborted && error instanceof InterruptedError && options.signal?.aborted !== true) {
+        return new ThreadCancelledError(threadId, { run: runOf(error) });
+      }
+      return error;
     },
     async release(releaseOptions = {}) {
       stopped = true;
       clearTimeout(timer);
+      leaseChecks.delete(checkNow);
       // Updates in flight settle (and never reject) before the lease is released.
       await Promise.all(pending);
-      if (releaseOptions.afterFailure === true) await releaseAfterFailure(refs, lease);
-      else await refs.releaseLease(lease);
+      const released =
+        releaseOptions.afterFailure === true ? await releaseAfterFailure(refs, lease) : await refs.releaseLease(lease);
+      // A request made since the last renewal shows in the lease as it was released.
+      noteCancelRequest(released);
+      return cancelController.signal.aborted && lost === null;
     },
   };
 }
@@ -181,12 +265,19 @@ function isDeadHolder(holder: Lease, host: string): boolean {
  * since a stepper of this host takes over a dead holder's lease at once, and one of another host
  * when it expires.
  */
-async function releaseAfterFailure(refs: RefStore, lease: Lease): Promise<void> {
-  await refs.releaseLease(lease).catch(() => {});
+async function releaseAfterFailure(refs: RefStore, lease: Lease): Promise<Lease | null> {
+  return refs.releaseLease(lease).catch(() => null);
 }
 
 function leaseLostError(threadId: string, lost: LostLease, error: unknown): LeaseLostError {
-  // The step stopped its agent and kept what it had written in a run, named in its own error.
-  const run = isUwfError(error) && typeof error.data.run === "string" ? error.data.run : null;
-  return new LeaseLostError(threadId, lost.problem, { takenOver: lost.takenOver, run, cause: lost.cause ?? error });
+  return new LeaseLostError(threadId, lost.problem, {
+    takenOver: lost.takenOver,
+    run: runOf(error),
+    cause: lost.cause ?? error,
+  });
+}
+
+/** The run a stopped step kept what its agent had written in, as named in its own error. */
+function runOf(error: unknown): string | null {
+  return isUwfError(error) && typeof error.data.run === "string" ? error.data.run : null;
 }

@@ -6,7 +6,7 @@ import { type RetryPolicy, retryDelayMs } from "./retry-policy.ts";
 import type { StepStart } from "./run-step-agent.ts";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 import { stepThread } from "./step-thread.ts";
-import { holdLease, type LeaseHold, stopReplacedAgent } from "./with-thread-lease.ts";
+import { holdLease, honourCancelRequest, type LeaseHold, stopReplacedAgent } from "./with-thread-lease.ts";
 
 export type ThreadReleaseReason = (typeof THREAD_RELEASE_REASONS)[number];
 
@@ -48,7 +48,8 @@ export interface ClaimedThreadOutcome {
  * while agents run) across its steps and releasing it at the end. A failed step is tried again after a
  * growing wait, up to the policy's retries; then the thread is set `failed` with the last error. The
  * thread is let go as it stands, still active, when the worker stops (or has no `--max-steps` left)
- * before a step or a retry, when its step is interrupted, or when the lease is lost.
+ * before a step or a retry, when its step is interrupted, or when the lease is lost. A cancel request
+ * (`uwf cancel`) stops the running step's agent and starts no other; the thread is then cancelled.
  */
 export async function workClaimedThread(options: WorkClaimedThreadOptions): Promise<ClaimedThreadOutcome> {
   const { store, claimed, worker } = options;
@@ -76,7 +77,13 @@ export async function workClaimedThread(options: WorkClaimedThreadOptions): Prom
     await hold.release({ afterFailure: true });
     throw error;
   }
-  await hold.release({ afterFailure: outcome.reason === "lost" });
+  if (await hold.release({ afterFailure: outcome.reason === "lost" })) {
+    // `uwf cancel` asked for the thread: its step (if one ran) stopped, and now it is cancelled.
+    const { id } = claimed.thread;
+    await honourCancelRequest({ refs: store.refs, threadId: id, host: options.host, now: options.now });
+    outcome.record = (await store.refs.getThread(id)) ?? outcome.record;
+    outcome.reason = releaseReasonOf(outcome.record);
+  }
   const { record } = outcome;
   await options.emit({
     type: "thread-released",
@@ -100,6 +107,7 @@ async function stepUntilSettled(
   const threadId = options.claimed.thread.id;
   const attempts = retry.retries + 1;
   for (let attempt = 1; ; ) {
+    if (hold.cancelRequested()) return "cancelled";
     if (options.stop.aborted || !options.reserveStep()) return "stopping";
     let started = null as StepStart | null;
     try {
@@ -155,7 +163,8 @@ async function stepUntilSettled(
       const delayMs = retryDelayMs(retry, attempt);
       attempt++;
       await options.emit({ type: "step-retry", worker, thread: threadId, number, attempt, attempts, delayMs });
-      if (!(await sleepUnlessAborted(delayMs, AbortSignal.any([options.stop, options.abort])))) return "stopping";
+      // The hold's signal follows `abort`, and a cancel request.
+      if (!(await sleepUnlessAborted(delayMs, AbortSignal.any([options.stop, hold.signal])))) return "stopping";
       continue;
     }
     const { record } = outcome;

@@ -67,6 +67,8 @@ export type ErrorCode =
   // Other processes.
   /** Another process holds the thread's step lease. */
   | "thread-busy"
+  /** `uwf cancel` asked the thread's lease holder to stop, and it had not within the wait. */
+  | "cancel-pending"
   /** The thread's head moved while the step ran: the step was kept but not appended. */
   | "head-conflict"
   /** Another process took the step's lease over while the step ran. */

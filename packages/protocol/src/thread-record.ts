@@ -106,6 +106,11 @@ export const leaseSchema = z
     agentStart: z.string().nullable(),
     acquiredAt: z.iso.datetime(),
     expiresAt: z.iso.datetime(),
+    /**
+     * When `uwf cancel` asked the holder to stop and cancel the thread (see RefStore.requestCancel);
+     * null when nobody has. A lease taken over keeps the request, so the new holder honours it.
+     */
+    cancelRequestedAt: z.iso.datetime().nullable(),
   })
   .strict();
 export type Lease = z.infer<typeof leaseSchema>;

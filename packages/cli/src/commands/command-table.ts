@@ -210,6 +210,11 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         completes: "file",
       },
       count: { flags: "--count <n>", description: "make N forks (ids one per line)", parse: parsePositiveInteger },
+      maxForks: {
+        flags: "--max-forks <n>",
+        description: "make at most N forks in this command (default 1000)",
+        parse: parsePositiveInteger,
+      },
       ...BUDGET_OPTIONS,
       queue: { flags: "--queue", description: "put the forks in the queue for `uwf worker`" },
     },
@@ -350,9 +355,20 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
   }),
   defineCommand({
     name: "cancel",
-    description: "stop an active or suspended thread for good (it can still be forked)",
+    description: "stop a thread for good, a running step of it too (it can still be forked)",
     arguments: [THREAD_ARGUMENT],
-    examples: ["uwf cancel 01J9"],
+    options: {
+      wait: {
+        flags: "--no-wait",
+        description: "only ask the process stepping the thread to stop and cancel it; do not wait for it",
+      },
+      timeout: {
+        flags: "--timeout <seconds>",
+        description: "wait this long for a running step to stop (default 75; then exit 75)",
+        parse: parsePositiveNumber,
+      },
+    },
+    examples: ["uwf cancel 01J9", "uwf cancel 01J9 --no-wait"],
     json: "shownThreadSchema",
     load: async () => (await import("./thread/cancel.ts")).cancelCommand,
   }),

@@ -3,18 +3,47 @@ import type { ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 
+export interface CancelCommandOptions {
+  thread: string;
+  /** False with `--no-wait`: a running step is asked to stop, and the command returns at once. */
+  wait?: boolean;
+  /** `--timeout S`: how long to wait for a running step to stop. */
+  timeout?: number;
+}
+
 /**
- * Marks an active or suspended thread cancelled (cancelThread): it refuses further steps but its
- * nodes stay, so it can be read and forked. An ended thread is refused and keeps `ended`; cancelling
- * a cancelled thread changes nothing and succeeds, so a script may cancel twice.
+ * Cancels a thread (cancelThread): it refuses further steps but its nodes stay, so it can be read and
+ * forked. A thread being stepped, here or on another host, is asked to stop: its agent is stopped and
+ * what it wrote kept, and the command waits for that (unless `--no-wait`). An ended thread is refused
+ * and keeps `ended`; cancelling a cancelled thread changes nothing and succeeds, so a script may cancel twice.
  */
-export async function cancelCommand(options: { thread: string }, context: CommandContext) {
+export async function cancelCommand(options: CancelCommandOptions, context: CommandContext) {
   const store = await context.openStore();
   const found = await resolveThread(store.refs, options.thread);
-  const { record, changed } = await cancelThread({ store, threadId: found.id, host: context.host, now: context.now });
+  const { record, changed, holder, pending } = await cancelThread({
+    store,
+    threadId: found.id,
+    host: context.host,
+    now: context.now,
+    signal: context.signal,
+    ...(waitMs(options) === undefined ? {} : { waitMs: waitMs(options) }),
+  });
+  const stepper = holder === null ? "" : ` (pid ${holder.pid} on ${holder.host} was stepping it)`;
   return {
     result: toShownThread(record),
-    format: (value: ShownThread) =>
-      changed ? `thread ${value.id} cancelled` : `thread ${value.id} was already cancelled; nothing changed`,
+    format: (value: ShownThread) => {
+      if (pending) {
+        return `thread ${value.id}: asked pid ${holder?.pid} on ${holder?.host}, which is stepping it, to stop and cancel it`;
+      }
+      return changed
+        ? `thread ${value.id} cancelled${stepper}`
+        : `thread ${value.id} was already cancelled; nothing changed`;
+    },
   };
+}
+
+/** `--no-wait` (return once asked) beats `--timeout`; neither leaves the engine's default. */
+function waitMs(options: CancelCommandOptions): number | undefined {
+  if (options.wait === false) return 0;
+  return options.timeout === undefined ? undefined : options.timeout * 1000;
 }

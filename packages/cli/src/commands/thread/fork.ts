@@ -4,6 +4,7 @@ import { parseAddress } from "@uwf/cas";
 import { forkThreads, type ReplacementReply, resolveNodeOrThread, resolveThread } from "@uwf/engine";
 import type { ForkResult, ForksResult, ThreadRecord } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
+import { ForksInterruptedError } from "../../errors/forks-interrupted-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readInputFile } from "../../read-input-file.ts";
 import type { CommandOutcome } from "../../registry.ts";
@@ -21,11 +22,21 @@ export interface ForkCommandOptions extends BudgetFlags {
   count?: number;
   /** Put the forks in the queue for `uwf worker`. */
   queue?: boolean;
+  /** `--max-forks N`: the most forks this command may make (default MAX_FORKS_PER_COMMAND). */
+  maxForks?: number;
 }
+
+/**
+ * The most forks one `uwf fork` makes unless `--max-forks` allows more: a typo (`--count 100000`) or a
+ * runaway folder should not fill the store before anyone notices.
+ */
+export const MAX_FORKS_PER_COMMAND = 1000;
 
 /**
  * One fork, or many: `--count N` forks at the node N times, `--output DIR` makes one counterfactual
  * per file. Many forks print their ids one per line (for `uwf step -`), or one `forksResultSchema` document.
+ * At most `--max-forks` (MAX_FORKS_PER_COMMAND) are made; Ctrl-C or SIGTERM stops between batches of
+ * forks, printing those made and exiting 130 (ForksInterruptedError).
  */
 export async function forkCommand(
   options: ForkCommandOptions,
@@ -39,8 +50,11 @@ export async function forkCommand(
       { count: options.count, output: options.output },
     );
   }
+  const maxForks = options.maxForks ?? MAX_FORKS_PER_COMMAND;
+  if (options.count !== undefined) checkForkCount(options.count, maxForks, `--count ${options.count}`);
   const folder = options.output !== undefined && options.output !== "-" && isFolder(options.output, context.cwd);
   const forks = await replacements(options, folder, context.cwd);
+  if (folder) checkForkCount(forks.length, maxForks, `--output ${options.output} (${forks.length} files)`);
   const store = await context.openStore();
   // As `show` reads it (see resolveNodeOrThread).
   const { address, thread } = await resolveNodeOrThread(store, options.reference);
@@ -61,6 +75,7 @@ export async function forkCommand(
     queued: options.queue === true,
     now: context.now,
     newId: context.newId,
+    signal: context.signal,
   });
   const results = records.map(
     (record): ForkResult => ({
@@ -69,10 +84,24 @@ export async function forkCommand(
       head: record.head,
     }),
   );
-  if (options.count === undefined && !folder) {
+  // Stopped between batches: what was made is printed, then the interruption is reported.
+  const error =
+    records.length < forks.length
+      ? new ForksInterruptedError(String(context.signal.reason), records.length, forks.length)
+      : undefined;
+  if (options.count === undefined && !folder && error === undefined) {
     return { result: results[0] as ForkResult, format: formatForks };
   }
-  return { result: { forks: results }, format: formatForks };
+  return { result: { forks: results }, format: formatForks, ...(error === undefined ? {} : { error }) };
+}
+
+/** Refuses more forks than `--max-forks` allows (exit 2), before anything is written. */
+function checkForkCount(count: number, maxForks: number, what: string): void {
+  if (count <= maxForks) return;
+  throw new UsageError(
+    `${what} asks for more forks than the ${maxForks} one command makes; give --max-forks ${count} to make them`,
+    { count, maxForks },
+  );
 }
 
 /** What each fork replaces the reply with: nothing (`--count`, or one plain fork), a file, stdin, or a folder's files. */

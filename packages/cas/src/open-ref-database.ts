@@ -3,7 +3,7 @@ import { asRefStoreError } from "./ref-database-damage.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 9;
+export const REF_SCHEMA_VERSION = 10;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -101,6 +101,11 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE threads ADD COLUMN failure TEXT;
   -- What a worker's claim walks: the runnable threads, oldest first.
   CREATE INDEX threads_runnable ON threads (id) WHERE status = 'active' AND queued = 1;
+  `,
+  `
+  -- How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended, and on
+  -- threads ended before outcomes were kept.
+  ALTER TABLE threads ADD COLUMN outcome TEXT;
   `,
 ];
 

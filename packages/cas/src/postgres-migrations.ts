@@ -3,7 +3,7 @@ import { sqlStateOf } from "./sql-state-of.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 /**
  * Each entry turns schema version `index` into `index + 1`: statements run in order, `{schema}`
@@ -77,6 +77,8 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       steps jsonb NOT NULL
     )`,
   ],
+  // How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended.
+  ["ALTER TABLE {schema}.threads ADD COLUMN outcome text"],
 ];
 
 /**

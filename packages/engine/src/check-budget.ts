@@ -10,6 +10,7 @@ import {
   type ThreadBudget,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { BudgetExceededError } from "./budget-exceeded-error.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
 import type { StepState } from "./load-step-state.ts";
@@ -83,8 +84,7 @@ async function update(
   lease.assertHeld();
   if (!(await options.store.refs.updateThread(record.id, record.head, change)))
     throw new HeadConflictError(record.id, record.head, record.head);
-  const { failure, ...updated } = { ...record, ...change };
-  return failure === null || failure === undefined ? updated : { ...updated, failure };
+  return applyThreadUpdate(record, change);
 }
 
 function sameBudget(left: ThreadBudget, right: ThreadBudget | undefined): boolean {

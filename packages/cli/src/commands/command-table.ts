@@ -86,8 +86,8 @@ const START_OPTIONS = {
 const BUDGET_OPTIONS = {
   maxSteps: {
     flags: "--max-steps <n>",
-    description: "budget: the thread suspends (exit 20) before a step past its N-th",
-    parse: parsePositiveInteger,
+    description: "budget: the thread suspends (exit 20) before a step past its N-th (default 100; 0: no limit)",
+    parse: parseNonNegativeInteger,
   },
   maxTokens: {
     flags: "--max-tokens <n>",
@@ -211,6 +211,10 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         description: "active, suspended, ended, cancelled or failed",
         completes: ["active", "suspended", "ended", "cancelled", "failed"],
       },
+      outcome: {
+        flags: "--outcome <status>",
+        description: "only ended threads whose ending reply's $status is this (see OUTCOME)",
+      },
       workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
       limit: {
         flags: "--limit <n>",
@@ -227,6 +231,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: [
       "uwf list --status failed --limit 0",
+      "uwf list --outcome approved",
       "uwf list --forks-of 01J9 --recursive --json",
       "uwf list --running",
     ],

@@ -3,6 +3,7 @@ import { createPalette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { formatTimestamp } from "./format-duration.ts";
+import { describeOutcome } from "./format-step-result.ts";
 import { formatTable } from "./format-table.ts";
 
 export function formatThreadList(result: ListResult, color: boolean): string {
@@ -21,6 +22,8 @@ export function formatThreadList(result: ListResult, color: boolean): string {
   const forks = result.threads.some((thread) => thread.forkedFrom !== null);
   // And the budget column only when it holds a thread with one.
   const budgets = result.threads.some((thread) => thread.budget !== undefined);
+  // And the outcome column only when it holds a thread that ended with one.
+  const outcomes = result.threads.some((thread) => thread.outcome !== undefined);
   // And who steps it (`--running`) only when a thread has a lease holder.
   const holders = result.threads.some((thread) => thread.lease !== undefined);
   const rows = result.threads.map((thread) => [
@@ -28,6 +31,7 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     (statusColor[thread.status] ?? String)(thread.status) +
       (thread.failure === undefined ? "" : paint.dim(` (${thread.failure.code})`)) +
       (thread.recoveredFrom === undefined ? "" : paint.dim(" (recovered)")),
+    ...(outcomes ? [thread.outcome === undefined ? "" : describeOutcome(thread.outcome)] : []),
     thread.workflow,
     String(thread.stepCount),
     thread.next ?? "",
@@ -39,6 +43,7 @@ export function formatThreadList(result: ListResult, color: boolean): string {
   const header = [
     "THREAD",
     "STATUS",
+    ...(outcomes ? ["OUTCOME"] : []),
     "WORKFLOW",
     "STEPS",
     "NEXT",

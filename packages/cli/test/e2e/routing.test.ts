@@ -63,7 +63,7 @@ describe("routing a reply before its step is committed", () => {
     const error = lastJsonError(result.stderr);
     expect(error.code).toBe("agent-failed");
     expect(error.message).toContain(NO_EDGE);
-    expect(error.message).toContain("the thread is unchanged");
+    expect(error.message).toContain("no step was recorded");
 
     const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
     expect(run.outcome).toBe("invalid");

@@ -21,7 +21,7 @@ import {
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import { chainHolds, findForkParent } from "./find-fork-parent.ts";
+import { chainHolds, findForkParent, findNodeRecorder } from "./find-fork-parent.ts";
 import { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
@@ -45,7 +45,8 @@ export interface ForkThreadOptions {
   address: Address;
   /**
    * The thread forked from, as the user named it (a thread forked at its head, or `--from`): its chain
-   * must hold the address. Without it the parent is found by findForkParent.
+   * must hold the address. The lineage names the thread that recorded the node (findNodeRecorder, up
+   * from this one). Without it the parent is found by findForkParent.
    */
   parent?: ThreadRecord;
   /** A replacement reply for the head step's role: the fork records it as a new step on the same `prev`. */
@@ -88,7 +89,11 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   if (options.parent !== undefined && !(await chainHolds(store, options.parent, point))) {
     throw new NodeNotOnThreadError(address, options.parent.id);
   }
-  const parent = options.parent ?? (await findForkParent(store, { ...point, start: chain.startAddress }));
+  // The lineage names where the node was first recorded, however the fork was asked for.
+  const parent =
+    options.parent === undefined
+      ? await findForkParent(store, { ...point, start: chain.startAddress })
+      : await findNodeRecorder(store, options.parent, point);
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   const compiled = compileWorkflow(workflow);
   // Each fork's id comes first: the moderator sees it while routing (a condition or edge prompt may read it).

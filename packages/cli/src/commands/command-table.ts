@@ -309,17 +309,24 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       prompt: { flags: "-p, --prompt <answer>", description: "the answer or new instruction (- reads stdin)" },
       promptFile: { ...PROMPT_FILE_OPTION, description: "the answer from a file (- reads stdin)" },
       ...BUDGET_OPTIONS,
+      all: { flags: "--all", description: "then step on until the thread ends or suspends, as `run` does" },
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
       queue: { flags: "--queue", description: "a failed thread: make it active and leave it to a worker" },
     },
-    examples: ['uwf resume 01J9 -p "Yes, drop the old API"', "uwf resume 01J9 --max-cost 5", "uwf resume 01J9 --queue"],
+    examples: [
+      'uwf resume 01J9 -p "Yes, drop the old API"',
+      'uwf resume 01J9 -p "Blue" --all',
+      "uwf resume 01J9 --max-cost 5",
+      "uwf resume 01J9 --queue",
+    ],
     json: "stepResultSchema, or shownThreadSchema with --queue",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,
   }),
   defineCommand({
     name: "wait",
-    description: "wait until each thread ends, suspends, fails or is cancelled; exit as a step of it would",
+    description:
+      "wait until each thread ends, suspends, fails or is cancelled; exit 0 when all ended, 20 suspended, 1 failed",
     arguments: [{ syntax: "<thread...>", key: "threads", completes: "thread" }],
     options: {
       timeout: {

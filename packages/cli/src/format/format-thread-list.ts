@@ -31,10 +31,10 @@ export function formatThreadList(result: ListResult, color: boolean): string {
     (statusColor[thread.status] ?? String)(thread.status) +
       (thread.failure === undefined ? "" : paint.dim(` (${thread.failure.code})`)) +
       (thread.recoveredFrom === undefined ? "" : paint.dim(" (recovered)")),
-    ...(outcomes ? [thread.outcome === undefined ? "" : describeOutcome(thread.outcome)] : []),
     thread.workflow,
     String(thread.stepCount),
     thread.next ?? "",
+    ...(outcomes ? [thread.outcome === undefined ? "" : describeOutcome(thread.outcome)] : []),
     formatTimestamp(thread.updatedAt),
     ...(budgets ? [thread.budget === undefined ? "" : formatBudget(thread.budget)] : []),
     ...(forks ? [thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true })] : []),
@@ -43,10 +43,10 @@ export function formatThreadList(result: ListResult, color: boolean): string {
   const header = [
     "THREAD",
     "STATUS",
-    ...(outcomes ? ["OUTCOME"] : []),
     "WORKFLOW",
     "STEPS",
     "NEXT",
+    ...(outcomes ? ["OUTCOME"] : []),
     "UPDATED",
     ...(budgets ? ["BUDGET"] : []),
     ...(forks ? ["FORKED FROM"] : []),

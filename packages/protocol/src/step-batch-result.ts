@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { threadOutcomeSchema } from "./thread-record.ts";
 import { stepResultSchema } from "./thread-results.ts";
 import { usageSchema } from "./usage.ts";
 
@@ -27,7 +28,10 @@ export type BatchThreadOutcome = z.infer<typeof batchThreadOutcomeSchema>;
 
 /** One thread of a batch: what `step` reports for it, how it came out, and what it spent in the batch. */
 export const batchThreadResultSchema = stepResultSchema.extend({
+  /** How the thread came out of the batch (not how it ended: that is `threadOutcome`). */
   outcome: batchThreadOutcomeSchema,
+  /** How an ended thread ended (the record's `outcome`: role, `$status`, `$END` edge). */
+  threadOutcome: threadOutcomeSchema.optional(),
   /** The exit code this thread counts as; the batch exits with the most severe of them. */
   exitCode: z.number().int().nonnegative(),
   /** What its agents used since the batch began, failed runs included. */

@@ -233,7 +233,6 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       "uwf list --status failed --limit 0",
       "uwf list --outcome approved",
       "uwf list --forks-of 01J9 --recursive --json",
-      "uwf list --running",
     ],
     json: "listResultSchema",
     load: async () => (await import("./thread/list.ts")).listCommand,
@@ -315,8 +314,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       queue: { flags: "--queue", description: "a failed thread: make it active and leave it to a worker" },
     },
     examples: [
-      'uwf resume 01J9 -p "Yes, drop the old API"',
-      'uwf resume 01J9 -p "Blue" --all',
+      'uwf resume 01J9 -p "Yes, drop the old API" --all',
       "uwf resume 01J9 --max-cost 5",
       "uwf resume 01J9 --queue",
     ],

@@ -259,7 +259,7 @@ describe("exit codes that compose with &&", () => {
     expect(ran.exitCode).toBe(0);
     const { thread } = stepResultSchema.parse(ran.json());
     const waited = await shell(`$UWF wait ${thread} && echo ok`);
-    expect(waited).toMatchObject({ exitCode: 0, stdout: `${thread} ended\nok\n` });
+    expect(waited).toMatchObject({ exitCode: 0, stdout: `${thread} ended (doer)\nok\n` });
     const followed = await shell(`$UWF log ${thread} --follow >/dev/null && echo ok`);
     expect(followed).toMatchObject({ exitCode: 0, stdout: "ok\n" });
     // `step` keeps 10 for "nothing to do", so `while uwf step T; do :; done` still stops.
@@ -269,7 +269,9 @@ describe("exit codes that compose with &&", () => {
     expect(stepBatchResultSchema.parse(batch.json()).threads[0]).toMatchObject({
       outcome: "already-ended",
       exitCode: 0,
+      threadOutcome: { role: "doer" },
     });
+    expect((await temp.uwf(["step", thread, "--parallel", "2"])).stdout).toContain("1 thread: 1 already-ended (doer)");
   }, 120_000);
 
   it("wait exits 20 for a suspended thread and 75 when it times out", async () => {

@@ -118,8 +118,10 @@ export async function stepBatch(
       const { describeError } = await import("../../report-error.ts");
       context.note(`uwf: thread ${record.id}: ${describeError(failure).message}`);
     }
+    const { outcome: threadOutcome, ...reported } = await toStepResult(record, steps, failure);
     return {
-      ...(await toStepResult(record, steps, failure)),
+      ...reported,
+      ...(threadOutcome === undefined ? {} : { threadOutcome }),
       outcome,
       exitCode,
       usage: spent.get(record.id) ?? ZERO_USAGE,

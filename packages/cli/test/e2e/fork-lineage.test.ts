@@ -269,6 +269,7 @@ describe("forks recorded by an older uwf", () => {
   /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
   function rollBackToSchema6(): void {
     const database = new Database(join(temp.home, "refs.db"));
+    database.run("ALTER TABLE threads DROP COLUMN outcome");
     database.run("DROP INDEX threads_runnable");
     database.run("ALTER TABLE threads DROP COLUMN queued");
     database.run("ALTER TABLE threads DROP COLUMN failure");

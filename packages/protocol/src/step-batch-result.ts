@@ -8,7 +8,7 @@ import { usageSchema } from "./usage.ts";
  * counts as: `ended` it reached `$END` (0), `active` it ran its `-n` steps and goes on (0),
  * `suspended` it waits for `uwf resume`, or was refused because it already did (20), `stopped` the
  * batch reached `--batch-max-cost` before its end (20), `already-ended` it had ended before the batch
- * (10), `busy` another process held it or its head moved (75), `failed` a step failed (1, or its
+ * (0: it counts as ended), `busy` another process held it or its head moved (75), `failed` a step failed (1, or its
  * error's exit code), `cancelled` it was cancelled meanwhile (1), `interrupted` Ctrl-C, SIGTERM or
  * SIGHUP stopped it or kept it from starting (130, 129 for SIGHUP).
  */

@@ -7,7 +7,7 @@ import { threadFailureSchema, threadOutcomeSchema, threadStatusSchema } from "./
 export const workerResultSchema = workerStoppedEventSchema.omit({ type: true, thread: true });
 export type WorkerResult = z.infer<typeof workerResultSchema>;
 
-/** One thread `uwf wait` waited for, where it stands now, and the exit code `uwf step` of it would give. */
+/** One thread `uwf wait` waited for, where it stands now, and the exit code it counts as (0 ended, 20 suspended, 1 failed or cancelled, 75 still active). */
 export const waitedThreadSchema = z.object({
   thread: z.string(),
   head: addressSchema,

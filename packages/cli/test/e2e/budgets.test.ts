@@ -301,7 +301,7 @@ describe("token and cost limits, with the built-in agent against the fake Messag
     });
     expect(server.messageRequests()).toHaveLength(1);
     expect((await temp.uwf(["show", result.thread])).stdout).toMatch(
-      /^budget +\$0\.0045\/\$0\.0040 \(max_cost_usd reached\)$/m,
+      /^budget +1\/100 steps · \$0\.0045\/\$0\.0040 \(max_cost_usd reached\)$/m,
     );
 
     const short = await temp.uwf(["resume", result.thread, "--max-cost", "0.0045"], { env });

@@ -9,7 +9,7 @@ import {
 } from "@uwf/protocol";
 import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";
-import { classifyStepFailure } from "./classify-step-failure.ts";
+import { failsThread } from "./classify-step-failure.ts";
 import { commitStep } from "./commit-step.ts";
 import { describeFailure, failThread } from "./fail-thread.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
@@ -104,8 +104,8 @@ interface SeenRecord {
 
 /**
  * A step run outside a worker (`step`, `run`, `resume`, a batch) that failed after the agent's retries
- * (classifyStepFailure's `retry`: the agent failed, its reply stayed invalid or unroutable, it could not
- * be started) sets its thread `failed` under the step's lease, as a worker does after its retries, with
+ * (failsThread: the agent failed, its reply stayed invalid or unroutable, it could not be started; not
+ * a full disk or an unreachable store) sets its thread `failed` under the step's lease, as a worker does after its retries, with
  * the run the agent left: nothing is hidden, and the next step tries again. Only an active thread is
  * set so: an answer to a suspended thread or a prompt continuing an ended one that fails leaves it as
  * it was, so the answer can be given again. An interrupted step, a lost lease or a refusal changes nothing.
@@ -116,8 +116,8 @@ async function recordStepFailure(
   seen: ThreadRecord | undefined,
   error: unknown,
 ): Promise<void> {
-  if (classifyStepFailure(error) !== "retry") return;
   const { code, message, data } = describeFailure(error);
+  if (!failsThread(error, code)) return;
   const failure: ThreadFailure = {
     code,
     message,

@@ -188,10 +188,11 @@ describe("uwf step T1 T2 … --parallel K", () => {
     const table = lines.slice(stepLines.length);
     expect(table[0]).toMatch(/^THREAD +STEPS +STATUS +COST +ERROR$/);
     for (const thread of threads) {
-      const row = new RegExp(`^${thread} +2 +ended +\\$0\\.0000$`);
+      // How each ended: the doer's edge to $END.
+      const row = new RegExp(`^${thread} +2 +ended \\(doer\\) +\\$0\\.0000$`);
       expect({ thread, row: table.some((line) => row.test(line)) }).toEqual({ thread, row: true });
     }
-    expect(table.at(-1)).toBe("3 threads: 3 ended · 6 steps · $0.0000");
+    expect(table.at(-1)).toBe("3 threads: 3 ended (doer) · 6 steps · $0.0000");
     for (const thread of threads) expect(await record(thread)).toMatchObject({ status: "ended", stepCount: 2 });
   });
 

@@ -179,8 +179,16 @@ async function followsFrom(store: Store, head: Address, ancestor: Address): Prom
 }
 
 function updateFrom(record: ThreadRecord): ThreadUpdate {
-  const { id: _id, createdAt: _created, start: _start, recoveredFrom: _recovered, failure, ...update } = record;
-  return { ...update, failure: failure ?? null };
+  const {
+    id: _id,
+    createdAt: _created,
+    start: _start,
+    recoveredFrom: _recovered,
+    failure,
+    outcome,
+    ...update
+  } = record;
+  return { ...update, failure: failure ?? null, outcome: outcome ?? null };
 }
 
 function sortedRecord(record: ThreadRecord): [string, unknown][] {

@@ -51,6 +51,7 @@ export function createMemoryRefStore(): RefStore {
       const matching = [...threads.values()]
         .filter((thread) => query.status === undefined || thread.status === query.status)
         .filter((thread) => query.workflow === undefined || thread.workflow === query.workflow)
+        .filter((thread) => query.outcome === undefined || thread.outcome?.status === query.outcome)
         .filter((thread) => query.start === undefined || thread.start === query.start)
         .filter((thread) => family === null || family.has(thread.id))
         .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
@@ -63,8 +64,9 @@ export function createMemoryRefStore(): RefStore {
       const checked = await checkRecord("threadUpdate", update);
       const current = threads.get(id);
       if (current === undefined || current.head !== head) return false;
-      const updated = { ...current, ...checked } as ThreadRecord & { failure?: unknown };
+      const updated = { ...current, ...checked } as ThreadRecord & { failure?: unknown; outcome?: unknown };
       if (checked.failure === null) delete updated.failure;
+      if (checked.outcome === null) delete updated.outcome;
       threads.set(id, updated);
       return true;
     },

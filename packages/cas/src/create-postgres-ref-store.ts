@@ -87,6 +87,8 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       }
       if (listQuery.status !== undefined) conditions.push(`status = ${parameter(listQuery.status)}`);
       if (listQuery.workflow !== undefined) conditions.push(`workflow = ${parameter(listQuery.workflow)}`);
+      if (listQuery.outcome !== undefined)
+        conditions.push(`(outcome::jsonb ->> 'status') = ${parameter(listQuery.outcome)}`);
       if (listQuery.start !== undefined) conditions.push(`start = ${parameter(listQuery.start)}`);
       const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
       const filters = [...values];

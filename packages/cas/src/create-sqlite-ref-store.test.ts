@@ -158,6 +158,23 @@ describe("createSqliteRefStore", () => {
     await refs.close();
   });
 
+  it("migrates a version 9 database, whose ended threads then have no outcome, and keeps one set after", async () => {
+    const first = createSqliteRefStore(path);
+    const ended = sampleThreadRecord({ status: "ended", next: "$END" });
+    await first.createThread(ended);
+    await first.close();
+    rollBack(path, 9);
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(ended.id)).toEqual(ended);
+    const outcome = { role: "reviewer", status: "approved", edge: { index: 1, condition: null, key: "approved" } };
+    expect(await refs.updateThread(ended.id, ended.head, { outcome })).toBe(true);
+    expect(await refs.getThread(ended.id)).toEqual({ ...ended, outcome });
+    expect((await refs.listThreads({ outcome: "approved" })).threads.map((thread) => thread.id)).toEqual([ended.id]);
+    expect((await refs.listThreads({ outcome: "rejected" })).total).toBe(0);
+    await refs.close();
+  });
+
   it("recalls a chain longer than one query's page, in order", async () => {
     const links = [];
     let prev = "2W53JPNXF556H";
@@ -334,6 +351,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   ],
   10: ["DROP TABLE deleted_threads"],
   11: ["ALTER TABLE leases DROP COLUMN cancel_requested_at"],
+  12: ["ALTER TABLE threads DROP COLUMN outcome"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

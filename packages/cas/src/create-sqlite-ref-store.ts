@@ -90,6 +90,10 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
           conditions.push("workflow = ?");
           values.push(query.workflow);
         }
+        if (query.outcome !== undefined) {
+          conditions.push("json_extract(outcome, '$.status') = ?");
+          values.push(query.outcome);
+        }
         if (query.start !== undefined) {
           conditions.push("start = ?");
           values.push(query.start);

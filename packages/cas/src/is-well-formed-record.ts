@@ -34,10 +34,18 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   budget: isThreadBudget,
   queued: (value) => typeof value === "boolean",
   failure: isThreadFailure,
+  outcome: isThreadOutcome,
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */
-const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(["recoveredFrom", "failedUsage", "budget", "queued", "failure"]);
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set([
+  "recoveredFrom",
+  "failedUsage",
+  "budget",
+  "queued",
+  "failure",
+  "outcome",
+]);
 const REQUIRED_FIELDS = Object.keys(RECORD_FIELDS).filter((key) => !OPTIONAL_FIELDS.has(key));
 
 const UPDATABLE_FIELDS = new Set(
@@ -53,9 +61,13 @@ export function isWellFormedThreadRecord(value: unknown): value is ThreadRecord 
 
 export function isWellFormedThreadUpdate(value: unknown): value is ThreadUpdate {
   if (!isPlainObject(value) || !Object.keys(value).every((key) => UPDATABLE_FIELDS.has(key))) return false;
-  // An update removes a failure with null.
-  const { failure, ...rest } = value;
-  return (failure === undefined || failure === null || isThreadFailure(failure)) && everyFieldValid(rest);
+  // An update removes a failure or an outcome with null.
+  const { failure, outcome, ...rest } = value;
+  return (
+    (failure === undefined || failure === null || isThreadFailure(failure)) &&
+    (outcome === undefined || outcome === null || isThreadOutcome(outcome)) &&
+    everyFieldValid(rest)
+  );
 }
 
 export function isWellFormedWorkflowEntry(value: unknown): value is WorkflowEntry {
@@ -72,13 +84,29 @@ function everyFieldValid(value: Record<string, unknown>): boolean {
 }
 
 function isThreadFailure(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  // `run` is absent from failures recorded before it was kept.
+  const keys = ["code", "message", "attempts", "failedAt", ...(Object.hasOwn(value, "run") ? ["run"] : [])];
   return (
-    hasExactly(value, ["code", "message", "attempts", "failedAt"]) &&
+    hasExactly(value, keys) &&
+    (value.run === undefined || value.run === null || isAddress(value.run)) &&
     typeof value.code === "string" &&
     value.code !== "" &&
     typeof value.message === "string" &&
     isPositiveCount(value.attempts) &&
     isTimestamp(value.failedAt)
+  );
+}
+
+function isThreadOutcome(value: unknown): boolean {
+  return (
+    hasExactly(value, ["role", "status", "edge"]) &&
+    typeof value.role === "string" &&
+    (value.status === null || typeof value.status === "string") &&
+    hasExactly(value.edge, ["index", "condition", "key"]) &&
+    isCount(value.edge.index) &&
+    (value.edge.condition === null || typeof value.edge.condition === "string") &&
+    (value.edge.key === null || typeof value.edge.key === "string")
   );
 }
 

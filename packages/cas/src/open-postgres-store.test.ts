@@ -63,6 +63,7 @@ describe("openPostgresStore", () => {
     const schema = new URL(url).searchParams.get("schema");
     await onServer(url, `ALTER TABLE "${schema}".leases DROP COLUMN cancel_requested_at`);
     await onServer(url, `DROP TABLE "${schema}".deleted_threads`);
+    await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN outcome`);
     await onServer(url, `UPDATE "${schema}".schema_version SET version = 1`);
 
     const store = await openPostgresStore(url);

@@ -5,7 +5,7 @@ import { RefStoreUnavailableError } from "./ref-store-unavailable-error.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 11;
+export const REF_SCHEMA_VERSION = 12;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -116,6 +116,11 @@ const MIGRATIONS: readonly string[] = [
   `
   -- When \`uwf cancel\` asked the lease's holder to stop and cancel the thread (epoch ms); NULL when nobody has.
   ALTER TABLE leases ADD COLUMN cancel_requested_at INTEGER;
+  `,
+  `
+  -- How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended, and on
+  -- threads ended before outcomes were kept.
+  ALTER TABLE threads ADD COLUMN outcome TEXT;
   `,
 ];
 

@@ -3,7 +3,7 @@ import { sqlStateOf } from "./sql-state-of.ts";
 import { StoreTooNewError } from "./store-too-new-error.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 3;
+export const POSTGRES_SCHEMA_VERSION = 4;
 
 /**
  * Each entry turns schema version `index` into `index + 1`: statements run in order, `{schema}`
@@ -88,6 +88,8 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   ],
   // When `uwf cancel` asked the lease's holder to stop and cancel the thread; NULL when nobody has.
   ["ALTER TABLE {schema}.leases ADD COLUMN cancel_requested_at bigint"],
+  // How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended.
+  ["ALTER TABLE {schema}.threads ADD COLUMN outcome text"],
 ];
 
 /**

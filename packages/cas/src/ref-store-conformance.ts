@@ -560,6 +560,31 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(ids.sort()).toEqual([1, 2, 3, 4, 5].map((n) => sampleThreadId(n)));
     });
 
+    it("keeps a failure's run and an ended thread's outcome, lists by the outcome's status, and removes it with null", async () => {
+      const { refs } = current();
+      const record = sampleThreadRecord({ id: sampleThreadId(1) });
+      await refs.createThread(record);
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(2) }));
+      const failure = {
+        code: "agent-failed",
+        message: "exit 1",
+        run: HEAD_B,
+        attempts: 1,
+        failedAt: at(0).toISOString(),
+      };
+      expect(await refs.updateThread(record.id, record.head, { status: "failed", failure })).toBe(true);
+      expect((await refs.getThread(record.id))?.failure).toEqual(failure);
+      const outcome = { role: "reviewer", status: "approved", edge: { index: 1, condition: null, key: "approved" } };
+      const ended = { status: "ended", failure: null, outcome } as const;
+      expect(await refs.updateThread(record.id, record.head, ended)).toBe(true);
+      expect(await refs.getThread(record.id)).toEqual({ ...record, status: "ended", outcome });
+      expect((await refs.listThreads({ outcome: "approved" })).threads.map((thread) => thread.id)).toEqual([record.id]);
+      expect((await refs.listThreads({ outcome: "gave_up" })).total).toBe(0);
+      expect(await refs.updateThread(record.id, record.head, { status: "active", outcome: null })).toBe(true);
+      expect(await refs.getThread(record.id)).toEqual(record);
+      expect((await refs.listThreads({ outcome: "approved" })).total).toBe(0);
+    });
+
     it("keeps the queued flag and a failure, which an update removes with null", async () => {
       const { refs } = current();
       const record = queued(1);

@@ -1,4 +1,12 @@
-import type { Address, Lease, ThreadFailure, ThreadRecord, ThreadStatus, WorkflowEntry } from "@uwf/protocol";
+import type {
+  Address,
+  Lease,
+  ThreadFailure,
+  ThreadOutcome,
+  ThreadRecord,
+  ThreadStatus,
+  WorkflowEntry,
+} from "@uwf/protocol";
 
 /**
  * A leftover of an interrupted write or gc, never listed as an object file, resolved by `gc`: a
@@ -75,6 +83,8 @@ export interface ObjectStore {
 export interface ListThreadsQuery {
   status?: ThreadStatus;
   workflow?: string;
+  /** Only the ended threads whose outcome's `$status` is this (`list --outcome`). */
+  outcome?: string;
   /**
    * Only the forks whose lineage names this thread as their parent (`forkedFrom.thread`), and with
    * `recursive` their forks too, at any depth. Forks that recorded only their address are not found.
@@ -130,8 +140,13 @@ export interface DeletedThread {
 }
 
 /** Fields of a thread record that an update may change; `failure: null` removes the failure. */
-export type ThreadUpdate = Partial<Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom" | "failure">> & {
+export type ThreadUpdate = Partial<
+  Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom" | "failure" | "outcome">
+> & {
+  /** null removes it. */
   failure?: ThreadFailure | null;
+  /** null removes it. */
+  outcome?: ThreadOutcome | null;
 };
 
 /** What `claimThread` asks for: the lease's holder as in `acquireLease`, and which threads it will take. */

@@ -21,6 +21,7 @@ const COLUMN_OF = {
   budget: "budget",
   queued: "queued",
   failure: "failure",
+  outcome: "outcome",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
 /**
@@ -33,7 +34,14 @@ const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_rep
 type Field = keyof typeof COLUMN_OF;
 const FIELDS = Object.keys(COLUMN_OF) as Field[];
 /** Fields a record may leave out: NULL in their columns. */
-const OPTIONAL_FIELDS: ReadonlySet<Field> = new Set(["recoveredFrom", "failedUsage", "budget", "queued", "failure"]);
+const OPTIONAL_FIELDS: ReadonlySet<Field> = new Set([
+  "recoveredFrom",
+  "failedUsage",
+  "budget",
+  "queued",
+  "failure",
+  "outcome",
+]);
 
 export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
 export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");
@@ -45,7 +53,7 @@ export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
   [C in (typeof FORK_COLUMNS)[number]]: SqlValue;
 };
 
-/** The record's values in THREAD_COLUMNS order; usage, failedUsage, budget and failure are stored as JSON text, queued as 0 or 1. */
+/** The record's values in THREAD_COLUMNS order; usage, failedUsage, budget, failure and outcome are stored as JSON text, queued as 0 or 1. */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
   return [...FIELDS.map((field) => toSql(field, record[field])), ...forkDetailsToSql(record.forkedFrom)];
 }
@@ -90,7 +98,9 @@ export function updateAssignments(
 }
 
 function isJsonField(field: Field): boolean {
-  return field === "usage" || field === "failedUsage" || field === "budget" || field === "failure";
+  return (
+    field === "usage" || field === "failedUsage" || field === "budget" || field === "failure" || field === "outcome"
+  );
 }
 
 function toSql(field: Field, value: unknown): SqlValue {

@@ -15,7 +15,7 @@ const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   "agent-failed": (data) => `; see \`uwf show ${text(data.run)} --reply\``,
   "thread-ended": () => " (`uwf resume` continues it if its workflow allows)",
   "thread-cancelled": () => " (fork it to continue)",
-  "thread-failed": (data) => ` — try its step again with \`uwf resume ${text(data.thread)}\``,
+  "thread-failed": (data) => ` — try its step again with \`uwf step ${text(data.thread)}\``,
   "not-resumable": (data) => `: use \`uwf step ${text(data.thread)}\``,
   "thread-suspended": (data) =>
     data.limit === null || data.limit === undefined

@@ -5,7 +5,7 @@ export class AgentFailedError extends UwfError {
   static readonly code = "agent-failed" as const;
 
   constructor(threadId: string, role: string, detail: string, run: string) {
-    super(AgentFailedError.code, `${role}: ${detail} — the thread is unchanged`, {
+    super(AgentFailedError.code, `${role}: ${detail} — no step was recorded`, {
       data: { thread: threadId, role, run, detail },
     });
     this.name = "AgentFailedError";

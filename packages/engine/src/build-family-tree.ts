@@ -51,6 +51,7 @@ export async function buildFamilyTree(
     return {
       thread: record.id,
       status: record.status,
+      ...(record.outcome === undefined ? {} : { outcome: record.outcome }),
       stepCount: record.stepCount,
       usage: record.usage,
       ...(budget === undefined ? {} : { budget }),

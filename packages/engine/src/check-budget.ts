@@ -10,6 +10,7 @@ import {
   type ThreadBudget,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { BudgetExceededError } from "./budget-exceeded-error.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
 import type { StepState } from "./load-step-state.ts";
@@ -33,8 +34,8 @@ export type BudgetCheck = { kind: "go"; state: StepState } | { kind: "suspended"
 /**
  * The step's budget phase, before any agent runs: compares what the thread spent (its own steps, and
  * every token and dollar, failed runs included) with its limits, raised first by `uwf resume`'s flags. A
- * plain step that would start at or over a limit is not run: the thread becomes `suspended` with reason
- * `budget`, the limit it reached recorded, and no node is written. A resume is refused instead
+ * plain step (or the step of a failed thread tried again) that would start at or over a limit is not run: the thread becomes `suspended` with reason
+ * `budget`, the limit it reached recorded, and no node is written. A resume of a suspended or ended thread is refused instead
  * (BudgetExceededError), leaving the thread as it was. Raised limits are recorded before the agent
  * starts, and a thread its budget suspended (or a worker set `failed`, its failure cleared) is active
  * again: a run that then fails keeps them.
@@ -51,9 +52,15 @@ export async function checkBudget(
   const spent = budgetSpent(record);
   const exceeded = findExceededLimit(limits, spent);
   if (exceeded !== null) {
-    if (mode !== "step") throw new BudgetExceededError(record.id, exceeded, limits[exceeded] ?? 0, spent);
+    // A failed thread tried again is stepped as any other: at its limit, it is suspended for it instead.
+    if (mode !== "step" && mode !== "resume-failed")
+      throw new BudgetExceededError(record.id, exceeded, limits[exceeded] ?? 0, spent);
     const budget = { ...limits, exceeded };
-    const suspended = await update(options, lease, record, { status: "suspended", reason: BUDGET_REASON, budget });
+    const suspension = { status: "suspended", reason: BUDGET_REASON, budget } as const;
+    const suspended = await update(options, lease, record, {
+      ...suspension,
+      ...(mode === "resume-failed" ? { failure: null } : {}),
+    });
     options.trace?.("budget reached: thread suspended");
     return { kind: "suspended", record: suspended };
   }
@@ -83,8 +90,7 @@ async function update(
   lease.assertHeld();
   if (!(await options.store.refs.updateThread(record.id, record.head, change)))
     throw new HeadConflictError(record.id, record.head, record.head);
-  const { failure, ...updated } = { ...record, ...change };
-  return failure === null || failure === undefined ? updated : { ...updated, failure };
+  return applyThreadUpdate(record, change);
 }
 
 function sameBudget(left: ThreadBudget, right: ThreadBudget | undefined): boolean {

@@ -2,14 +2,13 @@ import type { ThreadRecord } from "@uwf/protocol";
 import { ResumeMismatchError } from "./resume-mismatch-error.ts";
 import { ThreadCancelledError } from "./thread-cancelled-error.ts";
 import { ThreadEndedError } from "./thread-ended-error.ts";
-import { ThreadFailedError } from "./thread-failed-error.ts";
 import { ThreadNotResumableError } from "./thread-not-resumable-error.ts";
 import { ThreadSuspendedError } from "./thread-suspended-error.ts";
 
 /**
  * How a step goes on from where the thread stands: a plain step; a suspended role answered; an ended
  * thread continued; a thread its budget suspended, going on under raised limits; or the step of a
- * thread a worker set `failed` tried again.
+ * thread set `failed` tried again (by a plain step, or a resume without an answer).
  */
 export type StepMode = "step" | "answer-suspended" | "resume-ended" | "lift-budget" | "resume-failed";
 
@@ -24,7 +23,8 @@ export function checkSteppable(record: ThreadRecord, resume: ResumeRequest | und
   if (resume === undefined) {
     if (record.status === "ended") throw new ThreadEndedError(record.id, record.head);
     if (record.status === "suspended") throw new ThreadSuspendedError(record);
-    if (record.status === "failed") throw new ThreadFailedError(record);
+    // A failed thread's step is tried again: a success makes it active.
+    if (record.status === "failed") return "resume-failed";
     return "step";
   }
   if (record.status === "failed") {

@@ -30,3 +30,29 @@ const KIND_BY_CODE: Readonly<Record<string, StepFailureKind>> = {
 export function classifyStepFailure(error: unknown): StepFailureKind {
   return (isUwfError(error) ? KIND_BY_CODE[error.code] : undefined) ?? "retry";
 }
+
+/**
+ * Failures of the machine or the store, not of the thread's step: a full disk, a read-only mount,
+ * missing permissions, a store that cannot be reached or written. A step run from the command line
+ * that fails so leaves its thread as it was (the same step goes through once the machine is fixed);
+ * a worker still retries them and, after its retries, sets the thread `failed`.
+ */
+const MACHINE_CODES: ReadonlySet<string> = new Set([
+  "no-space",
+  "read-only-file-system",
+  "permission-denied",
+  "io-error",
+  "too-many-open-files",
+  "store-unreachable",
+  "store-refused",
+  "store-too-new",
+  "ref-store-busy",
+  "ref-store-damaged",
+  "ref-store-unavailable",
+  "corrupt-node",
+]);
+
+/** Whether a failed step's error code (after describeFailure) is the step's own, which sets its thread `failed`. */
+export function failsThread(error: unknown, code: string): boolean {
+  return classifyStepFailure(error) === "retry" && !MACHINE_CODES.has(code);
+}

@@ -10,6 +10,7 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { AgentFailedError } from "./agent-failed-error.ts";
+import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import type { PlannedStep } from "./choose-step.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
@@ -18,6 +19,7 @@ import type { HistoryStep } from "./load-history.ts";
 import type { StepState } from "./load-step-state.ts";
 import { toStepSummary } from "./load-step-summaries.ts";
 import { NodeBatch } from "./node-batch.ts";
+import { outcomeOf } from "./outcome-of.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
 import type { StepRun } from "./run-step-agent.ts";
 import type { HeldLease } from "./with-thread-lease.ts";
@@ -95,14 +97,21 @@ export async function commitStep(
     usage: run.usage,
   };
   options.trace?.("nodes written");
+  const ended = decision !== null && decision.role === END;
   const update = {
     head: stepAddress,
-    status: decision === null ? "suspended" : decision.role === END ? "ended" : "active",
+    status: decision === null ? "suspended" : ended ? "ended" : "active",
     next: decision === null ? roleName : decision.role,
     reason: decision === null ? String(run.fields.reason ?? "") : null,
     stepCount: number,
     updatedAt: completedAt.toISOString(),
     usage: run.usage === null ? record.usage : addUsage(record.usage, run.usage),
+    // A resumed ended thread that goes on has no outcome until it ends again.
+    ...(ended
+      ? { outcome: outcomeOf(state.workflow, decision, run.fields) }
+      : record.outcome === undefined
+        ? {}
+        : { outcome: null }),
   } as const;
   lease.assertHeld();
   if (!(await store.refs.updateThread(threadId, record.head, update)))
@@ -110,7 +119,7 @@ export async function commitStep(
   options.trace?.("head moved");
   await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
   options.trace?.("chain index kept");
-  return { record: { ...record, ...update }, step: toStepSummary(newStep) };
+  return { record: applyThreadUpdate(record, update), step: toStepSummary(newStep) };
 }
 
 /**

@@ -20,8 +20,8 @@ export function describeFailure(error: unknown): ErrorBody {
 }
 
 /**
- * Sets a claimed thread `failed`, with what its last attempt failed with, where its head stands: the
- * worker holds its lease, so nothing else moves it. Null when the thread is no longer active, or the
+ * Sets a thread `failed`, with what its last attempt failed with, where its head stands: the caller
+ * (a worker, or a step run from the command line) holds its lease, so nothing else moves it. Null when the thread is no longer active, or the
  * lease was lost meanwhile (another worker may hold the thread now).
  */
 export async function failThread(

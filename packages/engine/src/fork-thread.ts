@@ -15,16 +15,18 @@ import {
   mergeBudgetLimits,
   newThreadBudget,
   SUSPEND,
+  type ThreadOutcome,
   type ThreadRecord,
   type ThreadStepNode,
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import { chainHolds, findForkParent } from "./find-fork-parent.ts";
+import { chainHolds, findForkParent, findNodeRecorder } from "./find-fork-parent.ts";
 import { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";
 import { NodeBatch } from "./node-batch.ts";
 import { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
-import { predictNextRole } from "./predict-next-role.ts";
+import { outcomeOf } from "./outcome-of.ts";
+import { predictNextDecision } from "./predict-next-role.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
 import { routeReply } from "./route-reply.ts";
@@ -43,7 +45,8 @@ export interface ForkThreadOptions {
   address: Address;
   /**
    * The thread forked from, as the user named it (a thread forked at its head, or `--from`): its chain
-   * must hold the address. Without it the parent is found by findForkParent.
+   * must hold the address. The lineage names the thread that recorded the node (findNodeRecorder, up
+   * from this one). Without it the parent is found by findForkParent.
    */
   parent?: ThreadRecord;
   /** A replacement reply for the head step's role: the fork records it as a new step on the same `prev`. */
@@ -98,7 +101,11 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   if (options.parent !== undefined && !(await chainHolds(store, options.parent, point))) {
     throw new NodeNotOnThreadError(address, options.parent.id);
   }
-  const parent = options.parent ?? (await findForkParent(store, { ...point, start: chain.startAddress }));
+  // The lineage names where the node was first recorded, however the fork was asked for.
+  const parent =
+    options.parent === undefined
+      ? await findForkParent(store, { ...point, start: chain.startAddress })
+      : await findNodeRecorder(store, options.parent, point);
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   const compiled = compileWorkflow(workflow);
   // Each fork's id comes first: the moderator sees it while routing (a condition or edge prompt may read it).
@@ -148,6 +155,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
       forkedFrom: { thread: parent?.id ?? null, step: point.step, address, replaced: replacement !== null },
       usage: ZERO_USAGE,
     };
+    if (standing.outcome !== null && standing.next === END) record.outcome = standing.outcome;
     if (budget !== undefined) record.budget = budget;
     if (options.queued === true) record.queued = true;
     return { record, chain: forkChain };
@@ -165,10 +173,11 @@ async function stoppedMeanwhile(signal: AbortSignal | undefined): Promise<boolea
   return signal.aborted;
 }
 
-/** Where a fork stands: the role it runs next (`$END` when done, null when unknown), and why it waits if suspended. */
+/** Where a fork stands: the role it runs next (`$END` when done, null when unknown), why it waits if suspended, how it ended if it did. */
 interface Standing {
   next: string | null;
   suspended: { reason: string } | null;
+  outcome: ThreadOutcome | null;
 }
 
 /** A fork at the node as it is: suspended when that step suspended, else where the moderator goes next. */
@@ -180,13 +189,18 @@ async function standingAt(
 ): Promise<Standing> {
   const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
   if (last !== undefined && last.output.$status === SUSPEND) {
-    return { next: last.role, suspended: { reason: String(last.output.reason ?? "") } };
+    return { next: last.role, suspended: { reason: String(last.output.reason ?? "") }, outcome: null };
   }
   const mode = history.length === 0 ? "new" : "continue";
-  const next = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
-    predictNextRole(compiled, view, mode),
+  const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
+    predictNextDecision(compiled, view, mode),
   );
-  return { next, suspended: null };
+  const ended = decision !== null && decision.role === END && last !== undefined;
+  return {
+    next: decision?.role ?? null,
+    suspended: null,
+    outcome: ended ? outcomeOf(compiled.workflow, decision, last.output) : null,
+  };
 }
 
 interface CheckReplacementOptions {
@@ -225,7 +239,12 @@ async function checkReplacement(options: CheckReplacementOptions): Promise<Check
   const timestamp = now.toISOString();
   const replacement = { reply, fields: extracted.fields, body: extracted.body, timestamp };
   if (extracted.fields.$status === SUSPEND) {
-    return { ...replacement, next: step.role, suspended: { reason: String(extracted.fields.reason ?? "") } };
+    return {
+      ...replacement,
+      next: step.role,
+      suspended: { reason: String(extracted.fields.reason ?? "") },
+      outcome: null,
+    };
   }
   // The thread before the replaced step, with the replacement as its newest step.
   const before = { ...chain, steps: chain.steps.slice(0, -1), nodes: chain.nodes.slice(0, -1) };
@@ -246,7 +265,9 @@ async function checkReplacement(options: CheckReplacementOptions): Promise<Check
   if (!routed.success) {
     throw new UnroutableReplyError(reply.file, step.role, routed.problem);
   }
-  return { ...replacement, next: routed.route.role, suspended: null };
+  const { route } = routed;
+  const outcome = route.role === END ? outcomeOf(workflow, route, extracted.fields) : null;
+  return { ...replacement, next: route.role, suspended: null, outcome };
 }
 
 /** Writes a checked replacement as a step on the head's `prev`, run by `manual` for the fork `thread`; returns its address. */

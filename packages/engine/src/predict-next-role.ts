@@ -1,4 +1,4 @@
-import { type CompiledWorkflow, type ModeratorHistory, pickNextRole } from "@uwf/agent-kit";
+import { type CompiledWorkflow, type ModeratorDecision, type ModeratorHistory, pickNextRole } from "@uwf/agent-kit";
 import { isRoutingError } from "./is-routing-error.ts";
 
 /**
@@ -11,8 +11,17 @@ export async function predictNextRole(
   history: ModeratorHistory,
   mode: "new" | "continue" = "continue",
 ): Promise<string | null> {
+  return (await predictNextDecision(compiled, history, mode))?.role ?? null;
+}
+
+/** As predictNextRole, with the whole decision (the edge taken, for an outcome). */
+export async function predictNextDecision(
+  compiled: CompiledWorkflow,
+  history: ModeratorHistory,
+  mode: "new" | "continue" = "continue",
+): Promise<ModeratorDecision | null> {
   try {
-    return (await pickNextRole(compiled, history, { mode })).role;
+    return await pickNextRole(compiled, history, { mode });
   } catch (error) {
     if (isRoutingError(error)) return null;
     throw error;

@@ -1,6 +1,7 @@
 import {
   type BudgetLimits,
   type Config,
+  DEFAULT_MAX_STEPS,
   limitsFromInput,
   mergeBudgetLimits,
   newThreadBudget,
@@ -17,7 +18,8 @@ export interface ResolveThreadBudgetOptions {
 
 /**
  * A new thread's limits, each from the first source that sets it: the flag, the workflow's `budget:`,
- * config's `workflowBudgets.<workflow>`, config's `budget`. Undefined when none sets any.
+ * config's `workflowBudgets.<workflow>`, config's `budget`; the step limit DEFAULT_MAX_STEPS when none
+ * sets one (0 in any of them: no step limit). Undefined when the thread has no limit at all.
  */
 export function resolveThreadBudget(options: ResolveThreadBudgetOptions): ThreadBudget | undefined {
   const { flags, workflow, config } = options;
@@ -27,6 +29,7 @@ export function resolveThreadBudget(options: ResolveThreadBudgetOptions): Thread
       limitsFromInput(workflow.budget),
       limitsFromInput(config.workflowBudgets?.[workflow.name]),
       limitsFromInput(config.budget),
+      { maxSteps: DEFAULT_MAX_STEPS },
     ),
   );
 }

@@ -1,8 +1,17 @@
 import type { Store } from "@uwf/cas";
-import { type BudgetLimits, type Config, END, type StepSummary, type ThreadRecord } from "@uwf/protocol";
+import {
+  type BudgetLimits,
+  type Config,
+  END,
+  type StepSummary,
+  type ThreadFailure,
+  type ThreadRecord,
+} from "@uwf/protocol";
 import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";
+import { failsThread } from "./classify-step-failure.ts";
 import { commitStep } from "./commit-step.ts";
+import { describeFailure, failThread } from "./fail-thread.ts";
 import { HeadConflictError } from "./head-conflict-error.ts";
 import { loadStepState } from "./load-step-state.ts";
 import { runStepAgent, type StepAgentCallbacks } from "./run-step-agent.ts";
@@ -67,7 +76,7 @@ export const STEP_LEASE_TTL_MS = 60_000;
  * compare-and-swap the head — with the record `ended` at once when the reply routes to `$END`.
  */
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
-  if (options.lease !== undefined) return stepUnderLease(options, options.lease);
+  if (options.lease !== undefined) return stepUnderLease(options, options.lease, {});
   return withThreadLease(
     {
       refs: options.store.refs,
@@ -77,17 +86,66 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       now: options.now,
       signal: options.signal,
     },
-    (lease) => stepUnderLease(options, lease),
+    async (lease) => {
+      const seen: SeenRecord = {};
+      try {
+        return await stepUnderLease(options, lease, seen);
+      } catch (error) {
+        await recordStepFailure(options, lease, seen.record, error);
+        throw error;
+      }
+    },
   );
 }
 
-async function stepUnderLease(options: StepThreadOptions, lease: HeldLease): Promise<StepThreadOutcome> {
+/** The record as the step first read it, kept for when the step fails. */
+interface SeenRecord {
+  record?: ThreadRecord;
+}
+
+/**
+ * A step run outside a worker (`step`, `run`, `resume`, a batch) that failed after the agent's retries
+ * (failsThread: the agent failed, its reply stayed invalid or unroutable, it could not be started; not
+ * a full disk or an unreachable store) sets its thread `failed` under the step's lease, as a worker does after its retries, with
+ * the run the agent left: nothing is hidden, and the next step tries again. Only an active thread is
+ * set so: an answer to a suspended thread or a prompt continuing an ended one that fails leaves it as
+ * it was, so the answer can be given again. An interrupted step, a lost lease or a refusal changes nothing.
+ */
+async function recordStepFailure(
+  options: StepThreadOptions,
+  lease: HeldLease,
+  seen: ThreadRecord | undefined,
+  error: unknown,
+): Promise<void> {
+  const { code, message, data } = describeFailure(error);
+  if (!failsThread(error, code)) return;
+  const failure: ThreadFailure = {
+    code,
+    message,
+    run: typeof data.run === "string" ? data.run : null,
+    // A failed thread tried again and failing again counts its attempts on.
+    attempts: (seen?.failure?.attempts ?? 0) + 1,
+    failedAt: options.now().toISOString(),
+  };
+  try {
+    await failThread(options.store.refs, options.threadId, lease, failure);
+  } catch {
+    // The lease was lost or the store refused: the step's own error is what to report.
+  }
+}
+
+async function stepUnderLease(
+  options: StepThreadOptions,
+  lease: HeldLease,
+  seen: SeenRecord,
+): Promise<StepThreadOutcome> {
   const { store, threadId, resume } = options;
   options.trace?.("lease taken");
   // A lease taken over from a holder that was asked to cancel the thread carries the request on.
   if (lease.cancelRequested()) throw new ThreadCancelledError(threadId);
   const request = resume === undefined ? undefined : { answer: resume.answer };
   const loaded = await loadStepState(store, threadId, { resume: request, trace: options.trace });
+  seen.record = loaded.record;
   const budget = await checkBudget(loaded, lease, { ...options, resumeLimits: resume?.limits });
   if (budget.kind === "suspended") return budget;
   const { state } = budget;

@@ -26,8 +26,8 @@ export interface StepUntilDoneOptions extends StepThreadOptions {
 
 export interface StepUntilDoneResult {
   /**
-   * Where the thread stands: after its last step, or read again when a step was refused. After a
-   * failed step it is the record from before that step.
+   * Where the thread stands: after its last step, or read again when a step failed (`failed` once its
+   * retries are spent, see stepThread) or was refused.
    */
   record: ThreadRecord;
   /** The steps recorded, oldest first, including those before a step that failed. */
@@ -75,7 +75,7 @@ export async function stepUntilDone(options: StepUntilDoneOptions): Promise<Step
     } catch (error) {
       if (callbackFailure !== null) throw (callbackFailure as { error: unknown }).error;
       const refused = isUwfError(error) && REFUSALS.has(error.code);
-      if (refused) record = (await store.refs.getThread(threadId)) ?? record;
+      record = (await store.refs.getThread(threadId).catch(() => null)) ?? record;
       return { record, steps, error, refused, failedStep: started };
     }
     record = outcome.record;

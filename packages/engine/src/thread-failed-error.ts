@@ -1,6 +1,6 @@
 import { type ThreadRecord, UwfError } from "@uwf/protocol";
 
-/** Stepping a thread a worker set `failed` after its retries: it waits for a resume, which tries its step again. */
+/** A thread set `failed` after its step kept failing (reported by `log --follow`): the next step or resume tries it again. */
 export class ThreadFailedError extends UwfError {
   static readonly code = "thread-failed" as const;
 

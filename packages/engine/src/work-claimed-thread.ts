@@ -168,8 +168,16 @@ async function stepUntilSettled(
       continue;
     }
     const { record } = outcome;
-    if (record.status === "ended")
-      await options.emit({ type: "thread-ended", thread: threadId, head: record.head, worker });
+    if (record.status === "ended") {
+      const { outcome } = record;
+      await options.emit({
+        type: "thread-ended",
+        thread: threadId,
+        head: record.head,
+        ...(outcome === undefined ? {} : { outcome }),
+        worker,
+      });
+    }
     if (record.status === "suspended") {
       const { head, next, reason } = record;
       await options.emit({
@@ -191,12 +199,13 @@ async function giveUp(
   options: WorkClaimedThreadOptions,
   hold: LeaseHold,
   outcome: ClaimedThreadOutcome,
-  failure: { code: string; message: string },
+  failure: { code: string; message: string; data: Record<string, unknown> },
   attempts: number,
 ): Promise<ThreadReleaseReason> {
   const threadFailure = {
     code: failure.code,
     message: failure.message,
+    run: typeof failure.data.run === "string" ? failure.data.run : null,
     attempts,
     failedAt: options.now().toISOString(),
   };

@@ -13,11 +13,21 @@ export function limitsFromInput(input: BudgetInput | undefined): Partial<BudgetL
   return { maxSteps: input?.max_steps, maxTokens: input?.max_tokens, maxCostUsd: input?.max_cost_usd };
 }
 
-/** Each limit from the first source that sets it (null and absent both leave it to the next); null when none does. */
+/**
+ * The step limit of a thread whose flags, workflow and config set none (DESIGN §4): a loop whose
+ * reviewer never approves stops here, suspended for its budget, instead of running on.
+ */
+export const DEFAULT_MAX_STEPS = 100;
+
+/**
+ * Each limit from the first source that sets it (null and absent both leave it to the next); null when
+ * none does. A step limit of 0 sets "none": it stops the search and gives null.
+ */
 export function mergeBudgetLimits(...sources: ReadonlyArray<Partial<BudgetLimits> | undefined>): BudgetLimits {
   const pick = <Limit extends BudgetLimit>(limit: Limit): BudgetLimits[Limit] | null => {
     for (const source of sources) {
       const value = source?.[limit];
+      if (value === 0 && limit === "maxSteps") return null;
       if (value !== undefined && value !== null) return value;
     }
     return null;

@@ -7,7 +7,8 @@ import { BUDGET_LIMITS } from "./budget-limits.ts";
  */
 export const budgetInputSchema = z
   .object({
-    max_steps: z.number().int("expected a whole number").positive("expected a number above 0").optional(),
+    /** 0: no step limit (not even the default one, DEFAULT_MAX_STEPS). */
+    max_steps: z.number().int("expected a whole number").nonnegative("expected 0 (no limit) or more").optional(),
     max_tokens: z.number().int("expected a whole number").positive("expected a number above 0").optional(),
     max_cost_usd: z.number().positive("expected a number of US dollars above 0").optional(),
   })

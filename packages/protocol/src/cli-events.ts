@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
 import { errorBodySchema } from "./error-result.ts";
-import { threadFailureSchema, threadStatusSchema } from "./thread-record.ts";
+import { threadFailureSchema, threadOutcomeSchema, threadStatusSchema } from "./thread-record.ts";
 import { stepSummarySchema } from "./thread-results.ts";
 
 /**
@@ -59,6 +59,8 @@ export const threadEndedEventSchema = z.object({
   type: z.literal("thread-ended"),
   thread: z.string(),
   head: addressSchema,
+  /** How it ended: the role, its `$status` and the `$END` edge taken. */
+  outcome: threadOutcomeSchema.optional(),
   worker: workerField,
 });
 export type ThreadEndedEvent = z.infer<typeof threadEndedEventSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { threadOutcomeSchema } from "./thread-record.ts";
 import { stepResultSchema } from "./thread-results.ts";
 import { usageSchema } from "./usage.ts";
 
@@ -7,7 +8,7 @@ import { usageSchema } from "./usage.ts";
  * counts as: `ended` it reached `$END` (0), `active` it ran its `-n` steps and goes on (0),
  * `suspended` it waits for `uwf resume`, or was refused because it already did (20), `stopped` the
  * batch reached `--batch-max-cost` before its end (20), `already-ended` it had ended before the batch
- * (10), `busy` another process held it or its head moved (75), `failed` a step failed (1, or its
+ * (0: it counts as ended), `busy` another process held it or its head moved (75), `failed` a step failed (1, or its
  * error's exit code), `cancelled` it was cancelled meanwhile (1), `interrupted` Ctrl-C, SIGTERM or
  * SIGHUP stopped it or kept it from starting (130, 129 for SIGHUP).
  */
@@ -27,7 +28,10 @@ export type BatchThreadOutcome = z.infer<typeof batchThreadOutcomeSchema>;
 
 /** One thread of a batch: what `step` reports for it, how it came out, and what it spent in the batch. */
 export const batchThreadResultSchema = stepResultSchema.extend({
+  /** How the thread came out of the batch (not how it ended: that is `threadOutcome`). */
   outcome: batchThreadOutcomeSchema,
+  /** How an ended thread ended (the record's `outcome`: role, `$status`, `$END` edge). */
+  threadOutcome: threadOutcomeSchema.optional(),
   /** The exit code this thread counts as; the batch exits with the most severe of them. */
   exitCode: z.number().int().nonnegative(),
   /** What its agents used since the batch began, failed runs included. */

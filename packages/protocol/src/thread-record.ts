@@ -28,17 +28,50 @@ export const forkOriginSchema = z
   .strict();
 export type ForkOrigin = z.infer<typeof forkOriginSchema>;
 
-/** Why a worker gave up on a thread (status `failed`): the last attempt's error, and how many attempts it made. */
+/**
+ * Why a thread's step was given up on (status `failed`), by whoever ran it (`step`, `run`, `resume`, a
+ * batch or a worker): the last attempt's error, the agent run it left in the store, how many attempts were made.
+ */
 export const threadFailureSchema = z
   .object({
     /** The error's code (see ErrorCode), or `internal` for an error without one. */
     code: z.string().min(1),
     message: z.string(),
+    /**
+     * The address of the last attempt's agent run (its raw reply, stderr, prompt); null when it failed
+     * before an agent ran. Absent on failures recorded before it was kept.
+     */
+    run: addressSchema.nullable().optional(),
     attempts: z.number().int().positive(),
     failedAt: z.iso.datetime(),
   })
   .strict();
 export type ThreadFailure = z.infer<typeof threadFailureSchema>;
+
+/** The `$END` edge an ended thread took: its index among its role's edges, and its condition or its map key (`$status`). */
+export const outcomeEdgeSchema = z
+  .object({
+    index: z.number().int().nonnegative(),
+    /** The edge's condition name; null for an edge without one. */
+    condition: z.string().nullable(),
+    /** The `$status` value the edge answers (its key in a map of edges); null for an edge without one. */
+    key: z.string().nullable(),
+  })
+  .strict();
+export type OutcomeEdge = z.infer<typeof outcomeEdgeSchema>;
+
+/**
+ * How an ended thread ended (DESIGN §1): the role whose reply ended it, that reply's `$status` (null
+ * when it had none) and the `$END` edge taken. "Ended" alone says nothing about success; this does.
+ */
+export const threadOutcomeSchema = z
+  .object({
+    role: z.string(),
+    status: z.string().nullable(),
+    edge: outcomeEdgeSchema,
+  })
+  .strict();
+export type ThreadOutcome = z.infer<typeof threadOutcomeSchema>;
 
 /** The one mutable record of a thread, kept in the ref store. Everything else is in the object store. */
 export const threadRecordSchema = z
@@ -83,6 +116,8 @@ export const threadRecordSchema = z
     queued: z.boolean().optional(),
     /** Set while the thread is `failed`: what its last attempt failed with. Absent otherwise. */
     failure: threadFailureSchema.optional(),
+    /** Set while the thread is `ended`: how it ended. Absent otherwise, and on threads ended before outcomes were kept. */
+    outcome: threadOutcomeSchema.optional(),
   })
   .strict();
 export type ThreadRecord = z.infer<typeof threadRecordSchema>;

@@ -5,7 +5,9 @@ import { errorBodySchema } from "./error-result.ts";
 import {
   forkOriginSchema,
   leaseSchema,
+  threadFailureSchema,
   threadIdSchema,
+  threadOutcomeSchema,
   threadRecordSchema,
   threadStatusSchema,
 } from "./thread-record.ts";
@@ -36,6 +38,12 @@ export const stepResultSchema = z.object({
   status: threadStatusSchema,
   next: z.string().nullable(),
   steps: z.array(stepSummarySchema),
+  /** Why a suspended thread waits (its role's `reason`, or `budget`); absent unless suspended. */
+  reason: z.string().optional(),
+  /** How an ended thread ended; absent unless ended (and on threads ended before outcomes were kept). */
+  outcome: threadOutcomeSchema.optional(),
+  /** What a failed thread's last attempt failed with, and the run it left; absent unless failed. */
+  failure: threadFailureSchema.optional(),
   /** The thread's budget and what it spent, for a thread with one; `exceeded` names the limit a budget suspension reached. */
   budget: budgetReportSchema.optional(),
   /**
@@ -100,9 +108,23 @@ export const listResultSchema = z.object({
 });
 export type ListResult = z.infer<typeof listResultSchema>;
 
+/**
+ * A failed attempt at a thread's next step, listed by `log` where it happened (after the steps before
+ * it): the thread's `failure`, with the step number and role it was to be.
+ */
+export const failedAttemptSchema = threadFailureSchema.extend({
+  number: z.number().int().positive(),
+  role: z.string().nullable(),
+});
+export type FailedAttempt = z.infer<typeof failedAttemptSchema>;
+
 export const logResultSchema = z.object({
   thread: z.string(),
   steps: z.array(stepSummarySchema),
+  /** The failed attempts after the last step, while the thread is `failed`; absent otherwise. */
+  failed: z.array(failedAttemptSchema).optional(),
+  /** How the thread ended, once ended (absent on threads ended before outcomes were kept). */
+  outcome: threadOutcomeSchema.optional(),
   /** What agent runs that did not become a step used (the thread record's `failedUsage`); absent when none failed. */
   failedUsage: usageSchema.optional(),
   /** The thread's budget and what it spent, for a thread with one. */

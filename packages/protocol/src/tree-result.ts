@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
 import { budgetReportSchema } from "./budget.ts";
-import { forkOriginSchema, threadIdSchema, threadStatusSchema } from "./thread-record.ts";
+import { forkOriginSchema, threadIdSchema, threadOutcomeSchema, threadStatusSchema } from "./thread-record.ts";
 import { usageSchema } from "./usage.ts";
 
 /**
@@ -17,6 +17,8 @@ export type TreePlacement = z.infer<typeof treePlacementSchema>;
 export const familyTreeNodeSchema = z.object({
   thread: threadIdSchema,
   status: threadStatusSchema,
+  /** How an ended thread ended (absent on threads ended before outcomes were kept). */
+  outcome: threadOutcomeSchema.optional(),
   stepCount: z.number().int().nonnegative(),
   usage: usageSchema,
   /** The thread's budget and what it spent (its own, from its fork point), for a thread with one. */

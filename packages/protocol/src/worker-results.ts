@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { addressSchema } from "./address.ts";
 import { workerStoppedEventSchema } from "./cli-events.ts";
-import { threadFailureSchema, threadStatusSchema } from "./thread-record.ts";
+import { threadFailureSchema, threadOutcomeSchema, threadStatusSchema } from "./thread-record.ts";
 
 /** `uwf worker --json`: what the worker did over its life, printed when it stops (its `worker-stopped` event without `type` and `thread`). */
 export const workerResultSchema = workerStoppedEventSchema.omit({ type: true, thread: true });
 export type WorkerResult = z.infer<typeof workerResultSchema>;
 
-/** One thread `uwf wait` waited for, where it stands now, and the exit code `uwf step` of it would give. */
+/** One thread `uwf wait` waited for, where it stands now, and the exit code it counts as (0 ended, 20 suspended, 1 failed or cancelled, 75 still active). */
 export const waitedThreadSchema = z.object({
   thread: z.string(),
   head: addressSchema,
@@ -17,6 +17,8 @@ export const waitedThreadSchema = z.object({
   reason: z.string().nullable(),
   /** What a failed thread's last attempt failed with. */
   failure: threadFailureSchema.optional(),
+  /** How an ended thread ended (absent on threads ended before outcomes were kept). */
+  outcome: threadOutcomeSchema.optional(),
   exitCode: z.number().int().nonnegative(),
 });
 export type WaitedThread = z.infer<typeof waitedThreadSchema>;

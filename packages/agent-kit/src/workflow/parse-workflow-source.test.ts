@@ -67,9 +67,9 @@ describe("parseWorkflowSource", () => {
   });
 
   it("names the field of a budget: that is wrong", () => {
-    expect(problemsOf(`budget: { max_steps: 0, max_cost: 2 }\n${listForm}`)).toEqual([
-      "1:22 budget.max_steps: expected a number above 0",
-      '1:25 budget.max_cost: unknown field "max_cost"',
+    expect(problemsOf(`budget: { max_steps: -1, max_cost: 2 }\n${listForm}`)).toEqual([
+      "1:22 budget.max_steps: expected 0 (no limit) or more",
+      '1:26 budget.max_cost: unknown field "max_cost"',
     ]);
   });
 

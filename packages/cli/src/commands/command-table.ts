@@ -105,8 +105,8 @@ const START_OPTIONS = {
 const BUDGET_OPTIONS = {
   maxSteps: {
     flags: "--max-steps <n>",
-    description: "budget: the thread suspends (exit 20) before a step past its N-th",
-    parse: parsePositiveInteger,
+    description: "budget: the thread suspends (exit 20) before a step past its N-th (default 100; 0: no limit)",
+    parse: parseNonNegativeInteger,
   },
   maxTokens: {
     flags: "--max-tokens <n>",
@@ -235,6 +235,10 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         description: "active, suspended, ended, cancelled or failed",
         completes: ["active", "suspended", "ended", "cancelled", "failed"],
       },
+      outcome: {
+        flags: "--outcome <status>",
+        description: "only ended threads whose ending reply's $status is this (see OUTCOME)",
+      },
       workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
       limit: {
         flags: "--limit <n>",
@@ -252,8 +256,8 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: [
       "uwf list --status failed --limit 0",
+      "uwf list --outcome approved",
       "uwf list --forks-of 01J9 --recursive --json",
-      "uwf list --running",
     ],
     json: "listResultSchema",
     load: async () => (await import("./thread/list.ts")).listCommand,
@@ -330,17 +334,23 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       prompt: { flags: "-p, --prompt <answer>", description: "the answer or new instruction (- reads stdin)" },
       promptFile: { ...PROMPT_FILE_OPTION, description: "the answer from a file (- reads stdin)" },
       ...BUDGET_OPTIONS,
+      all: { flags: "--all", description: "then step on until the thread ends or suspends, as `run` does" },
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
       queue: { flags: "--queue", description: "a failed thread: make it active and leave it to a worker" },
     },
-    examples: ['uwf resume 01J9 -p "Yes, drop the old API"', "uwf resume 01J9 --max-cost 5", "uwf resume 01J9 --queue"],
+    examples: [
+      'uwf resume 01J9 -p "Yes, drop the old API" --all',
+      "uwf resume 01J9 --max-cost 5",
+      "uwf resume 01J9 --queue",
+    ],
     json: "stepResultSchema, or shownThreadSchema with --queue",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,
   }),
   defineCommand({
     name: "wait",
-    description: "wait until each thread ends, suspends, fails or is cancelled; exit as a step of it would",
+    description:
+      "wait until each thread ends, suspends, fails or is cancelled; exit 0 when all ended, 20 suspended, 1 failed",
     arguments: [{ syntax: "<thread...>", key: "threads", completes: "thread" }],
     options: {
       timeout: {

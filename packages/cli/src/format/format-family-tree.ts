@@ -1,6 +1,7 @@
 import type { FamilyTreeNode, TreeResult } from "@uwf/protocol";
 import { createPalette, type Palette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
+import { describeOutcome } from "./format-step-result.ts";
 
 /**
  * The tree drawn with box characters: each thread on one line (id, status, steps, cost), each fork
@@ -28,6 +29,7 @@ function describeNode(node: FamilyTreeNode, asked: string, paint: Palette): stri
   const where = branchLabel(node);
   const steps = `${node.stepCount} ${node.stepCount === 1 ? "step" : "steps"}`;
   const parts = [paint.bold(node.thread), node.status, steps, `$${node.usage.costUsd.toFixed(4)}`];
+  if (node.outcome !== undefined) parts.push(`outcome ${describeOutcome(node.outcome)}`);
   if (node.budget !== undefined) parts.push(`budget ${formatBudget(node.budget)}`);
   let line = (where === null ? "" : `${where}: `) + parts.join("  ");
   if (node.placement === "address") line += paint.dim("  (forked by address before uwf recorded lineage)");

@@ -1,8 +1,9 @@
-import type { ExpandedNode, ShownThread, ThreadFailure } from "@uwf/protocol";
+import type { ExpandedNode, ShownThread, ThreadFailure, ThreadOutcome } from "@uwf/protocol";
 import { stringify } from "yaml";
 import { createPalette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
+import { describeOutcome } from "./format-step-result.ts";
 import { formatUsage } from "./format-usage.ts";
 
 export function formatThreadRecord(thread: ShownThread, color: boolean): string {
@@ -11,7 +12,8 @@ export function formatThreadRecord(thread: ShownThread, color: boolean): string 
     ["thread", thread.id],
     ["workflow", `${thread.workflow} (${thread.workflowAddress})`],
     ["status", thread.status + (thread.reason === null ? "" : ` — ${thread.reason}`)],
-    ...(thread.failure === undefined ? [] : [failureRow(thread.failure)]),
+    ...(thread.failure === undefined ? [] : failureRows(thread.id, thread.failure)),
+    ...(thread.outcome === undefined ? [] : [outcomeRow(thread.outcome)]),
     ...(thread.queued === true ? [["queued", "yes: `uwf worker` steps it"] as [string, string]] : []),
     ["next", thread.next ?? "—"],
     ["steps", String(thread.stepCount)],
@@ -37,10 +39,25 @@ export function formatThreadRecord(thread: ShownThread, color: boolean): string 
   return rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`).join("\n");
 }
 
-/** Why a worker gave up on the thread, and how to go on. */
-function failureRow(failure: ThreadFailure): [string, string] {
+/** Why the thread's step was given up on, the run it left, and how to go on. */
+function failureRows(thread: string, failure: ThreadFailure): Array<[string, string]> {
   const attempts = `${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}`;
-  return ["failure", `${failure.code}: ${failure.message} (${attempts}, ${failure.failedAt}; \`uwf resume\` retries)`];
+  const rows: Array<[string, string]> = [
+    [
+      "failure",
+      `${failure.code}: ${failure.message} (${attempts}, ${failure.failedAt}; \`uwf step ${thread}\` retries)`,
+    ],
+  ];
+  if (failure.run != null) rows.push(["failed run", `${failure.run} (\`uwf show ${failure.run}\`)`]);
+  return rows;
+}
+
+/** How the thread ended: the role, its `$status`, and the `$END` edge (its index, and its key or condition). */
+function outcomeRow(outcome: ThreadOutcome): [string, string] {
+  const { edge } = outcome;
+  const by =
+    edge.key !== null ? `$status ${edge.key}` : edge.condition !== null ? `condition ${edge.condition}` : "always";
+  return ["outcome", `${describeOutcome(outcome)} (edge ${edge.index} of ${outcome.role}: ${by})`];
 }
 
 /** A node as YAML; a step also shows its output, agent run and body. */

@@ -1,5 +1,6 @@
 import type { BatchThreadOutcome, StepBatchResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
+import { describeOutcome } from "./format-step-result.ts";
 import { formatTable } from "./format-table.ts";
 
 /** The longest error shown in the table; stderr had the whole message when the thread failed. */
@@ -25,13 +26,21 @@ export function formatStepBatchResult(result: StepBatchResult, color: boolean): 
   const rows = result.threads.map((thread) => [
     thread.thread,
     String(thread.steps.length),
-    outcomeColor[thread.outcome](thread.outcome),
+    outcomeColor[thread.outcome](thread.outcome) +
+      (thread.threadOutcome === undefined ? "" : ` (${describeOutcome(thread.threadOutcome)})`),
     formatCost(thread.usage.costUsd),
     thread.error === undefined ? "" : cut(`${thread.error.code}: ${thread.error.message.split("\n")[0]}`),
   ]);
   const table = formatTable(["THREAD", "STEPS", "STATUS", "COST", "ERROR"], rows);
   const counts = new Map<string, number>();
-  for (const thread of result.threads) counts.set(thread.outcome, (counts.get(thread.outcome) ?? 0) + 1);
+  // Ended threads are counted by how they ended: "6 ended (reviewer gave_up)" tells more than "10 ended".
+  for (const thread of result.threads) {
+    const key =
+      thread.threadOutcome === undefined
+        ? thread.outcome
+        : `${thread.outcome} (${describeOutcome(thread.threadOutcome)})`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
   const steps = result.threads.reduce((total, thread) => total + thread.steps.length, 0);
   const totals = [
     `${result.threads.length} ${result.threads.length === 1 ? "thread" : "threads"}: ${[...counts].map(([outcome, count]) => `${count} ${outcome}`).join(", ")}`,

@@ -1,5 +1,5 @@
 import { describeReachedLimit } from "@uwf/engine";
-import type { StepResult } from "@uwf/protocol";
+import type { StepResult, ThreadOutcome } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
 import { raiseLimitHint } from "./describe-budget.ts";
 
@@ -14,12 +14,40 @@ export function formatStepResult(result: StepResult, color: boolean): string {
 }
 
 function standing(result: StepResult): string {
-  if (result.status === "ended") return " · it reached $END, nothing is left to step";
+  if (result.status === "ended") {
+    const how = result.outcome === undefined ? "" : ` (${describeOutcome(result.outcome)})`;
+    return ` · it reached $END${how}, nothing is left to step`;
+  }
   const { budget } = result;
   if (result.status === "suspended" && budget?.exceeded != null) {
     const limit = budget.exceeded;
     const reached = describeReachedLimit(limit, budget[limit] ?? 0, budget.spent);
     return ` · budget: ${reached}; go on with \`${raiseLimitHint(result.thread, limit)}\``;
   }
+  if (result.status === "suspended" && result.reason !== undefined && result.next !== null)
+    return ` · ${result.next} asks: ${result.reason}`;
   return result.next === null ? "" : ` · next: ${result.next}`;
+}
+
+/**
+ * How a thread ended, in a few words: `reviewer approved` (its `$status`), `reviewer: condition
+ * gave_up` (an edge with a condition and no status), or `reviewer` (the edge that always holds).
+ */
+export function describeOutcome(outcome: ThreadOutcome): string {
+  if (outcome.status !== null) return `${outcome.role} ${outcome.status}`;
+  if (outcome.edge.condition !== null) return `${outcome.role}: ${outcome.edge.condition}`;
+  return outcome.role;
+}
+
+/**
+ * What to do about a thread a role suspended, for stderr: its question and the exact command that
+ * answers it. Null when the thread is not suspended, or its budget suspended it (formatStepResult says how to raise that).
+ */
+export function describeSuspension(
+  result: Pick<StepResult, "thread" | "status" | "next" | "reason" | "budget">,
+): string | null {
+  if (result.status !== "suspended" || result.budget?.exceeded != null) return null;
+  const who = result.next ?? "the role";
+  return `${who} asks: ${result.reason ?? ""}
+answer with: uwf resume ${result.thread} -p "ANSWER"`;
 }

@@ -4,6 +4,7 @@ import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { type FitColumn, fitTable } from "./fit-table.ts";
 import { formatTimestamp } from "./format-duration.ts";
+import { describeOutcome } from "./format-step-result.ts";
 
 export interface FormatThreadListOptions {
   /** The terminal's width: columns are said shorter, cut or left out to fit it (`list --wide`: undefined, all). */
@@ -13,8 +14,8 @@ export interface FormatThreadListOptions {
 /**
  * `uwf list` as a table. Columns that only some pages need (BUDGET, FORKED FROM, the lease holder's)
  * appear only when a listed thread has one. On a narrow terminal the table gives up, in this order:
- * the long UPDATED form, the lease times, BUDGET, UPDATED, some characters of STATUS, WORKFLOW, NEXT and
- * HELD BY, then FORKED FROM, NEXT and STEPS. THREAD always stays whole: it is what the next command needs.
+ * the long UPDATED form, the lease times, BUDGET, UPDATED, some characters of STATUS, WORKFLOW, NEXT,
+ * OUTCOME and HELD BY, then FORKED FROM, NEXT and OUTCOME, and STEPS. THREAD always stays whole: it is what the next command needs.
  */
 export function formatThreadList(result: ListResult, color: boolean, options: FormatThreadListOptions = {}): string {
   const paint = createPalette(color);
@@ -45,6 +46,16 @@ export function formatThreadList(result: ListResult, color: boolean, options: Fo
     { header: "WORKFLOW", cells: cells((thread) => thread.workflow), truncate: { at: 6, minWidth: 8 } },
     { header: "STEPS", cells: cells((thread) => String(thread.stepCount)), dropAt: 9 },
     { header: "NEXT", cells: cells((thread) => thread.next ?? ""), truncate: { at: 6, minWidth: 6 }, dropAt: 8 },
+    ...(threads.some((thread) => thread.outcome !== undefined)
+      ? [
+          {
+            header: "OUTCOME",
+            cells: cells((thread) => (thread.outcome === undefined ? "" : describeOutcome(thread.outcome))),
+            truncate: { at: 6, minWidth: 8 },
+            dropAt: 8,
+          },
+        ]
+      : []),
     {
       header: "UPDATED",
       cells: cells((thread) => formatTimestamp(thread.updatedAt)),

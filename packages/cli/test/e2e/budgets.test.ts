@@ -133,7 +133,8 @@ describe("where limits come from", () => {
       limited,
       readFileSync(LINEAR, "utf8").replace("name: linear\n", "name: limited\nbudget: { max_steps: 5 }\n"),
     );
-    expect(await budgetOf(await startLinear())).toBeUndefined();
+    // With none set anywhere, the default step limit.
+    expect(await budgetOf(await startLinear())).toMatchObject({ maxSteps: 100, maxTokens: null, maxCostUsd: null });
 
     temp.writeConfig("budget: { max_steps: 1, max_cost_usd: 3 }\n");
     expect(await budgetOf(await startLinear())).toMatchObject({ maxSteps: 1, maxTokens: null, maxCostUsd: 3 });
@@ -242,8 +243,10 @@ describe("show, log, list and tree", () => {
     expect(treeJson.roots[0]?.budget?.exceeded).toBe("maxSteps");
   });
 
-  it("leave a thread without a budget as it was shown", async () => {
-    const thread = await startLinear();
+  it("leave a thread without a budget (--max-steps 0) as it was shown", async () => {
+    const thread = (await temp.uwf(["start", LINEAR, "-p", "Go", "--max-steps", "0", "--json"])).json<{
+      thread: string;
+    }>().thread;
     expect((await temp.uwf(["show", thread])).stdout).not.toContain("budget");
     expect((await temp.uwf(["list"])).stdout).not.toContain("BUDGET");
     expect(await show(thread)).not.toHaveProperty("budget");
@@ -290,7 +293,7 @@ describe("token and cost limits, with the built-in agent against the fake Messag
     const result = stepResultSchema.parse(ran.json());
     expect(result.steps.map((step) => step.role)).toEqual(["writer"]);
     expect(result.budget).toEqual({
-      maxSteps: null,
+      maxSteps: 100,
       maxTokens: null,
       maxCostUsd: 0.004,
       exceeded: "maxCostUsd",
@@ -298,7 +301,7 @@ describe("token and cost limits, with the built-in agent against the fake Messag
     });
     expect(server.messageRequests()).toHaveLength(1);
     expect((await temp.uwf(["show", result.thread])).stdout).toMatch(
-      /^budget +\$0\.0045\/\$0\.0040 \(max_cost_usd reached\)$/m,
+      /^budget +1\/100 steps · \$0\.0045\/\$0\.0040 \(max_cost_usd reached\)$/m,
     );
 
     const short = await temp.uwf(["resume", result.thread, "--max-cost", "0.0045"], { env });

@@ -72,8 +72,9 @@ describe("fork lineage", () => {
     const second = await start();
     expect((await record(second)).start).toBe(first.start);
 
+    // The start node was first recorded by the older original.
     const byAddress = await fork(first.start);
-    expect(byAddress.forkedFrom).toEqual(origin(second, 0, first.start));
+    expect(byAddress.forkedFrom).toEqual(origin(first.thread, 0, first.start));
     const fromFirst = await fork(first.start, "--from", first.thread.slice(0, 12));
     expect(fromFirst.forkedFrom).toEqual(origin(first.thread, 0, first.start));
     expect((await record(fromFirst.thread)).forkedFrom).toEqual(origin(first.thread, 0, first.start));
@@ -99,8 +100,9 @@ describe("fork lineage", () => {
     expect(grandchild.forkedFrom).toEqual(origin(middle.thread, 2, stepped.head));
     const byAddress = await fork(stepped.head);
     expect(byAddress.forkedFrom).toEqual(origin(middle.thread, 2, stepped.head));
+    // The grandchild only holds that step as its head: the middle fork recorded it.
     const ofGrandchild = await fork(grandchild.thread);
-    expect(ofGrandchild.forkedFrom).toEqual(origin(grandchild.thread, 2, stepped.head));
+    expect(ofGrandchild.forkedFrom).toEqual(origin(middle.thread, 2, stepped.head));
 
     const listed = await temp.uwf(["list"]);
     expect(listed.stdout).toContain("FORKED FROM");
@@ -137,7 +139,11 @@ describe("fork lineage", () => {
     const original = await finishedThread();
     const child = (await fork(original.planner)).thread;
     const sibling = (await fork(original.start)).thread;
-    const grandchild = (await fork(child)).thread;
+    // Each generation records a step of its own (a replaced reply), so the next fork is its child.
+    expect((await temp.uwf(["step", child, "--agent", SCRIPTED])).exitCode).toBe(0);
+    const reply = join(temp.work, "reply.md");
+    await Bun.write(reply, "---\ndone: false\n---\nWhat if it had failed?\n");
+    const grandchild = (await fork(child, "--output", reply)).thread;
     const greatGrandchild = (await fork(grandchild)).thread;
 
     expect(await listIds("--forks-of", original.thread)).toEqual([sibling, child]);
@@ -160,6 +166,26 @@ describe("fork lineage", () => {
     const unknown = await temp.uwf(["list", "--forks-of", "01ZZZZ"]);
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain('no thread "01ZZZZ"');
+  });
+
+  it("places repeated forks of one address as siblings under the thread that recorded it, however each is named", async () => {
+    const original = await finishedThread();
+    const first = await fork(original.planner);
+    // Forked by the first fork's id (its head is that address) and --from it: still the original's.
+    const second = await fork(first.thread);
+    const third = await fork(original.planner, "--from", first.thread);
+    for (const made of [first, second, third]) {
+      expect(made.forkedFrom).toEqual(origin(original.thread, 1, original.planner));
+    }
+    const result = await tree(third.thread);
+    expect(shape(result.roots)).toEqual([
+      `${original.thread}@-(original)`,
+      `  ${first.thread}@1(lineage)`,
+      `  ${second.thread}@1(lineage)`,
+      `  ${third.thread}@1(lineage)`,
+    ]);
+    expect(await listIds("--forks-of", original.thread)).toEqual([third.thread, second.thread, first.thread]);
+    expect(await listIds("--forks-of", first.thread)).toEqual([]);
   });
 
   it("draws the family tree from the root original, as text, JSON and Mermaid", async () => {
@@ -186,10 +212,10 @@ describe("fork lineage", () => {
     const text = await temp.uwf(["tree", grandchild]);
     expect(text.exitCode).toBe(0);
     expect(text.stdout.split("\n")).toEqual([
-      `${original.thread}  ended  2 steps  $0.0000`,
-      `├─ step 0: ${ofStart}  active  0 steps  $0.0000`,
-      `└─ step 1: ${child}  ended  2 steps  $0.0000`,
-      `   └─ step 2: ${grandchild}  ended  2 steps  $0.0000 *`,
+      `${original.thread}  ended  2 steps  $0.0000  outcome doer  budget 2/100 steps`,
+      `├─ step 0: ${ofStart}  active  0 steps  $0.0000  budget 0/100 steps`,
+      `└─ step 1: ${child}  ended  2 steps  $0.0000  outcome doer  budget 1/100 steps`,
+      `   └─ step 2: ${grandchild}  ended  2 steps  $0.0000  outcome doer  budget 0/100 steps *`,
       "",
     ]);
 
@@ -243,6 +269,7 @@ describe("forks recorded by an older uwf", () => {
   /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
   function rollBackToSchema6(): void {
     const database = new Database(join(temp.home, "refs.db"));
+    database.run("ALTER TABLE threads DROP COLUMN outcome");
     database.run("ALTER TABLE leases DROP COLUMN cancel_requested_at");
     database.run("DROP TABLE deleted_threads");
     database.run("DROP INDEX threads_runnable");

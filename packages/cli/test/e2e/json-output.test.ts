@@ -75,7 +75,7 @@ describe("--json output", () => {
     await expectJson(["run", LINEAR, "-p", "Run it", "--agent", SCRIPTED], stepResultSchema);
     const queued = await expectJson(["run", LINEAR, "-p", "For a worker", "--queue"], startResultSchema);
     await expectJson(["worker", "--once", "--agent", SCRIPTED], workerResultSchema);
-    await expectJson(["wait", queued.thread], waitResultSchema, 10);
+    await expectJson(["wait", queued.thread], waitResultSchema);
     await expectJson(["list", "--running"], listResultSchema);
     // The fork's step (the doer's, routed to $END) ended it; the first thread is still active.
     await expectJson(["cancel", thread], shownThreadSchema);

@@ -151,8 +151,10 @@ describe("streaming step lines", () => {
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
     const document = stepResultSchema.parse(result.json());
     expect(document.steps.map((step) => step.role)).toEqual(["planner"]);
-    expect(document).toMatchObject({ status: "active", next: "doer", head: document.steps[0]?.address });
+    // The thread stands where the failed step left it: failed, its next role still the doer's.
+    expect(document).toMatchObject({ status: "failed", next: "doer", head: document.steps[0]?.address });
     expect(document.error).toMatchObject({ code: "agent-failed", data: { role: "doer" } });
+    expect(document.failure).toMatchObject({ code: "agent-failed", run: document.error?.data.run });
     expect(document.error).toEqual(errorResultSchema.parse(JSON.parse(result.stderr)).error);
   });
 
@@ -171,7 +173,7 @@ describe("streaming step lines", () => {
 });
 
 describe("uwf log --follow", () => {
-  it("prints the steps so far, then a step another process records, and exits 10 when the thread ends", async () => {
+  it("prints the steps so far, then a step another process records, and exits 0 when the thread ends", async () => {
     const thread = await start();
     expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
     const follower = temp.spawn(["log", thread, "--follow", "--jsonl"]);
@@ -180,7 +182,7 @@ describe("uwf log --follow", () => {
     expect(cliEventSchema.parse(JSON.parse(lines[0]?.text ?? ""))).toMatchObject({ type: "step-finished", number: 1 });
 
     expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
-    expect(await follower.exited).toBe(10);
+    expect(await follower.exited).toBe(0);
     await done;
     const events = lines.map((line) => cliEventSchema.parse(JSON.parse(line.text)));
     expect(events.map((event) => [event.type, "role" in event ? event.role : null])).toEqual([
@@ -196,7 +198,7 @@ describe("uwf log --follow", () => {
     const { lines, done } = readLines(follower.stdout as ReadableStream<Uint8Array>);
     const stepper = temp.spawn(["step", thread, "--all", "--agent", "one-second"]);
     expect(await stepper.exited).toBe(0);
-    expect(await follower.exited).toBe(10);
+    expect(await follower.exited).toBe(0);
     await done;
     expect(lines.map((line) => line.text.replace(/ · .*/, ""))).toEqual([
       "#1 planner one-second",

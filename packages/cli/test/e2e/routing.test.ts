@@ -63,7 +63,7 @@ describe("routing a reply before its step is committed", () => {
     const error = lastJsonError(result.stderr);
     expect(error.code).toBe("agent-failed");
     expect(error.message).toContain(NO_EDGE);
-    expect(error.message).toContain("the thread is unchanged");
+    expect(error.message).toContain("no step was recorded");
 
     const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
     expect(run.outcome).toBe("invalid");
@@ -73,9 +73,13 @@ describe("routing a reply before its step is committed", () => {
     const reply = await temp.uwf(["show", String(error.data.run), "--reply"]);
     expect(reply.stdout).toContain("raw reply that leads nowhere");
 
-    const after = await record(thread);
-    expect(after).toEqual(before);
+    // The head and next role stand; the thread is failed, naming the run, until a step tries again.
+    const { failure, status, updatedAt: _updated, ...after } = await record(thread);
+    const { updatedAt: _before, status: _active, ...unchanged } = before;
+    expect(after).toEqual(unchanged);
     expect(after.next).toBe("worker");
+    expect(status).toBe("failed");
+    expect(failure).toMatchObject({ code: "agent-failed", run: error.data.run, attempts: 1 });
   });
 
   it("accepts a reply fixed on retry and records where it leads", async () => {
@@ -137,7 +141,7 @@ describe("the step that routes to $END", () => {
     const lines = result.stdout.trim().split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/^#2 reviewer done /);
-    expect(lines[2]).toBe(`thread ${thread} ended · it reached $END, nothing is left to step`);
+    expect(lines[2]).toBe(`thread ${thread} ended · it reached $END (reviewer done), nothing is left to step`);
   });
 
   it("makes `uwf run --max-steps N` on an N-step thread report ended", async () => {
@@ -253,7 +257,12 @@ describe("a thread stranded by an older uwf", () => {
     expect(error.message).toContain(NO_EDGE);
     expect(error.message).toContain(`uwf fork ${head} --output FILE`);
     expect(error.message).toContain(`uwf cancel ${thread}`);
-    expect(await record(thread)).toEqual(before);
+    // Its head stands; it is failed with no run (no agent ran), where `list --status failed` finds it.
+    const { failure, status, updatedAt: _updated, ...after } = await record(thread);
+    const { updatedAt: _before, status: _active, ...unchanged } = before;
+    expect(after).toEqual(unchanged);
+    expect(status).toBe("failed");
+    expect(failure).toMatchObject({ code: "thread-stranded", run: null });
 
     const file = join(temp.work, "corrected.md");
     await Bun.write(file, "---\n$status: approved\nsummary: Wrote hello.txt\n---\nCorrected.\n");

@@ -226,15 +226,18 @@ for (const backend of BACKENDS) {
         expect(listed.stdout).toContain(`${thread}  failed (agent-failed)`);
         expect((await temp.uwf(["list", "--status", "failed", "--json"])).json()).toMatchObject({ total: 1 });
 
-        // A failed thread refuses `uwf step` (exit 1, thread-failed) and changes nothing.
-        const refused = await temp.uwf(["step", thread, "--json"]);
-        expect(refused.exitCode).toBe(1);
-        expect(errorResultSchema.parse(JSON.parse(refused.stderr)).error.code).toBe("thread-failed");
-        expect(stepResultSchema.parse(refused.json())).toMatchObject({ status: "failed", steps: [] });
-        const plain = await temp.uwf(["step", thread]);
-        expect(plain.stderr).toContain(`uwf: thread ${thread} failed after 3 attempt(s): agent-failed: `);
-        expect(plain.stderr).toContain(`\`uwf resume ${thread}\``);
-        expect(await temp.showThread(thread)).toEqual(failed);
+        // `uwf step` tries a failed thread's step again: while the outage lasts it fails again, its attempts counted on.
+        const again = await temp.uwf(["step", thread, "--agent", "fail-while-flagged", "--json"], {
+          env: { FAIL_FLAG: flag },
+        });
+        expect(again.exitCode).toBe(1);
+        expect(errorResultSchema.parse(JSON.parse(again.stderr)).error.code).toBe("agent-failed");
+        expect(stepResultSchema.parse(again.json())).toMatchObject({
+          status: "failed",
+          steps: [],
+          failure: { code: "agent-failed", attempts: 4 },
+        });
+        expect(again.stderr).not.toContain("thread-failed");
 
         // Once the outage is over, `uwf resume` takes the step here; a worker then takes the thread to its end.
         const resumed = await temp.uwf(["resume", thread, "--agent", "fail-while-flagged", "--json"]);
@@ -388,7 +391,7 @@ for (const backend of BACKENDS) {
     });
 
     describe("uwf wait", () => {
-      it("waits for `run --queue`'s thread until a worker ends it, then exits 10 as a step of it would", async () => {
+      it("waits for `run --queue`'s thread until a worker ends it, then exits 0, so `&&` goes on", async () => {
         const started = await temp.uwf(["run", LINEAR, "-p", "queued run", "--queue"]);
         expect(started.exitCode).toBe(0);
         const thread = started.stdout.trim();
@@ -397,11 +400,11 @@ for (const backend of BACKENDS) {
         await Bun.sleep(300);
         expect(waiting.exitCode).toBeNull();
         expect((await temp.uwf(["worker", "--once", "-q"])).exitCode).toBe(0);
-        expect(await waiting.exited).toBe(10);
+        expect(await waiting.exited).toBe(0);
         const result = waitResultSchema.parse(JSON.parse(await new Response(waiting.stdout as ReadableStream).text()));
         expect(result).toMatchObject({
-          exitCode: 10,
-          threads: [{ thread, status: "ended", next: "$END", exitCode: 10 }],
+          exitCode: 0,
+          threads: [{ thread, status: "ended", next: "$END", exitCode: 0, outcome: { role: "doer" } }],
         });
       });
 
@@ -410,10 +413,10 @@ for (const backend of BACKENDS) {
         const ended = await queue("ends");
         const suspended = await queue("asks", ASK);
         expect((await temp.uwf(["worker", "--once", "--agent", "batch-worker", "-q"])).exitCode).toBe(0);
-        expect((await temp.uwf(["wait", ended])).exitCode).toBe(10);
+        expect((await temp.uwf(["wait", ended])).exitCode).toBe(0);
         const asking = await temp.uwf(["wait", suspended, ended]);
         expect(asking.exitCode).toBe(20);
-        expect(asking.stdout).toBe(`${suspended} suspended — Which colour?\n${ended} ended\n`);
+        expect(asking.stdout).toBe(`${suspended} suspended — Which colour?\n${ended} ended (doer)\n`);
 
         const failed = await queue("fails");
         const env = { FAIL_FLAG: flag };
@@ -421,7 +424,7 @@ for (const backend of BACKENDS) {
         const all = await temp.uwf(["wait", ended, suspended, failed, "--json"]);
         expect(all.exitCode).toBe(1);
         expect(waitResultSchema.parse(all.json()).threads.map((waited) => [waited.status, waited.exitCode])).toEqual([
-          ["ended", 10],
+          ["ended", 0],
           ["suspended", 20],
           ["failed", 1],
         ]);

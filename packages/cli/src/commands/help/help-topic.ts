@@ -37,12 +37,12 @@ const TOPICS: Readonly<Record<string, () => string>> = {
 
 /** What each exit code means; the error codes behind each come from EXIT_CODE_BY_ERROR_CODE. */
 const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
-  [EXIT_OK]: "done",
+  [EXIT_OK]: "done; `wait`, `log --follow`: every thread ended",
   [EXIT_FAILED]:
-    "failed: an agent failed, a reply stayed invalid, a workflow or config is invalid, not found, corrupt; a failed thread",
+    "failed: an agent failed (the thread is set failed), a reply stayed invalid, a workflow or config is invalid, not found, corrupt; `wait`, `log --follow`: a thread failed or was cancelled",
   [EXIT_USAGE]: "usage: unknown flag, bad value, malformed address, ambiguous or unknown prefix, refused start inputs",
-  [EXIT_ENDED]: "nothing to do: the thread has ended",
-  [EXIT_SUSPENDED]: "the thread is suspended and waits for `uwf resume`",
+  [EXIT_ENDED]: "nothing to do: `step` of a thread that has ended",
+  [EXIT_SUSPENDED]: "the thread is suspended and waits for `uwf resume` (`wait`: one is, none failed)",
   [EXIT_BUSY]: "busy or conflict: another process is stepping the thread, the head moved meanwhile; wait timed out",
   [EXIT_HANGUP]: "hung up: the terminal closed during a step (the thread is unchanged)",
   [EXIT_INTERRUPTED]: "interrupted by Ctrl-C or SIGTERM (the thread is unchanged)",

@@ -10,6 +10,8 @@ import { toShownThread } from "./to-shown-thread.ts";
 export interface ListCommandOptions {
   status?: string;
   workflow?: string;
+  /** Only the ended threads whose outcome's `$status` is this. */
+  outcome?: string;
   /** At most this many; 0 for all (default DEFAULT_LIST_LIMIT). */
   limit?: number;
   offset?: number;
@@ -51,6 +53,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   const query = {
     status: status?.data,
     workflow: options.workflow,
+    outcome: options.outcome,
     forksOf: parent === undefined ? undefined : { thread: parent.id, recursive: options.recursive === true },
     limit,
     offset,
@@ -95,7 +98,8 @@ async function listRunning(
   const matching = (await listRunningThreads(refs, now, host)).filter(
     ({ record }) =>
       (query.status === undefined || record.status === query.status) &&
-      (query.workflow === undefined || record.workflow === query.workflow),
+      (query.workflow === undefined || record.workflow === query.workflow) &&
+      (query.outcome === undefined || record.outcome?.status === query.outcome),
   );
   for (const { record, lease } of matching) {
     const { host, pid, acquiredAt, expiresAt } = lease;

@@ -1,8 +1,8 @@
-import { followThread, loadStepSummaries, resolveThread, ThreadCancelledError } from "@uwf/engine";
+import { followThread, loadStepSummaries, resolveThread, ThreadCancelledError, ThreadFailedError } from "@uwf/engine";
 import { budgetReport, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
-import { EXIT_ENDED, EXIT_SUSPENDED } from "../../exit-codes.ts";
+import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatLog } from "../../format/format-log.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
 import type { CommandOutcome } from "../../registry.ts";
@@ -24,9 +24,15 @@ export async function logCommand(
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
   const budget = budgetReport(record);
+  const { failure, outcome } = record;
   const result: LogResult = {
     thread: record.id,
     steps,
+    // The failed attempt sits where it happened: after the steps, as the step it was to be.
+    ...(failure === undefined || record.status !== "failed"
+      ? {}
+      : { failed: [{ ...failure, number: record.stepCount + 1, role: record.next }] }),
+    ...(outcome === undefined ? {} : { outcome }),
     ...(record.failedUsage === undefined ? {} : { failedUsage: record.failedUsage }),
     ...(budget === undefined ? {} : { budget }),
   };
@@ -35,8 +41,8 @@ export async function logCommand(
 
 /**
  * `log --follow`: the steps so far, then each new one as it is recorded, as `step --all` prints
- * them; done when the thread ends (exit 10) or suspends (exit 20), as a `step` of it would be then.
- * A thread cancelled meanwhile fails as stepping it would.
+ * them; done when the thread ends (exit 0), suspends (exit 20), fails or is cancelled (exit 1, with
+ * the error), as `uwf wait` exits.
  */
 async function logFollowCommand(
   options: LogCommandOptions,
@@ -62,6 +68,7 @@ async function logFollowCommand(
     const standing = standingEvent(record);
     if (standing !== null) await context.emit(standing);
     if (record.status === "cancelled") failure = new ThreadCancelledError(record.id);
+    if (record.status === "failed") failure = new ThreadFailedError(record);
   } catch (error) {
     // A reader that went away gets nothing more.
     if (isUwfError(error) && error.code === StdoutClosedError.code) throw error;
@@ -70,7 +77,7 @@ async function logFollowCommand(
   return {
     result: await toStepResult(record, steps, failure),
     format: formatLogOrFollow,
-    exitCode: record.status === "ended" ? EXIT_ENDED : EXIT_SUSPENDED,
+    exitCode: record.status === "suspended" ? EXIT_SUSPENDED : EXIT_OK,
     streamed: true,
     error: failure,
   };

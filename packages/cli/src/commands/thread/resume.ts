@@ -18,6 +18,8 @@ export interface ResumeCommandOptions extends BudgetFlags {
   timeout?: number;
   /** A failed thread goes back to the queue for workers instead of being stepped here. */
   queue?: boolean;
+  /** Step on after the resumed step until the thread ends or suspends, as `run` does. */
+  all?: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function resumeCommand(
       resumeAnswer,
       resumeLimits,
       resumeFailed,
+      all: options.all,
       agent: options.agent,
       timeout: options.timeout,
     },
@@ -73,9 +76,9 @@ async function requeue(
   answered: boolean,
   context: CommandContext,
 ): Promise<CommandOutcome<ShownThread>> {
-  if (answered || options.agent !== undefined || options.timeout !== undefined) {
+  if (answered || options.agent !== undefined || options.timeout !== undefined || options.all === true) {
     throw new UsageError(
-      "--queue puts a failed thread back for a worker, so it takes no answer, --agent or --timeout (give those to `uwf worker`)",
+      "--queue puts a failed thread back for a worker, so it takes no answer, --all, --agent or --timeout (give those to `uwf worker`)",
     );
   }
   const store = await context.openStore();

@@ -126,8 +126,10 @@ export async function stepBatch(
       const { describeError } = await import("../../report-error.ts");
       context.note(`uwf: thread ${record.id}: ${describeError(failure).message}`);
     }
+    const { outcome: threadOutcome, ...reported } = await toStepResult(record, steps, failure);
     return {
-      ...(await toStepResult(record, steps, failure)),
+      ...reported,
+      ...(threadOutcome === undefined ? {} : { threadOutcome }),
       outcome,
       exitCode,
       usage: spent.get(record.id) ?? ZERO_USAGE,
@@ -178,7 +180,8 @@ function judge(
     const exitCode = isUwfError(failure) ? exitCodeForError(failure.code) : EXIT_FAILED;
     const cancelled = isUwfError(failure) && failure.code === ThreadCancelledError.code;
     const outcome = cancelled ? "cancelled" : (OUTCOME_BY_EXIT_CODE[exitCode] ?? "failed");
-    return { outcome, exitCode };
+    // A thread that had ended before the batch is done, as one that ends in it: `&&` goes on.
+    return { outcome, exitCode: outcome === "already-ended" ? EXIT_OK : exitCode };
   }
   if (stopped === "interrupted") {
     return { outcome: "interrupted", exitCode: signal.reason === "SIGHUP" ? EXIT_HANGUP : EXIT_INTERRUPTED };

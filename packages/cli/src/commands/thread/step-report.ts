@@ -12,6 +12,9 @@ import {
 /** What `step`, `run`, `resume` and `log --follow` report: where the thread stands and the steps they saw. */
 export async function toStepResult(record: ThreadRecord, steps: StepSummary[], failure?: unknown): Promise<StepResult> {
   const result: StepResult = { thread: record.id, head: record.head, status: record.status, next: record.next, steps };
+  if (record.status === "suspended") result.reason = record.reason ?? "";
+  if (record.outcome !== undefined) result.outcome = record.outcome;
+  if (record.failure !== undefined) result.failure = record.failure;
   const budget = budgetReport(record);
   if (budget !== undefined) result.budget = budget;
   if (failure === undefined) return result;
@@ -49,7 +52,15 @@ export async function stepFailedEvent(
 
 /** `thread-ended` or `thread-suspended` when the thread stands so; null while it is active (or cancelled). */
 export function standingEvent(record: ThreadRecord): CliEvent | null {
-  if (record.status === "ended") return { type: "thread-ended", thread: record.id, head: record.head };
+  if (record.status === "ended") {
+    const { outcome } = record;
+    return {
+      type: "thread-ended",
+      thread: record.id,
+      head: record.head,
+      ...(outcome === undefined ? {} : { outcome }),
+    };
+  }
   if (record.status === "suspended")
     return {
       type: "thread-suspended",

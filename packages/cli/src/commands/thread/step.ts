@@ -2,7 +2,7 @@ import { type Resume, resolveThread, stepUntilDone } from "@uwf/engine";
 import type { BudgetLimits } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
-import { formatStepResult } from "../../format/format-step-result.ts";
+import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
 import { loadConfigForAgents } from "../../load-config-for-agents.ts";
 import { trace } from "../../trace.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
@@ -72,8 +72,14 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     const standing = standingEvent(record);
     if (standing !== null) await context.emit(standing);
   }
+  const result = await toStepResult(record, steps, error);
+  // What to do next goes to stderr, where a script does not read it: the answer a role waits for, or that a failed step can be tried again.
+  const suspension = describeSuspension(result);
+  if (suspension !== null) context.note(suspension);
+  if (record.status === "failed" && error !== undefined)
+    context.note(`thread ${id} failed: \`uwf step ${id}\` tries its step again`);
   return {
-    result: await toStepResult(record, steps, error),
+    result,
     format: formatStepResult,
     exitCode: record.status === "suspended" ? EXIT_SUSPENDED : EXIT_OK,
     streamed: true,

@@ -2,7 +2,7 @@ import { resolveThread, waitForThreads } from "@uwf/engine";
 import type { ThreadRecord, WaitedThread, WaitResult } from "@uwf/protocol";
 import type { CommandContext } from "../../context.ts";
 import { WaitTimeoutError } from "../../errors/wait-timeout-error.ts";
-import { EXIT_BUSY, EXIT_ENDED, EXIT_FAILED, EXIT_SUSPENDED, mostSevereExitCode } from "../../exit-codes.ts";
+import { EXIT_BUSY, EXIT_FAILED, EXIT_OK, EXIT_SUSPENDED, mostSevereExitCode } from "../../exit-codes.ts";
 import { formatWaitResult } from "../../format/format-wait-result.ts";
 import type { CommandOutcome } from "../../registry.ts";
 
@@ -14,9 +14,10 @@ export interface WaitCommandOptions {
 
 /**
  * `uwf wait T…`: blocks until every thread has ended, suspended, failed or was cancelled, then exits
- * with the code `uwf step` of each would give now (10 ended, 20 suspended, 1 failed or cancelled), the
- * most severe of them for several. Every thread is resolved first; a name that matches none fails the
- * command before it waits. `--timeout` gives up with WaitTimeoutError (exit 75), the result still printed.
+ * 0 when each ended, 20 when one is suspended (none failed), 1 when one failed or was cancelled — the
+ * most severe of them for several — so `uwf wait "$T" && deploy` composes. Every thread is resolved
+ * first; a name that matches none fails the command before it waits. `--timeout` gives up with
+ * WaitTimeoutError (exit 75), the result still printed.
  */
 export async function waitCommand(
   options: WaitCommandOptions,
@@ -45,17 +46,17 @@ export async function waitCommand(
   };
 }
 
-/** The exit code `uwf step` of a thread standing so would give; 75 for one still active (the wait timed out). */
+/** The exit code a thread standing so counts as; 75 for one still active (the wait timed out). */
 const EXIT_CODE_BY_STATUS: Readonly<Record<ThreadRecord["status"], number>> = {
   active: EXIT_BUSY,
-  ended: EXIT_ENDED,
+  ended: EXIT_OK,
   suspended: EXIT_SUSPENDED,
   failed: EXIT_FAILED,
   cancelled: EXIT_FAILED,
 };
 
 function toWaitedThread(record: ThreadRecord): WaitedThread {
-  const { id, head, status, next, reason, failure } = record;
+  const { id, head, status, next, reason, failure, outcome } = record;
   return {
     thread: id,
     head,
@@ -63,6 +64,7 @@ function toWaitedThread(record: ThreadRecord): WaitedThread {
     next,
     reason,
     ...(failure === undefined ? {} : { failure }),
+    ...(outcome === undefined ? {} : { outcome }),
     exitCode: EXIT_CODE_BY_STATUS[status],
   };
 }

@@ -55,7 +55,7 @@ export const HELP_TOPICS: ReadonlyArray<{ name: string; description: string }> =
  * visible top-level command is in one. Within a heading, commands keep this order.
  */
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
-  { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "thread"] },
+  { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree"] },
   { heading: "Experiment (fork and compare):", commands: ["fork", "diff"] },
   { heading: "Workers:", commands: ["worker", "wait"] },

@@ -18,7 +18,8 @@ import {
 } from "@uwf/protocol";
 import { deriveRecoveredLineage, type LineageThread, type RecoveredLineage } from "./derive-recovered-lineage.ts";
 import { findUnrecordedHeads, type UnrecordedHead } from "./find-unrecorded-heads.ts";
-import { predictNextRole } from "./predict-next-role.ts";
+import { outcomeOf } from "./outcome-of.ts";
+import { predictNextDecision } from "./predict-next-role.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
 import { rememberChainIndex } from "./remember-chain-index.ts";
 import { resolveThreadBudget } from "./resolve-thread-budget.ts";
@@ -162,8 +163,9 @@ async function extendRecord(store: Store, record: ThreadRecord, head: Address): 
     updatedAt: last.completedAt,
     usage: addUsage(record.usage, await totalUsage(history, record.stepCount)),
   };
-  if (!(await store.refs.updateThread(record.id, record.head, { ...moved, failure: null }))) return null;
-  const { failure: _failure, ...kept } = record;
+  const update = { ...moved, failure: null, outcome: moved.outcome ?? null };
+  if (!(await store.refs.updateThread(record.id, record.head, update))) return null;
+  const { failure: _failure, outcome: _outcome, ...kept } = record;
   const extended: ThreadRecord = { ...kept, ...moved };
   await rememberChainIndex(store, record.id, chain);
   return extended;
@@ -196,6 +198,7 @@ async function recoveredRecord(
     status: standing.status,
     next: standing.next,
     reason: standing.reason,
+    ...(standing.outcome === undefined ? {} : { outcome: standing.outcome }),
     stepCount: chain.steps.length,
     createdAt,
     updatedAt: last?.completedAt ?? createdAt,
@@ -231,17 +234,21 @@ async function standingOf(
   chain: ThreadChain,
   history: ThreadHistory,
   thread: { id: string; workflow: string },
-): Promise<Pick<ThreadRecord, "status" | "next" | "reason">> {
+): Promise<Pick<ThreadRecord, "status" | "next" | "reason" | "outcome">> {
   try {
     const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
     if (last !== undefined && last.output.$status === SUSPEND) {
       return { status: "suspended", next: last.role, reason: String(last.output.reason ?? "") };
     }
     const mode = history.length === 0 ? "new" : "continue";
-    const next = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
-      predictNextRole(compileWorkflow(workflow), view, mode),
+    const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
+      predictNextDecision(compileWorkflow(workflow), view, mode),
     );
-    return { status: next === END ? "ended" : "active", next, reason: null };
+    const next = decision?.role ?? null;
+    if (next !== END) return { status: "active", next, reason: null };
+    // How it ended is in the objects too: the last reply and the `$END` edge it takes.
+    const outcome = decision !== null && last !== undefined ? outcomeOf(workflow, decision, last.output) : undefined;
+    return { status: "ended", next, reason: null, ...(outcome === undefined ? {} : { outcome }) };
   } catch {
     // An output, body or run of the chain is missing, or the workflow no longer compiles: the next
     // step tells, with the precise error.

@@ -187,7 +187,7 @@ describe("help", () => {
         ?.split("\n")
         .filter((line) => /^ {2}\S/.test(line))
         .map((line) => line.trim().split(" ")[0]);
-    expect(under("Run threads:")).toEqual(["start", "run", "step", "resume", "cancel", "thread"]);
+    expect(under("Run threads:")).toEqual(["start", "run", "step", "resume", "cancel", "delete", "thread"]);
     expect(under("Inspect threads:")).toEqual(["list", "show", "log", "read", "tree"]);
     expect(under("Workers:")).toEqual(["worker", "wait"]);
     expect((await temp.uwf(["thread", "--help"])).stdout).toContain("\nInspect threads:\n  list");

@@ -53,7 +53,7 @@ describe.skipIf(scriptRefusal !== null)("text an agent wrote", () => {
   it("is shown escaped on a terminal by read and show, and raw when piped or under --json", async () => {
     const { thread, step } = await steppedThread();
     for (const args of [
-      ["read", thread],
+      ["read", thread, "--no-pager"], // read pages a long transcript on a terminal (its pager gets the escaped text)
       ["show", step],
       ["show", step, "--reply"],
     ]) {

@@ -121,7 +121,8 @@ export async function runAgentWithRetries<Route = unknown>(
   for (let attempt = 0; ; attempt++) {
     const launched = await launchAgent({
       ...launchOptions,
-      timeoutMs: timeLeft(),
+      // The first attempt gets the limit as set (the deadline was taken a moment ago), so its message names it.
+      timeoutMs: attempt === 0 ? launchOptions.timeoutMs : timeLeft(),
       config,
       prompt: request,
       attempt,

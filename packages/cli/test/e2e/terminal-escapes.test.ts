@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { environmentForTerminal } from "../helpers/terminal.ts";
 
 /**
  * What an agent writes is shown escaped on a terminal (`\x1b`), so a reply cannot clear the screen or
@@ -33,7 +34,7 @@ async function uwfOnTerminal(args: string[], env: Record<string, string> = {}) {
   const quoted = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
   const child = Bun.spawn(["script", "-qefc", quoted, "/dev/null"], {
     cwd: temp.work,
-    env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1", HOME: temp.work, ...env },
+    env: { ...environmentForTerminal(), UWF_HOME: temp.home, NO_COLOR: "1", HOME: temp.work, ...env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { TempHome } from "./temp-home.ts";
+import { environmentForTerminal } from "./terminal.ts";
 
 const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 
@@ -26,7 +27,7 @@ export function spawnInTerminal(
   const command = [process.execPath, BIN, ...args].map(quoteForShell).join(" ");
   const child = Bun.spawn(["script", "-qefc", command, "/dev/null"], {
     cwd: temp.work,
-    env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1", ...env },
+    env: { ...environmentForTerminal(), UWF_HOME: temp.home, NO_COLOR: "1", ...env },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",

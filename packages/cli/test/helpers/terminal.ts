@@ -33,10 +33,7 @@ export function startOnTerminal(temp: TempHome, args: string[], options: Termina
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
   const command = [process.execPath, BIN, ...args].map(quote).join(" ");
   const size = `stty cols ${options.columns ?? 100} rows ${options.rows ?? 30}`;
-  const outer = { ...process.env };
-  for (const name of ["CI", "FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS", "PAGER", "LESS", "COLUMNS", "LINES"]) {
-    delete outer[name];
-  }
+  const outer = environmentForTerminal();
   const child = Bun.spawn(["script", "-qec", `${size}; exec ${command}`, "/dev/null"], {
     cwd: temp.work,
     env: { ...outer, UWF_HOME: temp.home, TERM: "xterm-256color", ...options.env },
@@ -77,4 +74,16 @@ export function startOnTerminal(temp: TempHome, args: string[], options: Termina
 /** `startOnTerminal`, waited for to the end. */
 export function runOnTerminal(temp: TempHome, args: string[], options: TerminalOptions = {}): Promise<TerminalRun> {
   return startOnTerminal(temp, args, options).finished;
+}
+
+/**
+ * The test runner's environment without what would change how uwf draws on a terminal (CI, colour, pager,
+ * size), so that a terminal test sees the same screen under CI as on a developer's machine.
+ */
+export function environmentForTerminal(): Record<string, string | undefined> {
+  const outer = { ...process.env };
+  for (const name of ["CI", "FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS", "PAGER", "LESS", "COLUMNS", "LINES"]) {
+    delete outer[name];
+  }
+  return outer;
 }

@@ -31,8 +31,9 @@ describe("isProcessAlive", () => {
   });
 
   it.if(onLinux)("takes a zombie, killed but not yet reaped, for a gone process", async () => {
-    // The background sleep's parent becomes the long sleep, which never reaps it.
-    const parent = Bun.spawn(["sh", "-c", "sleep 0 & echo $!; exec sleep 5"], { stdout: "pipe" });
+    // The background sleep's parent becomes the long sleep, which never reaps it. It outlives the shell's
+    // exec by a moment: one that ended first could be reaped by the shell itself (seen in CI).
+    const parent = Bun.spawn(["sh", "-c", "sleep 0.3 & echo $!; exec sleep 5"], { stdout: "pipe" });
     const reader = (parent.stdout as ReadableStream<Uint8Array>).getReader();
     const zombie = Number(new TextDecoder().decode((await reader.read()).value).trim());
     try {

@@ -6,6 +6,7 @@ import {
   type ThreadRecord,
   type WorkflowEntry,
 } from "@uwf/protocol";
+import { OPTIONAL_RECORD_FIELDS } from "./optional-record-fields.ts";
 import type { ThreadUpdate } from "./store.ts";
 
 /*
@@ -38,14 +39,7 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */
-const OPTIONAL_FIELDS: ReadonlySet<string> = new Set([
-  "recoveredFrom",
-  "failedUsage",
-  "budget",
-  "queued",
-  "failure",
-  "outcome",
-]);
+const OPTIONAL_FIELDS: ReadonlySet<string> = OPTIONAL_RECORD_FIELDS;
 const REQUIRED_FIELDS = Object.keys(RECORD_FIELDS).filter((key) => !OPTIONAL_FIELDS.has(key));
 
 const UPDATABLE_FIELDS = new Set(

@@ -1,4 +1,5 @@
 import type { ForkOrigin, ThreadRecord } from "@uwf/protocol";
+import { OPTIONAL_RECORD_FIELDS } from "./optional-record-fields.ts";
 import type { ThreadUpdate } from "./store.ts";
 
 /** Thread record fields and their SQL columns, in table order; `forkedFrom` also fills FORK_COLUMNS. */
@@ -34,14 +35,7 @@ const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_rep
 type Field = keyof typeof COLUMN_OF;
 const FIELDS = Object.keys(COLUMN_OF) as Field[];
 /** Fields a record may leave out: NULL in their columns. */
-const OPTIONAL_FIELDS: ReadonlySet<Field> = new Set([
-  "recoveredFrom",
-  "failedUsage",
-  "budget",
-  "queued",
-  "failure",
-  "outcome",
-]);
+const OPTIONAL_FIELDS: ReadonlySet<string> = OPTIONAL_RECORD_FIELDS;
 
 export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
 export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");

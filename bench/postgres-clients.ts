@@ -7,16 +7,16 @@
  */
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { createPostgresObjectStore } from "../packages/cas/src/create-postgres-object-store.ts";
-import { createPostgresRefStore } from "../packages/cas/src/create-postgres-ref-store.ts";
-import { hashNode } from "../packages/cas/src/hash-node.ts";
-import { openPostgresConnection } from "../packages/cas/src/open-postgres-connection.ts";
-import { parsePostgresStoreUrl } from "../packages/cas/src/parse-postgres-store-url.ts";
-import type { PostgresConnection, PostgresQuery } from "../packages/cas/src/postgres-connection.ts";
-import { migratePostgresStore } from "../packages/cas/src/postgres-migrations.ts";
-import { sampleThreadRecord } from "../packages/cas/src/sample-nodes.ts";
-import type { ChainLink } from "../packages/cas/src/store.ts";
-import { startTestPostgres } from "../packages/cas/src/testing.ts";
+import { hashNode } from "../packages/cas/src/encoding/hash-node.ts";
+import { createPostgresObjectStore } from "../packages/cas/src/postgres/create-postgres-object-store.ts";
+import { createPostgresRefStore } from "../packages/cas/src/postgres/create-postgres-ref-store.ts";
+import { openPostgresConnection } from "../packages/cas/src/postgres/open-postgres-connection.ts";
+import { parsePostgresStoreUrl } from "../packages/cas/src/postgres/parse-postgres-store-url.ts";
+import type { PostgresConnection, PostgresQuery } from "../packages/cas/src/postgres/postgres-connection.ts";
+import { migratePostgresStore } from "../packages/cas/src/postgres/postgres-migrations.ts";
+import type { ChainLink } from "../packages/cas/src/refs/ref-store.ts";
+import { startTestPostgres } from "../packages/cas/src/testing/index.ts";
+import { sampleThreadRecord } from "../packages/cas/src/testing/sample-nodes.ts";
 
 const { values: flags } = parseArgs({ options: { runs: { type: "string", default: "30" } } });
 const runs = Number(flags.runs);

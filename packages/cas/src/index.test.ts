@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import * as cas from "./index.ts";
-import * as testing from "./testing.ts";
+import * as testing from "./testing/index.ts";
 
 describe("the @uwf/cas entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {

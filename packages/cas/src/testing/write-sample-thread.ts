@@ -1,0 +1,44 @@
+import type { Address, ThreadRecord } from "@uwf/protocol";
+import type { ChainIndexStep } from "../refs/ref-store.ts";
+import type { Store } from "../store.ts";
+import { createSampleNodes, sampleThreadRecord } from "./sample-nodes.ts";
+
+export interface SampleThread {
+  record: ThreadRecord;
+  /** Every node the thread reaches: what gc must keep. */
+  reachable: Set<Address>;
+  /** Its steps, oldest first, as its chain index names them. */
+  steps: ChainIndexStep[];
+}
+
+/**
+ * A thread as a stepper would leave it: workflow, start, then `steps` steps each with its
+ * own output, body and run, linked by prev, and a record whose head is the last step.
+ */
+export async function writeSampleThread(store: Store, id: string, steps: number): Promise<SampleThread> {
+  const samples = createSampleNodes();
+  const reachable = new Set<Address>();
+  const put = async (node: unknown) => {
+    const address = await store.objects.put(node);
+    reachable.add(address);
+    return address;
+  };
+  const workflow = await put(samples["workflow/1"]);
+  const start = await put({ ...(samples["thread-start/1"] as object), workflow, prompt: `task of ${id}` });
+  let head = start;
+  let prev: Address | null = null;
+  const indexSteps: ChainIndexStep[] = [];
+  for (let index = 0; index < steps; index++) {
+    const prompt = await put({ type: "text/1", text: `prompt ${index} of ${id}` });
+    const run = await put({ ...(samples["agent-run/1"] as object), prompt, attempts: [], transcript: null });
+    const output = await put({ type: "output/1", fields: { index, id } });
+    const body = await put({ type: "text/1", text: `body ${index} of ${id}` });
+    const step = { ...(samples["thread-step/1"] as object), start, prev, output, body, run };
+    head = await put(step);
+    indexSteps.push({ address: head, role: (samples["thread-step/1"] as { role: string }).role });
+    prev = head;
+  }
+  const record = sampleThreadRecord({ id, start, head, workflowAddress: workflow, stepCount: steps });
+  await store.refs.createThread(record);
+  return { record, reachable, steps: indexSteps };
+}

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "bun:test";
 import type { Address } from "@uwf/protocol";
-import { openFileStore } from "../file/open-file-store.ts";
 import { LEASE_CLOCK_MARGIN_MS } from "../lease/find-lease-cutoff.ts";
-import { createMemoryStore } from "../memory/create-memory-store.ts";
 import { walkNodes } from "../objects/walk-nodes.ts";
 import type { Store } from "../store.ts";
+import { openTestStore } from "../testing/open-test-store.ts";
+import { putSampleStep } from "../testing/put-sample-step.ts";
 import { createSampleNodes, sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
-import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
 import { gcStore } from "./gc-store.ts";
 import { verifyStore } from "./verify-store.ts";
 
@@ -32,28 +31,14 @@ async function takeStep(store: Store, threadId: string, number: number): Promise
     const record = await store.refs.getThread(threadId);
     if (record === null) throw new Error(`no thread ${threadId}`);
     await sleep(40);
-    const samples = createSampleNodes();
     const startedAt = new Date().toISOString();
-    const [prompt, output, body] = await store.objects.putMany([
-      { type: "text/1", text: `prompt ${number} of ${threadId}` },
-      { type: "output/1", fields: { number } },
-      { type: "text/1", text: `body ${number} of ${threadId}` },
-    ]);
-    const run = await store.objects.put({
-      ...(samples["agent-run/1"] as object),
-      prompt,
-      attempts: [],
-      transcript: null,
-    });
-    const step = await store.objects.put({
-      ...(samples["thread-step/1"] as object),
+    const { head: step } = await putSampleStep(store.objects, {
       start: record.start,
-      prev: record.head === record.start ? null : record.head,
-      output,
-      body,
-      run,
-      startedAt,
-      completedAt: new Date().toISOString(),
+      head: record.head,
+      prompt: `prompt ${number} of ${threadId}`,
+      output: { number },
+      body: `body ${number} of ${threadId}`,
+      step: { startedAt, completedAt: new Date().toISOString() },
     });
     await sleep(10);
     const moved = await store.refs.updateThread(threadId, record.head, {
@@ -78,25 +63,10 @@ async function chainLength(store: Store, head: Address): Promise<number> {
   return length;
 }
 
-const backends: [string, () => Promise<{ store: Store; cleanup: () => Promise<void> }>][] = [
-  ["memory", async () => ({ store: createMemoryStore(), cleanup: async () => {} })],
-  [
-    "file",
-    async () => {
-      const home = createTemporaryDirectory();
-      const store = await openFileStore(home.path);
-      return {
-        store,
-        cleanup: async () => {
-          await store.close();
-          home.remove();
-        },
-      };
-    },
-  ],
-];
+const backends = ["memory", "file"] as const;
 
-for (const [name, open] of backends) {
+for (const name of backends) {
+  const open = () => openTestStore(name);
   describe(`gcStore on the ${name} store, racing steps`, () => {
     it(`leaves every head and chain intact with a grace of 0 in a loop against ${THREADS} stepping threads`, async () => {
       const { store, cleanup } = await open();

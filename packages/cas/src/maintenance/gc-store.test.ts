@@ -8,6 +8,7 @@ import { openFileStore } from "../file/open-file-store.ts";
 import { createMemoryRefStore } from "../memory/create-memory-ref-store.ts";
 import { createMemoryStore } from "../memory/create-memory-store.ts";
 import type { Store } from "../store.ts";
+import { openTestStore } from "../testing/open-test-store.ts";
 import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
 import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
 import { writeSampleThread } from "../testing/write-sample-thread.ts";
@@ -25,23 +26,10 @@ function deadPid(): number {
   return child.pid;
 }
 
-const backends: [string, () => Promise<{ store: Store; cleanup: () => Promise<void> }>][] = [
-  ["memory", async () => ({ store: createMemoryStore(), cleanup: async () => {} })],
-  [
-    "file",
-    async () => {
-      const home = createTemporaryDirectory();
-      const store = await openFileStore(home.path);
-      const cleanup = async () => {
-        await store.close();
-        home.remove();
-      };
-      return { store, cleanup };
-    },
-  ],
-];
+const backends = ["memory", "file"] as const;
 
-for (const [name, open] of backends) {
+for (const name of backends) {
+  const open = () => openTestStore(name);
   describe(`gcStore on the ${name} store`, () => {
     it("deletes unreachable objects older than the grace period and nothing reachable", async () => {
       const { store, cleanup } = await open();

@@ -1,4 +1,4 @@
 import { runStoreConformanceSuite } from "../testing/conformance-suite.ts";
-import { createMemoryStore } from "./create-memory-store.ts";
+import { openTestStore } from "../testing/open-test-store.ts";
 
-runStoreConformanceSuite("memory", async () => ({ store: createMemoryStore(), cleanup: async () => {} }));
+runStoreConformanceSuite("memory", () => openTestStore("memory"));

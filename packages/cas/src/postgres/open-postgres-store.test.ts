@@ -5,6 +5,7 @@ import { StoreRefusedError } from "../errors/store-refused-error.ts";
 import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { StoreUnreachableError } from "../errors/store-unreachable-error.ts";
 import { runStoreConformanceSuite } from "../testing/conformance-suite.ts";
+import { openTestStore } from "../testing/open-test-store.ts";
 import { sampleThreadRecord } from "../testing/sample-nodes.ts";
 import { startOwnTestPostgres, startTestPostgres } from "../testing/start-test-postgres.ts";
 import { waitFor } from "../testing/wait-for.ts";
@@ -12,11 +13,7 @@ import { openPostgresStore } from "./open-postgres-store.ts";
 import { POSTGRES_SCHEMA_VERSION } from "./postgres-migrations.ts";
 
 // Against a real server, never skipped: without one, every test fails saying why.
-runStoreConformanceSuite("PostgreSQL", async () => {
-  const server = await startTestPostgres();
-  const store = await openPostgresStore(server.newStoreUrl());
-  return { store, cleanup: () => store.close() };
-});
+runStoreConformanceSuite("PostgreSQL", () => openTestStore("postgres"));
 
 /** Runs one statement on the server as the test user, outside any store. */
 async function onServer(url: string, statement: string): Promise<unknown[]> {

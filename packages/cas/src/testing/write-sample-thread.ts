@@ -1,6 +1,7 @@
 import type { Address, ThreadRecord } from "@uwf/protocol";
 import type { ChainIndexStep } from "../refs/ref-store.ts";
 import type { Store } from "../store.ts";
+import { putSampleStep } from "./put-sample-step.ts";
 import { createSampleNodes, sampleThreadRecord } from "./sample-nodes.ts";
 
 export interface SampleThread {
@@ -26,17 +27,18 @@ export async function writeSampleThread(store: Store, id: string, steps: number)
   const workflow = await put(samples["workflow/1"]);
   const start = await put({ ...(samples["thread-start/1"] as object), workflow, prompt: `task of ${id}` });
   let head = start;
-  let prev: Address | null = null;
   const indexSteps: ChainIndexStep[] = [];
   for (let index = 0; index < steps; index++) {
-    const prompt = await put({ type: "text/1", text: `prompt ${index} of ${id}` });
-    const run = await put({ ...(samples["agent-run/1"] as object), prompt, attempts: [], transcript: null });
-    const output = await put({ type: "output/1", fields: { index, id } });
-    const body = await put({ type: "text/1", text: `body ${index} of ${id}` });
-    const step = { ...(samples["thread-step/1"] as object), start, prev, output, body, run };
-    head = await put(step);
+    const step = await putSampleStep(store.objects, {
+      start,
+      head,
+      prompt: `prompt ${index} of ${id}`,
+      output: { index, id },
+      body: `body ${index} of ${id}`,
+    });
+    for (const address of step.addresses) reachable.add(address);
+    head = step.head;
     indexSteps.push({ address: head, role: (samples["thread-step/1"] as { role: string }).role });
-    prev = head;
   }
   const record = sampleThreadRecord({ id, start, head, workflowAddress: workflow, stepCount: steps });
   await store.refs.createThread(record);

@@ -1,8 +1,7 @@
 import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
-import { checkLeaseAgent } from "../lease/check-lease-agent.ts";
-import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "../lease/check-lease-options.ts";
+import { createMemoryLeaseMethods } from "../lease/create-memory-lease-methods.ts";
 import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
 import { checkChainLinks } from "../refs/check-chain-links.ts";
 import { checkDeletedThreads } from "../refs/check-deleted-threads.ts";
@@ -11,7 +10,7 @@ import { checkRecord } from "../refs/check-record.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
 import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
-import type { ChainIndex, ChainLink, ClaimThreadOptions, DeletedThread, RefStore } from "../refs/ref-store.ts";
+import type { ChainIndex, ChainLink, DeletedThread, RefStore } from "../refs/ref-store.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
 export function createMemoryRefStore(): RefStore {
@@ -97,67 +96,7 @@ export function createMemoryRefStore(): RefStore {
       [...workflows.values()]
         .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
         .map((entry) => ({ ...entry })),
-    async acquireLease(threadId, options) {
-      checkLeaseOptions(options);
-      const holder = leases.get(threadId);
-      const now = options.now.getTime();
-      if (holder !== undefined && Date.parse(holder.expiresAt) > now && holder.token !== options.takeOver) {
-        return { acquired: false, holder: { ...holder } };
-      }
-      const lease = newLease(threadId, options, holder);
-      leases.set(threadId, lease);
-      return { acquired: true, lease: { ...lease }, replaced: holder === undefined ? null : { ...holder } };
-    },
-    async claimThread(options) {
-      checkClaimOptions(options);
-      const now = options.now.getTime();
-      const runnable = [...threads.values()]
-        .filter((thread) => thread.status === "active" && thread.queued === true)
-        .filter((thread) => options.workflow === undefined || thread.workflow === options.workflow)
-        .filter((thread) => {
-          const holder = leases.get(thread.id);
-          return holder === undefined || Date.parse(holder.expiresAt) <= now;
-        })
-        .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
-      const thread = runnable[0];
-      if (thread === undefined) return null;
-      const holder = leases.get(thread.id);
-      const lease = newLease(thread.id, options, holder);
-      leases.set(thread.id, lease);
-      const replaced = holder === undefined ? null : { ...holder };
-      return { thread: structuredClone(thread), lease: { ...lease }, replaced };
-    },
-    async renewLease(lease, ttlMs, now) {
-      checkTtl(ttlMs);
-      const holder = leases.get(lease.threadId);
-      if (holder === undefined || holder.token !== lease.token) return null;
-      holder.expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-      return { ...holder };
-    },
-    async recordLeaseAgent(lease, agent) {
-      const checked = checkLeaseAgent(agent);
-      const holder = leases.get(lease.threadId);
-      if (holder === undefined || holder.token !== lease.token) return false;
-      holder.agentGroup = checked?.group ?? null;
-      holder.agentStart = checked?.start ?? null;
-      return true;
-    },
-    async releaseLease(lease) {
-      const holder = leases.get(lease.threadId);
-      if (holder === undefined || holder.token !== lease.token) return null;
-      leases.delete(lease.threadId);
-      return holder;
-    },
-    async requestCancel(threadId, now) {
-      const holder = leases.get(threadId);
-      if (holder === undefined || Date.parse(holder.expiresAt) <= checkTime(now)) return null;
-      holder.cancelRequestedAt ??= now.toISOString();
-      return { ...holder };
-    },
-    listLeases: async () =>
-      [...leases.values()]
-        .sort((left, right) => (left.threadId < right.threadId ? -1 : left.threadId > right.threadId ? 1 : 0))
-        .map((lease) => ({ ...lease })),
+    ...createMemoryLeaseMethods(threads, leases),
     async rememberChainLinks(links) {
       for (const link of checkChainLinks(links)) chainLinks.set(link.address, { ...link, bytes: link.bytes.slice() });
     },
@@ -192,22 +131,6 @@ export function createMemoryRefStore(): RefStore {
     async forgetChainIndex(threadId) {
       chainIndexes.delete(threadId);
     },
-  };
-}
-
-/** A new lease for this holder, as a fresh acquire or claim makes it: no agent yet, and the cancel request of the lease it replaces. */
-function newLease(threadId: string, options: ClaimThreadOptions, replaced: Lease | undefined): Lease {
-  return {
-    threadId,
-    token: crypto.randomUUID(),
-    pid: options.pid,
-    host: options.host,
-    processStart: options.processStart ?? null,
-    agentGroup: null,
-    agentStart: null,
-    acquiredAt: options.now.toISOString(),
-    expiresAt: new Date(options.now.getTime() + options.ttlMs).toISOString(),
-    cancelRequestedAt: replaced?.cancelRequestedAt ?? null,
   };
 }
 

@@ -28,6 +28,8 @@ export interface EngineTestKit {
   home: string;
   config: Config;
   now(): Date;
+  /** A new thread id (a ulid). */
+  newId(): string;
   /** A thread of linear.yaml (or `workflow`), active at its start node. */
   startThread(options?: { prompt?: string; limits?: Partial<BudgetLimits>; workflow?: string }): Promise<ThreadRecord>;
   /** What stepThread needs for the thread, answered by linear.yaml's scripted agent unless `overrides` say otherwise. */
@@ -57,6 +59,7 @@ export function createEngineTestKit(options: { config?: Partial<Config> } = {}):
     home,
     config,
     now,
+    newId: ulid,
     startThread: ({ prompt = "Say hello", limits, workflow = LINEAR_WORKFLOW } = {}) =>
       startThread({
         store,

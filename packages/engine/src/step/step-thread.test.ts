@@ -1,40 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createMemoryStore, type Store } from "@uwf/cas";
-import { defaultConfig } from "@uwf/protocol";
-import { ulid } from "ulid";
+import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
 import { findForkParent } from "../fork/find-fork-parent.ts";
-import { AgentFailedError, forkThread, startThread, stepThread, stepUntilDone } from "../index.ts";
+import { AgentFailedError, forkThread, stepThread, stepUntilDone } from "../index.ts";
 
-const FIXTURES = resolve(import.meta.dir, "../../test/fixtures");
-const WORKFLOW = join(FIXTURES, "linear.yaml");
-const SCRIPTED = `scripted:${join(FIXTURES, "linear.scenario.yaml")}`;
-
-let store: Store;
-let home: string;
+let kit: EngineTestKit;
+let store: EngineTestKit["store"];
 beforeEach(() => {
-  store = createMemoryStore();
-  home = mkdtempSync(join(tmpdir(), "uwf-engine-step-"));
+  // `failing` is an agent that exits 3.
+  kit = createEngineTestKit({
+    config: { agents: { failing: { command: "sh", args: ["-c", "cat >/dev/null; exit 3"] } } },
+  });
+  store = kit.store;
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
+afterEach(() => kit.cleanup());
 
-/** A thread of the linear workflow, and what a step of it needs; `failing` is an agent that exits 3. */
+/** A thread of the linear workflow, and what a step of it needs. */
 async function linearThread() {
-  const config = { ...defaultConfig(), agents: { failing: { command: "sh", args: ["-c", "cat >/dev/null; exit 3"] } } };
-  const common = { store, config, home, cwd: FIXTURES, now: () => new Date() };
-  const record = await startThread({ ...common, workflowReference: WORKFLOW, prompt: "Say hello", newId: ulid });
-  const step = {
-    ...common,
-    threadId: record.id,
-    defaultAgent: SCRIPTED,
-    signal: new AbortController().signal,
-    host: "engine-test",
-    onProgress: () => {},
-    onStderr: () => {},
-  };
-  return { record, step };
+  const record = await kit.startThread();
+  return { record, step: kit.stepOptions(record.id) };
 }
 
 describe("stepThread", () => {
@@ -70,7 +53,7 @@ describe("stepThread", () => {
     });
     expect((await store.refs.getThread(record.id))?.outcome).toEqual(done.record.outcome);
     // A fork at the ended head ends as its parent did.
-    const fork = await forkThread({ store, address: done.record.head, now: () => new Date(), newId: ulid });
+    const fork = await forkThread({ store, address: done.record.head, now: kit.now, newId: kit.newId });
     expect(fork).toMatchObject({ status: "ended", outcome: done.record.outcome });
   });
 });
@@ -80,10 +63,10 @@ describe("findForkParent", () => {
     const { record, step } = await linearThread();
     const { steps } = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY });
     const planner = steps[0]?.address ?? "";
-    const now = () => new Date();
-    const first = await forkThread({ store, address: planner, now, newId: ulid });
-    const second = await forkThread({ store, address: planner, now, newId: ulid });
-    const ofFirst = await forkThread({ store, address: first.head, parent: first, now, newId: ulid });
+    const { now, newId } = kit;
+    const first = await forkThread({ store, address: planner, now, newId });
+    const second = await forkThread({ store, address: planner, now, newId });
+    const ofFirst = await forkThread({ store, address: first.head, parent: first, now, newId });
     for (const fork of [first, second, ofFirst]) expect(fork.forkedFrom?.thread).toBe(record.id);
     expect((await findForkParent(store, { address: planner, step: 1, start: record.start }))?.id).toBe(record.id);
   });

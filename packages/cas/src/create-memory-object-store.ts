@@ -1,4 +1,4 @@
-import type { Address } from "@uwf/protocol";
+import { type Address, InternalError } from "@uwf/protocol";
 import { checkAddressPrefixQuery } from "./check-address-prefix-query.ts";
 import { hashNode } from "./hash-node.ts";
 import { NodeNotFoundError } from "./node-not-found-error.ts";
@@ -64,7 +64,7 @@ export function createMemoryObjectStore(): ObjectStore {
       // Writes to a Map cannot be interrupted halfway: nothing is ever left over.
     },
     deleteTemporaryFile: async (name) => {
-      throw new Error(`"${name}" is not a temporary file of this store`);
+      throw new InternalError(`"${name}" is not a temporary file of this store`);
     },
   };
 }

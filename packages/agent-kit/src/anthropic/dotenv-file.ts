@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { messageOf } from "@uwf/protocol";
+import { InternalError, messageOf } from "@uwf/protocol";
 import { writeFileAtomically } from "../config/write-file-atomically.ts";
 import { MAX_CONFIG_BYTES } from "../files/file-limits.ts";
 import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
@@ -36,7 +36,8 @@ async function readDotenvText(file: string): Promise<string | undefined> {
  * file readable and writable by the user only (mode 0600).
  */
 export async function writeDotenvValue(home: string, name: string, value: string): Promise<string> {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" is not a valid environment variable name`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new InternalError(`"${name}" is not a valid environment variable name`);
   if (/[\r\n]/.test(value)) throw new Error(`the value of ${name} must be a single line`);
   const file = dotenvFilePath(home);
   const lines = (await readDotenvText(file))?.split("\n") ?? [];

@@ -1,25 +1,18 @@
-import { UwfError } from "@uwf/protocol";
+import { type ConfigProblem, UwfError } from "@uwf/protocol";
 
-/** One problem in `config.yaml`, located. `line` and `column` are 1-based, null when unknown. */
-export interface ConfigProblem {
-  line: number | null;
-  column: number | null;
-  /** Dotted field path (`agents.claude.command`), empty for the file as a whole. */
-  path: string;
-  message: string;
-}
+export type { ConfigProblem };
 
 /** A `config.yaml` that cannot be used; every problem names the file, the line and the field. */
-export class InvalidConfigError extends UwfError {
-  static readonly code = "invalid-config" as const;
+export class InvalidConfigError extends UwfError<"invalid-config"> {
+  static override readonly code = "invalid-config" as const;
+  static override readonly name = "InvalidConfigError";
 
   readonly file: string;
   readonly problems: ConfigProblem[];
 
   constructor(file: string, problems: ConfigProblem[], intro = `config file ${file} is invalid`) {
     const lines = problems.map((problem) => `  ${formatConfigProblem(file, problem)}`);
-    super(InvalidConfigError.code, [`${intro}:`, ...lines].join("\n"), { data: { file, problems } });
-    this.name = "InvalidConfigError";
+    super([`${intro}:`, ...lines].join("\n"), { data: { file, problems } });
     this.file = file;
     this.problems = problems;
   }

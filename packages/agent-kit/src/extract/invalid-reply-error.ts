@@ -10,8 +10,9 @@ export interface ReplyFile {
  * A reply whose frontmatter is missing or does not match the role's schema. Keeps the raw reply, and
  * the problem as a sentence to send back to the agent. A reply from a file is named by the file.
  */
-export class InvalidReplyError extends UwfError {
-  static readonly code = "invalid-reply" as const;
+export class InvalidReplyError extends UwfError<"invalid-reply"> {
+  static override readonly code = "invalid-reply" as const;
+  static override readonly name = "InvalidReplyError";
 
   /** What is wrong with the reply, addressed to whoever wrote it. */
   readonly problem: string;
@@ -19,10 +20,9 @@ export class InvalidReplyError extends UwfError {
   readonly reply: string;
 
   constructor(problem: string, reply: string, from?: ReplyFile) {
-    super(InvalidReplyError.code, from === undefined ? `invalid reply: ${problem}` : `${from.file}: ${problem}`, {
+    super(from === undefined ? `invalid reply: ${problem}` : `${from.file}: ${problem}`, {
       data: from === undefined ? { problem } : { file: from.file, role: from.role, problem },
     });
-    this.name = "InvalidReplyError";
     this.problem = problem;
     this.reply = reply;
   }

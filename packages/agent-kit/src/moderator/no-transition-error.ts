@@ -1,23 +1,18 @@
-import { UwfError } from "@uwf/protocol";
+import { type TriedTransition, UwfError } from "@uwf/protocol";
 
-/** One edge the moderator looked at and why it did not apply. */
-export interface TriedTransition {
-  role: string;
-  condition: string | null;
-  status: string | null;
-}
+export type { TriedTransition };
 
 /** No edge of the node holds: the step fails and the thread is unchanged (DESIGN §2). */
-export class NoTransitionError extends UwfError {
-  static readonly code = "no-transition" as const;
+export class NoTransitionError extends UwfError<"no-transition"> {
+  static override readonly code = "no-transition" as const;
+  static override readonly name = "NoTransitionError";
 
   constructor(from: string, tried: TriedTransition[], status: unknown) {
     const list = tried.length === 0 ? "it has no edges" : `tried ${tried.map(describeTried).join(", ")}`;
     const statusNote = status === undefined ? "" : `; $status was ${JSON.stringify(status)}`;
-    super(NoTransitionError.code, `no transition from ${from} holds (${list}${statusNote})`, {
+    super(`no transition from ${from} holds (${list}${statusNote})`, {
       data: { role: from, tried: tried.map((edge) => ({ ...edge })), status: status ?? null },
     });
-    this.name = "NoTransitionError";
   }
 }
 

@@ -2,8 +2,9 @@ import { UwfError, type WorkflowProblem } from "@uwf/protocol";
 import { formatWorkflowProblem } from "./workflow-issue.ts";
 
 /** A workflow file that cannot be used; every problem found is in `data.problems`, warnings in `data.warnings`. */
-export class InvalidWorkflowError extends UwfError {
-  static readonly code = "invalid-workflow" as const;
+export class InvalidWorkflowError extends UwfError<"invalid-workflow"> {
+  static override readonly code = "invalid-workflow" as const;
+  static override readonly name = "InvalidWorkflowError";
 
   readonly problems: WorkflowProblem[];
   readonly warnings: WorkflowProblem[];
@@ -11,10 +12,9 @@ export class InvalidWorkflowError extends UwfError {
   constructor(file: string, problems: WorkflowProblem[], warnings: WorkflowProblem[] = []) {
     const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
     const lines = problems.map((problem) => `  ${formatWorkflowProblem(problem)}`);
-    super(InvalidWorkflowError.code, [`workflow ${file} is invalid (${count}):`, ...lines].join("\n"), {
+    super([`workflow ${file} is invalid (${count}):`, ...lines].join("\n"), {
       data: { file, problems, warnings },
     });
-    this.name = "InvalidWorkflowError";
     this.problems = problems;
     this.warnings = warnings;
   }

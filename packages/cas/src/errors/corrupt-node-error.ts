@@ -1,11 +1,11 @@
 import { UwfError } from "@uwf/protocol";
 
 /** Stored bytes whose hash no longer matches their address: never returned to the caller. */
-export class CorruptNodeError extends UwfError {
-  static readonly code = "corrupt-node" as const;
+export class CorruptNodeError extends UwfError<"corrupt-node"> {
+  static override readonly code = "corrupt-node" as const;
+  static override readonly name = "CorruptNodeError";
 
   constructor(address: string, detail: string) {
-    super(CorruptNodeError.code, `node ${address} is corrupt: ${detail}`, { data: { address, detail } });
-    this.name = "CorruptNodeError";
+    super(`node ${address} is corrupt: ${detail}`, { data: { address, detail } });
   }
 }

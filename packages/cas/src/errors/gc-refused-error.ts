@@ -1,4 +1,4 @@
-import { UwfError, type UwfErrorData } from "@uwf/protocol";
+import { type ErrorDataByCode, UwfError } from "@uwf/protocol";
 
 /**
  * gc found, among what it would delete, the nodes of threads no record names: thread start nodes, or,
@@ -7,8 +7,9 @@ import { UwfError, type UwfErrorData } from "@uwf/protocol";
  * lost (emptied, deleted, replaced by an older copy), and `uwf cas recover` can rebuild them from those
  * very nodes; so gc deletes nothing, unless told to with `--force`.
  */
-export class GcRefusedError extends UwfError {
-  static readonly code = "gc-refused" as const;
+export class GcRefusedError extends UwfError<"gc-refused"> {
+  static override readonly code = "gc-refused" as const;
+  static override readonly name = "GcRefusedError";
 
   static lostThreads(startNodes: number, stepNodes: number, recordsThreads: boolean): GcRefusedError {
     const why = recordsThreads
@@ -28,8 +29,7 @@ export class GcRefusedError extends UwfError {
     );
   }
 
-  private constructor(message: string, data: UwfErrorData) {
-    super(GcRefusedError.code, message, { data });
-    this.name = "GcRefusedError";
+  private constructor(message: string, data: ErrorDataByCode["gc-refused"]) {
+    super(message, { data });
   }
 }

@@ -9,8 +9,9 @@ export interface InvalidAddressErrorOptions {
 }
 
 /** A string that is not a node address (or, where one is accepted, a prefix of one); raised before any path is built from it. */
-export class InvalidAddressError extends UwfError {
-  static readonly code = "invalid-address" as const;
+export class InvalidAddressError extends UwfError<"invalid-address"> {
+  static override readonly code = "invalid-address" as const;
+  static override readonly name = "InvalidAddressError";
 
   constructor(input: string, options: InvalidAddressErrorOptions = {}) {
     const shown = input.length > 40 ? `${input.slice(0, 40)}…` : input;
@@ -20,7 +21,6 @@ export class InvalidAddressError extends UwfError {
         : TOO_SHORT.test(input)
           ? `"${shown}" is too short to name a node: give at least 4 characters of its address`
           : `"${shown}" is not a node address or the start of one (4 to 13 characters of 0-9 A-Z without I, L, O, U, the first 0-F)`;
-    super(InvalidAddressError.code, message, { data: { input: shown } });
-    this.name = "InvalidAddressError";
+    super(message, { data: { input: shown } });
   }
 }

@@ -1,10 +1,10 @@
 import { UwfError } from "@uwf/protocol";
 
-export class NodeNotFoundError extends UwfError {
-  static readonly code = "node-not-found" as const;
+export class NodeNotFoundError extends UwfError<"node-not-found"> {
+  static override readonly code = "node-not-found" as const;
+  static override readonly name = "NodeNotFoundError";
 
   constructor(address: string) {
-    super(NodeNotFoundError.code, `node ${address} is not in the store`, { data: { address } });
-    this.name = "NodeNotFoundError";
+    super(`node ${address} is not in the store`, { data: { address } });
   }
 }

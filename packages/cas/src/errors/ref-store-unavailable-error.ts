@@ -5,17 +5,17 @@ import { UwfError } from "@uwf/protocol";
  * system, a full disk, missing permissions, an I/O error. `sqliteCode` is SQLite's extended result
  * code (`SQLITE_READONLY`, `SQLITE_FULL`, `SQLITE_CANTOPEN`, ...).
  */
-export class RefStoreUnavailableError extends UwfError {
-  static readonly code = "ref-store-unavailable" as const;
+export class RefStoreUnavailableError extends UwfError<"ref-store-unavailable"> {
+  static override readonly code = "ref-store-unavailable" as const;
+  static override readonly name = "RefStoreUnavailableError";
 
   constructor(path: string, sqliteCode: string, detail: string, cause?: unknown) {
     const what = sqliteCode.startsWith("SQLITE_CANTOPEN") ? "cannot be opened" : "cannot be written";
     const hint = HINTS.find(([prefix]) => sqliteCode.startsWith(prefix))?.[1] ?? "";
-    super(RefStoreUnavailableError.code, `the ref store ${path} ${what}: ${detail} (${sqliteCode})${hint}`, {
+    super(`the ref store ${path} ${what}: ${detail} (${sqliteCode})${hint}`, {
       data: { path, sqliteCode, detail },
       cause,
     });
-    this.name = "RefStoreUnavailableError";
   }
 }
 

@@ -7,18 +7,18 @@ import { UwfError } from "@uwf/protocol";
  * the URL requires. `sqlState` is the server's SQLSTATE (`28P01`, `3D000`, ...), "" when the
  * refusal came before any (the SSL one).
  */
-export class StoreRefusedError extends UwfError {
-  static readonly code = "store-refused" as const;
+export class StoreRefusedError extends UwfError<"store-refused"> {
+  static override readonly code = "store-refused" as const;
+  static override readonly name = "StoreRefusedError";
 
   constructor(url: string, sqlState: string, detail: string, cause?: unknown) {
     const hint =
       sqlState === "" ? NO_SQL_STATE_HINT : (HINTS.find(([prefix]) => sqlState.startsWith(prefix))?.[1] ?? "");
     const state = sqlState === "" ? "" : ` (SQLSTATE ${sqlState})`;
-    super(StoreRefusedError.code, `the store ${url} refused uwf: ${detail}${state}${hint}`, {
+    super(`the store ${url} refused uwf: ${detail}${state}${hint}`, {
       data: { url, sqlState, detail },
       cause,
     });
-    this.name = "StoreRefusedError";
   }
 }
 

@@ -5,14 +5,14 @@ import { UwfError } from "@uwf/protocol";
  * connections, a server shutting down or restarting, too many connections. A call that failed so
  * changed nothing it did not finish (each ref update is one transaction): retry later (exit 75).
  */
-export class StoreUnreachableError extends UwfError {
-  static readonly code = "store-unreachable" as const;
+export class StoreUnreachableError extends UwfError<"store-unreachable"> {
+  static override readonly code = "store-unreachable" as const;
+  static override readonly name = "StoreUnreachableError";
 
   constructor(url: string, detail: string, cause?: unknown) {
-    super(StoreUnreachableError.code, `the store ${url} cannot be reached: ${detail}; retry when the server is up`, {
+    super(`the store ${url} cannot be reached: ${detail}; retry when the server is up`, {
       data: { url, detail },
       cause,
     });
-    this.name = "StoreUnreachableError";
   }
 }

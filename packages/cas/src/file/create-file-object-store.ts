@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
-import type { Address } from "@uwf/protocol";
+import { type Address, InternalError } from "@uwf/protocol";
 import { hashBytes, hashNode } from "../encoding/hash-node.ts";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { CorruptNodeError } from "../errors/corrupt-node-error.ts";
@@ -198,7 +198,7 @@ export function createFileObjectStore(root: string): ObjectStore {
       else if (SET_ASIDE_FILE_NAME.test(name)) {
         // It may be the only copy of a node: put back, unless the object file exists.
         restoreSetAsideFile(`${root}/${name}`, `${root}/${name.slice(0, 2)}/${name.slice(7)}.json`);
-      } else throw new Error(`"${name}" is not a temporary file of this store`);
+      } else throw new InternalError(`"${name}" is not a temporary file of this store`);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { InternalError } from "@uwf/protocol";
 import type { AcquireLeaseOptions, ClaimedThread, RefStore } from "../refs/ref-store.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
 import { checkLeaseAgent } from "./check-lease-agent.ts";
@@ -83,7 +84,7 @@ export function createSqliteLeaseMethods(
     if (thread === null) return null;
     const row = newLeaseRow(thread.id as string, options);
     const result = acquire(row, null);
-    if (!result.granted) throw new Error(`claimThread: the lease of ${thread.id} was held after all`);
+    if (!result.granted) throw new InternalError(`claimThread: the lease of ${thread.id} was held after all`);
     const replaced = result.replaced === null ? null : leaseFromRow(result.replaced);
     return { thread: threadFromRow(thread), lease: leaseFromRow(row), replaced };
   });

@@ -1,4 +1,4 @@
-import type { Address } from "@uwf/protocol";
+import { type Address, InternalError } from "@uwf/protocol";
 import { hashNode } from "../encoding/hash-node.ts";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { NodeNotFoundError } from "../errors/node-not-found-error.ts";
@@ -64,7 +64,7 @@ export function createMemoryObjectStore(): ObjectStore {
       // Writes to a Map cannot be interrupted halfway: nothing is ever left over.
     },
     deleteTemporaryFile: async (name) => {
-      throw new Error(`"${name}" is not a temporary file of this store`);
+      throw new InternalError(`"${name}" is not a temporary file of this store`);
     },
   };
 }

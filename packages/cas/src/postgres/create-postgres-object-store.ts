@@ -1,4 +1,4 @@
-import type { Address } from "@uwf/protocol";
+import { type Address, InternalError } from "@uwf/protocol";
 import { hashBytes, hashNode } from "../encoding/hash-node.ts";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { CorruptNodeError } from "../errors/corrupt-node-error.ts";
@@ -96,7 +96,7 @@ export function createPostgresObjectStore(connection: PostgresConnection, schema
       // Each write is one statement: nothing is ever left over.
     },
     deleteTemporaryFile: async (name) => {
-      throw new Error(`"${name}" is not a temporary file of this store`);
+      throw new InternalError(`"${name}" is not a temporary file of this store`);
     },
   };
 }

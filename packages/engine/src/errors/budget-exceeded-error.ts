@@ -6,15 +6,13 @@ import { describeReachedLimit } from "../budget/describe-reached-limit.ts";
  * is as it was (`data.limit` names the limit to raise). A plain step is not refused this way: it
  * suspends the thread for its budget.
  */
-export class BudgetExceededError extends UwfError {
-  static readonly code = "budget-exceeded" as const;
+export class BudgetExceededError extends UwfError<"budget-exceeded"> {
+  static override readonly code = "budget-exceeded" as const;
+  static override readonly name = "BudgetExceededError";
 
   constructor(threadId: string, limit: BudgetLimit, value: number, spent: BudgetSpent) {
-    super(
-      BudgetExceededError.code,
-      `thread ${threadId} is at its budget: ${describeReachedLimit(limit, value, spent)}, so no step was run`,
-      { data: { thread: threadId, limit, value, spent: spentOn(spent, limit) } },
-    );
-    this.name = "BudgetExceededError";
+    super(`thread ${threadId} is at its budget: ${describeReachedLimit(limit, value, spent)}, so no step was run`, {
+      data: { thread: threadId, limit, value, spent: spentOn(spent, limit) },
+    });
   }
 }

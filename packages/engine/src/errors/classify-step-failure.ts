@@ -1,4 +1,4 @@
-import { isUwfError } from "@uwf/protocol";
+import { type ErrorCode, isUwfError } from "@uwf/protocol";
 
 /**
  * What a worker does after a step of a claimed thread failed: `retry` it (and set the thread `failed`
@@ -8,7 +8,7 @@ import { isUwfError } from "@uwf/protocol";
  */
 export type StepFailureKind = "retry" | "interrupted" | "lost" | "refused";
 
-const KIND_BY_CODE: Readonly<Record<string, StepFailureKind>> = {
+const KIND_BY_CODE: Readonly<Partial<Record<ErrorCode, StepFailureKind>>> = {
   interrupted: "interrupted",
   "hung-up": "interrupted",
   "lease-lost": "lost",
@@ -37,7 +37,7 @@ export function classifyStepFailure(error: unknown): StepFailureKind {
  * that fails so leaves its thread as it was (the same step goes through once the machine is fixed);
  * a worker still retries them and, after its retries, sets the thread `failed`.
  */
-const MACHINE_CODES: ReadonlySet<string> = new Set([
+const MACHINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "no-space",
   "read-only-file-system",
   "permission-denied",
@@ -53,6 +53,6 @@ const MACHINE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether a failed step's error code (after describeFailure) is the step's own, which sets its thread `failed`. */
-export function failsThread(error: unknown, code: string): boolean {
+export function failsThread(error: unknown, code: ErrorCode): boolean {
   return classifyStepFailure(error) === "retry" && !MACHINE_CODES.has(code);
 }

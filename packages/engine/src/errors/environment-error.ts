@@ -1,4 +1,4 @@
-import { UwfError } from "@uwf/protocol";
+import { type SystemErrorData, UwfError } from "@uwf/protocol";
 
 /** The error codes of the machine's refusals. */
 export type EnvironmentErrorCode =
@@ -39,10 +39,11 @@ const VERBS: Readonly<Record<string, string>> = {
  * the file, never a stack trace. The error code says which (`no-space`, `read-only-file-system`,
  * `permission-denied`, `io-error`, `too-many-open-files`); `data` keeps the system's code and call.
  */
-export class EnvironmentError extends UwfError {
-  constructor(code: EnvironmentErrorCode, message: string, data: Record<string, unknown>, cause: unknown) {
-    super(code, message, { data, cause });
-    this.name = "EnvironmentError";
+export class EnvironmentError extends UwfError<EnvironmentErrorCode> {
+  static override readonly name = "EnvironmentError";
+
+  constructor(code: EnvironmentErrorCode, message: string, data: SystemErrorData, cause: unknown) {
+    super(message, { code, data, cause });
   }
 }
 
@@ -54,7 +55,8 @@ export class EnvironmentError extends UwfError {
 export function asEnvironmentError(error: unknown, doing?: string): EnvironmentError | null {
   if (!(error instanceof Error)) return null;
   const { code, syscall, path } = error as NodeJS.ErrnoException;
-  const kind = code === undefined ? undefined : KINDS[code];
+  if (code === undefined) return null;
+  const kind = KINDS[code];
   if (kind === undefined) return null;
   // node:child_process names the call `spawn COMMAND`.
   const call = syscall?.split(" ")[0];

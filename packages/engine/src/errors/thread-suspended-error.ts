@@ -5,8 +5,9 @@ import { describeReachedLimit } from "../budget/describe-reached-limit.ts";
  * Stepping a suspended thread: it waits for a resume, with an answer or, when its budget suspended it
  * (`data.limit` names the limit it reached), a raised limit.
  */
-export class ThreadSuspendedError extends UwfError {
-  static readonly code = "thread-suspended" as const;
+export class ThreadSuspendedError extends UwfError<"thread-suspended"> {
+  static override readonly code = "thread-suspended" as const;
+  static override readonly name = "ThreadSuspendedError";
 
   constructor(record: ThreadRecord) {
     const { id, reason, budget } = record;
@@ -16,7 +17,6 @@ export class ThreadSuspendedError extends UwfError {
       budget === undefined || exceeded === null
         ? `thread ${id} is suspended${why}`
         : `thread ${id} is suspended: its budget, ${describeReachedLimit(exceeded, budget[exceeded] ?? 0, budgetSpent(record))}`;
-    super(ThreadSuspendedError.code, message, { data: { thread: id, reason, limit: exceeded } });
-    this.name = "ThreadSuspendedError";
+    super(message, { data: { thread: id, reason, limit: exceeded } });
   }
 }

@@ -279,5 +279,5 @@ function leaseLostError(threadId: string, lost: LostLease, error: unknown): Leas
 
 /** The run a stopped step kept what its agent had written in, as named in its own error. */
 function runOf(error: unknown): string | null {
-  return isUwfError(error) && typeof error.data.run === "string" ? error.data.run : null;
+  return isUwfError(error) && "run" in error.data && typeof error.data.run === "string" ? error.data.run : null;
 }

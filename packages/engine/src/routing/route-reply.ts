@@ -7,7 +7,7 @@ import {
   pickNextRole,
   type TriedTransition,
 } from "@uwf/agent-kit";
-import { type ThreadRecord, UwfError, type WorkflowNode } from "@uwf/protocol";
+import { InternalError, type ThreadRecord, UwfError, type WorkflowNode } from "@uwf/protocol";
 import type { ThreadHistory } from "../history/thread-history.ts";
 import { type WithModeratorHistoryOptions, withModeratorHistory } from "../history/with-moderator-history.ts";
 import type { RouteCheck } from "../step/run-agent-with-retries.ts";
@@ -38,7 +38,9 @@ export async function routeReply(options: RouteReplyOptions): Promise<RouteCheck
   } catch (error) {
     const problem = describeRoutingProblem(error, { workflow: compiled.workflow, fields: step.output });
     if (problem !== null) return { success: false, problem, retry: true };
-    if (error instanceof UwfError) return { success: false, problem: error.message, retry: false };
+    if (UwfError.isInstance(error) && error.code !== InternalError.code) {
+      return { success: false, problem: error.message, retry: false };
+    }
     throw error;
   }
 }

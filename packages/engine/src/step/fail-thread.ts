@@ -1,5 +1,5 @@
 import type { RefStore } from "@uwf/cas";
-import { type ErrorBody, isUwfError, messageOf, type ThreadFailure, type ThreadRecord } from "@uwf/protocol";
+import { isUwfError, messageOf, type ThreadFailure, type ThreadRecord, type UwfErrorJson } from "@uwf/protocol";
 import { asEnvironmentError } from "../errors/environment-error.ts";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
 
@@ -10,7 +10,7 @@ const MAX_FAILURE_MESSAGE_LENGTH = 2000;
  * A step's failure as data: its error code (a machine's refusal as its own code; `internal` for an
  * error uwf did not raise on purpose), its message cut to a readable length, and its data.
  */
-export function describeFailure(error: unknown): ErrorBody {
+export function describeFailure(error: unknown): UwfErrorJson {
   const failure = asEnvironmentError(error) ?? error;
   const body = isUwfError(failure)
     ? failure.toJSON()

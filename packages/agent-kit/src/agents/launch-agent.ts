@@ -1,7 +1,7 @@
 import type { AgentSpec, Config, ModelUsage } from "@uwf/protocol";
-import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
-import { AgentUnavailableError } from "./agent-unavailable-error.ts";
-import { providerKeyVariables, storeSecretValues } from "./child-environment.ts";
+import { AgentUnavailableError } from "../errors/agent-unavailable-error.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
+import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
 import { runScriptedAgent } from "./scripted-agent.ts";
 
 export interface PreviousVisit {

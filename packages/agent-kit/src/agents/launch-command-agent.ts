@@ -1,10 +1,10 @@
 import type { CommandAgentSpec, Config } from "@uwf/protocol";
-import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
-import { buildAgentVariables, substituteAgentArgs } from "./agent-variables.ts";
-import { buildChildEnvironment } from "./child-environment.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
+import { buildAgentVariables, substituteAgentArgs } from "../process/agent-variables.ts";
+import { buildChildEnvironment } from "../process/child-environment.ts";
+import { runProcessGroup } from "../process/run-process-group.ts";
+import { withPromptFile } from "../process/with-prompt-file.ts";
 import { addReportedUsage } from "./read-usage-file.ts";
-import { runProcessGroup } from "./run-process-group.ts";
-import { withPromptFile } from "./with-prompt-file.ts";
 
 export interface LaunchCommandAgentOptions extends AgentRunContext {
   spec: CommandAgentSpec;

@@ -1,10 +1,10 @@
 import type { SafeResult } from "@uwf/protocol";
+import { InvalidScenarioError } from "../errors/invalid-scenario-error.ts";
 import { MAX_INPUT_FILE_BYTES } from "../files/file-limits.ts";
 import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { loadYaml } from "../yaml/load-yaml.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
-import { InvalidScenarioError } from "./invalid-scenario-error.ts";
 
 /** One scripted step: the role the moderator must have chosen, and what the agent replies. */
 export interface ScenarioStep {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import { type Config, configSchema, type Role } from "@uwf/protocol";
-import { NoAgentError } from "./no-agent-error.ts";
+import { NoAgentError } from "../errors/no-agent-error.ts";
+import { UnknownAgentError } from "../errors/unknown-agent-error.ts";
 import { resolveAgent } from "./resolve-agent.ts";
-import { UnknownAgentError } from "./unknown-agent-error.ts";
 
 const config: Config = configSchema.parse({
   agents: {

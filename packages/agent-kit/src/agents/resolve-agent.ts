@@ -1,6 +1,6 @@
 import type { AgentSpec, Config, Role } from "@uwf/protocol";
-import { NoAgentError } from "./no-agent-error.ts";
-import { UnknownAgentError } from "./unknown-agent-error.ts";
+import { NoAgentError } from "../errors/no-agent-error.ts";
+import { UnknownAgentError } from "../errors/unknown-agent-error.ts";
 
 export interface ResolveAgentOptions {
   config: Config;

@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import type { ScriptedAgentSpec } from "@uwf/protocol";
-import { formatFrontmatter } from "../extract/format-frontmatter.ts";
-import type { AgentLaunchResult } from "./agent-launch-result.ts";
-import { buildLaunchResult } from "./build-launch-result.ts";
+import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
+import { buildLaunchResult } from "../process/build-launch-result.ts";
+import { formatFrontmatter } from "../yaml/format-frontmatter.ts";
 import { safeLoadScenario } from "./load-scenario.ts";
 
 export interface RunScriptedAgentOptions {

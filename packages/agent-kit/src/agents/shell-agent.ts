@@ -1,12 +1,12 @@
 import type { ShellAgentSpec } from "@uwf/protocol";
-import { formatFrontmatter } from "../extract/format-frontmatter.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
+import { buildAgentVariables } from "../process/agent-variables.ts";
+import { buildChildEnvironment } from "../process/child-environment.ts";
+import { runProcessGroup } from "../process/run-process-group.ts";
+import { TailBuffer } from "../process/tail-buffer.ts";
+import { withPromptFile } from "../process/with-prompt-file.ts";
 import { fenceText } from "../prompt/fence-text.ts";
-import type { AgentLaunchResult, AgentRunContext } from "./agent-launch-result.ts";
-import { buildAgentVariables } from "./agent-variables.ts";
-import { buildChildEnvironment } from "./child-environment.ts";
-import { runProcessGroup } from "./run-process-group.ts";
-import { TailBuffer } from "./tail-buffer.ts";
-import { withPromptFile } from "./with-prompt-file.ts";
+import { formatFrontmatter } from "../yaml/format-frontmatter.ts";
 
 /** Characters of combined output a shell agent reports unless its spec sets `tail`. */
 export const DEFAULT_SHELL_TAIL = 4_000;

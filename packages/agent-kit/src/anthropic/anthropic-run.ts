@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@uwf/protocol";
-import type { AgentLaunchResult } from "../agents/agent-launch-result.ts";
+import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 import type { CallWithApiRetriesOptions } from "./call-with-api-retries.ts";
 import type { ModelSettings } from "./resolve-model-settings.ts";
 import type { ToolContext } from "./tools/agent-tool.ts";

@@ -1,4 +1,4 @@
-import { readDotenvValue } from "./dotenv-file.ts";
+import { readDotenvValue } from "../config/dotenv-file.ts";
 
 export interface ApiKey {
   value: string;

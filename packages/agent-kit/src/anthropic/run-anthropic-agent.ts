@@ -1,8 +1,8 @@
 import type { AnthropicAgentSpec, Config } from "@uwf/protocol";
-import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
-import { buildLaunchResult } from "../agents/build-launch-result.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
-import { TailBuffer } from "../agents/tail-buffer.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
+import { buildLaunchResult } from "../process/build-launch-result.ts";
+import { TailBuffer } from "../process/tail-buffer.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
 import { callWithApiRetries } from "./call-with-api-retries.ts";
 import { describeApiError, summarizeApiError } from "./describe-api-error.ts";

@@ -1,4 +1,4 @@
-import type { AgentLaunchResult } from "../agents/agent-launch-result.ts";
+import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
 import { runAgentTool } from "./tools/agent-tools.ts";
 import type { ContentBlock } from "./transcript.ts";

@@ -1,12 +1,12 @@
 import { realpath } from "node:fs/promises";
 import { messageOf } from "@uwf/protocol";
-import { providerKeyVariables, storeSecretValues } from "../agents/child-environment.ts";
-import { formatSeconds } from "../agents/format-seconds.ts";
 import { loadConfig } from "../config/load-config.ts";
+import { NoWorkingDirectoryError } from "../errors/no-working-directory-error.ts";
+import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
+import { formatSeconds } from "../process/format-seconds.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
 import { createAnthropicClient, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./create-anthropic-client.ts";
 import { summarizeApiError } from "./describe-api-error.ts";
-import { NoWorkingDirectoryError } from "./no-working-directory-error.ts";
 import { apiKeyHint, readApiKey } from "./read-api-key.ts";
 import { type ModelSettings, resolveModelSettings } from "./resolve-model-settings.ts";
 import type { RunAnthropicAgentOptions } from "./run-anthropic-agent.ts";

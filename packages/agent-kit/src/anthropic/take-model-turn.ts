@@ -1,5 +1,5 @@
 import { addUsage } from "@uwf/protocol";
-import type { AgentLaunchResult } from "../agents/agent-launch-result.ts";
+import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
 import { computeUsage } from "./compute-usage.ts";
 import { CONTINUE_PROMPT, describeUnfinishedTurn, EMPTY_ANSWER_PROMPT, isAnswer } from "./describe-unfinished-turn.ts";

@@ -23,7 +23,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export async function checkClaudeCode(options: CheckClaudeCodeOptions): Promise<CheckClaudeCodeResult> {
   const command = options.command ?? CLAUDE_CODE_COMMAND;
   // Loaded on use: the package entry loads no process library until something runs.
-  const { runProcessGroup } = await import("../agents/run-process-group.ts");
+  const { runProcessGroup } = await import("../process/run-process-group.ts");
   const run = await runProcessGroup({
     command,
     args: ["--version"],

@@ -1,5 +1,5 @@
 import type { ModelUsage, PermissionDenial } from "@uwf/protocol";
-import { TailBuffer } from "../agents/tail-buffer.ts";
+import { TailBuffer } from "../process/tail-buffer.ts";
 
 /** Token counts without a price. */
 export interface ClaudeCodeTokens {

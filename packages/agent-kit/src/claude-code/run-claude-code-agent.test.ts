@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixturePath } from "../../test/fixtures/agents/fixtures.ts";
-import type { AgentActivity } from "../agents/agent-launch-result.ts";
+import type { AgentActivity } from "../process/agent-launch-result.ts";
 import { type AgentRunFixture, createAgentRunFixture } from "../testing/index.ts";
 import { runClaudeCodeAgent } from "./run-claude-code-agent.ts";
 

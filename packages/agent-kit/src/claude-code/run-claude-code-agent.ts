@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Config, PresetAgentSpec } from "@uwf/protocol";
-import type { AgentLaunchResult, AgentRunContext } from "../agents/agent-launch-result.ts";
-import { buildAgentVariables } from "../agents/agent-variables.ts";
-import { buildChildEnvironment } from "../agents/child-environment.ts";
 import type { PreviousVisit } from "../agents/launch-agent.ts";
-import { runProcessGroup } from "../agents/run-process-group.ts";
-import { withPromptFile } from "../agents/with-prompt-file.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
+import { buildAgentVariables } from "../process/agent-variables.ts";
+import { buildChildEnvironment } from "../process/child-environment.ts";
+import { runProcessGroup } from "../process/run-process-group.ts";
+import { withPromptFile } from "../process/with-prompt-file.ts";
 import { buildClaudeCodeArgs, CLAUDE_CODE_COMMAND } from "./build-claude-code-args.ts";
 import { countClaudeCodeUsage } from "./count-claude-code-usage.ts";
 import { describeClaudeCodeError } from "./describe-claude-code-error.ts";

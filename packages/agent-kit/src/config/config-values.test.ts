@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configSchema } from "@uwf/protocol";
 import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
 import { getConfigValue, listConfigValues, setConfigValue, unsetConfigValue } from "./config-values.ts";
-import { InvalidConfigError } from "./invalid-config-error.ts";
 import { loadConfig } from "./load-config.ts";
 
 let temp: { path: string; remove: () => void };

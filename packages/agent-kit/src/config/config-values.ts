@@ -1,6 +1,6 @@
 import type { Config } from "@uwf/protocol";
 import { type Document, parse, parseDocument } from "yaml";
-import { InvalidConfigError } from "./invalid-config-error.ts";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
 import { configFilePath, readConfigText } from "./load-config.ts";
 import { safeParseConfig } from "./parse-config.ts";
 import { writeFileAtomically } from "./write-file-atomically.ts";

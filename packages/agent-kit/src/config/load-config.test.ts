@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { configSchema } from "@uwf/protocol";
 import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
-import { InvalidConfigError } from "./invalid-config-error.ts";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
 import { loadConfig, safeLoadConfig } from "./load-config.ts";
 
 let temp: { path: string; remove: () => void };

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { type Config, defaultConfig, type SafeResult } from "@uwf/protocol";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
 import { MAX_CONFIG_BYTES } from "../files/file-limits.ts";
 import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { cacheConfig, readCachedConfig } from "./config-cache.ts";
-import { InvalidConfigError } from "./invalid-config-error.ts";
 
 export const CONFIG_FILE_NAME = "config.yaml";
 

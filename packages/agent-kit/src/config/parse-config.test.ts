@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
 import { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
-import { InvalidConfigError } from "./invalid-config-error.ts";
 import { parseConfig, safeParseConfig } from "./parse-config.ts";
 
 const file = "/home/.uwf/config.yaml";

@@ -9,9 +9,9 @@ import {
   shellAgentSpecSchema,
 } from "@uwf/protocol";
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { type ConfigProblem, InvalidConfigError } from "../errors/invalid-config-error.ts";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
-import { type ConfigProblem, InvalidConfigError } from "./invalid-config-error.ts";
 
 type PathSegment = string | number;
 interface SchemaIssue {

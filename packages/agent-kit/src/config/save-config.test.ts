@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
-import { InvalidConfigError } from "./invalid-config-error.ts";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
 import { loadConfig } from "./load-config.ts";
 import { saveConfig } from "./save-config.ts";
 

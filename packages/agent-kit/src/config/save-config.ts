@@ -1,6 +1,6 @@
 import type { Config } from "@uwf/protocol";
-import { formatYaml } from "../extract/format-frontmatter.ts";
-import { InvalidConfigError } from "./invalid-config-error.ts";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
+import { formatYaml } from "../yaml/format-frontmatter.ts";
 import { configFilePath } from "./load-config.ts";
 import { safeParseConfig } from "./parse-config.ts";
 import { writeFileAtomically } from "./write-file-atomically.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import type { WorkflowNode } from "@uwf/protocol";
-import { buildReplySchema, listRoleStatuses, withStatusFields } from "./build-reply-schema.ts";
+import { buildReplySchema, listRoleStatuses, withStatusFields } from "../schema/build-reply-schema.ts";
 import { extractFrontmatter } from "./extract-frontmatter.ts";
 
 const workflow: WorkflowNode = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import type { JsonSchemaObject } from "@uwf/protocol";
+import { InvalidReplyError } from "../errors/invalid-reply-error.ts";
 import { MAX_YAML_ALIASES, MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
 import { extractFrontmatter, safeExtractFrontmatter } from "./extract-frontmatter.ts";
-import { InvalidReplyError } from "./invalid-reply-error.ts";
 
 /**
  * A hang guard, not a measurement: refusing an alias bomb takes milliseconds, expanding its hundred million

@@ -1,16 +1,16 @@
 import { findLoneSurrogate, type JsonSchemaObject, type SafeResult } from "@uwf/protocol";
+import { InvalidReplyError } from "../errors/invalid-reply-error.ts";
+import { withStatusFields } from "../schema/build-reply-schema.ts";
+import { describeValue } from "../schema/describe-value.ts";
+import { allBranchProperties, branchAnswers, listStatusBranches } from "../schema/status-branches.ts";
+import { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "../schema/status-fields.ts";
+import { validateOutputFields } from "../schema/validate-output-fields.ts";
 import { describeYamlError } from "../yaml/describe-yaml-error.ts";
 import { loadYaml } from "../yaml/load-yaml.ts";
+import { parseSimpleYamlMapping } from "../yaml/simple-yaml.ts";
 import { toJsonValue } from "../yaml/to-json-value.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
-import { withStatusFields } from "./build-reply-schema.ts";
-import { describeValue } from "./describe-value.ts";
-import { InvalidReplyError } from "./invalid-reply-error.ts";
-import { parseSimpleYamlMapping } from "./simple-yaml.ts";
 import { splitFrontmatter } from "./split-frontmatter.ts";
-import { allBranchProperties, branchAnswers, listStatusBranches } from "./status-branches.ts";
-import { REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
-import { validateOutputFields } from "./validate-output-fields.ts";
 
 /** An agent reply taken apart: its validated fields and its markdown body. */
 export interface ExtractedFrontmatter {

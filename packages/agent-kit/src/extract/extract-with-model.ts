@@ -6,10 +6,10 @@ import { createAnthropicClient, DEFAULT_MAX_RETRIES } from "../anthropic/create-
 import { describeApiError } from "../anthropic/describe-api-error.ts";
 import { apiKeyHint, readApiKey } from "../anthropic/read-api-key.ts";
 import { resolveModelSettings } from "../anthropic/resolve-model-settings.ts";
+import { CONVENTION_KEYWORD } from "../schema/status-fields.ts";
+import { formatFrontmatter } from "../yaml/format-frontmatter.ts";
 import { safeExtractFrontmatter } from "./extract-frontmatter.ts";
-import { formatFrontmatter } from "./format-frontmatter.ts";
 import { splitFrontmatter } from "./split-frontmatter.ts";
-import { CONVENTION_KEYWORD } from "./status-fields.ts";
 import { toWireSchema } from "./to-wire-schema.ts";
 
 /** The tool the extraction model is made to call; its input schema is the role's reply schema. */

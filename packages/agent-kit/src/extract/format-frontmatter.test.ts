@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
+import { formatFrontmatter, formatYaml } from "../yaml/format-frontmatter.ts";
 import { extractFrontmatter } from "./extract-frontmatter.ts";
-import { formatFrontmatter, formatYaml } from "./format-frontmatter.ts";
 
 describe("formatFrontmatter", () => {
   it("writes the fields between dashes, then a blank line and the body", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import type { WorkflowNode } from "@uwf/protocol";
-import { InvalidWorkflowError } from "../workflow/invalid-workflow-error.ts";
+import { InvalidWorkflowError } from "../errors/invalid-workflow-error.ts";
 import { compileWorkflow } from "./compile-workflow.ts";
 
 const base: WorkflowNode = {

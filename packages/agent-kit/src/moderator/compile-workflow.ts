@@ -1,6 +1,6 @@
 import { messageOf, type Transition, type WorkflowNode } from "@uwf/protocol";
-import { formatFieldPath } from "../workflow/field-path.ts";
-import { InvalidWorkflowError } from "../workflow/invalid-workflow-error.ts";
+import { InvalidWorkflowError } from "../errors/invalid-workflow-error.ts";
+import { formatFieldPath } from "../issue/field-path.ts";
 import { type CompiledCondition, compileCondition, describeJsonataError } from "./compile-condition.ts";
 import { type EdgeTemplate, parseEdgeTemplate } from "./edge-template.ts";
 import { isPlainSubstitution } from "./plain-substitution.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "bun:test";
+import { historyOf } from "../../test/moderator-test-helpers.ts";
+import { ConditionFailedError } from "../errors/condition-failed-error.ts";
+import { ConditionTimeoutError } from "../errors/condition-timeout-error.ts";
 import { compileCondition } from "./compile-condition.ts";
-import { ConditionFailedError } from "./condition-failed-error.ts";
-import { ConditionTimeoutError } from "./condition-timeout-error.ts";
 import { evaluateCondition } from "./evaluate-condition.ts";
-import { historyOf } from "./moderator-test-helpers.ts";
 
 const history = historyOf([
   { role: "writer", output: { summary: "first draft", files: ["a.ts"] } },

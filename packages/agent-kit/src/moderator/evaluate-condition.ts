@@ -1,7 +1,7 @@
+import { ConditionFailedError } from "../errors/condition-failed-error.ts";
+import { ConditionTimeoutError } from "../errors/condition-timeout-error.ts";
 import type { CompiledCondition } from "./compile-condition.ts";
 import { describeJsonataError } from "./compile-condition.ts";
-import { ConditionFailedError } from "./condition-failed-error.ts";
-import { ConditionTimeoutError } from "./condition-timeout-error.ts";
 import { historyFunctions } from "./history-functions.ts";
 import { isTruthy } from "./is-truthy.ts";
 import type { ModeratorHistory } from "./moderator-history.ts";

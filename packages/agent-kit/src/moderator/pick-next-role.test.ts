@@ -1,9 +1,9 @@
 import { describe, expect, it } from "bun:test";
+import { historyOf, workflowFromYaml } from "../../test/moderator-test-helpers.ts";
+import { NoResumeEdgeError } from "../errors/no-resume-edge-error.ts";
+import { NoTransitionError } from "../errors/no-transition-error.ts";
 import { compileWorkflow } from "./compile-workflow.ts";
 import type { ModeratorMode } from "./moderator-history.ts";
-import { historyOf, workflowFromYaml } from "./moderator-test-helpers.ts";
-import { NoResumeEdgeError } from "./no-resume-edge-error.ts";
-import { NoTransitionError } from "./no-transition-error.ts";
 import { pickNextRole } from "./pick-next-role.ts";
 
 const reviewLoop = compileWorkflow(

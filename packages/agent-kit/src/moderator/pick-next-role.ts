@@ -1,6 +1,8 @@
 import { START, type Transition } from "@uwf/protocol";
+import { ConditionFailedError } from "../errors/condition-failed-error.ts";
+import { NoResumeEdgeError } from "../errors/no-resume-edge-error.ts";
+import { NoTransitionError, type TriedTransition } from "../errors/no-transition-error.ts";
 import type { CompiledWorkflow } from "./compile-workflow.ts";
-import { ConditionFailedError } from "./condition-failed-error.ts";
 import { evaluateCondition } from "./evaluate-condition.ts";
 import {
   DEFAULT_CONDITION_TIMEOUT_MS,
@@ -9,8 +11,6 @@ import {
   type ModeratorMode,
   type PickNextRoleOptions,
 } from "./moderator-history.ts";
-import { NoResumeEdgeError } from "./no-resume-edge-error.ts";
-import { NoTransitionError, type TriedTransition } from "./no-transition-error.ts";
 import { renderEdgePrompt } from "./render-edge-prompt.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { EdgePromptError } from "./edge-prompt-error.ts";
+import { historyOf, workflowFromYaml } from "../../test/moderator-test-helpers.ts";
+import { EdgePromptError } from "../errors/edge-prompt-error.ts";
 import { EDGE_PROMPT_MEMORY_LIMIT, EDGE_PROMPT_RENDER_LIMIT_MS } from "./edge-template.ts";
-import { historyOf, workflowFromYaml } from "./moderator-test-helpers.ts";
 import { renderEdgePrompt } from "./render-edge-prompt.ts";
 
 const afterReview = historyOf([

@@ -1,7 +1,7 @@
 import { END, messageOf, START, type WorkflowNode } from "@uwf/protocol";
-import { allBranchProperties, listStatusBranches } from "../extract/status-branches.ts";
+import { EdgePromptError } from "../errors/edge-prompt-error.ts";
+import { allBranchProperties, listStatusBranches } from "../schema/status-branches.ts";
 import { declaredInputs } from "./declared-inputs.ts";
-import { EdgePromptError } from "./edge-prompt-error.ts";
 import {
   EDGE_PROMPT_MEMORY_LIMIT,
   EDGE_PROMPT_RENDER_LIMIT_MS,

@@ -1,9 +1,9 @@
 import type { Role, WorkflowNode } from "@uwf/protocol";
-import { buildReplySchema } from "../extract/build-reply-schema.ts";
-import { formatYaml } from "../extract/format-frontmatter.ts";
-import { STATUS_FIELD } from "../extract/status-fields.ts";
-import { restoreFieldOrder } from "../workflow/field-order.ts";
-import { UnknownRoleError } from "../workflow/unknown-role-error.ts";
+import { UnknownRoleError } from "../errors/unknown-role-error.ts";
+import { buildReplySchema } from "../schema/build-reply-schema.ts";
+import { restoreFieldOrder } from "../schema/field-order.ts";
+import { STATUS_FIELD } from "../schema/status-fields.ts";
+import { formatYaml } from "../yaml/format-frontmatter.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
 import { describeRoutes } from "./describe-routes.ts";
 import { fenceText } from "./fence-text.ts";

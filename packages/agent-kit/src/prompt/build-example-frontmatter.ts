@@ -1,5 +1,5 @@
 import type { JsonSchemaObject } from "@uwf/protocol";
-import { formatYaml } from "../extract/format-frontmatter.ts";
+import { formatYaml } from "../yaml/format-frontmatter.ts";
 import { asObject, schemaTypes } from "./describe-schema-fields.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { buildReplySchema } from "../extract/build-reply-schema.ts";
 import { extractFrontmatter } from "../extract/extract-frontmatter.ts";
+import { buildReplySchema } from "../schema/build-reply-schema.ts";
 import { buildOutputFormatSection } from "./build-output-format-section.ts";
 
 const reviewerSchema = {

@@ -1,6 +1,6 @@
 import type { JsonSchemaObject } from "@uwf/protocol";
-import { listStatusBranches, type StatusBranch } from "../extract/status-branches.ts";
-import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "../extract/status-fields.ts";
+import { listStatusBranches, type StatusBranch } from "../schema/status-branches.ts";
+import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "../schema/status-fields.ts";
 import { buildExampleFrontmatter } from "./build-example-frontmatter.ts";
 import { formatRoutes } from "./describe-routes.ts";
 import { asObject, describeSchemaFields, type SchemaFieldDescription } from "./describe-schema-fields.ts";

@@ -1,6 +1,6 @@
 import { END, type WorkflowNode } from "@uwf/protocol";
-import { SUSPEND_STATUS } from "../extract/status-fields.ts";
-import { conditionStatus } from "../workflow/condition-status.ts";
+import { conditionStatus } from "../moderator/condition-status.ts";
+import { SUSPEND_STATUS } from "../schema/status-fields.ts";
 
 /**
  * Where each reply of a role leads, from the workflow's graph, as markdown list lines in the

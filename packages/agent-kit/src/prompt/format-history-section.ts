@@ -1,8 +1,8 @@
-import { formatYaml } from "../extract/format-frontmatter.ts";
+import { IncompleteHistoryError } from "../errors/incomplete-history-error.ts";
+import { formatYaml } from "../yaml/format-frontmatter.ts";
 import { fenceText } from "./fence-text.ts";
 import { firstShownStep } from "./first-shown-step.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
-import { IncompleteHistoryError } from "./incomplete-history-error.ts";
 
 export interface FormatHistorySectionOptions {
   /** Oldest first; with `sinceLastVisit`, the steps before `firstShownStep` may be only named. */

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEnvironment, AgentRunContext } from "../agents/agent-launch-result.ts";
+import type { AgentEnvironment, AgentRunContext } from "../process/agent-launch-result.ts";
 import { makeTempDirectory } from "./make-temp-directory.ts";
 
 /** A place to launch agents in, for tests, and the context a launch there gets. */

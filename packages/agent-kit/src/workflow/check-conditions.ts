@@ -1,7 +1,7 @@
 import type { WorkflowNode } from "@uwf/protocol";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { type CompiledCondition, compileCondition, describeJsonataError } from "../moderator/compile-condition.ts";
 import { findUnquotedStatus } from "./find-unquoted-status.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
 
 /**
  * Every condition must compile as JSONata, with the same compiler the moderator uses. One that

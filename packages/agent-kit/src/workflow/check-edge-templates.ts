@@ -1,11 +1,11 @@
 import { messageOf, START, type Transition, type WorkflowNode } from "@uwf/protocol";
-import { branchAnswers, listStatusBranches, type StatusBranch } from "../extract/status-branches.ts";
+import type { FieldPath } from "../issue/field-path.ts";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
+import { conditionStatus } from "../moderator/condition-status.ts";
 import { declaredInputs } from "../moderator/declared-inputs.ts";
 import { edgeTemplateVariables, parseEdgeTemplate } from "../moderator/edge-template.ts";
-import { conditionStatus } from "./condition-status.ts";
+import { branchAnswers, listStatusBranches, type StatusBranch } from "../schema/status-branches.ts";
 import type { EdgePathOf } from "./edge-paths.ts";
-import type { FieldPath } from "./field-path.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
 
 /** Fields every step has besides its schema's, and what `start`, `thread` and `inputs` hold (see renderEdgePrompt). */
 const STEP_VARIABLES = ["$status", "reason", "_body"];

@@ -1,7 +1,7 @@
 import { END, START, SUSPEND, type WorkflowNode } from "@uwf/protocol";
-import { listStatusBranches } from "../extract/status-branches.ts";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
+import { listStatusBranches } from "../schema/status-branches.ts";
 import { type EdgePathOf, statusPathOf } from "./edge-paths.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
 
 const START_STATUSES = ["new", "resume"];
 

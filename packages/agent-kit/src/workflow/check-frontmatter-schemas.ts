@@ -1,9 +1,9 @@
 import { type JsonSchemaObject, messageOf, type WorkflowNode } from "@uwf/protocol";
 import type { Ajv, ErrorObject } from "ajv";
+import type { FieldPath } from "../issue/field-path.ts";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { enforcedFormats } from "./enforced-formats.ts";
-import type { FieldPath } from "./field-path.ts";
 import { linearUniqueItems } from "./linear-unique-items.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
 
 /**
  * Each role's `frontmatter`, and the workflow's `inputs`, must be a JSON Schema that Ajv accepts: valid against the

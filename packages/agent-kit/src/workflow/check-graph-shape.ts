@@ -1,6 +1,6 @@
 import { END, START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import type { EdgePathOf } from "./edge-paths.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
 
 /** The graph as a whole: where it starts, which keys it may have, what can reach what. */
 export function checkGraphShape(workflow: WorkflowNode, edgePathOf: EdgePathOf): WorkflowIssue[] {

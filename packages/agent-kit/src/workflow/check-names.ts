@@ -1,5 +1,5 @@
 import { NAME_PATTERN, RESERVED_NAMES, type WorkflowNode } from "@uwf/protocol";
-import type { WorkflowIssue } from "./workflow-issue.ts";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 
 const NAME_RULE = 'names are letters, digits, "_" and "-", starting with a letter or "_"';
 

@@ -1,11 +1,11 @@
 import { normalizeWorkflowFile, type WorkflowNode, workflowFileSchema } from "@uwf/protocol";
-import { recordFieldOrder } from "./field-order.ts";
-import { isFieldPathPrefix } from "./field-path.ts";
+import { isFieldPathPrefix } from "../issue/field-path.ts";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
+import { recordFieldOrder } from "../schema/field-order.ts";
 import { findPrototypeKeys } from "./find-prototype-keys.ts";
 import { fileEdgePathOf, isRecord, salvageWorkflow } from "./salvage-workflow.ts";
 import { schemaIssuesToWorkflowIssues } from "./schema-issues.ts";
 import { validateWorkflow } from "./validate-workflow.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
 
 export interface CheckWorkflowFileOptions {
   /** The file name stem, when the workflow was loaded from a file: a `name` that differs is a warning. */

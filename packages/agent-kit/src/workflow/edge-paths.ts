@@ -1,4 +1,4 @@
-import type { FieldPath } from "./field-path.ts";
+import type { FieldPath } from "../issue/field-path.ts";
 
 /** Where edge `index` of node `from` is written in the file; the map form names it by its status key. */
 export type EdgePathOf = (from: string, index: number) => FieldPath;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
-import { validateOutputFields } from "../extract/validate-output-fields.ts";
+import { validateOutputFields } from "../schema/validate-output-fields.ts";
 import { checkFrontmatterSchemas } from "./check-frontmatter-schemas.ts";
 import { enforcedFormats } from "./enforced-formats.ts";
 import { safeLoadWorkflowFile } from "./load-workflow-file.ts";

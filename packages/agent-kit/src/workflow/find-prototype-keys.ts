@@ -1,6 +1,6 @@
 import { isObjectPrototypeName } from "@uwf/protocol";
-import type { FieldPath } from "./field-path.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
+import type { FieldPath } from "../issue/field-path.ts";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 
 /**
  * Every key of a parsed workflow file, at any depth, that every JavaScript object already has

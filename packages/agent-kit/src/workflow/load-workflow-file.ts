@@ -1,8 +1,8 @@
 import { basename, dirname, extname } from "node:path";
 import type { SafeResult } from "@uwf/protocol";
+import { InvalidWorkflowError } from "../errors/invalid-workflow-error.ts";
 import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
 import { createFolderIncludeReader } from "./folder-include-reader.ts";
-import { InvalidWorkflowError } from "./invalid-workflow-error.ts";
 import { type ParsedWorkflow, parseWorkflowSource } from "./parse-workflow-source.ts";
 import { MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
 

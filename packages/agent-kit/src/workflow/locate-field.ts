@@ -1,5 +1,5 @@
 import { type Document, isCollection, isMap, isScalar, isSeq, type LineCounter } from "yaml";
-import type { FieldPath } from "./field-path.ts";
+import type { FieldPath } from "../issue/field-path.ts";
 
 export interface FieldLocation {
   line: number;

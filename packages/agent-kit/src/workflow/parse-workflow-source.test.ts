@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { InvalidWorkflowError } from "./invalid-workflow-error.ts";
+import { InvalidWorkflowError } from "../errors/invalid-workflow-error.ts";
 import { parseWorkflowSource, safeParseWorkflowSource } from "./parse-workflow-source.ts";
 import { MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";
 

@@ -1,10 +1,10 @@
 import type { SafeResult, WorkflowNode, WorkflowProblem } from "@uwf/protocol";
 import type { YAMLError } from "yaml";
+import { InvalidWorkflowError } from "../errors/invalid-workflow-error.ts";
+import { type FieldPath, formatFieldPath, isFieldPathPrefix } from "../issue/field-path.ts";
 import { describeYamlError, tooDeepMessage } from "../yaml/describe-yaml-error.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { checkWorkflowFile } from "./check-workflow-file.ts";
-import { type FieldPath, formatFieldPath, isFieldPathPrefix } from "./field-path.ts";
-import { InvalidWorkflowError } from "./invalid-workflow-error.ts";
 import { fieldPathAt, locateField } from "./locate-field.ts";
 import { parseWorkflowYaml, type ReadInclude } from "./parse-workflow-yaml.ts";
 import { MAX_EXPANDED_WORKFLOW_SIZE, MAX_WORKFLOW_BYTES } from "./workflow-limits.ts";

@@ -1,5 +1,5 @@
-import type { FieldPath } from "./field-path.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
+import type { FieldPath } from "../issue/field-path.ts";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 
 /** The parts of a zod issue this module reads (agent-kit does not depend on zod itself). */
 export interface SchemaIssue {

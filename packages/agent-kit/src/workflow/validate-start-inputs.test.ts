@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import type { WorkflowNode } from "@uwf/protocol";
-import { InvalidInputsError } from "./invalid-inputs-error.ts";
+import { InvalidInputsError } from "../errors/invalid-inputs-error.ts";
 import { validateStartInputs } from "./validate-start-inputs.ts";
 
 const base: WorkflowNode = { type: "workflow/1", name: "w", roles: {}, conditions: {}, graph: {} };

@@ -1,6 +1,6 @@
 import type { WorkflowNode } from "@uwf/protocol";
-import { validateOutputFields } from "../extract/validate-output-fields.ts";
-import { InvalidInputsError } from "./invalid-inputs-error.ts";
+import { InvalidInputsError } from "../errors/invalid-inputs-error.ts";
+import { validateOutputFields } from "../schema/validate-output-fields.ts";
 
 /**
  * A thread's start inputs, checked against the workflow's `inputs:` JSON Schema, with the

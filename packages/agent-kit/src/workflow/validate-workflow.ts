@@ -1,4 +1,5 @@
 import type { WorkflowNode } from "@uwf/protocol";
+import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { checkConditions } from "./check-conditions.ts";
 import { checkEdgeTemplates } from "./check-edge-templates.ts";
 import { checkEdges } from "./check-edges.ts";
@@ -6,7 +7,6 @@ import { checkFrontmatterSchemas } from "./check-frontmatter-schemas.ts";
 import { checkGraphShape } from "./check-graph-shape.ts";
 import { checkNames } from "./check-names.ts";
 import { type EdgePathOf, listEdgePath } from "./edge-paths.ts";
-import type { WorkflowIssue } from "./workflow-issue.ts";
 
 export interface ValidateWorkflowOptions {
   /** Where each edge is written, so map-form edges are reported by their status key. */

@@ -7,7 +7,7 @@ describe("loadYaml", () => {
     const source = (path: string) => JSON.stringify(join(import.meta.dir, "..", path));
     const script = [
       `const { extractFrontmatter } = await import(${source("extract/extract-frontmatter.ts")});`,
-      `const { formatFrontmatter } = await import(${source("extract/format-frontmatter.ts")});`,
+      `const { formatFrontmatter } = await import(${source("yaml/format-frontmatter.ts")});`,
       `const { safeLoadScenario } = await import(${source("agents/load-scenario.ts")});`,
       "const loaded = () => Object.keys(require.cache).some((key) => key.includes('/node_modules/yaml/'));",
       "const before = loaded();",

@@ -1,6 +1,6 @@
 import { messageOf } from "@uwf/protocol";
-import { formatSeconds } from "../../agents/format-seconds.ts";
-import { DEFAULT_KILL_GRACE_MS } from "../../agents/run-process-group.ts";
+import { formatSeconds } from "../../process/format-seconds.ts";
+import { DEFAULT_KILL_GRACE_MS } from "../../process/run-process-group.ts";
 import { type AgentTool, TOOL_TIME_LIMIT_REASON, type ToolContext, type ToolResult } from "./agent-tool.ts";
 import { editFileTool } from "./edit-file-tool.ts";
 import { listFilesTool } from "./list-files-tool.ts";

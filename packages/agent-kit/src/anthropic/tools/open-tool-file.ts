@@ -1,8 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
-import { dotenvFilePath } from "../dotenv-file.ts";
+import { dotenvFilePath } from "../../config/dotenv-file.ts";
+import { RefusedFileError } from "../../errors/refused-file-error.ts";
 import { ToolInputError } from "./agent-tool.ts";
-import { RefusedFileError } from "./refused-file-error.ts";
 
 // Non-blocking, so opening a FIFO never waits for a writer (or a reader); no symlink in the last component.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;

@@ -1,7 +1,7 @@
-import { isProviderKeyVariable } from "../../agents/child-environment.ts";
+import { dotenvFilePath, parseDotenv } from "../../config/dotenv-file.ts";
 import { MAX_CONFIG_BYTES } from "../../files/file-limits.ts";
 import { safeReadBoundedFile } from "../../files/read-bounded-file.ts";
-import { dotenvFilePath, parseDotenv } from "../dotenv-file.ts";
+import { isProviderKeyVariable } from "../../process/child-environment.ts";
 import type { ToolContext } from "./agent-tool.ts";
 
 /** Shorter values are not replaced: they would match ordinary text. */

@@ -1,8 +1,8 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
+import { RefusedFileError } from "../../errors/refused-file-error.ts";
 import { isPathInside } from "../../paths/is-path-inside.ts";
 import type { ToolContext } from "./agent-tool.ts";
-import { RefusedFileError } from "./refused-file-error.ts";
 import { resolveWorkspacePath } from "./resolve-workspace-path.ts";
 
 /** The uwf home as a real path (as written when it does not exist), to compare with resolved tool paths. */

@@ -1,7 +1,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
+import { PathOutsideWorkspaceError } from "../../errors/path-outside-workspace-error.ts";
 import { isPathInside } from "../../paths/is-path-inside.ts";
-import { PathOutsideWorkspaceError } from "./path-outside-workspace-error.ts";
 
 /**
  * The real path a file tool may use for `path` (relative to the workspace, or

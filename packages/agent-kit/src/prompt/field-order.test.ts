@@ -1,12 +1,12 @@
 import { describe, expect, it } from "bun:test";
 import { canonicalizeJson } from "@uwf/cas";
 import type { WorkflowNode } from "@uwf/protocol";
-import { buildReplySchema } from "../extract/build-reply-schema.ts";
-import { buildRetryPrompt } from "../extract/build-retry-prompt.ts";
 import { safeExtractFrontmatter } from "../extract/extract-frontmatter.ts";
-import { buildContinuationPrompt } from "../prompt/build-continuation-prompt.ts";
-import { FIELD_ORDER_KEYWORD, restoreWorkflowFieldOrder } from "./field-order.ts";
-import { parseWorkflowSource } from "./parse-workflow-source.ts";
+import { buildReplySchema } from "../schema/build-reply-schema.ts";
+import { FIELD_ORDER_KEYWORD, restoreWorkflowFieldOrder } from "../schema/field-order.ts";
+import { parseWorkflowSource } from "../workflow/parse-workflow-source.ts";
+import { buildContinuationPrompt } from "./build-continuation-prompt.ts";
+import { buildRetryPrompt } from "./build-retry-prompt.ts";
 
 const SOURCE = `
 name: judged

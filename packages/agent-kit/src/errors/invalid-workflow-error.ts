@@ -1,5 +1,5 @@
 import { UwfError, type WorkflowProblem } from "@uwf/protocol";
-import { formatWorkflowProblem } from "./workflow-issue.ts";
+import { formatWorkflowProblem } from "../issue/workflow-issue.ts";
 
 /** A workflow file that cannot be used; every problem found is in `data.problems`, warnings in `data.warnings`. */
 export class InvalidWorkflowError extends UwfError {

@@ -1,5 +1,5 @@
 import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
-import { restoreFieldOrder } from "../workflow/field-order.ts";
+import { restoreFieldOrder } from "./field-order.ts";
 import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
 
 /** The `$status` values a role's outgoing map-form edges answer, and whether one of them must be given. */

@@ -1,6 +1,6 @@
 import type { WorkflowNode } from "@uwf/protocol";
-import { parseWorkflowSource } from "../workflow/parse-workflow-source.ts";
-import type { ModeratorHistory, ModeratorStep } from "./moderator-history.ts";
+import type { ModeratorHistory, ModeratorStep } from "../src/moderator/moderator-history.ts";
+import { parseWorkflowSource } from "../src/workflow/parse-workflow-source.ts";
 
 /** A workflow from YAML text, for tests that read better as the file a user would write. */
 export function workflowFromYaml(text: string): WorkflowNode {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { type AgentSpec, configSchema } from "@uwf/protocol";
 import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
+import { launchAgent } from "../agents/launch-agent.ts";
 import {
   buildChildEnvironment,
   isProviderKeyVariable,
@@ -8,7 +9,6 @@ import {
   providerKeyVariables,
   storeSecretValues,
 } from "./child-environment.ts";
-import { launchAgent } from "./launch-agent.ts";
 
 const KEY = "sk-ant-test-not-a-key";
 

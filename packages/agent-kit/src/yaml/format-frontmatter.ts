@@ -1,4 +1,4 @@
-import { loadYaml } from "../yaml/load-yaml.ts";
+import { loadYaml } from "./load-yaml.ts";
 import { formatSimpleYamlMapping } from "./simple-yaml.ts";
 
 /**

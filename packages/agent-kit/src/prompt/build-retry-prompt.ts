@@ -1,7 +1,7 @@
 import type { JsonSchemaObject } from "@uwf/protocol";
-import { buildOutputFormatSection } from "../prompt/build-output-format-section.ts";
-import { fenceText } from "../prompt/fence-text.ts";
-import { splitFrontmatter } from "./split-frontmatter.ts";
+import { splitFrontmatter } from "../extract/split-frontmatter.ts";
+import { buildOutputFormatSection } from "./build-output-format-section.ts";
+import { fenceText } from "./fence-text.ts";
 
 export interface BuildRetryPromptOptions {
   /** The rejected reply; its frontmatter is quoted beside the problem so the agent can fix it rather than redo the work. */

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { messageOf } from "@uwf/protocol";
-import { writeFileAtomically } from "../config/write-file-atomically.ts";
+import { DotenvUnreadableError } from "../errors/dotenv-unreadable-error.ts";
 import { MAX_CONFIG_BYTES } from "../files/file-limits.ts";
 import { safeReadBoundedFile } from "../files/read-bounded-file.ts";
-import { DotenvUnreadableError } from "./dotenv-unreadable-error.ts";
+import { writeFileAtomically } from "./write-file-atomically.ts";
 
 /** `.env` in the uwf home: API keys given to `uwf setup --api-key`, readable only by the user. */
 export const DOTENV_FILE_NAME = ".env";

@@ -1,7 +1,7 @@
 import type { OutputUnit, Schema, Validator } from "@cfworker/json-schema";
 import { type JsonSchemaObject, messageOf } from "@uwf/protocol";
+import { InvalidOutputSchemaError } from "../errors/invalid-output-schema-error.ts";
 import { describeValue } from "./describe-value.ts";
-import { InvalidOutputSchemaError } from "./invalid-output-schema-error.ts";
 
 export type ValidateOutputFieldsResult = { success: true } | { success: false; problem: string };
 

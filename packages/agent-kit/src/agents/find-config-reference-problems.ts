@@ -1,7 +1,7 @@
 import type { Config } from "@uwf/protocol";
-import { SCRIPTED_ALIAS_PREFIX } from "../agents/resolve-agent.ts";
 import { DEFAULT_PRICES, findDefaultPrices } from "../anthropic/default-prices.ts";
 import { DEFAULT_PROVIDER } from "../anthropic/resolve-model-settings.ts";
+import { SCRIPTED_ALIAS_PREFIX } from "./resolve-agent.ts";
 
 /** A setting that names an agent, model or provider the config does not know. */
 export interface ConfigReferenceProblem {

@@ -1,5 +1,5 @@
-import { type CompiledWorkflow, pickNextRole } from "@uwf/agent-kit";
 import { END, type ThreadRecord } from "@uwf/protocol";
+import { type CompiledWorkflow, pickNextRole } from "@uwf/workflow";
 import { answeredSuspensionPrompt } from "./answered-suspension.ts";
 import type { StepMode } from "./check-steppable.ts";
 import type { ThreadChain } from "./read-chain.ts";

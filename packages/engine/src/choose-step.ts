@@ -5,9 +5,9 @@ import {
   type NamedStep,
   type ResolvedAgent,
   resolveAgent,
-  UnknownRoleError,
-} from "@uwf/agent-kit";
+} from "@uwf/agents";
 import type { Config } from "@uwf/protocol";
+import { UnknownRoleError } from "@uwf/workflow";
 import { type ChooseStepRoleOptions, chooseStepRole, type StepRole } from "./choose-step-role.ts";
 import type { HistoryStep } from "./load-history.ts";
 import type { StepState } from "./load-step-state.ts";

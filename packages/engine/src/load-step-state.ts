@@ -1,6 +1,6 @@
-import { type CompiledWorkflow, compileWorkflow } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
+import { type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
 import { checkSteppable, type ResumeRequest, type StepMode } from "./check-steppable.ts";
 import { readChain, type ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";

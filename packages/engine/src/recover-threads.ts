@@ -1,4 +1,3 @@
-import { compileWorkflow } from "@uwf/agent-kit";
 import { type Store, ThreadExistsError } from "@uwf/cas";
 import {
   ADDRESS_ALPHABET,
@@ -16,6 +15,7 @@ import {
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
+import { compileWorkflow } from "@uwf/workflow";
 import { deriveRecoveredLineage, type LineageThread, type RecoveredLineage } from "./derive-recovered-lineage.ts";
 import { findUnrecordedHeads, type UnrecordedHead } from "./find-unrecorded-heads.ts";
 import { outcomeOf } from "./outcome-of.ts";

@@ -1,3 +1,4 @@
+import { type ThreadRecord, UwfError, type WorkflowNode } from "@uwf/protocol";
 import {
   type CompiledWorkflow,
   EdgePromptError,
@@ -6,8 +7,7 @@ import {
   NoTransitionError,
   pickNextRole,
   type TriedTransition,
-} from "@uwf/agent-kit";
-import { type ThreadRecord, UwfError, type WorkflowNode } from "@uwf/protocol";
+} from "@uwf/workflow";
 import { isRoutingError } from "./is-routing-error.ts";
 import type { RouteCheck } from "./run-agent-with-retries.ts";
 import type { ThreadHistory } from "./thread-history.ts";

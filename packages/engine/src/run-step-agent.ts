@@ -1,6 +1,7 @@
-import { type AgentActivity, buildReplySchema, type ModeratorDecision } from "@uwf/agent-kit";
+import type { AgentActivity } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import { type Config, SUSPEND } from "@uwf/protocol";
+import { buildReplySchema, type ModeratorDecision } from "@uwf/workflow";
 import { checkStoreWritable } from "./check-store-writable.ts";
 import type { PlannedStep } from "./choose-step.ts";
 import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";

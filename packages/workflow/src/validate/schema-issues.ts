@@ -1,7 +1,7 @@
 import type { FieldPath } from "../issue/field-path.ts";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 
-/** The parts of a zod issue this module reads (agent-kit does not depend on zod itself). */
+/** The parts of a zod issue this module reads (@uwf/workflow does not depend on zod itself). */
 export interface SchemaIssue {
   code: string;
   path: readonly PropertyKey[];

@@ -1,3 +1,6 @@
+// The @uwf/agents entry: prompts, extraction, launching agents (command, shell, scripted, the built-in
+// Anthropic agent, Claude Code) and config. Above @uwf/workflow; the fakes are @uwf/agents/test.
+
 export { type ApiKey, apiKeyHint, readApiKey } from "./anthropic/read-api-key.ts";
 export {
   DEFAULT_API_KEY_ENV,

@@ -1,3 +1,6 @@
+// The @uwf/workflow entry: the workflow language (loading, validation, the moderator, YAML limits, the
+// reply schemas). It starts no process, reaches no network and loads no SDK (no-runtime-dependencies.test.ts).
+
 export { workflowToMermaid } from "./diagram/workflow-to-mermaid.ts";
 export {
   ConditionFailedError,

@@ -1,5 +1,5 @@
-// The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas and
-// @uwf/agent-kit, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
+// The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
+// and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
 export { describeReachedLimit, formatAmount } from "./budget/describe-reached-limit.ts";
 export {

@@ -9,7 +9,7 @@ import {
   setConfigValue,
   verifyModelAccess,
   writeDotenvValue,
-} from "@uwf/agent-kit";
+} from "@uwf/agents";
 import type { CommandContext } from "../context.ts";
 import { ClaudeCodeUnavailableError } from "../errors/claude-code-unavailable-error.ts";
 import { SetupCancelledError } from "../errors/setup-cancelled-error.ts";

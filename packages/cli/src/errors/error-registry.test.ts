@@ -1,11 +1,12 @@
 import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import * as agentKit from "@uwf/agent-kit";
+import * as agents from "@uwf/agents";
 import * as cas from "@uwf/cas";
 import * as engine from "@uwf/engine";
 import * as protocol from "@uwf/protocol";
 import { type AnyUwfError, type ErrorCode, type Lease, type ThreadRecord, UwfError } from "@uwf/protocol";
+import * as workflow from "@uwf/workflow";
 import { EXIT_CODE_BY_ERROR_CODE } from "../exit-codes.ts";
 import { ClaudeCodeUnavailableError } from "./claude-code-unavailable-error.ts";
 import { ConfigKeyNotSetError } from "./config-key-not-set-error.ts";
@@ -16,6 +17,9 @@ import { SetupCancelledError } from "./setup-cancelled-error.ts";
 import { StdoutClosedError } from "./stdout-closed-error.ts";
 import { UsageError } from "./usage-error.ts";
 import { WaitTimeoutError } from "./wait-timeout-error.ts";
+
+/** The error classes of the two packages that were agent-kit, by name. */
+const workflowAndAgents = { ...workflow, ...agents };
 
 /**
  * The error registry (ErrorDataByCode in @uwf/protocol) against the classes that raise its codes: every
@@ -82,7 +86,8 @@ type MismatchedCodes<M> = {
 const _staticCodesMatch:
   | MismatchedCodes<typeof protocol>
   | MismatchedCodes<typeof cas>
-  | MismatchedCodes<typeof agentKit>
+  | MismatchedCodes<typeof workflow>
+  | MismatchedCodes<typeof agents>
   | MismatchedCodes<typeof engine>
   | MismatchedCodes<typeof CLI_ERRORS> extends never
   ? true
@@ -124,7 +129,7 @@ async function walkErrorClasses(): Promise<{ classes: Map<string, ErrorClass>; s
       classes.set(type.name, type);
     }
   };
-  for (const entry of [protocol, cas, agentKit, engine, CLI_ERRORS]) add(errorClassesOf(entry));
+  for (const entry of [protocol, cas, workflow, agents, engine, CLI_ERRORS]) add(errorClassesOf(entry));
   const scanned = scanSources();
   for (const path of scanned.keys()) add(errorClassesOf(await import(join(ROOT, path))));
   return { classes, scanned };
@@ -198,29 +203,29 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   StoreUnreachableError: () => new cas.StoreUnreachableError("postgres://x", "connection refused"),
   ThreadExistsError: () => new cas.ThreadExistsError("T1"),
 
-  AgentUnavailableError: () => new agentKit.AgentUnavailableError("gpt", "model"),
-  ConditionFailedError: () => new agentKit.ConditionFailedError("$.x > 1", "x is not a number", "T2001"),
-  ConditionTimeoutError: () => new agentKit.ConditionTimeoutError("$.x > 1", 100),
+  AgentUnavailableError: () => new workflowAndAgents.AgentUnavailableError("gpt", "model"),
+  ConditionFailedError: () => new workflowAndAgents.ConditionFailedError("$.x > 1", "x is not a number", "T2001"),
+  ConditionTimeoutError: () => new workflowAndAgents.ConditionTimeoutError("$.x > 1", 100),
   DotenvUnreadableError: () => new SCANNED.DotenvUnreadableError(".env", "permission denied", null),
-  EdgePromptError: () => new agentKit.EdgePromptError("draft", "review", "renders to nothing"),
+  EdgePromptError: () => new workflowAndAgents.EdgePromptError("draft", "review", "renders to nothing"),
   IncompleteHistoryError: () => new SCANNED.IncompleteHistoryError(2, "draft"),
-  InvalidConfigError: () => new agentKit.InvalidConfigError("config.yaml", [{ ...PROBLEM, path: "agents" }]),
-  InvalidInputsError: () => new agentKit.InvalidInputsError("review", "topic is missing"),
-  InvalidOutputSchemaError: () => new agentKit.InvalidOutputSchemaError("type must be a string"),
-  InvalidReplyError: () => new agentKit.InvalidReplyError("no frontmatter", "the reply"),
-  InvalidScenarioError: () => new agentKit.InvalidScenarioError("scenario.yaml", "not YAML"),
-  InvalidWorkflowError: () => new agentKit.InvalidWorkflowError("w.yaml", [PROBLEM]),
-  ModelAccessError: () => new agentKit.ModelAccessError("claude", "401 unauthorized"),
-  NoAgentError: () => new agentKit.NoAgentError("review", "draft"),
-  NoResumeEdgeError: () => new agentKit.NoResumeEdgeError("review"),
+  InvalidConfigError: () => new workflowAndAgents.InvalidConfigError("config.yaml", [{ ...PROBLEM, path: "agents" }]),
+  InvalidInputsError: () => new workflowAndAgents.InvalidInputsError("review", "topic is missing"),
+  InvalidOutputSchemaError: () => new workflowAndAgents.InvalidOutputSchemaError("type must be a string"),
+  InvalidReplyError: () => new workflowAndAgents.InvalidReplyError("no frontmatter", "the reply"),
+  InvalidScenarioError: () => new workflowAndAgents.InvalidScenarioError("scenario.yaml", "not YAML"),
+  InvalidWorkflowError: () => new workflowAndAgents.InvalidWorkflowError("w.yaml", [PROBLEM]),
+  ModelAccessError: () => new workflowAndAgents.ModelAccessError("claude", "401 unauthorized"),
+  NoAgentError: () => new workflowAndAgents.NoAgentError("review", "draft"),
+  NoResumeEdgeError: () => new workflowAndAgents.NoResumeEdgeError("review"),
   NoTransitionError: () =>
-    new agentKit.NoTransitionError("draft", [{ role: "review", condition: null, status: "ok" }], "no"),
+    new workflowAndAgents.NoTransitionError("draft", [{ role: "review", condition: null, status: "ok" }], "no"),
   NoWorkingDirectoryError: () => new SCANNED.NoWorkingDirectoryError("/gone"),
   PathOutsideWorkspaceError: () => new SCANNED.PathOutsideWorkspaceError("/etc/passwd", "/work"),
   RefusedFileError: () => new SCANNED.RefusedFileError(".env", "holds secrets"),
-  UnknownAgentError: () => new agentKit.UnknownAgentError("gpt", "--agent", ["claude"]),
-  UnknownProviderError: () => new agentKit.UnknownProviderError("acme", "acme/model", []),
-  UnknownRoleError: () => new agentKit.UnknownRoleError("review", "judge"),
+  UnknownAgentError: () => new workflowAndAgents.UnknownAgentError("gpt", "--agent", ["claude"]),
+  UnknownProviderError: () => new workflowAndAgents.UnknownProviderError("acme", "acme/model", []),
+  UnknownRoleError: () => new workflowAndAgents.UnknownRoleError("review", "judge"),
 
   AgentFailedError: () => new engine.AgentFailedError("T1", "draft", "exit 1", "0000000000003"),
   AmbiguousThreadError: () => new engine.AmbiguousThreadError("T", ["T1", "T2"]),

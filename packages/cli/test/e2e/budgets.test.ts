@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agent-kit/testing";
+import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agents/test";
 import {
   cliEventSchema,
   errorResultSchema,

@@ -1,10 +1,4 @@
-import {
-  buildReplySchema,
-  type CompiledWorkflow,
-  compileWorkflow,
-  InvalidReplyError,
-  safeExtractFrontmatter,
-} from "@uwf/agent-kit";
+import { InvalidReplyError, safeExtractFrontmatter } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -21,6 +15,7 @@ import {
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
+import { buildReplySchema, type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
 import { NoReplyToReplaceError } from "../errors/no-reply-to-replace-error.ts";
 import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
 import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";

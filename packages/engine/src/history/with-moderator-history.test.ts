@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { compileWorkflow, type ModeratorHistory, parseWorkflowSource, pickNextRole } from "@uwf/agent-kit";
 import { createMemoryStore, type ObjectStore, type RefStore } from "@uwf/cas";
 import type { Address, ThreadStartNode, ThreadStepNode } from "@uwf/protocol";
+import { compileWorkflow, type ModeratorHistory, parseWorkflowSource, pickNextRole } from "@uwf/workflow";
 import { loadHistory } from "./load-history.ts";
 import { indexOfChain, readChain } from "./read-chain.ts";
 import { ThreadHistory } from "./thread-history.ts";

@@ -1,5 +1,5 @@
-import type { ModeratorHistory, ModeratorStep } from "@uwf/agent-kit";
 import type { ThreadRecord } from "@uwf/protocol";
+import type { ModeratorHistory, ModeratorStep } from "@uwf/workflow";
 import type { ChainStep } from "./read-chain.ts";
 import type { ThreadHistory } from "./thread-history.ts";
 

@@ -1,4 +1,3 @@
-import { compileWorkflow } from "@uwf/agent-kit";
 import { type Store, ThreadExistsError } from "@uwf/cas";
 import {
   ADDRESS_ALPHABET,
@@ -16,6 +15,7 @@ import {
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
+import { compileWorkflow } from "@uwf/workflow";
 import { resolveThreadBudget } from "../budget/resolve-thread-budget.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";

@@ -4,7 +4,7 @@ import {
   EdgePromptError,
   NoResumeEdgeError,
   NoTransitionError,
-} from "@uwf/agent-kit";
+} from "@uwf/workflow";
 
 /** The moderator's own errors: the workflow and the history lead nowhere (no edge holds, a condition fails, a prompt does not render). */
 export function isRoutingError(error: unknown): boolean {

@@ -1,5 +1,5 @@
-import type { ModeratorDecision } from "@uwf/agent-kit";
 import type { ThreadOutcome, WorkflowNode } from "@uwf/protocol";
+import type { ModeratorDecision } from "@uwf/workflow";
 
 /**
  * How a thread ended, for a decision that routes to `$END`: the role whose reply ended it, the reply's

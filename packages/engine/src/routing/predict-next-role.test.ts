@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { compileWorkflow, type ModeratorHistory, type ModeratorStep, parseWorkflowSource } from "@uwf/agent-kit";
 import { NodeNotFoundError } from "@uwf/cas";
+import { compileWorkflow, type ModeratorHistory, type ModeratorStep, parseWorkflowSource } from "@uwf/workflow";
 import { predictNextRole } from "./predict-next-role.ts";
 
 const compiled = compileWorkflow(

@@ -1,4 +1,4 @@
-import { type CompiledWorkflow, type ModeratorDecision, type ModeratorHistory, pickNextRole } from "@uwf/agent-kit";
+import { type CompiledWorkflow, type ModeratorDecision, type ModeratorHistory, pickNextRole } from "@uwf/workflow";
 import { isRoutingError } from "./is-routing-error.ts";
 
 /**

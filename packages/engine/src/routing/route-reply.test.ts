@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
-import { compileWorkflow, parseWorkflowSource } from "@uwf/agent-kit";
 import { createMemoryStore } from "@uwf/cas";
 import type { Address, ThreadStartNode } from "@uwf/protocol";
+import { compileWorkflow, parseWorkflowSource } from "@uwf/workflow";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { routeReply } from "./route-reply.ts";
 

@@ -1,3 +1,4 @@
+import { InternalError, type ThreadRecord, UwfError, type WorkflowNode } from "@uwf/protocol";
 import {
   type CompiledWorkflow,
   EdgePromptError,
@@ -6,8 +7,7 @@ import {
   NoTransitionError,
   pickNextRole,
   type TriedTransition,
-} from "@uwf/agent-kit";
-import { InternalError, type ThreadRecord, UwfError, type WorkflowNode } from "@uwf/protocol";
+} from "@uwf/workflow";
 import type { ThreadHistory } from "../history/thread-history.ts";
 import { type WithModeratorHistoryOptions, withModeratorHistory } from "../history/with-moderator-history.ts";
 import type { RouteCheck } from "../step/run-agent-with-retries.ts";

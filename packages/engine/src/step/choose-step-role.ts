@@ -1,5 +1,5 @@
-import { type CompiledWorkflow, pickNextRole } from "@uwf/agent-kit";
 import { END, type ThreadRecord } from "@uwf/protocol";
+import { type CompiledWorkflow, pickNextRole } from "@uwf/workflow";
 import type { ThreadChain } from "../history/read-chain.ts";
 import type { ThreadHistory } from "../history/thread-history.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";

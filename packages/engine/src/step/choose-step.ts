@@ -5,9 +5,9 @@ import {
   type NamedStep,
   type ResolvedAgent,
   resolveAgent,
-  UnknownRoleError,
-} from "@uwf/agent-kit";
+} from "@uwf/agents";
 import type { Config } from "@uwf/protocol";
+import { UnknownRoleError } from "@uwf/workflow";
 import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
 import type { HistoryStep } from "../history/load-history.ts";
 import type { ThreadHistory } from "../history/thread-history.ts";

@@ -1,6 +1,6 @@
-import { type CompiledWorkflow, compileWorkflow } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
+import { type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";

@@ -7,7 +7,7 @@ import {
   launchAgent,
   type PreviousVisit,
   safeExtractFrontmatter,
-} from "@uwf/agent-kit";
+} from "@uwf/agents";
 import { type AgentRunOutcome, addUsage, type Config, type JsonSchemaObject, type Usage } from "@uwf/protocol";
 
 export interface AttemptRecord {

@@ -1,6 +1,7 @@
-import { type AgentActivity, buildReplySchema, type ModeratorDecision } from "@uwf/agent-kit";
+import type { AgentActivity } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import { type Config, SUSPEND } from "@uwf/protocol";
+import { buildReplySchema, type ModeratorDecision } from "@uwf/workflow";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
 import { routeReply } from "../routing/route-reply.ts";
 import { checkStoreWritable } from "./check-store-writable.ts";

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadWorkflowFile, type ParsedWorkflow } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -9,6 +8,7 @@ import {
   type WorkflowProblem,
   workflowNodeSchema,
 } from "@uwf/protocol";
+import { loadWorkflowFile, type ParsedWorkflow } from "@uwf/workflow";
 import { NotAWorkflowError } from "../errors/not-a-workflow-error.ts";
 import { WorkflowNotFoundError } from "../errors/workflow-not-found-error.ts";
 

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { compileWorkflow, validateStartInputs } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import { type BudgetLimits, type Config, type ThreadRecord, type ThreadStartNode, ZERO_USAGE } from "@uwf/protocol";
+import { compileWorkflow, validateStartInputs } from "@uwf/workflow";
 import { resolveThreadBudget } from "../budget/resolve-thread-budget.ts";
 import { predictNextRole } from "../routing/predict-next-role.ts";
 import { resolveWorkflow } from "./resolve-workflow.ts";

@@ -1,4 +1,4 @@
-import { listConfigValues } from "@uwf/agent-kit";
+import { listConfigValues } from "@uwf/agents";
 import type { CommandContext } from "../../context.ts";
 import { formatTable } from "../../format/format-table.ts";
 import { maskSecrets } from "./mask-secrets.ts";

@@ -1,0 +1,118 @@
+import type { Config } from "@uwf/protocol";
+import { type Document, parse, parseDocument } from "yaml";
+import { InvalidConfigError } from "../errors/invalid-config-error.ts";
+import { configFilePath, readConfigText } from "./load-config.ts";
+import { safeParseConfig } from "./parse-config.ts";
+import { writeFileAtomically } from "./write-file-atomically.ts";
+
+/** One setting as `uwf config list` prints it. */
+export interface ConfigEntry {
+  key: string;
+  value: unknown;
+}
+
+/** The value at a dotted key (`agents.claude.command`), or undefined when it is not set. */
+export function getConfigValue(config: Config, key: string): unknown {
+  let value: unknown = config;
+  for (const segment of splitKey(key)) {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/** Every setting with a value, defaults included, as dotted keys; lists are single values. */
+export function listConfigValues(config: Config): ConfigEntry[] {
+  const entries: ConfigEntry[] = [];
+  const visit = (value: unknown, key: string): void => {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      for (const [name, child] of Object.entries(value)) visit(child, key === "" ? name : `${key}.${name}`);
+    } else if (value !== undefined) {
+      entries.push({ key, value });
+    }
+  };
+  visit(config, "");
+  return entries;
+}
+
+/**
+ * Sets one dotted key in `config.yaml`, keeping the rest of the file (comments
+ * included). The value is read as YAML, so `3` is a number, `true` a boolean
+ * and `[a, b]` a list; text that is not valid YAML is kept as a string. The
+ * whole config is checked before anything is written; the write is atomic.
+ */
+export async function setConfigValue(
+  home: string,
+  key: string,
+  valueText: string,
+  options: EditConfigOptions = {},
+): Promise<Config> {
+  return editConfig(home, key, "set", options, (document, path) => document.setIn(path, parseValueText(valueText)));
+}
+
+/** Removes one dotted key from `config.yaml` (its default applies again). */
+export async function unsetConfigValue(home: string, key: string, options: EditConfigOptions = {}): Promise<Config> {
+  return editConfig(home, key, "unset", options, (document, path) => {
+    document.deleteIn(path);
+  });
+}
+
+export interface EditConfigOptions {
+  /**
+   * Sees the config as the edit would leave it, once it has passed the schema, before anything is
+   * written: throwing refuses the edit (`uwf config set` refuses an unknown agent alias this way).
+   */
+  check?: (config: Config, previous: Config) => void;
+}
+
+async function editConfig(
+  home: string,
+  key: string,
+  verb: "set" | "unset",
+  options: EditConfigOptions,
+  edit: (document: Document, path: string[]) => void,
+): Promise<Config> {
+  const file = configFilePath(home);
+  const path = splitKey(key);
+  if (path.length === 0 || path.some((segment) => segment === "")) {
+    throw new InvalidConfigError(
+      file,
+      [
+        {
+          line: null,
+          column: null,
+          path: key,
+          message: "expected a dotted key such as defaultAgent or agents.NAME.command",
+        },
+      ],
+      `cannot ${verb} "${key}"`,
+    );
+  }
+  const text = readConfigText(file);
+  if (typeof text !== "string") throw text;
+  const current = safeParseConfig(text, file);
+  if (!current.success) throw current.error;
+  const document: Document = parseDocument(text);
+  if (document.contents === null) document.contents = document.createNode({});
+  edit(document, path);
+  const updated = document.toString();
+  const parsed = safeParseConfig(updated, file);
+  if (!parsed.success)
+    throw new InvalidConfigError(file, parsed.error.problems, `cannot ${verb} "${key}": ${file} would become invalid`);
+  options.check?.(parsed.value, current.value);
+  await writeFileAtomically(file, updated);
+  return parsed.value;
+}
+
+function parseValueText(valueText: string): unknown {
+  if (valueText.trim() === "") return valueText;
+  try {
+    return parse(valueText);
+  } catch {
+    return valueText;
+  }
+}
+
+function splitKey(key: string): string[] {
+  return key === "" ? [] : key.split(".");
+}

@@ -10,6 +10,7 @@ import {
   type WorkflowNode,
 } from "@uwf/protocol";
 import { addressOfNode } from "../encoding/hash-node.ts";
+import { succeededAttempt } from "./succeeded-attempt.ts";
 
 /**
  * One realistic node of every uwf kind, linked to each other by real addresses the way a
@@ -67,18 +68,12 @@ export function createSampleNodes(): Record<string, unknown> {
     cwd: "/home/ada/project",
     prompt: addressOfNode(prompt),
     attempts: [
-      {
+      succeededAttempt({
         request: addressOfNode(prompt),
         reply: addressOfNode(reply),
-        exitCode: 0,
-        signal: null,
-        timedOut: false,
-        interrupted: false,
-        stderrTail: "",
-        error: null,
         startedAt: "2026-01-02T03:04:05.000Z",
         completedAt: "2026-01-02T03:05:06.789Z",
-      },
+      }),
     ],
     outcome: "ok",
     error: null,

@@ -11,11 +11,11 @@
  *
  *   bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]
  */
-import { parseArgs } from "node:util";
 import { openFileStore } from "../packages/cas/src/index.ts";
 import type { Address, ForkOrigin, ThreadStatus } from "../packages/protocol/src/index.ts";
 import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
 import { addStep, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
+import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
 import { SYNTHETIC_ROLE, syntheticStart } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
@@ -187,20 +187,14 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      home: { type: "string" },
+  const values = parseGeneratorArguments(
+    "usage: bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]",
+    {
       pair: { type: "string", default: "1000,500" },
       family: { type: "string", default: "1000" },
       source: { type: "string", default: "100" },
     },
-  });
-  if (values.home === undefined) {
-    console.error(
-      "usage: bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]",
-    );
-    process.exit(2);
-  }
+  );
   const [pairSteps, pairCommonSteps] = values.pair.split(",").map(Number);
   const result = await generateForkStore({
     home: values.home,

@@ -7,10 +7,10 @@
  *
  *   bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]
  */
-import { parseArgs } from "node:util";
 import { addressOfNode, type ChainIndexStep, openFileStore, type Store } from "../packages/cas/src/index.ts";
 import { type Address, type ThreadRecord, type ThreadStatus, ZERO_USAGE } from "../packages/protocol/src/index.ts";
 import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
+import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
 import { SYNTHETIC_ROLE, syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
@@ -238,18 +238,14 @@ async function flushRecords(store: Store, sink: NodeSink, records: ThreadRecord[
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      home: { type: "string" },
+  const values = parseGeneratorArguments(
+    "usage: bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]",
+    {
       threads: { type: "string", default: "1000" },
       chains: { type: "string", default: "" },
       orphans: { type: "string", default: "0" },
     },
-  });
-  if (values.home === undefined) {
-    console.error("usage: bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]");
-    process.exit(2);
-  }
+  );
   const chains = values.chains === "" ? [] : values.chains.split(",").map((steps) => ({ steps: Number(steps) }));
   const result = await generateStore({
     home: values.home,

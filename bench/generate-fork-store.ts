@@ -13,8 +13,7 @@
  */
 import { openFileStore } from "../packages/cas/src/index.ts";
 import type { Address, ForkOrigin, ThreadStatus } from "../packages/protocol/src/index.ts";
-import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
-import { addStep, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
+import { addStep, addWorkflow, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
 import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
 import { SYNTHETIC_ROLE, syntheticStart } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
@@ -57,14 +56,7 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
   try {
     const sink = new NodeSink(store, 4096);
     const cwd = options.cwd ?? options.home;
-    const { workflow } = await loadWorkflowFile(LOOP_WORKFLOW);
-    const workflowAddress = await store.objects.put(workflow);
-    await store.refs.setWorkflow({
-      name: workflow.name,
-      address: workflowAddress,
-      updatedAt: new Date().toISOString(),
-    });
-    sink.count++;
+    const { workflow, workflowAddress } = await addWorkflow(store, sink, LOOP_WORKFLOW);
 
     // Threads are made a second apart, oldest first, so ids (which sort by time) follow lineage.
     let clock = Date.now() - 86_400_000;

@@ -11,11 +11,10 @@
  *
  *   bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]
  */
-import { parseArgs } from "node:util";
 import { openFileStore } from "../packages/cas/src/index.ts";
 import type { Address, ForkOrigin, ThreadStatus } from "../packages/protocol/src/index.ts";
-import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
-import { addStep, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
+import { addStep, addWorkflow, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
+import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
 import { SYNTHETIC_ROLE, syntheticStart } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
@@ -57,14 +56,7 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
   try {
     const sink = new NodeSink(store, 4096);
     const cwd = options.cwd ?? options.home;
-    const { workflow } = await loadWorkflowFile(LOOP_WORKFLOW);
-    const workflowAddress = await store.objects.put(workflow);
-    await store.refs.setWorkflow({
-      name: workflow.name,
-      address: workflowAddress,
-      updatedAt: new Date().toISOString(),
-    });
-    sink.count++;
+    const { workflow, workflowAddress } = await addWorkflow(store, sink, LOOP_WORKFLOW);
 
     // Threads are made a second apart, oldest first, so ids (which sort by time) follow lineage.
     let clock = Date.now() - 86_400_000;
@@ -187,20 +179,14 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      home: { type: "string" },
+  const values = parseGeneratorArguments(
+    "usage: bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]",
+    {
       pair: { type: "string", default: "1000,500" },
       family: { type: "string", default: "1000" },
       source: { type: "string", default: "100" },
     },
-  });
-  if (values.home === undefined) {
-    console.error(
-      "usage: bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]",
-    );
-    process.exit(2);
-  }
+  );
   const [pairSteps, pairCommonSteps] = values.pair.split(",").map(Number);
   const result = await generateForkStore({
     home: values.home,

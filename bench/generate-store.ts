@@ -7,10 +7,16 @@
  *
  *   bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]
  */
-import { parseArgs } from "node:util";
 import { addressOfNode, type ChainIndexStep, openFileStore, type Store } from "../packages/cas/src/index.ts";
-import { type Address, type ThreadRecord, type ThreadStatus, ZERO_USAGE } from "../packages/protocol/src/index.ts";
+import {
+  type Address,
+  type ThreadRecord,
+  type ThreadStatus,
+  type WorkflowNode,
+  ZERO_USAGE,
+} from "../packages/protocol/src/index.ts";
 import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
+import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
 import { SYNTHETIC_ROLE, syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
@@ -68,14 +74,7 @@ export async function generateStore(options: GenerateStoreOptions): Promise<Gene
   try {
     const sink = new NodeSink(store, options.batchSize ?? 4096);
     const cwd = options.cwd ?? options.home;
-    const { workflow } = await loadWorkflowFile(options.workflowFile ?? LOOP_WORKFLOW);
-    const workflowAddress = await store.objects.put(workflow);
-    await store.refs.setWorkflow({
-      name: workflow.name,
-      address: workflowAddress,
-      updatedAt: new Date().toISOString(),
-    });
-    sink.count++;
+    const { workflow, workflowAddress } = await addWorkflow(store, sink, options.workflowFile ?? LOOP_WORKFLOW);
 
     // Filler threads are created over the past days, oldest first; the long chains last (newest).
     const now = Date.now();
@@ -168,6 +167,23 @@ export async function generateStore(options: GenerateStoreOptions): Promise<Gene
 }
 
 /** Collects nodes and writes them with `putMany` (non-durable) once a batch is full. */
+/** Stores the workflow of `file` and names it, as `uwf workflow add` does; its node counts in `sink`. */
+export async function addWorkflow(
+  store: Store,
+  sink: NodeSink,
+  file: string,
+): Promise<{ workflow: WorkflowNode; workflowAddress: Address }> {
+  const { workflow } = await loadWorkflowFile(file);
+  const workflowAddress = await store.objects.put(workflow);
+  await store.refs.setWorkflow({
+    name: workflow.name,
+    address: workflowAddress,
+    updatedAt: new Date().toISOString(),
+  });
+  sink.count++;
+  return { workflow, workflowAddress };
+}
+
 export class NodeSink {
   count = 0;
   private pending: unknown[] = [];
@@ -238,18 +254,14 @@ async function flushRecords(store: Store, sink: NodeSink, records: ThreadRecord[
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      home: { type: "string" },
+  const values = parseGeneratorArguments(
+    "usage: bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]",
+    {
       threads: { type: "string", default: "1000" },
       chains: { type: "string", default: "" },
       orphans: { type: "string", default: "0" },
     },
-  });
-  if (values.home === undefined) {
-    console.error("usage: bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]");
-    process.exit(2);
-  }
+  );
   const chains = values.chains === "" ? [] : values.chains.split(",").map((steps) => ({ steps: Number(steps) }));
   const result = await generateStore({
     home: values.home,

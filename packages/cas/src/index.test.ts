@@ -77,6 +77,7 @@ describe("the @uwf/cas/test entry", () => {
       "runStoreConformanceSuite",
       "sampleThreadId",
       "sampleThreadRecord",
+      "sampleWorkflow",
       "scriptedAgentRun",
       "startOwnTestPostgres",
       "startTestPostgres",

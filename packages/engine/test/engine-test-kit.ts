@@ -7,7 +7,14 @@ import { join, resolve } from "node:path";
 import { createMemoryStore, type Store } from "@uwf/cas";
 import { agentRunNodeSchema, type BudgetLimits, type Config, defaultConfig, type ThreadRecord } from "@uwf/protocol";
 import { ulid } from "ulid";
-import { readChain, type StepThreadOptions, startThread, stepUntilDone } from "../src/index.ts";
+import {
+  type ForkThreadOptions,
+  forkThread,
+  readChain,
+  type StepThreadOptions,
+  startThread,
+  stepUntilDone,
+} from "../src/index.ts";
 
 export const FIXTURES = resolve(import.meta.dir, "fixtures");
 /** Two roles in turn: planner (`plan`), then doer (`done`), then `$END`. */
@@ -34,6 +41,8 @@ export interface EngineTestKit {
   startThread(options?: { prompt?: string; limits?: Partial<BudgetLimits>; workflow?: string }): Promise<ThreadRecord>;
   /** What stepThread needs for the thread, answered by linear.yaml's scripted agent unless `overrides` say otherwise. */
   stepOptions(threadId: string, overrides?: Partial<StepThreadOptions>): StepThreadOptions;
+  /** A fork at `address` (a thread of its own), made with the kit's clock and ids; `overrides` add a parent or a replacement reply. */
+  fork(address: string, overrides?: Partial<ForkThreadOptions>): Promise<ThreadRecord>;
   /** A thread of linear.yaml stepped to its end, with its two steps' addresses. */
   finishedThread(prompt?: string): Promise<{ record: ThreadRecord; planner: string; doer: string }>;
   /** Writes a scenario into the home and returns the agent alias that plays it (`scripted:FILE`). */
@@ -85,6 +94,7 @@ export function createEngineTestKit(options: { config?: Partial<Config> } = {}):
       onStderr: () => {},
       ...overrides,
     }),
+    fork: (address, overrides = {}) => forkThread({ store, address, now, newId: ulid, ...overrides }),
     finishedThread: async (prompt) => {
       const started = await kit.startThread(prompt === undefined ? {} : { prompt });
       const done = await stepUntilDone({ ...kit.stepOptions(started.id), maxSteps: Number.POSITIVE_INFINITY });

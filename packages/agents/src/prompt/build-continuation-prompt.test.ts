@@ -1,41 +1,31 @@
 import { describe, expect, it } from "bun:test";
+import { sampleWorkflow } from "@uwf/cas/test";
 import type { WorkflowNode } from "@uwf/protocol";
-import { buildContinuationPrompt } from "./build-continuation-prompt.ts";
+import { type BuildContinuationPromptOptions, buildContinuationPrompt } from "./build-continuation-prompt.ts";
 import { firstShownStep } from "./first-shown-step.ts";
 import type { HistoryEntry } from "./history-entry.ts";
 
+const sample = sampleWorkflow();
+const sampleWriter = sample.roles.writer;
+if (sampleWriter === undefined) throw new Error("the sample workflow has no writer");
+/** The sample review loop, its writer described in full: the role section shows every field. */
 const workflow: WorkflowNode = {
-  type: "workflow/1",
-  name: "review-loop",
-  description: "Write, review, revise",
+  ...sample,
   roles: {
+    ...sample.roles,
     writer: {
+      ...sampleWriter,
       description: "Drafts the change",
-      goal: "You write the smallest change that solves the task.",
-      capabilities: ["file-edit", "shell"],
       procedure: "Read the task, make the change, run the tests.",
       output: "Summarise what you changed.",
-      frontmatter: { type: "object", properties: { summary: { type: "string" } }, required: ["summary"] },
     },
-    reviewer: {
-      goal: "You review the change.",
-      frontmatter: {
-        type: "object",
-        properties: { approved: { type: "boolean" }, comments: { type: "string" } },
-        required: ["approved"],
-      },
-    },
-  },
-  conditions: { rejected: { expression: "steps[-1].output.approved = false" } },
-  graph: {
-    $START: [{ role: "writer", condition: null, status: null, prompt: "Solve the task." }],
-    writer: [{ role: "reviewer", condition: null, status: null, prompt: "Review the change." }],
-    reviewer: [
-      { role: "writer", condition: "rejected", status: null, prompt: "Address the review." },
-      { role: "$END", condition: null, status: null, prompt: "Approved." },
-    ],
   },
 };
+
+/** The prompt for `options` in that workflow, for the task "T" unless they name another. */
+function promptFor(options: Omit<BuildContinuationPromptOptions, "workflow" | "task"> & { task?: string }): string {
+  return buildContinuationPrompt({ workflow, task: "T", ...options });
+}
 
 function step(number: number, role: string, output: Record<string, unknown>, body: string): HistoryEntry {
   const second = String(number).padStart(2, "0");
@@ -59,8 +49,7 @@ const history: HistoryEntry[] = [
 
 describe("buildContinuationPrompt", () => {
   it("orders the sections: output format, role, task, history, edge prompt", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const prompt = promptFor({
       roleName: "writer",
       task: "Fix the bug.",
       history: [],
@@ -75,8 +64,7 @@ describe("buildContinuationPrompt", () => {
   });
 
   it("describes the role: goal, capabilities, procedure and output", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const prompt = promptFor({
       roleName: "writer",
       task: "Fix the bug.",
       history: [],
@@ -116,10 +104,8 @@ describe("buildContinuationPrompt", () => {
   });
 
   it("shows every step on a role's first visit, with real step numbers, outputs and bodies", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const prompt = promptFor({
       roleName: "reviewer",
-      task: "T",
       history: history.slice(0, 1),
       edgePrompt: "Review.",
     });
@@ -151,39 +137,25 @@ describe("buildContinuationPrompt", () => {
   });
 
   it("keeps the newest bodies within the quota and says which were left out", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const options = {
       roleName: "reviewer",
-      task: "T",
       history: [
         step(1, "writer", { summary: "a" }, "x".repeat(100)),
         step(2, "writer", { summary: "b" }, "y".repeat(30)),
       ],
       edgePrompt: "Review.",
-      bodyQuota: 50,
-    });
+    };
+    const prompt = promptFor({ ...options, bodyQuota: 50 });
     expect(prompt).toContain("y".repeat(30));
     expect(prompt).toContain(`Body (the first 20 of 100 characters):\n\n\`\`\`markdown\n${"x".repeat(20)}\n…\n\`\`\``);
-    const tiny = buildContinuationPrompt({
-      workflow,
-      roleName: "reviewer",
-      task: "T",
-      history: [
-        step(1, "writer", { summary: "a" }, "x".repeat(100)),
-        step(2, "writer", { summary: "b" }, "y".repeat(30)),
-      ],
-      edgePrompt: "Review.",
-      bodyQuota: 30,
-    });
+    const tiny = promptFor({ ...options, bodyQuota: 30 });
     expect(tiny).toContain("Body: left out (100 characters) to keep the history short.");
     expect(tiny).toContain("summary: a");
   });
 
   it("on a later visit of an agent that keeps no conversation shows the whole thread", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const prompt = promptFor({
       roleName: "reviewer",
-      task: "T",
       history,
       edgePrompt: "Review again.",
     });
@@ -196,10 +168,8 @@ describe("buildContinuationPrompt", () => {
   });
 
   it("on a later visit of an agent continuing its conversation shows only what happened since, not what it has", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const prompt = promptFor({
       roleName: "reviewer",
-      task: "T",
       history,
       edgePrompt: "Review again.",
       continuesConversation: true,
@@ -215,10 +185,8 @@ describe("buildContinuationPrompt", () => {
     expect(prompt).toContain("BODY-3");
     expect(prompt).toContain("This is step 4 of the thread.");
     // Everything before the task is the same at every visit of the role: providers can cache it.
-    const first = buildContinuationPrompt({
-      workflow,
+    const first = promptFor({
       roleName: "reviewer",
-      task: "T",
       history: [],
       edgePrompt: "Go.",
       continuesConversation: true,
@@ -231,30 +199,20 @@ describe("buildContinuationPrompt", () => {
       index < firstShownStep(history, "reviewer") ? { number: entry.number, role: entry.role } : entry,
     );
     expect(named[0]).toEqual({ number: 1, role: "writer" });
-    const options = {
-      workflow,
-      roleName: "reviewer",
-      task: "T",
-      edgePrompt: "Review again.",
-      continuesConversation: true,
-    };
-    expect(buildContinuationPrompt({ ...options, history: named })).toBe(
-      buildContinuationPrompt({ ...options, history }),
-    );
+    const options = { roleName: "reviewer", edgePrompt: "Review again.", continuesConversation: true };
+    expect(promptFor({ ...options, history: named })).toBe(promptFor({ ...options, history }));
   });
 
   it("refuses a named step that it shows in full", () => {
     const named = history.map(({ number, role }) => ({ number, role }));
-    expect(() =>
-      buildContinuationPrompt({ workflow, roleName: "reviewer", task: "T", history: named, edgePrompt: "x" }),
-    ).toThrow("the prompt shows step 1 in full, but only its role was given");
+    expect(() => promptFor({ roleName: "reviewer", history: named, edgePrompt: "x" })).toThrow(
+      "the prompt shows step 1 in full, but only its role was given",
+    );
   });
 
   it("says so when nothing happened since the role last acted", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const prompt = promptFor({
       roleName: "writer",
-      task: "T",
       history,
       edgePrompt: "Answer: yes.",
       continuesConversation: true,
@@ -265,10 +223,8 @@ describe("buildContinuationPrompt", () => {
   });
 
   it("fences bodies so their own code blocks stay inside", () => {
-    const prompt = buildContinuationPrompt({
-      workflow,
+    const prompt = promptFor({
       roleName: "reviewer",
-      task: "T",
       history: [step(1, "writer", { summary: "s" }, "```ts\ncode()\n```")],
       edgePrompt: "Review.",
     });
@@ -281,7 +237,7 @@ describe("buildContinuationPrompt", () => {
   });
 
   it("rejects a role the workflow does not have", () => {
-    expect(() => buildContinuationPrompt({ workflow, roleName: "ghost", task: "T", history, edgePrompt: "x" })).toThrow(
+    expect(() => promptFor({ roleName: "ghost", history, edgePrompt: "x" })).toThrow(
       'workflow review-loop has no role "ghost"',
     );
   });

@@ -33,6 +33,28 @@ const RFC_NUMBER_SAMPLES: [string, string][] = [
   ["43143ff3c1cb0959", "1424953923781206.2"],
 ];
 
+/** RFC 8785's key-sorting sample and its main example: JSON text in, the canonical text out. */
+const RFC_EXAMPLES = [
+  {
+    name: "sorts the RFC 8785 key sample by UTF-16 code units",
+    json:
+      '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One",' +
+      '"\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}',
+    expected:
+      '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis",' +
+      '"\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+  },
+  {
+    name: "writes the RFC 8785 main example byte for byte",
+    json:
+      '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],' +
+      '"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
+    expected:
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],' +
+      '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+  },
+];
+
 function doubleFromBits(hex: string): number {
   const view = new DataView(new ArrayBuffer(8));
   view.setBigUint64(0, BigInt(`0x${hex}`));
@@ -58,28 +80,11 @@ for (const [name, encode] of encoders) {
       }
     });
 
-    it("sorts the RFC 8785 key sample by UTF-16 code units", () => {
-      const input = JSON.parse(
-        '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One",' +
-          '"\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}',
-      );
-      // Parsing the output back would move "1" first again, so compare the text itself.
-      expect(encode(input)).toBe(
-        '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis",' +
-          '"\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
-      );
+    // Parsing the output back would move "1" first again, so compare the text itself.
+    it.each(RFC_EXAMPLES)("$name", ({ json, expected }) => {
+      const input = JSON.parse(json);
+      expect(encode(input)).toBe(expected);
       expect(encode(input)).toBe(canonicalize(input) as string);
-    });
-
-    it("writes the RFC 8785 main example byte for byte", () => {
-      const input = JSON.parse(
-        '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],' +
-          '"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
-      );
-      expect(encode(input)).toBe(
-        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],' +
-          '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
-      );
     });
 
     it("agrees with the canonicalize library on 5000 generated values", () => {

@@ -11,6 +11,7 @@ import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
 import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
 import { writeSampleThread } from "../testing/write-sample-thread.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
+import { missingNodeProblem } from "./missing-node-problem.ts";
 import { verifyStore } from "./verify-store.ts";
 
 /** What verify reported when it read every object twice: a re-hashing scan, then a walk that reads again. */
@@ -28,11 +29,7 @@ async function verifyByReadingTwice(store: Store): Promise<{ checked: number; pr
   }
   await walkNodes(store.objects, await listStoreRoots(store.refs), {
     onMissing: (address, referrer) => {
-      const message =
-        referrer === null
-          ? `root ${address} is not in the store`
-          : `node ${address}, referenced by ${referrer}, is not in the store`;
-      problems.push({ kind: "missing", address, referrer, message });
+      problems.push(missingNodeProblem(address, referrer));
     },
     onCorrupt: () => {},
   });

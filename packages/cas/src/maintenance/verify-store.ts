@@ -8,6 +8,7 @@ import type { Store } from "../store.ts";
 import { createRefGraph } from "./create-ref-graph.ts";
 import { listDeletedThreadStarts } from "./list-deleted-thread-starts.ts";
 import { listStoreRoots } from "./list-store-roots.ts";
+import { missingNodeProblem } from "./missing-node-problem.ts";
 
 /**
  * Reads and re-hashes every object once, keeping each node's refs and kind, then walks everything
@@ -51,11 +52,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
         }
       },
       onMissing: (address, referrer) => {
-        const message =
-          referrer === null
-            ? `root ${address} is not in the store`
-            : `node ${address}, referenced by ${referrer}, is not in the store`;
-        problems.push({ kind: "missing", address, referrer, message });
+        problems.push(missingNodeProblem(address, referrer));
       },
     },
   );

@@ -10,13 +10,11 @@ import {
   type WorkflowNode,
 } from "@uwf/protocol";
 import { addressOfNode } from "../encoding/hash-node.ts";
+import { succeededAttempt } from "./succeeded-attempt.ts";
 
-/**
- * One realistic node of every uwf kind, linked to each other by real addresses the way a
- * thread's first step links them. Keyed by kind, so a test can check it covers NODE_SCHEMAS.
- */
-export function createSampleNodes(): Record<string, unknown> {
-  const workflow: WorkflowNode = {
+/** The review loop the sample nodes run: a writer and a reviewer who sends the change back until it approves. */
+export function sampleWorkflow(): WorkflowNode {
+  return {
     type: "workflow/1",
     name: "review-loop",
     description: "Write, review, revise",
@@ -41,6 +39,14 @@ export function createSampleNodes(): Record<string, unknown> {
       ],
     },
   };
+}
+
+/**
+ * One realistic node of every uwf kind, linked to each other by real addresses the way a
+ * thread's first step links them. Keyed by kind, so a test can check it covers NODE_SCHEMAS.
+ */
+export function createSampleNodes(): Record<string, unknown> {
+  const workflow = sampleWorkflow();
   const start: ThreadStartNode = {
     type: "thread-start/1",
     workflow: addressOfNode(workflow),
@@ -67,18 +73,12 @@ export function createSampleNodes(): Record<string, unknown> {
     cwd: "/home/ada/project",
     prompt: addressOfNode(prompt),
     attempts: [
-      {
+      succeededAttempt({
         request: addressOfNode(prompt),
         reply: addressOfNode(reply),
-        exitCode: 0,
-        signal: null,
-        timedOut: false,
-        interrupted: false,
-        stderrTail: "",
-        error: null,
         startedAt: "2026-01-02T03:04:05.000Z",
         completedAt: "2026-01-02T03:05:06.789Z",
-      },
+      }),
     ],
     outcome: "ok",
     error: null,

@@ -1,4 +1,5 @@
 import type { Address, AgentRunNode } from "@uwf/protocol";
+import { succeededAttempt } from "./succeeded-attempt.ts";
 
 export interface ScriptedAgentRunInput {
   agent: string;
@@ -20,18 +21,12 @@ export function scriptedAgentRun(input: ScriptedAgentRunInput): AgentRunNode {
     cwd: input.cwd,
     prompt: input.prompt,
     attempts: [
-      {
+      succeededAttempt({
         request: input.prompt,
         reply: input.reply,
-        exitCode: 0,
-        signal: null,
-        timedOut: false,
-        interrupted: false,
-        stderrTail: "",
-        error: null,
         startedAt: input.startedAt,
         completedAt: input.completedAt,
-      },
+      }),
     ],
     outcome: "ok",
     error: null,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import type { ThreadRecord } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
-import { type DiffTarget, diffChains, forkThread, forkThreads, stepUntilDone } from "../index.ts";
+import { type DiffTarget, diffChains, forkThreads, stepUntilDone } from "../index.ts";
 
 let kit: EngineTestKit;
 beforeEach(() => {
@@ -22,12 +22,8 @@ async function stepToEnd(record: ThreadRecord): Promise<ThreadRecord> {
 describe("diffChains", () => {
   it("pairs a counterfactual fork's replaced step first, with the fields that differ and the bodies' diff", async () => {
     const original = await kit.finishedThread();
-    const fork = await forkThread({
-      store: kit.store,
-      address: original.planner,
+    const fork = await kit.fork(original.planner, {
       replacementReply: { text: "---\nplan: write bye.txt\n---\nI will write bye.txt instead.\n", file: "reply.md" },
-      now: kit.now,
-      newId: kit.newId,
     });
     const forkDone = await stepToEnd(fork);
 
@@ -67,12 +63,8 @@ describe("diffChains", () => {
     });
     if (plain === undefined) throw new Error("expected a fork");
     const plainDone = await stepToEnd(plain);
-    const gaveUp = await forkThread({
-      store: kit.store,
-      address: original.doer,
+    const gaveUp = await kit.fork(original.doer, {
       replacementReply: { text: "---\ndone: false\n---\nGave up.\n", file: "gave-up.md" },
-      now: kit.now,
-      newId: kit.newId,
     });
 
     const result = await diffChains(kit.store, thread(plainDone), thread(gaveUp));

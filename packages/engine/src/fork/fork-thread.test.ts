@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { type ForkOrigin, outputNodeSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
-import { buildFamilyTree, forkThread, forkThreads, NodeNotOnThreadError, readChain, stepUntilDone } from "../index.ts";
+import { buildFamilyTree, forkThreads, NodeNotOnThreadError, readChain, stepUntilDone } from "../index.ts";
 
 let kit: EngineTestKit;
 beforeEach(() => {
@@ -16,7 +16,7 @@ function origin(thread: string, step: number, address: string, replaced = false)
 describe("forkThread", () => {
   it("makes a new thread at a middle step that shares the chain up to it and names its lineage", async () => {
     const original = await kit.finishedThread();
-    const fork = await forkThread({ store: kit.store, address: original.planner, now: kit.now, newId: kit.newId });
+    const fork = await kit.fork(original.planner);
     expect(fork.id).not.toBe(original.record.id);
     expect(fork).toMatchObject({
       head: original.planner,
@@ -38,13 +38,9 @@ describe("forkThread", () => {
 
   it("names the thread that recorded the node for a fork of a fork's head, and draws them in one family tree", async () => {
     const original = await kit.finishedThread();
-    const child = await forkThread({ store: kit.store, address: original.planner, now: kit.now, newId: kit.newId });
-    const grandchild = await forkThread({
-      store: kit.store,
-      address: child.head,
+    const child = await kit.fork(original.planner);
+    const grandchild = await kit.fork(child.head, {
       parent: child,
-      now: kit.now,
-      newId: kit.newId,
     });
     // The child only holds the planner step as its head: the original recorded it.
     expect(grandchild.forkedFrom).toEqual(origin(original.record.id, 1, original.planner));
@@ -55,13 +51,9 @@ describe("forkThread", () => {
 
   it("marks a counterfactual fork with the step whose reply it replaced, and records the replacement as that step", async () => {
     const original = await kit.finishedThread();
-    const fork = await forkThread({
-      store: kit.store,
-      address: original.doer,
+    const fork = await kit.fork(original.doer, {
       parent: original.record,
       replacementReply: { text: "---\ndone: false\n---\nWhat if it had failed?\n", file: "reply.md" },
-      now: kit.now,
-      newId: kit.newId,
     });
     expect(fork.forkedFrom).toEqual(origin(original.record.id, 2, original.doer, true));
     expect(fork.head).not.toBe(original.doer);
@@ -75,12 +67,8 @@ describe("forkThread", () => {
 
   it("refuses a replacement reply that does not match the role's schema, and writes no thread", async () => {
     const original = await kit.finishedThread();
-    const refused = forkThread({
-      store: kit.store,
-      address: original.doer,
+    const refused = kit.fork(original.doer, {
       replacementReply: { text: "---\nplan: nothing\n---\nNo.\n", file: "bad.md" },
-      now: kit.now,
-      newId: kit.newId,
     });
     expect(await refused.catch((error: unknown) => error)).toMatchObject({
       code: "invalid-reply",
@@ -92,12 +80,8 @@ describe("forkThread", () => {
   it("refuses a parent whose chain does not hold the node", async () => {
     const original = await kit.finishedThread();
     const other = await kit.startThread({ prompt: "Another task" });
-    const refused = forkThread({
-      store: kit.store,
-      address: original.planner,
+    const refused = kit.fork(original.planner, {
       parent: other,
-      now: kit.now,
-      newId: kit.newId,
     });
     await expect(refused).rejects.toThrow(NodeNotOnThreadError);
   });

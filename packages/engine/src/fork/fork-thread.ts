@@ -19,6 +19,7 @@ import { buildReplySchema, type CompiledWorkflow, compileWorkflow } from "@uwf/w
 import { NoReplyToReplaceError } from "../errors/no-reply-to-replace-error.ts";
 import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
 import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
+import { chainRecordFields } from "../history/chain-record-fields.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
@@ -136,11 +137,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     const forkChain = replacement === null ? chain : await readChain(store, head);
     const createdAt = now().toISOString();
     const record: ThreadRecord = {
-      id,
-      workflow: workflow.name,
-      workflowAddress: chain.start.workflow,
-      start: chain.startAddress,
-      head,
+      ...chainRecordFields({ id, workflow, chain, head }),
       status: standing.suspended !== null ? "suspended" : standing.next === END ? "ended" : "active",
       next: standing.next,
       reason: standing.suspended?.reason ?? null,

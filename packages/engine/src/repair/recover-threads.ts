@@ -17,6 +17,7 @@ import {
 } from "@uwf/protocol";
 import { compileWorkflow } from "@uwf/workflow";
 import { resolveThreadBudget } from "../budget/resolve-thread-budget.ts";
+import { chainRecordFields } from "../history/chain-record-fields.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
@@ -190,11 +191,7 @@ async function recoveredRecord(
   const last = history.length > 0 ? await history.node(history.length - 1) : undefined;
   const standing = await standingOf(workflow, chain, history, { id, workflow: workflow.name });
   const record: ThreadRecord = {
-    id,
-    workflow: workflow.name,
-    workflowAddress: chain.start.workflow,
-    start: chain.startAddress,
-    head,
+    ...chainRecordFields({ id, workflow, chain, head }),
     status: standing.status,
     next: standing.next,
     reason: standing.reason,

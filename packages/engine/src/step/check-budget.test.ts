@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
 import {
   BudgetExceededError,
-  forkThread,
   ResumeMismatchError,
   resumeThread,
   stepThread,
@@ -94,7 +93,7 @@ describe("a step's budget", () => {
   it("gives a fork its parent's limits and counts its steps from the fork point", async () => {
     const parent = await kit.startThread({ limits: { maxSteps: 1 } });
     const first = await stepThread(kit.stepOptions(parent.id));
-    const fork = await forkThread({ store: kit.store, address: parent.start, now: kit.now, newId: kit.newId });
+    const fork = await kit.fork(parent.start);
     expect(fork.budget).toMatchObject({ maxSteps: 1, exceeded: null });
     // The fork is at step 0: its one step is within its limit, the next is not.
     expect((await stepThread(kit.stepOptions(fork.id))).kind).toBe("stepped");

@@ -15,7 +15,7 @@ import {
 
 /**
  * Every command: its arguments, flags, description, examples and the module that runs it. The
- * registry builds commander's tree from this table, help shows its examples, and completion walks it.
+ * pipeline (pipeline/run-cli.ts) builds commander's tree from this table, help shows its examples, and completion walks it.
  * A module is imported only when its command runs; its options type checks the entry here.
  */
 

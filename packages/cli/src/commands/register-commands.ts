@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import type { RunCommand } from "../registry.ts";
+import type { RunCommand } from "../pipeline/command-outcome.ts";
 import { COMMAND_TABLE, HELP_GROUPS, HELP_TOPICS, isCommandGroup, PROGRAM_EXAMPLES } from "./command-table.ts";
 import type { CommandEntry, CommandGroup } from "./define-command.ts";
 

@@ -10,10 +10,10 @@ import {
   verifyModelAccess,
   writeDotenvValue,
 } from "@uwf/agent-kit";
-import type { CommandContext } from "../context.ts";
 import { ClaudeCodeUnavailableError } from "../errors/claude-code-unavailable-error.ts";
 import { SetupCancelledError } from "../errors/setup-cancelled-error.ts";
 import { UsageError } from "../errors/usage-error.ts";
+import type { CommandContext } from "../pipeline/command-context.ts";
 import { readStdin } from "../read-input-file.ts";
 
 /** The agents `uwf setup` can make the default. */

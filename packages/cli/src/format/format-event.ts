@@ -1,5 +1,5 @@
 import type { CliEvent, StepSummary } from "@uwf/protocol";
-import type { EmitOptions } from "../context.ts";
+import type { EmitOptions } from "../pipeline/command-context.ts";
 import { createPalette } from "./create-palette.ts";
 import { formatDuration } from "./format-duration.ts";
 import { formatWorkerEvent } from "./format-worker-event.ts";

@@ -2,8 +2,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
 import type { CompletionCandidatesResult } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { openStoreFromEnvironment } from "../../open-store.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { resolveHome } from "../../resolve-home.ts";
 import { type Candidate, completeWords } from "./complete-words.ts";
 

@@ -1,8 +1,8 @@
 import { requeueFailedThread, resolveThread } from "@uwf/engine";
 import { isUwfError, type ShownThread } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
-import type { CommandOutcome } from "../../registry.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { stepCommand } from "./step.ts";

@@ -1,6 +1,6 @@
-import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
-import type { CommandOutcome } from "../../registry.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import type { BudgetFlags } from "./limits-from-flags.ts";
 import { startCommand } from "./start.ts";
 import { stepCommand } from "./step.ts";
@@ -31,7 +31,7 @@ export async function runCommand(
     if (options.agent !== undefined || options.timeout !== undefined) {
       throw new UsageError("--queue leaves the thread to a worker: give --agent and --timeout to `uwf worker`");
     }
-    // One command, two result shapes (stepResultSchema, startResultSchema): the registry reads neither.
+    // One command, two result shapes (stepResultSchema, startResultSchema): the pipeline reads neither.
     return (await startCommand(options, context)) as CommandOutcome<unknown>;
   }
   const { thread } = (await startCommand(options, context)).result;

@@ -8,11 +8,11 @@ import {
   threadStartNodeSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { NoReplyError } from "../../errors/no-reply-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
-import type { CommandOutcome } from "../../registry.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ShowCommandOptions {

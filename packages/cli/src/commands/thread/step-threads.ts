@@ -1,7 +1,7 @@
-import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readStdin } from "../../read-input-file.ts";
-import type { CommandOutcome } from "../../registry.ts";
 import { stepCommand } from "./step.ts";
 import { stepBatch } from "./step-batch.ts";
 
@@ -29,7 +29,7 @@ export async function stepThreadsCommand(
 ): Promise<CommandOutcome<unknown>> {
   const { threads, parallel, batchMaxCost, ...step } = options;
   const batch = threads.length > 1 || threads.includes("-") || parallel !== undefined || batchMaxCost !== undefined;
-  // One command, two result shapes (stepResultSchema, stepBatchResultSchema): the registry reads neither.
+  // One command, two result shapes (stepResultSchema, stepBatchResultSchema): the pipeline reads neither.
   if (!batch) return (await stepCommand({ ...step, thread: threads[0] as string }, context)) as CommandOutcome<unknown>;
   return (await stepBatch(
     {

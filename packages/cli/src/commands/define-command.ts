@@ -66,6 +66,13 @@ export interface CommandGroup {
   examples: readonly string[];
 }
 
+/** Every command and group, in the order `uwf --help` lists them (COMMAND_TABLE). */
+export type CommandTable = ReadonlyArray<CommandEntry | CommandGroup>;
+
+export function isCommandGroup(entry: CommandEntry | CommandGroup): entry is CommandGroup {
+  return "commands" in entry;
+}
+
 /**
  * A table entry for a command. The options type comes from the module `load` imports, so the flags and
  * arguments are checked against what the command takes, without importing the module at start-up.

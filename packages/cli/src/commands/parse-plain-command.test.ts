@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { Command } from "commander";
-import { COMMAND_TABLE, GLOBAL_OPTIONS } from "./command-table.ts";
+import { COMMAND_TABLE } from "./command-table.ts";
+import { GLOBAL_OPTIONS } from "./global-options.ts";
 import { parsePlainCommand } from "./parse-plain-command.ts";
 import { registerCommands } from "./register-commands.ts";
 

@@ -10,7 +10,8 @@ import {
   startResultSchema,
   versionResultSchema,
 } from "@uwf/protocol";
-import { COMMAND_TABLE, isCommandGroup } from "../../src/commands/command-table.ts";
+import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
+import { isCommandGroup } from "../../src/commands/define-command.ts";
 import { EXIT_CODE_BY_ERROR_CODE } from "../../src/exit-codes.ts";
 import { VERSION } from "../../src/version.ts";
 import { createTempHome, LINEAR, type TempHome } from "../helpers/temp-home.ts";

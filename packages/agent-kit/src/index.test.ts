@@ -82,6 +82,7 @@ describe("the @uwf/agent-kit entry", () => {
       "safeReadBoundedFile",
       "saveConfig",
       "setConfigValue",
+      "setConfigValues",
       "toJsonValue",
       "unsetConfigValue",
       "validateStartInputs",

@@ -640,7 +640,7 @@ export const COMMAND_TABLE: CommandTable = [
       verify: { flags: "--no-verify", description: "do not check the key with a request" },
     },
     examples: ["uwf setup", 'printf %s "$KEY" | uwf setup --api-key -', "uwf setup --agent claude-code"],
-    load: async () => (await import("./setup.ts")).setupCommand,
+    load: async () => (await import("./setup/setup.ts")).setupCommand,
   }),
   defineCommand({
     name: "completion",

@@ -6,8 +6,10 @@ export interface CommandOutcome<Result> {
   /**
    * The result as text; for a command that emitted events, only what their lines did not already say.
    * Built from its argument alone: on a terminal the printer passes the result with control characters escaped.
+   * A method, so a command whose result is one of several shapes (`uwf run`: a step's or a start's) can
+   * return the outcome of the command it ran: the printer only ever passes an outcome its own result.
    */
-  format: (result: Result, color: boolean) => string;
+  format(result: Result, color: boolean): string;
   exitCode?: number;
   /** A note for the person at the terminal, on stderr after the result (not with `-q` or `--json`). */
   hint?: string;

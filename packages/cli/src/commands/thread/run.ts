@@ -1,3 +1,4 @@
+import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
@@ -26,18 +27,14 @@ export interface RunCommandOptions extends BudgetFlags {
 export async function runCommand(
   options: RunCommandOptions,
   context: CommandContext,
-): Promise<CommandOutcome<unknown>> {
+): Promise<CommandOutcome<RunResult>> {
   if (options.queue === true) {
     if (options.agent !== undefined || options.timeout !== undefined) {
       throw new UsageError("--queue leaves the thread to a worker: give --agent and --timeout to `uwf worker`");
     }
-    // One command, two result shapes (stepResultSchema, startResultSchema): the pipeline reads neither.
-    return (await startCommand(options, context)) as CommandOutcome<unknown>;
+    return startCommand(options, context);
   }
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
-  return (await stepCommand(
-    { thread, all: true, agent: options.agent, timeout: options.timeout },
-    context,
-  )) as CommandOutcome<unknown>;
+  return stepCommand({ thread, all: true, agent: options.agent, timeout: options.timeout }, context);
 }

@@ -3,6 +3,7 @@ import { expandNode, resolveNodeOrThread } from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
+  type ShowResult,
   type ShowTextResult,
   textNodeSchema,
   threadStartNodeSchema,
@@ -28,7 +29,7 @@ export interface ShowCommandOptions {
 export async function showCommand(
   options: ShowCommandOptions,
   context: CommandContext,
-): Promise<CommandOutcome<unknown>> {
+): Promise<CommandOutcome<ShowResult>> {
   const store = await context.openStore({ create: false });
   const { address, thread } = await resolveNodeOrThread(store, options.reference);
   if (options.prompt === true || options.reply === true) {

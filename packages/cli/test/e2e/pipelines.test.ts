@@ -3,7 +3,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import {
-  type CliEvent,
   cliEventSchema,
   errorResultSchema,
   logResultSchema,
@@ -13,6 +12,7 @@ import {
   workflowAddResultSchema,
   workflowValidateResultSchema,
 } from "@uwf/protocol";
+import { parseEvents } from "../helpers/cli-events.ts";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
 const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
@@ -59,13 +59,6 @@ function readLines(stream: ReadableStream<Uint8Array>): { lines: TimedLine[]; do
     }
   })();
   return { lines, done };
-}
-
-function parseEvents(stdout: string): CliEvent[] {
-  return stdout
-    .trim()
-    .split("\n")
-    .map((line) => cliEventSchema.parse(JSON.parse(line)));
 }
 
 const start = (workflow = LINEAR) => temp.startThread(workflow);

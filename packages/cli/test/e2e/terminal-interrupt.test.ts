@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
-import { spawnInTerminal } from "../helpers/pseudo-terminal.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { startOnTerminal } from "../helpers/terminal.ts";
 
 let temp: TempHome;
 beforeEach(() => {
@@ -20,10 +20,14 @@ describe("Ctrl-C on a terminal", () => {
     const thread = await temp.startThread(LINEAR);
     const before = await temp.showThread(thread);
     const pidFile = join(temp.work, "agent.pid");
-    const terminal = spawnInTerminal(temp, ["step", thread, "--agent", "sleepy"], { PID_FILE: pidFile });
+    const terminal = startOnTerminal(temp, ["step", thread, "--agent", "sleepy"], {
+      env: { NO_COLOR: "1", PID_FILE: pidFile },
+      sized: false,
+      interactive: true,
+    });
     await waitFor(() => existsSync(pidFile), { what: "the agent writing its pid", timeoutMs: 30_000 });
     terminal.type("\x03");
-    const { exitCode, screen } = await terminal.finished();
+    const { exitCode, output: screen } = await terminal.finished;
 
     expect(exitCode).toBe(130);
     // The last thing on the screen, after the status line was cleared: the message naming the run.

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type ShownThread, shownThreadSchema, startResultSchema } from "@uwf/protocol";
+import { type ProcessRun, runProcess, UWF_COMMAND } from "./run-process.ts";
 
-const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
 export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
 /** The two-role workflow most e2e tests step through, and the scripted agent that answers for it. */
@@ -16,10 +16,7 @@ export function runExampleArgs(example: string, prompt: string): string[] {
   return ["run", join(EXAMPLES, `${example}.yaml`), "-p", prompt, "--agent", `scripted:${scenario}`, "--json"];
 }
 
-export interface UwfRun {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
+export interface UwfRun extends ProcessRun {
   /** stdout parsed as JSON (for `--json` runs). */
   json<Value = unknown>(): Value;
 }
@@ -30,6 +27,8 @@ export interface TempHome {
   work: string;
   uwf(args: string[], options?: { stdin?: string; env?: Record<string, string>; cwd?: string }): Promise<UwfRun>;
   spawn(args: string[], options?: { env?: Record<string, string> }): ReturnType<typeof Bun.spawn>;
+  /** `sh -c SCRIPT` in the work directory, with the real uwf on hand as "$UWF" (`$UWF wait T && echo ok`). */
+  shell(script: string, options?: { env?: Record<string, string> }): Promise<ProcessRun>;
   /** `uwf start WORKFLOW -p PROMPT --json`; the new thread's id (throws with uwf's stderr when it fails). */
   startThread(workflow?: string, prompt?: string): Promise<string>;
   /** The thread as `uwf show THREAD --json` reports it. */
@@ -53,29 +52,20 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
   Bun.spawnSync(["mkdir", "-p", home, work]);
   const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root, ...options.env };
   const command = (args: string[]) =>
-    options.binary === undefined ? [process.execPath, BIN, ...args] : [options.binary, ...args];
+    options.binary === undefined ? [...UWF_COMMAND, ...args] : [options.binary, ...args];
   const home_: TempHome = {
     home,
     work,
     async uwf(args, options = {}) {
-      const child = Bun.spawn(command(args), {
+      const run = await runProcess(command(args), {
         cwd: options.cwd ?? work,
         env: { ...baseEnv, ...options.env },
-        stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
-        stdout: "pipe",
-        stderr: "pipe",
+        ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
       });
-      const [stdout, stderr, exitCode] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ]);
       return {
-        exitCode,
-        stdout,
-        stderr,
+        ...run,
         json<Value>() {
-          return JSON.parse(stdout) as Value;
+          return JSON.parse(run.stdout) as Value;
         },
       };
     },
@@ -87,6 +77,11 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
         stdout: "pipe",
         stderr: "pipe",
       });
+    },
+    shell(script, options = {}) {
+      // Split by the shell where the script says $UWF, so the paths must hold no spaces (as the temp dirs do not).
+      const uwf = command([]).join(" ");
+      return runProcess(["sh", "-c", script], { cwd: work, env: { ...baseEnv, UWF: uwf, ...options.env } });
     },
     writeConfig(yaml) {
       writeFileSync(join(home, "config.yaml"), yaml);

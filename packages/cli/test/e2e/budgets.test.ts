@@ -12,13 +12,9 @@ import {
 } from "@uwf/protocol";
 import { parseEvents } from "../helpers/cli-events.ts";
 import { FAKE_MODEL_ENV, startFakeModelApi } from "../helpers/fake-model-api.ts";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 async function show(thread: string) {
   const shown = await temp.uwf(["show", thread, "--json"]);

@@ -12,27 +12,14 @@ import {
 } from "@uwf/protocol";
 import { parseEvents } from "../helpers/cli-events.ts";
 import { FAKE_MODEL_ENV, startFakeModelApi } from "../helpers/fake-model-api.ts";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const MODEL_LOOP = join(FIXTURES, "workflows/model-loop.yaml");
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      ...["batch-worker", "slow-valid"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig([...fixtureAgentsConfig(["batch-worker", "slow-valid"])].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 const start = (workflow = LINEAR) => temp.startThread(workflow, "The task");
 

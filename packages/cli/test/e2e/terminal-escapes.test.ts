@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, useTempHome } from "../helpers/temp-home.ts";
 import { runOnTerminal } from "../helpers/terminal.ts";
 
 /**
@@ -21,12 +21,9 @@ const scriptRefusal =
       : "util-linux script cannot run a pseudo-terminal here";
 if (scriptRefusal !== null) console.warn(`terminal-escapes: skipping the terminal tests: ${scriptRefusal}`);
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(["agents:", "  escapes:", `    command: "${AGENT}"`].join("\n"));
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig(["agents:", "  escapes:", `    command: "${AGENT}"`].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 /** Runs uwf on a pseudo-terminal (stdout and stderr both); what it printed, with the terminal's \r\n as \n. */
 async function uwfOnTerminal(args: string[], env: Record<string, string> = {}) {

@@ -1,19 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, useTempHome } from "../helpers/temp-home.ts";
 import { startOnTerminal } from "../helpers/terminal.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    ["agents:", "  sleepy:", "    command: sh", `    args: ["${join(FIXTURES, "agents/sleepy.sh")}"]`].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) =>
+    home.writeConfig(
+      ["agents:", "  sleepy:", "    command: sh", `    args: ["${join(FIXTURES, "agents/sleepy.sh")}"]`].join("\n"),
+    ),
 });
-afterEach(() => temp.cleanup());
 
 describe("Ctrl-C on a terminal", () => {
   it("stops the step with exit 130 and leaves the interrupted line, with its run, below the status line", async () => {

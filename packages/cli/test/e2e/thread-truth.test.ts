@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -11,26 +11,12 @@ import {
   treeResultSchema,
   waitResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
-
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "retries: 1",
-      "agents:",
-      ...["fail-while-flagged", "review-forever"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) =>
+    home.writeConfig(["retries: 1", ...fixtureAgentsConfig(["fail-while-flagged", "review-forever"])].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 async function listed(...args: string[]) {
   const result = await temp.uwf(["list", ...args, "--json"]);

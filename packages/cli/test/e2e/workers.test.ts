@@ -19,9 +19,8 @@ import {
 import { openStoreFromEnvironment } from "../../src/open-store.ts";
 import { parseEvents, readEvents } from "../helpers/cli-events.ts";
 import { waitForSignalTaken, waitForStoreOpen } from "../helpers/process-state.ts";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 
 /**
@@ -47,12 +46,7 @@ function setUp(backend: Backend) {
   pidFile = join(temp.work, "agent.pid");
   temp.writeConfig(
     [
-      "agents:",
-      ...["plan-then-do", "fail-while-flagged", "slow-valid", "sleepy", "batch-worker"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
+      ...fixtureAgentsConfig(["plan-then-do", "fail-while-flagged", "slow-valid", "sleepy", "batch-worker"]),
       "defaultAgent: plan-then-do",
       // Short waits, so retries and idle polls do not slow the tests down.
       "worker: { retries: 2, backoffMs: 20, pollMs: 50 }",

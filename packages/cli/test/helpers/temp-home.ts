@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,6 +10,19 @@ export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
 /** The two-role workflow most e2e tests step through, and the scripted agent that answers for it. */
 export const LINEAR = join(FIXTURES, "workflows/linear.yaml");
 export const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
+
+/** A fake agent of the fixtures: a small real script (`plan-then-do`, `sleepy`, `slow-valid`…). */
+export function fixtureAgent(name: string): string {
+  return join(FIXTURES, "agents", `${name}.sh`);
+}
+
+/** config.yaml lines: `agents:` with each fixture agent under its own name, run by sh. */
+export function fixtureAgentsConfig(names: readonly string[]): string[] {
+  return [
+    "agents:",
+    ...names.flatMap((name) => [`  ${name}:`, "    command: sh", `    args: ["${fixtureAgent(name)}"]`]),
+  ];
+}
 
 /** `uwf run` of an example workflow with its scripted scenario, offline, answering in JSON. */
 export function runExampleArgs(example: string, prompt: string): string[] {
@@ -99,4 +113,28 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
     },
   };
   return home_;
+}
+
+/**
+ * A fresh temp home for each test of the file (registered with beforeEach, cleaned up with
+ * afterEach), `setUp` run on it first (a config, a workflow). The object it returns stands for the
+ * current test's home: `temp.uwf([...])` runs in it.
+ */
+export function useTempHome(options: TempHomeOptions & { setUp?: (temp: TempHome) => void } = {}): TempHome {
+  let current: TempHome | undefined;
+  beforeEach(() => {
+    current = createTempHome(options);
+    options.setUp?.(current);
+  });
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  return new Proxy({} as TempHome, {
+    get(_target, key) {
+      if (current === undefined) throw new Error("the temp home exists only while a test runs");
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
 }

@@ -3,7 +3,7 @@ import type { RunCommand } from "../pipeline/command-outcome.ts";
 import { COMMAND_TABLE, HELP_GROUPS, PROGRAM_EXAMPLES } from "./command-table.ts";
 import type { CommandEntry, CommandGroup } from "./define-command.ts";
 import { isCommandGroup } from "./define-command.ts";
-import { HELP_TOPICS } from "./help/help-topics.ts";
+import { HELP_TOPICS } from "./help-topics.ts";
 
 /**
  * Registers the command table, or only the top-level command `name` when it names one. Building the

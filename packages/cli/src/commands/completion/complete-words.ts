@@ -7,7 +7,7 @@ import {
   type OptionEntry,
 } from "../define-command.ts";
 import { GLOBAL_OPTIONS } from "../global-options.ts";
-import { HELP_TOPICS } from "../help/help-topics.ts";
+import { HELP_TOPICS } from "../help-topics.ts";
 
 export interface Candidate {
   value: string;

@@ -15,7 +15,7 @@ import {
   type ExitCode,
 } from "../../exit-codes.ts";
 import { type CommandTable, isCommandGroup } from "../define-command.ts";
-import { HELP_TOPICS } from "./help-topics.ts";
+import { HELP_TOPICS } from "../help-topics.ts";
 
 /**
  * `uwf help exit-codes`, `uwf help json`: what no single command's help says. The table it describes

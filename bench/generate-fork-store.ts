@@ -12,9 +12,9 @@
  *   bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]
  */
 import { parseArgs } from "node:util";
-import { loadWorkflowFile } from "../packages/agent-kit/src/index.ts";
 import { openFileStore } from "../packages/cas/src/index.ts";
 import type { Address, ForkOrigin, ThreadStatus } from "../packages/protocol/src/index.ts";
+import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
 import { addStep, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
 import { SYNTHETIC_ROLE, syntheticStart } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";

@@ -8,9 +8,9 @@
  *   bun bench/generate-store.ts --home DIR [--threads N] [--chains 1,100,1000] [--orphans N]
  */
 import { parseArgs } from "node:util";
-import { loadWorkflowFile } from "../packages/agent-kit/src/index.ts";
 import { addressOfNode, type ChainIndexStep, openFileStore, type Store } from "../packages/cas/src/index.ts";
 import { type Address, type ThreadRecord, type ThreadStatus, ZERO_USAGE } from "../packages/protocol/src/index.ts";
+import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
 import { SYNTHETIC_ROLE, syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 

@@ -7,16 +7,16 @@
  */
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { createPostgresObjectStore } from "../packages/cas/src/create-postgres-object-store.ts";
-import { createPostgresRefStore } from "../packages/cas/src/create-postgres-ref-store.ts";
-import { hashNode } from "../packages/cas/src/hash-node.ts";
-import { openPostgresConnection } from "../packages/cas/src/open-postgres-connection.ts";
-import { parsePostgresStoreUrl } from "../packages/cas/src/parse-postgres-store-url.ts";
-import type { PostgresConnection, PostgresQuery } from "../packages/cas/src/postgres-connection.ts";
-import { migratePostgresStore } from "../packages/cas/src/postgres-migrations.ts";
-import { sampleThreadRecord } from "../packages/cas/src/sample-nodes.ts";
-import type { ChainLink } from "../packages/cas/src/store.ts";
-import { startTestPostgres } from "../packages/cas/src/testing.ts";
+import { type ChainLink, hashNode } from "../packages/cas/src/index.ts";
+import {
+  openPostgresConnection,
+  openPostgresStoreOn,
+  type PostgresConnection,
+  type PostgresQuery,
+  parsePostgresStoreUrl,
+  sampleThreadRecord,
+  startTestPostgres,
+} from "../packages/cas/src/testing/index.ts";
 
 const { values: flags } = parseArgs({ options: { runs: { type: "string", default: "30" } } });
 const runs = Number(flags.runs);
@@ -49,17 +49,6 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-async function prepared(open: (url: string) => PostgresConnection, url: string) {
-  const { connectUrl, schema, shown } = parsePostgresStoreUrl(url);
-  const connection = open(connectUrl);
-  await migratePostgresStore(connection, schema, shown);
-  return {
-    connection,
-    objects: createPostgresObjectStore(connection, schema),
-    refs: createPostgresRefStore(connection, schema),
-  };
-}
-
 let serial = 0;
 const OPERATIONS: Record<string, Operation> = {
   // A new client and its first statement: what every CLI command pays once.
@@ -72,17 +61,17 @@ const OPERATIONS: Record<string, Operation> = {
   },
   // A read-only command's whole store use: connect, check the schema's version, read one node.
   "open + one get": async (open, url) => {
-    const setup = await prepared(open, url);
+    const setup = await openPostgresStoreOn(url, open);
     const address = await setup.objects.put({ type: "text/1", text: "read me" });
     await setup.connection.close();
     return timed(async () => {
-      const { objects, connection } = await prepared(open, url);
+      const { objects, connection } = await openPostgresStoreOn(url, open);
       await objects.get(address);
       await connection.close();
     });
   },
   "compare-and-swap update": async (open, url) => {
-    const { refs, connection } = await prepared(open, url);
+    const { refs, connection } = await openPostgresStoreOn(url, open);
     const record = sampleThreadRecord({ id: `01JD${String(++serial).padStart(22, "0")}` });
     await refs.createThread(record);
     const ms = await timed(() => refs.updateThread(record.id, record.head, { head: "B1XRH20GCX3FB", stepCount: 1 }));
@@ -90,14 +79,14 @@ const OPERATIONS: Record<string, Operation> = {
     return ms;
   },
   "put of 100 nodes": async (open, url) => {
-    const { objects, connection } = await prepared(open, url);
+    const { objects, connection } = await openPostgresStoreOn(url, open);
     const nodes = Array.from({ length: 100 }, (_, index) => ({ type: "text/1", text: `node ${++serial} ${index}` }));
     const ms = await timed(() => objects.putMany(nodes));
     await connection.close();
     return ms;
   },
   "recall of a 1,000-link chain": async (open, url) => {
-    const { refs, connection } = await prepared(open, url);
+    const { refs, connection } = await openPostgresStoreOn(url, open);
     const links: ChainLink[] = [];
     let prev = "2W53JPNXF556H";
     for (let index = 0; index < 1000; index++) {

@@ -10,7 +10,7 @@ import { cpus, loadavg, release, tmpdir, totalmem, type } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { copyStore, openFileStore, openPostgresStore, type Store } from "../packages/cas/src/index.ts";
-import { startTestPostgres } from "../packages/cas/src/testing.ts";
+import { startTestPostgres } from "../packages/cas/src/testing/index.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
 import { measureEnumValidation, writeEnumWorkflow } from "./lib/enum-workflow.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadWorkflowFile, validateWorkflow } from "../../packages/agent-kit/src/index.ts";
+import { loadWorkflowFile, validateWorkflow } from "../../packages/workflow/src/index.ts";
 
 /** Issue 25 item 9: the values of the large enum `uwf workflow validate` must check within 1 s. */
 const ENUM_VALUES = 100_000;

@@ -21,7 +21,7 @@ export interface StartupVariant {
 function variants(): { name: string; imports: string; source: () => string }[] {
   const fromCli = (specifier: string) => Bun.resolveSync(specifier, join(repositoryRoot, "packages/cli"));
   const fromProtocol = (specifier: string) => Bun.resolveSync(specifier, join(repositoryRoot, "packages/protocol"));
-  const fromAgentKit = (specifier: string) => Bun.resolveSync(specifier, join(repositoryRoot, "packages/agent-kit"));
+  const fromWorkflow = (specifier: string) => Bun.resolveSync(specifier, join(repositoryRoot, "packages/workflow"));
   const keep = (path: string) =>
     `import * as module from ${JSON.stringify(path)};\nif (Object.keys(module).length === 0) console.log("empty");\n`;
   return [
@@ -32,17 +32,17 @@ function variants(): { name: string; imports: string; source: () => string }[] {
     {
       name: "ajv + one schema compiled",
       imports: "ajv, generating one validator",
-      source: () => ajvSource(fromAgentKit("ajv")),
+      source: () => ajvSource(fromWorkflow("ajv")),
     },
     {
       name: "liquidjs + one template parsed",
       imports: "liquidjs, configured as edge-template.ts configures it",
-      source: () => liquidSource(fromAgentKit("liquidjs")),
+      source: () => liquidSource(fromWorkflow("liquidjs")),
     },
     {
       name: "jsonata + one expression compiled",
       imports: "jsonata",
-      source: () => jsonataSource(fromAgentKit("jsonata")),
+      source: () => jsonataSource(fromWorkflow("jsonata")),
     },
     {
       name: "@uwf/protocol",
@@ -55,9 +55,14 @@ function variants(): { name: string; imports: string; source: () => string }[] {
       source: () => keep(join(repositoryRoot, "packages/cas/src/index.ts")),
     },
     {
-      name: "@uwf/agent-kit",
-      imports: "packages/agent-kit/src/index.ts",
-      source: () => keep(join(repositoryRoot, "packages/agent-kit/src/index.ts")),
+      name: "@uwf/workflow",
+      imports: "packages/workflow/src/index.ts",
+      source: () => keep(join(repositoryRoot, "packages/workflow/src/index.ts")),
+    },
+    {
+      name: "@uwf/agents",
+      imports: "packages/agents/src/index.ts",
+      source: () => keep(join(repositoryRoot, "packages/agents/src/index.ts")),
     },
     {
       name: "@uwf/engine",

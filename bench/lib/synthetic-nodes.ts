@@ -1,3 +1,4 @@
+import { scriptedAgentRun } from "../../packages/cas/src/testing/index.ts";
 import type {
   Address,
   AgentRunNode,
@@ -112,34 +113,8 @@ export function syntheticStep(input: SyntheticStepInput): SyntheticStepChildren 
     reply: { type: "text/1", text: replyText },
     body: { type: "text/1", text: body },
     output: { type: "output/1", fields },
-    run: ({ prompt, reply }) => ({
-      type: "agent-run/1",
-      agent: SYNTHETIC_AGENT,
-      kind: "scripted",
-      command: null,
-      cwd: input.cwd,
-      prompt,
-      attempts: [
-        {
-          request: prompt,
-          reply,
-          exitCode: 0,
-          signal: null,
-          timedOut: false,
-          interrupted: false,
-          stderrTail: "",
-          error: null,
-          startedAt,
-          completedAt,
-        },
-      ],
-      outcome: "ok",
-      error: null,
-      sessionId: null,
-      usage: null,
-      extraction: "frontmatter",
-      transcript: null,
-    }),
+    run: ({ prompt, reply }) =>
+      scriptedAgentRun({ agent: SYNTHETIC_AGENT, cwd: input.cwd, prompt, reply, startedAt, completedAt }),
     step: ({ output, body: bodyAddress, run }) => ({
       type: "thread-step/1",
       start: input.start,

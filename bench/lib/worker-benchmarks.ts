@@ -6,10 +6,10 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadWorkflowFile } from "../../packages/agent-kit/src/index.ts";
 import { openFileStore, openPostgresStore, type Store } from "../../packages/cas/src/index.ts";
 import { startThread } from "../../packages/engine/src/index.ts";
 import { configSchema } from "../../packages/protocol/src/index.ts";
+import { loadWorkflowFile } from "../../packages/workflow/src/index.ts";
 import { LOOP_WORKFLOW } from "../generate-store.ts";
 import { round } from "./measure.ts";
 import { ulidAt } from "./ulid.ts";

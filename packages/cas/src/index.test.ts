@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import * as cas from "./index.ts";
-import * as testing from "./testing.ts";
+import * as testing from "./testing/index.ts";
 
 describe("the @uwf/cas entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {
@@ -63,14 +63,21 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the sample data and threads, the seeded generator, waitFor, nodes sharing a prefix and the test PostgreSQL server", () => {
+  it("exports the conformance suite, the test stores, the sample data, steps, agent runs and threads, the seeded generator, waitFor, temp directories, nodes sharing a prefix, the test PostgreSQL server and the PostgreSQL store's parts the benchmarks drive", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "createRandom",
       "createSampleNodes",
+      "createTemporaryDirectory",
       "nodesSharingAnAddressPrefix",
+      "openPostgresConnection",
+      "openPostgresStoreOn",
+      "openTestStore",
+      "parsePostgresStoreUrl",
+      "putSampleStep",
       "runStoreConformanceSuite",
       "sampleThreadId",
       "sampleThreadRecord",
+      "scriptedAgentRun",
       "startOwnTestPostgres",
       "startTestPostgres",
       "waitFor",

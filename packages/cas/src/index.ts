@@ -1,38 +1,43 @@
-export { AddressPrefixNotFoundError } from "./address-prefix-not-found-error.ts";
-export { AmbiguousAddressError } from "./ambiguous-address-error.ts";
-export { canonicalizeJson, canonicalizeJsonBytes } from "./canonicalize-json.ts";
-export { type CopyStoreOptions, copyStore } from "./copy-store.ts";
-export { CorruptNodeError } from "./corrupt-node-error.ts";
-export { createFileObjectStore } from "./create-file-object-store.ts";
-export { createMemoryObjectStore } from "./create-memory-object-store.ts";
-export { createMemoryRefStore } from "./create-memory-ref-store.ts";
-export { createMemoryStore } from "./create-memory-store.ts";
-export { createSqliteRefStore, type SqliteRefStore } from "./create-sqlite-ref-store.ts";
-export { decodeAddress, encodeAddress } from "./encode-address.ts";
-export { type FindLeaseCutoffOptions, findLeaseCutoff, LEASE_CLOCK_MARGIN_MS } from "./find-lease-cutoff.ts";
-export { forEachConcurrently } from "./for-each-concurrently.ts";
-export { GcRefusedError } from "./gc-refused-error.ts";
-export { DEFAULT_GC_GRACE_MS, type GcStoreOptions, gcStore } from "./gc-store.ts";
-export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./hash-node.ts";
-export { InvalidAddressError } from "./invalid-address-error.ts";
-export { InvalidJsonValueError } from "./invalid-json-value-error.ts";
-export { InvalidRecordError } from "./invalid-record-error.ts";
-export { InvalidStoreUrlError } from "./invalid-store-url-error.ts";
-export { isPostgresStoreUrl } from "./is-postgres-store-url.ts";
-export { isProcessAlive, isProcessGroupAlive, readProcessStart } from "./is-process-alive.ts";
-export { listStoreRoots } from "./list-store-roots.ts";
-export { maskStoreUrl } from "./mask-store-url.ts";
-export { NodeNotFoundError } from "./node-not-found-error.ts";
-export { openFileStore, refDatabasePath } from "./open-file-store.ts";
-export { type OpenPostgresStoreOptions, openPostgresStore } from "./open-postgres-store.ts";
-export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./open-ref-database.ts";
-export { isAddress, parseAddress } from "./parse-address.ts";
-export { isAddressPrefix, MIN_ADDRESS_PREFIX, parseAddressPrefix } from "./parse-address-prefix.ts";
-export { type ReadObject, readEveryObject } from "./read-every-object.ts";
-export { findRefDatabaseDamage, setAsideRefDatabase } from "./ref-database-damage.ts";
-export { RefStoreBusyError } from "./ref-store-busy-error.ts";
-export { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
-export { resolveAddress } from "./resolve-address.ts";
+export { canonicalizeJson, canonicalizeJsonBytes } from "./encoding/canonicalize-json.ts";
+export { decodeAddress, encodeAddress } from "./encoding/encode-address.ts";
+export { addressOfNode, type HashedNode, hashBytes, hashNode } from "./encoding/hash-node.ts";
+export { isAddress, parseAddress } from "./encoding/parse-address.ts";
+export { isAddressPrefix, MIN_ADDRESS_PREFIX, parseAddressPrefix } from "./encoding/parse-address-prefix.ts";
+export {
+  AddressPrefixNotFoundError,
+  AmbiguousAddressError,
+  CorruptNodeError,
+  GcRefusedError,
+  InvalidAddressError,
+  InvalidJsonValueError,
+  InvalidRecordError,
+  InvalidStoreUrlError,
+  NodeNotFoundError,
+  RefStoreBusyError,
+  RefStoreDamagedError,
+  StoreRefusedError,
+  StoreUnreachableError,
+  ThreadExistsError,
+} from "./errors/index.ts";
+export { createFileObjectStore } from "./file/create-file-object-store.ts";
+export { forEachConcurrently } from "./file/for-each-concurrently.ts";
+export { openFileStore, refDatabasePath } from "./file/open-file-store.ts";
+export { type FindLeaseCutoffOptions, findLeaseCutoff, LEASE_CLOCK_MARGIN_MS } from "./lease/find-lease-cutoff.ts";
+export { isProcessAlive, isProcessGroupAlive, readProcessStart } from "./lease/is-process-alive.ts";
+export { type CopyStoreOptions, copyStore } from "./maintenance/copy-store.ts";
+export { DEFAULT_GC_GRACE_MS, type GcStoreOptions, gcStore } from "./maintenance/gc-store.ts";
+export { listStoreRoots } from "./maintenance/list-store-roots.ts";
+export { verifyStore } from "./maintenance/verify-store.ts";
+export { createMemoryObjectStore } from "./memory/create-memory-object-store.ts";
+export { createMemoryRefStore } from "./memory/create-memory-ref-store.ts";
+export { createMemoryStore } from "./memory/create-memory-store.ts";
+export type { ObjectStore, PutManyOptions, TemporaryFileInfo } from "./objects/object-store.ts";
+export { type ReadObject, readEveryObject } from "./objects/read-every-object.ts";
+export { resolveAddress } from "./objects/resolve-address.ts";
+export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./objects/walk-nodes.ts";
+export { isPostgresStoreUrl } from "./postgres/is-postgres-store-url.ts";
+export { maskStoreUrl } from "./postgres/mask-store-url.ts";
+export { type OpenPostgresStoreOptions, openPostgresStore } from "./postgres/open-postgres-store.ts";
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,
@@ -45,15 +50,10 @@ export type {
   LeaseAgent,
   ListThreadsQuery,
   ListThreadsResult,
-  ObjectStore,
-  PutManyOptions,
   RefStore,
-  Store,
-  TemporaryFileInfo,
   ThreadUpdate,
-} from "./store.ts";
-export { StoreRefusedError } from "./store-refused-error.ts";
-export { StoreUnreachableError } from "./store-unreachable-error.ts";
-export { ThreadExistsError } from "./thread-exists-error.ts";
-export { verifyStore } from "./verify-store.ts";
-export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./walk-nodes.ts";
+} from "./refs/ref-store.ts";
+export { createSqliteRefStore, type SqliteRefStore } from "./sqlite/create-sqlite-ref-store.ts";
+export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./sqlite/open-ref-database.ts";
+export { findRefDatabaseDamage, setAsideRefDatabase } from "./sqlite/ref-database-damage.ts";
+export type { Store } from "./store.ts";

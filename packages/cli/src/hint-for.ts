@@ -1,17 +1,23 @@
-import { BUDGET_LIMIT_NAMES, type BudgetLimit, type ErrorCode, type UwfError, type UwfErrorData } from "@uwf/protocol";
+import { BUDGET_LIMIT_NAMES, type ErrorCode, type ErrorDataByCode } from "@uwf/protocol";
 import { raiseLimitHint } from "./format/describe-budget.ts";
 
-/** A hint from an error's data, or null when this error of the code has none. */
-type Hint = (data: UwfErrorData) => string | null;
+/** A hint from the data of an error of code C, or null when this error of the code has none. */
+type Hint<C extends ErrorCode> = (data: ErrorDataByCode[C]) => string | null;
+
+/** An error, or an error as data, whose data has the type its code registers. */
+interface CodedError<C extends ErrorCode> {
+  code: C;
+  data: ErrorDataByCode[C];
+}
 
 /**
  * What the CLI adds to an error's message: the `uwf …` command that goes on from there. The engine's
  * errors say what happened and carry no CLI wording; each code's hint here is built from the error's
  * data, and is appended to the message wherever it is shown (stderr, `--json`, step events).
  */
-const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
+const HINTS: { readonly [C in ErrorCode]?: Hint<C> } = {
   "thread-not-found": () => " (see `uwf list`)",
-  "workflow-not-found": (data) => (data.workflow === undefined ? null : " (see `uwf workflow list`)"),
+  "workflow-not-found": (data) => ("workflow" in data ? " (see `uwf workflow list`)" : null),
   "agent-failed": (data) => `; see \`uwf show ${text(data.run)} --reply\``,
   "thread-ended": () => " (`uwf resume` continues it if its workflow allows)",
   "thread-cancelled": () => " (fork it to continue)",
@@ -20,9 +26,8 @@ const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   "thread-suspended": (data) =>
     data.limit === null || data.limit === undefined
       ? ` — answer with \`uwf resume ${text(data.thread)} -p "..."\``
-      : ` — raise it with \`${raiseLimitHint(text(data.thread), data.limit as BudgetLimit)}\``,
-  "budget-exceeded": (data) =>
-    ` — raise the limit above that: \`${raiseLimitHint(text(data.thread), data.limit as BudgetLimit)}\``,
+      : ` — raise it with \`${raiseLimitHint(text(data.thread), data.limit)}\``,
+  "budget-exceeded": (data) => ` — raise the limit above that: \`${raiseLimitHint(text(data.thread), data.limit)}\``,
   "thread-stranded": (data) =>
     ` Fork the thread with a corrected reply: \`uwf fork ${text(data.head)} --output FILE\` (FILE holds the whole reply, frontmatter first), ` +
     `or stop it: \`uwf cancel ${text(data.thread)}\``,
@@ -30,7 +35,7 @@ const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   usage: (data) => {
     switch (data.needs) {
       case "raised-limit":
-        return `: raise the limit with \`uwf resume ${text(data.thread)} ${BUDGET_LIMIT_NAMES[data.limit as BudgetLimit].flag} ...\` and no -p`;
+        return `: raise the limit with \`uwf resume ${text(data.thread)} ${BUDGET_LIMIT_NAMES[data.limit].flag} ...\` and no -p`;
       case "answer":
         return ": give it with -p ANSWER (a raised limit alone does not answer it)";
       case "prompt":
@@ -44,12 +49,13 @@ const HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
 };
 
 /** The `uwf …` hint the CLI adds to this error's message (or to an error as data, `{ code, data }`), or "" when it adds none. */
-export function hintFor(error: Pick<UwfError, "code" | "data">): string {
-  return HINTS[error.code]?.(error.data) ?? "";
+export function hintFor<C extends ErrorCode>(error: CodedError<C>): string {
+  const hint: Hint<C> | undefined = HINTS[error.code];
+  return hint?.(error.data) ?? "";
 }
 
 /** The error's message as the CLI shows it: with its hint. */
-export function messageWithHint(error: UwfError): string {
+export function messageWithHint<C extends ErrorCode>(error: CodedError<C> & { message: string }): string {
   return `${error.message}${hintFor(error)}`;
 }
 

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_CONFIG_BYTES, safeReadBoundedFile } from "@uwf/agent-kit";
 import {
   createMemoryStore,
   findRefDatabaseDamage,
@@ -14,6 +13,7 @@ import {
   setAsideRefDatabase,
 } from "@uwf/cas";
 import { isUwfError } from "@uwf/protocol";
+import { MAX_CONFIG_BYTES, safeReadBoundedFile } from "@uwf/workflow";
 import { UsageError } from "./errors/usage-error.ts";
 
 export interface OpenStoreOptions {

@@ -4,7 +4,7 @@ import {
   type ReadBoundedFileResult,
   readBoundedStream,
   safeReadBoundedFile,
-} from "@uwf/agent-kit";
+} from "@uwf/workflow";
 import { InputFileError } from "./errors/input-file-error.ts";
 
 export interface ReadInputFileOptions {

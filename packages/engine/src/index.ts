@@ -1,32 +1,42 @@
-// The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas and
-// @uwf/agent-kit, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
+// The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
+// and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
-export { AgentFailedError } from "./agent-failed-error.ts";
-export { AmbiguousThreadError } from "./ambiguous-thread-error.ts";
-export { answeredSuspensionPrompt, readAnsweredSuspension } from "./answered-suspension.ts";
-export { BrokenChainError } from "./broken-chain-error.ts";
-export { BudgetExceededError } from "./budget-exceeded-error.ts";
-export { buildFamilyTree } from "./build-family-tree.ts";
-export { CancelPendingError } from "./cancel-pending-error.ts";
-export { CANCEL_WAIT_MS, type CancelThreadOptions, type CancelThreadResult, cancelThread } from "./cancel-thread.ts";
-export { type ClaimOrphanedThreadOptions, claimOrphanedThread } from "./claim-orphaned-thread.ts";
-export { classifyStepFailure, type StepFailureKind } from "./classify-step-failure.ts";
-export { type DeleteThreadOptions, deleteThread } from "./delete-thread.ts";
-export { describeReachedLimit, formatAmount } from "./describe-reached-limit.ts";
-export { type DiffChainsOptions, type DiffTarget, diffChains } from "./diff-chains.ts";
-export { type DropDamagedChainIndexesOptions, dropDamagedChainIndexes } from "./drop-damaged-chain-indexes.ts";
-export { asEnvironmentError, EnvironmentError, type EnvironmentErrorCode } from "./environment-error.ts";
-export { expandNode } from "./expand-node.ts";
-export { describeFailure, failThread } from "./fail-thread.ts";
-export { type ChainIndexProblem, findChainIndexProblems } from "./find-chain-index-problems.ts";
+export { describeReachedLimit, formatAmount } from "./budget/describe-reached-limit.ts";
 export {
-  type AbandonedHead,
-  type FindUnrecordedHeadsOptions,
-  findUnrecordedHeads,
-  type UnrecordedHead,
-  type UnrecordedHeads,
-} from "./find-unrecorded-heads.ts";
-export { type FollowThreadOptions, followThread } from "./follow-thread.ts";
+  AgentFailedError,
+  AmbiguousThreadError,
+  asEnvironmentError,
+  BrokenChainError,
+  BudgetExceededError,
+  CancelPendingError,
+  classifyStepFailure,
+  EnvironmentError,
+  type EnvironmentErrorCode,
+  HeadConflictError,
+  InterruptedError,
+  LeaseLostError,
+  NodeNotOnThreadError,
+  NoReplyToReplaceError,
+  NotAThreadNodeError,
+  NotAWorkflowError,
+  ResumeMismatchError,
+  type ResumeNeed,
+  type StepFailureKind,
+  ThreadAlreadyEndedError,
+  ThreadBusyError,
+  ThreadCancelledError,
+  ThreadEndedError,
+  ThreadFailedError,
+  ThreadNotFoundError,
+  ThreadNotResumableError,
+  ThreadStrandedError,
+  ThreadSuspendedError,
+  UnexpectedNodeKindError,
+  UnroutableReplyError,
+  WorkflowNotFoundError,
+} from "./errors/index.ts";
+export { buildFamilyTree } from "./fork/build-family-tree.ts";
+export { type DiffChainsOptions, type DiffTarget, diffChains } from "./fork/diff-chains.ts";
 export {
   FORK_BATCH_SIZE,
   type ForkThreadOptions,
@@ -34,64 +44,20 @@ export {
   forkThread,
   forkThreads,
   type ReplacementReply,
-} from "./fork-thread.ts";
-export { HeadConflictError } from "./head-conflict-error.ts";
-export { InterruptedError } from "./interrupted-error.ts";
-export { LeaseLostError } from "./lease-lost-error.ts";
-export { listRunningThreads, type RunningThread } from "./list-running-threads.ts";
-export { type HistoryStep, loadHistory } from "./load-history.ts";
-export { loadStepSummaries } from "./load-step-summaries.ts";
-export { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";
-export { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
-export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
-export { NotAWorkflowError } from "./not-a-workflow-error.ts";
-export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./read-chain.ts";
+} from "./fork/fork-thread.ts";
+export { expandNode } from "./history/expand-node.ts";
+export { type HistoryStep, loadHistory } from "./history/load-history.ts";
+export { loadStepSummaries } from "./history/load-step-summaries.ts";
+export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./history/read-chain.ts";
 export {
-  NOT_REBUILT,
-  type RecoverThreadsOptions,
-  type RecoverThreadsResult,
-  recoverThreads,
-} from "./recover-threads.ts";
-export {
-  type RequeueFailedThreadOptions,
-  type RequeueOutcome,
-  requeueFailedThread,
-} from "./requeue-failed-thread.ts";
-export { type NodeOrThread, resolveNodeOrThread } from "./resolve-node-or-thread.ts";
-export { resolveThread } from "./resolve-thread.ts";
-export {
-  type RegisterWorkflowFileOptions,
-  type ResolvedWorkflow,
-  type ResolveWorkflowOptions,
-  registerWorkflowFile,
-  resolveWorkflow,
-} from "./resolve-workflow.ts";
-export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
-export { type ResumeThreadOptions, resumeThread } from "./resume-thread.ts";
-export { DEFAULT_RETRY_POLICY, type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./retry-policy.ts";
-export type { StepAgentCallbacks, StepStart } from "./run-step-agent.ts";
-export { type RunWorkerOptions, runWorker, WORKER_POLL_MS } from "./run-worker.ts";
-export { type StartThreadOptions, startThread } from "./start-thread.ts";
-export {
-  type Resume,
-  STEP_LEASE_TTL_MS,
-  type StepThreadOptions,
-  type StepThreadOutcome,
-  stepThread,
-} from "./step-thread.ts";
-export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step-until-done.ts";
-export { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";
-export { ThreadBusyError } from "./thread-busy-error.ts";
-export { ThreadCancelledError } from "./thread-cancelled-error.ts";
-export { ThreadEndedError } from "./thread-ended-error.ts";
-export { ThreadFailedError } from "./thread-failed-error.ts";
-export { ThreadNotFoundError } from "./thread-not-found-error.ts";
-export { ThreadNotResumableError } from "./thread-not-resumable-error.ts";
-export { ThreadStrandedError } from "./thread-stranded-error.ts";
-export { ThreadSuspendedError } from "./thread-suspended-error.ts";
-export { UnexpectedNodeKindError } from "./unexpected-node-kind-error.ts";
-export { UnroutableReplyError } from "./unroutable-reply-error.ts";
-export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./wait-for-threads.ts";
+  CANCEL_WAIT_MS,
+  type CancelThreadOptions,
+  type CancelThreadResult,
+  cancelThread,
+} from "./lease/cancel-thread.ts";
+export { type ClaimOrphanedThreadOptions, claimOrphanedThread } from "./lease/claim-orphaned-thread.ts";
+export { listRunningThreads, type RunningThread } from "./lease/list-running-threads.ts";
+export { STEP_LEASE_TTL_MS } from "./lease/step-lease-ttl.ts";
 export {
   type HeldLease,
   type HoldLeaseOptions,
@@ -100,11 +66,51 @@ export {
   stopReplacedAgent,
   type WithThreadLeaseOptions,
   withThreadLease,
-} from "./with-thread-lease.ts";
+} from "./lease/with-thread-lease.ts";
+export { type DropDamagedChainIndexesOptions, dropDamagedChainIndexes } from "./repair/drop-damaged-chain-indexes.ts";
+export { type ChainIndexProblem, findChainIndexProblems } from "./repair/find-chain-index-problems.ts";
+export {
+  type AbandonedHead,
+  type FindUnrecordedHeadsOptions,
+  findUnrecordedHeads,
+  type UnrecordedHead,
+  type UnrecordedHeads,
+} from "./repair/find-unrecorded-heads.ts";
+export {
+  NOT_REBUILT,
+  type RecoverThreadsOptions,
+  type RecoverThreadsResult,
+  recoverThreads,
+} from "./repair/recover-threads.ts";
+export { answeredSuspensionPrompt, readAnsweredSuspension } from "./step/answered-suspension.ts";
+export { describeFailure, failThread } from "./step/fail-thread.ts";
+export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
+export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";
+export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step/step-until-done.ts";
+export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
+export {
+  type RequeueFailedThreadOptions,
+  type RequeueOutcome,
+  requeueFailedThread,
+} from "./thread/requeue-failed-thread.ts";
+export { type NodeOrThread, resolveNodeOrThread } from "./thread/resolve-node-or-thread.ts";
+export { resolveThread } from "./thread/resolve-thread.ts";
+export {
+  type RegisterWorkflowFileOptions,
+  type ResolvedWorkflow,
+  type ResolveWorkflowOptions,
+  registerWorkflowFile,
+  resolveWorkflow,
+} from "./thread/resolve-workflow.ts";
+export { type ResumeThreadOptions, resumeThread } from "./thread/resume-thread.ts";
+export { type StartThreadOptions, startThread } from "./thread/start-thread.ts";
+export { type FollowThreadOptions, followThread } from "./watch/follow-thread.ts";
+export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./watch/wait-for-threads.ts";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./worker/retry-policy.ts";
+export { type RunWorkerOptions, runWorker, WORKER_POLL_MS } from "./worker/run-worker.ts";
 export {
   type ClaimedThreadOutcome,
   type ThreadReleaseReason,
   type WorkClaimedThreadOptions,
   workClaimedThread,
-} from "./work-claimed-thread.ts";
-export { WorkflowNotFoundError } from "./workflow-not-found-error.ts";
+} from "./worker/work-claimed-thread.ts";

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createMemoryStore } from "@uwf/cas";
-import { defaultConfig, type ThreadRecord } from "@uwf/protocol";
-import { ulid } from "ulid";
+import type { ThreadRecord } from "@uwf/protocol";
+import { createEngineTestKit } from "../test/engine-test-kit.ts";
 import {
   cancelThread,
   loadHistory,
@@ -12,43 +8,16 @@ import {
   readChain,
   resumeThread,
   type StepStart,
-  startThread,
   stepThread,
   stepUntilDone,
   ThreadEndedError,
 } from "./index.ts";
 
-const FIXTURES = resolve(import.meta.dir, "../test/fixtures");
-const WORKFLOW = join(FIXTURES, "linear.yaml");
-const SCRIPTED = `scripted:${join(FIXTURES, "linear.scenario.yaml")}`;
-
 /** A memory store, a thread of the linear workflow, and what every step needs; no CLI. */
 async function startLinearThread() {
-  const store = createMemoryStore();
-  const home = mkdtempSync(join(tmpdir(), "uwf-engine-home-"));
-  const common = {
-    store,
-    config: defaultConfig(),
-    home,
-    cwd: FIXTURES,
-    now: () => new Date(),
-  };
-  const record = await startThread({
-    ...common,
-    workflowReference: WORKFLOW,
-    prompt: "Say hello",
-    newId: ulid,
-  });
-  const step = {
-    ...common,
-    threadId: record.id,
-    defaultAgent: SCRIPTED,
-    signal: new AbortController().signal,
-    host: "engine-test",
-    onProgress: () => {},
-    onStderr: () => {},
-  };
-  return { store, record, step, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  const kit = createEngineTestKit();
+  const record = await kit.startThread();
+  return { store: kit.store, record, step: kit.stepOptions(record.id), cleanup: kit.cleanup };
 }
 
 describe("the engine's API, without the CLI", () => {

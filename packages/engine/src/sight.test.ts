@@ -1,35 +1,21 @@
 import { describe, expect, it } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createMemoryStore } from "@uwf/cas";
-import { type AgentRunNode, defaultConfig, type TextNode, type ThreadStepNode } from "@uwf/protocol";
-import { ulid } from "ulid";
-import { resumeThread, startThread, stepUntilDone } from "./index.ts";
-
-const FIXTURES = resolve(import.meta.dir, "../test/fixtures");
+import { join } from "node:path";
+import type { AgentRunNode, TextNode, ThreadStepNode } from "@uwf/protocol";
+import { createEngineTestKit, FIXTURES } from "../test/engine-test-kit.ts";
+import { resumeThread, stepUntilDone } from "./index.ts";
 
 describe("what an agent that keeps no conversation sees", () => {
   it("a stateless role's third visit sees the plan and the human's answer to a suspension", async () => {
-    const store = createMemoryStore();
-    const home = mkdtempSync(join(tmpdir(), "uwf-engine-home-"));
+    const kit = createEngineTestKit();
+    const { store } = kit;
     try {
-      const common = { store, config: defaultConfig(), home, cwd: FIXTURES, now: () => new Date() };
-      const record = await startThread({
-        ...common,
-        workflowReference: join(FIXTURES, "plan-build-review.yaml"),
+      const record = await kit.startThread({
+        workflow: join(FIXTURES, "plan-build-review.yaml"),
         prompt: "Write the README section",
-        newId: ulid,
       });
-      const step = {
-        ...common,
-        threadId: record.id,
+      const step = kit.stepOptions(record.id, {
         defaultAgent: `scripted:${join(FIXTURES, "plan-build-review.scenario.yaml")}`,
-        signal: new AbortController().signal,
-        host: "engine-test",
-        onProgress: () => {},
-        onStderr: () => {},
-      };
+      });
       const suspended = await stepUntilDone({ ...step, maxSteps: 10 });
       expect(suspended.record.status).toBe("suspended");
       await resumeThread({ ...step, answer: "Frontend developers" });
@@ -67,7 +53,7 @@ describe("what an agent that keeps no conversation sees", () => {
       expect(prompt).toContain("> Address the review: too long");
       expect(prompt).not.toContain("left out here");
     } finally {
-      rmSync(home, { recursive: true, force: true });
+      kit.cleanup();
     }
   });
 });

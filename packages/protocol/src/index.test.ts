@@ -12,6 +12,7 @@ describe("the @uwf/protocol entry", () => {
       "CONFIG_SCHEMA_REVISION",
       "DEFAULT_MAX_STEPS",
       "END",
+      "InternalError",
       "NAME_PATTERN",
       "NODE_REF_FIELDS",
       "NODE_SCHEMAS",

@@ -108,7 +108,19 @@ export {
   type FieldDifference,
   fieldDifferenceSchema,
 } from "./diff-result.ts";
-export type { ErrorCode } from "./error-code.ts";
+export type {
+  CommandLineData,
+  ConfigProblem,
+  ErrorCode,
+  ErrorDataByCode,
+  InterruptedData,
+  LeaseLostData,
+  NoData,
+  ResumeNeed,
+  SystemErrorData,
+  TriedTransition,
+  UsageData,
+} from "./error-code.ts";
 export {
   type ErrorBody,
   type ErrorResult,
@@ -134,6 +146,7 @@ export {
   type InitResult,
   initResultSchema,
 } from "./home-results.ts";
+export { InternalError } from "./internal-error.ts";
 export { findLoneSurrogate, replaceLoneSurrogates } from "./lone-surrogates.ts";
 export { messageOf } from "./message-of.ts";
 export { nodeKind } from "./node-kind.ts";
@@ -242,6 +255,7 @@ export {
 export { type Usage, usageSchema } from "./usage.ts";
 export { addUsage, ZERO_USAGE } from "./usage-math.ts";
 export {
+  type AnyUwfError,
   isUwfError,
   UwfError,
   type UwfErrorData,

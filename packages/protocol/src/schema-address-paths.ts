@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ADDRESS_PATTERN } from "./address-pattern.ts";
+import { InternalError } from "./internal-error.ts";
 
 /**
  * Every field path at which a schema can hold a node address, in the notation of
@@ -73,7 +74,7 @@ function visit(schema: z.core.$ZodType, path: string, paths: Set<string>, open: 
     case "transform":
       break;
     default:
-      throw new Error(`cannot look for addresses in a zod "${def.type}" schema at "${path}"`);
+      throw new InternalError(`cannot look for addresses in a zod "${def.type}" schema at "${path}"`);
   }
   open.delete(schema);
 }

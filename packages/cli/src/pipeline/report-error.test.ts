@@ -1,6 +1,6 @@
 import { describe, expect, it, spyOn } from "bun:test";
 import { RefStoreBusyError } from "@uwf/cas";
-import { errorResultSchema } from "@uwf/protocol";
+import { errorResultSchema, InternalError } from "@uwf/protocol";
 import { StdoutClosedError } from "../errors/stdout-closed-error.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_STDOUT_CLOSED } from "../exit-codes.ts";
 import { cutMessage, MAX_ERROR_MESSAGE_LENGTH, reportError } from "./report-error.ts";
@@ -81,5 +81,22 @@ describe("reportError", () => {
     const { exitCode, stderr } = report(new TypeError("x is undefined"), false);
     expect(exitCode).toBe(EXIT_FAILED);
     expect(stderr).toStartWith("uwf: internal error (please report): TypeError: x is undefined");
+  });
+
+  it("reports an InternalError, a fault of uwf itself, as any error it did not expect: internal, with its stack", () => {
+    const fault = new InternalError("a store was asked for a file that is not its own");
+    const text = report(fault, false);
+    expect(text.exitCode).toBe(EXIT_FAILED);
+    expect(text.stderr).toStartWith(
+      "uwf: internal error (please report): InternalError: a store was asked for a file that is not its own\n    at ",
+    );
+    const json = report(fault, true);
+    expect(json.exitCode).toBe(EXIT_FAILED);
+    expect(errorResultSchema.parse(JSON.parse(json.stderr))).toEqual({
+      error: { code: "internal", message: String(fault), data: {} },
+    });
+    expect(report(new Error("plain"), true).stderr).toBe(
+      `${JSON.stringify({ error: { code: "internal", message: "Error: plain", data: {} } })}\n`,
+    );
   });
 });

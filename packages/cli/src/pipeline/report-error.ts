@@ -1,5 +1,5 @@
 import { asEnvironmentError } from "@uwf/engine";
-import { isUwfError, type UwfErrorJson } from "@uwf/protocol";
+import { InternalError, isUwfError, type UwfErrorJson } from "@uwf/protocol";
 import { StdoutClosedError } from "../errors/stdout-closed-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "../exit-codes.ts";
 import { escapeControlCharacters } from "../format/escape-control-characters.ts";
@@ -20,7 +20,8 @@ export const MAX_ERROR_MESSAGE_LENGTH = 2000;
  */
 export function reportError(thrown: unknown, json: boolean): ExitCode {
   const error = asEnvironmentError(thrown) ?? thrown;
-  if (isUwfError(error)) {
+  // An InternalError is a fault of uwf's own, reported below as any error uwf did not expect.
+  if (isUwfError(error) && error.code !== InternalError.code) {
     if (error.code === StdoutClosedError.code) return exitCodeForError(error.code);
     if (json) process.stderr.write(`${JSON.stringify({ error: describeError(error) })}\n`);
     else process.stderr.write(`uwf: ${forStderr(cutMessage(messageWithHint(error)))}\n`);
@@ -52,10 +53,11 @@ function forStderr(text: string): string {
   return stderrIsTerminal() ? escapeControlCharacters(text) : text;
 }
 
-/** An error as `--json` reports it: `{ code, message, data }`, the message with its hint and cut; `internal` for one uwf did not raise on purpose. */
+/** An error as `--json` reports it: `{ code, message, data }`, the message with its hint and cut; `internal` for one uwf did not raise on purpose, or an InternalError. */
 export function describeError(thrown: unknown): UwfErrorJson {
   const error = asEnvironmentError(thrown) ?? thrown;
-  if (!isUwfError(error)) return { code: "internal", message: cutMessage(String(error)), data: {} };
+  if (!isUwfError(error) || error.code === InternalError.code)
+    return { code: "internal", message: cutMessage(String(error)), data: {} };
   return { ...error.toJSON(), message: cutMessage(messageWithHint(error)) };
 }
 

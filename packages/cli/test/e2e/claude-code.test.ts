@@ -7,7 +7,7 @@ import {
   fakeTextReply,
   fakeToolUseReply,
   startFakeAnthropicServer,
-} from "@uwf/agent-kit/testing";
+} from "@uwf/agents/test";
 import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { claudeCodeCli } from "../helpers/claude-code-cli.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";

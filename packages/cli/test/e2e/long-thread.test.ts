@@ -2,8 +2,9 @@ import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agent-kit";
+import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agents";
 import { openFileStore, type Store } from "@uwf/cas";
+import { scriptedAgentRun } from "@uwf/cas/test";
 import {
   type Address,
   type AgentRunNode,
@@ -80,34 +81,16 @@ async function writeStep(
   const body = await store.objects.put({ type: "text/1", text: bodyOf(number, input.marked) } satisfies TextNode);
   const prompt = await store.objects.put({ type: "text/1", text: `prompt of step ${number}` } satisfies TextNode);
   const reply = await store.objects.put({ type: "text/1", text: `reply of step ${number}` } satisfies TextNode);
-  const run = await store.objects.put({
-    type: "agent-run/1",
-    agent: writer ? (number % 4 === 1 ? "alice" : "carol") : "bob",
-    kind: "scripted",
-    command: null,
-    cwd: temp.work,
-    prompt,
-    attempts: [
-      {
-        request: prompt,
-        reply,
-        exitCode: 0,
-        signal: null,
-        timedOut: false,
-        interrupted: false,
-        stderrTail: "",
-        error: null,
-        startedAt,
-        completedAt,
-      },
-    ],
-    outcome: "ok",
-    error: null,
-    sessionId: null,
-    usage: null,
-    extraction: "frontmatter",
-    transcript: null,
-  } satisfies AgentRunNode);
+  const run = await store.objects.put(
+    scriptedAgentRun({
+      agent: writer ? (number % 4 === 1 ? "alice" : "carol") : "bob",
+      cwd: temp.work,
+      prompt,
+      reply,
+      startedAt,
+      completedAt,
+    }),
+  );
   const step = await store.objects.put({
     type: "thread-step/1",
     start: input.start,

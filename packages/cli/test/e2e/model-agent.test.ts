@@ -8,7 +8,7 @@ import {
   fakeTextReply,
   fakeToolUseReply,
   startFakeAnthropicServer,
-} from "@uwf/agent-kit/testing";
+} from "@uwf/agents/test";
 import {
   agentRunNodeSchema,
   shownThreadSchema,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { openFileStore } from "@uwf/cas";
+import { scriptedAgentRun } from "@uwf/cas/test";
 import {
   type Address,
   type AgentRunNode,
@@ -189,34 +190,16 @@ async function strand(thread: string): Promise<Address> {
     const text = (value: string) => put({ type: "text/1", text: value } satisfies TextNode);
     const prompt = await text("Do the task.");
     const reply = "---\n$status: nowhere\nsummary: Wrote hello.txt\n---\nOld reply.\n";
-    const run = await put({
-      type: "agent-run/1",
-      agent: "scripted",
-      kind: "scripted",
-      command: null,
-      cwd: temp.work,
-      prompt,
-      attempts: [
-        {
-          request: prompt,
-          reply: await text(reply),
-          exitCode: 0,
-          signal: null,
-          timedOut: false,
-          interrupted: false,
-          stderrTail: "",
-          error: null,
-          startedAt: time,
-          completedAt: time,
-        },
-      ],
-      outcome: "ok",
-      error: null,
-      sessionId: null,
-      usage: null,
-      extraction: "frontmatter",
-      transcript: null,
-    } satisfies AgentRunNode);
+    const run = await put(
+      scriptedAgentRun({
+        agent: "scripted",
+        cwd: temp.work,
+        prompt,
+        reply: await text(reply),
+        startedAt: time,
+        completedAt: time,
+      }),
+    );
     const head = await put({
       type: "thread-step/1",
       start: shown.start as Address,

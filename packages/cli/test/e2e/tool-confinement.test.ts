@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import {
-  type FakeAnthropicServer,
-  fakeTextReply,
-  fakeToolUseReply,
-  startFakeAnthropicServer,
-} from "@uwf/agent-kit/testing";
+import { type FakeAnthropicServer, fakeTextReply, fakeToolUseReply, startFakeAnthropicServer } from "@uwf/agents/test";
 import { waitFor } from "@uwf/cas/test";
 import { errorResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";

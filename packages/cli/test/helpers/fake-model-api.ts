@@ -2,7 +2,7 @@ import {
   type FakeAnthropicServer,
   type StartFakeAnthropicServerOptions,
   startFakeAnthropicServer,
-} from "@uwf/agent-kit/testing";
+} from "@uwf/agents/test";
 import type { TempHome } from "./temp-home.ts";
 
 /** The variable uwf reads the fake Messages API's key from, and the key the fake API accepts. */

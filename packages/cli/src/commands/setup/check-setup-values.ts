@@ -1,4 +1,4 @@
-import { DEFAULT_API_KEY_ENV } from "@uwf/agent-kit";
+import { DEFAULT_API_KEY_ENV } from "@uwf/agents";
 import { UsageError } from "../../errors/usage-error.ts";
 import { SETUP_AGENTS, type SetupAgent } from "./setup-options.ts";
 

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { MAX_INPUT_FILE_BYTES, safeReadBoundedFile } from "@uwf/agent-kit";
 import type { ReplacementReply } from "@uwf/engine";
+import { MAX_INPUT_FILE_BYTES, safeReadBoundedFile } from "@uwf/workflow";
 import { InputFileError } from "../../errors/input-file-error.ts";
 
 /**

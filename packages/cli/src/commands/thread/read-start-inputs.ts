@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { describeYamlError, MAX_INPUT_FILE_BYTES, safeReadBoundedFile, toJsonValue, yamlToValue } from "@uwf/agent-kit";
 import { isObjectPrototypeName, messageOf } from "@uwf/protocol";
+import { describeYamlError, MAX_INPUT_FILE_BYTES, safeReadBoundedFile, toJsonValue, yamlToValue } from "@uwf/workflow";
 import { LineCounter, parseDocument } from "yaml";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readStdin } from "../../read-input-file.ts";

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { safeLoadWorkflowFile } from "@uwf/agent-kit";
 import { CorruptNodeError, NodeNotFoundError, type Store } from "@uwf/cas";
 import type { WorkflowEntry, WorkflowListResult } from "@uwf/protocol";
+import { safeLoadWorkflowFile } from "@uwf/workflow";
 import { formatTable } from "../../format/format-table.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 

@@ -1,10 +1,10 @@
+import type { SafeResult } from "@uwf/protocol";
 import {
   createFolderIncludeReader,
   InvalidWorkflowError,
   type ParsedWorkflow,
   safeParseWorkflowSource,
-} from "@uwf/agent-kit";
-import type { SafeResult } from "@uwf/protocol";
+} from "@uwf/workflow";
 import { readStdin } from "../../read-input-file.ts";
 
 /** How a workflow read from stdin is named in results and problems. */

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadWorkflowFile, restoreWorkflowFieldOrder, workflowToMermaid } from "@uwf/agent-kit";
 import { addressOfNode } from "@uwf/cas";
 import { resolveWorkflow } from "@uwf/engine";
 import type { WorkflowNode, WorkflowShowResult } from "@uwf/protocol";
+import { loadWorkflowFile, restoreWorkflowFieldOrder, workflowToMermaid } from "@uwf/workflow";
 import { stringify } from "yaml";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { safeLoadWorkflowFile } from "@uwf/agent-kit";
 import { addressOfNode } from "@uwf/cas";
 import type { WorkflowProblem, WorkflowValidateResult } from "@uwf/protocol";
+import { safeLoadWorkflowFile } from "@uwf/workflow";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { STDIN_WORKFLOW, safeParseStdinWorkflow } from "./parse-stdin-workflow.ts";

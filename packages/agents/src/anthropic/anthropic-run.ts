@@ -1,0 +1,35 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Usage } from "@uwf/protocol";
+import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
+import type { CallWithApiRetriesOptions } from "./call-with-api-retries.ts";
+import type { ModelSettings } from "./resolve-model-settings.ts";
+import type { ToolContext } from "./tools/agent-tool.ts";
+import type { toolDefinitions } from "./tools/agent-tools.ts";
+import type { TranscriptMessage } from "./transcript.ts";
+
+/** One run of the built-in `anthropic` agent, as its phases share it: what was set up, and the conversation so far. */
+export interface AnthropicRun {
+  settings: ModelSettings;
+  client: Anthropic;
+  sdk: typeof import("@anthropic-ai/sdk");
+  tools: ReturnType<typeof toolDefinitions>;
+  toolContext: ToolContext;
+  /** Aborted on the run's timeout or the caller's interrupt. */
+  signal: AbortSignal;
+  maxRetries: number;
+  /** A line for the log (the result's `stderrTail`) and for `onStderr`. */
+  note: (line: string) => void;
+  /** Logs each distinct SDK warning once. */
+  onWarning: (text: string) => void;
+  /** Logs a retry of the request named `what`. */
+  onRetry: (what: string) => NonNullable<CallWithApiRetriesOptions["onRetry"]>;
+  /** The result's fields when the run was interrupted or timed out, else null. */
+  stopped: () => Partial<AgentLaunchResult> | null;
+  /** Clears the run's timer. */
+  dispose: () => void;
+  /** The conversation so far, stored with the run. */
+  transcript: TranscriptMessage[];
+  usage: Usage | null;
+  /** Text of turns cut off at max_tokens, which the following turns continue. */
+  cutOff: string;
+}

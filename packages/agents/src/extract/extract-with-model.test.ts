@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { configSchema } from "@uwf/protocol";
+import {
+  type FakeAnthropicServer,
+  fakeErrorReply,
+  fakeTextReply,
+  fakeToolUseReply,
+  startFakeAnthropicServer,
+} from "../test/index.ts";
+import { EXTRACTION_TOOL_NAME, extractWithModel } from "./extract-with-model.ts";
+
+const KEY_VARIABLE = "UWF_TEST_EXTRACTION_KEY";
+const schema = {
+  type: "object",
+  properties: { approved: { type: "boolean" }, comments: { type: "string" } },
+  required: ["approved"],
+};
+let server: FakeAnthropicServer;
+beforeEach(() => {
+  server = startFakeAnthropicServer({ apiKey: "test-key-not-secret" });
+});
+afterEach(() => server.close());
+
+function extract(reply: string, extractionModel: string | null = "haiku") {
+  return extractWithModel(options(reply, extractionModel));
+}
+
+function options(reply: string, extractionModel: string | null = "haiku") {
+  return {
+    config: configSchema.parse({
+      providers: { fake: { baseUrl: server.url, apiKeyEnv: KEY_VARIABLE } },
+      models: { haiku: { provider: "fake", model: "claude-haiku-4-5", prices: { input: 1, output: 5 } } },
+      ...(extractionModel === null ? {} : { extractionModel }),
+    }),
+    home: "/nonexistent-uwf-home",
+    reply,
+    schema,
+    roleName: "reviewer",
+    environment: { [KEY_VARIABLE]: "test-key-not-secret" },
+    maxRetries: 0,
+  };
+}
+
+describe("extractWithModel", () => {
+  it("forces a tool call whose input schema is the role's schema and validates its input", async () => {
+    server.enqueue(
+      fakeToolUseReply(
+        { name: EXTRACTION_TOOL_NAME, input: { approved: false, comments: "Add tests." } },
+        { usage: { input_tokens: 400, output_tokens: 40 } },
+      ),
+    );
+    const result = await extract("Looks fine but add tests. Not approved yet.");
+    expect(result).toEqual({
+      success: true,
+      fields: { approved: false, comments: "Add tests." },
+      body: "Looks fine but add tests. Not approved yet.",
+      usage: { inputTokens: 400, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0006 },
+      model: "claude-haiku-4-5",
+    });
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.model).toBe("claude-haiku-4-5");
+    expect(body.tool_choice).toEqual({ type: "tool", name: EXTRACTION_TOOL_NAME });
+    expect((body.tools as Array<{ input_schema: unknown }>)[0]?.input_schema).toEqual(schema);
+    expect(JSON.stringify(body.messages)).toContain("Not approved yet.");
+  });
+
+  it("reports fields that do not fit the schema", async () => {
+    server.enqueue(fakeToolUseReply({ name: EXTRACTION_TOOL_NAME, input: { approved: "maybe" } }));
+    const result = await extract("Hmm.");
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.problem).toStartWith('the extracted fields are invalid: field "approved"');
+  });
+
+  it("reports a model that does not call the tool, and API errors", async () => {
+    server.enqueue(fakeTextReply("no tool"), fakeErrorReply("overloaded_error"));
+    expect(await extract("x")).toMatchObject({
+      success: false,
+      problem: `the extraction model did not call ${EXTRACTION_TOOL_NAME}`,
+    });
+    const failed = await extract("x");
+    expect(failed.success).toBe(false);
+    if (!failed.success) expect(failed.problem).toContain("529 overloaded_error: Overloaded");
+  });
+
+  it("sends $status under the wire-safe name status, which the strict fake (like the API) accepts, and maps it back", async () => {
+    const withStatus = {
+      type: "object",
+      properties: {
+        $status: { type: "string", enum: ["approved", "rejected"], "x-uwf-convention": true },
+        comments: { type: "string" },
+      },
+      required: ["$status"],
+    };
+    server.enqueue(
+      fakeToolUseReply({ name: EXTRACTION_TOOL_NAME, input: { status: "rejected", comments: "No tests." } }),
+    );
+    const result = await extractWithModel({
+      config: configSchema.parse({
+        providers: { fake: { baseUrl: server.url, apiKeyEnv: KEY_VARIABLE } },
+        models: { haiku: { provider: "fake", model: "claude-haiku-4-5" } },
+        extractionModel: "haiku",
+      }),
+      home: "/nonexistent-uwf-home",
+      reply: "Rejected: no tests.",
+      schema: withStatus,
+      roleName: "reviewer",
+      environment: { [KEY_VARIABLE]: "test-key-not-secret" },
+      maxRetries: 0,
+    });
+    expect(result).toMatchObject({ success: true, fields: { $status: "rejected", comments: "No tests." } });
+    expect(server.rejectedRequests()).toEqual([]);
+    const tool = (server.requests[0]?.body as { tools: Array<{ input_schema: unknown }> } | undefined)?.tools[0];
+    expect(tool?.input_schema).toEqual({
+      type: "object",
+      properties: { status: { type: "string", enum: ["approved", "rejected"] }, comments: { type: "string" } },
+      required: ["status"],
+    });
+  });
+
+  it("retries an overload with uwf's backoff and names the attempts when it gives up", async () => {
+    server.enqueue(
+      fakeErrorReply("overloaded_error", { retryAfter: "0.01" }),
+      fakeToolUseReply({ name: EXTRACTION_TOOL_NAME, input: { approved: true } }),
+    );
+    const recovered = await extractWithModel({ ...options("x"), maxRetries: 1 });
+    expect(recovered.success).toBe(true);
+    server.enqueue(
+      fakeErrorReply("overloaded_error", { retryAfter: "0.01" }),
+      fakeErrorReply("overloaded_error", { retryAfter: "0.01" }),
+    );
+    const failed = await extractWithModel({ ...options("x"), maxRetries: 1 });
+    expect(failed.success).toBe(false);
+    if (!failed.success) expect(failed.problem).toContain("failed after 2 attempts: 529 overloaded_error: Overloaded");
+  });
+
+  it("is skipped without extractionModel", async () => {
+    expect(await extract("x", null)).toEqual({
+      success: false,
+      problem: "no extractionModel in config.yaml",
+      usage: null,
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,139 @@
+import { type Config, type JsonSchemaObject, messageOf, type Usage } from "@uwf/protocol";
+import { CONVENTION_KEYWORD, formatFrontmatter } from "@uwf/workflow";
+import { callWithApiRetries } from "../anthropic/call-with-api-retries.ts";
+import { captureSdkWarnings } from "../anthropic/capture-sdk-warnings.ts";
+import { computeUsage } from "../anthropic/compute-usage.ts";
+import { createAnthropicClient, DEFAULT_MAX_RETRIES } from "../anthropic/create-anthropic-client.ts";
+import { describeApiError } from "../anthropic/describe-api-error.ts";
+import { apiKeyHint, readApiKey } from "../anthropic/read-api-key.ts";
+import { resolveModelSettings } from "../anthropic/resolve-model-settings.ts";
+import { safeExtractFrontmatter } from "./extract-frontmatter.ts";
+import { splitFrontmatter } from "./split-frontmatter.ts";
+import { toWireSchema } from "./to-wire-schema.ts";
+
+/** The tool the extraction model is made to call; its input schema is the role's reply schema. */
+export const EXTRACTION_TOOL_NAME = "report_fields";
+const EXTRACTION_MAX_TOKENS = 4_096;
+
+export interface ExtractWithModelOptions {
+  /** Gives `extractionModel`, and the providers and models it is looked up in. */
+  config: Config;
+  /** The uwf home, whose `.env` may hold the key. */
+  home: string;
+  reply: string;
+  /** The role's reply schema (`buildReplySchema`). */
+  schema: JsonSchemaObject;
+  roleName: string;
+  signal?: AbortSignal;
+  environment?: Readonly<Record<string, string | undefined>>;
+  /** Retries of the request on connection errors and 408/409/429/5xx/529. Default 4. */
+  maxRetries?: number;
+}
+
+export type ExtractWithModelResult =
+  | { success: true; fields: Record<string, unknown>; body: string; usage: Usage; model: string }
+  | { success: false; problem: string; usage: Usage | null };
+
+/**
+ * LLM extraction, the fallback when an agent's reply still has no valid
+ * frontmatter after the retries: the `extractionModel` of config.yaml is made
+ * to call one tool (`tool_choice: { type: "tool" }`) whose input schema is the
+ * role's reply schema with wire-safe property names (`toWireSchema`: the API
+ * refuses `$status` as a key), and the tool input, its keys mapped back, is
+ * validated exactly like a frontmatter reply. The body is the reply without
+ * any broken frontmatter. Never throws; without `extractionModel` it reports
+ * that it was skipped.
+ */
+export async function extractWithModel(options: ExtractWithModelOptions): Promise<ExtractWithModelResult> {
+  const { config } = options;
+  if (config.extractionModel === undefined) {
+    return { success: false, problem: "no extractionModel in config.yaml", usage: null };
+  }
+  let settings: ReturnType<typeof resolveModelSettings>;
+  try {
+    settings = resolveModelSettings({ config, model: config.extractionModel });
+  } catch (error) {
+    return { success: false, problem: messageOf(error), usage: null };
+  }
+  const key = await readApiKey(settings.apiKeyEnv, options.home, options.environment);
+  if (key === null) {
+    return {
+      success: false,
+      problem: `no API key for the extraction model (${settings.apiKeyEnv}); ${apiKeyHint(settings.apiKeyEnv)}`,
+      usage: null,
+    };
+  }
+  // uwf counts and paces the retries itself, as the built-in agent does.
+  const { client, sdk } = await createAnthropicClient({ apiKey: key.value, baseUrl: settings.baseUrl, maxRetries: 0 });
+  const split = splitFrontmatter(options.reply);
+  const body = (split.success ? split.body : options.reply).trim();
+  const wire = toWireSchema(toToolSchema(options.schema));
+  const request = {
+    model: settings.model,
+    max_tokens: Math.min(settings.maxTokens, EXTRACTION_MAX_TOKENS),
+    system:
+      "You read the reply an agent gave for one step of a workflow and report the structured fields it states, " +
+      `by calling the ${EXTRACTION_TOOL_NAME} tool once. Take every value from the reply; leave out optional fields it does not support.`,
+    messages: [
+      {
+        role: "user" as const,
+        content: `The reply of the role "${options.roleName}":\n\n<reply>\n${options.reply}\n</reply>`,
+      },
+    ],
+    tools: [
+      {
+        name: EXTRACTION_TOOL_NAME,
+        description: `The fields of the ${options.roleName} role's reply.`,
+        input_schema: wire.schema as { type: "object" },
+      },
+    ],
+    tool_choice: { type: "tool" as const, name: EXTRACTION_TOOL_NAME },
+  };
+  const answered = await callWithApiRetries(
+    () =>
+      captureSdkWarnings(
+        () => client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal }),
+        () => {},
+      ),
+    {
+      sdk,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
+  if (!answered.success) {
+    return {
+      success: false,
+      problem: describeApiError(answered.error, sdk, settings, answered.attempts).message,
+      usage: null,
+    };
+  }
+  const message = answered.value;
+  const usage = computeUsage(message.usage, settings.prices);
+  const call = message.content.find((block) => block.type === "tool_use" && block.name === EXTRACTION_TOOL_NAME);
+  if (call === undefined || call.type !== "tool_use") {
+    return { success: false, problem: `the extraction model did not call ${EXTRACTION_TOOL_NAME}`, usage };
+  }
+  const input = wire.restore(call.input);
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    return { success: false, problem: "the extraction model's tool input is not an object", usage };
+  }
+  const checked = safeExtractFrontmatter(formatFrontmatter(input as Record<string, unknown>, body), options.schema);
+  if (!checked.success)
+    return { success: false, problem: `the extracted fields are invalid: ${checked.error.problem}`, usage };
+  return { success: true, ...checked.value, usage, model: settings.model };
+}
+
+/** The reply schema as a tool input schema: an object schema without uwf's own annotation keyword. */
+function toToolSchema(schema: JsonSchemaObject): { type: "object"; [key: string]: unknown } {
+  const cleaned = stripKeyword(schema) as Record<string, unknown>;
+  return { ...cleaned, type: "object" };
+}
+
+function stripKeyword(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripKeyword);
+  if (value === null || typeof value !== "object") return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (key !== CONVENTION_KEYWORD) copy[key] = stripKeyword(item);
+  return copy;
+}

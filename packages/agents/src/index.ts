@@ -1,0 +1,92 @@
+// The @uwf/agents entry: prompts, extraction, launching agents (command, shell, scripted, the built-in
+// Anthropic agent, Claude Code) and config. Above @uwf/workflow; the fakes are @uwf/agents/test.
+
+export { type ApiKey, apiKeyHint, readApiKey } from "./anthropic/read-api-key.ts";
+export {
+  DEFAULT_API_KEY_ENV,
+  DEFAULT_MODEL,
+  type ModelSettings,
+  type ResolveModelSettingsOptions,
+  resolveModelSettings,
+} from "./anthropic/resolve-model-settings.ts";
+export {
+  type VerifyModelAccessOptions,
+  type VerifyModelAccessResult,
+  verifyModelAccess,
+} from "./anthropic/verify-model-access.ts";
+export {
+  type CheckClaudeCodeOptions,
+  type CheckClaudeCodeResult,
+  checkClaudeCode,
+} from "./claude-code/check-claude-code.ts";
+export {
+  type ConfigEntry,
+  type ConfigSetting,
+  type EditConfigOptions,
+  getConfigValue,
+  listConfigValues,
+  setConfigValue,
+  setConfigValues,
+  unsetConfigValue,
+} from "./config/config-values.ts";
+export { dotenvFilePath, readDotenvValue, writeDotenvValue } from "./config/dotenv-file.ts";
+export { CONFIG_FILE_NAME, configFilePath, loadConfig, safeLoadConfig } from "./config/load-config.ts";
+export { parseConfig, safeParseConfig } from "./config/parse-config.ts";
+export { saveConfig } from "./config/save-config.ts";
+export {
+  AgentUnavailableError,
+  type ConfigProblem,
+  formatConfigProblem,
+  InvalidConfigError,
+  InvalidReplyError,
+  InvalidScenarioError,
+  ModelAccessError,
+  NoAgentError,
+  type ReplyFile,
+  UnknownAgentError,
+  UnknownProviderError,
+} from "./errors/index.ts";
+export {
+  type ExtractedFrontmatter,
+  extractFrontmatter,
+  safeExtractFrontmatter,
+} from "./extract/extract-frontmatter.ts";
+export {
+  EXTRACTION_TOOL_NAME,
+  type ExtractWithModelOptions,
+  type ExtractWithModelResult,
+  extractWithModel,
+} from "./extract/extract-with-model.ts";
+export { continuesConversation } from "./launch/continues-conversation.ts";
+export {
+  type ConfigReferenceProblem,
+  findConfigReferenceProblems,
+} from "./launch/find-config-reference-problems.ts";
+export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./launch/launch-agent.ts";
+export { type Scenario, type ScenarioStep, safeLoadScenario } from "./launch/load-scenario.ts";
+export {
+  type AgentSource,
+  type ResolveAgentOptions,
+  type ResolvedAgent,
+  resolveAgent,
+} from "./launch/resolve-agent.ts";
+export { type RunScriptedAgentOptions, runScriptedAgent } from "./launch/scripted-agent.ts";
+export type {
+  AgentActivity,
+  AgentEnvironment,
+  AgentLaunchResult,
+  AgentRunContext,
+} from "./process/agent-launch-result.ts";
+export { formatSeconds } from "./process/format-seconds.ts";
+export {
+  type BuildContinuationPromptOptions,
+  buildContinuationPrompt,
+  DEFAULT_BODY_QUOTA,
+} from "./prompt/build-continuation-prompt.ts";
+export {
+  type BuildOutputFormatSectionOptions,
+  buildOutputFormatSection,
+} from "./prompt/build-output-format-section.ts";
+export { type BuildRetryPromptOptions, buildRetryPrompt } from "./prompt/build-retry-prompt.ts";
+export { firstShownStep } from "./prompt/first-shown-step.ts";
+export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";

@@ -1,0 +1,60 @@
+import { isAbsolute, resolve } from "node:path";
+import type { ScriptedAgentSpec } from "@uwf/protocol";
+import { formatFrontmatter } from "@uwf/workflow";
+import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
+import { buildLaunchResult } from "../process/build-launch-result.ts";
+import { safeLoadScenario } from "./load-scenario.ts";
+
+export interface RunScriptedAgentOptions {
+  spec: ScriptedAgentSpec;
+  /** The folder a relative `scenario` path is read from. */
+  baseDir: string;
+  /** Steps already in the chain: the index of the scenario entry to play. */
+  stepIndex: number;
+  /** The role the moderator chose for this step. */
+  routedRole: string;
+  /** 0 for the first try, then 1, 2... on retries: picks from a `reply` list. */
+  attempt?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The `scripted` built-in: replays entry `stepIndex` of a scenario file,
+ * after checking that the moderator routed to the role the entry names. The
+ * reply is the entry's `output` as frontmatter plus its `body`, or its raw
+ * `reply`. A mismatch or a missing entry is a failed launch naming both sides.
+ */
+export async function runScriptedAgent(options: RunScriptedAgentOptions): Promise<AgentLaunchResult> {
+  const startedAt = new Date();
+  if (options.signal?.aborted)
+    return buildLaunchResult(startedAt, { interrupted: true, error: "the scripted agent was interrupted" });
+  const file = isAbsolute(options.spec.scenario)
+    ? options.spec.scenario
+    : resolve(options.baseDir, options.spec.scenario);
+  const loaded = await safeLoadScenario(file);
+  if (!loaded.success) return buildLaunchResult(startedAt, { error: loaded.error.message });
+
+  const { steps } = loaded.value;
+  const stepNumber = options.stepIndex + 1;
+  const entry = steps[options.stepIndex];
+  if (entry === undefined) {
+    return buildLaunchResult(startedAt, {
+      error: `scenario ${file} has ${steps.length} ${steps.length === 1 ? "step" : "steps"}, so it has nothing for step ${stepNumber} (role ${options.routedRole})`,
+    });
+  }
+  if (entry.role !== options.routedRole) {
+    return buildLaunchResult(startedAt, {
+      error: `scenario step ${stepNumber} expects role ${entry.role} but the moderator chose ${options.routedRole} (${file})`,
+    });
+  }
+  return buildLaunchResult(startedAt, {
+    reply: pickReply(entry.reply, options.attempt ?? 0) ?? formatFrontmatter(entry.output, entry.body),
+    exitCode: 0,
+  });
+}
+
+/** A list of replies gives one per attempt; the last one repeats. */
+function pickReply(reply: string | string[] | null, attempt: number): string | null {
+  if (reply === null || typeof reply === "string") return reply;
+  return reply[Math.min(attempt, reply.length - 1)] ?? null;
+}

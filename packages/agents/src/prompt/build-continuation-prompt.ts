@@ -1,0 +1,101 @@
+import type { Role, WorkflowNode } from "@uwf/protocol";
+import { buildReplySchema, formatYaml, restoreFieldOrder, STATUS_FIELD, UnknownRoleError } from "@uwf/workflow";
+import { buildOutputFormatSection } from "./build-output-format-section.ts";
+import { describeRoutes } from "./describe-routes.ts";
+import { fenceText } from "./fence-text.ts";
+import { formatHistorySection } from "./format-history-section.ts";
+import type { HistoryEntry, NamedStep } from "./history-entry.ts";
+
+/** Characters of step bodies a prompt shows, newest first, unless the caller says otherwise. */
+export const DEFAULT_BODY_QUOTA = 20_000;
+
+export interface BuildContinuationPromptOptions {
+  workflow: WorkflowNode;
+  /** The role that acts next (chosen by the moderator). */
+  roleName: string;
+  /** The thread's start prompt. */
+  task: string;
+  /** The thread's start inputs (`uwf start --input`), shown with the task. */
+  inputs?: Record<string, unknown>;
+  /**
+   * Every step so far, oldest first. With `continuesConversation`, the steps before
+   * `firstShownStep(history, roleName)` may be only named.
+   */
+  history: readonly (HistoryEntry | NamedStep)[];
+  /**
+   * True for the prompt of an agent that continues its own conversation of the role's last visit
+   * (the built-in agent continuing its transcript, Claude Code resuming its session): its history
+   * shows that visit and the steps since. Default false: the whole thread (DESIGN §5, sight).
+   */
+  continuesConversation?: boolean;
+  /** The rendered prompt of the edge the moderator followed. */
+  edgePrompt: string;
+  bodyQuota?: number;
+}
+
+/**
+ * The prompt for the next step, in DESIGN §5's order: output format → the role
+ * → the task → the history → the edge prompt. Pure and deterministic: the only
+ * times in it are the history's own. Everything up to the task is the same at
+ * every visit of the role (the step number is told with the next step), so a
+ * model agent can send it as a system prompt the provider caches.
+ */
+export function buildContinuationPrompt(options: BuildContinuationPromptOptions): string {
+  const { workflow, roleName, task, edgePrompt } = options;
+  const role = workflow.roles[roleName];
+  if (role === undefined) {
+    throw new UnknownRoleError(workflow.name, roleName);
+  }
+  const history = options.history.map((entry) => ("output" in entry ? inFieldOrder(workflow, entry) : entry));
+  const stepNumber = (history.at(-1)?.number ?? 0) + 1;
+  const sections = [
+    buildOutputFormatSection(buildReplySchema(workflow, roleName), { routes: describeRoutes(workflow, roleName) }),
+    formatRoleSection(workflow, roleName, role),
+    formatTaskSection(task, options.inputs),
+    formatHistorySection({
+      history,
+      roleName,
+      bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA,
+      sinceLastVisit: options.continuesConversation ?? false,
+    }),
+    `# Your next step\n\nThis is step ${stepNumber} of the thread.\n\n${edgePrompt.trim()}`,
+  ];
+  return `${sections.join("\n\n")}\n`;
+}
+
+/**
+ * A step's output with its fields in the order its role's author wrote them (`$status` first):
+ * outputs are stored as canonical JSON, which sorts them.
+ */
+function inFieldOrder(workflow: WorkflowNode, entry: HistoryEntry): HistoryEntry {
+  const frontmatter = workflow.roles[entry.role]?.frontmatter;
+  if (frontmatter === undefined) return entry;
+  const properties = restoreFieldOrder(frontmatter).properties;
+  const order = [STATUS_FIELD, ...Object.keys(properties !== null && typeof properties === "object" ? properties : {})];
+  const output: Record<string, unknown> = {};
+  for (const name of order) if (name in entry.output) output[name] = entry.output[name];
+  for (const [name, value] of Object.entries(entry.output)) if (!(name in output)) output[name] = value;
+  return { ...entry, output };
+}
+
+function formatTaskSection(task: string, inputs: Record<string, unknown> | undefined): string {
+  const section = `# Task\n\n${task.trim()}`;
+  if (inputs === undefined || Object.keys(inputs).length === 0) return section;
+  return `${section}\n\nThe thread was started with these inputs:\n\n${fenceText(formatYaml(inputs).trimEnd(), "yaml")}`;
+}
+
+function formatRoleSection(workflow: WorkflowNode, roleName: string, role: Role): string {
+  const about = workflow.description === undefined ? "" : ` (${workflow.description.trim()})`;
+  const parts = [
+    `# Your role: ${roleName}`,
+    `You play the role "${roleName}" in a thread of the workflow "${workflow.name}"${about}.`,
+  ];
+  if (role.description !== undefined) parts.push(role.description.trim());
+  parts.push(`## Goal\n\n${role.goal.trim()}`);
+  if (role.capabilities !== undefined && role.capabilities.length > 0) {
+    parts.push(`## Capabilities\n\n${role.capabilities.map((capability) => `- ${capability}`).join("\n")}`);
+  }
+  if (role.procedure !== undefined) parts.push(`## Procedure\n\n${role.procedure.trim()}`);
+  if (role.output !== undefined) parts.push(`## Output\n\n${role.output.trim()}`);
+  return parts.join("\n\n");
+}

@@ -1,0 +1,137 @@
+import { formatYaml } from "@uwf/workflow";
+import { IncompleteHistoryError } from "../errors/incomplete-history-error.ts";
+import { fenceText } from "./fence-text.ts";
+import { firstShownStep } from "./first-shown-step.ts";
+import type { HistoryEntry, NamedStep } from "./history-entry.ts";
+
+export interface FormatHistorySectionOptions {
+  /** Oldest first; with `sinceLastVisit`, the steps before `firstShownStep` may be only named. */
+  history: readonly (HistoryEntry | NamedStep)[];
+  roleName: string;
+  /** Characters of step bodies shown, newest first. */
+  bodyQuota: number;
+  /**
+   * True when the agent continues its own conversation of the role's last visit (it has seen
+   * everything up to that visit): only that step and the ones since are shown. Default false:
+   * the whole thread, since an agent that keeps no conversation cannot know what it forgot.
+   */
+  sinceLastVisit?: boolean;
+}
+
+/**
+ * The thread so far. For an agent that keeps no conversation (and on any role's first visit):
+ * every step with its edge prompt and output, and bodies newest first within the quota. For an
+ * agent continuing its conversation: the role's own last step and everything since, with the
+ * earlier steps named as left out (that agent has them already).
+ */
+export function formatHistorySection({
+  history,
+  roleName,
+  bodyQuota,
+  sinceLastVisit = false,
+}: FormatHistorySectionOptions): string {
+  const heading = "# History";
+  if (history.length === 0) return `${heading}\n\nNothing has happened yet: yours is the first step.`;
+
+  const from = sinceLastVisit ? firstShownStep(history, roleName) : 0;
+  const shown = history.slice(from).map(wholeEntry);
+  const bodies = allotBodies(shown, bodyQuota);
+  const intro =
+    from > 0
+      ? introForLaterVisit(history.slice(0, from), shown, bodyQuota)
+      : introForWholeThread(shown, roleName, bodyQuota);
+  const entries = shown.map((entry, index) => formatEntry(entry, entry.role === roleName, bodies[index]));
+  return [heading, intro, ...entries].join("\n\n");
+}
+
+function introForWholeThread(shown: HistoryEntry[], roleName: string, bodyQuota: number): string {
+  const own = shown.filter((entry) => entry.role === roleName).map((entry) => entry.number);
+  const sentences = [`${countSteps(shown.length)} so far, oldest first.`];
+  if (own.length > 0) sentences.push(`You acted at ${own.length === 1 ? "step" : "steps"} ${listNumbers(own)}.`);
+  sentences.push(`Bodies are shown newest first within ${bodyQuota} characters.`);
+  return sentences.join(" ");
+}
+
+function listNumbers(numbers: number[]): string {
+  if (numbers.length === 1) return String(numbers[0]);
+  return `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
+}
+
+function wholeEntry(step: HistoryEntry | NamedStep): HistoryEntry {
+  if ("output" in step) return step;
+  throw new IncompleteHistoryError(step.number, step.role);
+}
+
+/** For an agent continuing its conversation: what it has already (named), then the steps since. */
+function introForLaterVisit(earlier: readonly NamedStep[], shown: HistoryEntry[], bodyQuota: number): string {
+  const names = earlier.map((entry) => `${entry.number} ${entry.role}`).join(", ");
+  const last = earlier.at(-1)?.number;
+  const sentences = [
+    `You acted last at step ${last}. This conversation holds the thread up to there, so those steps are left out here (${names}).`,
+  ];
+  if (shown.length === 0) sentences.push("Nothing has happened since.");
+  else {
+    sentences.push(
+      `Below ${shown.length === 1 ? "is the 1 step" : `are the ${shown.length} steps`} since, oldest first.`,
+    );
+    sentences.push(`Bodies are shown newest first within ${bodyQuota} characters.`);
+  }
+  return sentences.join(" ");
+}
+
+type BodyAllotment = { kind: "full" } | { kind: "cut"; characters: number } | { kind: "omitted" };
+
+/** Newest first: whole bodies while they fit, then the start of the first that does not, then none. */
+function allotBodies(entries: HistoryEntry[], quota: number): BodyAllotment[] {
+  const allotments: BodyAllotment[] = entries.map(() => ({ kind: "omitted" }));
+  let remaining = quota;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const length = entries[index]?.body.length ?? 0;
+    if (length <= remaining) {
+      allotments[index] = { kind: "full" };
+      remaining -= length;
+      continue;
+    }
+    if (remaining > 0) allotments[index] = { kind: "cut", characters: remaining };
+    break;
+  }
+  return allotments;
+}
+
+function formatEntry(entry: HistoryEntry, isOwn: boolean, body: BodyAllotment | undefined): string {
+  const parts = [
+    `## Step ${entry.number}: ${entry.role}${isOwn ? " (you)" : ""}`,
+    `Agent \`${entry.agent}\`, started ${entry.startedAt}, completed ${entry.completedAt}.`,
+  ];
+  if (entry.edgePrompt !== undefined && entry.edgePrompt.trim() !== "") {
+    parts.push(`It was asked:\n\n${quote(entry.edgePrompt)}`);
+  }
+  parts.push(
+    Object.keys(entry.output).length === 0
+      ? "Output: none."
+      : `Output:\n\n${fenceText(formatYaml(entry.output), "yaml")}`,
+  );
+  parts.push(formatBody(entry.body, body ?? { kind: "omitted" }));
+  return parts.join("\n\n");
+}
+
+function formatBody(body: string, allotment: BodyAllotment): string {
+  if (body.trim() === "") return "Body: empty.";
+  if (allotment.kind === "full") return `Body:\n\n${fenceText(body, "markdown")}`;
+  if (allotment.kind === "cut") {
+    return `Body (the first ${allotment.characters} of ${body.length} characters):\n\n${fenceText(`${body.slice(0, allotment.characters)}\n…`, "markdown")}`;
+  }
+  return `Body: left out (${body.length} characters) to keep the history short.`;
+}
+
+function quote(text: string): string {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => (line === "" ? ">" : `> ${line}`))
+    .join("\n");
+}
+
+function countSteps(count: number): string {
+  return count === 1 ? "1 step" : `${count} steps`;
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "bun:test";
+import * as testing from "./index.ts";
+
+describe("the @uwf/agents/test entry", () => {
+  it("exports exactly the public names, so the surface changes on purpose", () => {
+    expect(Object.keys(testing).sort()).toEqual([
+      "AGENT_RUN_THREAD",
+      "DEFAULT_FAKE_CONTEXT_WINDOW",
+      "FAKE_ERROR_STATUS",
+      "MAX_CACHE_BREAKPOINTS",
+      "PROPERTY_KEY_PATTERN",
+      "TOOL_NAME_PATTERN",
+      "checkMessagesRequest",
+      "createAgentRunFixture",
+      "estimateFakeInputTokens",
+      "fakeErrorReply",
+      "fakeMaxTokensReply",
+      "fakeRefusalReply",
+      "fakeStreamErrorReply",
+      "fakeTextReply",
+      "fakeToolUseReply",
+      "startFakeAnthropicServer",
+    ]);
+  });
+});

@@ -1,4 +1,0 @@
-import { runStoreConformanceSuite } from "./conformance-suite.ts";
-import { createMemoryStore } from "./create-memory-store.ts";
-
-runStoreConformanceSuite("memory", async () => ({ store: createMemoryStore(), cleanup: async () => {} }));

@@ -1,0 +1,14 @@
+import { InvalidRecordError } from "../errors/invalid-record-error.ts";
+import type { LeaseAgent } from "../refs/ref-store.ts";
+
+/** An agent recorded in a lease: a positive whole process group id, and a start that is a string or null. */
+export function checkLeaseAgent(agent: LeaseAgent | null): LeaseAgent | null {
+  if (agent === null) return null;
+  if (typeof agent !== "object" || !Number.isSafeInteger(agent.group) || agent.group <= 0) {
+    throw new InvalidRecordError("lease agent", ["group: expected a positive integer"]);
+  }
+  if (agent.start !== null && typeof agent.start !== "string") {
+    throw new InvalidRecordError("lease agent", ["start: expected a string or null"]);
+  }
+  return { group: agent.group, start: agent.start };
+}

@@ -1,0 +1,97 @@
+import type { Lease, ThreadRecord } from "@uwf/protocol";
+import type { ClaimThreadOptions, RefStore } from "../refs/ref-store.ts";
+import { checkLeaseAgent } from "./check-lease-agent.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
+
+/**
+ * The memory ref store's step leases, with the SQLite store's semantics: one lease per thread in
+ * `leases`, taken over once expired or when its holder is named by `takeOver`; `threads` is what
+ * `claimThread` chooses from. Leases go in and come out as copies.
+ */
+export function createMemoryLeaseMethods(
+  threads: ReadonlyMap<string, ThreadRecord>,
+  leases: Map<string, Lease>,
+): Pick<
+  RefStore,
+  "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "requestCancel" | "listLeases"
+> {
+  return {
+    async acquireLease(threadId, options) {
+      checkLeaseOptions(options);
+      const holder = leases.get(threadId);
+      const now = options.now.getTime();
+      if (holder !== undefined && Date.parse(holder.expiresAt) > now && holder.token !== options.takeOver) {
+        return { acquired: false, holder: { ...holder } };
+      }
+      const lease = newLease(threadId, options, holder);
+      leases.set(threadId, lease);
+      return { acquired: true, lease: { ...lease }, replaced: holder === undefined ? null : { ...holder } };
+    },
+    async claimThread(options) {
+      checkClaimOptions(options);
+      const now = options.now.getTime();
+      const runnable = [...threads.values()]
+        .filter((thread) => thread.status === "active" && thread.queued === true)
+        .filter((thread) => options.workflow === undefined || thread.workflow === options.workflow)
+        .filter((thread) => {
+          const holder = leases.get(thread.id);
+          return holder === undefined || Date.parse(holder.expiresAt) <= now;
+        })
+        .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+      const thread = runnable[0];
+      if (thread === undefined) return null;
+      const holder = leases.get(thread.id);
+      const lease = newLease(thread.id, options, holder);
+      leases.set(thread.id, lease);
+      const replaced = holder === undefined ? null : { ...holder };
+      return { thread: structuredClone(thread), lease: { ...lease }, replaced };
+    },
+    async renewLease(lease, ttlMs, now) {
+      checkTtl(ttlMs);
+      const holder = leases.get(lease.threadId);
+      if (holder === undefined || holder.token !== lease.token) return null;
+      holder.expiresAt = new Date(now.getTime() + ttlMs).toISOString();
+      return { ...holder };
+    },
+    async recordLeaseAgent(lease, agent) {
+      const checked = checkLeaseAgent(agent);
+      const holder = leases.get(lease.threadId);
+      if (holder === undefined || holder.token !== lease.token) return false;
+      holder.agentGroup = checked?.group ?? null;
+      holder.agentStart = checked?.start ?? null;
+      return true;
+    },
+    async releaseLease(lease) {
+      const holder = leases.get(lease.threadId);
+      if (holder === undefined || holder.token !== lease.token) return null;
+      leases.delete(lease.threadId);
+      return holder;
+    },
+    async requestCancel(threadId, now) {
+      const holder = leases.get(threadId);
+      if (holder === undefined || Date.parse(holder.expiresAt) <= checkTime(now)) return null;
+      holder.cancelRequestedAt ??= now.toISOString();
+      return { ...holder };
+    },
+    listLeases: async () =>
+      [...leases.values()]
+        .sort((left, right) => (left.threadId < right.threadId ? -1 : left.threadId > right.threadId ? 1 : 0))
+        .map((lease) => ({ ...lease })),
+  };
+}
+
+/** A new lease for this holder, as a fresh acquire or claim makes it: no agent yet, and the cancel request of the lease it replaces. */
+function newLease(threadId: string, options: ClaimThreadOptions, replaced: Lease | undefined): Lease {
+  return {
+    threadId,
+    token: crypto.randomUUID(),
+    pid: options.pid,
+    host: options.host,
+    processStart: options.processStart ?? null,
+    agentGroup: null,
+    agentStart: null,
+    acquiredAt: options.now.toISOString(),
+    expiresAt: new Date(options.now.getTime() + options.ttlMs).toISOString(),
+    cancelRequestedAt: replaced?.cancelRequestedAt ?? null,
+  };
+}

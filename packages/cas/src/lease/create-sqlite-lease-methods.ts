@@ -1,0 +1,128 @@
+import type { Database } from "bun:sqlite";
+import { InternalError } from "@uwf/protocol";
+import type { AcquireLeaseOptions, ClaimedThread, RefStore } from "../refs/ref-store.ts";
+import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
+import { checkLeaseAgent } from "./check-lease-agent.ts";
+import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
+import { type LeaseRow, leaseFromRow, type NewLeaseRow, newLeaseRow } from "./lease-rows.ts";
+
+/** What one acquiring transaction saw and did: the row it replaced or the holder it left in place. */
+type Acquired = { granted: true; replaced: LeaseRow | null } | { granted: false; holder: LeaseRow };
+
+/**
+ * Step leases on the `leases` table. Acquiring is one upsert inside an immediate (write-locked)
+ * transaction: it inserts, or takes over a row whose lease has expired or whose token the caller
+ * names (a holder it found dead), and otherwise changes nothing, so two processes can never both
+ * hold a thread. Renewing, recording the agent and releasing match on the random token, so a holder
+ * whose lease was taken over cannot disturb the new one. A cancel request stays on the row through a
+ * takeover, and renewing and releasing return the row, so its holder learns of it.
+ */
+export function createSqliteLeaseMethods(
+  database: Database,
+): Pick<
+  RefStore,
+  "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "requestCancel" | "listLeases"
+> {
+  const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
+  const upsertLease = database.query<
+    never,
+    [string, string, number, string, string | null, number, number, string | null]
+  >(
+    `INSERT INTO leases (thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, NULL, NULL, ?6, ?7)
+     ON CONFLICT (thread_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,
+       process_start = excluded.process_start, agent_group = NULL, agent_start = NULL,
+       acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+     WHERE leases.expires_at <= excluded.acquired_at OR leases.token = ?8`,
+  );
+  const renewLease = database.query<LeaseRow, [number, string, string]>(
+    "UPDATE leases SET expires_at = ? WHERE thread_id = ? AND token = ? RETURNING *",
+  );
+  const recordAgent = database.query<never, [number | null, string | null, string, string]>(
+    "UPDATE leases SET agent_group = ?, agent_start = ? WHERE thread_id = ? AND token = ?",
+  );
+  const releaseLease = database.query<LeaseRow, [string, string]>(
+    "DELETE FROM leases WHERE thread_id = ? AND token = ? RETURNING *",
+  );
+  const requestCancel = database.query<LeaseRow, [number, string]>(
+    `UPDATE leases SET cancel_requested_at = COALESCE(cancel_requested_at, ?1)
+     WHERE thread_id = ?2 AND expires_at > ?1 RETURNING *`,
+  );
+  const selectLeases = database.query<LeaseRow, []>("SELECT * FROM leases ORDER BY thread_id");
+  // Under the write lock, the row read first is the one the upsert replaces or leaves.
+  const acquire = database.transaction((row: NewLeaseRow, takeOver: string | null): Acquired => {
+    const before = selectLease.get(row.thread_id);
+    const { changes } = upsertLease.run(
+      row.thread_id,
+      row.token,
+      row.pid,
+      row.host,
+      row.process_start,
+      row.acquired_at,
+      row.expires_at,
+      takeOver,
+    );
+    if (changes === 1) {
+      // The row kept the request of the lease it replaced (the upsert leaves that column alone).
+      row.cancel_requested_at = before === null ? null : (before.cancel_requested_at as number | null);
+      return { granted: true, replaced: before };
+    }
+    // Nothing changed only because a row is there, the one read above.
+    return { granted: false, holder: before as LeaseRow };
+  });
+
+  // The runnable thread with the lowest id; threads_runnable holds exactly the active, queued ones.
+  const selectRunnable = database.query<ThreadRow, [number, string | null]>(
+    `SELECT ${THREAD_COLUMNS} FROM threads INDEXED BY threads_runnable
+     WHERE status = 'active' AND queued = 1 AND (?2 IS NULL OR workflow = ?2)
+       AND NOT EXISTS (SELECT 1 FROM leases WHERE leases.thread_id = threads.id AND leases.expires_at > ?1)
+     ORDER BY id LIMIT 1`,
+  );
+  // SQLite's write lock makes choosing and taking one step: no other claimer runs in between.
+  const claim = database.transaction((options: AcquireLeaseOptions, workflow: string | null): ClaimedThread | null => {
+    const thread = selectRunnable.get(options.now.getTime(), workflow);
+    if (thread === null) return null;
+    const row = newLeaseRow(thread.id as string, options);
+    const result = acquire(row, null);
+    if (!result.granted) throw new InternalError(`claimThread: the lease of ${thread.id} was held after all`);
+    const replaced = result.replaced === null ? null : leaseFromRow(result.replaced);
+    return { thread: threadFromRow(thread), lease: leaseFromRow(row), replaced };
+  });
+
+  return {
+    async acquireLease(threadId, options) {
+      checkLeaseOptions(options);
+      const row = newLeaseRow(threadId, options);
+      const result = acquire.immediate(row, options.takeOver ?? null);
+      return result.granted
+        ? {
+            acquired: true,
+            lease: leaseFromRow(row),
+            replaced: result.replaced === null ? null : leaseFromRow(result.replaced),
+          }
+        : { acquired: false, holder: leaseFromRow(result.holder) };
+    },
+    async claimThread(options) {
+      checkClaimOptions(options);
+      return claim.immediate(options, options.workflow ?? null);
+    },
+    async renewLease(lease, ttlMs, now) {
+      checkTtl(ttlMs);
+      const renewed = renewLease.get(now.getTime() + ttlMs, lease.threadId, lease.token);
+      return renewed === null ? null : leaseFromRow(renewed);
+    },
+    async recordLeaseAgent(lease, agent) {
+      const checked = checkLeaseAgent(agent);
+      return recordAgent.run(checked?.group ?? null, checked?.start ?? null, lease.threadId, lease.token).changes === 1;
+    },
+    async releaseLease(lease) {
+      const released = releaseLease.get(lease.threadId, lease.token);
+      return released === null ? null : leaseFromRow(released);
+    },
+    async requestCancel(threadId, now) {
+      const holder = requestCancel.get(checkTime(now), threadId);
+      return holder === null ? null : leaseFromRow(holder);
+    },
+    listLeases: async () => selectLeases.all().map(leaseFromRow),
+  };
+}

@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ThreadStepNode } from "@uwf/protocol";
+import { addressOfNode } from "../encoding/hash-node.ts";
+import { objectLocation } from "../file/object-file-layout.ts";
+import { openFileStore } from "../file/open-file-store.ts";
+import { createMemoryStore } from "../memory/create-memory-store.ts";
+import type { Store } from "../store.ts";
+import { createSampleNodes, sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
+import { copyStore } from "./copy-store.ts";
+import { verifyStore } from "./verify-store.ts";
+
+const nodes = createSampleNodes();
+const firstStep = nodes["thread-step/1"] as ThreadStepNode;
+const stepAfter = (prev: ThreadStepNode, role: string): ThreadStepNode => ({
+  ...prev,
+  prev: addressOfNode(prev),
+  role,
+});
+
+/** A source home holding every sample node, a registered workflow and one thread at its first step. */
+async function seed(store: Store): Promise<void> {
+  await store.objects.putMany(Object.values(nodes));
+  const workflowAddress = addressOfNode(nodes["workflow/1"]);
+  await store.refs.setWorkflow({
+    name: "review-loop",
+    address: workflowAddress,
+    updatedAt: "2026-01-02T03:04:05.000Z",
+  });
+  const start = addressOfNode(nodes["thread-start/1"]);
+  const head = addressOfNode(firstStep);
+  await store.refs.createThread(sampleThreadRecord({ workflowAddress, start, head, stepCount: 1 }));
+  await store.refs.rememberChainIndex(sampleThreadId(1), { start, steps: [{ address: head, role: "writer" }] });
+}
+
+/** Appends a step to thread 1 of `store`, as a step would: node first, then the head. */
+async function advance(store: Store, step: ThreadStepNode): Promise<void> {
+  const record = await store.refs.getThread(sampleThreadId(1));
+  if (record === null) throw new Error("no thread 1");
+  const head = await store.objects.put(step);
+  await store.refs.updateThread(record.id, record.head, { head, stepCount: record.stepCount + 1 });
+}
+
+describe("copyStore", () => {
+  let home: string;
+  let source: Store;
+  let target: Store;
+
+  beforeEach(async () => {
+    home = mkdtempSync(join(tmpdir(), "uwf-copy-"));
+    source = await openFileStore(home);
+    target = createMemoryStore();
+    await seed(source);
+  });
+  afterEach(async () => {
+    await source.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("copies every object, the registry, the threads and their chain indexes, and the target verifies clean", async () => {
+    const report = await copyStore(source, target);
+    expect(report.problems).toEqual([]);
+    expect(report.objects).toEqual({ read: 9, written: 9 });
+    expect(report.workflows).toEqual({ copied: 1, unchanged: 0, kept: 0 });
+    expect(report.threads).toEqual({ created: 1, updated: 0, unchanged: 0, kept: 0 });
+    expect(report.chainIndexes).toBe(1);
+    expect(await target.refs.getThread(sampleThreadId(1))).toEqual(await source.refs.getThread(sampleThreadId(1)));
+    expect(await target.refs.listWorkflows()).toEqual(await source.refs.listWorkflows());
+    expect(await target.refs.recallChainIndex(sampleThreadId(1))).toEqual(
+      await source.refs.recallChainIndex(sampleThreadId(1)),
+    );
+    expect((await verifyStore(target)).problems).toEqual([]);
+  });
+
+  it("changes nothing when run again, and brings over steps the source took since", async () => {
+    await copyStore(source, target);
+    const again = await copyStore(source, target);
+    expect(again.threads).toEqual({ created: 0, updated: 0, unchanged: 1, kept: 0 });
+    expect(again.workflows).toEqual({ copied: 0, unchanged: 1, kept: 0 });
+
+    await advance(source, stepAfter(firstStep, "reviewer"));
+    const later = await copyStore(source, target);
+    expect(later.threads).toEqual({ created: 0, updated: 1, unchanged: 0, kept: 0 });
+    expect(later.problems).toEqual([]);
+    expect((await target.refs.getThread(sampleThreadId(1)))?.head).toBe(
+      addressOfNode(stepAfter(firstStep, "reviewer")),
+    );
+    expect((await verifyStore(target)).problems).toEqual([]);
+  });
+
+  it("writes no object the target holds, so a copy run again leaves every write time as it was", async () => {
+    await copyStore(source, target);
+    const firstCopied = Date.now();
+    // The clock moves on, so anything written again from here on is told apart by its write time.
+    while (Date.now() <= firstCopied) await Bun.sleep(1);
+    const again = await copyStore(source, target);
+    expect(again.objects).toEqual({ read: 9, written: 0 });
+    expect(again.problems).toEqual([]);
+    const addresses: string[] = [];
+    for await (const address of target.objects.list()) addresses.push(address);
+    expect(addresses).toHaveLength(9);
+    for (const address of addresses) {
+      expect({ address, writtenBefore: await target.objects.deleteIfWrittenBefore(address, firstCopied + 1) }).toEqual({
+        address,
+        writtenBefore: true,
+      });
+    }
+  });
+
+  it("brings over the threads deleted since, deleting the target's record where it is at that head", async () => {
+    await copyStore(source, target);
+    const head = addressOfNode(firstStep);
+    expect(await source.refs.deleteThread(sampleThreadId(1), head, new Date("2026-03-04T05:06:07.000Z"))).toBe(true);
+    const report = await copyStore(source, target);
+    expect(report.problems).toEqual([]);
+    expect(await target.refs.getThread(sampleThreadId(1))).toBeNull();
+    expect(await target.refs.listDeletedThreads()).toEqual(await source.refs.listDeletedThreads());
+    expect((await verifyStore(target)).problems).toEqual([]);
+  });
+
+  it("keeps a thread the target has taken further, and reports one whose chains parted", async () => {
+    await copyStore(source, target);
+    await advance(target, stepAfter(firstStep, "reviewer"));
+    const ahead = await copyStore(source, target);
+    expect(ahead.threads.kept).toBe(1);
+    expect(ahead.problems).toEqual([]);
+
+    await advance(source, stepAfter(firstStep, "writer"));
+    const parted = await copyStore(source, target);
+    expect(parted.problems).toEqual([
+      {
+        kind: "diverged",
+        subject: sampleThreadId(1),
+        message: expect.stringContaining("the target's record was kept"),
+      },
+    ]);
+    expect((await target.refs.getThread(sampleThreadId(1)))?.head).toBe(
+      addressOfNode(stepAfter(firstStep, "reviewer")),
+    );
+  });
+
+  it("finds, at the end, a node a faulty target said it stored but does not hold", async () => {
+    const body = addressOfNode(nodes["text/1"]);
+    const faulty = createMemoryStore();
+    const putMany = faulty.objects.putMany.bind(faulty.objects);
+    faulty.objects.putMany = async (batch, options) => {
+      const addresses = await putMany(batch, options);
+      await faulty.objects.delete(body);
+      return addresses;
+    };
+    const report = await copyStore(source, faulty);
+    expect(report.problems).toEqual([{ kind: "missing", subject: body, message: `node ${body} is not in the target` }]);
+  });
+
+  it("reports a corrupt source object and copies the rest", async () => {
+    const body = addressOfNode(nodes["text/1"]);
+    writeFileSync(objectLocation(join(home, "objects"), body).path, '{"type":"text/1","text":"tampered"}');
+    const report = await copyStore(source, target);
+    expect(report.problems.map((problem) => [problem.kind, problem.subject])).toEqual([["corrupt", body]]);
+    expect(report.objects).toEqual({ read: 9, written: 8 });
+    expect(await target.objects.has(body)).toBe(false);
+    expect(await target.refs.getThread(sampleThreadId(1))).not.toBeNull();
+  });
+});

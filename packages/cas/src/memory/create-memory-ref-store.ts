@@ -1,0 +1,156 @@
+import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
+import { parseAddress } from "../encoding/parse-address.ts";
+import { ThreadExistsError } from "../errors/thread-exists-error.ts";
+import { createMemoryLeaseMethods } from "../lease/create-memory-lease-methods.ts";
+import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
+import { checkChainLinks } from "../refs/check-chain-links.ts";
+import { checkDeletedThreads } from "../refs/check-deleted-threads.ts";
+import { checkListQuery } from "../refs/check-list-query.ts";
+import { checkRecord } from "../refs/check-record.ts";
+import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
+import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
+import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
+import type { ChainIndex, ChainLink, DeletedThread, RefStore } from "../refs/ref-store.ts";
+
+/** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
+export function createMemoryRefStore(): RefStore {
+  const threads = new Map<string, ThreadRecord>();
+  const workflows = new Map<string, WorkflowEntry>();
+  const leases = new Map<string, Lease>();
+  const chainLinks = new Map<string, ChainLink>();
+  const chainIndexes = new Map<string, ChainIndex>();
+  const deletedThreads = new Map<string, DeletedThread>();
+
+  return {
+    async createThread(record) {
+      const checked = await checkRecord("threadRecord", record);
+      if (threads.has(checked.id)) throw new ThreadExistsError(checked.id);
+      threads.set(checked.id, checked);
+    },
+    async createThreads(records) {
+      const checked = await Promise.all(records.map((record) => checkRecord("threadRecord", record)));
+      const ids = new Set<string>();
+      for (const record of checked) {
+        if (threads.has(record.id) || ids.has(record.id)) throw new ThreadExistsError(record.id);
+        ids.add(record.id);
+      }
+      for (const record of checked) threads.set(record.id, record);
+    },
+    getThread: async (id) => copyOrNull(threads.get(id)),
+    async findThreadIds(prefix, limit) {
+      const upper = checkThreadIdQuery(prefix, limit);
+      return [...threads.keys()]
+        .filter((id) => id.startsWith(upper))
+        .sort()
+        .slice(0, limit);
+    },
+    async listThreads(input) {
+      const query = checkListQuery(input);
+      const family = query.forksOf === undefined ? null : forksOf(threads, query.forksOf);
+      const matching = [...threads.values()]
+        .filter((thread) => query.status === undefined || thread.status === query.status)
+        .filter((thread) => query.workflow === undefined || thread.workflow === query.workflow)
+        .filter((thread) => query.outcome === undefined || thread.outcome?.status === query.outcome)
+        .filter((thread) => query.start === undefined || thread.start === query.start)
+        .filter((thread) => family === null || family.has(thread.id))
+        .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
+      const offset = query.offset ?? 0;
+      const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
+      return { threads: page.map((thread) => structuredClone(thread)), total: matching.length };
+    },
+    async updateThread(id, expectedHead, update) {
+      const head = parseAddress(expectedHead);
+      const checked = await checkRecord("threadUpdate", update);
+      const current = threads.get(id);
+      if (current === undefined || current.head !== head) return false;
+      const updated = { ...current, ...checked } as ThreadRecord & { failure?: unknown; outcome?: unknown };
+      if (checked.failure === null) delete updated.failure;
+      if (checked.outcome === null) delete updated.outcome;
+      threads.set(id, updated);
+      return true;
+    },
+    listThreadRoots: async function* () {
+      yield* listThreadRootsOf([...threads.values()]);
+    },
+    async deleteThread(id, expectedHead, deletedAt) {
+      const head = parseAddress(expectedHead);
+      if (threads.get(id)?.head !== head) return false;
+      threads.delete(id);
+      chainIndexes.delete(id);
+      deletedThreads.set(id, { id, head, deletedAt: deletedAt.toISOString() });
+      return true;
+    },
+    async rememberDeletedThreads(entries) {
+      for (const entry of checkDeletedThreads(entries)) {
+        if (!deletedThreads.has(entry.id)) deletedThreads.set(entry.id, entry);
+      }
+    },
+    listDeletedThreads: async () =>
+      [...deletedThreads.values()].sort((left, right) => (left.id < right.id ? -1 : 1)).map((entry) => ({ ...entry })),
+    getWorkflow: async (name) => copyOrNull(workflows.get(name)),
+    async setWorkflow(entry) {
+      const checked = await checkRecord("workflowEntry", entry);
+      workflows.set(checked.name, checked);
+    },
+    listWorkflows: async () =>
+      [...workflows.values()]
+        .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+        .map((entry) => ({ ...entry })),
+    ...createMemoryLeaseMethods(threads, leases),
+    async rememberChainLinks(links) {
+      for (const link of checkChainLinks(links)) chainLinks.set(link.address, { ...link, bytes: link.bytes.slice() });
+    },
+    async recallChain(head) {
+      const recalled: ChainLink[] = [];
+      const seen = new Set<string>();
+      for (let link = chainLinks.get(parseAddress(head)); link !== undefined; link = chainLinks.get(link.prev)) {
+        if (seen.has(link.address)) break; // only a corrupted cache could hold a cycle
+        seen.add(link.address);
+        recalled.push({ ...link, bytes: link.bytes.slice() });
+      }
+      return recalled;
+    },
+    async forgetChainLinks(addresses) {
+      for (const address of addresses) chainLinks.delete(parseAddress(address));
+    },
+    async rememberChainIndex(threadId, index) {
+      chainIndexes.set(threadId, checkChainIndex(index));
+    },
+    async extendChainIndex(threadId, head, steps) {
+      const checkedHead = parseAddress(head);
+      const checkedSteps = checkChainIndexSteps(steps);
+      const index = chainIndexes.get(threadId);
+      if (index === undefined || headOfChainIndex(index) !== checkedHead) return false;
+      chainIndexes.set(threadId, { start: index.start, steps: [...index.steps, ...checkedSteps] });
+      return true;
+    },
+    recallChainIndex: async (threadId) => copyOrNull(chainIndexes.get(threadId)),
+    listChainIndexedThreads: async function* () {
+      yield* [...chainIndexes.keys()].sort();
+    },
+    async forgetChainIndex(threadId) {
+      chainIndexes.delete(threadId);
+    },
+  };
+}
+
+/** The ids of the threads forked from `thread`, and with `recursive` of their forks, at any depth. */
+function forksOf(
+  threads: ReadonlyMap<string, ThreadRecord>,
+  { thread, recursive }: { thread: string; recursive?: boolean },
+): Set<string> {
+  const found = new Set<string>();
+  let parents = new Set([thread]);
+  while (parents.size > 0) {
+    const children = [...threads.values()].filter(
+      (child) => child.forkedFrom?.thread != null && parents.has(child.forkedFrom.thread) && !found.has(child.id),
+    );
+    for (const child of children) found.add(child.id);
+    parents = recursive === true ? new Set(children.map((child) => child.id)) : new Set();
+  }
+  return found;
+}
+
+function copyOrNull<Value>(value: Value | undefined): Value | null {
+  return value === undefined ? null : structuredClone(value);
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from "bun:test";
+import { SQL } from "bun";
+import { RefStoreBusyError } from "../errors/ref-store-busy-error.ts";
+import { StoreRefusedError } from "../errors/store-refused-error.ts";
+import { StoreTooNewError } from "../errors/store-too-new-error.ts";
+import { StoreUnreachableError } from "../errors/store-unreachable-error.ts";
+import { runStoreConformanceSuite } from "../testing/conformance-suite.ts";
+import { openTestStore } from "../testing/open-test-store.ts";
+import { sampleThreadRecord } from "../testing/sample-nodes.ts";
+import { startOwnTestPostgres, startTestPostgres } from "../testing/start-test-postgres.ts";
+import { waitFor } from "../testing/wait-for.ts";
+import { openPostgresStore } from "./open-postgres-store.ts";
+import { POSTGRES_SCHEMA_VERSION } from "./postgres-migrations.ts";
+
+// Against a real server, never skipped: without one, every test fails saying why.
+runStoreConformanceSuite("PostgreSQL", () => openTestStore("postgres"));
+
+/** Runs one statement on the server as the test user, outside any store. */
+async function onServer(url: string, statement: string): Promise<unknown[]> {
+  const sql = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
+  try {
+    return [...(await sql.unsafe(statement))];
+  } finally {
+    await sql.close();
+  }
+}
+
+describe("openPostgresStore", () => {
+  it("creates its schema once when many processes' stores open a new one at the same time", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const stores = await Promise.all(Array.from({ length: 8 }, () => openPostgresStore(url)));
+    await stores[0]?.refs.createThread(sampleThreadRecord());
+    for (const store of stores) expect((await store.refs.listThreads({})).total).toBe(1);
+    await Promise.all(stores.map((store) => store.close()));
+    const schema = new URL(url).searchParams.get("schema");
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
+  it("refuses a schema a newer uwf wrote, changing nothing", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    await (await openPostgresStore(url)).close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = ${POSTGRES_SCHEMA_VERSION + 1}`);
+    const opening = openPostgresStore(url);
+    await expect(opening).rejects.toThrow(StoreTooNewError);
+    await expect(opening).rejects.toThrow(`(schema ${schema}) has ref schema version ${POSTGRES_SCHEMA_VERSION + 1}`);
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION + 1 },
+    ]);
+  });
+
+  it("migrates a version 1 schema, whose held leases then carry no cancel request", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const first = await openPostgresStore(url);
+    const now = new Date();
+    const held = await first.refs.acquireLease(sampleThreadRecord().id, { ttlMs: 60_000, pid: 1, host: "box", now });
+    await first.close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `ALTER TABLE "${schema}".leases DROP COLUMN cancel_requested_at`);
+    await onServer(url, `DROP TABLE "${schema}".deleted_threads`);
+    await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN outcome`);
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = 1`);
+
+    const store = await openPostgresStore(url);
+    try {
+      const [lease] = await store.refs.listLeases();
+      expect(lease).toEqual(held.acquired ? held.lease : undefined);
+      expect((await store.refs.requestCancel(lease?.threadId as string, now))?.cancelRequestedAt).toBe(
+        now.toISOString(),
+      );
+    } finally {
+      await store.close();
+    }
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
+  it("tells a server out of reach from one that refuses the login, never showing the password", async () => {
+    const url = new URL((await startTestPostgres()).newStoreUrl());
+    const away = new URL(url);
+    away.port = "1";
+    const opening = openPostgresStore(away.toString());
+    await expect(opening).rejects.toThrow(StoreUnreachableError);
+    await expect(opening).rejects.toThrow(`the store postgres://uwf:****@127.0.0.1:1/`);
+    const wrong = new URL(url);
+    wrong.password = "wrong";
+    await expect(openPostgresStore(wrong.toString())).rejects.toThrow(StoreRefusedError);
+    await expect(openPostgresStore(wrong.toString())).rejects.toThrow("SQLSTATE 28P01");
+  });
+
+  it("refuses sslmode=require against a server without SSL instead of calling it unreachable", async () => {
+    const url = new URL((await startTestPostgres()).newStoreUrl());
+    url.searchParams.set("sslmode", "require");
+    const opening = openPostgresStore(url.toString());
+    await expect(opening).rejects.toThrow(StoreRefusedError);
+    await expect(opening).rejects.toThrow(
+      "the server offers no SSL: enable it there, or change sslmode in the store URL",
+    );
+  });
+
+  it("refuses, in one line, when the server's statement_timeout cancels uwf's statements", async () => {
+    const server = await startTestPostgres();
+    const role = `uwf_hasty_${process.pid}`;
+    await onServer(server.url, `CREATE ROLE ${role} LOGIN SUPERUSER PASSWORD 'hasty'`);
+    await onServer(server.url, `ALTER ROLE ${role} SET statement_timeout = '1ms'`);
+    try {
+      const url = new URL(server.newStoreUrl());
+      url.username = role;
+      url.password = "hasty";
+      // A statement slower than 1 ms, as the server sees it: migrating a new schema is several.
+      const opening = openPostgresStore(url.toString());
+      await expect(opening).rejects.toThrow(StoreRefusedError);
+      await expect(opening).rejects.toThrow("(SQLSTATE 57014); the server's statement_timeout cancelled it");
+    } finally {
+      await onServer(server.url, `DROP ROLE ${role}`);
+    }
+  });
+
+  it("reports rows another session keeps locked as busy once its lock timeout runs out, instead of waiting forever", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const store = await openPostgresStore(url, { lockTimeoutSeconds: 0.2 });
+    const record = sampleThreadRecord();
+    await store.refs.createThread(record);
+    const schema = new URL(url).searchParams.get("schema");
+    const holder = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
+    try {
+      await holder.begin(async (transaction) => {
+        await transaction.unsafe(`SELECT id FROM "${schema}".threads WHERE id = $1 FOR UPDATE`, [record.id]);
+        const update = store.refs.updateThread(record.id, record.head, { status: "cancelled" });
+        await expect(update).rejects.toThrow(RefStoreBusyError);
+        await expect(update).rejects.toThrow("another session kept a row uwf needs locked (SQLSTATE 55P03)");
+      });
+    } finally {
+      await holder.close();
+      await store.close();
+    }
+  });
+
+  it("carries a call whose session the server ends, and the sessions it ended while idle, over to new ones", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const schema = new URL(url).searchParams.get("schema");
+    const store = await openPostgresStore(url);
+    const record = sampleThreadRecord();
+    await store.refs.createThread(record);
+    await Promise.all([store.refs.listLeases(), store.objects.has("2W53JPNXF556H")]); // two pooled sessions
+    // Another session locks the threads table, so the store's next read waits on the server...
+    const holder = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = holder.begin(async (transaction) => {
+      await transaction.unsafe(`LOCK TABLE "${schema}".threads IN ACCESS EXCLUSIVE MODE`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const waiting = store.refs.getThread(record.id);
+    await waitFor(
+      async () =>
+        (
+          await onServer(
+            url,
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = 'uwf' AND wait_event_type = 'Lock'",
+          )
+        ).length > 0,
+      { what: "the store's read to wait on the lock" },
+    );
+    // ...until the server ends every uwf session, as a restart does: the read is tried again on a new one.
+    await onServer(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'uwf'");
+    release();
+    await holding;
+    await holder.close();
+    expect(await waiting).toEqual(record);
+    expect(await Promise.all([store.refs.listLeases(), store.objects.has("2W53JPNXF556H")])).toEqual([[], false]);
+    expect(await store.refs.updateThread(record.id, record.head, { stepCount: 1 })).toBe(true);
+    await store.close();
+  });
+
+  it("fails as unreachable while its server is down, changing nothing, and works again once it is back", async () => {
+    const own = await startOwnTestPostgres();
+    const store = await openPostgresStore(own.newStoreUrl());
+    const record = sampleThreadRecord();
+    await store.refs.createThread(record);
+    await own.stop();
+    await expect(store.refs.updateThread(record.id, record.head, { stepCount: 1 })).rejects.toThrow(
+      StoreUnreachableError,
+    );
+    await expect(store.objects.put({ lost: true })).rejects.toThrow(StoreUnreachableError);
+    await own.start();
+    expect(await store.refs.getThread(record.id)).toEqual(record);
+    expect(await store.objects.has(await store.objects.put({ kept: true }))).toBe(true);
+    await store.close();
+  });
+});

@@ -1,0 +1,141 @@
+import { StoreTooNewError } from "../errors/store-too-new-error.ts";
+import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts";
+import { sqlStateOf } from "./sql-state-of.ts";
+
+/** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
+export const POSTGRES_SCHEMA_VERSION = 4;
+
+/**
+ * Each entry turns schema version `index` into `index + 1`: statements run in order, `{schema}`
+ * replaced by the store's quoted schema name. Identifiers and addresses compare byte-wise (`C`), so
+ * prefix ranges and id order are the same whatever the database's collation. Times are epoch
+ * milliseconds, compared in SQL atomically with what they decide (lease takeover, gc's deletes).
+ */
+const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE {schema}.objects (
+      address text COLLATE "C" PRIMARY KEY,
+      bytes bytea NOT NULL,
+      written_at bigint NOT NULL
+    )`,
+    `CREATE TABLE {schema}.threads (
+      id text COLLATE "C" PRIMARY KEY,
+      workflow text NOT NULL,
+      workflow_address text NOT NULL,
+      start text COLLATE "C" NOT NULL,
+      head text COLLATE "C" NOT NULL,
+      status text NOT NULL,
+      next text,
+      reason text,
+      step_count integer NOT NULL,
+      created_at text NOT NULL,
+      updated_at text NOT NULL,
+      forked_from text,
+      usage text NOT NULL,
+      failed_usage text,
+      recovered_from text,
+      budget text,
+      forked_from_thread text COLLATE "C",
+      forked_from_step integer,
+      forked_from_replaced integer,
+      queued integer,
+      failure text
+    )`,
+    // list filters walk these newest first (ids are ULIDs, so id order is time order).
+    "CREATE INDEX threads_by_status ON {schema}.threads (status, id)",
+    "CREATE INDEX threads_by_workflow ON {schema}.threads (workflow, id)",
+    "CREATE INDEX threads_by_parent ON {schema}.threads (forked_from_thread, id)",
+    "CREATE INDEX threads_by_start ON {schema}.threads (start, id)",
+    // What a worker's claim walks: the runnable threads, oldest first.
+    "CREATE INDEX threads_runnable ON {schema}.threads (id) WHERE status = 'active' AND queued = 1",
+    `CREATE TABLE {schema}.workflows (
+      name text COLLATE "C" PRIMARY KEY,
+      address text NOT NULL,
+      updated_at text NOT NULL
+    )`,
+    `CREATE TABLE {schema}.leases (
+      thread_id text COLLATE "C" PRIMARY KEY,
+      token text NOT NULL,
+      pid integer NOT NULL,
+      host text NOT NULL,
+      process_start text,
+      agent_group integer,
+      agent_start text,
+      acquired_at bigint NOT NULL,
+      expires_at bigint NOT NULL
+    )`,
+    `CREATE TABLE {schema}.chain_links (
+      address text COLLATE "C" PRIMARY KEY,
+      prev text COLLATE "C" NOT NULL,
+      bytes bytea NOT NULL
+    )`,
+    // Each thread's chain as its steps' [address, role] pairs; head is where it ends, so a step appends in SQL.
+    `CREATE TABLE {schema}.chain_indexes (
+      thread_id text COLLATE "C" PRIMARY KEY,
+      start text NOT NULL,
+      head text NOT NULL,
+      steps jsonb NOT NULL
+    )`,
+  ],
+  [
+    // Threads `uwf delete` removed, with the head each had: gc collects their nodes without taking them
+    // for lost threads, and recover does not bring them back.
+    `CREATE TABLE {schema}.deleted_threads (
+      id text COLLATE "C" PRIMARY KEY,
+      head text NOT NULL,
+      deleted_at text NOT NULL
+    )`,
+  ],
+  // When `uwf cancel` asked the lease's holder to stop and cancel the thread; NULL when nobody has.
+  ["ALTER TABLE {schema}.leases ADD COLUMN cancel_requested_at bigint"],
+  // How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended.
+  ["ALTER TABLE {schema}.threads ADD COLUMN outcome text"],
+];
+
+/**
+ * Brings the store's schema to POSTGRES_SCHEMA_VERSION, creating it on first use; refuses one a
+ * newer uwf wrote (StoreTooNewError), changing nothing. An up-to-date schema costs one query. Else
+ * the migration runs in one transaction under an advisory lock keyed by the schema's name, so
+ * processes opening a new store at once create it exactly once, and a failed migration leaves
+ * nothing half done.
+ */
+export async function migratePostgresStore(
+  connection: PostgresConnection,
+  schema: string,
+  shownUrl: string,
+): Promise<void> {
+  const version = await readVersion(connection.query, schema);
+  if (version === POSTGRES_SCHEMA_VERSION) return;
+  if (version !== null && version > POSTGRES_SCHEMA_VERSION) throw tooNew(shownUrl, schema, version);
+  await connection.transaction(async (query) => {
+    await query("SELECT pg_advisory_xact_lock(hashtext($1))", [`uwf store schema ${schema}`]);
+    await query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await query(`CREATE TABLE IF NOT EXISTS "${schema}".schema_version (version integer NOT NULL)`);
+    // Read again under the lock: another process may have migrated meanwhile.
+    const current = (await readVersion(query, schema)) ?? 0;
+    if (current > POSTGRES_SCHEMA_VERSION) throw tooNew(shownUrl, schema, current);
+    for (let step = current; step < POSTGRES_SCHEMA_VERSION; step++) {
+      for (const statement of MIGRATIONS[step] as readonly string[]) {
+        await query(statement.replaceAll("{schema}", `"${schema}"`));
+      }
+    }
+    await query(`DELETE FROM "${schema}".schema_version`);
+    await query(`INSERT INTO "${schema}".schema_version (version) VALUES ($1)`, [POSTGRES_SCHEMA_VERSION]);
+  });
+}
+
+/** The stored version; null when the schema or its version table does not exist yet (or holds no row). */
+async function readVersion(query: PostgresQuery, schema: string): Promise<number | null> {
+  try {
+    const [row] = await query<{ version: number }>(`SELECT version FROM "${schema}".schema_version`);
+    return row?.version ?? null;
+  } catch (error) {
+    // undefined_table, invalid_schema_name: a store not created yet.
+    if (/^(42P01|3F000)$/.test(sqlStateOf(error))) return null;
+    throw error;
+  }
+}
+
+function tooNew(shownUrl: string, schema: string, version: number): StoreTooNewError {
+  return new StoreTooNewError(`${shownUrl} (schema ${schema})`, version, POSTGRES_SCHEMA_VERSION);
+}

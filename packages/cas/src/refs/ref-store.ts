@@ -1,0 +1,222 @@
+import type {
+  Address,
+  Lease,
+  ThreadFailure,
+  ThreadOutcome,
+  ThreadRecord,
+  ThreadStatus,
+  WorkflowEntry,
+} from "@uwf/protocol";
+
+export interface ListThreadsQuery {
+  status?: ThreadStatus;
+  workflow?: string;
+  /** Only the ended threads whose outcome's `$status` is this (`list --outcome`). */
+  outcome?: string;
+  /**
+   * Only the forks whose lineage names this thread as their parent (`forkedFrom.thread`), and with
+   * `recursive` their forks too, at any depth. Forks that recorded only their address are not found.
+   */
+  forksOf?: { thread: string; recursive?: boolean };
+  /** Only the threads that start at this start node (every thread of a family shares it). */
+  start?: Address;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ListThreadsResult {
+  threads: ThreadRecord[];
+  /** How many threads match the filters, ignoring limit and offset. */
+  total: number;
+}
+
+export interface AcquireLeaseOptions {
+  ttlMs: number;
+  pid: number;
+  host: string;
+  now: Date;
+  /** When the holder's process started (see `Lease.processStart`); default null. */
+  processStart?: string | null;
+  /**
+   * The token of a holder the caller found dead (a process of its own host that is gone): its lease
+   * is taken over though it has not expired, provided that holder still holds it.
+   */
+  takeOver?: string;
+}
+
+export type AcquireLeaseResult =
+  | {
+      acquired: true;
+      lease: Lease;
+      /** The lease this one replaced (expired, or named by `takeOver`), so the caller can clean up after it; null when the thread had none. */
+      replaced: Lease | null;
+    }
+  | { acquired: false; holder: Lease };
+
+/** The agent a lease's holder runs: its process group, whose leader is the agent, and when that started. */
+export interface LeaseAgent {
+  group: number;
+  start: string | null;
+}
+
+/** A thread `uwf delete` removed: its id and the head it had then, so gc and recover know it went on purpose. */
+export interface DeletedThread {
+  id: string;
+  head: Address;
+  /** ISO 8601. */
+  deletedAt: string;
+}
+
+/** Fields of a thread record that an update may change; `failure: null` removes the failure. */
+export type ThreadUpdate = Partial<
+  Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom" | "failure" | "outcome">
+> & {
+  /** null removes it. */
+  failure?: ThreadFailure | null;
+  /** null removes it. */
+  outcome?: ThreadOutcome | null;
+};
+
+/** What `claimThread` asks for: the lease's holder as in `acquireLease`, and which threads it will take. */
+export interface ClaimThreadOptions extends Omit<AcquireLeaseOptions, "takeOver"> {
+  /** Only threads of this workflow (registry name). */
+  workflow?: string;
+}
+
+/** A thread claimed for a worker: its record as it was claimed, and the lease the worker now holds. */
+export interface ClaimedThread {
+  thread: ThreadRecord;
+  lease: Lease;
+  /** The expired lease this one replaced (its holder died or hung), so the caller can clean up after it; null when none. */
+  replaced: Lease | null;
+}
+
+/** A thread-step node as the ref store caches it for chain reads (see `RefStore.recallChain`). */
+export interface ChainLink {
+  address: Address;
+  /** The address this step follows: its `prev`, or for a first step its start node. */
+  prev: Address;
+  /** The node's canonical bytes, which hash to `address`. */
+  bytes: Uint8Array;
+}
+
+/**
+ * A thread's chain as a step needs it up front: its start node and each step's address and role,
+ * oldest first. The chain ends at its newest step's address (or at the start, with no steps).
+ */
+export interface ChainIndex {
+  start: Address;
+  steps: readonly ChainIndexStep[];
+}
+
+export interface ChainIndexStep {
+  address: Address;
+  role: string;
+}
+
+/** The only mutable state: thread records, the workflow registry and step leases (plus caches of chains). */
+export interface RefStore {
+  /** Inserts a new record; throws when the id exists. */
+  createThread(record: ThreadRecord): Promise<void>;
+  /**
+   * Inserts several new records in one transaction: all of them, or none when one fails (an id that
+   * exists: ThreadExistsError). What `fork --count` writes its forks with, a batch at a time, so a
+   * process killed meanwhile leaves whole batches.
+   */
+  createThreads(records: readonly ThreadRecord[]): Promise<void>;
+  getThread(id: string): Promise<ThreadRecord | null>;
+  /** Ids starting with `prefix` (case-insensitive), in id order, at most `limit` of them. */
+  findThreadIds(prefix: string, limit: number): Promise<string[]>;
+  /** Newest first (by id, which is time-ordered). `limit` and `offset` must be non-negative integers. */
+  listThreads(query: ListThreadsQuery): Promise<ListThreadsResult>;
+  /**
+   * Compare-and-swap: applies `update` only when the stored head is still `expectedHead`.
+   * Returns false (and changes nothing) on a conflict, or when there is no such thread.
+   */
+  updateThread(id: string, expectedHead: Address, update: ThreadUpdate): Promise<boolean>;
+  /** Heads, start nodes and fork points (`forkedFrom`) of every thread: the roots `gc` keeps. */
+  listThreadRoots(): AsyncIterable<Address>;
+  /**
+   * Removes a thread's record and its chain index, and remembers the thread as deleted (its id and
+   * head) in the same transaction, so `gc` collects its nodes without taking them for a lost thread
+   * and `recover` does not bring it back. Compare-and-swap like updateThread: false, changing
+   * nothing, when the head moved or there is no such thread.
+   */
+  deleteThread(id: string, expectedHead: Address, deletedAt: Date): Promise<boolean>;
+  /** Every thread deleted so far, in id order. Kept for good: a few bytes a thread. */
+  listDeletedThreads(): Promise<DeletedThread[]>;
+  /** Remembers threads deleted elsewhere (`uwf store copy`), keeping an entry already there; records are not touched. */
+  rememberDeletedThreads(entries: readonly DeletedThread[]): Promise<void>;
+
+  getWorkflow(name: string): Promise<WorkflowEntry | null>;
+  setWorkflow(entry: WorkflowEntry): Promise<void>;
+  listWorkflows(): Promise<WorkflowEntry[]>;
+
+  /**
+   * Takes a thread's step lease unless another holder has it: an expired lease is taken over, and so
+   * is the lease of the holder `takeOver` names. The new lease records no agent.
+   */
+  acquireLease(threadId: string, options: AcquireLeaseOptions): Promise<AcquireLeaseResult>;
+  /**
+   * Takes the step lease of one runnable thread for a worker: status `active`, `queued`, of
+   * `options.workflow` when given, and with no lease or an expired one; the oldest (by id) first.
+   * Choosing and taking are one atomic operation, so concurrent claimers, in any process, never get
+   * the same thread, and none waits on a thread another is claiming. Null when no thread is runnable.
+   */
+  claimThread(options: ClaimThreadOptions): Promise<ClaimedThread | null>;
+  /**
+   * Extends a lease this holder still owns: the lease as it now stands (its `cancelRequestedAt` tells
+   * the holder that `uwf cancel` asked it to stop); null when it was lost.
+   */
+  renewLease(lease: Lease, ttlMs: number, now: Date): Promise<Lease | null>;
+  /** Records the agent this holder runs now (null: none) in a lease it still owns; false when it was lost. */
+  recordLeaseAgent(lease: Lease, agent: LeaseAgent | null): Promise<boolean>;
+  /**
+   * Releases a lease if this holder (token) still owns it: the lease as it stood when released, so the
+   * holder learns of a cancel request made since it last renewed; null when it no longer held it.
+   */
+  releaseLease(lease: Lease): Promise<Lease | null>;
+  /**
+   * Asks the holder of a thread's unexpired lease to stop and cancel the thread: the request is kept on
+   * the lease (an earlier request's time stays) until its holder releases it, and a lease taken over
+   * keeps it. Returns that lease, request included; null when no unexpired lease is held, so the caller
+   * can take the lease and cancel the thread itself.
+   */
+  requestCancel(threadId: string, now: Date): Promise<Lease | null>;
+  /**
+   * Every lease held, expired or not, in thread id order: what `gc` and `recover` read to spare
+   * what steps in flight are writing (see findLeaseCutoff).
+   */
+  listLeases(): Promise<Lease[]>;
+
+  /**
+   * Caches thread-step nodes, so that a long chain reads in one query instead of one object
+   * read per step. A cache of immutable nodes, never a source of truth: a link is right for as
+   * long as its node exists, readers re-hash what they recall, and `gc` forgets the links of the
+   * nodes it deletes. A link cached again is rewritten, so a damaged one heals when re-read.
+   */
+  rememberChainLinks(links: readonly ChainLink[]): Promise<void>;
+  /** The cached links from `head` back along `prev`, newest first, as far as they are cached; [] when `head` is not. */
+  recallChain(head: Address): Promise<ChainLink[]>;
+  /** Drops the cached links of these addresses; addresses not cached are ignored. */
+  forgetChainLinks(addresses: readonly Address[]): Promise<void>;
+
+  /**
+   * Keeps a thread's chain index, replacing the one it had: one per thread, so a step on a long
+   * thread knows its chain from one row. Derived data, never a source of truth: readers use it
+   * only while it ends at the thread's head and agrees with the head node, and rebuild it from the
+   * chain otherwise.
+   */
+  rememberChainIndex(threadId: string, index: ChainIndex): Promise<void>;
+  /**
+   * Appends steps to the thread's chain index if it ends at `head`, without rewriting it from the
+   * caller; false, changing nothing, when it ends elsewhere or there is none (remember it whole then).
+   */
+  extendChainIndex(threadId: string, head: Address, steps: readonly ChainIndexStep[]): Promise<boolean>;
+  /** The thread's chain index as last remembered, or null when there is none (or it is unreadable). */
+  recallChainIndex(threadId: string): Promise<ChainIndex | null>;
+  /** The ids of the threads that have a chain index (readable or not), in id order: what `verify` and `gc` check. */
+  listChainIndexedThreads(): AsyncIterable<string>;
+  /** Drops a thread's chain index, so its next step walks the chain and writes the index again; none is not an error. */
+  forgetChainIndex(threadId: string): Promise<void>;
+}

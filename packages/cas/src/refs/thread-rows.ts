@@ -1,0 +1,122 @@
+import type { ForkOrigin, ThreadRecord } from "@uwf/protocol";
+import { OPTIONAL_RECORD_FIELDS } from "./optional-record-fields.ts";
+import type { ThreadUpdate } from "./ref-store.ts";
+
+/** Thread record fields and their SQL columns, in table order; `forkedFrom` also fills FORK_COLUMNS. */
+const COLUMN_OF = {
+  id: "id",
+  workflow: "workflow",
+  workflowAddress: "workflow_address",
+  start: "start",
+  head: "head",
+  status: "status",
+  next: "next",
+  reason: "reason",
+  stepCount: "step_count",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+  forkedFrom: "forked_from",
+  usage: "usage",
+  failedUsage: "failed_usage",
+  recoveredFrom: "recovered_from",
+  budget: "budget",
+  queued: "queued",
+  failure: "failure",
+  outcome: "outcome",
+} as const satisfies Record<keyof ThreadRecord, string>;
+
+/**
+ * The rest of a fork's origin beside its address (`forked_from`, which older schemas had alone): NULL on
+ * an original, and on a fork recorded before these columns existed, which then reads with a null thread,
+ * step and `replaced`. `forked_from_replaced` is 0 or 1.
+ */
+const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_replaced"] as const;
+
+type Field = keyof typeof COLUMN_OF;
+const FIELDS = Object.keys(COLUMN_OF) as Field[];
+/** Fields a record may leave out: NULL in their columns. */
+const OPTIONAL_FIELDS: ReadonlySet<string> = OPTIONAL_RECORD_FIELDS;
+
+export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
+export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");
+/** The same for PostgreSQL: `$1, $2, ...`. */
+export const THREAD_NUMBERED_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map((_, index) => `$${index + 1}`).join(", ");
+
+type SqlValue = string | number | null;
+export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
+  [C in (typeof FORK_COLUMNS)[number]]: SqlValue;
+};
+
+/** The record's values in THREAD_COLUMNS order; usage, failedUsage, budget, failure and outcome are stored as JSON text, queued as 0 or 1. */
+export function threadToRowValues(record: ThreadRecord): SqlValue[] {
+  return [...FIELDS.map((field) => toSql(field, record[field])), ...forkDetailsToSql(record.forkedFrom)];
+}
+
+export function threadFromRow(row: ThreadRow): ThreadRecord {
+  const record: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const value = row[COLUMN_OF[field]];
+    // An optional field is absent from the record, not null, when its column is empty.
+    if (OPTIONAL_FIELDS.has(field) && value === null) continue;
+    record[field] = isJsonField(field) ? JSON.parse(String(value)) : field === "queued" ? value === 1 : value;
+  }
+  record.forkedFrom = forkOriginFromRow(row);
+  return record as ThreadRecord;
+}
+
+/**
+ * `column = ?` pairs for the fields an update sets (`placeholder` numbers them for PostgreSQL: it
+ * is given each value's 1-based position). Column names come from the fixed map above, never from
+ * the caller, so an update cannot inject SQL.
+ */
+export function updateAssignments(
+  update: ThreadUpdate,
+  placeholder: (position: number) => string = () => "?",
+): { assignments: string[]; values: SqlValue[] } {
+  const assignments: string[] = [];
+  const values: SqlValue[] = [];
+  for (const field of FIELDS) {
+    if (!Object.hasOwn(update, field)) continue;
+    const value = (update as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    values.push(toSql(field, value));
+    assignments.push(`${COLUMN_OF[field]} = ${placeholder(values.length)}`);
+    if (field === "forkedFrom") {
+      for (const [index, detail] of forkDetailsToSql(value as ForkOrigin | null).entries()) {
+        values.push(detail);
+        assignments.push(`${FORK_COLUMNS[index]} = ${placeholder(values.length)}`);
+      }
+    }
+  }
+  return { assignments, values };
+}
+
+function isJsonField(field: Field): boolean {
+  return (
+    field === "usage" || field === "failedUsage" || field === "budget" || field === "failure" || field === "outcome"
+  );
+}
+
+function toSql(field: Field, value: unknown): SqlValue {
+  if (isJsonField(field)) return value === undefined || value === null ? null : JSON.stringify(value);
+  if (field === "forkedFrom") return (value as ForkOrigin | null)?.address ?? null;
+  if (field === "queued") return value === undefined ? null : Number(value);
+  return (value ?? null) as SqlValue;
+}
+
+function forkDetailsToSql(origin: ForkOrigin | null): SqlValue[] {
+  if (origin === null) return [null, null, null];
+  return [origin.thread, origin.step, origin.replaced === null ? null : Number(origin.replaced)];
+}
+
+function forkOriginFromRow(row: ThreadRow): ForkOrigin | null {
+  const address = row.forked_from;
+  if (address === null) return null;
+  const replaced = row.forked_from_replaced;
+  return {
+    thread: row.forked_from_thread as string | null,
+    step: row.forked_from_step as number | null,
+    address: address as string,
+    replaced: replaced === null ? null : replaced === 1,
+  };
+}

@@ -1,0 +1,79 @@
+import type { Database } from "bun:sqlite";
+import type { Address } from "@uwf/protocol";
+import { parseAddress } from "../encoding/parse-address.ts";
+import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
+import { decodeChainIndex } from "../refs/decode-chain-index.ts";
+import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
+import type { ChainIndexStep, RefStore } from "../refs/ref-store.ts";
+
+type ChainIndexMethods = Pick<
+  RefStore,
+  "rememberChainIndex" | "extendChainIndex" | "recallChainIndex" | "listChainIndexedThreads" | "forgetChainIndex"
+>;
+
+const NOT_AT_HEAD = new Error("the chain index does not end at the given head");
+
+/**
+ * The chain indexes of a SQLite ref store (see `RefStore.rememberChainIndex`): one row per thread,
+ * its steps as one JSON array of `[address, role]` pairs, so a recall is one row and one parse, and a
+ * step appends its pair in SQL instead of writing the list out again.
+ */
+export function createSqliteChainIndexMethods(database: Database): ChainIndexMethods {
+  const upsert = () =>
+    database.query<unknown, [string, string, string, string]>(
+      `INSERT INTO chain_indexes (thread_id, start, head, steps) VALUES (?, ?, ?, ?)
+       ON CONFLICT (thread_id) DO UPDATE SET start = excluded.start, head = excluded.head, steps = excluded.steps`,
+    );
+  const append = () =>
+    database.query<unknown, [string, string, string, string]>(
+      `UPDATE chain_indexes SET head = ?1, steps = json_insert(steps, '$[#]', json_array(?1, ?2))
+       WHERE thread_id = ?3 AND head = ?4 AND json_valid(steps)`,
+    );
+  const select = () =>
+    database.query<{ start: string; steps: string }, [string]>(
+      "SELECT start, steps FROM chain_indexes WHERE thread_id = ?",
+    );
+  const endsAt = () =>
+    database.query<unknown, [string, string]>("SELECT 1 FROM chain_indexes WHERE thread_id = ? AND head = ?");
+  // All or nothing: a step that does not follow on throws, which rolls back the ones before it.
+  const extend = database.transaction((threadId: string, head: Address, steps: readonly ChainIndexStep[]) => {
+    if (steps.length === 0 && endsAt().get(threadId, head) === null) throw NOT_AT_HEAD;
+    let from = head;
+    for (const step of steps) {
+      if (append().run(step.address, step.role, threadId, from).changes !== 1) throw NOT_AT_HEAD;
+      from = step.address;
+    }
+  });
+  return {
+    async rememberChainIndex(threadId, index) {
+      const checked = checkChainIndex(index);
+      const steps = JSON.stringify(checked.steps.map((step) => [step.address, step.role]));
+      upsert().run(threadId, checked.start, headOfChainIndex(checked), steps);
+    },
+    async extendChainIndex(threadId, head, steps) {
+      const checkedHead = parseAddress(head);
+      const checkedSteps = checkChainIndexSteps(steps);
+      try {
+        extend(threadId, checkedHead, checkedSteps);
+        return true;
+      } catch (error) {
+        if (error === NOT_AT_HEAD) return false;
+        throw error;
+      }
+    },
+    async recallChainIndex(threadId) {
+      const row = select().get(threadId);
+      return row === null ? null : decodeChainIndex(row.start, row.steps);
+    },
+    listChainIndexedThreads: async function* () {
+      // Read fully before yielding, so no read transaction stays open while the caller works.
+      const rows = database
+        .query<{ threadId: string }, []>("SELECT thread_id AS threadId FROM chain_indexes ORDER BY thread_id")
+        .all();
+      for (const { threadId } of rows) yield threadId;
+    },
+    async forgetChainIndex(threadId) {
+      database.query("DELETE FROM chain_indexes WHERE thread_id = ?").run(threadId);
+    },
+  };
+}

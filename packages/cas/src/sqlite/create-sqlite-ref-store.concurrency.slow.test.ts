@@ -1,0 +1,19 @@
+import { describe, expect, it } from "bun:test";
+import { openFileStore } from "../file/open-file-store.ts";
+import { raceHeadAdvances } from "../testing/race-head-advances.ts";
+import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
+
+describe("createSqliteRefStore under contention", () => {
+  it("keeps every successful head advance of 8 processes racing 200 times each, and reports the rest as conflicts", async () => {
+    const home = createTemporaryDirectory();
+    const store = await openFileStore(home.path);
+    const race = await raceHeadAdvances(store, home.path, { workers: 8, attempts: 200 });
+    expect(race.successes + race.conflicts).toBe(8 * 200);
+    expect(race.conflicts).toBeGreaterThan(0);
+    // Every success is one link of the final chain: none was overwritten by a racing writer.
+    expect(race.stepCount).toBe(race.successes);
+    expect(race.chainLength).toBe(race.successes);
+    await store.close();
+    home.remove();
+  }, 60_000);
+});

@@ -1,0 +1,367 @@
+import { Database } from "bun:sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { hashNode } from "../encoding/hash-node.ts";
+import { RefStoreDamagedError } from "../errors/ref-store-damaged-error.ts";
+import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
+import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
+import { createSqliteRefStore } from "./create-sqlite-ref-store.ts";
+import { REF_SCHEMA_VERSION } from "./open-ref-database.ts";
+import { findRefDatabaseDamage, setAsideRefDatabase } from "./ref-database-damage.ts";
+
+describe("createSqliteRefStore", () => {
+  let home: ReturnType<typeof createTemporaryDirectory>;
+  let path: string;
+  beforeEach(() => {
+    home = createTemporaryDirectory();
+    path = join(home.path, "refs.db");
+  });
+  afterEach(() => home.remove());
+
+  it("creates the schema in WAL mode, stamped with its version", async () => {
+    const refs = createSqliteRefStore(path);
+    await refs.close();
+    const database = new Database(path, { readonly: true });
+    expect(database.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(database.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    const tables = database
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all();
+    expect(tables.map((table) => table.name)).toEqual([
+      "chain_indexes",
+      "chain_links",
+      "deleted_threads",
+      "leases",
+      "threads",
+      "workflows",
+    ]);
+    database.close();
+  });
+
+  it("keeps records across reopening", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    const second = createSqliteRefStore(path);
+    expect(await second.getThread(sampleThreadRecord().id)).toEqual(sampleThreadRecord());
+    await second.close();
+  });
+
+  it("migrates a version 1 database, keeping its records", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    rollBack(path, 1);
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(sampleThreadRecord().id)).toEqual(sampleThreadRecord());
+    const { address, bytes } = hashNode({ type: "thread-step/1" });
+    await refs.rememberChainLinks([{ address, prev: "2W53JPNXF556H", bytes }]);
+    expect(await refs.recallChain(address)).toHaveLength(1);
+    await refs.rememberChainIndex("T", { start: "2W53JPNXF556H", steps: [{ address, role: "writer" }] });
+    expect(await refs.recallChainIndex("T")).toEqual({ start: "2W53JPNXF556H", steps: [{ address, role: "writer" }] });
+    await refs.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    reopened.close();
+  });
+
+  it("migrates a version 4 database, whose leases then name no process start and no agent", async () => {
+    const first = createSqliteRefStore(path);
+    const now = new Date();
+    const held = await first.acquireLease("T", { ttlMs: 60_000, pid: 100, host: "box", now, processStart: "7" });
+    if (!held.acquired) throw new Error("expected the lease");
+    await first.close();
+    rollBack(path, 4);
+
+    const refs = createSqliteRefStore(path);
+    const old = { ...held.lease, processStart: null };
+    expect(await refs.listLeases()).toEqual([old]);
+    expect(await refs.recordLeaseAgent(old, { group: 4321, start: "8" })).toBe(true);
+    expect(await refs.listLeases()).toEqual([{ ...old, agentGroup: 4321, agentStart: "8" }]);
+    await refs.close();
+  });
+
+  it("migrates a version 6 database, whose forks then name their address only, and still lists them", async () => {
+    const first = createSqliteRefStore(path);
+    const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });
+    const fork = sampleThreadRecord({
+      id: sampleThreadId(2),
+      start: "2W53JPNXF556H",
+      head: "B1XRH20GCX3FB",
+      forkedFrom: { thread: original.id, step: 0, address: "2W53JPNXF556H", replaced: false },
+    });
+    await first.createThread(original);
+    await first.createThread(fork);
+    await first.close();
+    rollBack(path, 6);
+
+    const refs = createSqliteRefStore(path);
+    const addressOnly = { ...fork, forkedFrom: { thread: null, step: null, address: "2W53JPNXF556H", replaced: null } };
+    expect(await refs.getThread(fork.id)).toEqual(addressOnly);
+    expect(await refs.listThreads({})).toEqual({ threads: [addressOnly, original], total: 2 });
+    expect((await refs.listThreads({ start: "2W53JPNXF556H" })).total).toBe(2);
+    expect((await refs.listThreads({ forksOf: { thread: original.id } })).total).toBe(0);
+    const roots = new Set<string>();
+    for await (const root of refs.listThreadRoots()) roots.add(root);
+    expect([...roots].sort()).toEqual(["2SPNY716211N9", "2W53JPNXF556H", "B1XRH20GCX3FB"]);
+    await refs.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    reopened.close();
+  });
+
+  it("migrates a version 7 database, whose threads then have no budget until an update gives one", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    rollBack(path, 7);
+
+    const refs = createSqliteRefStore(path);
+    const record = sampleThreadRecord();
+    expect(await refs.getThread(record.id)).toEqual(record);
+    const budget = { maxSteps: 3, maxTokens: null, maxCostUsd: 0.5, exceeded: null };
+    expect(await refs.updateThread(record.id, record.head, { budget })).toBe(true);
+    expect((await refs.getThread(record.id))?.budget).toEqual(budget);
+    await refs.close();
+  });
+
+  it("migrates a version 8 database, whose threads then are not queued, and claims what is queued after", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    rollBack(path, 8);
+
+    const refs = createSqliteRefStore(path);
+    const record = sampleThreadRecord();
+    expect(await refs.getThread(record.id)).toEqual(record);
+    const claim = { ttlMs: 1000, pid: 1, host: "box", now: new Date() };
+    expect(await refs.claimThread(claim)).toBeNull();
+    expect(await refs.updateThread(record.id, record.head, { queued: true })).toBe(true);
+    expect((await refs.claimThread(claim))?.thread).toEqual({ ...record, queued: true });
+    await refs.close();
+  });
+
+  it("migrates a version 9 database, whose held leases then carry no cancel request", async () => {
+    const first = createSqliteRefStore(path);
+    const now = new Date();
+    const held = await first.acquireLease(sampleThreadRecord().id, { ttlMs: 60_000, pid: 1, host: "box", now });
+    await first.close();
+    rollBack(path, 9);
+
+    const refs = createSqliteRefStore(path);
+    const [lease] = await refs.listLeases();
+    expect(lease).toEqual(held.acquired ? held.lease : undefined);
+    expect(lease?.cancelRequestedAt).toBeNull();
+    expect((await refs.requestCancel(lease?.threadId as string, now))?.cancelRequestedAt).toBe(now.toISOString());
+    await refs.close();
+  });
+
+  it("migrates a version 9 database, whose ended threads then have no outcome, and keeps one set after", async () => {
+    const first = createSqliteRefStore(path);
+    const ended = sampleThreadRecord({ status: "ended", next: "$END" });
+    await first.createThread(ended);
+    await first.close();
+    rollBack(path, 9);
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(ended.id)).toEqual(ended);
+    const outcome = { role: "reviewer", status: "approved", edge: { index: 1, condition: null, key: "approved" } };
+    expect(await refs.updateThread(ended.id, ended.head, { outcome })).toBe(true);
+    expect(await refs.getThread(ended.id)).toEqual({ ...ended, outcome });
+    expect((await refs.listThreads({ outcome: "approved" })).threads.map((thread) => thread.id)).toEqual([ended.id]);
+    expect((await refs.listThreads({ outcome: "rejected" })).total).toBe(0);
+    await refs.close();
+  });
+
+  it("recalls a chain longer than one query's page, in order", async () => {
+    const links = [];
+    let prev = "2W53JPNXF556H";
+    for (let index = 0; index < 5000; index++) {
+      const { address, bytes } = hashNode({ type: "thread-step/1", index });
+      links.push({ address, prev, bytes });
+      prev = address;
+    }
+    const refs = createSqliteRefStore(path);
+    await refs.rememberChainLinks(links);
+    const recalled = await refs.recallChain(prev);
+    expect(recalled.map((link) => link.address)).toEqual(links.map((link) => link.address).reverse());
+    await refs.close();
+  });
+
+  it("ends a recall at a cycle, which only a corrupted file could hold", async () => {
+    const refs = createSqliteRefStore(path);
+    await refs.close();
+    const database = new Database(path);
+    const insert = database.query("INSERT INTO chain_links (address, prev, bytes) VALUES (?, ?, ?)");
+    insert.run("2W53JPNXF556H", "B1XRH20GCX3FB", new Uint8Array([1]));
+    insert.run("B1XRH20GCX3FB", "2W53JPNXF556H", new Uint8Array([2]));
+    database.close();
+    const reopened = createSqliteRefStore(path);
+    const recalled = await reopened.recallChain("2W53JPNXF556H");
+    expect(recalled.map((link) => link.address)).toEqual(["2W53JPNXF556H", "B1XRH20GCX3FB"]);
+    await reopened.close();
+  });
+
+  it("rewrites a damaged chain link when it is remembered again", async () => {
+    const { address, bytes } = hashNode({ type: "thread-step/1", n: 1 });
+    const link = { address, prev: "2W53JPNXF556H", bytes };
+    const refs = createSqliteRefStore(path);
+    await refs.rememberChainLinks([link]);
+    const database = new Database(path);
+    database.query("UPDATE chain_links SET bytes = ?").run(new Uint8Array([1, 2, 3]));
+    database.close();
+    expect((await refs.recallChain(address))[0]?.bytes).toEqual(new Uint8Array([1, 2, 3]));
+    await refs.rememberChainLinks([link]);
+    expect(await refs.recallChain(address)).toEqual([link]);
+    await refs.close();
+  });
+
+  it("recalls a damaged chain index as none, even extended, and rewrites it when it is remembered again", async () => {
+    const index = { start: "2W53JPNXF556H", steps: [{ address: "B1XRH20GCX3FB", role: "writer" }] } as const;
+    const refs = createSqliteRefStore(path);
+    for (const damaged of ["[[", '{"a":1}', '[["B1XRH20GCX3FB"]]', '[["B1XRH20GCX3FB", 7]]']) {
+      await refs.rememberChainIndex("T", index);
+      const database = new Database(path);
+      database.query("UPDATE chain_indexes SET steps = ?").run(damaged);
+      database.close();
+      expect(await refs.recallChainIndex("T")).toBeNull();
+      await refs.extendChainIndex("T", "B1XRH20GCX3FB", [{ address: "191B06QRP5RG9", role: "x" }]);
+      expect(await refs.recallChainIndex("T")).toBeNull(); // extending a damaged index never makes it readable
+    }
+    await refs.rememberChainIndex("T", index);
+    expect(await refs.recallChainIndex("T")).toEqual(index);
+    await refs.close();
+  });
+
+  it("opens read-only: reads what is committed, in the WAL too, and fails every write, creating nothing", async () => {
+    const writer = createSqliteRefStore(path);
+    await writer.createThread(sampleThreadRecord());
+    const reader = createSqliteRefStore(path, { readOnly: true });
+    try {
+      expect((await reader.getThread(sampleThreadId(1)))?.id).toBe(sampleThreadId(1));
+      const refused = await reader
+        .createThread(sampleThreadRecord({ id: sampleThreadId(2) }))
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "ref-store-unavailable", data: { sqliteCode: "SQLITE_READONLY" } });
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+    const missing = join(home.path, "missing.db");
+    expect(() => createSqliteRefStore(missing, { readOnly: true })).toThrow(/cannot be opened/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it("refuses a database written by a newer uwf", async () => {
+    await createSqliteRefStore(path).close();
+    const database = new Database(path);
+    database.run(`PRAGMA user_version = ${REF_SCHEMA_VERSION + 1}`);
+    database.close();
+    expect(() => createSqliteRefStore(path)).toThrow(
+      expect.objectContaining({ code: "store-too-new", message: expect.stringContaining("upgrade uwf") }),
+    );
+  });
+
+  it("fails with RefStoreDamagedError on a file that is not a database, changing nothing", async () => {
+    writeFileSync(path, "not a database at all ".repeat(200));
+    expect(() => createSqliteRefStore(path)).toThrow(RefStoreDamagedError);
+    expect(() => createSqliteRefStore(path)).toThrow(`the ref store ${path} is damaged (file is not a database)`);
+    expect(readFileSync(path, "utf8")).toBe("not a database at all ".repeat(200));
+    expect(findRefDatabaseDamage(path)).toBe("file is not a database");
+  });
+
+  it("fails with RefStoreDamagedError wherever a half-truncated database is first read, until set aside", async () => {
+    const refs = createSqliteRefStore(path);
+    for (let index = 1; index <= 400; index++) {
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(index), reason: "x".repeat(200) }));
+    }
+    await refs.close();
+    truncateSync(path, Math.floor(statSync(path).size / 2));
+    const size = statSync(path).size;
+    expect(findRefDatabaseDamage(path)).not.toBeNull();
+    const failure = (async () => {
+      const damaged = createSqliteRefStore(path);
+      try {
+        await damaged.listThreads({});
+        for await (const _root of damaged.listThreadRoots());
+      } finally {
+        await damaged.close();
+      }
+    })();
+    await expect(failure).rejects.toThrow(RefStoreDamagedError);
+    await expect(failure).rejects.toThrow("`uwf cas recover` moves it aside");
+    expect(statSync(path).size).toBe(size);
+
+    const aside = setAsideRefDatabase(path, new Date("2026-03-04T05:06:07.890Z"));
+    expect(aside).toBe(`${path}.damaged-20260304T050607Z`);
+    expect(statSync(aside).size).toBe(size);
+    expect(existsSync(path)).toBe(false);
+    const fresh = createSqliteRefStore(path);
+    expect(await fresh.listThreads({})).toEqual({ threads: [], total: 0 });
+    await fresh.close();
+    expect(findRefDatabaseDamage(path)).toBeNull();
+  });
+
+  it("lists with a filter through an index rather than a table scan", async () => {
+    const refs = createSqliteRefStore(path);
+    await refs.close();
+    const database = new Database(path, { readonly: true });
+    const plan = (sql: string) =>
+      database
+        .query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`)
+        .all()
+        .map((row) => row.detail)
+        .join("; ");
+    expect(plan("SELECT id FROM threads WHERE status = 'active' ORDER BY id DESC LIMIT 10")).toContain(
+      "threads_by_status",
+    );
+    expect(plan("SELECT id FROM threads WHERE workflow = 'w' ORDER BY id DESC LIMIT 10")).toContain(
+      "threads_by_workflow",
+    );
+    expect(plan("SELECT id FROM threads WHERE id >= 'A' AND id < 'B'")).toContain("PRIMARY KEY");
+    expect(plan("SELECT id FROM threads WHERE forked_from_thread = 'T' ORDER BY id DESC")).toContain(
+      "threads_by_parent",
+    );
+    expect(plan("SELECT id FROM threads WHERE start = '2W53JPNXF556H' ORDER BY id DESC")).toContain("threads_by_start");
+    database.close();
+  });
+});
+
+/** What undoes each migration, by the version it made: a test builds an older database from a new one with it. */
+const UNDO_MIGRATION: Record<number, readonly string[]> = {
+  2: ["DROP TABLE chain_links"],
+  3: ["DROP TABLE chain_indexes"],
+  4: ["ALTER TABLE threads DROP COLUMN recovered_from"],
+  5: ["process_start", "agent_group", "agent_start"].map((column) => `ALTER TABLE leases DROP COLUMN ${column}`),
+  6: ["ALTER TABLE threads DROP COLUMN failed_usage"],
+  7: [
+    "DROP INDEX threads_by_parent",
+    "DROP INDEX threads_by_start",
+    ...["forked_from_thread", "forked_from_step", "forked_from_replaced"].map(
+      (column) => `ALTER TABLE threads DROP COLUMN ${column}`,
+    ),
+  ],
+  8: ["ALTER TABLE threads DROP COLUMN budget"],
+  9: [
+    "DROP INDEX threads_runnable",
+    "ALTER TABLE threads DROP COLUMN queued",
+    "ALTER TABLE threads DROP COLUMN failure",
+  ],
+  10: ["DROP TABLE deleted_threads"],
+  11: ["ALTER TABLE leases DROP COLUMN cancel_requested_at"],
+  12: ["ALTER TABLE threads DROP COLUMN outcome"],
+};
+
+/** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */
+function rollBack(path: string, version: number): void {
+  const database = new Database(path);
+  for (let undone = REF_SCHEMA_VERSION; undone > version; undone--) {
+    const undo = UNDO_MIGRATION[undone];
+    if (undo === undefined) throw new Error(`no undo for ref schema migration ${undone}: add it to UNDO_MIGRATION`);
+    for (const sql of undo) database.run(sql);
+  }
+  database.run(`PRAGMA user_version = ${version}`);
+  database.close();
+}

@@ -1,0 +1,233 @@
+import { constants, Database } from "bun:sqlite";
+import { statSync } from "node:fs";
+import { RefStoreUnavailableError } from "../errors/ref-store-unavailable-error.ts";
+import { StoreTooNewError } from "../errors/store-too-new-error.ts";
+import { asRefStoreError } from "./ref-database-damage.ts";
+
+/** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
+export const REF_SCHEMA_VERSION = 12;
+
+/** Each entry turns schema version `index` into `index + 1`. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE threads (
+    id TEXT PRIMARY KEY,
+    workflow TEXT NOT NULL,
+    workflow_address TEXT NOT NULL,
+    start TEXT NOT NULL,
+    head TEXT NOT NULL,
+    status TEXT NOT NULL,
+    next TEXT,
+    reason TEXT,
+    step_count INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    forked_from TEXT,
+    usage TEXT NOT NULL
+  ) WITHOUT ROWID;
+  -- list filters walk these newest first (ids are ULIDs, so id order is time order).
+  CREATE INDEX threads_by_status ON threads (status, id);
+  CREATE INDEX threads_by_workflow ON threads (workflow, id);
+
+  CREATE TABLE workflows (
+    name TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- Times in epoch milliseconds: expiry is compared in SQL, atomically with the takeover.
+  CREATE TABLE leases (
+    thread_id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    acquired_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+  `
+  -- A cache of thread-step nodes (canonical bytes), so a long chain reads in one recursive query.
+  -- A rowid table: rows of a few hundred bytes are too large for a WITHOUT ROWID b-tree to pay.
+  CREATE TABLE chain_links (
+    address TEXT PRIMARY KEY,
+    prev TEXT NOT NULL,
+    bytes BLOB NOT NULL
+  );
+  `,
+  `
+  -- Each thread's chain as its steps' addresses and roles (a JSON array of pairs), so a step on a long
+  -- thread knows its chain from one row; head is where it ends (its last step, or its start), so a new
+  -- step is appended in SQL. A rowid table, for the same reason as chain_links.
+  CREATE TABLE chain_indexes (
+    thread_id TEXT PRIMARY KEY,
+    start TEXT NOT NULL,
+    head TEXT NOT NULL,
+    steps TEXT NOT NULL
+  );
+  `,
+  `
+  -- The head a record was rebuilt from by \`uwf cas recover\`; NULL for every other record.
+  ALTER TABLE threads ADD COLUMN recovered_from TEXT;
+  `,
+  `
+  -- Who holds a lease beyond its pid: when that process started (so a reused pid is not taken for it),
+  -- and the process group of the agent it runs and when that started (what a taker stops once the
+  -- holder has died). NULL where not known, and on leases taken before.
+  ALTER TABLE leases ADD COLUMN process_start TEXT;
+  ALTER TABLE leases ADD COLUMN agent_group INTEGER;
+  ALTER TABLE leases ADD COLUMN agent_start TEXT;
+  `,
+  `
+  -- What agent runs that did not become a step used (JSON usage); NULL until a run fails.
+  ALTER TABLE threads ADD COLUMN failed_usage TEXT;
+  `,
+  `
+  -- A fork's lineage beside its address (forked_from): the parent thread, the step number of that node in
+  -- the parent's chain, and whether the fork replaced that step's reply (0 or 1). NULL on originals, and
+  -- on forks recorded before, which keep only their address.
+  ALTER TABLE threads ADD COLUMN forked_from_thread TEXT;
+  ALTER TABLE threads ADD COLUMN forked_from_step INTEGER;
+  ALTER TABLE threads ADD COLUMN forked_from_replaced INTEGER;
+  -- list --forks-of walks a parent's forks; fork and tree look up the threads that share a start node.
+  CREATE INDEX threads_by_parent ON threads (forked_from_thread, id);
+  CREATE INDEX threads_by_start ON threads (start, id);
+  `,
+  `
+  -- A thread's limits and the one it reached while suspended for it (JSON); NULL on a thread without any.
+  ALTER TABLE threads ADD COLUMN budget TEXT;
+  `,
+  `
+  -- Whether workers may claim the thread (1: put in the queue by start/run --queue; NULL or 0: not), and
+  -- why a worker gave up on it (JSON; NULL unless its status is failed).
+  ALTER TABLE threads ADD COLUMN queued INTEGER;
+  ALTER TABLE threads ADD COLUMN failure TEXT;
+  -- What a worker's claim walks: the runnable threads, oldest first.
+  CREATE INDEX threads_runnable ON threads (id) WHERE status = 'active' AND queued = 1;
+  `,
+  `
+  -- Threads \`uwf delete\` removed, with the head each had: gc collects their nodes without taking them for
+  -- lost threads, and recover does not bring them back.
+  CREATE TABLE deleted_threads (
+    id TEXT PRIMARY KEY,
+    head TEXT NOT NULL,
+    deleted_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
+  `
+  -- When \`uwf cancel\` asked the lease's holder to stop and cancel the thread (epoch ms); NULL when nobody has.
+  ALTER TABLE leases ADD COLUMN cancel_requested_at INTEGER;
+  `,
+  `
+  -- How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended, and on
+  -- threads ended before outcomes were kept.
+  ALTER TABLE threads ADD COLUMN outcome TEXT;
+  `,
+];
+
+export interface OpenRefDatabaseOptions {
+  /** How long a writer waits for another process's write lock before failing; default 10 s. */
+  busyTimeoutMs?: number;
+  /**
+   * Open an existing file for reading only, creating and migrating nothing (see
+   * `openReadOnlyRefDatabase`): for reading a store that cannot be written. Every write fails.
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * Opens (creating if needed) the ref database: WAL, so readers never block the writer and
+ * processes share it safely; `synchronous = NORMAL`, which in WAL mode never corrupts the
+ * file and at worst loses the last commits on power loss (a thread then sits at its old
+ * head, which the step algorithm already tolerates); a busy timeout so concurrent steppers
+ * queue for the write lock instead of failing. The schema is migrated inside an immediate
+ * transaction, so processes opening a new file at the same time create it exactly once. A file
+ * that is not a sound database fails with RefStoreDamagedError and is left as it is.
+ */
+export function openRefDatabase(path: string, options: OpenRefDatabaseOptions = {}): Database {
+  if (options.readOnly === true) return openReadOnlyRefDatabase(path);
+  let database: Database;
+  try {
+    database = new Database(path, { create: true, strict: true });
+  } catch (error) {
+    throw asRefStoreError(error, path);
+  }
+  try {
+    database.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+    database.run("PRAGMA journal_mode = WAL");
+    database.run("PRAGMA synchronous = NORMAL");
+    if (schemaVersion(database) < REF_SCHEMA_VERSION) database.transaction(() => migrate(database)).immediate();
+    const version = schemaVersion(database);
+    if (version > REF_SCHEMA_VERSION) throw new StoreTooNewError(path, version, REF_SCHEMA_VERSION);
+  } catch (error) {
+    database.close();
+    throw asRefStoreError(error, path);
+  }
+  return database;
+}
+
+/**
+ * Opens an existing ref database that cannot be written (a read-only file system or folder, a
+ * full disk): read-only, through its WAL when SQLite can share that (its `-shm` file exists or can
+ * be made); otherwise, when no WAL file holds commits, as an immutable file, which needs no
+ * `-shm`, no lock and no write. A WAL with commits that cannot be read so is an error rather than
+ * a read that would miss them. The schema must be this version's: a read cannot migrate it.
+ */
+function openReadOnlyRefDatabase(path: string): Database {
+  let database: Database | undefined;
+  try {
+    try {
+      database = checkedForReading(new Database(path, { readonly: true, strict: true }));
+    } catch (error) {
+      if (fileSize(`${path}-wal`) > 0) throw error;
+      // Only the numeric form of the flags turns on URI file names; the queries bind by position.
+      const flags = constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI;
+      database = checkedForReading(
+        new Database(`file:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}?immutable=1`, flags),
+      );
+    }
+  } catch (error) {
+    throw asRefStoreError(error, path);
+  }
+  const version = schemaVersion(database);
+  if (version > REF_SCHEMA_VERSION) {
+    database.close();
+    throw new StoreTooNewError(path, version, REF_SCHEMA_VERSION);
+  }
+  if (version < REF_SCHEMA_VERSION) {
+    database.close();
+    throw new RefStoreUnavailableError(
+      path,
+      "SQLITE_READONLY",
+      `its schema (version ${version}) must be brought up to version ${REF_SCHEMA_VERSION}, which needs a writable store`,
+    );
+  }
+  return database;
+}
+
+/** The database, once a first read shows it can be read (SQLite opens files lazily), or closed and the error. */
+function checkedForReading(database: Database): Database {
+  try {
+    schemaVersion(database);
+    database.query("SELECT count(*) FROM sqlite_schema").get();
+    return database;
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}
+
+function fileSize(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+}
+
+function schemaVersion(database: Database): number {
+  return database.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+}
+
+function migrate(database: Database): void {
+  // Read again under the write lock: another process may have migrated meanwhile.
+  for (let version = schemaVersion(database); version < REF_SCHEMA_VERSION; version++) {
+    database.run(MIGRATIONS[version] as string);
+    database.run(`PRAGMA user_version = ${version + 1}`);
+  }
+}

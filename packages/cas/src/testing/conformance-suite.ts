@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe } from "bun:test";
+import type { Store } from "../store.ts";
+import { describeObjectStoreConformance } from "./object-store-conformance.ts";
+import { describeRefStoreConformance } from "./ref-store-conformance.ts";
+
+/** A fresh, empty store for one test, and how to dispose of it (close connections, remove temp dirs). */
+export interface StoreFixture {
+  store: Store;
+  cleanup: () => Promise<void>;
+}
+
+/** Gives each test the store of the current test; only valid inside `it` bodies. */
+export type CurrentStore = () => Store;
+
+/**
+ * Registers the bun:test blocks every backend must pass: the whole Store interface, through
+ * the interface only, so the same suite runs against memory, files + SQLite and later
+ * PostgreSQL. Each test gets a fresh store from `createStore`.
+ */
+export function runStoreConformanceSuite(name: string, createStore: () => Promise<StoreFixture>): void {
+  describe(`${name} store conformance`, () => {
+    let fixture: StoreFixture | undefined;
+    beforeEach(async () => {
+      fixture = await createStore();
+    });
+    afterEach(async () => {
+      await fixture?.cleanup();
+      fixture = undefined;
+    });
+    const current: CurrentStore = () => {
+      if (fixture === undefined) throw new Error("the conformance store is only available inside a test");
+      return fixture.store;
+    };
+    describeObjectStoreConformance(current);
+    describeRefStoreConformance(current);
+  });
+}

@@ -1,0 +1,146 @@
+import {
+  ADDRESS_ALPHABET,
+  type AgentRunNode,
+  type OutputNode,
+  type TextNode,
+  type ThreadRecord,
+  type ThreadStartNode,
+  type ThreadStepNode,
+  type TranscriptNode,
+  type WorkflowNode,
+} from "@uwf/protocol";
+import { addressOfNode } from "../encoding/hash-node.ts";
+
+/**
+ * One realistic node of every uwf kind, linked to each other by real addresses the way a
+ * thread's first step links them. Keyed by kind, so a test can check it covers NODE_SCHEMAS.
+ */
+export function createSampleNodes(): Record<string, unknown> {
+  const workflow: WorkflowNode = {
+    type: "workflow/1",
+    name: "review-loop",
+    description: "Write, review, revise",
+    roles: {
+      writer: {
+        goal: "You write the smallest change that solves the task.",
+        capabilities: ["file-edit", "shell"],
+        frontmatter: { type: "object", properties: { summary: { type: "string" } }, required: ["summary"] },
+      },
+      reviewer: {
+        goal: "You review the change.",
+        frontmatter: { type: "object", properties: { approved: { type: "boolean" } } },
+      },
+    },
+    conditions: { rejected: { description: "Changes requested", expression: "steps[-1].output.approved = false" } },
+    graph: {
+      $START: [{ role: "writer", condition: null, status: null, prompt: "Solve the task." }],
+      writer: [{ role: "reviewer", condition: null, status: null, prompt: "Review the change: {{ summary }}" }],
+      reviewer: [
+        { role: "writer", condition: "rejected", status: null, prompt: "Address the review: {{ comments }}" },
+        { role: "$END", condition: null, status: null, prompt: "Approved." },
+      ],
+    },
+  };
+  const start: ThreadStartNode = {
+    type: "thread-start/1",
+    workflow: addressOfNode(workflow),
+    prompt: "Add a --verbose flag to the parser (« naïve » input, 日本語, emoji 😀).",
+    cwd: "/home/ada/project",
+  };
+  const prompt: TextNode = {
+    type: "text/1",
+    text: "## Output format\n\n---\nsummary: <string>\n---\n\nSolve the task.",
+  };
+  const reply: TextNode = { type: "text/1", text: "---\nsummary: Added the flag\n---\nDone.\n" };
+  const transcript: TranscriptNode = {
+    type: "transcript/1",
+    messages: [
+      { role: "user", content: "Solve the task." },
+      { role: "assistant", content: [{ type: "tool_use", name: "shell", input: { command: "bun test" } }] },
+    ],
+  };
+  const run: AgentRunNode = {
+    type: "agent-run/1",
+    agent: "claude",
+    kind: "command",
+    command: ["claude", "-p", "--output-format", "text"],
+    cwd: "/home/ada/project",
+    prompt: addressOfNode(prompt),
+    attempts: [
+      {
+        request: addressOfNode(prompt),
+        reply: addressOfNode(reply),
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        interrupted: false,
+        stderrTail: "",
+        error: null,
+        startedAt: "2026-01-02T03:04:05.000Z",
+        completedAt: "2026-01-02T03:05:06.789Z",
+      },
+    ],
+    outcome: "ok",
+    error: null,
+    sessionId: "5f0c6d1e-0000-4000-8000-000000000001",
+    usage: { inputTokens: 1234, outputTokens: 567, cacheReadTokens: 89, cacheWriteTokens: 0, costUsd: 0.0123 },
+    extraction: "frontmatter",
+    transcript: addressOfNode(transcript),
+  };
+  const output: OutputNode = {
+    type: "output/1",
+    fields: { summary: "Added the flag", files: ["src/parse.ts"], score: 0.5 },
+  };
+  const body: TextNode = { type: "text/1", text: "Done.\n" };
+  const step: ThreadStepNode = {
+    type: "thread-step/1",
+    start: addressOfNode(start),
+    prev: null,
+    role: "writer",
+    edgePrompt: "Solve the task.",
+    output: addressOfNode(output),
+    body: addressOfNode(body),
+    run: addressOfNode(run),
+    startedAt: "2026-01-02T03:04:05.000Z",
+    completedAt: "2026-01-02T03:05:06.789Z",
+  };
+  return {
+    "workflow/1": workflow,
+    "thread-start/1": start,
+    "thread-step/1": step,
+    "output/1": output,
+    "text/1": body,
+    "agent-run/1": run,
+    "transcript/1": transcript,
+    // Not kinds of their own, but nodes the step reaches.
+    "text/1 prompt": prompt,
+    "text/1 reply": reply,
+  };
+}
+
+/** A valid ULID-shaped thread id that sorts by `index`; `prefix` (Crockford base32) lets tests build ids sharing a prefix. */
+export function sampleThreadId(index: number, prefix = "01JD"): string {
+  let digits = "";
+  for (let rest = index; rest > 0; rest = Math.floor(rest / 32)) digits = ADDRESS_ALPHABET.charAt(rest % 32) + digits;
+  return prefix + digits.padStart(26 - prefix.length, "0");
+}
+
+/** A thread record that passes threadRecordSchema, with the fields a test cares about overridden. */
+export function sampleThreadRecord(overrides: Partial<ThreadRecord> = {}): ThreadRecord {
+  return {
+    id: sampleThreadId(1),
+    workflow: "review-loop",
+    workflowAddress: "2W53JPNXF556H",
+    start: "2SPNY716211N9",
+    head: "2SPNY716211N9",
+    status: "active",
+    next: "writer",
+    reason: null,
+    stepCount: 0,
+    createdAt: "2026-01-02T03:04:05.000Z",
+    updatedAt: "2026-01-02T03:04:05.000Z",
+    forkedFrom: null,
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+    ...overrides,
+  };
+}

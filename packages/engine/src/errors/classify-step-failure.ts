@@ -1,0 +1,58 @@
+import { type ErrorCode, isUwfError } from "@uwf/protocol";
+
+/**
+ * What a worker does after a step of a claimed thread failed: `retry` it (and set the thread `failed`
+ * once the retries are spent); or let the thread go as it is, because the step was `interrupted` (the
+ * worker is stopping), the worker `lost` the thread (its lease was taken over or could not be renewed,
+ * or the head moved), or stepping it was `refused` (it is no longer active).
+ */
+export type StepFailureKind = "retry" | "interrupted" | "lost" | "refused";
+
+const KIND_BY_CODE: Readonly<Partial<Record<ErrorCode, StepFailureKind>>> = {
+  interrupted: "interrupted",
+  "hung-up": "interrupted",
+  "lease-lost": "lost",
+  "lease-renewal-failed": "lost",
+  "head-conflict": "lost",
+  "thread-busy": "lost",
+  "thread-ended": "refused",
+  "thread-suspended": "refused",
+  "thread-cancelled": "refused",
+  "thread-failed": "refused",
+  "thread-not-found": "refused",
+};
+
+/**
+ * Any other failure is retried: an agent that failed or kept replying what cannot be used (the engine
+ * already asked it again within the step, so that counts as one failed step), the store refusing a
+ * write, a workflow that cannot route. A failure that will not go away costs only the retries' waits.
+ */
+export function classifyStepFailure(error: unknown): StepFailureKind {
+  return (isUwfError(error) ? KIND_BY_CODE[error.code] : undefined) ?? "retry";
+}
+
+/**
+ * Failures of the machine or the store, not of the thread's step: a full disk, a read-only mount,
+ * missing permissions, a store that cannot be reached or written. A step run from the command line
+ * that fails so leaves its thread as it was (the same step goes through once the machine is fixed);
+ * a worker still retries them and, after its retries, sets the thread `failed`.
+ */
+const MACHINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "no-space",
+  "read-only-file-system",
+  "permission-denied",
+  "io-error",
+  "too-many-open-files",
+  "store-unreachable",
+  "store-refused",
+  "store-too-new",
+  "ref-store-busy",
+  "ref-store-damaged",
+  "ref-store-unavailable",
+  "corrupt-node",
+]);
+
+/** Whether a failed step's error code (after describeFailure) is the step's own, which sets its thread `failed`. */
+export function failsThread(error: unknown, code: ErrorCode): boolean {
+  return classifyStepFailure(error) === "retry" && !MACHINE_CODES.has(code);
+}

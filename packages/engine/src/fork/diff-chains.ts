@@ -1,0 +1,241 @@
+import { canonicalizeJson, type Store } from "@uwf/cas";
+import {
+  addUsage,
+  type DiffResult,
+  type DiffSide,
+  type DiffStep,
+  type DiffStepSide,
+  type DiffTotals,
+  type FieldDifference,
+  type ThreadRecord,
+  type Usage,
+  ZERO_USAGE,
+} from "@uwf/protocol";
+import { createTwoFilesPatch } from "diff";
+import { type ChainStep, readChain, type ThreadChain } from "../history/read-chain.ts";
+import { ThreadHistory } from "../history/thread-history.ts";
+
+/** What one side of a diff names: a head, and the thread it is the head of when it was named by a thread. */
+export interface DiffTarget {
+  head: string;
+  thread: ThreadRecord | null;
+}
+
+export interface DiffChainsOptions {
+  /** Add a unified diff of each compared pair's bodies. */
+  bodies?: boolean;
+  /** Called as each phase of the diff ends, with its name (`UWF_TRACE` in the CLI). */
+  trace?(phase: string): void;
+}
+
+/** What a diff compares of a step. The body is read only for `--bodies` (else null): one node fewer per step. */
+interface ComparedStep {
+  address: string;
+  role: string;
+  agent: string;
+  output: Record<string, unknown>;
+  body: string | null;
+  startedAt: string;
+  completedAt: string;
+  usage: Usage | null;
+}
+
+/** Time and usage added up over some steps. */
+interface Sums {
+  durationMs: number;
+  usage: Usage;
+}
+
+/**
+ * Compares two chains: finds the last step they share, then pairs the steps after it by number,
+ * naming each output field that differs. Chains from different start nodes share nothing and are
+ * compared from step 1; a chain against its own ancestor has only one side past the common steps;
+ * a counterfactual fork's replaced step is the first pair. Totals cover each whole chain: the common
+ * steps are read and added up once, for both sides, and each side's later steps are those compared.
+ */
+export async function diffChains(
+  store: Pick<Store, "objects" | "refs">,
+  left: DiffTarget,
+  right: DiffTarget,
+  options: DiffChainsOptions = {},
+): Promise<DiffResult> {
+  const [leftChain, rightChain] = await Promise.all([readTargetChain(store, left), readTargetChain(store, right)]);
+  const sameStart = leftChain.startAddress === rightChain.startAddress;
+  const commonSteps = sameStart ? countCommonSteps(leftChain, rightChain) : 0;
+  options.trace?.("chains read");
+  const leftHistory = new ThreadHistory(store.objects, leftChain);
+  const rightHistory = new ThreadHistory(store.objects, rightChain);
+  const withBodies = options.bodies === true;
+  const leftBranch = await readSteps(leftHistory, commonSteps, withBodies);
+  const rightBranch = await readSteps(rightHistory, commonSteps, withBodies);
+  options.trace?.("branches read");
+  const steps: DiffStep[] = [];
+  for (let index = 0; index < Math.max(leftBranch.length, rightBranch.length); index++) {
+    steps.push(compareSteps(commonSteps + index + 1, leftBranch[index], rightBranch[index], options));
+  }
+  options.trace?.("steps compared");
+  const common = await sumSteps(leftHistory, commonSteps);
+  // A side with no step of its own ends on the last common step.
+  const oneSideEnded = leftBranch.length === 0 || rightBranch.length === 0;
+  const commonLast = commonSteps > 0 && oneSideEnded ? await leftHistory.output(commonSteps - 1) : undefined;
+  const totals = {
+    left: totalsOf(leftHistory.length, left.thread, common, commonLast, leftBranch),
+    right: totalsOf(rightHistory.length, right.thread, common, commonLast, rightBranch),
+  };
+  options.trace?.("totals added");
+  return {
+    left: sideOf(left, leftChain),
+    right: sideOf(right, rightChain),
+    sameStart,
+    commonSteps,
+    commonAddress: sameStart ? (leftChain.steps[commonSteps - 1]?.address ?? leftChain.startAddress) : null,
+    steps,
+    totals,
+  };
+}
+
+function readTargetChain(store: Pick<Store, "objects" | "refs">, target: DiffTarget): Promise<ThreadChain> {
+  return readChain(store, target.head, target.thread === null ? {} : { thread: target.thread });
+}
+
+function countCommonSteps(left: ThreadChain, right: ThreadChain): number {
+  const shorter = Math.min(left.steps.length, right.steps.length);
+  let common = 0;
+  while (common < shorter && left.steps[common]?.address === right.steps[common]?.address) common++;
+  return common;
+}
+
+function sideOf(target: DiffTarget, chain: ThreadChain): DiffSide {
+  return { thread: target.thread?.id ?? null, head: target.head, start: chain.startAddress };
+}
+
+function compareSteps(
+  number: number,
+  left: ComparedStep | undefined,
+  right: ComparedStep | undefined,
+  options: DiffChainsOptions,
+): DiffStep {
+  const step: DiffStep = {
+    number,
+    left: left === undefined ? null : stepSideOf(left),
+    right: right === undefined ? null : stepSideOf(right),
+    fields: compareOutputs(left?.output ?? {}, right?.output ?? {}),
+  };
+  if (options.bodies === true) step.bodyDiff = diffBodies(number, left, right);
+  return step;
+}
+
+function stepSideOf(step: ComparedStep): DiffStepSide {
+  const status = step.output.$status;
+  return {
+    address: step.address,
+    role: step.role,
+    agent: step.agent,
+    status: typeof status === "string" ? status : null,
+    durationMs: Date.parse(step.completedAt) - Date.parse(step.startedAt),
+    usage: step.usage,
+  };
+}
+
+function compareOutputs(left: Record<string, unknown>, right: Record<string, unknown>): FieldDifference[] {
+  const differences: FieldDifference[] = [];
+  for (const [field, value] of Object.entries(left)) {
+    if (!Object.hasOwn(right, field)) differences.push({ field, change: "removed", left: value });
+    else if (!sameJson(value, right[field])) {
+      differences.push({ field, change: "changed", left: value, right: right[field] });
+    }
+  }
+  for (const [field, value] of Object.entries(right)) {
+    if (!Object.hasOwn(left, field)) differences.push({ field, change: "added", right: value });
+  }
+  return differences;
+}
+
+/** Whether two JSON values are equal; only objects and arrays need their canonical text compared. */
+function sameJson(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+  return canonicalizeJson(left) === canonicalizeJson(right);
+}
+
+/** A unified diff of two bodies, headed by the steps' addresses; "" when they are the same. */
+function diffBodies(number: number, left: ComparedStep | undefined, right: ComparedStep | undefined): string {
+  const leftBody = left?.body ?? "";
+  const rightBody = right?.body ?? "";
+  if (leftBody === rightBody) return "";
+  const name = (step: ComparedStep | undefined) =>
+    step === undefined ? "/dev/null" : `step ${number} ${step.address}`;
+  const patch = createTwoFilesPatch(
+    name(left),
+    name(right),
+    withFinalNewline(leftBody),
+    withFinalNewline(rightBody),
+    undefined,
+    undefined,
+    { context: 3 },
+  );
+  // The "====" separator line before the file names says nothing here.
+  return patch.slice(patch.indexOf("\n") + 1).trimEnd();
+}
+
+function withFinalNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+}
+
+/** The steps from `from` to the newest, oldest first, as much of each as a diff compares. */
+async function readSteps(history: ThreadHistory, from: number, withBodies: boolean): Promise<ComparedStep[]> {
+  const steps: ComparedStep[] = [];
+  for (let index = from; index < history.length; index++) {
+    const node = await history.node(index);
+    const output = await history.output(index);
+    const body = withBodies ? await history.body(index) : null;
+    const run = await history.run(index);
+    steps.push({
+      address: (history.steps[index] as ChainStep).address,
+      role: node.role,
+      agent: run.agent,
+      output,
+      body,
+      startedAt: node.startedAt,
+      completedAt: node.completedAt,
+      usage: run.usage,
+    });
+  }
+  return steps;
+}
+
+/** Time and usage of the first `count` steps: each one's node and agent run. */
+async function sumSteps(history: ThreadHistory, count: number): Promise<Sums> {
+  const sums: Sums = { durationMs: 0, usage: ZERO_USAGE };
+  for (let index = 0; index < count; index++) {
+    const node = await history.node(index);
+    const run = await history.run(index);
+    addStep(sums, node.startedAt, node.completedAt, run.usage);
+  }
+  return sums;
+}
+
+function addStep(sums: Sums, startedAt: string, completedAt: string, usage: Usage | null): void {
+  sums.durationMs += Date.parse(completedAt) - Date.parse(startedAt);
+  if (usage !== null) sums.usage = addUsage(sums.usage, usage);
+}
+
+/** A side's totals: the common steps' sums, then its own steps' (in chain order, as they were spent). */
+function totalsOf(
+  steps: number,
+  thread: ThreadRecord | null,
+  common: Sums,
+  commonLast: Record<string, unknown> | undefined,
+  branch: readonly ComparedStep[],
+): DiffTotals {
+  const sums: Sums = { ...common };
+  for (const step of branch) addStep(sums, step.startedAt, step.completedAt, step.usage);
+  const lastStatus = (branch.at(-1)?.output ?? commonLast)?.$status;
+  return {
+    steps,
+    durationMs: sums.durationMs,
+    usage: sums.usage,
+    status: thread?.status ?? null,
+    lastStatus: typeof lastStatus === "string" ? lastStatus : null,
+  };
+}

@@ -1,0 +1,319 @@
+import { InvalidReplyError, safeExtractFrontmatter } from "@uwf/agents";
+import type { Store } from "@uwf/cas";
+import {
+  type Address,
+  type AgentRunNode,
+  agentRunNodeSchema,
+  type BudgetLimits,
+  END,
+  mergeBudgetLimits,
+  newThreadBudget,
+  SUSPEND,
+  type ThreadOutcome,
+  type ThreadRecord,
+  type ThreadStepNode,
+  workflowNodeSchema,
+  ZERO_USAGE,
+} from "@uwf/protocol";
+import { buildReplySchema, type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
+import { NoReplyToReplaceError } from "../errors/no-reply-to-replace-error.ts";
+import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
+import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
+import { readChain, type ThreadChain } from "../history/read-chain.ts";
+import { rememberChainIndex } from "../history/remember-chain-index.ts";
+import { ThreadHistory } from "../history/thread-history.ts";
+import { withModeratorHistory } from "../history/with-moderator-history.ts";
+import { outcomeOf } from "../routing/outcome-of.ts";
+import { predictNextDecision } from "../routing/predict-next-role.ts";
+import { routeReply } from "../routing/route-reply.ts";
+import { NodeBatch } from "../step/node-batch.ts";
+import { chainHolds, findForkParent, findNodeRecorder } from "./find-fork-parent.ts";
+
+/** A reply that replaces the head step's (`fork --output`), and the file it came from, as errors name it. */
+export interface ReplacementReply {
+  text: string;
+  file: string;
+}
+
+export interface ForkThreadOptions {
+  store: Store;
+  address: Address;
+  /**
+   * The thread forked from, as the user named it (a thread forked at its head, or `--from`): its chain
+   * must hold the address. The lineage names the thread that recorded the node (findNodeRecorder, up
+   * from this one). Without it the parent is found by findForkParent.
+   */
+  parent?: ThreadRecord;
+  /** A replacement reply for the head step's role: the fork records it as a new step on the same `prev`. */
+  replacementReply?: ReplacementReply;
+  /** The budget flags' limits, over those the fork takes from its parent. */
+  limits?: Partial<BudgetLimits>;
+  /** Put the forks in the queue for workers (`queued: true`). */
+  queued?: boolean;
+  now(): Date;
+  newId(): string;
+}
+
+export interface ForkThreadsOptions extends Omit<ForkThreadOptions, "replacementReply"> {
+  /** One fork per entry, in order: null forks at the address as it stands, a reply makes a counterfactual. */
+  forks: ReadonlyArray<ReplacementReply | null>;
+  /** Stops making forks between batches (Ctrl-C, SIGTERM): the forks made so far are returned, no others made. */
+  signal?: AbortSignal;
+  /** How many forks' records are created in one transaction (default FORK_BATCH_SIZE). */
+  batchSize?: number;
+}
+
+/**
+ * How many forks' records forkThreads creates in one transaction: a process killed meanwhile leaves
+ * whole batches of forks (each with its lineage, so `list --forks-of` finds them all), never half of one.
+ */
+export const FORK_BATCH_SIZE = 100;
+
+/**
+ * A new thread whose head is any start or step node. Nothing is copied: both threads share the chain.
+ * The fork stands where its head leads: `ended` when that is `$END`, `suspended` when the head step
+ * suspended. A replacement reply is routed before anything is written, and refused when it leads nowhere.
+ * The record names its lineage: the parent thread, the step forked at, and whether that step's reply was replaced.
+ * It takes its parent's limits (a flag beats each), and its spend counts from the fork point: the steps its
+ * chain shares with the parent are the parent's, and its usage starts at zero.
+ */
+export async function forkThread(options: ForkThreadOptions): Promise<ThreadRecord> {
+  const [record] = await forkThreads({ ...options, forks: [options.replacementReply ?? null] });
+  return record as ThreadRecord;
+}
+
+/**
+ * Many forks of one node (`fork --count N`, `fork --output DIR`), as forkThread makes each. The node,
+ * its parent and every replacement reply are checked before anything is written, so one reply that
+ * is invalid or leads nowhere fails the call with no fork made. The records are created a batch at a
+ * time (FORK_BATCH_SIZE to a transaction), and `signal` stops the call between batches: it returns the
+ * forks made until then, fewer than asked for.
+ */
+export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRecord[]> {
+  const { store, address, now } = options;
+  const chain = await readChain(store, address);
+  const point = { address, step: chain.steps.length };
+  if (options.parent !== undefined && !(await chainHolds(store, options.parent, point))) {
+    throw new NodeNotOnThreadError(address, options.parent.id);
+  }
+  // The lineage names where the node was first recorded, however the fork was asked for.
+  const parent =
+    options.parent === undefined
+      ? await findForkParent(store, { ...point, start: chain.startAddress })
+      : await findNodeRecorder(store, options.parent, point);
+  const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
+  const compiled = compileWorkflow(workflow);
+  // Each fork's id comes first: the moderator sees it while routing (a condition or edge prompt may read it).
+  const planned: Array<{ id: string; replacement: CheckedReplacement | null; standing: Standing }> = [];
+  // One history for every fork at the node as it stands: what the first one's moderator reads, the rest reuse.
+  const history = new ThreadHistory(store.objects, chain);
+  const batchSize = options.batchSize ?? FORK_BATCH_SIZE;
+  for (const reply of options.forks) {
+    if (planned.length % batchSize === 0 && (await stoppedMeanwhile(options.signal))) return [];
+    const thread = { id: options.newId(), workflow: workflow.name };
+    if (reply === null) {
+      planned.push({ id: thread.id, replacement: null, standing: await standingAt(history, chain, compiled, thread) });
+    } else {
+      const replacement = await checkReplacement({ store, chain, reply, compiled, thread, now: now() });
+      planned.push({ id: thread.id, replacement, standing: replacement });
+    }
+  }
+  const budget = newThreadBudget(mergeBudgetLimits(options.limits, parent?.budget));
+  const records: ThreadRecord[] = [];
+  for (let first = 0; first < planned.length && !(await stoppedMeanwhile(options.signal)); first += batchSize) {
+    const batch: Array<{ record: ThreadRecord; chain: ThreadChain }> = [];
+    for (const fork of planned.slice(first, first + batchSize)) batch.push(await newForkRecord(fork));
+    await store.refs.createThreads(batch.map((fork) => fork.record));
+    for (const fork of batch) {
+      await rememberChainIndex(store, fork.record.id, fork.chain);
+      records.push(fork.record);
+    }
+  }
+  return records;
+
+  async function newForkRecord({ id, replacement, standing }: (typeof planned)[number]) {
+    const head = replacement === null ? address : await writeReplacement(store, chain, replacement, id);
+    const forkChain = replacement === null ? chain : await readChain(store, head);
+    const createdAt = now().toISOString();
+    const record: ThreadRecord = {
+      id,
+      workflow: workflow.name,
+      workflowAddress: chain.start.workflow,
+      start: chain.startAddress,
+      head,
+      status: standing.suspended !== null ? "suspended" : standing.next === END ? "ended" : "active",
+      next: standing.next,
+      reason: standing.suspended?.reason ?? null,
+      stepCount: forkChain.steps.length,
+      createdAt,
+      updatedAt: createdAt,
+      forkedFrom: { thread: parent?.id ?? null, step: point.step, address, replaced: replacement !== null },
+      usage: ZERO_USAGE,
+    };
+    if (standing.outcome !== null && standing.next === END) record.outcome = standing.outcome;
+    if (budget !== undefined) record.budget = budget;
+    if (options.queued === true) record.queued = true;
+    return { record, chain: forkChain };
+  }
+}
+
+/**
+ * True once `signal` has aborted. It first lets the event loop run: the store's reads and writes may
+ * all complete at once (SQLite is synchronous), and a signal's handler, which aborts `signal`, runs
+ * only when the loop gets a turn.
+ */
+async function stoppedMeanwhile(signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal === undefined) return false;
+  await new Promise((resolve) => setImmediate(resolve));
+  return signal.aborted;
+}
+
+/** Where a fork stands: the role it runs next (`$END` when done, null when unknown), why it waits if suspended, how it ended if it did. */
+interface Standing {
+  next: string | null;
+  suspended: { reason: string } | null;
+  outcome: ThreadOutcome | null;
+}
+
+/** A fork at the node as it is: suspended when that step suspended, else where the moderator goes next. */
+async function standingAt(
+  history: ThreadHistory,
+  chain: ThreadChain,
+  compiled: CompiledWorkflow,
+  thread: { id: string; workflow: string },
+): Promise<Standing> {
+  const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
+  if (last !== undefined && last.output.$status === SUSPEND) {
+    return { next: last.role, suspended: { reason: String(last.output.reason ?? "") }, outcome: null };
+  }
+  const mode = history.length === 0 ? "new" : "continue";
+  const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
+    predictNextDecision(compiled, view, mode),
+  );
+  const ended = decision !== null && decision.role === END && last !== undefined;
+  return {
+    next: decision?.role ?? null,
+    suspended: null,
+    outcome: ended ? outcomeOf(compiled.workflow, decision, last.output) : null,
+  };
+}
+
+interface CheckReplacementOptions {
+  store: Store;
+  /** The chain the fork starts from: its head step's reply is replaced. */
+  chain: ThreadChain;
+  reply: ReplacementReply;
+  compiled: CompiledWorkflow;
+  thread: { id: string; workflow: string };
+  now: Date;
+}
+
+/** A replacement reply that passed the role's schema and routes: what writeReplacement records. */
+interface CheckedReplacement extends Standing {
+  /** The replacement leads here: the next role, `$END`, or its own role when it suspends. */
+  next: string;
+  reply: ReplacementReply;
+  fields: Record<string, unknown>;
+  body: string;
+  timestamp: string;
+}
+
+/** Checks and routes the replacement reply like an agent's; writes nothing. */
+async function checkReplacement(options: CheckReplacementOptions): Promise<CheckedReplacement> {
+  const { store, chain, reply, compiled, thread, now } = options;
+  const workflow = compiled.workflow;
+  const step = chain.nodes[chain.steps.length - 1];
+  if (step === undefined) {
+    throw new NoReplyToReplaceError(chain.startAddress);
+  }
+  const checked = safeExtractFrontmatter(reply.text, buildReplySchema(workflow, step.role));
+  if (!checked.success) {
+    throw new InvalidReplyError(checked.error.problem, reply.text, { file: reply.file, role: step.role });
+  }
+  const extracted = checked.value;
+  const timestamp = now.toISOString();
+  const replacement = { reply, fields: extracted.fields, body: extracted.body, timestamp };
+  if (extracted.fields.$status === SUSPEND) {
+    return {
+      ...replacement,
+      next: step.role,
+      suspended: { reason: String(extracted.fields.reason ?? "") },
+      outcome: null,
+    };
+  }
+  // The thread before the replaced step, with the replacement as its newest step.
+  const before = { ...chain, steps: chain.steps.slice(0, -1), nodes: chain.nodes.slice(0, -1) };
+  const routed = await routeReply({
+    compiled,
+    record: thread,
+    start: chain.start,
+    history: new ThreadHistory(store.objects, before),
+    step: {
+      role: step.role,
+      output: extracted.fields,
+      body: extracted.body,
+      agent: "manual",
+      startedAt: timestamp,
+      completedAt: timestamp,
+    },
+  });
+  if (!routed.success) {
+    throw new UnroutableReplyError(reply.file, step.role, routed.problem);
+  }
+  const { route } = routed;
+  const outcome = route.role === END ? outcomeOf(workflow, route, extracted.fields) : null;
+  return { ...replacement, next: route.role, suspended: null, outcome };
+}
+
+/** Writes a checked replacement as a step on the head's `prev`, run by `manual` for the fork `thread`; returns its address. */
+async function writeReplacement(
+  store: Store,
+  chain: ThreadChain,
+  replacement: CheckedReplacement,
+  thread: string,
+): Promise<Address> {
+  const step = chain.nodes[chain.steps.length - 1] as ThreadStepNode;
+  const { timestamp } = replacement;
+  const original = agentRunNodeSchema.parse(await store.objects.get(step.run));
+  const batch = new NodeBatch();
+  const run: AgentRunNode = {
+    type: "agent-run/1",
+    agent: "manual",
+    kind: "manual",
+    command: null,
+    cwd: original.cwd,
+    prompt: original.prompt,
+    attempts: [
+      {
+        request: original.prompt,
+        reply: batch.addText(replacement.reply.text),
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        interrupted: false,
+        stderrTail: "",
+        error: null,
+        startedAt: timestamp,
+        completedAt: timestamp,
+      },
+    ],
+    outcome: "ok",
+    error: null,
+    sessionId: null,
+    usage: null,
+    extraction: "manual",
+    transcript: null,
+    thread,
+  };
+  const node: ThreadStepNode = {
+    ...step,
+    output: batch.add({ type: "output/1", fields: replacement.fields }),
+    body: batch.addText(replacement.body),
+    run: batch.add(run),
+    startedAt: timestamp,
+    completedAt: timestamp,
+  };
+  const address = batch.add(node);
+  await batch.write(store.objects);
+  return address;
+}

@@ -1,0 +1,18 @@
+import {
+  ConditionFailedError,
+  ConditionTimeoutError,
+  EdgePromptError,
+  NoResumeEdgeError,
+  NoTransitionError,
+} from "@uwf/workflow";
+
+/** The moderator's own errors: the workflow and the history lead nowhere (no edge holds, a condition fails, a prompt does not render). */
+export function isRoutingError(error: unknown): boolean {
+  return (
+    error instanceof NoTransitionError ||
+    error instanceof EdgePromptError ||
+    error instanceof ConditionFailedError ||
+    error instanceof ConditionTimeoutError ||
+    error instanceof NoResumeEdgeError
+  );
+}

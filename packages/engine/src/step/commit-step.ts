@@ -1,0 +1,144 @@
+import type { Store } from "@uwf/cas";
+import {
+  type Address,
+  addUsage,
+  END,
+  type StepSummary,
+  type ThreadRecord,
+  type ThreadStepNode,
+  type Usage,
+  ZERO_USAGE,
+} from "@uwf/protocol";
+import { AgentFailedError } from "../errors/agent-failed-error.ts";
+import { HeadConflictError } from "../errors/head-conflict-error.ts";
+import { InterruptedError } from "../errors/interrupted-error.ts";
+import type { HistoryStep } from "../history/load-history.ts";
+import { toStepSummary } from "../history/load-step-summaries.ts";
+import { rememberChainIndex } from "../history/remember-chain-index.ts";
+import type { HeldLease } from "../lease/with-thread-lease.ts";
+import { outcomeOf } from "../routing/outcome-of.ts";
+import { applyThreadUpdate } from "./apply-thread-update.ts";
+import { buildAgentRunNode } from "./build-agent-run-node.ts";
+import type { PlannedStep } from "./choose-step.ts";
+import type { StepState } from "./load-step-state.ts";
+import { NodeBatch } from "./node-batch.ts";
+import type { StepRun } from "./run-step-agent.ts";
+
+export interface CommitStepOptions {
+  store: Store;
+  now(): Date;
+  /** The command's signal: its reason names the signal that interrupted the agent. */
+  signal: AbortSignal;
+  /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
+  trace?(phase: string): void;
+}
+
+/**
+ * The step's last phase: writes the agent's run, and for an accepted reply the step node, then
+ * compare-and-swaps the head (the record `ended` or `suspended` in the same update when the reply
+ * says so). A run that failed is kept, its usage counted, and the head left where it was.
+ */
+export async function commitStep(
+  state: StepState,
+  planned: PlannedStep,
+  { startedAt, run }: StepRun,
+  lease: HeldLease,
+  options: CommitStepOptions,
+): Promise<{ record: ThreadRecord; step: StepSummary }> {
+  const { store } = options;
+  const { record, chain, history } = state;
+  const { roleName, agent, prompt, edgePrompt, number } = planned;
+  const threadId = record.id;
+  const batch = new NodeBatch();
+  const runAddress = buildAgentRunNode({
+    batch,
+    alias: agent.alias,
+    kind: agentKind(agent.spec),
+    cwd: chain.start.cwd,
+    prompt,
+    run,
+    thread: threadId,
+  });
+  if (run.outcome !== "ok" || run.fields === null || run.body === null || run.route === null) {
+    await batch.write(store.objects);
+    await countFailedRun(store, record, run.usage, options.now());
+    if (run.outcome === "interrupted")
+      throw new InterruptedError(String(options.signal.reason ?? "SIGINT"), runAddress);
+    throw new AgentFailedError(threadId, roleName, run.error ?? run.outcome, runAddress);
+  }
+  const { decision, completedAt } = run.route;
+  const last = history.steps.at(-1);
+  const stepNode: ThreadStepNode = {
+    type: "thread-step/1",
+    start: chain.startAddress,
+    prev: last === undefined ? null : (last.address as Address),
+    role: roleName,
+    edgePrompt,
+    output: batch.add({ type: "output/1", fields: run.fields }),
+    body: batch.addText(run.body),
+    run: runAddress,
+    startedAt: startedAt.toISOString(),
+    completedAt: completedAt.toISOString(),
+  };
+  const stepAddress = batch.add(stepNode);
+  await batch.write(store.objects);
+
+  const newStep: HistoryStep = {
+    number,
+    address: stepAddress,
+    role: roleName,
+    agent: agent.alias,
+    output: run.fields,
+    body: run.body,
+    edgePrompt,
+    startedAt: stepNode.startedAt,
+    completedAt: stepNode.completedAt,
+    run: runAddress,
+    usage: run.usage,
+  };
+  options.trace?.("nodes written");
+  const ended = decision !== null && decision.role === END;
+  const update = {
+    head: stepAddress,
+    status: decision === null ? "suspended" : ended ? "ended" : "active",
+    next: decision === null ? roleName : decision.role,
+    reason: decision === null ? String(run.fields.reason ?? "") : null,
+    stepCount: number,
+    updatedAt: completedAt.toISOString(),
+    usage: run.usage === null ? record.usage : addUsage(record.usage, run.usage),
+    // A resumed ended thread that goes on has no outcome until it ends again.
+    ...(ended
+      ? { outcome: outcomeOf(state.workflow, decision, run.fields) }
+      : record.outcome === undefined
+        ? {}
+        : { outcome: null }),
+  } as const;
+  lease.assertHeld();
+  if (!(await store.refs.updateThread(threadId, record.head, update)))
+    throw new HeadConflictError(threadId, record.head, stepAddress);
+  options.trace?.("head moved");
+  await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
+  options.trace?.("chain index kept");
+  return { record: applyThreadUpdate(record, update), step: toStepSummary(newStep) };
+}
+
+/**
+ * A run that does not become a step was still paid for: its usage goes into the thread's totals,
+ * and into `failedUsage` to show it apart, so a budget sees every cent. The head stays where it was.
+ */
+async function countFailedRun(store: Store, record: ThreadRecord, usage: Usage | null, now: Date): Promise<void> {
+  if (usage === null) return;
+  const update = {
+    usage: addUsage(record.usage, usage),
+    failedUsage: addUsage(record.failedUsage ?? ZERO_USAGE, usage),
+    updatedAt: now.toISOString(),
+  };
+  // Under the step's lease the head cannot have moved; if it did, the other stepper's record stands.
+  await store.refs.updateThread(record.id, record.head, update);
+}
+
+function agentKind(spec: object): string {
+  if ("builtin" in spec) return String(spec.builtin);
+  if ("preset" in spec) return String(spec.preset);
+  return "command";
+}

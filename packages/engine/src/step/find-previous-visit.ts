@@ -1,0 +1,46 @@
+import type { PreviousVisit } from "@uwf/agents";
+import type { ObjectStore } from "@uwf/cas";
+import type { ThreadRecord, TranscriptNode } from "@uwf/protocol";
+import type { ThreadChain } from "../history/read-chain.ts";
+import { storedNodeAs } from "../history/stored-node.ts";
+import type { ThreadHistory } from "../history/thread-history.ts";
+
+/**
+ * The number of the last step this thread shares with the thread it was forked from
+ * (0 for a fork of the start node), or null for a thread that is not a fork. A counterfactual
+ * fork shares the steps before the one whose reply it replaced.
+ */
+export function forkPoint(chain: ThreadChain, record: ThreadRecord): number | null {
+  const origin = record.forkedFrom;
+  if (origin === null) return null;
+  if (origin.step !== null && origin.replaced !== null) return origin.replaced ? origin.step - 1 : origin.step;
+  // A fork an older uwf recorded by its address only.
+  if (origin.address === chain.startAddress) return 0;
+  return chain.steps.findIndex((step) => step.address === origin.address) + 1;
+}
+
+/**
+ * The role's last visit in this chain, with its session and transcript, so a conversational agent
+ * can continue it. Reads that step's agent run (the prompt has usually read it already) and transcript.
+ */
+export async function findPreviousVisit(
+  objects: ObjectStore,
+  history: ThreadHistory,
+  roleName: string,
+  sharedUpTo: number | null,
+): Promise<PreviousVisit | undefined> {
+  const index = history.steps.findLastIndex((step) => step.role === roleName);
+  const previous = history.steps[index];
+  if (previous === undefined) return undefined;
+  const run = await history.run(index);
+  const transcript =
+    run.transcript === null
+      ? null
+      : storedNodeAs<TranscriptNode>("transcript/1", run.transcript, await objects.get(run.transcript)).messages;
+  return {
+    sessionId: run.sessionId,
+    transcript,
+    shared: sharedUpTo !== null && index + 1 <= sharedUpTo,
+    sessionUsage: run.attempts.at(-1)?.sessionUsage ?? null,
+  };
+}

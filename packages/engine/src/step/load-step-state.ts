@@ -1,0 +1,46 @@
+import type { Store } from "@uwf/cas";
+import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
+import { type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
+import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
+import { readChain, type ThreadChain } from "../history/read-chain.ts";
+import { storedNodeAs } from "../history/stored-node.ts";
+import { ThreadHistory } from "../history/thread-history.ts";
+import { checkSteppable, type ResumeRequest, type StepMode } from "./check-steppable.ts";
+
+/** What a step knows about its thread once it holds the lease: read once, before anything is decided. */
+export interface StepState {
+  record: ThreadRecord;
+  mode: StepMode;
+  chain: ThreadChain;
+  workflow: WorkflowNode;
+  compiled: CompiledWorkflow;
+  history: ThreadHistory;
+}
+
+export interface LoadStepStateOptions {
+  /** Set for `resume`: what it brings, which decides whether the thread may step (checkSteppable). */
+  resume?: ResumeRequest;
+  trace?(phase: string): void;
+}
+
+/** The step's first phase: the thread's record, whether it may step, its chain, workflow and history. */
+export async function loadStepState(
+  store: Store,
+  threadId: string,
+  options: LoadStepStateOptions = {},
+): Promise<StepState> {
+  const record = await store.refs.getThread(threadId);
+  if (record === null) throw new ThreadNotFoundError(threadId);
+  const mode = checkSteppable(record, options.resume);
+  const chain = await readChain(store, record.head, { thread: record });
+  const workflow = storedNodeAs<WorkflowNode>(
+    "workflow/1",
+    record.workflowAddress,
+    await store.objects.get(record.workflowAddress),
+  );
+  const history = new ThreadHistory(store.objects, chain);
+  // The newest step is what the moderator starts from and what every prompt shows.
+  if (history.length > 0) await history.step(history.length - 1);
+  options.trace?.("chain read");
+  return { record, mode, chain, workflow, compiled: compileWorkflow(workflow), history };
+}

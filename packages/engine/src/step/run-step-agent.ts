@@ -1,0 +1,112 @@
+import type { AgentActivity } from "@uwf/agents";
+import type { Store } from "@uwf/cas";
+import { type Config, SUSPEND } from "@uwf/protocol";
+import { buildReplySchema, type ModeratorDecision } from "@uwf/workflow";
+import type { HeldLease } from "../lease/with-thread-lease.ts";
+import { routeReply } from "../routing/route-reply.ts";
+import { checkStoreWritable } from "./check-store-writable.ts";
+import type { PlannedStep } from "./choose-step.ts";
+import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
+import type { StepState } from "./load-step-state.ts";
+import { type AgentRunResult, runAgentWithRetries } from "./run-agent-with-retries.ts";
+
+/** What routing made of the accepted reply: where it leads (null when it suspends), and when it arrived. */
+export interface RoutedReply {
+  decision: ModeratorDecision | null;
+  completedAt: Date;
+}
+
+/** The agent's run for a step, and when it started. */
+export interface StepRun {
+  startedAt: Date;
+  run: AgentRunResult<RoutedReply>;
+}
+
+/** What a step tells its caller while its agent runs. */
+export interface StepAgentCallbacks {
+  /** When the agent starts, as it works (its turns and last tool, for agents that report them), and null when done. */
+  onProgress(
+    status: { role: string; agent: string; startedAt: number; step: number; activity?: AgentActivity } | null,
+  ): void;
+  onStderr(chunk: string): void;
+  /** What the agent reports that the user should see without `-v`: tool calls refused, a conversation started afresh. */
+  onWarning?(message: string): void;
+  /** Right before the agent starts, once the step is sure to run it (awaited: the caller may print it). */
+  onStarted?(started: StepStart): Promise<void>;
+}
+
+export interface RunStepAgentOptions extends StepAgentCallbacks {
+  store: Store;
+  config: Config;
+  home: string;
+  now(): Date;
+  /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
+  trace?(phase: string): void;
+}
+
+/** A step whose agent is starting. */
+export interface StepStart {
+  number: number;
+  role: string;
+  agent: string;
+  at: Date;
+}
+
+/**
+ * The step's third phase: checks the store can take the step, then runs the agent, validating and
+ * routing its reply and asking again with either problem. Stopped when the lease is lost.
+ */
+export async function runStepAgent(
+  state: StepState,
+  planned: PlannedStep,
+  lease: HeldLease,
+  options: RunStepAgentOptions,
+): Promise<StepRun> {
+  const { store, config } = options;
+  const { record, chain, history, workflow, compiled } = state;
+  const { roleName, agent, prompt, continuationPrompt, number } = planned;
+  await checkStoreWritable(store.objects, prompt);
+  options.trace?.("store checked");
+  const startedAt = options.now();
+  await options.onStarted?.({ number, role: roleName, agent: agent.alias, at: startedAt });
+  const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: number };
+  options.onProgress(progress);
+  const run = await runAgentWithRetries<RoutedReply>({
+    config,
+    spec: agent.spec,
+    alias: agent.alias,
+    prompt,
+    ...(continuationPrompt === null ? {} : { continuationPrompt }),
+    schema: buildReplySchema(workflow, roleName),
+    retries: config.retries,
+    cwd: chain.start.cwd,
+    env: { thread: record.id, role: roleName, step: number, home: options.home },
+    timeoutMs: agent.timeoutMs,
+    // Also aborted when the lease is lost: another stepper may hold the thread then.
+    signal: lease.signal,
+    onSpawn: lease.recordAgent,
+    previousVisit: await findPreviousVisit(store.objects, history, roleName, forkPoint(chain, record)),
+    onStderr: options.onStderr,
+    onActivity: (activity) => options.onProgress({ ...progress, activity }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    scenario: { stepIndex: history.length, routedRole: roleName, baseDir: agent.baseDir ?? chain.start.cwd },
+    route: async (fields, body) => {
+      const completedAt = options.now();
+      // A role that suspends goes nowhere yet: it runs again when the user answers.
+      if (fields.$status === SUSPEND) return { success: true, route: { decision: null, completedAt } };
+      const step = {
+        role: roleName,
+        output: fields,
+        body,
+        agent: agent.alias,
+        startedAt: startedAt.toISOString(),
+        completedAt: completedAt.toISOString(),
+      };
+      const routed = await routeReply({ compiled, record, start: chain.start, history, step });
+      return routed.success ? { success: true, route: { decision: routed.route, completedAt } } : routed;
+    },
+  });
+  options.trace?.("agent done, reply checked and routed");
+  options.onProgress(null);
+  return { startedAt, run };
+}

@@ -1,0 +1,88 @@
+import { isUwfError, type StepSummary, type ThreadRecord } from "@uwf/protocol";
+import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
+import { ThreadEndedError } from "../errors/thread-ended-error.ts";
+import { ThreadFailedError } from "../errors/thread-failed-error.ts";
+import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
+import { ThreadSuspendedError } from "../errors/thread-suspended-error.ts";
+import type { StepStart } from "./run-step-agent.ts";
+import { type StepThreadOptions, stepThread } from "./step-thread.ts";
+
+/** The codes of a step refused because of where its thread stands: no agent ran. */
+const REFUSALS: ReadonlySet<string> = new Set([
+  ThreadEndedError.code,
+  ThreadSuspendedError.code,
+  ThreadFailedError.code,
+  BudgetExceededError.code,
+]);
+
+export interface StepUntilDoneOptions extends StepThreadOptions {
+  /** At most this many steps; `Infinity` steps until the thread ends, suspends or a step fails. */
+  maxSteps: number;
+  /** `resume` applies to the first step only: the steps after it are plain ones. */
+  resume?: StepThreadOptions["resume"];
+  /** After each step is recorded, with the thread as it then stands (awaited). */
+  onStepFinished?(step: StepSummary, record: ThreadRecord): Promise<void> | void;
+}
+
+export interface StepUntilDoneResult {
+  /**
+   * Where the thread stands: after its last step, or read again when a step failed (`failed` once its
+   * retries are spent, see stepThread) or was refused.
+   */
+  record: ThreadRecord;
+  /** The steps recorded, oldest first, including those before a step that failed. */
+  steps: StepSummary[];
+  /** The error that stopped the steps (a step failed or was refused); absent when none did. */
+  error?: unknown;
+  /** The error is a refusal: the thread had ended, was suspended or failed, or a resume was at its budget. */
+  refused: boolean;
+  /** The step whose agent had started when the error came; null when it came before that. */
+  failedStep: StepStart | null;
+}
+
+/**
+ * Steps a thread up to `maxSteps` times, stopping early when it ends or suspends (by a role, or for
+ * its budget) or a step fails. A step's error is returned, not thrown, beside the steps recorded
+ * before it; an error thrown by the caller's own callbacks (`onStarted`, `onStepFinished`, ...)
+ * is thrown on, since it is not the step's. Throws ThreadNotFoundError when there is no such thread.
+ */
+export async function stepUntilDone(options: StepUntilDoneOptions): Promise<StepUntilDoneResult> {
+  const { store, threadId, maxSteps, onStepFinished, ...step } = options;
+  const initial = await store.refs.getThread(threadId);
+  if (initial === null) throw new ThreadNotFoundError(threadId);
+  let record = initial;
+  const steps: StepSummary[] = [];
+  for (let index = 0; index < maxSteps; index++) {
+    let started: StepStart | null = null;
+    let callbackFailure: { error: unknown } | null = null;
+    let outcome: Awaited<ReturnType<typeof stepThread>>;
+    try {
+      outcome = await stepThread({
+        ...step,
+        store,
+        threadId,
+        resume: index === 0 ? options.resume : undefined,
+        onStarted: async (start) => {
+          started = start;
+          try {
+            await options.onStarted?.(start);
+          } catch (error) {
+            callbackFailure = { error };
+            throw error;
+          }
+        },
+      });
+    } catch (error) {
+      if (callbackFailure !== null) throw (callbackFailure as { error: unknown }).error;
+      const refused = isUwfError(error) && REFUSALS.has(error.code);
+      record = (await store.refs.getThread(threadId).catch(() => null)) ?? record;
+      return { record, steps, error, refused, failedStep: started };
+    }
+    record = outcome.record;
+    if (outcome.kind !== "stepped") break;
+    steps.push(outcome.step);
+    await onStepFinished?.(outcome.step, record);
+    if (record.status !== "active") break;
+  }
+  return { record, steps, refused: false, failedStep: null };
+}

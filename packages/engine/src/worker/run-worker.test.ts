@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createMemoryStore, type Store } from "@uwf/cas";
+import { type CliEvent, type Config, defaultConfig, type ThreadRecord } from "@uwf/protocol";
+import { startThread } from "../thread/start-thread.ts";
+import { type RunWorkerOptions, runWorker } from "./run-worker.ts";
+
+const FIXTURES = resolve(import.meta.dir, "../../test/fixtures");
+const LINEAR = join(FIXTURES, "linear.yaml");
+const SCRIPTED = `scripted:${join(FIXTURES, "linear.scenario.yaml")}`;
+/** An agent that fails every step: exit 3. */
+const FAILING: Config = {
+  ...defaultConfig(),
+  agents: { failing: { command: "sh", args: ["-c", "cat >/dev/null; echo broken >&2; exit 3"] } },
+};
+
+let home: string;
+let store: Store;
+let ids = 0;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "uwf-worker-"));
+  store = createMemoryStore();
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+async function start(queued: boolean, config: Config = defaultConfig()): Promise<ThreadRecord> {
+  const id = `01JW0RKER${String(ids++).padStart(17, "0")}`;
+  return startThread({
+    store,
+    config,
+    workflowReference: LINEAR,
+    prompt: "Write hello.txt",
+    threadCwd: undefined,
+    queued,
+    cwd: home,
+    home,
+    now: () => new Date(),
+    newId: () => id,
+  });
+}
+
+function work(overrides: Partial<RunWorkerOptions> = {}) {
+  const events: CliEvent[] = [];
+  const done = runWorker({
+    store,
+    config: defaultConfig(),
+    home,
+    host: "here",
+    name: "here:1",
+    now: () => new Date(),
+    concurrency: 2,
+    once: true,
+    pollMs: 10,
+    retry: { retries: 2, backoffMs: 1, backoffMaxMs: 5 },
+    defaultAgent: SCRIPTED,
+    stop: new AbortController().signal,
+    graceMs: 1000,
+    abort: new AbortController().signal,
+    onEvent: async (event) => {
+      events.push(event);
+    },
+    onStderr: () => {},
+    onWarning: (message) => {
+      throw new Error(`unexpected warning: ${message}`);
+    },
+    ...overrides,
+  });
+  return { done, events };
+}
+
+const typesOf = (events: CliEvent[], thread: string) =>
+  events.filter((event) => event.thread === thread).map((event) => event.type);
+
+describe("runWorker", () => {
+  it("cancels a claimed thread whose expired lease carried a cancel request, running no step of it", async () => {
+    const thread = await start(true);
+    // A holder on another host was asked to cancel the thread, then died: its lease expires with the request.
+    const lease = { ttlMs: 500, pid: 4242, host: "there", now: new Date(Date.now() - 1000) };
+    await store.refs.acquireLease(thread.id, lease);
+    expect(await store.refs.requestCancel(thread.id, new Date(Date.now() - 900))).not.toBeNull();
+
+    const { done, events } = work();
+    expect(await done).toMatchObject({ claimed: 1, steps: 0 });
+    expect(typesOf(events, thread.id)).toEqual(["thread-claimed", "thread-released"]);
+    expect(events.at(-2)).toMatchObject({ type: "thread-released", status: "cancelled", reason: "cancelled" });
+    expect(await store.refs.getThread(thread.id)).toMatchObject({ status: "cancelled", stepCount: 0 });
+    expect(await store.refs.listLeases()).toEqual([]);
+  });
+
+  it("steps every queued thread to its end, and leaves threads started without --queue alone", async () => {
+    const queued = [await start(true), await start(true), await start(true)];
+    const local = await start(false);
+    const { done, events } = work();
+    expect(await done).toMatchObject({ reason: "idle", steps: 6, claimed: 3, failed: 0 });
+    for (const thread of queued) {
+      expect(await store.refs.getThread(thread.id)).toMatchObject({ status: "ended", stepCount: 2 });
+      expect(typesOf(events, thread.id)).toEqual([
+        "thread-claimed",
+        "step-started",
+        "step-finished",
+        "step-started",
+        "step-finished",
+        "thread-ended",
+        "thread-released",
+      ]);
+    }
+    expect(await store.refs.getThread(local.id)).toMatchObject({ status: "active", stepCount: 0 });
+    expect(events.at(-1)).toMatchObject({ type: "worker-stopped", worker: "here:1" });
+    expect(await store.refs.listLeases()).toEqual([]);
+  });
+
+  it("retries a failing step with backoff, then sets the thread failed with the last error", async () => {
+    const thread = await start(true, FAILING);
+    const { done, events } = work({ config: FAILING, defaultAgent: "failing" });
+    expect(await done).toMatchObject({ reason: "idle", steps: 0, claimed: 1, failed: 1 });
+    const attempt = ["step-started", "step-failed"];
+    const expected = [
+      "thread-claimed",
+      ...attempt,
+      "step-retry",
+      ...attempt,
+      "step-retry",
+      ...attempt,
+      "thread-failed",
+    ];
+    expect(typesOf(events, thread.id) as string[]).toEqual([...expected, "thread-released"]);
+    expect(events.filter((event) => event.type === "step-retry")).toMatchObject([
+      { attempt: 2, attempts: 3, delayMs: 1 },
+      { attempt: 3, attempts: 3, delayMs: 2 },
+    ]);
+    const failed = await store.refs.getThread(thread.id);
+    expect(failed).toMatchObject({ status: "failed", stepCount: 0, failure: { code: "agent-failed", attempts: 3 } });
+    expect(failed?.failure?.message).toContain("broken");
+    expect(await store.refs.listLeases()).toEqual([]);
+  });
+
+  it("stops after --max-steps, letting the threads it holds go as they stand", async () => {
+    const threads = [await start(true), await start(true)];
+    const { done, events } = work({ maxSteps: 3, once: false });
+    expect(await done).toMatchObject({ reason: "max-steps", steps: 3 });
+    const records = await Promise.all(threads.map((thread) => store.refs.getThread(thread.id)));
+    expect(records.map((record) => record?.stepCount).sort()).toEqual([1, 2]);
+    const released = events.filter((event) => event.type === "thread-released");
+    expect(released.map((event) => event.reason).sort()).toEqual(["ended", "stopping"]);
+    expect(await store.refs.listLeases()).toEqual([]);
+  });
+
+  it("claims nothing once stopped, and says why it stopped", async () => {
+    await start(true);
+    const stop = new AbortController();
+    stop.abort("SIGTERM");
+    const { done, events } = work({ stop: stop.signal, once: false });
+    expect(await done).toMatchObject({ reason: "signal", steps: 0, claimed: 0 });
+    expect(events.map((event) => event.type)).toEqual(["worker-started", "worker-stopped"]);
+  });
+
+  it("claims only threads of the workflow it is given", async () => {
+    const thread = await start(true);
+    const { done } = work({ workflow: "another" });
+    expect(await done).toMatchObject({ reason: "idle", claimed: 0 });
+    expect(await store.refs.getThread(thread.id)).toMatchObject({ status: "active" });
+  });
+});

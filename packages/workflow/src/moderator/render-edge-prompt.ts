@@ -1,0 +1,112 @@
+import { END, messageOf, START, type WorkflowNode } from "@uwf/protocol";
+import { EdgePromptError } from "../errors/edge-prompt-error.ts";
+import { allBranchProperties, listStatusBranches } from "../schema/status-branches.ts";
+import { declaredInputs } from "./declared-inputs.ts";
+import {
+  EDGE_PROMPT_MEMORY_LIMIT,
+  EDGE_PROMPT_RENDER_LIMIT_MS,
+  type EdgeTemplate,
+  edgeTemplateEngine,
+  parseEdgeTemplate,
+} from "./edge-template.ts";
+import type { ModeratorHistory } from "./moderator-history.ts";
+import { renderPlainSubstitution } from "./plain-substitution.ts";
+
+export interface RenderEdgePromptOptions {
+  /** The edge's prompt: its source text (plain substitutions render without liquidjs) or a parsed template. */
+  template: string | EdgeTemplate;
+  from: string;
+  to: string;
+  history: ModeratorHistory;
+  /** The workflow: what its roles and inputs declare renders empty when a reply or a start leaves it out. */
+  workflow?: WorkflowNode;
+}
+
+/**
+ * What an edge prompt may read (DESIGN §2): `start`, `thread` and `inputs` (the start inputs),
+ * each input also by its own name; after a step, that step's output fields too (winning over an
+ * input of the same name) and `_body`. `start`, `thread` and `inputs` win over a field of the
+ * same name, so a template always means the same thing. A field the role declares, or an input
+ * the workflow declares, that is missing is null: it renders empty, as Liquid renders a missing
+ * optional value, instead of failing the step.
+ */
+export function edgePromptContext(
+  from: string,
+  history: ModeratorHistory,
+  workflow?: WorkflowNode,
+): Record<string, unknown> {
+  const declared = workflow === undefined ? undefined : declaredNames(workflow);
+  const inputs = { ...nulls(declared?.inputs), ...history.start.inputs };
+  const base = { start: { ...history.start, inputs }, thread: history.thread, inputs };
+  const last = history.steps.at(-1);
+  if (from === START || last === undefined) return { ...inputs, ...base };
+  return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...base };
+}
+
+interface DeclaredNames {
+  inputs: string[];
+  fields(role: string): string[];
+}
+
+const declaredByWorkflow = new WeakMap<WorkflowNode, DeclaredNames>();
+
+function declaredNames(workflow: WorkflowNode): DeclaredNames {
+  let declared = declaredByWorkflow.get(workflow);
+  if (declared === undefined) {
+    const fieldsByRole = new Map<string, string[]>();
+    declared = {
+      inputs: declaredInputs(workflow.inputs)?.names ?? [],
+      fields(role) {
+        let fields = fieldsByRole.get(role);
+        if (fields === undefined) {
+          const schema = workflow.roles[role]?.frontmatter;
+          fields = schema === undefined ? [] : Object.keys(allBranchProperties(listStatusBranches(schema)));
+          fieldsByRole.set(role, fields);
+        }
+        return fields;
+      },
+    };
+    declaredByWorkflow.set(workflow, declared);
+  }
+  return declared;
+}
+
+function nulls(names: readonly string[] | undefined): Record<string, null> {
+  const result: Record<string, null> = {};
+  for (const name of names ?? []) result[name] = null;
+  return result;
+}
+
+/** Renders an edge prompt, trimmed. An undefined variable, or an empty prompt to a role, is an `EdgePromptError`. */
+export async function renderEdgePrompt(options: RenderEdgePromptOptions): Promise<string> {
+  const { from, to, history } = options;
+  let rendered: string;
+  try {
+    const context = edgePromptContext(from, history, options.workflow);
+    const plain = typeof options.template === "string" ? renderPlainSubstitution(options.template, context) : undefined;
+    if (plain !== undefined) rendered = plain;
+    else {
+      const template = typeof options.template === "string" ? parseEdgeTemplate(options.template) : options.template;
+      rendered = await edgeTemplateEngine().render(template, context);
+    }
+  } catch (error) {
+    throw new EdgePromptError(from, to, `cannot be rendered: ${describeRenderError(error)}`, { cause: error });
+  }
+  const prompt = rendered.trim();
+  if (prompt === "" && to !== END) throw new EdgePromptError(from, to, "rendered empty; the next role needs a prompt");
+  return prompt;
+}
+
+/** liquidjs names its limits tersely ("memory alloc limit exceeded, line:1, col:1"); say which limit, and its number. */
+function describeRenderError(error: unknown): string {
+  const message = messageOf(error);
+  const where = /, (line:\d+, col:\d+)/.exec(message)?.[1];
+  const at = where === undefined ? "" : ` (${where})`;
+  if (message.includes("template render limit exceeded")) {
+    return `it ran longer than the ${EDGE_PROMPT_RENDER_LIMIT_MS} ms render limit${at}`;
+  }
+  if (message.includes("memory alloc limit exceeded")) {
+    return `it built more than the ${EDGE_PROMPT_MEMORY_LIMIT.toLocaleString("en-US")} characters or list items a render may${at}`;
+  }
+  return message;
+}

@@ -2,21 +2,13 @@ import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import type { BudgetFlags } from "./limits-from-flags.ts";
-import { startCommand } from "./start.ts";
+import { type StartCommandOptions, startCommand } from "./start.ts";
 import { stepCommand } from "./step.ts";
 
-export interface RunCommandOptions extends BudgetFlags {
-  workflow: string;
-  prompt?: string;
-  promptFile?: string;
-  cwd?: string;
-  input?: string[];
-  inputs?: string;
+/** `start`'s flags (`--queue` only starts the thread, for `uwf worker`), and the steps' agent and time limit. */
+export interface RunCommandOptions extends StartCommandOptions {
   agent?: string;
   timeout?: number;
-  /** Start the thread for `uwf worker` and step none of it here: `start --queue`. */
-  queue?: boolean;
 }
 
 /**

@@ -47,6 +47,7 @@ describe("the @uwf/agents entry", () => {
       "safeParseConfig",
       "saveConfig",
       "setConfigValue",
+      "setConfigValues",
       "unsetConfigValue",
       "verifyModelAccess",
       "writeDotenvValue",

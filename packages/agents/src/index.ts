@@ -21,10 +21,12 @@ export {
 } from "./claude-code/check-claude-code.ts";
 export {
   type ConfigEntry,
+  type ConfigSetting,
   type EditConfigOptions,
   getConfigValue,
   listConfigValues,
   setConfigValue,
+  setConfigValues,
   unsetConfigValue,
 } from "./config/config-values.ts";
 export { dotenvFilePath, readDotenvValue, writeDotenvValue } from "./config/dotenv-file.ts";

@@ -19,10 +19,10 @@ async function main(): Promise<void> {
   const { normalizeArgv } = await import("./normalize-argv.ts");
   const argv = normalizeArgv(raw);
   try {
-    const { runCli } = await import("./registry.ts");
+    const { runCli } = await import("./pipeline/run-cli.ts");
     process.exitCode = await runCli(argv);
   } catch (error) {
-    const { reportError } = await import("./report-error.ts");
+    const { reportError } = await import("./pipeline/report-error.ts");
     process.exitCode = reportError(error, argv.includes("--json") || argv.includes("--jsonl"));
   }
 }

@@ -12,7 +12,7 @@ import {
 } from "@uwf/engine";
 import { UsageError } from "./errors/usage-error.ts";
 import { hintFor, messageWithHint } from "./hint-for.ts";
-import { describeError } from "./report-error.ts";
+import { describeError } from "./pipeline/report-error.ts";
 
 const THREAD = sampleThreadRecord().id;
 

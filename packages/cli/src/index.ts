@@ -1,1 +1,1 @@
-export { runCli } from "./registry.ts";
+export { runCli } from "./pipeline/run-cli.ts";

@@ -1,11 +1,11 @@
 import yoctoSpinner from "yocto-spinner";
-import type { ProgressStatus } from "./context.ts";
+import type { ProgressStatus } from "./pipeline/command-context.ts";
 
 /**
  * A live spinner on stderr while an agent runs: step, role, agent, elapsed time and, for agents that
  * report it, the turn and the last tool called; during a batch, how many of its threads run, wait, are
  * done and failed. Only used when stderr is a terminal. Its colour is
- * decided when it loads (see createProgress in registry.ts).
+ * decided when it loads (see createProgress in pipeline/make-context.ts).
  */
 export function createStatusLine(): (status: ProgressStatus | null) => void {
   let spinner: ReturnType<typeof yoctoSpinner> | null = null;
@@ -29,7 +29,7 @@ export function createStatusLine(): (status: ProgressStatus | null) => void {
       stream: process.stderr,
       color: "cyan",
       // Its own handlers would exit at once on Ctrl-C or SIGTERM, before uwf stops the agent and says
-      // where the agent's output was kept: uwf's signal handlers stop the command (see registry.ts).
+      // where the agent's output was kept: uwf's signal handlers stop the command (see pipeline/signals/install-signal-handlers.ts).
       handleSignals: false,
     }).start();
     timer = setInterval(() => {

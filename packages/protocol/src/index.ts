@@ -80,6 +80,7 @@ export {
   workerStartedEventSchema,
   workerStoppedEventSchema,
 } from "./cli-events.ts";
+export type { ResumeResult, RunResult, ShowResult, StepThreadsResult } from "./command-results.ts";
 export {
   type Config,
   configSchema,

@@ -1,10 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configSchema } from "@uwf/protocol";
 import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
 import { InvalidConfigError } from "../errors/invalid-config-error.ts";
-import { getConfigValue, listConfigValues, setConfigValue, unsetConfigValue } from "./config-values.ts";
+import {
+  getConfigValue,
+  listConfigValues,
+  setConfigValue,
+  setConfigValues,
+  unsetConfigValue,
+} from "./config-values.ts";
 import { loadConfig } from "./load-config.ts";
 
 let temp: { path: string; remove: () => void };
@@ -81,6 +87,46 @@ describe("setConfigValue", () => {
 
   it("refuses an empty key", async () => {
     await expect(setConfigValue(temp.path, "agents..command", "x")).rejects.toThrow("expected a dotted key");
+  });
+});
+
+describe("setConfigValues", () => {
+  it("sets the keys in order, keeping comments, and writes config.yaml once", async () => {
+    writeFileSync(configFile, "# mine\nretries: 1\n");
+    const renamed: string[] = [];
+    const watcher = watch(temp.path, (event, name) => {
+      if (event === "rename" && name === "config.yaml") renamed.push(name);
+    });
+    try {
+      const config = await setConfigValues(temp.path, [
+        { key: "retries", valueText: "3" },
+        { key: "agents.claude", valueText: JSON.stringify({ command: "claude" }) },
+        { key: "agents.claude.args", valueText: "[-p]" },
+        { key: "defaultAgent", valueText: "claude" },
+      ]);
+      expect(config.retries).toBe(3);
+      expect(config.agents.claude).toEqual({ command: "claude", args: ["-p"] });
+      expect(await loadConfig(temp.path)).toEqual(config);
+      expect(readFileSync(configFile, "utf8")).toStartWith("# mine\n");
+      // The one rename of the temp file over config.yaml is reported once the watcher has caught up.
+      const deadline = Date.now() + 2000;
+      while (renamed.length === 0 && Date.now() < deadline) await Bun.sleep(10);
+      await Bun.sleep(50);
+      expect(renamed).toEqual(["config.yaml"]);
+    } finally {
+      watcher.close();
+    }
+  });
+
+  it("writes nothing when a later key would make the config invalid", async () => {
+    writeFileSync(configFile, "retries: 1\n");
+    const attempt = setConfigValues(temp.path, [
+      { key: "retries", valueText: "3" },
+      { key: "timeout", valueText: "soon" },
+    ]);
+    await expect(attempt).rejects.toThrow('cannot set "timeout"');
+    expect(readFileSync(configFile, "utf8")).toBe("retries: 1\n");
+    expect(readdirSync(temp.path)).toEqual(["config.yaml"]);
   });
 });
 

@@ -47,14 +47,51 @@ export async function setConfigValue(
   valueText: string,
   options: EditConfigOptions = {},
 ): Promise<Config> {
-  return editConfig(home, key, "set", options, (document, path) => document.setIn(path, parseValueText(valueText)));
+  return setConfigValues(home, [{ key, valueText }], options);
+}
+
+/** One key for `setConfigValues`: a dotted key and its value as YAML text, as `uwf config set` takes them. */
+export interface ConfigSetting {
+  key: string;
+  valueText: string;
+}
+
+/**
+ * Sets several dotted keys in `config.yaml` in order, as `setConfigValue` one by one would (each
+ * edit is checked against the schema, and refused with the same message), but writes the file once,
+ * atomically, at the end: a reader never sees it half set up, and a refused edit writes nothing.
+ */
+export async function setConfigValues(
+  home: string,
+  settings: readonly ConfigSetting[],
+  options: EditConfigOptions = {},
+): Promise<Config> {
+  return editConfig(
+    home,
+    settings.map(({ key, valueText }) => ({
+      key,
+      verb: "set" as const,
+      edit: (document: Document, path: string[]) => document.setIn(path, parseValueText(valueText)),
+    })),
+    options,
+  );
 }
 
 /** Removes one dotted key from `config.yaml` (its default applies again). */
 export async function unsetConfigValue(home: string, key: string, options: EditConfigOptions = {}): Promise<Config> {
-  return editConfig(home, key, "unset", options, (document, path) => {
-    document.deleteIn(path);
-  });
+  return editConfig(
+    home,
+    [
+      {
+        key,
+        verb: "unset",
+        edit: (document, path) => {
+          document.deleteIn(path);
+        },
+      },
+    ],
+    options,
+  );
 }
 
 export interface EditConfigOptions {
@@ -65,43 +102,56 @@ export interface EditConfigOptions {
   check?: (config: Config, previous: Config) => void;
 }
 
-async function editConfig(
-  home: string,
-  key: string,
-  verb: "set" | "unset",
-  options: EditConfigOptions,
-  edit: (document: Document, path: string[]) => void,
-): Promise<Config> {
+/** One change to the YAML document at a dotted key. */
+interface ConfigEdit {
+  key: string;
+  verb: "set" | "unset";
+  edit: (document: Document, path: string[]) => void;
+}
+
+async function editConfig(home: string, edits: readonly ConfigEdit[], options: EditConfigOptions): Promise<Config> {
   const file = configFilePath(home);
-  const path = splitKey(key);
-  if (path.length === 0 || path.some((segment) => segment === "")) {
-    throw new InvalidConfigError(
-      file,
-      [
-        {
-          line: null,
-          column: null,
-          path: key,
-          message: "expected a dotted key such as defaultAgent or agents.NAME.command",
-        },
-      ],
-      `cannot ${verb} "${key}"`,
-    );
-  }
+  const paths = edits.map(({ key, verb }) => {
+    const path = splitKey(key);
+    if (path.length === 0 || path.some((segment) => segment === "")) {
+      throw new InvalidConfigError(
+        file,
+        [
+          {
+            line: null,
+            column: null,
+            path: key,
+            message: "expected a dotted key such as defaultAgent or agents.NAME.command",
+          },
+        ],
+        `cannot ${verb} "${key}"`,
+      );
+    }
+    return path;
+  });
   const text = readConfigText(file);
   if (typeof text !== "string") throw text;
   const current = safeParseConfig(text, file);
   if (!current.success) throw current.error;
   const document: Document = parseDocument(text);
   if (document.contents === null) document.contents = document.createNode({});
-  edit(document, path);
-  const updated = document.toString();
-  const parsed = safeParseConfig(updated, file);
-  if (!parsed.success)
-    throw new InvalidConfigError(file, parsed.error.problems, `cannot ${verb} "${key}": ${file} would become invalid`);
-  options.check?.(parsed.value, current.value);
+  let updated = text;
+  let config = current.value;
+  for (const [index, { key, verb, edit }] of edits.entries()) {
+    edit(document, paths[index] as string[]);
+    updated = document.toString();
+    const parsed = safeParseConfig(updated, file);
+    if (!parsed.success)
+      throw new InvalidConfigError(
+        file,
+        parsed.error.problems,
+        `cannot ${verb} "${key}": ${file} would become invalid`,
+      );
+    options.check?.(parsed.value, config);
+    config = parsed.value;
+  }
   await writeFileAtomically(file, updated);
-  return parsed.value;
+  return config;
 }
 
 function parseValueText(valueText: string): unknown {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "bun:test";
 import * as protocol from "@uwf/protocol";
 import { Option } from "commander";
-import { COMMAND_TABLE, GLOBAL_OPTIONS, HELP_GROUPS, isCommandGroup } from "./command-table.ts";
+import { COMMAND_TABLE, HELP_GROUPS } from "./command-table.ts";
 import type { CommandEntry } from "./define-command.ts";
+import { isCommandGroup } from "./define-command.ts";
+import { GLOBAL_OPTIONS } from "./global-options.ts";
 
 /** Every command in the table, named as typed: `start`, `workflow add`. */
 function allCommands(): Array<[string, CommandEntry]> {

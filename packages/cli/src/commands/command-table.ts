@@ -1,10 +1,4 @@
-import {
-  type CommandEntry,
-  type CommandGroup,
-  defineCommand,
-  type OptionEntry,
-  withoutOptions,
-} from "./define-command.ts";
+import { type CommandEntry, type CommandTable, defineCommand, withoutOptions } from "./define-command.ts";
 import {
   collect,
   parseGcGraceSeconds,
@@ -15,40 +9,9 @@ import {
 
 /**
  * Every command: its arguments, flags, description, examples and the module that runs it. The
- * registry builds commander's tree from this table, help shows its examples, and completion walks it.
+ * pipeline (pipeline/run-cli.ts) builds commander's tree from this table, help shows its examples, and completion walks it.
  * A module is imported only when its command runs; its options type checks the entry here.
  */
-
-/** Flags every command takes (before or after the command's name). */
-export const GLOBAL_OPTIONS: readonly OptionEntry[] = [
-  {
-    key: "home",
-    flags: "--home <dir>",
-    description: "uwf home (default: $UWF_HOME, the nearest .uwf/, or ~/.uwf)",
-    completes: "directory",
-  },
-  {
-    key: "store",
-    flags: "--store <url>",
-    description:
-      "the store: postgres://USER:PASSWORD@HOST/DATABASE (default: $UWF_STORE, store: in config, or the home's files)",
-  },
-  { key: "json", flags: "--json", description: "print exactly one JSON document on stdout" },
-  {
-    key: "jsonl",
-    flags: "--jsonl",
-    description: "print NDJSON: run, step, resume, log --follow and worker print an event per line as they go",
-  },
-  { key: "color", flags: "--no-color", description: "no colours (also NO_COLOR; FORCE_COLOR and CI are honoured)" },
-  { key: "quiet", flags: "-q, --quiet", description: "no warnings or progress on stderr" },
-  { key: "verbose", flags: "-v, --verbose", description: "stream the agent's stderr" },
-];
-
-/** `uwf help TOPIC`: what is not one command's. */
-export const HELP_TOPICS: ReadonlyArray<{ name: string; description: string }> = [
-  { name: "exit-codes", description: "what each exit code means, and the error codes behind it" },
-  { name: "json", description: "what --json prints, and the schema of each command's document" },
-];
 
 /**
  * The headings `uwf --help` (and `uwf thread --help`) lists the commands under, in this order; each
@@ -569,7 +532,7 @@ const STORE_COMMANDS: readonly CommandEntry[] = [
 ];
 
 /** The top level, in the order `uwf --help` lists it. */
-export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
+export const COMMAND_TABLE: CommandTable = [
   defineCommand({
     name: "init",
     description: "create a .uwf/ home in the current directory",
@@ -677,7 +640,7 @@ export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
       verify: { flags: "--no-verify", description: "do not check the key with a request" },
     },
     examples: ["uwf setup", 'printf %s "$KEY" | uwf setup --api-key -', "uwf setup --agent claude-code"],
-    load: async () => (await import("./setup.ts")).setupCommand,
+    load: async () => (await import("./setup/setup.ts")).setupCommand,
   }),
   defineCommand({
     name: "completion",
@@ -694,7 +657,7 @@ export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
     examples: [],
     json: "completionCandidatesResultSchema",
     hidden: true,
-    load: async () => (await import("./completion/complete.ts")).completeCommand,
+    load: async () => (await import("./completion/complete.ts")).completeCommand(COMMAND_TABLE),
   }),
   defineCommand({
     name: "version",
@@ -709,10 +672,6 @@ export const COMMAND_TABLE: ReadonlyArray<CommandEntry | CommandGroup> = [
     arguments: [{ syntax: "[command-or-topic...]", key: "words", completes: "command" }],
     examples: ["uwf help step", "uwf help workflow add", "uwf help exit-codes"],
     json: "helpTopicResultSchema",
-    load: async () => (await import("./help/help-topic.ts")).helpTopicCommand,
+    load: async () => (await import("./help/help-topic.ts")).helpTopicCommand(COMMAND_TABLE),
   }),
 ];
-
-export function isCommandGroup(entry: CommandEntry | CommandGroup): entry is CommandGroup {
-  return "commands" in entry;
-}

@@ -1,5 +1,5 @@
-import type { CommandContext } from "../context.ts";
-import type { CommandOutcome } from "../registry.ts";
+import type { CommandContext } from "../pipeline/command-context.ts";
+import type { CommandOutcome } from "../pipeline/command-outcome.ts";
 
 /**
  * What a word on the command line completes to: thread ids or workflow names from the store, the
@@ -42,7 +42,7 @@ export interface CommandSpec<Options, Result> {
   load(): Promise<(options: Options, context: CommandContext) => Promise<CommandOutcome<Result>>>;
 }
 
-/** A command as the registry, help and completion read it: its types checked by `defineCommand`, then set aside. */
+/** A command as the pipeline, help and completion read it: its types checked by `defineCommand`, then set aside. */
 export interface CommandEntry {
   name: string;
   description: string;
@@ -64,6 +64,13 @@ export interface CommandGroup {
   description: string;
   commands: readonly CommandEntry[];
   examples: readonly string[];
+}
+
+/** Every command and group, in the order `uwf --help` lists them (COMMAND_TABLE). */
+export type CommandTable = ReadonlyArray<CommandEntry | CommandGroup>;
+
+export function isCommandGroup(entry: CommandEntry | CommandGroup): entry is CommandGroup {
+  return "commands" in entry;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { InitResult } from "@uwf/protocol";
-import type { CommandContext } from "../context.ts";
+import type { CommandContext } from "../pipeline/command-context.ts";
 
 /** `uwf init`: a project home in `./.uwf`, found by every uwf command run below this directory. */
 export async function initCommand(context: CommandContext) {

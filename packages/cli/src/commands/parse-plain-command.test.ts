@@ -1,10 +1,11 @@
 import { describe, expect, it } from "bun:test";
 import { Command } from "commander";
-import { COMMAND_TABLE, GLOBAL_OPTIONS } from "./command-table.ts";
+import { COMMAND_TABLE } from "./command-table.ts";
+import { GLOBAL_OPTIONS } from "./global-options.ts";
 import { parsePlainCommand } from "./parse-plain-command.ts";
 import { registerCommands } from "./register-commands.ts";
 
-/** What commander makes of `argv` with the registry's tree: the command's options (arguments included) and the globals. */
+/** What commander makes of `argv` with the pipeline's tree: the command's options (arguments included) and the globals. */
 function parseWithCommander(argv: string[]): {
   name: string;
   options: Record<string, unknown>;

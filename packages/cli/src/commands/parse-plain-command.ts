@@ -1,5 +1,7 @@
-import { COMMAND_TABLE, GLOBAL_OPTIONS, isCommandGroup } from "./command-table.ts";
+import { COMMAND_TABLE } from "./command-table.ts";
 import type { CommandEntry, OptionEntry } from "./define-command.ts";
+import { isCommandGroup } from "./define-command.ts";
+import { GLOBAL_OPTIONS } from "./global-options.ts";
 
 /** A command line read without commander: the command, its options (arguments included), and the global flags. */
 export interface PlainCommand {

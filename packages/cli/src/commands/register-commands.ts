@@ -1,7 +1,9 @@
 import { type Command, Option } from "commander";
-import type { RunCommand } from "../registry.ts";
-import { COMMAND_TABLE, HELP_GROUPS, HELP_TOPICS, isCommandGroup, PROGRAM_EXAMPLES } from "./command-table.ts";
+import type { RunCommand } from "../pipeline/command-outcome.ts";
+import { COMMAND_TABLE, HELP_GROUPS, PROGRAM_EXAMPLES } from "./command-table.ts";
 import type { CommandEntry, CommandGroup } from "./define-command.ts";
+import { isCommandGroup } from "./define-command.ts";
+import { HELP_TOPICS } from "./help-topics.ts";
 
 /**
  * Registers the command table, or only the top-level command `name` when it names one. Building the

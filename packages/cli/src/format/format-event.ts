@@ -1,7 +1,7 @@
-import type { CliEvent, StepSummary } from "@uwf/protocol";
-import type { EmitOptions } from "../context.ts";
+import type { CliEvent } from "@uwf/protocol";
+import type { EmitOptions } from "../pipeline/command-context.ts";
 import { createPalette } from "./create-palette.ts";
-import { formatDuration } from "./format-duration.ts";
+import { formatStepLine } from "./format-step-line.ts";
 import { formatWorkerEvent } from "./format-worker-event.ts";
 
 /**
@@ -14,11 +14,4 @@ export function formatEvent(event: CliEvent, color: boolean, options: EmitOption
   if (event.type !== "step-finished") return "";
   const line = formatStepLine(event, color);
   return options.showThread === true ? `${createPalette(color).cyan(event.thread)} ${line}` : line;
-}
-
-/** `#2 reviewer approved claude · 12.4s · 7QF3M0X2KD1BH` */
-export function formatStepLine(step: StepSummary, color: boolean): string {
-  const paint = createPalette(color);
-  const status = step.status === null ? "" : ` ${paint.yellow(step.status)}`;
-  return `${paint.dim(`#${step.number}`)} ${paint.bold(step.role)}${status} ${paint.dim(`${step.agent} · ${formatDuration(step.durationMs)} · ${step.address}`)}`;
 }

@@ -1,7 +1,7 @@
 import type { CliEvent } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
 import { formatDuration } from "./format-duration.ts";
-import { formatStepLine } from "./format-event.ts";
+import { formatStepLine } from "./format-step-line.ts";
 
 /**
  * A line of `uwf worker`'s log: the worker (`host:pid`), the thread, and what happened: claimed, a

@@ -1,33 +1,28 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import { agentRunNodeSchema, errorResultSchema, stepResultSchema } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { fixtureAgentsConfig, LINEAR, useTempHome } from "../helpers/temp-home.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
-
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "retries: 2",
-      "agents:",
-      ...[
-        "invalid-then-valid",
-        "always-invalid",
-        "sleepy",
-        "slow-valid",
-        "plan-then-do",
-        "slow-invalid",
-        "lone-surrogate-then-valid",
-      ].flatMap((name) => [`  ${name}:`, `    command: sh`, `    args: ["${agent(name)}"]`]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) =>
+    home.writeConfig(
+      [
+        "retries: 2",
+        ...fixtureAgentsConfig([
+          "invalid-then-valid",
+          "always-invalid",
+          "sleepy",
+          "slow-valid",
+          "plan-then-do",
+          "slow-invalid",
+          "lone-surrogate-then-valid",
+        ]),
+      ].join("\n"),
+    ),
 });
-afterEach(() => temp.cleanup());
 
 const start = () => temp.startThread(LINEAR);
 

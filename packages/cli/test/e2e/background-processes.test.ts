@@ -10,6 +10,7 @@ import {
   startResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
+import { waitForSignalTaken } from "../helpers/process-state.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 /**
@@ -134,9 +135,9 @@ for (const backend of BACKENDS) {
       });
       await waitFor(() => existsSync(pidFile), { what: "the agent starting" });
       // The first drains: the step may finish within the grace; the second stops it. Signals of one kind
-      // sent at once merge into one, so the second waits a moment.
+      // still pending merge into one, so the second waits until the worker has taken the first.
       worker.kill("SIGTERM");
-      await Bun.sleep(200);
+      await waitForSignalTaken(worker.pid);
       worker.kill("SIGTERM");
       expect(await worker.exited).toBe(0);
       await waitUntilStopped(await holder(), "the holder");

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agents/test";
+import { type FakeAnthropicServer, fakeTextReply } from "@uwf/agents/test";
 import {
-  cliEventSchema,
   errorResultSchema,
   listResultSchema,
   logResultSchema,
@@ -11,13 +10,11 @@ import {
   stepResultSchema,
   treeResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { parseEvents } from "../helpers/cli-events.ts";
+import { FAKE_MODEL_ENV, startFakeModelApi } from "../helpers/fake-model-api.ts";
+import { FIXTURES, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 async function show(thread: string) {
   const shown = await temp.uwf(["show", thread, "--json"]);
@@ -48,10 +45,7 @@ describe("a step limit", () => {
     const stopped = await temp.uwf(["step", thread, "--agent", SCRIPTED, "--jsonl"]);
     expect(stopped.exitCode).toBe(20);
     expect(stopped.stderr).toBe("");
-    const events = stopped.stdout
-      .trim()
-      .split("\n")
-      .map((line) => cliEventSchema.parse(JSON.parse(line)));
+    const events = parseEvents(stopped.stdout);
     expect(events).toEqual([{ type: "thread-suspended", thread, head: before.head, role: "doer", reason: "budget" }]);
     const after = await show(thread);
     expect(after).toMatchObject({ status: "suspended", reason: "budget", head: before.head, stepCount: 1 });
@@ -254,27 +248,12 @@ describe("show, log, list and tree", () => {
 });
 
 describe("token and cost limits, with the built-in agent against the fake Messages API", () => {
-  const KEY_VARIABLE = "UWF_E2E_FAKE_ANTHROPIC_KEY";
-  const KEY = "test-key-not-secret";
-  const env = { [KEY_VARIABLE]: KEY };
+  const env = FAKE_MODEL_ENV;
   const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
   let server: FakeAnthropicServer;
 
   beforeEach(() => {
-    server = startFakeAnthropicServer({ apiKey: KEY });
-    temp.writeConfig(
-      [
-        "defaultAgent: model",
-        "agents:",
-        "  model: { builtin: anthropic, maxTurns: 5 }",
-        "providers:",
-        `  fake: { baseUrl: "${server.url}", apiKeyEnv: ${KEY_VARIABLE} }`,
-        "models:",
-        "  sonnet: { provider: fake, model: claude-sonnet-5-5, prices: { input: 3, output: 15 } }",
-        "defaultModel: sonnet",
-        "retries: 0",
-      ].join("\n"),
-    );
+    server = startFakeModelApi(temp, { extra: ["retries: 0"] });
   });
   afterEach(async () => {
     await server.close();

@@ -4,15 +4,9 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { isProcessAlive, isProcessGroupAlive, type Store } from "@uwf/cas";
 import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
-import {
-  type CliEvent,
-  cliEventSchema,
-  errorResultSchema,
-  type Lease,
-  shownThreadSchema,
-  startResultSchema,
-} from "@uwf/protocol";
+import { errorResultSchema, type Lease, shownThreadSchema, startResultSchema } from "@uwf/protocol";
 import { openStoreFromEnvironment } from "../../src/open-store.ts";
+import { parseEvents } from "../helpers/cli-events.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
@@ -154,10 +148,7 @@ for (const backend of BACKENDS) {
 
       // The worker let the thread go cancelled, found nothing more to claim, and stopped.
       expect(await worker.exited).toBe(0);
-      const events = (await new Response(worker.stdout as ReadableStream).text())
-        .trimEnd()
-        .split("\n")
-        .map((line): CliEvent => cliEventSchema.parse(JSON.parse(line)));
+      const events = parseEvents(await new Response(worker.stdout as ReadableStream).text());
       const failed = events.find((event) => event.type === "step-failed");
       expect(failed).toMatchObject({ thread, error: { code: "thread-cancelled" } });
       const run = failed?.type === "step-failed" ? failed.run : null;

@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { configValueResultSchema } from "@uwf/protocol";
-import { createTempHome, type TempHome } from "../helpers/temp-home.ts";
+import { useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 const configText = () => readFileSync(join(temp.home, "config.yaml"), "utf8");
 

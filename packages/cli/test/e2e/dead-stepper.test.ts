@@ -5,25 +5,14 @@ import { join } from "node:path";
 import { createSqliteRefStore, isProcessAlive, readProcessStart, refDatabasePath } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import { errorResultSchema, type Lease, stepResultSchema } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
-
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
+import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 let temp: TempHome;
 let pidFile: string;
 beforeEach(() => {
   temp = createTempHome();
   pidFile = join(temp.work, "agent.pid");
-  temp.writeConfig(
-    [
-      "agents:",
-      ...["sleepy", "plan-then-do"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+  temp.writeConfig([...fixtureAgentsConfig(["sleepy", "plan-then-do"])].join("\n"));
 });
 afterEach(() => temp.cleanup());
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -8,17 +8,13 @@ import {
   logResultSchema,
   startResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
 /** Four roles in turn (scout, analyst, writer, checker); the writer reports title, verdict, confidence and maybe a note. */
 const SURVEY = join(FIXTURES, "workflows/survey.yaml");
 const SURVEY_SCRIPTED = `scripted:${join(FIXTURES, "workflows/survey.scenario.yaml")}`;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 /** A linear thread run to its end: planner ("write hello.txt"), then doer. */
 async function finishedThread(prompt = "The task"): Promise<{ thread: string; planner: string; doer: string }> {

@@ -10,6 +10,7 @@ import {
   startResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
+import { quoteForShell, runProcess, UWF_COMMAND } from "../helpers/run-process.ts";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome, type UwfRun } from "../helpers/temp-home.ts";
 
 /**
@@ -19,7 +20,7 @@ import { createTempHome, LINEAR, SCRIPTED, type TempHome, type UwfRun } from "..
  * real: a small tmpfs and a read-only bind mount, where this machine lets the tests mount.
  */
 
-const BIN = resolve(import.meta.dir, "../../src/bin.ts");
+const BIN = UWF_COMMAND[1] as string;
 
 /** Why mounting is impossible here (not root, no mount, a container that refuses), or null when it works. */
 const mountRefusal = probeMounting();
@@ -291,19 +292,12 @@ describe.skipIf(unprivilegedRefusal !== null)(
     /** Runs uwf as an unprivileged user when this test runs as root (root ignores file modes). */
     async function uwfUnprivileged(args: string[], stdin?: string): Promise<UwfRun> {
       const drop = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
-      const child = Bun.spawn([...drop, process.execPath, BIN, ...args], {
+      const run = await runProcess([...drop, ...UWF_COMMAND, ...args], {
         cwd: temp.work,
         env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1", HOME: temp.work },
-        stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
-        stdout: "pipe",
-        stderr: "pipe",
+        ...(stdin === undefined ? {} : { stdin }),
       });
-      const [stdout, stderr, exitCode] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ]);
-      return { exitCode, stdout, stderr, json: <Value>() => JSON.parse(stdout) as Value };
+      return { ...run, json: <Value>() => JSON.parse(run.stdout) as Value };
     }
 
     /** The temp folders open to the unprivileged user, except objects/, which it may only read. */
@@ -391,7 +385,7 @@ describe("a closed stdout", () => {
   /** `uwf ARGS | head -c 10`: uwf's exit status and stderr. */
   async function intoHead(args: string[]): Promise<{ exitCode: number; stderr: string }> {
     const stderrFile = join(temp.work, "stderr.txt");
-    const command = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+    const command = [...UWF_COMMAND, ...args].map(quoteForShell).join(" ");
     const shell = Bun.spawn(
       ["bash", "-c", `${command} 2>'${stderrFile}' | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`],
       {

@@ -1,15 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { logResultSchema, readResultSchema, stepResultSchema } from "@uwf/protocol";
-import { createTempHome, EXAMPLES, runExampleArgs, type TempHome } from "../helpers/temp-home.ts";
+import { EXAMPLES, runExampleArgs, useTempHome } from "../helpers/temp-home.ts";
 
 const REPOSITORY = join(EXAMPLES, "..");
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 describe("the examples", () => {
   it("run the review loop round twice to its end", async () => {

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTempHome, type TempHome } from "../helpers/temp-home.ts";
+import { useTempHome } from "../helpers/temp-home.ts";
 
 const WORKFLOW = `name: judged
 roles:
@@ -18,11 +18,7 @@ graph:
   judge: [{ role: $END, prompt: "Done." }]
 `;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 describe("the author's field order", () => {
   it("is what workflow show prints for a registered workflow, whose --json still hashes to its address", async () => {

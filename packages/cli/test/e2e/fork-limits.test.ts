@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { createSqliteRefStore, refDatabasePath } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import { forksResultSchema, listResultSchema } from "@uwf/protocol";
-import { createTempHome, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { LINEAR, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 /** The forks `list --forks-of` finds, as the binary lists them. */
 async function listedForks(thread: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { REF_SCHEMA_VERSION } from "@uwf/cas";
 import {
@@ -12,13 +12,9 @@ import {
   stepResultSchema,
   treeResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 const start = () => temp.startThread(LINEAR, "The task");
 

@@ -10,9 +10,11 @@ import {
   startResultSchema,
   versionResultSchema,
 } from "@uwf/protocol";
-import { COMMAND_TABLE, isCommandGroup } from "../../src/commands/command-table.ts";
+import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
+import { isCommandGroup } from "../../src/commands/define-command.ts";
 import { EXIT_CODE_BY_ERROR_CODE } from "../../src/exit-codes.ts";
 import { VERSION } from "../../src/version.ts";
+import { type ProcessRun, runProcess } from "../helpers/run-process.ts";
 import { createTempHome, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 let temp: TempHome;
@@ -33,19 +35,11 @@ beforeAll(async () => {
 afterAll(() => temp.cleanup());
 
 /** Runs a shell script with the sources' `uwf` first on PATH and the temp home. */
-async function runShell(shell: string, script: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const child = Bun.spawn([shell, "-c", script], {
+function runShell(shell: string, script: string): Promise<ProcessRun> {
+  return runProcess([shell, "-c", script], {
     cwd: temp.work,
     env: { ...process.env, PATH: `${binFolder}:${process.env.PATH}`, UWF_HOME: temp.home, NO_COLOR: "1" },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, exitCode] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { exitCode, stdout, stderr };
 }
 
 async function complete(words: string[], home?: string) {

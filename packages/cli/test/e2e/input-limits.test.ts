@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -10,28 +10,16 @@ import {
   startResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { fixtureAgent, fixtureAgentsConfig, LINEAR, useTempHome } from "../helpers/temp-home.ts";
 
 /** Error messages are cut to 2,000 characters, plus the note of how much was cut. */
 const LONGEST_ERROR_LINE = 2100;
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
+const agent = fixtureAgent;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      ...["alias-bomb", "long-body", "plan-then-do"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig([...fixtureAgentsConfig(["alias-bomb", "long-body", "plan-then-do"])].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 /** A workflow file in the scratch directory: one role, `extra` lines appended at the top level. */
 function writeWorkflow(name: string, options: { prompt?: string; extra?: string[] } = {}): string {

@@ -1,25 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { startResultSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      "  big:",
-      "    command: sh",
-      `    args: ["${join(FIXTURES, "agents/big-reply.sh")}"]`,
-      "  planner:",
-      "    command: sh",
-      `    args: ["${join(FIXTURES, "agents/plan-then-do.sh")}"]`,
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) =>
+    home.writeConfig(
+      [
+        "agents:",
+        "  big:",
+        "    command: sh",
+        `    args: ["${join(FIXTURES, "agents/big-reply.sh")}"]`,
+        "  planner:",
+        "    command: sh",
+        `    args: ["${join(FIXTURES, "agents/plan-then-do.sh")}"]`,
+      ].join("\n"),
+    ),
 });
-afterEach(() => temp.cleanup());
 
 describe("a 50 MB reply", () => {
   it("is stored whole as the step's body", async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -9,13 +9,9 @@ import {
   stepResultSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 const start = () => temp.startThread(LINEAR);
 

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agents";
@@ -16,17 +16,13 @@ import {
   type ThreadStepNode,
   type WorkflowNode,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, useTempHome } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/long-review.yaml");
 /** Steps written straight into the store: enough bodies to overflow the prompt's 20,000-character quota. */
 const STEPS = 30;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 interface WrittenStep {
   number: number;

@@ -1,38 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeTextReply, startFakeAnthropicServer } from "@uwf/agents/test";
+import { type FakeAnthropicServer, fakeTextReply } from "@uwf/agents/test";
 import { waitFor } from "@uwf/cas/test";
 import {
-  type CliEvent,
-  cliEventSchema,
   forksResultSchema,
   listResultSchema,
   logResultSchema,
   stepBatchResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { parseEvents } from "../helpers/cli-events.ts";
+import { FAKE_MODEL_ENV, startFakeModelApi } from "../helpers/fake-model-api.ts";
+import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const MODEL_LOOP = join(FIXTURES, "workflows/model-loop.yaml");
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      ...["batch-worker", "slow-valid"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig([...fixtureAgentsConfig(["batch-worker", "slow-valid"])].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 const start = (workflow = LINEAR) => temp.startThread(workflow, "The task");
 
@@ -40,13 +27,6 @@ const record = (thread: string) => temp.showThread(thread);
 
 async function threadCount(): Promise<number> {
   return listResultSchema.parse((await temp.uwf(["list", "--limit", "0", "--json"])).json()).total;
-}
-
-function parseEvents(stdout: string): CliEvent[] {
-  return stdout
-    .trim()
-    .split("\n")
-    .map((line) => cliEventSchema.parse(JSON.parse(line)));
 }
 
 /** The largest number of agents that had started and not yet ended, read from batch-worker.sh's log in order. */
@@ -351,31 +331,20 @@ describe("uwf step T1 T2 … --parallel K", () => {
 });
 
 describe("uwf step … --batch-max-cost", () => {
-  const KEY_VARIABLE = "UWF_E2E_FAKE_ANTHROPIC_KEY";
-  const KEY = "test-key-not-secret";
-  const env = { [KEY_VARIABLE]: KEY };
-  let server: ReturnType<typeof startFakeAnthropicServer>;
+  const env = FAKE_MODEL_ENV;
+  let server: FakeAnthropicServer;
   beforeEach(() => {
     // Every round costs $1: a million input tokens at $1 per million. The worker always asks for more.
-    server = startFakeAnthropicServer({
-      apiKey: KEY,
-      defaultReply: fakeTextReply("---\n$status: more\n---\nAnother round.\n", {
-        input_tokens: 1_000_000,
-        output_tokens: 0,
-      }),
+    server = startFakeModelApi(temp, {
+      server: {
+        defaultReply: fakeTextReply("---\n$status: more\n---\nAnother round.\n", {
+          input_tokens: 1_000_000,
+          output_tokens: 0,
+        }),
+      },
+      maxTurns: 2,
+      models: { cheap: { model: "claude-haiku-4-5", prices: { input: 1, output: 5 } } },
     });
-    temp.writeConfig(
-      [
-        "defaultAgent: model",
-        "agents:",
-        "  model: { builtin: anthropic, maxTurns: 2 }",
-        "providers:",
-        `  fake: { baseUrl: "${server.url}", apiKeyEnv: ${KEY_VARIABLE} }`,
-        "models:",
-        "  cheap: { provider: fake, model: claude-haiku-4-5, prices: { input: 1, output: 5 } }",
-        "defaultModel: cheap",
-      ].join("\n"),
-    );
   });
   afterEach(async () => {
     await server.close();

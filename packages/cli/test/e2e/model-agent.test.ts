@@ -16,18 +16,17 @@ import {
   threadStepNodeSchema,
   transcriptNodeSchema,
 } from "@uwf/protocol";
+import { FAKE_MODEL_ENV, FAKE_MODEL_KEY, FAKE_MODEL_KEY_VARIABLE, fakeModelConfig } from "../helpers/fake-model-api.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
-const KEY_VARIABLE = "UWF_E2E_FAKE_ANTHROPIC_KEY";
-const KEY = "test-key-not-secret";
 
 let temp: TempHome;
 let server: FakeAnthropicServer;
 beforeEach(() => {
   temp = createTempHome();
   // Strict (the default): a request the real Messages API would refuse gets its 400.
-  server = startFakeAnthropicServer({ apiKey: KEY });
+  server = startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY });
 });
 afterEach(async () => {
   const rejected = server.rejectedRequests().map((request) => request.rejection);
@@ -37,23 +36,15 @@ afterEach(async () => {
 });
 
 function writeConfig(extra: string[] = []): void {
-  temp.writeConfig(
-    [
-      "defaultAgent: model",
-      "agents:",
-      "  model: { builtin: anthropic, maxTurns: 5 }",
-      "providers:",
-      `  fake: { baseUrl: "${server.url}", apiKeyEnv: ${KEY_VARIABLE} }`,
-      "models:",
-      "  sonnet: { provider: fake, model: claude-sonnet-5-5, prices: { input: 3, output: 15 } }",
-      "  haiku: { provider: fake, model: claude-haiku-4-5, prices: { input: 1, output: 5 } }",
-      "defaultModel: sonnet",
-      ...extra,
-    ].join("\n"),
-  );
+  const models = {
+    sonnet: { model: "claude-sonnet-5-5", prices: { input: 3, output: 15 } },
+    haiku: { model: "claude-haiku-4-5", prices: { input: 1, output: 5 } },
+  };
+  temp.writeConfig(fakeModelConfig(server.url, { models, extra }));
 }
 
-const env = { [KEY_VARIABLE]: KEY };
+const KEY_VARIABLE = FAKE_MODEL_KEY_VARIABLE;
+const env = FAKE_MODEL_ENV;
 
 async function getNode(address: string): Promise<unknown> {
   const result = await temp.uwf(["cas", "get", address]);
@@ -131,7 +122,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     expect(newTurn).not.toContain("I wrote the file.");
     // The reviewer's first visit did not see the writer's conversation.
     expect((server.messageRequests()[2]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(1);
-    expect(JSON.stringify(server.requests)).not.toContain(KEY);
+    expect(JSON.stringify(server.requests)).not.toContain(FAKE_MODEL_KEY);
 
     // Usage and cost per step, summed per thread: 8000 input tokens at $3, 230 output at $15 per million.
     const perStep = result.steps.map((step) => step.usage?.costUsd);

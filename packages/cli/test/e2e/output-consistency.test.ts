@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { resolve } from "node:path";
+
 import { listResultSchema, shownThreadSchema } from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { runOnTerminal } from "../helpers/terminal.ts";
 
-const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 /** An SGR escape sequence: what colours text. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI colour codes is the point
 const COLOUR = /\u001b\[[0-9;]*m/;
@@ -62,18 +62,8 @@ describe("uwf list", () => {
 
 /** The real binary under a pseudo-terminal (`script`), stdout and stderr both a terminal; returns what it wrote. */
 async function onTerminal(args: string[], env: Record<string, string>): Promise<string> {
-  const quoted = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
-  const outer = { ...process.env };
-  // The colour decisions under test read these; the test runner's own must not leak in.
-  for (const name of ["CI", "FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS"]) delete outer[name];
-  const child = Bun.spawn(["script", "-qec", quoted, "/dev/null"], {
-    cwd: temp.work,
-    env: { ...outer, UWF_HOME: temp.home, TERM: "xterm-256color", ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [output, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+  // The colour decisions under test read CI, FORCE_COLOR and NO_COLOR: the test runner's own do not leak in.
+  const { exitCode, output } = await runOnTerminal(temp, args, { env, sized: false });
   expect({ exitCode, output }).toMatchObject({ exitCode: 0 });
   return output;
 }

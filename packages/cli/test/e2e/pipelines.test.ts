@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import {
-  type CliEvent,
   cliEventSchema,
   errorResultSchema,
   logResultSchema,
@@ -13,27 +12,16 @@ import {
   workflowAddResultSchema,
   workflowValidateResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { parseEvents } from "../helpers/cli-events.ts";
+import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_SCRIPTED = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      ...["one-second", "plan-then-do", "plan-then-fail"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) =>
+    home.writeConfig([...fixtureAgentsConfig(["one-second", "plan-then-do", "plan-then-fail"])].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 interface TimedLine {
   text: string;
@@ -59,13 +47,6 @@ function readLines(stream: ReadableStream<Uint8Array>): { lines: TimedLine[]; do
     }
   })();
   return { lines, done };
-}
-
-function parseEvents(stdout: string): CliEvent[] {
-  return stdout
-    .trim()
-    .split("\n")
-    .map((line) => cliEventSchema.parse(JSON.parse(line)));
 }
 
 const start = (workflow = LINEAR) => temp.startThread(workflow);

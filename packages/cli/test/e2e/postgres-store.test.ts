@@ -1,20 +1,16 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { openPostgresStore } from "@uwf/cas";
 import { startOwnTestPostgres, startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
 import { listResultSchema, logResultSchema, stepResultSchema, workerResultSchema } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
 let server: TestPostgres;
-let temp: TempHome;
 beforeAll(async () => {
   server = await startTestPostgres();
 });
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 /** The threads a store holds, read in-process: where a command's writes went. */
 async function threadIdsIn(url: string): Promise<string[]> {

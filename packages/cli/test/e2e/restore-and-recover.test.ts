@@ -18,6 +18,7 @@ import {
 } from "@uwf/protocol";
 import { SQL } from "bun";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { startOnTerminal } from "../helpers/terminal.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -351,31 +352,17 @@ describe("a ref store lost whole", () => {
 
 /** `uwf delete THREAD` on a pseudo-terminal (`script`), answering its question with `key` once it is asked. */
 async function deleteOnTerminal(thread: string, key: string): Promise<{ exitCode: number; output: string }> {
-  const bin = join(import.meta.dir, "../../src/bin.ts");
   // A pseudo-terminal starts with no size: give it one, or every character is a line of its own.
-  const command = `stty cols 200 rows 30; '${process.execPath}' '${bin}' delete ${thread}`;
-  const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
-    cwd: temp.work,
-    env: { ...process.env, UWF_HOME: temp.home, HOME: join(temp.home, ".."), NO_COLOR: "1" },
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
+  const terminal = startOnTerminal(temp, ["delete", thread], {
+    env: { HOME: join(temp.home, ".."), NO_COLOR: "1" },
+    columns: 200,
+    rows: 30,
+    interactive: true,
   });
-  const decoder = new TextDecoder();
-  let output = "";
-  const reader = child.stdout.getReader();
-  let answered = false;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    output += decoder.decode(chunk.value);
-    if (!answered && output.includes("Delete 1 thread(s)")) {
-      answered = true;
-      child.stdin.write(key);
-      child.stdin.flush();
-      child.stdin.write("\r");
-      child.stdin.end();
-    }
-  }
-  return { exitCode: await child.exited, output };
+  await terminal.waitForOutput(/Delete 1 thread\(s\)/);
+  terminal.type(key);
+  terminal.type("\r");
+  return terminal.finished;
 }
 
 describe("uwf delete", () => {

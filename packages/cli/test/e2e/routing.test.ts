@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { openFileStore } from "@uwf/cas";
@@ -16,18 +16,14 @@ import {
   type ThreadStepNode,
   threadStepNodeSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, useTempHome } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/routing.yaml");
 const scripted = (name: string) =>
   `scripted:${join(FIXTURES, "workflows", name === "" ? "routing.scenario.yaml" : `routing.${name}.scenario.yaml`)}`;
 const NO_EDGE = `$status "nowhere" has no edge from role worker, and no edge without a status holds (condition gave_up → $END); the edges answer: approved, rejected`;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 const start = () => temp.startThread(WORKFLOW);
 

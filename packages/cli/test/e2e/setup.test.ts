@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, watch } from "node:fs";
 import { dirname, join } from "node:path";
 import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agents/test";
 import { configSchema } from "@uwf/protocol";
@@ -99,6 +99,28 @@ describe("uwf setup", () => {
     expect(setup.json()).toMatchObject({ keySource: "missing", verified: null, agent: "anthropic" });
     expect(existsSync(join(temp.home, ".env"))).toBe(false);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("writes config.yaml once, with every setting, keeping what the file already held", async () => {
+    temp.writeConfig("# mine\nretries: 4\n");
+    const replaced: string[] = [];
+    const watcher = watch(temp.home, (event, name) => {
+      if (event === "rename" && name === "config.yaml") replaced.push(name);
+    });
+    try {
+      const setup = await temp.uwf([...flags(), "--model", "claude-haiku-4-5", "--no-verify"]);
+      expect(setup.exitCode).toBe(0);
+      const deadline = Date.now() + 2000;
+      while (replaced.length === 0 && Date.now() < deadline) await Bun.sleep(10);
+      await Bun.sleep(50);
+      expect(replaced).toEqual(["config.yaml"]);
+    } finally {
+      watcher.close();
+    }
+    expect(readFileSync(join(temp.home, "config.yaml"), "utf8")).toStartWith("# mine\n");
+    const config = readConfig();
+    expect(config.retries).toBe(4);
+    expect(config).toMatchObject({ defaultAgent: "anthropic", defaultModel: "claude-haiku-4-5" });
   });
 
   it("makes Claude Code the default agent after checking that claude runs, asking about no provider or key", async () => {

@@ -1,17 +1,13 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import { storeCopyResultSchema } from "@uwf/protocol";
-import { createTempHome, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { createTempHome, SCRIPTED, type TempHome, useTempHome } from "../helpers/temp-home.ts";
 
 let server: TestPostgres;
-let temp: TempHome;
 beforeAll(async () => {
   server = await startTestPostgres();
 });
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 async function copy(args: string[], home: TempHome = temp) {
   const copied = await home.uwf(["store", "copy", ...args, "--json"]);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import {
   copyFileSync,
   existsSync,
@@ -23,7 +23,7 @@ import {
   stepResultSchema,
   verifyReportSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
 const LONG_REVIEW = join(FIXTURES, "workflows/long-review.yaml");
 const THREADS = 8;
@@ -32,11 +32,7 @@ const RUNS = 4;
 const STEPS_PER_RUN = 2;
 const HOUR = 60 * 60 * 1000;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 /** Every file under objects/, as `<shard>/<name>`. */
 function objectFiles(): string[] {

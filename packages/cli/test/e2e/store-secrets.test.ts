@@ -1,8 +1,8 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { openPostgresStore, readEveryObject } from "@uwf/cas";
 import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, useTempHome } from "../helpers/temp-home.ts";
 
 /**
  * The store's password never reaches an agent: not through UWF_STORE, not through PG* variables, not
@@ -13,15 +13,12 @@ import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp
 const AGENT = join(FIXTURES, "agents/print-environment.sh");
 
 let server: TestPostgres;
-let temp: TempHome;
 beforeAll(async () => {
   server = await startTestPostgres();
 });
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(["agents:", "  printer:", `    command: "${AGENT}"`].join("\n"));
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig(["agents:", "  printer:", `    command: "${AGENT}"`].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 /** Every node the store holds, as text. */
 async function storedText(url: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { join, resolve } from "node:path";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
-import { environmentForTerminal } from "../helpers/terminal.ts";
+import { describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import { FIXTURES, LINEAR, useTempHome } from "../helpers/temp-home.ts";
+import { runOnTerminal } from "../helpers/terminal.ts";
 
 /**
  * What an agent writes is shown escaped on a terminal (`\x1b`), so a reply cannot clear the screen or
@@ -9,7 +9,6 @@ import { environmentForTerminal } from "../helpers/terminal.ts";
  * pseudo-terminal: util-linux `script` runs uwf on one and copies what it printed.
  */
 
-const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 const AGENT = join(FIXTURES, "agents/terminal-escapes.sh");
 const RAW = ["\x1b[2J", "\x1b]52;c;aGk=\x07", "\x1b]0;title\x07"];
 const ESCAPED = ["\\x1b[2J", "\\x1b]52;c;aGk=\\x07", "\\x1b]0;title\\x07"];
@@ -22,24 +21,16 @@ const scriptRefusal =
       : "util-linux script cannot run a pseudo-terminal here";
 if (scriptRefusal !== null) console.warn(`terminal-escapes: skipping the terminal tests: ${scriptRefusal}`);
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(["agents:", "  escapes:", `    command: "${AGENT}"`].join("\n"));
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig(["agents:", "  escapes:", `    command: "${AGENT}"`].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 /** Runs uwf on a pseudo-terminal (stdout and stderr both); what it printed, with the terminal's \r\n as \n. */
 async function uwfOnTerminal(args: string[], env: Record<string, string> = {}) {
-  const quoted = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const child = Bun.spawn(["script", "-qefc", quoted, "/dev/null"], {
-    cwd: temp.work,
-    env: { ...environmentForTerminal(), UWF_HOME: temp.home, NO_COLOR: "1", HOME: temp.work, ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+  const { exitCode, output } = await runOnTerminal(temp, args, {
+    env: { NO_COLOR: "1", HOME: temp.work, ...env },
+    sized: false,
   });
-  const [output, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   return { exitCode, output: output.replaceAll("\r\n", "\n") };
 }
 

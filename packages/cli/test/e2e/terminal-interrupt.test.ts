@@ -1,29 +1,31 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
-import { spawnInTerminal } from "../helpers/pseudo-terminal.ts";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, useTempHome } from "../helpers/temp-home.ts";
+import { startOnTerminal } from "../helpers/terminal.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    ["agents:", "  sleepy:", "    command: sh", `    args: ["${join(FIXTURES, "agents/sleepy.sh")}"]`].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) =>
+    home.writeConfig(
+      ["agents:", "  sleepy:", "    command: sh", `    args: ["${join(FIXTURES, "agents/sleepy.sh")}"]`].join("\n"),
+    ),
 });
-afterEach(() => temp.cleanup());
 
 describe("Ctrl-C on a terminal", () => {
   it("stops the step with exit 130 and leaves the interrupted line, with its run, below the status line", async () => {
     const thread = await temp.startThread(LINEAR);
     const before = await temp.showThread(thread);
     const pidFile = join(temp.work, "agent.pid");
-    const terminal = spawnInTerminal(temp, ["step", thread, "--agent", "sleepy"], { PID_FILE: pidFile });
+    const terminal = startOnTerminal(temp, ["step", thread, "--agent", "sleepy"], {
+      env: { NO_COLOR: "1", PID_FILE: pidFile },
+      sized: false,
+      interactive: true,
+    });
     await waitFor(() => existsSync(pidFile), { what: "the agent writing its pid", timeoutMs: 30_000 });
     terminal.type("\x03");
-    const { exitCode, screen } = await terminal.finished();
+    const { exitCode, output: screen } = await terminal.finished;
 
     expect(exitCode).toBe(130);
     // The last thing on the screen, after the status line was cleared: the message naming the run.

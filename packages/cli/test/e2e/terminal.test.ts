@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, fixtureAgentsConfig, LINEAR, useTempHome } from "../helpers/temp-home.ts";
 import { runOnTerminal, startOnTerminal } from "../helpers/terminal.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_AGENT = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
 
@@ -30,21 +29,9 @@ describe("uwf read", () => {
   });
 });
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      ...["one-second", "batch-worker"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig([...fixtureAgentsConfig(["one-second", "batch-worker"])].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 /** What a terminal shows of a spinner: its text after a frame of the braille spinner. */
 const SPINNER_LINE = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] step \d+ · /;

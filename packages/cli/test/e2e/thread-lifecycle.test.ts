@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { forkResultSchema, logResultSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, useTempHome } from "../helpers/temp-home.ts";
 
 const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
 const scripted = (name: string) => `scripted:${join(FIXTURES, "workflows", `${name}.scenario.yaml`)}`;
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 const start = (name: string, prompt = "The task") => temp.startThread(workflow(name), prompt);
 

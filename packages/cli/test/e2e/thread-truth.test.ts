@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   errorResultSchema,
   listResultSchema,
@@ -11,48 +11,17 @@ import {
   treeResultSchema,
   waitResultSchema,
 } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-const BIN = resolve(import.meta.dir, "../../src/bin.ts");
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
-
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "retries: 1",
-      "agents:",
-      ...["fail-while-flagged", "review-forever"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
-    ].join("\n"),
-  );
+const temp = useTempHome({
+  setUp: (home) =>
+    home.writeConfig(["retries: 1", ...fixtureAgentsConfig(["fail-while-flagged", "review-forever"])].join("\n")),
 });
-afterEach(() => temp.cleanup());
 
 async function listed(...args: string[]) {
   const result = await temp.uwf(["list", ...args, "--json"]);
   expect(result.exitCode).toBe(0);
   return listResultSchema.parse(result.json()).threads;
-}
-
-/** `sh -c SCRIPT` with `uwf` on hand as "$UWF" (the real binary, run by bun), in the temp home. */
-async function shell(script: string) {
-  const child = Bun.spawn(["sh", "-c", script], {
-    cwd: temp.work,
-    env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1", UWF: `${process.execPath} ${BIN}` },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, exitCode] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { stdout, stderr, exitCode };
 }
 
 describe("a step that fails outside a worker", () => {
@@ -258,9 +227,9 @@ describe("exit codes that compose with &&", () => {
     const ran = await temp.uwf(["run", LINEAR, "-p", "Go", "--agent", SCRIPTED, "--json"]);
     expect(ran.exitCode).toBe(0);
     const { thread } = stepResultSchema.parse(ran.json());
-    const waited = await shell(`$UWF wait ${thread} && echo ok`);
+    const waited = await temp.shell(`$UWF wait ${thread} && echo ok`);
     expect(waited).toMatchObject({ exitCode: 0, stdout: `${thread} ended (doer)\nok\n` });
-    const followed = await shell(`$UWF log ${thread} --follow >/dev/null && echo ok`);
+    const followed = await temp.shell(`$UWF log ${thread} --follow >/dev/null && echo ok`);
     expect(followed).toMatchObject({ exitCode: 0, stdout: "ok\n" });
     // `step` keeps 10 for "nothing to do", so `while uwf step T; do :; done` still stops.
     expect((await temp.uwf(["step", thread])).exitCode).toBe(10);

@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { stepResultSchema } from "@uwf/protocol";
-import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
+import { LINEAR, SCRIPTED, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 describe("UWF_TRACE", () => {
   it("prints a step's phases in order on stderr, with rising times, and leaves stdout alone", async () => {

@@ -1,16 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR, useTempHome } from "../helpers/temp-home.ts";
 
 const AGENT = join(FIXTURES, "agents/reports-usage.sh");
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-  temp.writeConfig(`defaultAgent: cli\nagents:\n  cli: { command: "${AGENT}" }\n`);
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig(`defaultAgent: cli\nagents:\n  cli: { command: "${AGENT}" }\n`),
 });
-afterEach(() => temp.cleanup());
 
 async function runOf(stepAddress: string) {
   const step = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", stepAddress])).json());

@@ -5,8 +5,6 @@ import { join } from "node:path";
 import { isProcessAlive, type Store } from "@uwf/cas";
 import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
 import {
-  type CliEvent,
-  cliEventSchema,
   errorResultSchema,
   type Lease,
   listResultSchema,
@@ -19,9 +17,10 @@ import {
   workerResultSchema,
 } from "@uwf/protocol";
 import { openStoreFromEnvironment } from "../../src/open-store.ts";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { parseEvents, readEvents } from "../helpers/cli-events.ts";
+import { waitForSignalTaken, waitForStoreOpen } from "../helpers/process-state.ts";
+import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
-const agent = (name: string) => join(FIXTURES, "agents", `${name}.sh`);
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 
 /**
@@ -47,12 +46,7 @@ function setUp(backend: Backend) {
   pidFile = join(temp.work, "agent.pid");
   temp.writeConfig(
     [
-      "agents:",
-      ...["plan-then-do", "fail-while-flagged", "slow-valid", "sleepy", "batch-worker"].flatMap((name) => [
-        `  ${name}:`,
-        "    command: sh",
-        `    args: ["${agent(name)}"]`,
-      ]),
+      ...fixtureAgentsConfig(["plan-then-do", "fail-while-flagged", "slow-valid", "sleepy", "batch-worker"]),
       "defaultAgent: plan-then-do",
       // Short waits, so retries and idle polls do not slow the tests down.
       "worker: { retries: 2, backoffMs: 20, pollMs: 50 }",
@@ -65,13 +59,6 @@ async function queue(prompt: string, workflow = LINEAR): Promise<string> {
   const started = await temp.uwf(["start", workflow, "-p", prompt, "--queue", "--json"]);
   if (started.exitCode !== 0) throw new Error(`uwf start --queue exited ${started.exitCode}: ${started.stderr}`);
   return startResultSchema.parse(started.json()).thread;
-}
-
-function parseEvents(stdout: string): CliEvent[] {
-  return stdout
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => cliEventSchema.parse(JSON.parse(line)));
 }
 
 /** Polls for what a worker in another process does; generous, since a loaded machine starts processes slowly. */
@@ -285,16 +272,18 @@ for (const backend of BACKENDS) {
         const thread = await queue("slow");
         const second = await queue("never claimed");
         const worker = temp.spawn(["worker", "--agent", "slow-valid", "--jsonl"], { env: { PID_FILE: pidFile } });
+        const output = readEvents(worker.stdout as ReadableStream<Uint8Array>);
+        await output.until((event) => event.type === "thread-claimed" && event.thread === thread, "the claim");
         await until(() => existsSync(pidFile), "the agent starting");
         expect((await runningThreads()).map((running) => running.thread)).toEqual([thread]);
         worker.kill("SIGTERM");
         // The step goes on after the signal: its lease is still held until the agent answers.
-        await Bun.sleep(300);
+        await waitForSignalTaken(worker.pid);
         expect(worker.exitCode).toBeNull();
         expect((await runningThreads()).map((running) => running.thread)).toEqual([thread]);
         writeFileSync(`${pidFile}.release`, "");
         expect(await worker.exited).toBe(0);
-        const events = parseEvents(await new Response(worker.stdout as ReadableStream).text());
+        const events = await output.all();
         expect(events.filter((event) => event.type === "step-finished")).toMatchObject([{ thread, number: 1 }]);
         expect(events.at(-2)).toMatchObject({ type: "thread-released", thread, reason: "stopping", status: "active" });
         expect(events.at(-1)).toMatchObject({ type: "worker-stopped", reason: "signal", steps: 1, claimed: 1 });
@@ -325,7 +314,7 @@ for (const backend of BACKENDS) {
         const worker = temp.spawn(["worker", "--agent", "sleepy", "--grace", "600"], { env: { PID_FILE: pidFile } });
         await until(() => existsSync(pidFile), "the agent starting");
         worker.kill("SIGTERM");
-        await Bun.sleep(200);
+        await waitForSignalTaken(worker.pid);
         expect(worker.exitCode).toBeNull();
         worker.kill("SIGTERM");
         expect(await worker.exited).toBe(0);
@@ -397,7 +386,8 @@ for (const backend of BACKENDS) {
         const thread = started.stdout.trim();
         expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 0, queued: true });
         const waiting = temp.spawn(["wait", thread, "--json"]);
-        await Bun.sleep(300);
+        // It reads the thread as soon as its store is open: from then on it waits for the worker.
+        await waitForStoreOpen(waiting.pid);
         expect(waiting.exitCode).toBeNull();
         expect((await temp.uwf(["worker", "--once", "-q"])).exitCode).toBe(0);
         expect(await waiting.exited).toBe(0);

@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { logResultSchema, stepResultSchema, threadStartNodeSchema, threadStepNodeSchema } from "@uwf/protocol";
-import { createTempHome, EXAMPLES, type TempHome } from "../helpers/temp-home.ts";
+import { EXAMPLES, useTempHome } from "../helpers/temp-home.ts";
 
-let temp: TempHome;
-beforeEach(() => {
-  temp = createTempHome();
-});
-afterEach(() => temp.cleanup());
+const temp = useTempHome();
 
 /** A node straight from the store's files, as `cat` would read it. */
 function readNode(address: string): unknown {

@@ -1,14 +1,28 @@
+import { afterEach, beforeEach } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type ShownThread, shownThreadSchema, startResultSchema } from "@uwf/protocol";
+import { type ProcessRun, runProcess, UWF_COMMAND } from "./run-process.ts";
 
-const BIN = resolve(import.meta.dir, "../../src/bin.ts");
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
 export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
 /** The two-role workflow most e2e tests step through, and the scripted agent that answers for it. */
 export const LINEAR = join(FIXTURES, "workflows/linear.yaml");
 export const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
+
+/** A fake agent of the fixtures: a small real script (`plan-then-do`, `sleepy`, `slow-valid`…). */
+export function fixtureAgent(name: string): string {
+  return join(FIXTURES, "agents", `${name}.sh`);
+}
+
+/** config.yaml lines: `agents:` with each fixture agent under its own name, run by sh. */
+export function fixtureAgentsConfig(names: readonly string[]): string[] {
+  return [
+    "agents:",
+    ...names.flatMap((name) => [`  ${name}:`, "    command: sh", `    args: ["${fixtureAgent(name)}"]`]),
+  ];
+}
 
 /** `uwf run` of an example workflow with its scripted scenario, offline, answering in JSON. */
 export function runExampleArgs(example: string, prompt: string): string[] {
@@ -16,10 +30,7 @@ export function runExampleArgs(example: string, prompt: string): string[] {
   return ["run", join(EXAMPLES, `${example}.yaml`), "-p", prompt, "--agent", `scripted:${scenario}`, "--json"];
 }
 
-export interface UwfRun {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
+export interface UwfRun extends ProcessRun {
   /** stdout parsed as JSON (for `--json` runs). */
   json<Value = unknown>(): Value;
 }
@@ -30,6 +41,8 @@ export interface TempHome {
   work: string;
   uwf(args: string[], options?: { stdin?: string; env?: Record<string, string>; cwd?: string }): Promise<UwfRun>;
   spawn(args: string[], options?: { env?: Record<string, string> }): ReturnType<typeof Bun.spawn>;
+  /** `sh -c SCRIPT` in the work directory, with the real uwf on hand as "$UWF" (`$UWF wait T && echo ok`). */
+  shell(script: string, options?: { env?: Record<string, string> }): Promise<ProcessRun>;
   /** `uwf start WORKFLOW -p PROMPT --json`; the new thread's id (throws with uwf's stderr when it fails). */
   startThread(workflow?: string, prompt?: string): Promise<string>;
   /** The thread as `uwf show THREAD --json` reports it. */
@@ -53,29 +66,20 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
   Bun.spawnSync(["mkdir", "-p", home, work]);
   const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root, ...options.env };
   const command = (args: string[]) =>
-    options.binary === undefined ? [process.execPath, BIN, ...args] : [options.binary, ...args];
+    options.binary === undefined ? [...UWF_COMMAND, ...args] : [options.binary, ...args];
   const home_: TempHome = {
     home,
     work,
     async uwf(args, options = {}) {
-      const child = Bun.spawn(command(args), {
+      const run = await runProcess(command(args), {
         cwd: options.cwd ?? work,
         env: { ...baseEnv, ...options.env },
-        stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
-        stdout: "pipe",
-        stderr: "pipe",
+        ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
       });
-      const [stdout, stderr, exitCode] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ]);
       return {
-        exitCode,
-        stdout,
-        stderr,
+        ...run,
         json<Value>() {
-          return JSON.parse(stdout) as Value;
+          return JSON.parse(run.stdout) as Value;
         },
       };
     },
@@ -87,6 +91,11 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
         stdout: "pipe",
         stderr: "pipe",
       });
+    },
+    shell(script, options = {}) {
+      // Split by the shell where the script says $UWF, so the paths must hold no spaces (as the temp dirs do not).
+      const uwf = command([]).join(" ");
+      return runProcess(["sh", "-c", script], { cwd: work, env: { ...baseEnv, UWF: uwf, ...options.env } });
     },
     writeConfig(yaml) {
       writeFileSync(join(home, "config.yaml"), yaml);
@@ -104,4 +113,28 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
     },
   };
   return home_;
+}
+
+/**
+ * A fresh temp home for each test of the file (registered with beforeEach, cleaned up with
+ * afterEach), `setUp` run on it first (a config, a workflow). The object it returns stands for the
+ * current test's home: `temp.uwf([...])` runs in it.
+ */
+export function useTempHome(options: TempHomeOptions & { setUp?: (temp: TempHome) => void } = {}): TempHome {
+  let current: TempHome | undefined;
+  beforeEach(() => {
+    current = createTempHome(options);
+    options.setUp?.(current);
+  });
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  return new Proxy({} as TempHome, {
+    get(_target, key) {
+      if (current === undefined) throw new Error("the temp home exists only while a test runs");
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
 }

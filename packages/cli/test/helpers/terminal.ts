@@ -1,15 +1,18 @@
-import { resolve } from "node:path";
+import { quoteForShell, UWF_COMMAND } from "./run-process.ts";
 import type { TempHome } from "./temp-home.ts";
 
-const BIN = resolve(import.meta.dir, "../../src/bin.ts");
-
 export interface TerminalOptions {
+  /** Added to the terminal's environment (UWF_HOME, TERM and the runner's own variables without CI, colour and pager). */
   env?: Record<string, string>;
   /** The terminal's size (`stty cols C rows R`); default 100×30, the size the issue was tried at. */
   columns?: number;
   rows?: number;
-  /** Typed at the terminal (what `less` reads its keys from). */
+  /** False: leave the terminal without a size, as `script` makes it (tools then fall back to their defaults). */
+  sized?: boolean;
+  /** Typed at the terminal all at once, then its end (what `less` reads its keys from). */
   input?: string;
+  /** Keep the terminal's input open for `type` until uwf exits (a person at the keyboard). */
+  interactive?: boolean;
 }
 
 export interface TerminalRun {
@@ -20,24 +23,31 @@ export interface TerminalRun {
 
 /** A uwf running under a pseudo-terminal, whose screen output can be waited for as it comes. */
 export interface TerminalSession {
+  /** The process running uwf (util-linux `script`, which passes on uwf's exit code). */
+  process: ReturnType<typeof Bun.spawn>;
   /** Resolves once the terminal has shown text matching `pattern` (colour codes removed); rejects if uwf exits first. */
   waitForOutput(pattern: RegExp): Promise<void>;
+  /** Types into the terminal (with `interactive`): "\x03" is Ctrl-C, which the terminal turns into SIGINT for uwf. */
+  type(text: string): void;
   finished: Promise<TerminalRun>;
 }
 
 /**
- * Runs uwf under a real pseudo-terminal (util-linux `script`): stdin, stdout and stderr are all the
- * terminal, of the given size. The runner's own CI, colour and pager variables do not leak in.
+ * Runs uwf of the temp home under a real pseudo-terminal (util-linux `script`: `-q` quiet, `-e` uwf's
+ * exit code, `-f` flushed at once, no typescript file): stdin, stdout and stderr are all the terminal,
+ * of the given size. The runner's own CI, colour and pager variables do not leak in.
  */
-export function startOnTerminal(temp: TempHome, args: string[], options: TerminalOptions = {}): TerminalSession {
-  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const command = [process.execPath, BIN, ...args].map(quote).join(" ");
-  const size = `stty cols ${options.columns ?? 100} rows ${options.rows ?? 30}`;
-  const outer = environmentForTerminal();
-  const child = Bun.spawn(["script", "-qec", `${size}; exec ${command}`, "/dev/null"], {
+export function startOnTerminal(
+  temp: TempHome,
+  args: readonly string[],
+  options: TerminalOptions = {},
+): TerminalSession {
+  const command = [...UWF_COMMAND, ...args].map(quoteForShell).join(" ");
+  const size = `stty cols ${options.columns ?? 100} rows ${options.rows ?? 30}; `;
+  const child = Bun.spawn(["script", "-qefc", `${options.sized === false ? "" : size}exec ${command}`, "/dev/null"], {
     cwd: temp.work,
-    env: { ...outer, UWF_HOME: temp.home, TERM: "xterm-256color", ...options.env },
-    stdin: options.input === undefined ? "ignore" : new Blob([options.input]),
+    env: { ...environmentForTerminal(), UWF_HOME: temp.home, TERM: "xterm-256color", ...options.env },
+    stdin: options.interactive === true ? "pipe" : options.input === undefined ? "ignore" : new Blob([options.input]),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -57,9 +67,13 @@ export function startOnTerminal(temp: TempHome, args: string[], options: Termina
       output += decoder.decode(chunk, { stream: true });
       settle();
     }
-    return { exitCode: await child.exited, output };
+    const exitCode = await child.exited;
+    // Closed only now: script would otherwise pass the end of its input on to uwf.
+    if (options.interactive === true) await (child.stdin as import("bun").FileSink).end();
+    return { exitCode, output };
   })();
   return {
+    process: child,
     waitForOutput(pattern) {
       return new Promise<void>((resolve, reject) => {
         waiters.push({ pattern, resolve });
@@ -67,12 +81,21 @@ export function startOnTerminal(temp: TempHome, args: string[], options: Termina
         finished.then(() => reject(new Error(`uwf exited without showing ${pattern}:\n${output}`)), reject);
       });
     },
+    type(text) {
+      const input = child.stdin as import("bun").FileSink;
+      input.write(text);
+      input.flush();
+    },
     finished,
   };
 }
 
 /** `startOnTerminal`, waited for to the end. */
-export function runOnTerminal(temp: TempHome, args: string[], options: TerminalOptions = {}): Promise<TerminalRun> {
+export function runOnTerminal(
+  temp: TempHome,
+  args: readonly string[],
+  options: TerminalOptions = {},
+): Promise<TerminalRun> {
   return startOnTerminal(temp, args, options).finished;
 }
 

@@ -1,7 +1,7 @@
 import { GcRefusedError, gcStore } from "@uwf/cas";
 import { dropDamagedChainIndexes, findUnrecordedHeads } from "@uwf/engine";
 import type { GcReport } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 export interface CasGcOptions {
   dryRun?: boolean;

@@ -1,5 +1,5 @@
 import { resolveAddress } from "@uwf/cas";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /** A node's canonical JSON, as stored (pipe it to jq). */
 export async function casGetCommand(options: { address: string }, context: CommandContext) {

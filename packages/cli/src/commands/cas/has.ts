@@ -1,6 +1,6 @@
 import { AddressPrefixNotFoundError, resolveAddress } from "@uwf/cas";
-import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /** Exit 0 when the node is stored, 1 when it is not (for a prefix: when no node starts with it): for scripts. */
 export async function casHasCommand(options: { address: string }, context: CommandContext) {

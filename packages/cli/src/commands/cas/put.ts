@@ -1,6 +1,6 @@
 import { messageOf } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { readInputFile } from "../../read-input-file.ts";
 
 /** Stores any JSON document from a file or stdin and prints its address. */

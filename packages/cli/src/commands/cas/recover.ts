@@ -1,7 +1,7 @@
 import { recoverThreads } from "@uwf/engine";
 import { type CasRecoverResult, type Config, messageOf } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /**
  * Rebuilds the thread records (and registry entries) the ref store lost, from the chains in the

@@ -1,6 +1,6 @@
 import { resolveAddress } from "@uwf/cas";
 import { listNodeRefs } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /** The addresses a node points at, in field order. */
 export async function casRefsCommand(options: { address: string }, context: CommandContext) {

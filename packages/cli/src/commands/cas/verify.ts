@@ -1,7 +1,7 @@
 import { verifyStore } from "@uwf/cas";
 import { findChainIndexProblems, findUnrecordedHeads, NOT_REBUILT } from "@uwf/engine";
-import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /**
  * Re-hashes every object, checks every thread root and every chain index, reports the heads no record

@@ -1,6 +1,6 @@
 import { parseAddressPrefix, resolveAddress, walkNodes } from "@uwf/cas";
 import { nodeKind } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 export interface WalkedNode {
   address: string;

@@ -1,5 +1,13 @@
-import { COMMAND_TABLE, GLOBAL_OPTIONS, HELP_TOPICS, isCommandGroup } from "../command-table.ts";
-import type { CommandEntry, CommandGroup, Completion, OptionEntry } from "../define-command.ts";
+import {
+  type CommandEntry,
+  type CommandGroup,
+  type CommandTable,
+  type Completion,
+  isCommandGroup,
+  type OptionEntry,
+} from "../define-command.ts";
+import { GLOBAL_OPTIONS } from "../global-options.ts";
+import { HELP_TOPICS } from "../help-topics.ts";
 
 export interface Candidate {
   value: string;
@@ -23,7 +31,7 @@ export interface WordCompletion {
  * typed, possibly empty) by walking the command table: command and group names, flags, a flag's
  * value, or a positional argument.
  */
-export function completeWords(words: readonly string[]): WordCompletion {
+export function completeWords(words: readonly string[], table: CommandTable): WordCompletion {
   const prefix = words.at(-1) ?? "";
   let group: CommandGroup | undefined;
   let command: CommandEntry | undefined;
@@ -43,14 +51,15 @@ export function completeWords(words: readonly string[]): WordCompletion {
       if (option !== undefined && takesValue(option) && inlineValue === undefined) pendingOption = option;
     } else if (command !== undefined) positionals = [...positionals, word];
     else {
-      const entry = (group?.commands ?? COMMAND_TABLE).find((candidate) => candidate.name === word);
+      const entry = (group?.commands ?? table).find((candidate) => candidate.name === word);
       if (entry === undefined) return nothing(prefix, home);
       if (isCommandGroup(entry)) group = entry;
       else command = entry;
     }
   }
   const base = { prefix, home };
-  if (pendingOption !== undefined) return { ...base, ...fromCompletion(pendingOption.completes, prefix, positionals) };
+  if (pendingOption !== undefined)
+    return { ...base, ...fromCompletion(pendingOption.completes, prefix, positionals, table) };
   if (!afterSeparator && prefix.startsWith("-")) {
     const options = [...(command?.options ?? []), ...GLOBAL_OPTIONS];
     const flags = options.map((option) => ({ value: longFlag(option.flags), description: option.description }));
@@ -58,7 +67,7 @@ export function completeWords(words: readonly string[]): WordCompletion {
     return { ...base, candidates: matching(flags, prefix), fromStore: null, files: null };
   }
   if (command === undefined) {
-    const entries = (group?.commands ?? COMMAND_TABLE).filter((entry) => !("hidden" in entry && entry.hidden === true));
+    const entries = (group?.commands ?? table).filter((entry) => !("hidden" in entry && entry.hidden === true));
     const names = entries.map((entry) => ({ value: entry.name, description: entry.description }));
     return { ...base, candidates: matching(names, prefix), fromStore: null, files: null };
   }
@@ -66,13 +75,14 @@ export function completeWords(words: readonly string[]): WordCompletion {
   const variadic = argument?.syntax.endsWith("...>") === true || argument?.syntax.endsWith("...]") === true;
   if (argument === undefined || (!variadic && positionals.length >= command.arguments.length))
     return nothing(prefix, home);
-  return { ...base, ...fromCompletion(argument.completes, prefix, positionals) };
+  return { ...base, ...fromCompletion(argument.completes, prefix, positionals, table) };
 }
 
 function fromCompletion(
   completion: Completion | undefined,
   prefix: string,
   before: readonly string[],
+  table: CommandTable,
 ): Pick<WordCompletion, "candidates" | "fromStore" | "files"> {
   const none = { candidates: [], fromStore: null, files: null };
   if (completion === undefined) return none;
@@ -81,7 +91,7 @@ function fromCompletion(
     return { ...none, fromStore: completion, files: completion === "workflow" ? "file" : null };
   }
   if (completion === "file" || completion === "directory") return { ...none, files: completion };
-  if (completion === "command") return { ...none, candidates: matching(helpCandidates(before), prefix) };
+  if (completion === "command") return { ...none, candidates: matching(helpCandidates(before, table), prefix) };
   return {
     ...none,
     candidates: matching(
@@ -92,16 +102,16 @@ function fromCompletion(
 }
 
 /** `uwf help WORD…`: topics and commands at first, then a group's commands. */
-function helpCandidates(before: readonly string[]): Candidate[] {
+function helpCandidates(before: readonly string[], table: CommandTable): Candidate[] {
   const describe = (entry: { name: string; description: string }) => ({
     value: entry.name,
     description: entry.description,
   });
   if (before.length === 0) {
     const topics = HELP_TOPICS.map((topic) => ({ value: topic.name, description: topic.description }));
-    return [...topics, ...COMMAND_TABLE.filter((entry) => !("hidden" in entry && entry.hidden === true)).map(describe)];
+    return [...topics, ...table.filter((entry) => !("hidden" in entry && entry.hidden === true)).map(describe)];
   }
-  const group = COMMAND_TABLE.find((entry) => entry.name === before[0]);
+  const group = table.find((entry) => entry.name === before[0]);
   return before.length === 1 && group !== undefined && isCommandGroup(group) ? group.commands.map(describe) : [];
 }
 

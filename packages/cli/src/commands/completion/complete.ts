@@ -2,9 +2,10 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
 import type { CompletionCandidatesResult } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { openStoreFromEnvironment } from "../../open-store.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { resolveHome } from "../../resolve-home.ts";
+import type { CommandTable } from "../define-command.ts";
 import { type Candidate, completeWords } from "./complete-words.ts";
 
 /** At most this many thread ids are offered: the newest, or those starting with what was typed. */
@@ -13,20 +14,23 @@ export const MAX_THREAD_CANDIDATES = 50;
 /**
  * The hidden `uwf __complete WORD…` the completion scripts call on every Tab: the candidates for the
  * last word, thread ids and workflow names read from the store of the home the line names. It only
- * reads: a missing home is not created, and a store that cannot be read offers nothing from it.
+ * reads: a missing home is not created, and a store that cannot be read offers nothing from it. The
+ * table it walks is given by the table's own entry for `__complete`.
  */
-export async function completeCommand(options: { words: string[] }, context: CommandContext) {
-  const completion = completeWords(options.words);
-  const candidates = [...completion.candidates];
-  if (completion.fromStore !== null) {
-    const home =
-      completion.home === undefined
-        ? context.home
-        : resolveHome({ flag: completion.home, env: context.env, cwd: context.cwd });
-    candidates.push(...(await readStoreCandidates(home, context, completion.fromStore, completion.prefix)));
-  }
-  const result: CompletionCandidatesResult = { candidates, files: completion.files };
-  return { result, format: formatCandidates };
+export function completeCommand(table: CommandTable) {
+  return async (options: { words: string[] }, context: CommandContext) => {
+    const completion = completeWords(options.words, table);
+    const candidates = [...completion.candidates];
+    if (completion.fromStore !== null) {
+      const home =
+        completion.home === undefined
+          ? context.home
+          : resolveHome({ flag: completion.home, env: context.env, cwd: context.cwd });
+      candidates.push(...(await readStoreCandidates(home, context, completion.fromStore, completion.prefix)));
+    }
+    const result: CompletionCandidatesResult = { candidates, files: completion.files };
+    return { result, format: formatCandidates };
+  };
 }
 
 /** One candidate a line, `value<TAB>description`; then `:file` or `:directory` when the shell should add those. */

@@ -1,7 +1,7 @@
 import { getConfigValue } from "@uwf/agents";
 import { stringify } from "yaml";
-import type { CommandContext } from "../../context.ts";
 import { ConfigKeyNotSetError } from "../../errors/config-key-not-set-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 
 /** One value by dotted key; an unset key is an error so scripts notice typos. */

@@ -1,6 +1,6 @@
 import { listConfigValues } from "@uwf/agents";
-import type { CommandContext } from "../../context.ts";
 import { formatTable } from "../../format/format-table.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 
 /** Every set value with its dotted key (defaults included); secrets masked. */

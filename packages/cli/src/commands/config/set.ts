@@ -1,5 +1,5 @@
 import { getConfigValue, setConfigValue } from "@uwf/agents";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 import { refuseUnknownReferences } from "./refuse-unknown-references.ts";
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { configFilePath, getConfigValue, unsetConfigValue } from "@uwf/agents";
 import { parseDocument } from "yaml";
-import type { CommandContext } from "../../context.ts";
 import { ConfigKeyNotSetError } from "../../errors/config-key-not-set-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 import { refuseUnknownReferences } from "./refuse-unknown-references.ts";
 

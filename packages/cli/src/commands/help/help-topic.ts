@@ -14,26 +14,33 @@ import {
   EXIT_USAGE,
   type ExitCode,
 } from "../../exit-codes.ts";
-import { COMMAND_TABLE, HELP_TOPICS, isCommandGroup } from "../command-table.ts";
+import { type CommandTable, isCommandGroup } from "../define-command.ts";
+import { HELP_TOPICS } from "../help-topics.ts";
 
-/** `uwf help exit-codes`, `uwf help json`: what no single command's help says. */
-export async function helpTopicCommand(options: { words: string[] }) {
-  const [topic] = options.words;
-  const write = topic === undefined || options.words.length > 1 ? undefined : TOPICS[topic];
-  if (write === undefined) {
-    const names = HELP_TOPICS.map((known) => known.name).join(", ");
-    throw new UsageError(`help ${options.words.join(" ")}: no such command or topic (topics: ${names})`, {
-      words: options.words,
-    });
-  }
-  const result: HelpTopicResult = { topic: topic as string, text: write() };
-  return { result, format: (value: HelpTopicResult) => value.text };
+/**
+ * `uwf help exit-codes`, `uwf help json`: what no single command's help says. The table it describes
+ * is given by the table's own entry for `help`, which imports this module only when it runs.
+ */
+export function helpTopicCommand(table: CommandTable) {
+  return async (options: { words: string[] }) => {
+    const [topic] = options.words;
+    const write = topic === undefined || options.words.length > 1 ? undefined : topicText(topic, table);
+    if (write === undefined) {
+      const names = HELP_TOPICS.map((known) => known.name).join(", ");
+      throw new UsageError(`help ${options.words.join(" ")}: no such command or topic (topics: ${names})`, {
+        words: options.words,
+      });
+    }
+    const result: HelpTopicResult = { topic: topic as string, text: write() };
+    return { result, format: (value: HelpTopicResult) => value.text };
+  };
 }
 
-const TOPICS: Readonly<Record<string, () => string>> = {
-  "exit-codes": exitCodesText,
-  json: jsonText,
-};
+function topicText(topic: string, table: CommandTable): (() => string) | undefined {
+  if (topic === "exit-codes") return exitCodesText;
+  if (topic === "json") return () => jsonText(table);
+  return undefined;
+}
 
 /** What each exit code means; the error codes behind each come from EXIT_CODE_BY_ERROR_CODE. */
 const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
@@ -92,9 +99,9 @@ function wrap(text: string, indent: string): string[] {
   return line === "" ? lines : [...lines, indent + line];
 }
 
-function jsonText(): string {
+function jsonText(table: CommandTable): string {
   const rows: Array<[string, string]> = [];
-  for (const entry of COMMAND_TABLE) {
+  for (const entry of table) {
     const commands = isCommandGroup(entry)
       ? entry.commands.map((command) => [`${entry.name} ${command.name}`, command] as const)
       : [[entry.name, entry] as const];

@@ -1,9 +1,9 @@
 import { copyStore, maskStoreUrl } from "@uwf/cas";
 import type { StoreCopyResult } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 import { openStoreAt } from "../../open-store.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 export interface StoreCopyOptions {
   /** `file` (the home's embedded store) or a PostgreSQL URL. */

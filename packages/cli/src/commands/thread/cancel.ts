@@ -1,6 +1,6 @@
 import { cancelThread, resolveThread } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 
 export interface CancelCommandOptions {

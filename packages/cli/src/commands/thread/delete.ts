@@ -1,8 +1,8 @@
 import { deleteThread, resolveThread, ThreadBusyError } from "@uwf/engine";
 import type { DeleteResult } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 export interface DeleteOptions {
   threads: string[];

@@ -3,11 +3,11 @@ import { resolve } from "node:path";
 import { parseAddress } from "@uwf/cas";
 import { forkThreads, type ReplacementReply, resolveNodeOrThread, resolveThread } from "@uwf/engine";
 import type { ForkResult, ForksResult, ThreadRecord } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { ForksInterruptedError } from "../../errors/forks-interrupted-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readInputFile } from "../../read-input-file.ts";
-import type { CommandOutcome } from "../../registry.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { readReplyFolder } from "./read-reply-folder.ts";
 

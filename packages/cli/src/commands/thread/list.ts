@@ -1,9 +1,9 @@
 import type { ListThreadsQuery, ListThreadsResult, RefStore } from "@uwf/cas";
 import { listRunningThreads, resolveThread } from "@uwf/engine";
 import { type LeaseHolder, type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { stdoutColumns } from "../../standard-streams.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 

@@ -1,11 +1,11 @@
 import { followThread, loadStepSummaries, resolveThread, ThreadCancelledError, ThreadFailedError } from "@uwf/engine";
 import { budgetReport, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatLog } from "../../format/format-log.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
-import type { CommandOutcome } from "../../registry.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { standingEvent, stepFinishedEvent, toStepResult } from "./step-report.ts";
 
 export interface LogCommandOptions {

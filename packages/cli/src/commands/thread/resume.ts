@@ -1,8 +1,8 @@
 import { requeueFailedThread, resolveThread } from "@uwf/engine";
-import { isUwfError, type ShownThread } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
+import { isUwfError, type ResumeResult, type ShownThread } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
-import type { CommandOutcome } from "../../registry.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { stepCommand } from "./step.ts";
@@ -31,10 +31,10 @@ export interface ResumeCommandOptions extends BudgetFlags {
 export async function resumeCommand(
   options: ResumeCommandOptions,
   context: CommandContext,
-): Promise<CommandOutcome<unknown>> {
+): Promise<CommandOutcome<ResumeResult>> {
   const resumeLimits = limitsFromFlags(options);
   const answered = options.prompt !== undefined || options.promptFile !== undefined;
-  if (options.queue === true) return (await requeue(options, answered, context)) as CommandOutcome<unknown>;
+  if (options.queue === true) return requeue(options, answered, context);
   const resumeFailed = !answered && resumeLimits === undefined && (await isFailed(options.thread, context));
   if (!answered && resumeLimits === undefined && !resumeFailed) {
     throw new UsageError(
@@ -42,7 +42,7 @@ export async function resumeCommand(
     );
   }
   const resumeAnswer = answered ? await readPrompt({ ...options, cwd: context.cwd }) : undefined;
-  return (await stepCommand(
+  return stepCommand(
     {
       thread: options.thread,
       resumeAnswer,
@@ -53,7 +53,7 @@ export async function resumeCommand(
       timeout: options.timeout,
     },
     context,
-  )) as CommandOutcome<unknown>;
+  );
 }
 
 /**

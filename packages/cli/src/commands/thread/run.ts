@@ -1,21 +1,14 @@
-import type { CommandContext } from "../../context.ts";
+import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
-import type { CommandOutcome } from "../../registry.ts";
-import type { BudgetFlags } from "./limits-from-flags.ts";
-import { startCommand } from "./start.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { type StartCommandOptions, startCommand } from "./start.ts";
 import { stepCommand } from "./step.ts";
 
-export interface RunCommandOptions extends BudgetFlags {
-  workflow: string;
-  prompt?: string;
-  promptFile?: string;
-  cwd?: string;
-  input?: string[];
-  inputs?: string;
+/** `start`'s flags (`--queue` only starts the thread, for `uwf worker`), and the steps' agent and time limit. */
+export interface RunCommandOptions extends StartCommandOptions {
   agent?: string;
   timeout?: number;
-  /** Start the thread for `uwf worker` and step none of it here: `start --queue`. */
-  queue?: boolean;
 }
 
 /**
@@ -26,18 +19,14 @@ export interface RunCommandOptions extends BudgetFlags {
 export async function runCommand(
   options: RunCommandOptions,
   context: CommandContext,
-): Promise<CommandOutcome<unknown>> {
+): Promise<CommandOutcome<RunResult>> {
   if (options.queue === true) {
     if (options.agent !== undefined || options.timeout !== undefined) {
       throw new UsageError("--queue leaves the thread to a worker: give --agent and --timeout to `uwf worker`");
     }
-    // One command, two result shapes (stepResultSchema, startResultSchema): the registry reads neither.
-    return (await startCommand(options, context)) as CommandOutcome<unknown>;
+    return startCommand(options, context);
   }
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
-  return (await stepCommand(
-    { thread, all: true, agent: options.agent, timeout: options.timeout },
-    context,
-  )) as CommandOutcome<unknown>;
+  return stepCommand({ thread, all: true, agent: options.agent, timeout: options.timeout }, context);
 }

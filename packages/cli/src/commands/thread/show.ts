@@ -3,16 +3,17 @@ import { expandNode, resolveNodeOrThread } from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
+  type ShowResult,
   type ShowTextResult,
   textNodeSchema,
   threadStartNodeSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { NoReplyError } from "../../errors/no-reply-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
-import type { CommandOutcome } from "../../registry.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ShowCommandOptions {
@@ -28,7 +29,7 @@ export interface ShowCommandOptions {
 export async function showCommand(
   options: ShowCommandOptions,
   context: CommandContext,
-): Promise<CommandOutcome<unknown>> {
+): Promise<CommandOutcome<ShowResult>> {
   const store = await context.openStore({ create: false });
   const { address, thread } = await resolveNodeOrThread(store, options.reference);
   if (options.prompt === true || options.reply === true) {

@@ -11,7 +11,6 @@ import {
   type Usage,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
 import {
   EXIT_BUSY,
@@ -25,7 +24,8 @@ import {
   mostSevereExitCode,
 } from "../../exit-codes.ts";
 import { formatStepBatchResult } from "../../format/format-step-batch-result.ts";
-import type { CommandOutcome } from "../../registry.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { stepCommand } from "./step.ts";
 import { toStepResult } from "./step-report.ts";
 
@@ -123,7 +123,7 @@ export async function stepBatch(
     }
     const { outcome, exitCode } = judge(record, failure, stopped, context.signal);
     if (failure !== undefined && outcome !== "already-ended" && outcome !== "suspended") {
-      const { describeError } = await import("../../report-error.ts");
+      const { describeError } = await import("../../pipeline/report-error.ts");
       context.note(`uwf: thread ${record.id}: ${describeError(failure).message}`);
     }
     const { outcome: threadOutcome, ...reported } = await toStepResult(record, steps, failure);

@@ -1,7 +1,8 @@
-import type { CommandContext } from "../../context.ts";
+import type { StepThreadsResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readStdin } from "../../read-input-file.ts";
-import type { CommandOutcome } from "../../registry.ts";
 import { stepCommand } from "./step.ts";
 import { stepBatch } from "./step-batch.ts";
 
@@ -26,12 +27,11 @@ export interface StepThreadsCommandOptions {
 export async function stepThreadsCommand(
   options: StepThreadsCommandOptions,
   context: CommandContext,
-): Promise<CommandOutcome<unknown>> {
+): Promise<CommandOutcome<StepThreadsResult>> {
   const { threads, parallel, batchMaxCost, ...step } = options;
   const batch = threads.length > 1 || threads.includes("-") || parallel !== undefined || batchMaxCost !== undefined;
-  // One command, two result shapes (stepResultSchema, stepBatchResultSchema): the registry reads neither.
-  if (!batch) return (await stepCommand({ ...step, thread: threads[0] as string }, context)) as CommandOutcome<unknown>;
-  return (await stepBatch(
+  if (!batch) return stepCommand({ ...step, thread: threads[0] as string }, context);
+  return stepBatch(
     {
       references: await readThreadArguments(threads),
       limit: options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1),
@@ -41,7 +41,7 @@ export async function stepThreadsCommand(
       timeout: options.timeout,
     },
     context,
-  )) as CommandOutcome<unknown>;
+  );
 }
 
 /** The thread arguments with `-` replaced by stdin's lines (blank ones skipped, spaces trimmed). */

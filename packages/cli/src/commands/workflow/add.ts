@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { registerWorkflowFile } from "@uwf/engine";
 import type { WorkflowAddResult } from "@uwf/protocol";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { STDIN_WORKFLOW, safeParseStdinWorkflow } from "./parse-stdin-workflow.ts";
 
 /** Registers a workflow file (`-`: stdin): an unchanged file keeps its hash; a changed one moves the name, old threads keep theirs. */

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { CorruptNodeError, NodeNotFoundError, type Store } from "@uwf/cas";
 import type { WorkflowEntry, WorkflowListResult } from "@uwf/protocol";
 import { safeLoadWorkflowFile } from "@uwf/workflow";
-import type { CommandContext } from "../../context.ts";
 import { formatTable } from "../../format/format-table.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /** Registered workflows, then the project's `.uwf/workflows/*.yaml` not registered under the same name. */
 export async function workflowListCommand(context: CommandContext) {

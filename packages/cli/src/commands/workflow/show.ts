@@ -5,7 +5,7 @@ import { resolveWorkflow } from "@uwf/engine";
 import type { WorkflowNode, WorkflowShowResult } from "@uwf/protocol";
 import { loadWorkflowFile, restoreWorkflowFieldOrder, workflowToMermaid } from "@uwf/workflow";
 import { stringify } from "yaml";
-import type { CommandContext } from "../../context.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /** A workflow by name, hash or file (a file is shown, not registered). */
 export async function workflowShowCommand(options: { reference: string; mermaid?: boolean }, context: CommandContext) {

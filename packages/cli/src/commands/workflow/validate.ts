@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import { addressOfNode } from "@uwf/cas";
 import type { WorkflowProblem, WorkflowValidateResult } from "@uwf/protocol";
 import { safeLoadWorkflowFile } from "@uwf/workflow";
-import type { CommandContext } from "../../context.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { STDIN_WORKFLOW, safeParseStdinWorkflow } from "./parse-stdin-workflow.ts";
 
 /** Checks a file (`-`: stdin) without storing anything; every problem is reported, exit 1 when there is an error. */

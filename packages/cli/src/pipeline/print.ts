@@ -8,9 +8,9 @@
  * `--json`, `--jsonl` and text piped elsewhere carry it as it is.
  */
 import type { CliEvent } from "@uwf/protocol";
-import type { EmitOptions } from "./context.ts";
-import { escapeControlCharactersIn } from "./format/escape-control-characters.ts";
-import { stdoutIsTerminal, writeStdout } from "./standard-streams.ts";
+import { escapeControlCharactersIn } from "../format/escape-control-characters.ts";
+import { stdoutIsTerminal, writeStdout } from "../standard-streams.ts";
+import type { EmitOptions } from "./command-context.ts";
 
 export type OutputMode = "text" | "json" | "jsonl";
 
@@ -24,7 +24,7 @@ export async function printResult<Result>(
   const text = mode === "text" ? format(forTerminal(result)) : JSON.stringify(result);
   if (mode === "text" && options.paged === true) {
     // Loaded only by the commands that page (`read`).
-    const { pageOutput } = await import("./page-output.ts");
+    const { pageOutput } = await import("../page-output.ts");
     if (await pageOutput(text.endsWith("\n") ? text : `${text}\n`, process.env)) return;
   }
   await printLine(text);
@@ -39,7 +39,7 @@ export async function printEvent(
   if (mode === "json") return;
   if (mode === "jsonl") return printLine(JSON.stringify(event));
   // Loaded only by the commands that emit: every step is a new process.
-  const { formatEvent } = await import("./format/format-event.ts");
+  const { formatEvent } = await import("../format/format-event.ts");
   await printLine(formatEvent(forTerminal(event), color, options));
 }
 

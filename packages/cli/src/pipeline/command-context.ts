@@ -2,8 +2,8 @@ import { hostname } from "node:os";
 import type { AgentActivity } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import type { CliEvent, Config } from "@uwf/protocol";
-import { escapeControlCharacters } from "./format/escape-control-characters.ts";
-import { stderrIsTerminal } from "./standard-streams.ts";
+import { escapeControlCharacters } from "../format/escape-control-characters.ts";
+import { stderrIsTerminal } from "../standard-streams.ts";
 
 /** What every command gets besides its options. Commands never print and never exit. */
 export interface CommandContext {
@@ -45,7 +45,7 @@ export interface CommandContext {
   /** Streams an agent's stderr (for `-v`). */
   agentStderr(chunk: string): void;
   /**
-   * Reports what a command that runs or follows steps did, as it happens: the registry prints it at
+   * Reports what a command that runs or follows steps did, as it happens: the pipeline prints it at
    * once (a step's line in text, a line of NDJSON under `--jsonl`; nothing under `--json`, whose one
    * document comes from the command's result). Commands still never print.
    */
@@ -75,7 +75,7 @@ export interface BatchProgress {
   startedAt: number;
 }
 
-/** What the registry decides before a command runs; the rest of the context is derived from it. */
+/** What the pipeline decides before a command runs; the rest of the context is derived from it. */
 export type CreateContextOptions = Pick<
   CommandContext,
   | "home"
@@ -108,7 +108,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
     now: () => new Date(),
     openStore(openOptions = {}) {
       store ??= (async () => {
-        const { openStoreFromEnvironment } = await import("./open-store.ts");
+        const { openStoreFromEnvironment } = await import("../open-store.ts");
         return openStoreFromEnvironment(options.home, options.env, {
           create: openOptions.create !== false,
           storeFlag: options.storeFlag,
@@ -123,7 +123,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
       if (store !== undefined) await (await store).close();
     },
     loadConfig() {
-      config ??= import("./load-home-config.ts").then(({ loadConfig }) => loadConfig(options.home));
+      config ??= import("../load-home-config.ts").then(({ loadConfig }) => loadConfig(options.home));
       return config;
     },
     warn(message: string) {

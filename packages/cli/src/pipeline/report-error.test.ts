@@ -1,8 +1,8 @@
 import { describe, expect, it, spyOn } from "bun:test";
 import { RefStoreBusyError } from "@uwf/cas";
 import { errorResultSchema, InternalError } from "@uwf/protocol";
-import { StdoutClosedError } from "./errors/stdout-closed-error.ts";
-import { EXIT_BUSY, EXIT_FAILED, EXIT_STDOUT_CLOSED } from "./exit-codes.ts";
+import { StdoutClosedError } from "../errors/stdout-closed-error.ts";
+import { EXIT_BUSY, EXIT_FAILED, EXIT_STDOUT_CLOSED } from "../exit-codes.ts";
 import { cutMessage, MAX_ERROR_MESSAGE_LENGTH, reportError } from "./report-error.ts";
 
 describe("cutMessage", () => {

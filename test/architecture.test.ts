@@ -1,0 +1,62 @@
+import { describe, expect, it } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { cyclesOf, importCycles, importsAgainstOrder, PACKAGE_ORDER, readSourceFiles } from "./import-graph.ts";
+
+const root = join(import.meta.dir, "..");
+const files = readSourceFiles(root);
+
+describe("the workspace's layering (docs/architecture.md)", () => {
+  it("reads every package's sources", () => {
+    const packages = new Set(files.map((file) => file.packageName));
+    expect([...packages].sort()).toEqual([...PACKAGE_ORDER].sort());
+  });
+
+  it("has no package importing one after it in the order protocol ← cas ← workflow ← agents ← engine ← cli", () => {
+    expect(importsAgainstOrder(files)).toEqual([]);
+  });
+
+  it("declares in each package.json only workspace packages before it", () => {
+    const problems: string[] = [];
+    for (const [rank, name] of PACKAGE_ORDER.entries()) {
+      const manifest = JSON.parse(readFileSync(join(root, "packages", name, "package.json"), "utf8"));
+      for (const field of ["dependencies", "devDependencies"]) {
+        for (const dependency of Object.keys(manifest[field] ?? {})) {
+          const match = /^@uwf\/(.+)$/.exec(dependency);
+          if (match === null) continue;
+          const target = PACKAGE_ORDER.indexOf(match[1] as (typeof PACKAGE_ORDER)[number]);
+          if (target === -1 || target >= rank) problems.push(`packages/${name}/package.json ${field}: ${dependency}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  // Its sources are checked by packages/workflow/src/no-runtime-dependencies.test.ts; this is its manifest.
+  it("does not give @uwf/workflow an SDK to depend on", () => {
+    const manifest = JSON.parse(readFileSync(join(root, "packages/workflow/package.json"), "utf8"));
+    expect(Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith("@anthropic-ai/"))).toEqual([]);
+  });
+
+  it("has no value-carrying import cycle between source files", () => {
+    expect(importCycles(files).files).toEqual([]);
+  });
+
+  it("has no value-carrying import cycle between the folders of a package", () => {
+    expect(importCycles(files).folders).toEqual([]);
+  });
+});
+
+describe("the import graph's cycle finder", () => {
+  it("finds a cycle, a self-loop, and nothing in a chain", () => {
+    const graph = new Map([
+      ["a", new Set(["b"])],
+      ["b", new Set(["c"])],
+      ["c", new Set(["a"])],
+      ["d", new Set(["d"])],
+      ["e", new Set(["f"])],
+      ["f", new Set<string>()],
+    ]);
+    expect(cyclesOf(graph)).toEqual([["a", "b", "c"], ["d"]]);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * The value-carrying import graph of the workspace, read with Bun's own transpiler
+ * (`scanImports` drops `import type` and all-type specifier lists, which the compiler erases).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/** The one-way order of the packages: a package may import only packages before it. */
+export const PACKAGE_ORDER = ["protocol", "cas", "workflow", "agents", "engine", "cli"] as const;
+
+export interface SourceFile {
+  /** Path relative to the repository root. */
+  path: string;
+  packageName: string;
+  isTest: boolean;
+  imports: { specifier: string; resolved: string | null; dynamic: boolean }[];
+}
+
+const transpiler = new Bun.Transpiler({ loader: "ts" });
+
+function listTypeScript(directory: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(directory)) {
+    if (entry === "node_modules" || entry === "dist") continue;
+    const path = join(directory, entry);
+    if (statSync(path).isDirectory()) files.push(...listTypeScript(path));
+    else if (entry.endsWith(".ts") && !entry.endsWith(".d.ts")) files.push(path);
+  }
+  return files;
+}
+
+function isTestFile(path: string): boolean {
+  return /\.test\.ts$/.test(path) || /\/test\//.test(path) || /\/testing\//.test(path);
+}
+
+/** Every TypeScript file under packages/NAME/{src,test,scripts}, with its value imports. */
+export function readSourceFiles(root: string): SourceFile[] {
+  const files: SourceFile[] = [];
+  for (const packageName of readdirSync(join(root, "packages"))) {
+    const packageRoot = join(root, "packages", packageName);
+    if (!statSync(packageRoot).isDirectory()) continue;
+    for (const part of ["src", "test", "scripts"]) {
+      const directory = join(packageRoot, part);
+      try {
+        statSync(directory);
+      } catch {
+        continue;
+      }
+      for (const absolute of listTypeScript(directory)) {
+        const imports = transpiler.scanImports(readFileSync(absolute, "utf8").replace(/^#!.*/, "")).map((found) => ({
+          specifier: found.path,
+          resolved: found.path.startsWith(".") ? relative(root, resolve(dirname(absolute), found.path)) : null,
+          dynamic: found.kind === "dynamic-import",
+        }));
+        const path = relative(root, absolute);
+        files.push({ path, packageName, isTest: part !== "src" || isTestFile(path), imports });
+      }
+    }
+  }
+  return files;
+}
+
+/** `@uwf/NAME/...` → NAME, or null for anything else. */
+export function workspacePackageOf(specifier: string): string | null {
+  const match = /^@uwf\/([a-z-]+)/.exec(specifier);
+  return match?.[1] ?? null;
+}
+
+/** Imports of a later package from an earlier one (tests may use the kits of earlier packages only, too). */
+export function importsAgainstOrder(files: SourceFile[]): string[] {
+  const rank = (name: string) => PACKAGE_ORDER.indexOf(name as (typeof PACKAGE_ORDER)[number]);
+  const problems: string[] = [];
+  for (const file of files) {
+    const own = rank(file.packageName);
+    for (const { specifier } of file.imports) {
+      const target = workspacePackageOf(specifier);
+      if (target === null || target === file.packageName) continue;
+      if (own === -1 || rank(target) === -1 || rank(target) > own) {
+        problems.push(`${file.path} imports ${specifier} (order: ${PACKAGE_ORDER.join(" ← ")})`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Strongly connected components of size > 1 (or self-loops) in a directed graph. */
+export function cyclesOf(graph: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const lowOf = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    indexOf.set(node, index);
+    lowOf.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!indexOf.has(next)) {
+        visit(next);
+        lowOf.set(node, Math.min(lowOf.get(node) ?? 0, lowOf.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        lowOf.set(node, Math.min(lowOf.get(node) ?? 0, indexOf.get(next) ?? 0));
+      }
+    }
+    if (lowOf.get(node) === indexOf.get(node)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || graph.get(node)?.has(node)) components.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!indexOf.has(node)) visit(node);
+  return components;
+}
+
+/**
+ * Cycles of static value imports among the non-test source files, at two grains: between files, and
+ * between folders of one package (a folder is a file's directory; the package's `src` root counts as
+ * one folder, except its `index.ts`, which is the entry and may import every folder).
+ */
+export function importCycles(files: SourceFile[]): { files: string[][]; folders: string[][] } {
+  const fileGraph = new Map<string, Set<string>>();
+  const folderGraph = new Map<string, Set<string>>();
+  const known = new Set(files.map((file) => file.path));
+  for (const file of files) {
+    if (file.isTest) continue;
+    const fileEdges = fileGraph.get(file.path) ?? new Set<string>();
+    fileGraph.set(file.path, fileEdges);
+    const from = folderOf(file.path);
+    for (const { resolved, dynamic } of file.imports) {
+      if (resolved === null || dynamic || !known.has(resolved)) continue;
+      fileEdges.add(resolved);
+      const to = folderOf(resolved);
+      if (from === null || to === null || from === to) continue;
+      const edges = folderGraph.get(from) ?? new Set<string>();
+      edges.add(to);
+      folderGraph.set(from, edges);
+    }
+  }
+  return { files: cyclesOf(fileGraph), folders: cyclesOf(folderGraph) };
+}
+
+function folderOf(path: string): string | null {
+  if (/^packages\/[^/]+\/src\/index\.ts$/.test(path)) return null;
+  return dirname(path);
+}

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { canonicalizeJson } from "@uwf/cas";
 import type { WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema, FIELD_ORDER_KEYWORD, parseWorkflowSource, restoreWorkflowFieldOrder } from "@uwf/workflow";
@@ -6,32 +8,8 @@ import { safeExtractFrontmatter } from "../extract/extract-frontmatter.ts";
 import { buildContinuationPrompt } from "./build-continuation-prompt.ts";
 import { buildRetryPrompt } from "./build-retry-prompt.ts";
 
-const SOURCE = `
-name: judged
-roles:
-  judge:
-    goal: Judge the change.
-    frontmatter:
-      type: object
-      properties:
-        reasoning: { type: string }
-        verdict: { type: string, enum: [accept, reject] }
-        details:
-          type: object
-          properties:
-            zeta: { type: string }
-            alpha: { type: string }
-      required: [reasoning, verdict]
-  sorted:
-    goal: Report.
-    frontmatter:
-      type: object
-      properties: { a: { type: string }, b: { type: string } }
-graph:
-  $START: [{ role: judge, prompt: "Judge." }]
-  judge: [{ role: sorted, prompt: "Go." }]
-  sorted: [{ role: $END, prompt: "Done." }]
-`;
+/** Field orders the sorted canonical JSON would lose: a role, a nested object, and a role already in order. */
+const SOURCE = readFileSync(join(import.meta.dir, "../../test/fixtures/workflows/judged.yaml"), "utf8");
 
 /** The workflow as a later step reads it back from the store: canonical JSON, keys sorted. */
 function stored(): WorkflowNode {

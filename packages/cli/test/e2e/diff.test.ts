@@ -127,11 +127,11 @@ describe("uwf diff", () => {
     const result = await diff(original.thread, original.planner);
     expect(result.left.thread).toBe(original.thread);
     expect(result.right).toMatchObject({ thread: null, head: original.planner });
-    expect(result.commonSteps).toBe(1);
-    expect(result.commonAddress).toBe(original.planner);
-    expect(result.steps).toHaveLength(1);
-    expect(result.steps[0]).toMatchObject({ number: 2, right: null, fields: [{ field: "done", change: "removed" }] });
-    expect(result.steps[0]?.left?.address).toBe(original.doer);
+    // What the pairing holds is packages/engine/src/fork/diff-chains.test.ts's; here, that the CLI resolves a node as a side.
+    expect([result.commonSteps, result.commonAddress]).toEqual([1, original.planner]);
+    expect(result.steps.map((step) => [step.number, step.left?.address, step.right])).toEqual([
+      [2, original.doer, null],
+    ]);
     expect(result.totals.right).toMatchObject({ steps: 1, status: null });
   });
 

@@ -1,22 +1,10 @@
 import { describe, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useTempHome } from "../helpers/temp-home.ts";
 
-const WORKFLOW = `name: judged
-roles:
-  judge:
-    goal: Judge the change.
-    frontmatter:
-      type: object
-      properties:
-        reasoning: { type: string }
-        verdict: { enum: [accept, reject] }
-      required: [reasoning, verdict]
-graph:
-  $START: [{ role: judge, prompt: "Judge." }]
-  judge: [{ role: $END, prompt: "Done." }]
-`;
+/** The workflow the agents package checks field order on: a role, a nested object, and a role already in order. */
+const WORKFLOW = readFileSync(join(import.meta.dir, "../../../agents/test/fixtures/workflows/judged.yaml"), "utf8");
 
 const temp = useTempHome();
 

@@ -14,7 +14,9 @@ describe("UWF_TRACE", () => {
     const lines = traced.stderr.trim().split("\n");
     const phases = lines.map((line) => /^uwf trace: (\d+\.\d) ms (.+)$/.exec(line));
     expect(phases.every((match) => match !== null)).toBe(true);
-    expect(phases.map((match) => match?.[2])).toEqual([
+    const names = phases.map((match) => match?.[2]);
+    // The CLI's own phases around the step's, whose order packages/engine/src/step/step-phases.test.ts checks.
+    expect(names.slice(0, 6)).toEqual([
       "started",
       // A plain command line is read from the command table; commander is not loaded.
       "arguments read",
@@ -22,19 +24,10 @@ describe("UWF_TRACE", () => {
       "step command loaded",
       "store open",
       "config loaded",
-      "lease taken",
-      "chain read",
-      "next role chosen",
-      "prompt built",
-      "store checked",
-      "agent done, reply checked and routed",
-      "nodes written",
-      "head moved",
-      "chain index kept",
-      "command done",
-      "store closed",
-      "exit",
     ]);
+    expect(names.slice(6, -3)).toHaveLength(9);
+    expect([names[6], names.at(-4)]).toEqual(["lease taken", "chain index kept"]);
+    expect(names.slice(-3)).toEqual(["command done", "store closed", "exit"]);
     const times = phases.map((match) => Number(match?.[1]));
     expect(times).toEqual([...times].sort((left, right) => left - right));
   });

@@ -184,17 +184,15 @@ for (const backend of BACKENDS) {
         });
         expect(worked.exitCode).toBe(0);
         const events = parseEvents(worked.stdout).filter((event) => event.thread === thread);
+        // Three attempts, a step-retry between each two, then the thread is failed and let go.
         const attempt = ["step-started", "step-failed"];
-        const expected = [
+        const attempts = [...attempt, "step-retry", ...attempt, "step-retry", ...attempt];
+        expect(events.map((event) => event.type) as string[]).toEqual([
           "thread-claimed",
-          ...attempt,
-          "step-retry",
-          ...attempt,
-          "step-retry",
-          ...attempt,
+          ...attempts,
           "thread-failed",
-        ];
-        expect(events.map((event) => event.type) as string[]).toEqual([...expected, "thread-released"]);
+          "thread-released",
+        ]);
         expect(events.filter((event) => event.type === "step-retry")).toMatchObject([
           { attempt: 2, attempts: 3, delayMs: 20 },
           { attempt: 3, attempts: 3, delayMs: 40 },

@@ -20,6 +20,9 @@ export interface ToolContext {
 }
 
 /** The reason of a tool call's signal when the call ran out of its own time (not the step's). */
+/** The `path` input of the tools that read or write one file: the same words to the model from each. */
+export const FILE_PATH_PROPERTY = { type: "string", description: "Path relative to the working directory" } as const;
+
 export const TOOL_TIME_LIMIT_REASON = "time-limit";
 
 /** A tool's answer to the model. Thrown errors become `is_error` results with their message. */

@@ -1,4 +1,4 @@
-import { type AgentTool, ok, stringInput, ToolInputError } from "./agent-tool.ts";
+import { type AgentTool, FILE_PATH_PROPERTY, ok, stringInput, ToolInputError } from "./agent-tool.ts";
 import { openFileToWrite, replaceFileContent } from "./open-tool-file.ts";
 import { realHome, resolveToolPath } from "./resolve-tool-path.ts";
 import { workspaceRelative } from "./resolve-workspace-path.ts";
@@ -10,7 +10,7 @@ export const editFileTool: AgentTool = {
   inputSchema: {
     type: "object",
     properties: {
-      path: { type: "string", description: "Path relative to the working directory" },
+      path: FILE_PATH_PROPERTY,
       old_text: { type: "string", description: "The exact text to replace (whitespace included)" },
       new_text: { type: "string", description: "The text to put in its place" },
     },

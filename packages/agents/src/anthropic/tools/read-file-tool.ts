@@ -1,5 +1,12 @@
 import { stat } from "node:fs/promises";
-import { type AgentTool, ok, optionalNumberInput, stringInput, ToolInputError } from "./agent-tool.ts";
+import {
+  type AgentTool,
+  FILE_PATH_PROPERTY,
+  ok,
+  optionalNumberInput,
+  stringInput,
+  ToolInputError,
+} from "./agent-tool.ts";
 import { openFileToRead } from "./open-tool-file.ts";
 import { realHome, resolveToolPath } from "./resolve-tool-path.ts";
 import { workspaceRelative } from "./resolve-workspace-path.ts";
@@ -14,7 +21,7 @@ export const readFileTool: AgentTool = {
   inputSchema: {
     type: "object",
     properties: {
-      path: { type: "string", description: "Path relative to the working directory" },
+      path: FILE_PATH_PROPERTY,
       offset: { type: "integer", description: "First line to read, 1-based (default 1)" },
       limit: { type: "integer", description: "Number of lines to read (default: all)" },
     },

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { type AgentTool, ok, stringInput } from "./agent-tool.ts";
+import { type AgentTool, FILE_PATH_PROPERTY, ok, stringInput } from "./agent-tool.ts";
 import { openFileToWrite, replaceFileContent } from "./open-tool-file.ts";
 import { realHome, resolveToolPath } from "./resolve-tool-path.ts";
 import { workspaceRelative } from "./resolve-workspace-path.ts";
@@ -12,7 +12,7 @@ export const writeFileTool: AgentTool = {
   inputSchema: {
     type: "object",
     properties: {
-      path: { type: "string", description: "Path relative to the working directory" },
+      path: FILE_PATH_PROPERTY,
       content: { type: "string", description: "The whole new content of the file" },
     },
     required: ["path", "content"],

@@ -1,5 +1,28 @@
-export { addressSchema } from "./address.ts";
-export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, normalizeAddress } from "./address-pattern.ts";
+export {
+  type BudgetInput,
+  type BudgetLimit,
+  type BudgetLimits,
+  type BudgetReport,
+  type BudgetSpent,
+  budgetInputSchema,
+  budgetReportSchema,
+  type ThreadBudget,
+  threadBudgetSchema,
+} from "./budget/budget.ts";
+export { BUDGET_LIMITS } from "./budget/budget-limits.ts";
+export {
+  BUDGET_LIMIT_NAMES,
+  budgetReport,
+  budgetSpent,
+  DEFAULT_MAX_STEPS,
+  findExceededLimit,
+  limitsFromInput,
+  mergeBudgetLimits,
+  newThreadBudget,
+  spentOn,
+} from "./budget/budget-math.ts";
+export { type Usage, usageSchema } from "./budget/usage.ts";
+export { addUsage, ZERO_USAGE } from "./budget/usage-math.ts";
 export {
   type AgentSpec,
   type AnthropicAgentSpec,
@@ -13,30 +36,77 @@ export {
   type ShellAgentSpec,
   scriptedAgentSpecSchema,
   shellAgentSpecSchema,
-} from "./agent-spec.ts";
+} from "./config/agent-spec.ts";
 export {
-  type BudgetInput,
-  type BudgetLimit,
-  type BudgetLimits,
-  type BudgetReport,
-  type BudgetSpent,
-  budgetInputSchema,
-  budgetReportSchema,
-  type ThreadBudget,
-  threadBudgetSchema,
-} from "./budget.ts";
-export { BUDGET_LIMITS } from "./budget-limits.ts";
+  type Config,
+  configSchema,
+  type Model,
+  modelSchema,
+  type Prices,
+  type Provider,
+  pricesSchema,
+  providerSchema,
+  type WorkerConfig,
+  workerConfigSchema,
+} from "./config/config.ts";
+export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./config/default-config.ts";
+export type {
+  CommandLineData,
+  ConfigProblem,
+  ErrorCode,
+  ErrorDataByCode,
+  InterruptedData,
+  LeaseLostData,
+  NoData,
+  ResumeNeed,
+  SystemErrorData,
+  TriedTransition,
+  UsageData,
+} from "./errors/error-code.ts";
 export {
-  BUDGET_LIMIT_NAMES,
-  budgetReport,
-  budgetSpent,
-  DEFAULT_MAX_STEPS,
-  findExceededLimit,
-  limitsFromInput,
-  mergeBudgetLimits,
-  newThreadBudget,
-  spentOn,
-} from "./budget-math.ts";
+  type ErrorBody,
+  type ErrorResult,
+  errorBodySchema,
+  errorResultSchema,
+} from "./errors/error-result.ts";
+export { InternalError } from "./errors/internal-error.ts";
+export { messageOf } from "./errors/message-of.ts";
+export {
+  type AnyUwfError,
+  isUwfError,
+  UwfError,
+  type UwfErrorData,
+  type UwfErrorJson,
+  type UwfErrorOptions,
+} from "./errors/uwf-error.ts";
+export { addressSchema } from "./ids/address.ts";
+export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, normalizeAddress } from "./ids/address-pattern.ts";
+export { THREAD_ID_PATTERN } from "./ids/thread-id-pattern.ts";
+export { findLoneSurrogate, replaceLoneSurrogates } from "./nodes/lone-surrogates.ts";
+export { nodeKind } from "./nodes/node-kind.ts";
+export { NODE_SCHEMAS } from "./nodes/node-kinds.ts";
+export { NODE_REF_FIELDS } from "./nodes/node-ref-fields.ts";
+export { listNodeRefs } from "./nodes/node-refs.ts";
+export {
+  type AgentAttempt,
+  type AgentRunNode,
+  type AgentRunOutcome,
+  agentAttemptSchema,
+  agentRunNodeSchema,
+  agentRunOutcomeSchema,
+  type ModelUsage,
+  type OutputNode,
+  outputNodeSchema,
+  type PermissionDenial,
+  type TextNode,
+  type ThreadStartNode,
+  type ThreadStepNode,
+  type TranscriptNode,
+  textNodeSchema,
+  threadStartNodeSchema,
+  threadStepNodeSchema,
+  transcriptNodeSchema,
+} from "./nodes/nodes.ts";
 export {
   type CasRecoverResult,
   casHasResultSchema,
@@ -50,7 +120,7 @@ export {
   type VerifyReport,
   verifyProblemSchema,
   verifyReportSchema,
-} from "./cas-results.ts";
+} from "./results/cas-results.ts";
 export {
   type CliEvent,
   cliEventSchema,
@@ -79,21 +149,8 @@ export {
   type WorkerStoppedEvent,
   workerStartedEventSchema,
   workerStoppedEventSchema,
-} from "./cli-events.ts";
-export type { ResumeResult, RunResult, ShowResult, StepThreadsResult } from "./command-results.ts";
-export {
-  type Config,
-  configSchema,
-  type Model,
-  modelSchema,
-  type Prices,
-  type Provider,
-  pricesSchema,
-  providerSchema,
-  type WorkerConfig,
-  workerConfigSchema,
-} from "./config.ts";
-export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./default-config.ts";
+} from "./results/cli-events.ts";
+export type { ResumeResult, RunResult, ShowResult, StepThreadsResult } from "./results/command-results.ts";
 export {
   type DiffResult,
   type DiffSide,
@@ -107,27 +164,7 @@ export {
   diffTotalsSchema,
   type FieldDifference,
   fieldDifferenceSchema,
-} from "./diff-result.ts";
-export type {
-  CommandLineData,
-  ConfigProblem,
-  ErrorCode,
-  ErrorDataByCode,
-  InterruptedData,
-  LeaseLostData,
-  NoData,
-  ResumeNeed,
-  SystemErrorData,
-  TriedTransition,
-  UsageData,
-} from "./error-code.ts";
-export {
-  type ErrorBody,
-  type ErrorResult,
-  errorBodySchema,
-  errorResultSchema,
-} from "./error-result.ts";
-export { END, isObjectPrototypeName, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./graph-names.ts";
+} from "./results/diff-result.ts";
 export {
   type CompletionCandidatesResult,
   type CompletionScriptResult,
@@ -137,7 +174,7 @@ export {
   helpTopicResultSchema,
   type VersionResult,
   versionResultSchema,
-} from "./help-results.ts";
+} from "./results/help-results.ts";
 export {
   type ConfigListResult,
   type ConfigValueResult,
@@ -145,41 +182,14 @@ export {
   configValueResultSchema,
   type InitResult,
   initResultSchema,
-} from "./home-results.ts";
-export { InternalError } from "./internal-error.ts";
-export { findLoneSurrogate, replaceLoneSurrogates } from "./lone-surrogates.ts";
-export { messageOf } from "./message-of.ts";
-export { nodeKind } from "./node-kind.ts";
-export { NODE_SCHEMAS } from "./node-kinds.ts";
-export { NODE_REF_FIELDS } from "./node-ref-fields.ts";
-export { listNodeRefs } from "./node-refs.ts";
+} from "./results/home-results.ts";
 export {
   type ExpandedNode,
   expandedNodeSchema,
   type ShowTextResult,
   showTextResultSchema,
-} from "./node-results.ts";
-export {
-  type AgentAttempt,
-  type AgentRunNode,
-  type AgentRunOutcome,
-  agentAttemptSchema,
-  agentRunNodeSchema,
-  agentRunOutcomeSchema,
-  type ModelUsage,
-  type OutputNode,
-  outputNodeSchema,
-  type PermissionDenial,
-  type TextNode,
-  type ThreadStartNode,
-  type ThreadStepNode,
-  type TranscriptNode,
-  textNodeSchema,
-  threadStartNodeSchema,
-  threadStepNodeSchema,
-  transcriptNodeSchema,
-} from "./nodes.ts";
-export type { SafeResult } from "./safe-result.ts";
+} from "./results/node-results.ts";
+export type { SafeResult } from "./results/safe-result.ts";
 export {
   BATCH_THREAD_OUTCOMES,
   type BatchThreadOutcome,
@@ -188,7 +198,7 @@ export {
   batchThreadResultSchema,
   type StepBatchResult,
   stepBatchResultSchema,
-} from "./step-batch-result.ts";
+} from "./results/step-batch-result.ts";
 export {
   type StoreCopyProblem,
   type StoreCopyReport,
@@ -196,27 +206,7 @@ export {
   storeCopyProblemSchema,
   storeCopyReportSchema,
   storeCopyResultSchema,
-} from "./store-copy-result.ts";
-export { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
-export {
-  type ForkOrigin,
-  forkOriginSchema,
-  type Lease,
-  leaseSchema,
-  type OutcomeEdge,
-  outcomeEdgeSchema,
-  type ThreadFailure,
-  type ThreadOutcome,
-  type ThreadRecord,
-  type ThreadStatus,
-  threadFailureSchema,
-  threadIdSchema,
-  threadOutcomeSchema,
-  threadRecordSchema,
-  threadStatusSchema,
-  type WorkflowEntry,
-  workflowEntrySchema,
-} from "./thread-record.ts";
+} from "./results/store-copy-result.ts";
 export {
   type DeleteResult,
   deleteResultSchema,
@@ -244,24 +234,13 @@ export {
   startResultSchema,
   stepResultSchema,
   stepSummarySchema,
-} from "./thread-results.ts";
-export { THREAD_STATUSES } from "./thread-statuses.ts";
+} from "./results/thread-results.ts";
 export {
   type FamilyTreeNode,
   familyTreeNodeSchema,
   type TreeResult,
   treeResultSchema,
-} from "./tree-result.ts";
-export { type Usage, usageSchema } from "./usage.ts";
-export { addUsage, ZERO_USAGE } from "./usage-math.ts";
-export {
-  type AnyUwfError,
-  isUwfError,
-  UwfError,
-  type UwfErrorData,
-  type UwfErrorJson,
-  type UwfErrorOptions,
-} from "./uwf-error.ts";
+} from "./results/tree-result.ts";
 export {
   type WaitedThread,
   type WaitResult,
@@ -269,7 +248,40 @@ export {
   waitedThreadSchema,
   waitResultSchema,
   workerResultSchema,
-} from "./worker-results.ts";
+} from "./results/worker-results.ts";
+export {
+  type WorkflowAddResult,
+  type WorkflowListResult,
+  type WorkflowProblem,
+  type WorkflowShowResult,
+  type WorkflowValidateResult,
+  workflowAddResultSchema,
+  workflowListResultSchema,
+  workflowProblemSchema,
+  workflowShowResultSchema,
+  workflowValidateResultSchema,
+} from "./results/workflow-results.ts";
+export {
+  type ForkOrigin,
+  forkOriginSchema,
+  type Lease,
+  leaseSchema,
+  type OutcomeEdge,
+  outcomeEdgeSchema,
+  type ThreadFailure,
+  type ThreadOutcome,
+  type ThreadRecord,
+  type ThreadStatus,
+  threadFailureSchema,
+  threadIdSchema,
+  threadOutcomeSchema,
+  threadRecordSchema,
+  threadStatusSchema,
+  type WorkflowEntry,
+  workflowEntrySchema,
+} from "./threads/thread-record.ts";
+export { THREAD_STATUSES } from "./threads/thread-statuses.ts";
+export { END, isObjectPrototypeName, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./workflow/graph-names.ts";
 export {
   type Condition,
   conditionSchema,
@@ -291,16 +303,4 @@ export {
   type WorkflowNode,
   workflowFileSchema,
   workflowNodeSchema,
-} from "./workflow.ts";
-export {
-  type WorkflowAddResult,
-  type WorkflowListResult,
-  type WorkflowProblem,
-  type WorkflowShowResult,
-  type WorkflowValidateResult,
-  workflowAddResultSchema,
-  workflowListResultSchema,
-  workflowProblemSchema,
-  workflowShowResultSchema,
-  workflowValidateResultSchema,
-} from "./workflow-results.ts";
+} from "./workflow/workflow.ts";

@@ -8,15 +8,7 @@ import * as protocol from "@uwf/protocol";
 import { type AnyUwfError, type ErrorCode, type Lease, type ThreadRecord, UwfError } from "@uwf/protocol";
 import * as workflow from "@uwf/workflow";
 import { EXIT_CODE_BY_ERROR_CODE } from "../exit-codes.ts";
-import { ClaudeCodeUnavailableError } from "./claude-code-unavailable-error.ts";
-import { ConfigKeyNotSetError } from "./config-key-not-set-error.ts";
-import { ForksInterruptedError } from "./forks-interrupted-error.ts";
-import { InputFileError } from "./input-file-error.ts";
-import { NoReplyError } from "./no-reply-error.ts";
-import { SetupCancelledError } from "./setup-cancelled-error.ts";
-import { StdoutClosedError } from "./stdout-closed-error.ts";
-import { UsageError } from "./usage-error.ts";
-import { WaitTimeoutError } from "./wait-timeout-error.ts";
+import * as cliErrors from "./index.ts";
 
 /** The error classes of the two packages that were agent-kit, by name. */
 const workflowAndAgents = { ...workflow, ...agents };
@@ -58,17 +50,7 @@ function errorClassesOf(module: object): ErrorClass[] {
   return Object.values(module).filter(isErrorClass);
 }
 
-const CLI_ERRORS = {
-  ClaudeCodeUnavailableError,
-  ConfigKeyNotSetError,
-  ForksInterruptedError,
-  InputFileError,
-  NoReplyError,
-  SetupCancelledError,
-  StdoutClosedError,
-  UsageError,
-  WaitTimeoutError,
-};
+const CLI_ERRORS = cliErrors;
 
 /**
  * The names of a module's error classes whose `static code` is not among the codes their base class was
@@ -257,15 +239,15 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   UnroutableReplyError: () => new engine.UnroutableReplyError("reply.md", "draft", "no edge holds"),
   WorkflowNotFoundError: () => new engine.WorkflowNotFoundError("review", { cwd: "/work" }),
 
-  ClaudeCodeUnavailableError: () => new ClaudeCodeUnavailableError("claude", "not found"),
-  ConfigKeyNotSetError: () => new ConfigKeyNotSetError("defaultAgent", "config.yaml"),
-  ForksInterruptedError: () => new ForksInterruptedError("SIGHUP", 1, 3),
-  InputFileError: () => new InputFileError("--output", "reply.md", "no such file"),
-  NoReplyError: () => new NoReplyError("0000000000003"),
-  SetupCancelledError: () => new SetupCancelledError(),
-  StdoutClosedError: () => new StdoutClosedError(new Error("EPIPE")),
-  UsageError: () => new UsageError("--cwd /gone: not a directory", { cwd: "/gone" }),
-  WaitTimeoutError: () => new WaitTimeoutError(5, ["T1"]),
+  ClaudeCodeUnavailableError: () => new cliErrors.ClaudeCodeUnavailableError("claude", "not found"),
+  ConfigKeyNotSetError: () => new cliErrors.ConfigKeyNotSetError("defaultAgent", "config.yaml"),
+  ForksInterruptedError: () => new cliErrors.ForksInterruptedError("SIGHUP", 1, 3),
+  InputFileError: () => new cliErrors.InputFileError("--output", "reply.md", "no such file"),
+  NoReplyError: () => new cliErrors.NoReplyError("0000000000003"),
+  SetupCancelledError: () => new cliErrors.SetupCancelledError(),
+  StdoutClosedError: () => new cliErrors.StdoutClosedError(new Error("EPIPE")),
+  UsageError: () => new cliErrors.UsageError("--cwd /gone: not a directory", { cwd: "/gone" }),
+  WaitTimeoutError: () => new cliErrors.WaitTimeoutError(5, ["T1"]),
 };
 
 describe("the error registry", () => {

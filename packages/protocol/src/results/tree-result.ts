@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { budgetReportSchema } from "./budget.ts";
-import { forkOriginSchema, threadIdSchema, threadOutcomeSchema, threadStatusSchema } from "./thread-record.ts";
-import { usageSchema } from "./usage.ts";
+import { budgetReportSchema } from "../budget/budget.ts";
+import { usageSchema } from "../budget/usage.ts";
+import { addressSchema } from "../ids/address.ts";
+import { forkOriginSchema, threadIdSchema, threadOutcomeSchema, threadStatusSchema } from "../threads/thread-record.ts";
 
 /**
  * How a thread got its place in a family tree: `original`, a root that is no fork; `lineage`, under the

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { workflowNodeSchema } from "../workflow/workflow.ts";
 import {
   agentRunNodeSchema,
   outputNodeSchema,
@@ -7,7 +8,6 @@ import {
   threadStepNodeSchema,
   transcriptNodeSchema,
 } from "./nodes.ts";
-import { workflowNodeSchema } from "./workflow.ts";
 
 /** Every uwf node kind and the schema that validates it. */
 export const NODE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {

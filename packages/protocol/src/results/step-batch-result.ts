@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { threadOutcomeSchema } from "./thread-record.ts";
+import { usageSchema } from "../budget/usage.ts";
+import { threadOutcomeSchema } from "../threads/thread-record.ts";
 import { stepResultSchema } from "./thread-results.ts";
-import { usageSchema } from "./usage.ts";
 
 /**
  * How one thread of a batch (`uwf step T1 T2 … --parallel K`) came out, each with the exit code it

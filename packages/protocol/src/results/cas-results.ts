@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { threadStatusSchema } from "./thread-record.ts";
+import { addressSchema } from "../ids/address.ts";
+import { threadStatusSchema } from "../threads/thread-record.ts";
 
 export const casPutResultSchema = z.object({ address: addressSchema });
 export const casHasResultSchema = z.object({ address: z.string(), present: z.boolean() });

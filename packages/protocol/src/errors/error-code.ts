@@ -1,6 +1,6 @@
-import type { BudgetLimit } from "./budget.ts";
-import type { Lease, ThreadFailure, ThreadStatus } from "./thread-record.ts";
-import type { WorkflowProblem } from "./workflow-results.ts";
+import type { BudgetLimit } from "../budget/budget.ts";
+import type { WorkflowProblem } from "../results/workflow-results.ts";
+import type { Lease, ThreadFailure, ThreadStatus } from "../threads/thread-record.ts";
 
 /**
  * Every code a UwfError carries, with the type of the `data` an error of that code holds (printed

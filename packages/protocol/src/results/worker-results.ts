@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
+import { addressSchema } from "../ids/address.ts";
+import { threadFailureSchema, threadOutcomeSchema, threadStatusSchema } from "../threads/thread-record.ts";
 import { workerStoppedEventSchema } from "./cli-events.ts";
-import { threadFailureSchema, threadOutcomeSchema, threadStatusSchema } from "./thread-record.ts";
 
 /** `uwf worker --json`: what the worker did over its life, printed when it stops (its `worker-stopped` event without `type` and `thread`). */
 export const workerResultSchema = workerStoppedEventSchema.omit({ type: true, thread: true });

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { budgetInputSchema } from "../budget/budget.ts";
 import { agentSpecSchema } from "./agent-spec.ts";
-import { budgetInputSchema } from "./budget.ts";
 
 /** Prices in US dollars per million tokens. */
 export const pricesSchema = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
+import { addressSchema } from "../ids/address.ts";
 
 /** `uwf show HASH`: the node, and for a step its output fields, body and agent run. */
 export const expandedNodeSchema = z.object({

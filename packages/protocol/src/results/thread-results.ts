@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { budgetReportSchema } from "./budget.ts";
-import { errorBodySchema } from "./error-result.ts";
+import { budgetReportSchema } from "../budget/budget.ts";
+import { usageSchema } from "../budget/usage.ts";
+import { errorBodySchema } from "../errors/error-result.ts";
+import { addressSchema } from "../ids/address.ts";
 import {
   forkOriginSchema,
   leaseSchema,
@@ -10,9 +11,8 @@ import {
   threadOutcomeSchema,
   threadRecordSchema,
   threadStatusSchema,
-} from "./thread-record.ts";
-import { THREAD_STATUSES } from "./thread-statuses.ts";
-import { usageSchema } from "./usage.ts";
+} from "../threads/thread-record.ts";
+import { THREAD_STATUSES } from "../threads/thread-statuses.ts";
 
 export const startResultSchema = z.object({ thread: z.string(), workflow: addressSchema, head: addressSchema });
 export type StartResult = z.infer<typeof startResultSchema>;

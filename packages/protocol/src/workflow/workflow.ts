@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { agentSpecSchema } from "./agent-spec.ts";
-import { budgetInputSchema } from "./budget.ts";
+import { budgetInputSchema } from "../budget/budget.ts";
+import { agentSpecSchema } from "../config/agent-spec.ts";
 import { NAME_PATTERN } from "./graph-names.ts";
 
 export const nameSchema = z.string().regex(NAME_PATTERN, "expected a name of letters, digits, '_' and '-'");

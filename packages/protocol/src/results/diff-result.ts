@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { threadStatusSchema } from "./thread-record.ts";
-import { usageSchema } from "./usage.ts";
+import { usageSchema } from "../budget/usage.ts";
+import { addressSchema } from "../ids/address.ts";
+import { threadStatusSchema } from "../threads/thread-record.ts";
 
 /** One side of a diff: the thread it was named by (null for a node address) and the head compared. */
 export const diffSideSchema = z.object({

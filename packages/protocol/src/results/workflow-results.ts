@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
+import { addressSchema } from "../ids/address.ts";
 
 /** One problem in a workflow file, located. */
 export const workflowProblemSchema = z.object({

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { threadBudgetSchema } from "./budget.ts";
-import { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
+import { threadBudgetSchema } from "../budget/budget.ts";
+import { usageSchema } from "../budget/usage.ts";
+import { addressSchema } from "../ids/address.ts";
+import { THREAD_ID_PATTERN } from "../ids/thread-id-pattern.ts";
 import { THREAD_STATUSES } from "./thread-statuses.ts";
-import { usageSchema } from "./usage.ts";
 
 export const threadIdSchema = z.string().regex(THREAD_ID_PATTERN, "expected a 26-character thread id");
 

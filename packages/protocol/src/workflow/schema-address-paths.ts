@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { ADDRESS_PATTERN } from "./address-pattern.ts";
-import { InternalError } from "./internal-error.ts";
+import { InternalError } from "../errors/internal-error.ts";
+import { ADDRESS_PATTERN } from "../ids/address-pattern.ts";
 
 /**
  * Every field path at which a schema can hold a node address, in the notation of

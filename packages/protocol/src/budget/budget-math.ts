@@ -1,5 +1,5 @@
+import type { ThreadRecord } from "../threads/thread-record.ts";
 import type { BudgetInput, BudgetLimit, BudgetLimits, BudgetReport, BudgetSpent, ThreadBudget } from "./budget.ts";
-import type { ThreadRecord } from "./thread-record.ts";
 
 /** What each limit is called where users write it: its key in `budget:` and its flag. */
 export const BUDGET_LIMIT_NAMES: Readonly<Record<BudgetLimit, { key: keyof BudgetInput; flag: string }>> = {

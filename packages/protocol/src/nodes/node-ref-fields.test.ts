@@ -1,12 +1,12 @@
 import { describe, expect, it } from "bun:test";
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { ADDRESS_PATTERN } from "./address-pattern.ts";
+import { addressSchema } from "../ids/address.ts";
+import { ADDRESS_PATTERN } from "../ids/address-pattern.ts";
+import { listSchemaAddressPaths } from "../workflow/schema-address-paths.ts";
 import { NODE_SCHEMAS } from "./node-kinds.ts";
 import { NODE_REF_FIELDS } from "./node-ref-fields.ts";
 import { listNodeRefs } from "./node-refs.ts";
 import { agentRunNodeSchema, threadStepNodeSchema } from "./nodes.ts";
-import { listSchemaAddressPaths } from "./schema-address-paths.ts";
 
 const sorted = (paths: readonly string[]): string[] => [...paths].sort();
 

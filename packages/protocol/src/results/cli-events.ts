@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { errorBodySchema } from "./error-result.ts";
-import { threadFailureSchema, threadOutcomeSchema, threadStatusSchema } from "./thread-record.ts";
+import { errorBodySchema } from "../errors/error-result.ts";
+import { addressSchema } from "../ids/address.ts";
+import { threadFailureSchema, threadOutcomeSchema, threadStatusSchema } from "../threads/thread-record.ts";
 import { stepSummarySchema } from "./thread-results.ts";
 
 /**

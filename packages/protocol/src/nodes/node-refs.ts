@@ -1,4 +1,4 @@
-import { type Address, normalizeAddress } from "./address-pattern.ts";
+import { type Address, normalizeAddress } from "../ids/address-pattern.ts";
 import { NODE_REF_FIELDS } from "./node-ref-fields.ts";
 
 /**

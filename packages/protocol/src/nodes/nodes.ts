@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { addressSchema } from "./address.ts";
-import { THREAD_ID_PATTERN } from "./thread-id-pattern.ts";
-import { usageSchema } from "./usage.ts";
+import { usageSchema } from "../budget/usage.ts";
+import { addressSchema } from "../ids/address.ts";
+import { THREAD_ID_PATTERN } from "../ids/thread-id-pattern.ts";
 
 const timestamp = z.iso.datetime();
 

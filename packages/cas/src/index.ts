@@ -15,7 +15,9 @@ export {
   NodeNotFoundError,
   RefStoreBusyError,
   RefStoreDamagedError,
+  RefStoreUnavailableError,
   StoreRefusedError,
+  StoreTooNewError,
   StoreUnreachableError,
   ThreadExistsError,
 } from "./errors/index.ts";

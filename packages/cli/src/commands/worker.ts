@@ -2,7 +2,7 @@ import { resolveRetryPolicy, runWorker, WORKER_POLL_MS } from "@uwf/engine";
 import type { CliEvent, UwfError, WorkerResult } from "@uwf/protocol";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../exit-codes.ts";
 import { hintFor } from "../hint-for.ts";
-import { loadConfigForAgents } from "../load-config-for-agents.ts";
+import { loadConfigForAgents } from "../home/load-config-for-agents.ts";
 import type { CommandContext } from "../pipeline/command-context.ts";
 import type { CommandOutcome } from "../pipeline/command-outcome.ts";
 import { resolveAgentFlag } from "./thread/resolve-agent-flag.ts";

@@ -3,7 +3,7 @@ import type { AgentActivity } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import type { CliEvent, Config } from "@uwf/protocol";
 import { escapeControlCharacters } from "../format/escape-control-characters.ts";
-import { stderrIsTerminal } from "../standard-streams.ts";
+import { stderrIsTerminal } from "../terminal/standard-streams.ts";
 
 /** What every command gets besides its options. Commands never print and never exit. */
 export interface CommandContext {
@@ -108,7 +108,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
     now: () => new Date(),
     openStore(openOptions = {}) {
       store ??= (async () => {
-        const { openStoreFromEnvironment } = await import("../open-store.ts");
+        const { openStoreFromEnvironment } = await import("../home/open-store.ts");
         return openStoreFromEnvironment(options.home, options.env, {
           create: openOptions.create !== false,
           storeFlag: options.storeFlag,
@@ -123,7 +123,7 @@ export function createContext(options: CreateContextOptions): CommandContext {
       if (store !== undefined) await (await store).close();
     },
     loadConfig() {
-      config ??= import("../load-home-config.ts").then(({ loadConfig }) => loadConfig(options.home));
+      config ??= import("../home/load-home-config.ts").then(({ loadConfig }) => loadConfig(options.home));
       return config;
     },
     warn(message: string) {

@@ -1,6 +1,6 @@
-import { shouldAnimate } from "../should-animate.ts";
-import { shouldColor } from "../should-color.ts";
-import { stderrIsTerminal, stdoutIsTerminal } from "../standard-streams.ts";
+import { shouldAnimate } from "../terminal/should-animate.ts";
+import { shouldColor } from "../terminal/should-color.ts";
+import { stderrIsTerminal, stdoutIsTerminal } from "../terminal/standard-streams.ts";
 import { type CommandContext, createContext, type ProgressStatus } from "./command-context.ts";
 import type { GlobalOptionValues } from "./global-option-values.ts";
 import { type OutputMode, printEvent } from "./print.ts";
@@ -12,7 +12,7 @@ export async function makeContext(
   signal: AbortSignal,
   secondSignal: () => AbortSignal,
 ): Promise<CommandContext> {
-  const { resolveHome } = await import("../resolve-home.ts");
+  const { resolveHome } = await import("../home/resolve-home.ts");
   const env = process.env;
   const cwd = process.cwd();
   const json = mode !== "text";
@@ -55,7 +55,7 @@ async function createProgress(color: boolean): Promise<(status: ProgressStatus |
   const forceColor = process.env.FORCE_COLOR;
   process.env.FORCE_COLOR = color ? "1" : "0";
   try {
-    const { createStatusLine } = await import("../status-line.ts");
+    const { createStatusLine } = await import("../terminal/status-line.ts");
     return createStatusLine();
   } finally {
     if (forceColor === undefined) delete process.env.FORCE_COLOR;

@@ -9,7 +9,7 @@
  */
 import type { CliEvent } from "@uwf/protocol";
 import { escapeControlCharactersIn } from "../format/escape-control-characters.ts";
-import { stdoutIsTerminal, writeStdout } from "../standard-streams.ts";
+import { stdoutIsTerminal, writeStdout } from "../terminal/standard-streams.ts";
 import type { EmitOptions } from "./command-context.ts";
 
 export type OutputMode = "text" | "json" | "jsonl";
@@ -24,7 +24,7 @@ export async function printResult<Result>(
   const text = mode === "text" ? format(forTerminal(result)) : JSON.stringify(result);
   if (mode === "text" && options.paged === true) {
     // Loaded only by the commands that page (`read`).
-    const { pageOutput } = await import("../page-output.ts");
+    const { pageOutput } = await import("../terminal/page-output.ts");
     if (await pageOutput(text.endsWith("\n") ? text : `${text}\n`, process.env)) return;
   }
   await printLine(text);

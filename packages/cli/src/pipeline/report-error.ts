@@ -4,7 +4,7 @@ import { StdoutClosedError } from "../errors/stdout-closed-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "../exit-codes.ts";
 import { escapeControlCharacters } from "../format/escape-control-characters.ts";
 import { messageWithHint } from "../hint-for.ts";
-import { stderrIsTerminal } from "../standard-streams.ts";
+import { stderrIsTerminal } from "../terminal/standard-streams.ts";
 
 /**
  * The longest error message printed, in characters. A message quotes what it is about (a path,

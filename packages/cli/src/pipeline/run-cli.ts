@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { checkTemporaryDirectory } from "../check-temporary-directory.ts";
 import { COMMAND_TABLE } from "../commands/command-table.ts";
 import { isCommandGroup } from "../commands/define-command.ts";
 import { GLOBAL_OPTIONS } from "../commands/global-options.ts";
 import { parsePlainCommand } from "../commands/parse-plain-command.ts";
 import { EXIT_OK } from "../exit-codes.ts";
+import { checkTemporaryDirectory } from "../home/check-temporary-directory.ts";
 import { trace } from "../trace.ts";
 import { VERSION } from "../version.ts";
 import type { LoadCommand } from "./command-outcome.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { isProcessAlive, isProcessGroupAlive, type Store } from "@uwf/cas";
 import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
 import { errorResultSchema, type Lease, shownThreadSchema, startResultSchema } from "@uwf/protocol";
-import { openStoreFromEnvironment } from "../../src/open-store.ts";
+import { openStoreFromEnvironment } from "../../src/home/open-store.ts";
 import { parseEvents } from "../helpers/cli-events.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 

@@ -13,7 +13,7 @@ import {
   verifyReportSchema,
 } from "@uwf/protocol";
 import { ulid } from "ulid";
-import { openStoreFromEnvironment } from "../../src/open-store.ts";
+import { openStoreFromEnvironment } from "../../src/home/open-store.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 /**

@@ -16,7 +16,7 @@ import {
   waitResultSchema,
   workerResultSchema,
 } from "@uwf/protocol";
-import { openStoreFromEnvironment } from "../../src/open-store.ts";
+import { openStoreFromEnvironment } from "../../src/home/open-store.ts";
 import { parseEvents, readEvents } from "../helpers/cli-events.ts";
 import { waitForSignalTaken, waitForStoreOpen } from "../helpers/process-state.ts";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, type TempHome } from "../helpers/temp-home.ts";

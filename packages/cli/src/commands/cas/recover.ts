@@ -10,7 +10,7 @@ import type { CommandContext } from "../../pipeline/command-context.ts";
  * it again later), 1 when a chain could not be rebuilt.
  */
 export async function casRecoverCommand(context: CommandContext) {
-  const { setAsideDamagedRefStore } = await import("../../open-store.ts");
+  const { setAsideDamagedRefStore } = await import("../../home/open-store.ts");
   const setAside = await setAsideDamagedRefStore(context.home, context.env, context.now(), context.storeFlag);
   const store = await context.openStore();
   const result: CasRecoverResult = {

@@ -2,9 +2,9 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
 import type { CompletionCandidatesResult } from "@uwf/protocol";
-import { openStoreFromEnvironment } from "../../open-store.ts";
+import { openStoreFromEnvironment } from "../../home/open-store.ts";
+import { resolveHome } from "../../home/resolve-home.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { resolveHome } from "../../resolve-home.ts";
 import type { CommandTable } from "../define-command.ts";
 import { type Candidate, completeWords } from "./complete-words.ts";
 

@@ -2,7 +2,7 @@ import { copyStore, maskStoreUrl } from "@uwf/cas";
 import type { StoreCopyResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
-import { openStoreAt } from "../../open-store.ts";
+import { openStoreAt } from "../../home/open-store.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 
 export interface StoreCopyOptions {

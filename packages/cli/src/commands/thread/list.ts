@@ -4,7 +4,7 @@ import { type LeaseHolder, type ListedThread, type ListResult, messageOf, thread
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { stdoutColumns } from "../../standard-streams.ts";
+import { stdoutColumns } from "../../terminal/standard-streams.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ListCommandOptions {

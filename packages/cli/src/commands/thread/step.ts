@@ -2,7 +2,7 @@ import { type Resume, resolveThread, stepUntilDone } from "@uwf/engine";
 import type { BudgetLimits } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
-import { loadConfigForAgents } from "../../load-config-for-agents.ts";
+import { loadConfigForAgents } from "../../home/load-config-for-agents.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { trace } from "../../trace.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";

@@ -1,5 +1,5 @@
 import type { Config } from "@uwf/protocol";
-import type { CommandContext } from "./pipeline/command-context.ts";
+import type { CommandContext } from "../pipeline/command-context.ts";
 
 /**
  * config.yaml as a command that launches agents uses it: `store` names the store the command uses

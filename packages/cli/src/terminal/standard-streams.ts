@@ -11,7 +11,7 @@ export async function writeStdout(text: string): Promise<void> {
     // The reader went away (`uwf read T | head`): stop quietly, as `git log | head` does.
     if ((error as NodeJS.ErrnoException | null)?.code !== "EPIPE") throw error;
     // Imported only on this path, as the error boundary is: it loads @uwf/protocol.
-    const { StdoutClosedError } = await import("./errors/stdout-closed-error.ts");
+    const { StdoutClosedError } = await import("../errors/stdout-closed-error.ts");
     throw new StdoutClosedError(error);
   }
 }

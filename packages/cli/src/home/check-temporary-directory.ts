@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { UsageError } from "./errors/usage-error.ts";
+import { UsageError } from "../errors/usage-error.ts";
 
 /**
  * `TMPDIR`, when set, must name a directory: agents' prompt files are written there, and a file or

@@ -1,5 +1,5 @@
 import yoctoSpinner from "yocto-spinner";
-import type { ProgressStatus } from "./pipeline/command-context.ts";
+import type { ProgressStatus } from "../pipeline/command-context.ts";
 
 /**
  * A live spinner on stderr while an agent runs: step, role, agent, elapsed time and, for agents that

@@ -14,7 +14,7 @@ import {
 } from "@uwf/cas";
 import { isUwfError } from "@uwf/protocol";
 import { MAX_CONFIG_BYTES, safeReadBoundedFile } from "@uwf/workflow";
-import { UsageError } from "./errors/usage-error.ts";
+import { UsageError } from "../errors/usage-error.ts";
 
 export interface OpenStoreOptions {
   /**

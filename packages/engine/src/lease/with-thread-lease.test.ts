@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { createMemoryRefStore, type RefStore } from "@uwf/cas";
+import { createMemoryRefStore, type RefStore, StoreUnreachableError } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import { InterruptedError } from "../errors/interrupted-error.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
@@ -106,6 +106,24 @@ describe("withThreadLease", () => {
     expect((error as LeaseLostError).code).toBe("lease-renewal-failed");
     expect((error as LeaseLostError).message).toContain("(renewing it failed: database or disk is full)");
     expect((error as LeaseLostError).cause).toBe(full);
+    expect(await memory.listLeases()).toEqual([]);
+  });
+
+  it("reports an unreachable store as such, not as a lost lease, when recording the agent on the lease fails", async () => {
+    const memory = createMemoryRefStore();
+    const away = new StoreUnreachableError("postgres://uwf:****@127.0.0.1/uwf", "the database system is shutting down");
+    const refs: RefStore = {
+      ...memory,
+      recordLeaseAgent: async () => {
+        throw away;
+      },
+    };
+    const stepping = withThreadLease(options(refs), async (held) => {
+      held.recordAgent(process.pid);
+      await untilAborted(held.signal);
+    });
+    const error = await stepping.catch((caught: unknown) => caught);
+    expect(error).toBe(away);
     expect(await memory.listLeases()).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { isProcessAlive, type RefStore, readProcessStart } from "@uwf/cas";
-import { isUwfError, type Lease, messageOf } from "@uwf/protocol";
+import { isUwfError, type Lease, messageOf, UwfError } from "@uwf/protocol";
 import { InterruptedError } from "../errors/interrupted-error.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import { ThreadAlreadyEndedError } from "../errors/thread-already-ended-error.ts";
@@ -224,7 +224,12 @@ export function holdLease(options: HoldLeaseOptions): LeaseHold {
     },
     cancelRequested: () => cancelController.signal.aborted,
     explain(error) {
-      if (lost !== null) return error instanceof LeaseLostError ? error : leaseLostError(threadId, lost, error);
+      if (lost !== null) {
+        // A store that cannot be reached is why the lease went, and no other holder is involved: that is
+        // what to report (exit 75, try again once the server is up), whichever of the two failed first.
+        if (!lost.takenOver && isStoreUnreachable(lost.cause)) return isStoreUnreachable(error) ? error : lost.cause;
+        return error instanceof LeaseLostError ? error : leaseLostError(threadId, lost, error);
+      }
       // The agent stopped because the thread is being cancelled, not for a signal of this process.
       if (cancelController.signal.aborted && error instanceof InterruptedError && options.signal?.aborted !== true) {
         return new ThreadCancelledError(threadId, { run: runOf(error) });
@@ -275,6 +280,10 @@ function leaseLostError(threadId: string, lost: LostLease, error: unknown): Leas
     run: runOf(error),
     cause: lost.cause ?? error,
   });
+}
+
+function isStoreUnreachable(error: unknown): boolean {
+  return UwfError.isInstance(error) && error.code === "store-unreachable";
 }
 
 /** The run a stopped step kept what its agent had written in, as named in its own error. */

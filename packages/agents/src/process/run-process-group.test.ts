@@ -14,9 +14,11 @@ beforeEach(() => {
 });
 afterEach(() => {
   // A holder left by a failing test: stopped by its own pid.
-  if (existsSync(holderFile)) {
+  // A pid of 0 would name this test's own process group, so only a whole positive number is signalled.
+  const pid = existsSync(holderFile) ? Number(readFileSync(holderFile, "utf8")) : 0;
+  if (Number.isInteger(pid) && pid > 1) {
     try {
-      process.kill(Number(readFileSync(holderFile, "utf8")), "SIGKILL");
+      process.kill(pid, "SIGKILL");
     } catch {}
   }
   temp.remove();

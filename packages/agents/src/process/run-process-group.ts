@@ -203,7 +203,8 @@ async function stopProcesses(
 }
 
 function signalGroup(groupId: number, signal: NodeJS.Signals): void {
-  signalProcess(-groupId, signal);
+  // kill(-0) and kill(-1) would reach uwf's own group or every process it may signal.
+  if (groupId > 1) signalProcess(-groupId, signal);
 }
 
 function signalProcess(pid: number, signal: NodeJS.Signals): void {

@@ -61,7 +61,7 @@ describe("readProcessStart", () => {
 describe("isProcessGroupAlive", () => {
   it("sees a running group, and none for a gone process or pid 0", async () => {
     const leader = spawn("sleep", ["5"], { detached: true, stdio: "ignore" });
-    const group = leader.pid ?? 0;
+    const group = spawnedPid(leader);
     try {
       expect(isProcessGroupAlive(group)).toBe(true);
     } finally {
@@ -74,7 +74,7 @@ describe("isProcessGroupAlive", () => {
   it.if(onLinux)("takes a group whose members are all zombies for a gone group", async () => {
     // The group's leader exits at once; its background child becomes a zombie nobody reaps yet.
     const leader = spawn("sh", ["-c", "sleep 0 & exec sleep 5"], { detached: true, stdio: "ignore" });
-    const group = leader.pid ?? 0;
+    const group = spawnedPid(leader);
     await Bun.sleep(100);
     expect(isProcessGroupAlive(group)).toBe(true);
     process.kill(-group, "SIGKILL");
@@ -82,3 +82,9 @@ describe("isProcessGroupAlive", () => {
     expect(isProcessGroupAlive(group)).toBe(false);
   });
 });
+
+/** A spawned child's pid; a failed spawn throws rather than give 0, which `kill(-0)` reads as this test's own group. */
+function spawnedPid(child: { pid?: number }): number {
+  if (child.pid === undefined || child.pid <= 1) throw new Error("the test process did not start");
+  return child.pid;
+}

@@ -41,11 +41,18 @@ function setUp(backend: Backend) {
     ["agents:", "  holder:", "    command: sh", `    args: ["${HOLDER_AGENT}"]`, "worker: { pollMs: 50 }"].join("\n"),
   );
 }
+/** The pid a fixture wrote to `file`, or null: never 0 or less, which `kill` reads as "my own group". */
+function readPid(file: string): number | null {
+  if (!existsSync(file)) return null;
+  const text = readFileSync(file, "utf8").trim();
+  return /^[1-9][0-9]*$/.test(text) ? Number(text) : null;
+}
 function stopLeftovers() {
   for (const file of started) {
-    if (!existsSync(file)) continue;
+    const pid = readPid(file);
+    if (pid === null) continue;
     try {
-      process.kill(Number(readFileSync(file, "utf8")), "SIGKILL");
+      process.kill(pid, "SIGKILL");
     } catch {}
   }
   started.clear();

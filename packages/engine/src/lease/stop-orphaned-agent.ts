@@ -16,7 +16,8 @@ const GROUP_POLL_MS = 20;
  */
 export async function stopOrphanedAgent(holder: Lease, graceMs = ORPHAN_KILL_GRACE_MS): Promise<void> {
   const group = holder.agentGroup;
-  if (group === null || !isStillTheAgentsGroup(group, holder.agentStart)) return;
+  // A group of 0 or 1 in a damaged record would make kill() reach uwf's own group or every process.
+  if (group === null || group <= 1 || !isStillTheAgentsGroup(group, holder.agentStart)) return;
   signalGroup(group, "SIGTERM");
   const deadline = Date.now() + graceMs;
   while (isProcessGroupAlive(group) && Date.now() < deadline) await sleep(GROUP_POLL_MS);

@@ -79,6 +79,53 @@ export {
   type UwfErrorJson,
   type UwfErrorOptions,
 } from "./errors/uwf-error.ts";
+export {
+  commandAssertionSchema,
+  type EvalAssertion,
+  type EvalAssertionKind,
+  evalAssertionSchema,
+  jsonataAssertionSchema,
+  judgeAssertionSchema,
+  outcomeAssertionSchema,
+  statusAssertionSchema,
+} from "./eval/eval-assertion.ts";
+export { type EvalGate, type EvalGateCheck, evalGateCheckSchema, evalGateSchema } from "./eval/eval-gate.ts";
+export { type EvalReportNode, type EvalSource, evalReportNodeSchema, evalSourceSchema } from "./eval/eval-report.ts";
+export {
+  type EvalDiffResult,
+  type EvalListResult,
+  type EvalResult,
+  evalDiffResultSchema,
+  evalListResultSchema,
+  evalResultSchema,
+} from "./eval/eval-results.ts";
+export { type EvalSample, type EvalScore, evalSampleSchema, evalScoreSchema } from "./eval/eval-sample.ts";
+export {
+  type EvalCaseSummary,
+  type EvalComparison,
+  type EvalDistribution,
+  type EvalFieldSummary,
+  type EvalGroupSummary,
+  type EvalSummary,
+  type EvalVariantSummary,
+  evalCaseChangeSchema,
+  evalCaseSummarySchema,
+  evalComparisonSchema,
+  evalDistributionSchema,
+  evalFieldSummarySchema,
+  evalGroupSummarySchema,
+  evalMetricDeltaSchema,
+  evalOutcomeCountSchema,
+  evalPassAtKSchema,
+  evalSummarySchema,
+  evalVariantSummarySchema,
+} from "./eval/eval-summary.ts";
+export {
+  type EvalStepView,
+  type EvalThreadView,
+  evalStepViewSchema,
+  evalThreadViewSchema,
+} from "./eval/eval-thread-view.ts";
 export { addressSchema } from "./ids/address.ts";
 export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, normalizeAddress } from "./ids/address-pattern.ts";
 export { THREAD_ID_PATTERN } from "./ids/thread-id-pattern.ts";

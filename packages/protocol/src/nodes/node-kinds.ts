@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { evalReportNodeSchema } from "../eval/eval-report.ts";
 import { workflowNodeSchema } from "../workflow/workflow.ts";
 import {
   agentRunNodeSchema,
@@ -18,4 +19,5 @@ export const NODE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "text/1": textNodeSchema,
   "agent-run/1": agentRunNodeSchema,
   "transcript/1": transcriptNodeSchema,
+  "eval-report/1": evalReportNodeSchema,
 };

@@ -7,4 +7,5 @@ export const NODE_REF_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "text/1": [],
   "agent-run/1": ["prompt", "transcript", "attempts[].request", "attempts[].reply"],
   "transcript/1": [],
+  "eval-report/1": ["source.text", "samples[].head", "samples[].scores[].judge.head", "rescoredFrom"],
 };

@@ -1,6 +1,7 @@
 import {
   ADDRESS_ALPHABET,
   type AgentRunNode,
+  type EvalReportNode,
   type OutputNode,
   type TextNode,
   type ThreadRecord,
@@ -104,6 +105,38 @@ export function createSampleNodes(): Record<string, unknown> {
     startedAt: "2026-01-02T03:04:05.000Z",
     completedAt: "2026-01-02T03:05:06.789Z",
   };
+  const stepAddress = addressOfNode(step);
+  const report: EvalReportNode = {
+    type: "eval-report/1",
+    name: "login-fix",
+    createdAt: "2026-01-02T04:00:00.000Z",
+    source: { kind: "suite", file: "/work/suites/login-fix.yaml", text: addressOfNode(body) },
+    assertions: [{ name: "summarised", kind: "jsonata", expr: "final.summary != null" }],
+    samples: [
+      {
+        thread: sampleThreadId(1),
+        head: stepAddress,
+        case: "redirect",
+        variant: null,
+        repeat: 0,
+        workflow: "solve-issue",
+        status: "active",
+        outcome: null,
+        path: ["writer"],
+        steps: 1,
+        tokens: 1801,
+        costUsd: 0.0123,
+        durationMs: 61_789,
+        final: output.fields,
+        scores: [{ assertion: "summarised", verdict: "passed", score: 1, reason: null, error: null, judge: null }],
+        verdict: "passed",
+        score: 1,
+        error: null,
+      },
+    ],
+    gate: { minPassRate: 0.8 },
+    rescoredFrom: null,
+  };
   return {
     "workflow/1": workflow,
     "thread-start/1": start,
@@ -112,6 +145,7 @@ export function createSampleNodes(): Record<string, unknown> {
     "text/1": body,
     "agent-run/1": run,
     "transcript/1": transcript,
+    "eval-report/1": report,
     // Not kinds of their own, but nodes the step reaches.
     "text/1 prompt": prompt,
     "text/1 reply": reply,

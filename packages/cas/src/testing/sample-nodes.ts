@@ -134,6 +134,7 @@ export function createSampleNodes(): Record<string, unknown> {
         error: null,
       },
     ],
+    unstarted: [],
     gate: { minPassRate: 0.8 },
     rescoredFrom: null,
   };

@@ -42,6 +42,17 @@ export const evalReportNodeSchema = z
     source: evalSourceSchema,
     assertions: z.array(evalAssertionSchema),
     samples: z.array(evalSampleSchema),
+    /** Runs of the suite that could not be started or finished (bad workflow, missing fixture, the suite's budget), so never scored. */
+    unstarted: z.array(
+      z
+        .object({
+          case: z.string().nullable(),
+          variant: z.string().nullable(),
+          repeat: z.number().int().nonnegative().nullable(),
+          error: z.string(),
+        })
+        .strict(),
+    ),
     gate: evalGateSchema.nullable(),
     /** The report `uwf eval rescore` scored the same threads of again; null otherwise. */
     rescoredFrom: addressSchema.nullable(),

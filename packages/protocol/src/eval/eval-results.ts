@@ -2,7 +2,7 @@ import { z } from "zod";
 import { addressSchema } from "../ids/address.ts";
 import { evalAssertionSchema } from "./eval-assertion.ts";
 import { evalGateCheckSchema, evalGateSchema } from "./eval-gate.ts";
-import { evalSourceSchema } from "./eval-report.ts";
+import { evalReportNodeSchema, evalSourceSchema } from "./eval-report.ts";
 import { evalSampleSchema } from "./eval-sample.ts";
 import { evalComparisonSchema, evalSummarySchema } from "./eval-summary.ts";
 
@@ -25,6 +25,7 @@ export const evalResultSchema = z.object({
   summary: evalSummarySchema,
   comparisons: z.array(evalComparisonSchema),
   samples: z.array(evalSampleSchema),
+  unstarted: evalReportNodeSchema.shape.unstarted,
   /** Where `--html FILE` wrote the page; absent without it. */
   html: z.string().optional(),
 });

@@ -60,6 +60,8 @@ describe("the @uwf/protocol entry", () => {
       "edgesInputSchema",
       "errorBodySchema",
       "errorResultSchema",
+      "evalReportEntrySchema",
+      "evalReportIdSchema",
       "expandedNodeSchema",
       "failedAttemptSchema",
       "familyTreeNodeSchema",

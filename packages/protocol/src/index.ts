@@ -79,6 +79,7 @@ export {
   type UwfErrorJson,
   type UwfErrorOptions,
 } from "./errors/uwf-error.ts";
+export { type EvalReportEntry, evalReportEntrySchema, evalReportIdSchema } from "./eval/eval-report-entry.ts";
 export { addressSchema } from "./ids/address.ts";
 export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, normalizeAddress } from "./ids/address-pattern.ts";
 export { THREAD_ID_PATTERN } from "./ids/thread-id-pattern.ts";

@@ -118,7 +118,7 @@ export async function copyStore(
       report.problems.push({
         kind: "diverged",
         subject: entry.id,
-        message: `eval report ${entry.id} names another node or name in the target; the target's entry was kept`,
+        message: `eval report ${entry.id} differs in the target (its node, name or time); the target's entry was kept`,
       });
     } else report.evalReports[outcome]++;
   }

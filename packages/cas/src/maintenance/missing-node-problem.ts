@@ -9,11 +9,14 @@ export function missingNodeProblem(
   referrer: Address | null,
   reports: readonly string[] = [],
 ): VerifyProblem {
-  const message =
-    referrer !== null
-      ? `node ${address}, referenced by ${referrer}, is not in the store`
-      : reports.length > 0
-        ? `eval report ${reports.join(", ")} names node ${address}, which is not in the store`
-        : `root ${address} is not in the store`;
-  return { kind: "missing", address, referrer, message };
+  return { kind: "missing", address, referrer, message: messageOf(address, referrer, reports) };
+}
+
+function messageOf(address: Address, referrer: Address | null, reports: readonly string[]): string {
+  if (referrer !== null) return `node ${address}, referenced by ${referrer}, is not in the store`;
+  if (reports.length === 1) return `eval report ${reports[0]} names node ${address}, which is not in the store`;
+  if (reports.length > 1) {
+    return `eval reports ${reports.join(", ")} name node ${address}, which is not in the store`;
+  }
+  return `root ${address} is not in the store`;
 }

@@ -14,14 +14,14 @@ export interface CopyStoreOptions {
  * Copies one store into another, for moving a home into a shared server: every object (unreachable
  * ones too: gc decides about those, not a copy), then the workflow registry, then the thread records
  * (so a record never names a node the target lacks) and the threads deleted (a record the target still
- * has at the head it was deleted at is deleted there too), then chain indexes, then the evaluation reports'
- * entries; never leases or the chain-link cache, which the target rebuilds. Idempotent: nodes already there are not written again (their
- * write times stay as they are), and a
- * record already there is left alone unless the source's is further along the same chain (updated
- * with a compare-and-swap) or the same head was changed later (a cancel, say). A thread whose chains
- * have parted in the two stores is left as the target has it and reported, and so is a report id the target
- * holds for another report (entries never change; a report deleted from the target is copied again). Ends by checking that the
- * target holds every object read and every record as copied.
+ * has at the head it was deleted at is deleted there too), then chain indexes, then the evaluation
+ * reports' entries; never leases or the chain-link cache, which the target rebuilds. Idempotent: nodes
+ * already there are not written again (their write times stay as they are), and a record already there
+ * is left alone unless the source's is further along the same chain (updated with a compare-and-swap)
+ * or the same head was changed later (a cancel, say). A thread whose chains have parted in the two
+ * stores is left as the target has it and reported, and so is a report id the target holds for another
+ * report (entries never change; one deleted from the target is copied again). Ends by checking that the
+ * target holds every object read and every record and report entry as copied.
  */
 export async function copyStore(
   source: Store,

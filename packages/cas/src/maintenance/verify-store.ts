@@ -14,12 +14,12 @@ import { missingNodeProblem } from "./missing-node-problem.ts";
  * Reads and re-hashes every object once, keeping each node's refs and kind, then walks everything
  * reachable from the ref store's roots (evaluation reports' nodes among them) over those refs (as
  * walkNodes would, without reading the nodes again) and reports nodes that are referenced but absent
- * (a report's own node as the report's); counts what the walk did not
- * reach by kind, and reports each unreached thread start node (a thread no record names: the ref
- * store was lost, or a `start` died before recording its thread; not one of a thread `uwf delete`
- * removed). Lost step heads are the engine's findUnrecordedHeads, which `uwf cas verify` adds. Returns data; never prints,
- * never repairs. Like gc, it reads the whole object store, which no other command does. (Checking
- * each thread's chain index against its chain is thread logic: the engine's findChainIndexProblems.)
+ * (a report's own node as the report's); counts what the walk did not reach by kind, and reports each
+ * unreached thread start node (a thread no record names: the ref store was lost, or a `start` died
+ * before recording its thread; not one of a thread `uwf delete` removed). Lost step heads are the
+ * engine's findUnrecordedHeads, which `uwf cas verify` adds. Returns data; never prints, never
+ * repairs. Like gc, it reads the whole object store, which no other command does. (Checking each
+ * thread's chain index against its chain is thread logic: the engine's findChainIndexProblems.)
  */
 export async function verifyStore(store: Store): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];

@@ -9,6 +9,7 @@ describe("the @uwf/cas entry", () => {
       "AmbiguousAddressError",
       "CorruptNodeError",
       "DEFAULT_GC_GRACE_MS",
+      "EvalReportExistsError",
       "GcRefusedError",
       "InvalidAddressError",
       "InvalidJsonValueError",

@@ -59,6 +59,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "not-resumable": EXIT_FAILED,
   "thread-stranded": EXIT_FAILED,
   "thread-exists": EXIT_FAILED,
+  "eval-report-exists": EXIT_FAILED,
   "budget-exceeded": EXIT_SUSPENDED,
 
   "thread-busy": EXIT_BUSY,

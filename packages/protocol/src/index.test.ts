@@ -75,6 +75,8 @@ describe("the @uwf/protocol entry", () => {
       "evalMetricDeltaSchema",
       "evalOutcomeCountSchema",
       "evalPassAtKSchema",
+      "evalReportEntrySchema",
+      "evalReportIdSchema",
       "evalReportNodeSchema",
       "evalResultSchema",
       "evalSampleSchema",

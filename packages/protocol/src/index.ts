@@ -91,6 +91,7 @@ export {
 } from "./eval/eval-assertion.ts";
 export { type EvalGate, type EvalGateCheck, evalGateCheckSchema, evalGateSchema } from "./eval/eval-gate.ts";
 export { type EvalReportNode, type EvalSource, evalReportNodeSchema, evalSourceSchema } from "./eval/eval-report.ts";
+export { type EvalReportEntry, evalReportEntrySchema, evalReportIdSchema } from "./eval/eval-report-entry.ts";
 export {
   type EvalDiffResult,
   type EvalListResult,

@@ -2,6 +2,7 @@
 export { AddressPrefixNotFoundError } from "./address-prefix-not-found-error.ts";
 export { AmbiguousAddressError } from "./ambiguous-address-error.ts";
 export { CorruptNodeError } from "./corrupt-node-error.ts";
+export { EvalReportExistsError } from "./eval-report-exists-error.ts";
 export { GcRefusedError } from "./gc-refused-error.ts";
 export { InvalidAddressError, type InvalidAddressErrorOptions } from "./invalid-address-error.ts";
 export { InvalidJsonValueError } from "./invalid-json-value-error.ts";

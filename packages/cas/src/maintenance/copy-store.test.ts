@@ -141,6 +141,42 @@ describe("copyStore", () => {
     );
   });
 
+  it("copies the eval reports' entries once, and reports an id the target holds for another report", async () => {
+    const node = await source.objects.put({ report: "smoke", head: addressOfNode(firstStep) });
+    const entry = (index: number, name: string) => ({
+      id: sampleThreadId(index, "01JR"),
+      address: node,
+      name,
+      createdAt: "2026-03-04T05:06:07.000Z",
+    });
+    await source.refs.saveEvalReport(entry(1, "smoke"));
+    await source.refs.saveEvalReport(entry(2, "nightly"));
+    const first = await copyStore(source, target);
+    expect(first.problems).toEqual([]);
+    expect(first.evalReports).toEqual({ copied: 2, unchanged: 0 });
+    expect(await target.refs.listEvalReports({})).toEqual(await source.refs.listEvalReports({}));
+    expect(await verifyStore(target)).toMatchObject({ ok: true, unreachable: { total: 0 } });
+
+    const again = await copyStore(source, target);
+    expect(again.evalReports).toEqual({ copied: 0, unchanged: 2 });
+    expect(again.problems).toEqual([]);
+
+    await target.refs.deleteEvalReport(entry(2, "nightly").id);
+    await target.refs.saveEvalReport(entry(2, "renamed"));
+    await source.refs.saveEvalReport(entry(3, "smoke"));
+    const parted = await copyStore(source, target);
+    expect(parted.evalReports).toEqual({ copied: 1, unchanged: 1 });
+    expect(parted.problems).toEqual([
+      {
+        kind: "diverged",
+        subject: entry(2, "nightly").id,
+        message: `eval report ${entry(2, "nightly").id} differs in the target (its node, name or time); the target's entry was kept`,
+      },
+    ]);
+    expect(await target.refs.getEvalReport(entry(2, "nightly").id)).toEqual(entry(2, "renamed"));
+    expect(await target.refs.getEvalReport(entry(3, "smoke").id)).toEqual(entry(3, "smoke"));
+  });
+
   it("finds, at the end, a node a faulty target said it stored but does not hold", async () => {
     const body = addressOfNode(nodes["text/1"]);
     const faulty = createMemoryStore();

@@ -1,4 +1,4 @@
-import type { Address, StoreCopyReport, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
+import type { Address, EvalReportEntry, StoreCopyReport, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { readEveryObject } from "../objects/read-every-object.ts";
 import type { ThreadUpdate } from "../refs/ref-store.ts";
 import type { Store } from "../store.ts";
@@ -7,20 +7,21 @@ export interface CopyStoreOptions {
   /** Nodes written per batch; default 500. */
   batchSize?: number;
   /** Told after each batch of objects, and once per phase. */
-  onProgress?(phase: "objects" | "workflows" | "threads" | "verify", done: number): void;
+  onProgress?(phase: "objects" | "workflows" | "threads" | "eval-reports" | "verify", done: number): void;
 }
 
 /**
  * Copies one store into another, for moving a home into a shared server: every object (unreachable
  * ones too: gc decides about those, not a copy), then the workflow registry, then the thread records
  * (so a record never names a node the target lacks) and the threads deleted (a record the target still
- * has at the head it was deleted at is deleted there too), then chain indexes; never leases or the chain-link
- * cache, which the target rebuilds. Idempotent: nodes already there are not written again (their
- * write times stay as they are), and a
- * record already there is left alone unless the source's is further along the same chain (updated
- * with a compare-and-swap) or the same head was changed later (a cancel, say). A thread whose chains
- * have parted in the two stores is left as the target has it and reported. Ends by checking that the
- * target holds every object read and every record as copied.
+ * has at the head it was deleted at is deleted there too), then chain indexes, then the evaluation
+ * reports' entries; never leases or the chain-link cache, which the target rebuilds. Idempotent: nodes
+ * already there are not written again (their write times stay as they are), and a record already there
+ * is left alone unless the source's is further along the same chain (updated with a compare-and-swap)
+ * or the same head was changed later (a cancel, say). A thread whose chains have parted in the two
+ * stores is left as the target has it and reported, and so is a report id the target holds for another
+ * report (entries never change; one deleted from the target is copied again). Ends by checking that the
+ * target holds every object read and every record and report entry as copied.
  */
 export async function copyStore(
   source: Store,
@@ -33,6 +34,7 @@ export async function copyStore(
     workflows: { copied: 0, unchanged: 0, kept: 0 },
     threads: { created: 0, updated: 0, unchanged: 0, kept: 0 },
     chainIndexes: 0,
+    evalReports: { copied: 0, unchanged: 0 },
     busy: [],
     problems: [],
   };
@@ -108,6 +110,20 @@ export async function copyStore(
     report.chainIndexes++;
   }
 
+  // Oldest first, as they were made; after the threads, whose heads the reports name.
+  const { reports } = await source.refs.listEvalReports({});
+  for (const entry of reports.toReversed()) {
+    const outcome = await copyEvalReport(target, entry);
+    if (outcome === "diverged") {
+      report.problems.push({
+        kind: "diverged",
+        subject: entry.id,
+        message: `eval report ${entry.id} differs in the target (its node, name or time); the target's entry was kept`,
+      });
+    } else report.evalReports[outcome]++;
+  }
+  options.onProgress?.("eval-reports", report.evalReports.copied);
+
   const held = await listAddresses(target);
   let verified = 0;
   for (const address of copied) {
@@ -122,6 +138,15 @@ export async function copyStore(
         kind: "missing",
         subject: record.id,
         message: `thread ${record.id} is not in the target`,
+      });
+    }
+  }
+  for (const entry of reports) {
+    if ((await target.refs.getEvalReport(entry.id)) === null) {
+      report.problems.push({
+        kind: "missing",
+        subject: entry.id,
+        message: `eval report ${entry.id} is not in the target`,
       });
     }
   }
@@ -142,6 +167,17 @@ async function copyWorkflow(target: Store, entry: WorkflowEntry): Promise<"copie
   if (existing !== null && Date.parse(existing.updatedAt) > Date.parse(entry.updatedAt)) return "kept";
   await target.refs.setWorkflow(entry);
   return "copied";
+}
+
+async function copyEvalReport(target: Store, entry: EvalReportEntry): Promise<"copied" | "unchanged" | "diverged"> {
+  const existing = await target.refs.getEvalReport(entry.id);
+  if (existing === null) {
+    await target.refs.saveEvalReport(entry);
+    return "copied";
+  }
+  const same =
+    existing.address === entry.address && existing.name === entry.name && existing.createdAt === entry.createdAt;
+  return same ? "unchanged" : "diverged";
 }
 
 type ThreadOutcome = "created" | "updated" | "unchanged" | "kept" | "diverged";

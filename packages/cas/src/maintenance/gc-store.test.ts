@@ -175,6 +175,25 @@ for (const name of backends) {
       await cleanup();
     });
 
+    it("keeps an eval report's node while its entry names it, and collects it once the entry is deleted", async () => {
+      const { store, cleanup } = await open();
+      const later = new Date(Date.now() + 2 * HOUR);
+      const thread = await writeSampleThread(store, sampleThreadId(1), 1);
+      // Plain JSON stands in for the eval-report/1 node: what the entry keeps is the node it names.
+      const node = await store.objects.put({ report: "smoke", heads: [thread.record.head] });
+      const stray = await store.objects.put({ report: "never saved" });
+      const entry = { id: sampleThreadId(7), address: node, name: "smoke", createdAt: new Date().toISOString() };
+      await store.refs.saveEvalReport(entry);
+      const kept = await gcStore(store, { now: later });
+      expect(kept.deleted).toEqual([stray]);
+      expect(kept.reachable).toBe(thread.reachable.size + 1);
+      expect(await store.objects.has(node)).toBe(true);
+      expect(await store.refs.deleteEvalReport(entry.id)).toBe(true);
+      expect((await gcStore(store, { now: later })).deleted).toEqual([node]);
+      for (const address of thread.reachable) expect(await store.objects.has(address)).toBe(true);
+      await cleanup();
+    });
+
     it("keeps a node that is re-put within the grace period even when nothing reaches it yet", async () => {
       const { store, cleanup } = await open();
       const address = await store.objects.put({ type: "text/1", text: "prompt about to be linked" });

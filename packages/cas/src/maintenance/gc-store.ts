@@ -26,7 +26,7 @@ export interface GcStoreOptions {
 
 /**
  * Deletes objects that no root reaches (thread heads, starts and fork points, registered
- * workflow versions) and that were last written before the cutoff: `now` less the grace period,
+ * workflow versions, evaluation reports' nodes) and that were last written before the cutoff: `now` less the grace period,
  * and never later than the oldest step lease that may still commit, so whatever a step in flight
  * wrote or put again (every node it will link that its thread does not reach yet) is kept, however
  * small the grace. The leases are read before the roots: a step that committed and let go of its

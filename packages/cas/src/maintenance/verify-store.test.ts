@@ -104,6 +104,39 @@ describe("verifyStore", () => {
     });
   });
 
+  it("counts eval reports' nodes as roots, and names the reports whose node is missing", async () => {
+    const { reachable } = await writeSampleThread(store, sampleThreadId(1), 1);
+    const node = await store.objects.put({ report: "smoke" });
+    const report = (index: number, address: string) => ({
+      id: sampleThreadId(index, "01JR"),
+      address,
+      name: "smoke",
+      createdAt: "2026-03-04T05:06:07.000Z",
+    });
+    await store.refs.saveEvalReport(report(1, node));
+    const healthy = await verifyStore(store);
+    expect(healthy).toMatchObject({ ok: true, checked: reachable.size + 1, roots: 3, problems: [] });
+    await store.refs.saveEvalReport(report(2, "0000000000000"));
+    await store.refs.saveEvalReport(report(3, "0000000000000"));
+    await store.objects.delete(node);
+    const missing = await verifyStore(store);
+    expect(missing.ok).toBe(false);
+    expect(missing.problems.sort((left, right) => (left.address < right.address ? -1 : 1))).toEqual([
+      {
+        kind: "missing",
+        address: "0000000000000",
+        referrer: null,
+        message: `eval reports ${sampleThreadId(2, "01JR")}, ${sampleThreadId(3, "01JR")} name node 0000000000000, which is not in the store`,
+      },
+      {
+        kind: "missing",
+        address: node,
+        referrer: null,
+        message: `eval report ${sampleThreadId(1, "01JR")} names node ${node}, which is not in the store`,
+      },
+    ]);
+  });
+
   it("lists leftover temporary files without failing the store", async () => {
     const { record } = await writeSampleThread(store, sampleThreadId(1), 1);
     writeFileSync(join(home.path, "objects", record.head.slice(0, 2), ".tmp-1-2-3"), '{"partial');

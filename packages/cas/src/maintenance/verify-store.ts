@@ -1,4 +1,4 @@
-import { listNodeRefs, nodeKind, type VerifyProblem, type VerifyReport } from "@uwf/protocol";
+import { type Address, listNodeRefs, nodeKind, type VerifyProblem, type VerifyReport } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { CorruptNodeError } from "../errors/corrupt-node-error.ts";
 import { NodeNotFoundError } from "../errors/node-not-found-error.ts";
@@ -12,13 +12,14 @@ import { missingNodeProblem } from "./missing-node-problem.ts";
 
 /**
  * Reads and re-hashes every object once, keeping each node's refs and kind, then walks everything
- * reachable from the ref store's roots over those refs (as walkNodes would, without reading
- * the nodes again) and reports nodes that are referenced but absent; counts what the walk did not
- * reach by kind, and reports each unreached thread start node (a thread no record names: the ref
- * store was lost, or a `start` died before recording its thread; not one of a thread `uwf delete`
- * removed). Lost step heads are the engine's findUnrecordedHeads, which `uwf cas verify` adds. Returns data; never prints,
- * never repairs. Like gc, it reads the whole object store, which no other command does. (Checking
- * each thread's chain index against its chain is thread logic: the engine's findChainIndexProblems.)
+ * reachable from the ref store's roots (evaluation reports' nodes among them) over those refs (as
+ * walkNodes would, without reading the nodes again) and reports nodes that are referenced but absent
+ * (a report's own node as the report's); counts what the walk did not reach by kind, and reports each
+ * unreached thread start node (a thread no record names: the ref store was lost, or a `start` died
+ * before recording its thread; not one of a thread `uwf delete` removed). Lost step heads are the
+ * engine's findUnrecordedHeads, which `uwf cas verify` adds. Returns data; never prints, never
+ * repairs. Like gc, it reads the whole object store, which no other command does. (Checking each
+ * thread's chain index against its chain is thread logic: the engine's findChainIndexProblems.)
  */
 export async function verifyStore(store: Store): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
@@ -37,6 +38,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
   for await (const leftover of store.objects.listTemporaryFiles()) leftovers.push(leftover);
 
   const roots = await listStoreRoots(store.refs);
+  const reportsOf = await listEvalReportsByAddress(store);
   const deleted = await listDeletedThreadStarts(store);
   await graph.walk(
     [...roots].map((root) => parseAddress(root)),
@@ -52,7 +54,7 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
         }
       },
       onMissing: (address, referrer) => {
-        problems.push(missingNodeProblem(address, referrer));
+        problems.push(missingNodeProblem(address, referrer, referrer === null ? reportsOf.get(address) : undefined));
       },
     },
   );
@@ -77,6 +79,15 @@ export async function verifyStore(store: Store): Promise<VerifyReport> {
     leftovers,
     abandoned: [],
   };
+}
+
+/** The ids of the evaluation reports, by the address of the node each names. */
+async function listEvalReportsByAddress(store: Store): Promise<Map<Address, string[]>> {
+  const byAddress = new Map<Address, string[]>();
+  for (const { id, address } of (await store.refs.listEvalReports({})).reports.toReversed()) {
+    byAddress.set(address, [...(byAddress.get(address) ?? []), id]);
+  }
+  return byAddress;
 }
 
 /** Node kinds as the small numbers the ref graph tags nodes with: 0 is plain JSON, 255 any kind past 254 others. */

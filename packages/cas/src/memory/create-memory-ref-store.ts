@@ -1,10 +1,12 @@
-import type { Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
+import type { EvalReportEntry, Lease, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
+import { EvalReportExistsError } from "../errors/eval-report-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { createMemoryLeaseMethods } from "../lease/create-memory-lease-methods.ts";
 import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
 import { checkChainLinks } from "../refs/check-chain-links.ts";
 import { checkDeletedThreads } from "../refs/check-deleted-threads.ts";
+import { checkEvalReportQuery } from "../refs/check-eval-report-query.ts";
 import { checkListQuery } from "../refs/check-list-query.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
@@ -20,6 +22,7 @@ export function createMemoryRefStore(): RefStore {
   const chainLinks = new Map<string, ChainLink>();
   const chainIndexes = new Map<string, ChainIndex>();
   const deletedThreads = new Map<string, DeletedThread>();
+  const evalReports = new Map<string, EvalReportEntry>();
 
   return {
     async createThread(record) {
@@ -96,6 +99,29 @@ export function createMemoryRefStore(): RefStore {
       [...workflows.values()]
         .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
         .map((entry) => ({ ...entry })),
+    async saveEvalReport(entry) {
+      const checked = await checkRecord("evalReportEntry", entry);
+      if (evalReports.has(checked.id)) throw new EvalReportExistsError(checked.id);
+      evalReports.set(checked.id, checked);
+    },
+    getEvalReport: async (id) => copyOrNull(evalReports.get(id)),
+    async findEvalReportIds(prefix, limit) {
+      const upper = checkThreadIdQuery(prefix, limit, "eval report id query");
+      return [...evalReports.keys()]
+        .filter((id) => id.startsWith(upper))
+        .sort()
+        .slice(0, limit);
+    },
+    async listEvalReports(input) {
+      const query = checkEvalReportQuery(input);
+      const matching = [...evalReports.values()]
+        .filter((entry) => query.name === undefined || entry.name === query.name)
+        .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
+      const offset = query.offset ?? 0;
+      const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
+      return { reports: page.map((entry) => ({ ...entry })), total: matching.length };
+    },
+    deleteEvalReport: async (id) => evalReports.delete(id),
     ...createMemoryLeaseMethods(threads, leases),
     async rememberChainLinks(links) {
       for (const link of checkChainLinks(links)) chainLinks.set(link.address, { ...link, bytes: link.bytes.slice() });

@@ -18,11 +18,12 @@ import {
 } from "../refs/thread-rows.ts";
 import { createPostgresChainIndexMethods } from "./create-postgres-chain-index-methods.ts";
 import { createPostgresChainLinkMethods } from "./create-postgres-chain-link-methods.ts";
+import { createPostgresEvalReportMethods } from "./create-postgres-eval-report-methods.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
 
 /**
- * Thread records, the workflow registry, step leases and the chain caches in the store's schema,
- * with the SQLite ref store's columns. Every change is one statement or one transaction, so a
+ * Thread records, the workflow registry, step leases, eval report entries and the chain caches in the
+ * store's schema, with the SQLite ref store's columns. Every change is one statement or one transaction, so a
  * concurrent reader sees a thread before or after an update, never half of it; the head's
  * compare-and-swap is the UPDATE's WHERE clause, which PostgreSQL re-checks on the row it locks.
  */
@@ -183,6 +184,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       );
       return rows.map((row) => ({ ...row }));
     },
+    ...createPostgresEvalReportMethods(connection, schema),
     ...createPostgresLeaseMethods(connection, schema),
     ...createPostgresChainLinkMethods(connection, schema),
     ...createPostgresChainIndexMethods(connection, schema),

@@ -6,7 +6,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { StoreUnreachableError } from "../errors/store-unreachable-error.ts";
 import { runStoreConformanceSuite } from "../testing/conformance-suite.ts";
 import { openTestStore } from "../testing/open-test-store.ts";
-import { sampleThreadRecord } from "../testing/sample-nodes.ts";
+import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
 import { startOwnTestPostgres, startTestPostgres } from "../testing/start-test-postgres.ts";
 import { waitFor } from "../testing/wait-for.ts";
 import { openPostgresStore } from "./open-postgres-store.ts";
@@ -58,6 +58,7 @@ describe("openPostgresStore", () => {
     const held = await first.refs.acquireLease(sampleThreadRecord().id, { ttlMs: 60_000, pid: 1, host: "box", now });
     await first.close();
     const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `DROP TABLE "${schema}".eval_reports`);
     await onServer(url, `ALTER TABLE "${schema}".leases DROP COLUMN cancel_requested_at`);
     await onServer(url, `DROP TABLE "${schema}".deleted_threads`);
     await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN outcome`);
@@ -70,6 +71,35 @@ describe("openPostgresStore", () => {
       expect((await store.refs.requestCancel(lease?.threadId as string, now))?.cancelRequestedAt).toBe(
         now.toISOString(),
       );
+    } finally {
+      await store.close();
+    }
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
+  it("migrates a version 4 schema, keeping its threads, and then keeps eval reports", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const first = await openPostgresStore(url);
+    await first.refs.createThread(sampleThreadRecord());
+    await first.close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `DROP TABLE "${schema}".eval_reports`);
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = 4`);
+
+    const store = await openPostgresStore(url);
+    try {
+      expect(await store.refs.getThread(sampleThreadRecord().id)).toEqual(sampleThreadRecord());
+      expect(await store.refs.listEvalReports({})).toEqual({ reports: [], total: 0 });
+      const report = {
+        id: sampleThreadId(1),
+        address: "2W53JPNXF556H",
+        name: "smoke",
+        createdAt: new Date().toISOString(),
+      };
+      await store.refs.saveEvalReport(report);
+      expect(await store.refs.listEvalReports({ name: "smoke" })).toEqual({ reports: [report], total: 1 });
     } finally {
       await store.close();
     }

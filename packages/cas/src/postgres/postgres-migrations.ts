@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 4;
+export const POSTGRES_SCHEMA_VERSION = 5;
 
 /**
  * Each entry turns schema version `index` into `index + 1`: statements run in order, `{schema}`
@@ -90,6 +90,17 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   ["ALTER TABLE {schema}.leases ADD COLUMN cancel_requested_at bigint"],
   // How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended.
   ["ALTER TABLE {schema}.threads ADD COLUMN outcome text"],
+  [
+    // Evaluation reports by id (ULIDs, so id order is time order): each names its eval-report/1 node, a
+    // root gc keeps, and the suite or selection it scored, which `uwf eval list` filters by.
+    `CREATE TABLE {schema}.eval_reports (
+      id text COLLATE "C" PRIMARY KEY,
+      address text COLLATE "C" NOT NULL,
+      name text COLLATE "C" NOT NULL,
+      created_at text NOT NULL
+    )`,
+    "CREATE INDEX eval_reports_by_name ON {schema}.eval_reports (name, id)",
+  ],
 ];
 
 /**

@@ -1,6 +1,7 @@
-import type { ThreadRecord, WorkflowEntry } from "@uwf/protocol";
+import type { EvalReportEntry, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
 import {
+  isWellFormedEvalReportEntry,
   isWellFormedThreadRecord,
   isWellFormedThreadUpdate,
   isWellFormedWorkflowEntry,
@@ -28,12 +29,14 @@ const RECORD_CHECKS: { [Kind in RefRecordKind]: RecordCheck<RecordOf<Kind>> } = 
   threadRecord: { label: "thread record", isWellFormed: isWellFormedThreadRecord },
   threadUpdate: { label: "thread update", isWellFormed: isWellFormedThreadUpdate },
   workflowEntry: { label: "workflow entry", isWellFormed: isWellFormedWorkflowEntry },
+  evalReportEntry: { label: "eval report entry", isWellFormed: isWellFormedEvalReportEntry },
 };
 
 interface RecordTypes {
   threadRecord: ThreadRecord;
   threadUpdate: ThreadUpdate;
   workflowEntry: WorkflowEntry;
+  evalReportEntry: EvalReportEntry;
 }
 type RecordOf<Kind extends RefRecordKind> = RecordTypes[Kind];
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "bun:test";
-import { threadRecordSchema, workflowEntrySchema } from "@uwf/protocol";
+import { evalReportEntrySchema, threadRecordSchema, workflowEntrySchema } from "@uwf/protocol";
 import { createMemoryRefStore } from "../memory/create-memory-ref-store.ts";
 import { sampleThreadRecord } from "../testing/sample-nodes.ts";
 import {
+  isWellFormedEvalReportEntry,
   isWellFormedThreadRecord,
   isWellFormedThreadUpdate,
   isWellFormedWorkflowEntry,
@@ -14,6 +15,12 @@ const origin = { thread: "01JD0000000000000000000000", step: 3, address: "2W53JP
 const failure = { code: "agent-failed", message: "exit 1", attempts: 3, failedAt: "2026-11-21T10:00:00.000Z" };
 const record = sampleThreadRecord({ forkedFrom: origin, reason: "why", next: "coder", queued: true, failure });
 const entry = { name: "solve", address: "2W53JPNXF556H", updatedAt: "2026-11-21T10:00:00.000Z" };
+const report = {
+  id: "01JD0000000000000000000000",
+  address: "2W53JPNXF556H",
+  name: "smoke",
+  createdAt: "2026-11-21T10:00:00.000Z",
+};
 
 /** Values each field can take, good and bad, to try in every field. */
 const candidates: unknown[] = [
@@ -71,7 +78,7 @@ function variants(base: Record<string, unknown>): Record<string, unknown>[] {
 /** The cheap check may refuse what the schema accepts (the schema then decides), never the reverse. */
 function expectAgreement(
   isWellFormed: (value: unknown) => boolean,
-  schema: typeof workflowEntrySchema | typeof updateSchema | typeof threadRecordSchema,
+  schema: typeof workflowEntrySchema | typeof updateSchema | typeof threadRecordSchema | typeof evalReportEntrySchema,
   values: unknown[],
 ): number {
   let accepted = 0;
@@ -91,6 +98,7 @@ describe("the ref store's cheap record checks", () => {
     const recovered = { ...record, recoveredFrom: record.head };
     expect(expectAgreement(isWellFormedThreadRecord, threadRecordSchema, variants(recovered))).toBeGreaterThan(10);
     expect(expectAgreement(isWellFormedWorkflowEntry, workflowEntrySchema, variants(entry))).toBeGreaterThan(2);
+    expect(expectAgreement(isWellFormedEvalReportEntry, evalReportEntrySchema, variants(report))).toBeGreaterThan(3);
     const { id: _id, createdAt: _created, start: _start, ...update } = record;
     expect(expectAgreement(isWellFormedThreadUpdate, updateSchema, variants(update))).toBeGreaterThan(10);
   });
@@ -102,6 +110,7 @@ describe("the ref store's cheap record checks", () => {
       true,
     );
     expect(isWellFormedWorkflowEntry(entry)).toBe(true);
+    expect(isWellFormedEvalReportEntry(report)).toBe(true);
     expect(isWellFormedThreadUpdate({ status: "active", failure: null })).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 import {
   ADDRESS_PATTERN,
   BUDGET_LIMITS,
+  type EvalReportEntry,
   THREAD_ID_PATTERN,
   THREAD_STATUSES,
   type ThreadRecord,
@@ -70,6 +71,17 @@ export function isWellFormedWorkflowEntry(value: unknown): value is WorkflowEntr
     typeof value.name === "string" &&
     isAddress(value.address) &&
     isTimestamp(value.updatedAt)
+  );
+}
+
+export function isWellFormedEvalReportEntry(value: unknown): value is EvalReportEntry {
+  return (
+    hasExactly(value, ["id", "address", "name", "createdAt"]) &&
+    typeof value.id === "string" &&
+    THREAD_ID_PATTERN.test(value.id) &&
+    isAddress(value.address) &&
+    typeof value.name === "string" &&
+    isTimestamp(value.createdAt)
   );
 }
 

@@ -1,4 +1,10 @@
-import { threadFailureSchema, threadOutcomeSchema, threadRecordSchema, workflowEntrySchema } from "@uwf/protocol";
+import {
+  evalReportEntrySchema,
+  threadFailureSchema,
+  threadOutcomeSchema,
+  threadRecordSchema,
+  workflowEntrySchema,
+} from "@uwf/protocol";
 
 /** The protocol's schemas for what the ref store persists; loaded only for input the cheap checks do not accept. */
 export const refRecordSchemas = {
@@ -10,4 +16,5 @@ export const refRecordSchemas = {
     .partial()
     .strict(),
   workflowEntry: workflowEntrySchema,
+  evalReportEntry: evalReportEntrySchema,
 };

@@ -1,5 +1,6 @@
 import type {
   Address,
+  EvalReportEntry,
   Lease,
   ThreadFailure,
   ThreadOutcome,
@@ -27,6 +28,19 @@ export interface ListThreadsQuery {
 export interface ListThreadsResult {
   threads: ThreadRecord[];
   /** How many threads match the filters, ignoring limit and offset. */
+  total: number;
+}
+
+export interface ListEvalReportsQuery {
+  /** Only the reports of this name (a suite's name, or the label of a selection), compared exactly. */
+  name?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ListEvalReportsResult {
+  reports: EvalReportEntry[];
+  /** How many reports match the name, ignoring limit and offset. */
   total: number;
 }
 
@@ -114,7 +128,10 @@ export interface ChainIndexStep {
   role: string;
 }
 
-/** The only mutable state: thread records, the workflow registry and step leases (plus caches of chains). */
+/**
+ * The only mutable state: thread records, the workflow registry, step leases and the index of evaluation
+ * reports (plus caches of chains).
+ */
 export interface RefStore {
   /** Inserts a new record; throws when the id exists. */
   createThread(record: ThreadRecord): Promise<void>;
@@ -151,6 +168,26 @@ export interface RefStore {
   getWorkflow(name: string): Promise<WorkflowEntry | null>;
   setWorkflow(entry: WorkflowEntry): Promise<void>;
   listWorkflows(): Promise<WorkflowEntry[]>;
+
+  /**
+   * Inserts an evaluation report's entry: its id, the `eval-report/1` node that holds the report, the
+   * suite's name or a label of the selection, and when it was made. The node is immutable; the entry is
+   * what finds it, and what makes it (and every thread head it names) a root `gc` keeps. Throws
+   * EvalReportExistsError when the id exists, changing nothing; InvalidRecordError on an entry that
+   * breaks evalReportEntrySchema.
+   */
+  saveEvalReport(entry: EvalReportEntry): Promise<void>;
+  /** The entry of this id (exactly as stored: upper case), or null when there is none. */
+  getEvalReport(id: string): Promise<EvalReportEntry | null>;
+  /** Report ids starting with `prefix` (case-insensitive), in id order, at most `limit` of them. */
+  findEvalReportIds(prefix: string, limit: number): Promise<string[]>;
+  /**
+   * Newest first (by id, which is time-ordered), with the total that match; every report when `query` is
+   * empty. `limit` and `offset` must be non-negative integers.
+   */
+  listEvalReports(query: ListEvalReportsQuery): Promise<ListEvalReportsResult>;
+  /** Removes a report's entry (its node stays, for gc to collect once unreachable); false when there is none. */
+  deleteEvalReport(id: string): Promise<boolean>;
 
   /**
    * Takes a thread's step lease unless another holder has it: an expired lease is taken over, and so

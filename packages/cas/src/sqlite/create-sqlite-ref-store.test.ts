@@ -32,6 +32,7 @@ describe("createSqliteRefStore", () => {
       "chain_indexes",
       "chain_links",
       "deleted_threads",
+      "eval_reports",
       "leases",
       "threads",
       "workflows",
@@ -173,6 +174,32 @@ describe("createSqliteRefStore", () => {
     expect((await refs.listThreads({ outcome: "approved" })).threads.map((thread) => thread.id)).toEqual([ended.id]);
     expect((await refs.listThreads({ outcome: "rejected" })).total).toBe(0);
     await refs.close();
+  });
+
+  it("migrates a version 12 database, keeping its threads, and then keeps eval reports", async () => {
+    const first = createSqliteRefStore(path);
+    await first.createThread(sampleThreadRecord());
+    await first.close();
+    rollBack(path, 12);
+    const old = new Database(path, { readonly: true });
+    expect(old.query("SELECT name FROM sqlite_master WHERE name LIKE 'eval_reports%'").all()).toEqual([]);
+    old.close();
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(sampleThreadRecord().id)).toEqual(sampleThreadRecord());
+    expect(await refs.listEvalReports({})).toEqual({ reports: [], total: 0 });
+    const report = {
+      id: sampleThreadId(1),
+      address: "2W53JPNXF556H",
+      name: "smoke",
+      createdAt: new Date().toISOString(),
+    };
+    await refs.saveEvalReport(report);
+    expect(await refs.getEvalReport(report.id)).toEqual(report);
+    await refs.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    reopened.close();
   });
 
   it("recalls a chain longer than one query's page, in order", async () => {
@@ -325,6 +352,9 @@ describe("createSqliteRefStore", () => {
       "threads_by_parent",
     );
     expect(plan("SELECT id FROM threads WHERE start = '2W53JPNXF556H' ORDER BY id DESC")).toContain("threads_by_start");
+    expect(plan("SELECT id FROM eval_reports WHERE name = 'smoke' ORDER BY id DESC LIMIT 10")).toContain(
+      "eval_reports_by_name",
+    );
     database.close();
   });
 });
@@ -352,6 +382,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   10: ["DROP TABLE deleted_threads"],
   11: ["ALTER TABLE leases DROP COLUMN cancel_requested_at"],
   12: ["ALTER TABLE threads DROP COLUMN outcome"],
+  13: ["DROP TABLE eval_reports"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

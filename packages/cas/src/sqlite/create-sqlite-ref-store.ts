@@ -18,6 +18,7 @@ import {
 } from "../refs/thread-rows.ts";
 import { createSqliteChainIndexMethods } from "./create-sqlite-chain-index-methods.ts";
 import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods.ts";
+import { createSqliteEvalReportMethods } from "./create-sqlite-eval-report-methods.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
 
@@ -27,7 +28,7 @@ export interface SqliteRefStore extends RefStore {
 }
 
 /**
- * Thread records, the workflow registry and step leases in one SQLite file (see openRefDatabase).
+ * Thread records, the workflow registry, step leases and eval report entries in one SQLite file (see openRefDatabase).
  * A damaged file fails every call that meets the damage with RefStoreDamagedError.
  */
 export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptions = {}): SqliteRefStore {
@@ -174,6 +175,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         database
           .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")
           .all(),
+      ...createSqliteEvalReportMethods(database),
       ...createSqliteLeaseMethods(database),
       ...createSqliteChainLinkMethods(database),
       ...createSqliteChainIndexMethods(database),

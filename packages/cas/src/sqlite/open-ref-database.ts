@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 12;
+export const REF_SCHEMA_VERSION = 13;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -121,6 +121,17 @@ const MIGRATIONS: readonly string[] = [
   -- How an ended thread ended (JSON: role, status, edge); NULL unless its status is ended, and on
   -- threads ended before outcomes were kept.
   ALTER TABLE threads ADD COLUMN outcome TEXT;
+  `,
+  `
+  -- Evaluation reports by id (ULIDs, so id order is time order): each names its eval-report/1 node, a root
+  -- gc keeps, and the suite or selection it scored, which \`uwf eval list\` filters by.
+  CREATE TABLE eval_reports (
+    id TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX eval_reports_by_name ON eval_reports (name, id);
   `,
 ];
 

@@ -171,6 +171,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   AddressPrefixNotFoundError: () => new cas.AddressPrefixNotFoundError("0AB4"),
   AmbiguousAddressError: () => new cas.AmbiguousAddressError("0AB4", ["0AB40000000000", "0AB41111111111"]),
   CorruptNodeError: () => new cas.CorruptNodeError("0000000000000", "its hash does not match"),
+  EvalReportExistsError: () => new cas.EvalReportExistsError("R1"),
   GcRefusedError: () => cas.GcRefusedError.unrecordedHeads(1, 2),
   InvalidAddressError: () => new cas.InvalidAddressError("not-an-address"),
   InvalidJsonValueError: () => new cas.InvalidJsonValueError("$.value", "NaN"),

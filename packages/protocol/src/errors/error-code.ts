@@ -66,6 +66,8 @@ export interface ErrorDataByCode {
   "thread-stranded": { thread: string; head: string; role: string; problem: string };
   /** A new thread with an id that is taken. */
   "thread-exists": { id: string };
+  /** A new evaluation report entry with an id that is taken. */
+  "eval-report-exists": { id: string };
   /** `uwf resume` whose step would start at or over one of the thread's limits: nothing was run or changed. */
   "budget-exceeded": { thread: string; limit: BudgetLimit; value: number; spent: number };
 

@@ -43,10 +43,10 @@ export const verifyReportSchema = z.object({
   ok: z.boolean(),
   /** Objects read and re-hashed. */
   checked: z.number().int().nonnegative(),
-  /** Roots (thread heads, starts, fork points, registry entries) the reachability check started from. */
+  /** Roots (thread heads, starts, fork points, registry entries, eval reports' nodes) the reachability check started from. */
   roots: z.number().int().nonnegative(),
   problems: z.array(verifyProblemSchema),
-  /** Objects no thread record or registry entry reaches, counted by node kind (`json` for plain JSON). */
+  /** Objects no thread record, registry entry or eval report reaches, counted by node kind (`json` for plain JSON). */
   unreachable: z.object({
     total: z.number().int().nonnegative(),
     byKind: z.record(z.string(), z.number().int().nonnegative()),

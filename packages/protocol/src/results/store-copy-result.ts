@@ -2,10 +2,13 @@ import { z } from "zod";
 
 const count = z.number().int().nonnegative();
 
-/** Something `uwf store copy` could not copy as it is: a corrupt source object, a thread whose chains parted, or what the target lacks at the end. */
+/**
+ * Something `uwf store copy` could not copy as it is: a corrupt source object, a thread whose chains parted
+ * (or an eval report id the target holds for another report), or what the target lacks at the end.
+ */
 export const storeCopyProblemSchema = z.object({
   kind: z.enum(["corrupt", "diverged", "missing"]),
-  /** The object's address, or the thread's id. */
+  /** The object's address, or the thread's or eval report's id. */
   subject: z.string(),
   message: z.string(),
 });
@@ -19,6 +22,8 @@ export const storeCopyReportSchema = z.object({
   /** `kept`: the target's thread is further along the same chain, or was changed later. */
   threads: z.object({ created: count, updated: count, unchanged: count, kept: count }),
   chainIndexes: count,
+  /** Evaluation reports' entries: `unchanged` when the target has the same entry (one it names otherwise is a problem). */
+  evalReports: z.object({ copied: count, unchanged: count }),
   /** Threads whose step lease was held during the copy: a step may since have moved their head; copy again. */
   busy: z.array(z.string()),
   problems: z.array(storeCopyProblemSchema),

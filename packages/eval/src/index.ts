@@ -11,6 +11,35 @@ export {
 } from "./compare/compare-summaries.ts";
 export { VariantNotFoundError } from "./errors/variant-not-found-error.ts";
 export { checkGate, describeSampleError, type GateResult } from "./gate/check-gate.ts";
+export {
+  type BuildReportTablesOptions,
+  buildComparisonTables,
+  buildReportTables,
+  describeComparison,
+  describeSampleFailure,
+} from "./render/build-report-tables.ts";
+export { describeGroup } from "./render/describe-group.ts";
+export { describeMetric, formatMetricDelta, judgeDelta } from "./render/describe-metric.ts";
+export {
+  formatCost,
+  formatCount,
+  formatDelta,
+  formatDuration,
+  formatInterval,
+  formatRate,
+  formatRateWithInterval,
+  formatValue,
+  MISSING,
+} from "./render/format-number.ts";
+export { escapeMarkdown, renderEvalMarkdown, renderMarkdownTable } from "./render/render-eval-markdown.ts";
+export {
+  describeSource,
+  type RenderEvalTableOptions,
+  renderEvalDiff,
+  renderEvalList,
+  renderEvalTable,
+} from "./render/render-eval-table.ts";
+export type { Cell, ReportTable, Tone } from "./render/report-table.ts";
 export { passAtK, passAtKTable, passHatK } from "./summary/pass-at-k.ts";
 export { nearestRank, summarizeDistribution } from "./summary/summarize-distribution.ts";
 export { type SummarizeSamplesOptions, summarizeSamples } from "./summary/summarize-samples.ts";

@@ -96,6 +96,7 @@ function variantsTable(variants: readonly EvalVariantSummary[]): ReportTable {
       "DURATION p50/p90",
     ],
     align: ["left", "right", "right", "right", "right", "right", "left", "right", "right", "right", "right"],
+    dropRanks: [undefined, 1, undefined, undefined, undefined, undefined, 5, 3, 2, undefined, 4],
     rows: variants.map((variant) => [
       cell(variantName(variant.variant)),
       ...countsCells(variant),
@@ -170,6 +171,7 @@ function casesTable(
       "right",
       "right",
     ],
+    dropRanks: [undefined, ...(showVariant ? [undefined] : []), 1, undefined, undefined, undefined, undefined, 2],
     rows,
   };
 }
@@ -237,6 +239,7 @@ function pathsTable(variants: readonly EvalVariantSummary[], showVariant: boolea
     header: [...(showVariant ? ["VARIANT"] : []), "COUNT", "PATH"],
     align: [...(showVariant ? (["left"] as const) : []), "right", "left"],
     rows,
+    cutLast: true,
   };
 }
 
@@ -265,6 +268,7 @@ function fieldsTable(variants: readonly EvalVariantSummary[], showVariant: boole
     header: [...(showVariant ? ["VARIANT"] : []), "FIELD", "VALUES"],
     align: [],
     rows,
+    cutLast: true,
   };
 }
 
@@ -309,6 +313,7 @@ function samplesTable(samples: readonly EvalSample[], showVariant: boolean, show
       ...(showRepeat ? (["right"] as const) : []),
     ],
     rows,
+    cutLast: true,
     ...(listed.length > shown ? { note: `… and ${listed.length - shown} more (--json lists every sample)` } : {}),
   };
 }
@@ -326,6 +331,7 @@ function gateTable(checks: readonly EvalGateCheck[], held: boolean | null): Repo
       cell(check.check),
       cell(check.detail),
     ]),
+    cutLast: true,
   };
 }
 

@@ -184,3 +184,26 @@ describe("renderEvalDiff", () => {
     expect(line(text, "regressed case")).toBe('regressed case "redirect" 1.00 0.40 -0.60');
   });
 });
+
+describe("renderEvalTable on a narrow terminal", () => {
+  const samples = suiteSamples();
+  const result = buildResult(samples, { gate: { minPassRate: 0.8, passK: 5 } });
+
+  it("leaves out the least needed columns first, so the rows fit", () => {
+    const wide = renderEvalTable(result, { color: false, width: 100 });
+    expect(line(wide, "VARIANT")).toBe("VARIANT PASSED FAILED ERRORED PASS RATE 95% CI COST p50/p90 DURATION p50/p90");
+    expect(line(wide, "v2 ")).toBe("v2 8 2 1 0.80 [0.49, 0.94] $0.0100 / $0.0100 2.4s / 2.8s");
+    const narrow = renderEvalTable(result, { color: false, width: 80 });
+    expect(line(narrow, "VARIANT")).toBe("VARIANT PASSED FAILED ERRORED PASS RATE 95% CI COST p50/p90");
+    expect(line(narrow, "CASE")).toBe("CASE VARIANT PASSED FAILED ERRORED PASS RATE K PASS@K PASS^K");
+    for (const entry of narrow.split("\n").slice(3)) expect(entry.length).toBeLessThanOrEqual(80);
+  });
+
+  it("cuts long details to the width", () => {
+    const text = renderEvalTable(result, { color: false, width: 60 });
+    const details = text.split("\n").filter((entry) => /^[✓✗] {2}/.test(entry));
+    expect(details.length).toBe(3);
+    for (const detail of details) expect(detail.length).toBeLessThanOrEqual(60);
+    expect(details.some((detail) => detail.endsWith("…"))).toBe(true);
+  });
+});

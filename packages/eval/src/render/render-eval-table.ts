@@ -1,7 +1,7 @@
 import type { EvalDiffResult, EvalListResult, EvalResult, EvalSource } from "@uwf/protocol";
 import { buildComparisonTables, buildReportTables } from "./build-report-tables.ts";
 import { createPalette, type Palette } from "./create-palette.ts";
-import { formatColumns } from "./format-columns.ts";
+import { formatColumns, visibleLength } from "./format-columns.ts";
 import { formatInterval, formatRate, MISSING } from "./format-number.ts";
 import type { Cell, ReportTable } from "./report-table.ts";
 
@@ -10,6 +10,12 @@ export interface RenderEvalTableOptions {
   color: boolean;
   /** How many failed and errored samples to list (default 10); `--json` has them all. */
   samplesShown?: number;
+  /**
+   * The terminal's width: a table wider leaves out its least needed columns (the sample count, steps,
+   * score, duration, the interval, in that order) and cuts long last cells (reasons, details, values) to fit.
+   * Undefined: no limit.
+   */
+  width?: number;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface RenderEvalTableOptions {
 export function renderEvalTable(result: EvalResult, options: RenderEvalTableOptions): string {
   const paint = createPalette(options.color);
   const tables = buildReportTables(result, { samplesShown: options.samplesShown ?? 10 });
-  return [headline(result, paint), ...tables.map((table) => renderTable(table, paint))].join("\n\n");
+  return [headline(result, paint), ...tables.map((table) => renderTable(table, paint, options.width))].join("\n\n");
 }
 
 function headline(result: EvalResult, paint: Palette): string {
@@ -71,14 +77,53 @@ function paintCell(value: Cell, paint: Palette): string {
   }
 }
 
-/** A report table as terminal columns under its bold title. */
-export function renderTable(table: ReportTable, paint: Palette): string {
-  const body = formatColumns(
-    table.header.map((header) => paint.dim(header)),
-    table.rows.map((row) => row.map((value) => paintCell(value, paint))),
-    table.align,
-  );
+/** The narrowest a last column is cut to. */
+const MIN_LAST_WIDTH = 16;
+
+/**
+ * A report table as terminal columns under its bold title. With a width, columns are left out by their
+ * drop ranks (lowest first) until the rows fit, then the last column's cells are cut if it may be.
+ */
+export function renderTable(table: ReportTable, paint: Palette, width?: number): string {
+  const render = (columns: number[], lastWidth?: number) =>
+    formatColumns(
+      columns.map((column) => paint.dim(table.header[column] ?? "")),
+      table.rows.map((row) =>
+        columns.map((column, index) => {
+          const value = row[column] ?? { text: "" };
+          const cut =
+            lastWidth !== undefined && index === columns.length - 1 ? cutText(value.text, lastWidth) : value.text;
+          return paintCell({ ...value, text: cut }, paint);
+        }),
+      ),
+      columns.map((column) => table.align[column] ?? "left"),
+    );
+  let columns = table.header.map((_, column) => column);
+  let body = render(columns);
+  if (width !== undefined) {
+    const ranks = [...new Set((table.dropRanks ?? []).filter((rank): rank is number => rank !== undefined))].sort(
+      (left, right) => left - right,
+    );
+    for (const rank of ranks) {
+      if (widest(body) <= width) break;
+      columns = columns.filter((column) => table.dropRanks?.[column] !== rank);
+      body = render(columns);
+    }
+    if (widest(body) > width && table.cutLast === true) {
+      const last = columns[columns.length - 1] ?? 0;
+      const lastWidth = Math.max(...table.rows.map((row) => row[last]?.text.length ?? 0));
+      body = render(columns, Math.max(MIN_LAST_WIDTH, lastWidth - (widest(body) - width)));
+    }
+  }
   return [paint.bold(table.title), body, ...(table.note === undefined ? [] : [paint.dim(table.note)])].join("\n");
+}
+
+function widest(text: string): number {
+  return Math.max(0, ...text.split("\n").map(visibleLength));
+}
+
+function cutText(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, Math.max(0, limit - 1))}…` : text;
 }
 
 /** `uwf eval list`: one row per report, newest first, with its samples and pass rate. */

@@ -18,6 +18,13 @@ export interface ReportTable {
   rows: Cell[][];
   /** A line under the table (`… and 12 more`). */
   note?: string;
+  /**
+   * On a narrow terminal: per column, the rank at which it may be left out (lowest first; undefined: it
+   * stays). Markdown keeps every column.
+   */
+  dropRanks?: (number | undefined)[];
+  /** On a narrow terminal, the last column's cells may be cut (ending in `…`) to fit. */
+  cutLast?: boolean;
 }
 
 /** A plain cell. */

@@ -195,13 +195,14 @@ function assertionsTable(result: EvalResult, showVariant: boolean): ReportTable 
       ...(showVariant ? variants.map((variant) => variantName(variant.variant)) : ["MEAN"]),
     ],
     align: ["left", "left", ...variants.map(() => "left" as const)],
-    rows: result.assertions.map((assertion, index) => [
-      cell(assertion.weight === undefined ? assertion.name : `${assertion.name} ×${formatValue(assertion.weight)}`),
-      cell(assertion.kind, "dim"),
-      ...(showVariant
-        ? variants.map((variant) => describe(variant.assertions[index]))
-        : [describe(result.summary.overall.assertions[index])]),
-    ]),
+    rows: result.assertions.map((assertion) => {
+      const of = (group: EvalGroupSummary) => group.assertions.find((entry) => entry.name === assertion.name);
+      return [
+        cell(assertion.weight === undefined ? assertion.name : `${assertion.name} ×${formatValue(assertion.weight)}`),
+        cell(assertion.kind, "dim"),
+        ...(showVariant ? variants.map((variant) => describe(of(variant))) : [describe(of(result.summary.overall))]),
+      ];
+    }),
   };
 }
 

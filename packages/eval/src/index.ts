@@ -10,16 +10,8 @@ export {
   comparisonSide,
 } from "./compare/compare-summaries.ts";
 export { VariantNotFoundError } from "./errors/variant-not-found-error.ts";
-export { checkGate, describeSampleError, type GateResult } from "./gate/check-gate.ts";
-export {
-  type BuildReportTablesOptions,
-  buildComparisonTables,
-  buildReportTables,
-  describeComparison,
-  describeSampleFailure,
-} from "./render/build-report-tables.ts";
-export { describeGroup } from "./render/describe-group.ts";
-export { describeMetric, formatMetricDelta, judgeDelta } from "./render/describe-metric.ts";
+export { describeGroup } from "./format/describe-group.ts";
+export { describeSampleError } from "./format/describe-sample-error.ts";
 export {
   formatCost,
   formatCount,
@@ -30,7 +22,16 @@ export {
   formatRateWithInterval,
   formatValue,
   MISSING,
-} from "./render/format-number.ts";
+} from "./format/format-number.ts";
+export { checkGate, type GateResult } from "./gate/check-gate.ts";
+export {
+  type BuildReportTablesOptions,
+  buildComparisonTables,
+  buildReportTables,
+  describeComparison,
+  describeSampleFailure,
+} from "./render/build-report-tables.ts";
+export { describeMetric, formatMetricDelta, judgeDelta } from "./render/describe-metric.ts";
 export { escapeMarkdown, renderEvalMarkdown, renderMarkdownTable } from "./render/render-eval-markdown.ts";
 export {
   describeSource,

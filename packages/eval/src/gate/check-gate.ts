@@ -1,6 +1,7 @@
 import type { EvalGate, EvalGateCheck, EvalGroupSummary, EvalSample, EvalSummary } from "@uwf/protocol";
-import { describeGroup } from "../render/describe-group.ts";
-import { formatRate } from "../render/format-number.ts";
+import { describeGroup } from "../format/describe-group.ts";
+import { describeSampleError } from "../format/describe-sample-error.ts";
+import { formatRate } from "../format/format-number.ts";
 import { groupBy } from "../summary/summarize-samples.ts";
 
 /** What checkGate found: whether the gate held (null without a gate) and each check. */
@@ -164,17 +165,4 @@ function checkErrors(samples: readonly EvalSample[], allowErrors: boolean): Eval
     held: false,
     detail: `${count}: thread ${first.thread}: ${describeSampleError(first)}${more}`,
   };
-}
-
-/** Why a sample errored, in a line: the run's error, or the first assertion that erred and why. */
-export function describeSampleError(sample: EvalSample): string {
-  if (sample.error !== null) return firstLine(sample.error);
-  const score = sample.scores.find((entry) => entry.verdict === "errored");
-  if (score === undefined) return "errored";
-  return `assertion ${JSON.stringify(score.assertion)} errored${score.error === null ? "" : `: ${firstLine(score.error)}`}`;
-}
-
-function firstLine(text: string): string {
-  const line = text.split("\n", 1)[0] ?? "";
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

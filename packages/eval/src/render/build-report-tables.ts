@@ -7,9 +7,8 @@ import type {
   EvalSample,
   EvalVariantSummary,
 } from "@uwf/protocol";
-import { describeSampleError } from "../gate/check-gate.ts";
-import { describeGroup } from "./describe-group.ts";
-import { describeMetric, formatMetricDelta, judgeDelta } from "./describe-metric.ts";
+import { describeGroup } from "../format/describe-group.ts";
+import { describeSampleError } from "../format/describe-sample-error.ts";
 import {
   formatCost,
   formatCount,
@@ -18,7 +17,8 @@ import {
   formatRate,
   formatValue,
   MISSING,
-} from "./format-number.ts";
+} from "../format/format-number.ts";
+import { describeMetric, formatMetricDelta, judgeDelta } from "./describe-metric.ts";
 import { type Cell, cell, type ReportTable } from "./report-table.ts";
 
 /** How long a categorical value may be before it is cut (`…`). */

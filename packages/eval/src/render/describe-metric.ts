@@ -1,4 +1,4 @@
-import { formatCost, formatCount, formatDelta, formatDuration, formatRate } from "./format-number.ts";
+import { formatCost, formatCount, formatDelta, formatDuration, formatRate } from "../format/format-number.ts";
 
 /** A comparison metric (compareSummaries' names) in words, and how its values are written. */
 export function describeMetric(metric: string): { label: string; format: (value: number) => string } {

@@ -1,6 +1,6 @@
 import type { EvalResult, EvalSample } from "@uwf/protocol";
+import { formatCost, formatDuration, formatInterval, formatRate, MISSING } from "../format/format-number.ts";
 import { buildReportTables, describeSampleFailure } from "./build-report-tables.ts";
-import { formatCost, formatDuration, formatInterval, formatRate, MISSING } from "./format-number.ts";
 import { describeSource } from "./render-eval-table.ts";
 import type { Cell, ReportTable } from "./report-table.ts";
 

@@ -1,8 +1,8 @@
 import type { EvalDiffResult, EvalListResult, EvalResult, EvalSource } from "@uwf/protocol";
+import { formatInterval, formatRate, MISSING } from "../format/format-number.ts";
 import { buildComparisonTables, buildReportTables } from "./build-report-tables.ts";
 import { createPalette, type Palette } from "./create-palette.ts";
 import { formatColumns, visibleLength } from "./format-columns.ts";
-import { formatInterval, formatRate, MISSING } from "./format-number.ts";
 import type { Cell, ReportTable } from "./report-table.ts";
 
 export interface RenderEvalTableOptions {

@@ -79,7 +79,8 @@ function countsCells(group: EvalGroupSummary): Cell[] {
   ];
 }
 
-function variantsTable(variants: readonly EvalVariantSummary[]): ReportTable {
+function variantsTable(variants: readonly EvalVariantSummary[]): ReportTable | null {
+  if (variants.length === 0) return null;
   return {
     title: "Variants",
     header: [

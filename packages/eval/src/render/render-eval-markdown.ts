@@ -1,5 +1,5 @@
 import type { EvalResult, EvalSample } from "@uwf/protocol";
-import { formatCost, formatDuration, formatInterval, formatRate, MISSING } from "../format/format-number.ts";
+import { formatCost, formatDuration, formatRate, formatRateWithInterval, MISSING } from "../format/format-number.ts";
 import { buildReportTables, describeSampleFailure } from "./build-report-tables.ts";
 import { describeSource } from "./render-eval-table.ts";
 import type { Cell, ReportTable } from "./report-table.ts";
@@ -23,7 +23,7 @@ export function renderEvalMarkdown(result: EvalResult): string {
           ? "⚠️ Samples errored"
           : "📊 Eval";
   const lines = [
-    `### ${mark} — ${escapeMarkdown(result.name)}: pass rate ${formatRate(overall.passRate)} ${formatInterval(overall.interval)} over ${overall.samples} samples`,
+    `### ${mark} — ${escapeMarkdown(result.name)}: pass rate ${formatRateWithInterval(overall.passRate, overall.interval)} over ${overall.samples} samples`,
     "",
     `Report \`${result.report}\` · ${result.createdAt} · ${escapeMarkdown(describeSource(result.source))} · ${overall.passed} passed, ${overall.failed} failed, ${overall.errored} errored · mean score ${formatRate(overall.meanScore)}${result.summary.allowErrors === true ? " · errored samples counted as failed" : ""}`,
   ];

@@ -207,3 +207,12 @@ describe("renderEvalTable on a narrow terminal", () => {
     expect(details.some((detail) => detail.endsWith("…"))).toBe(true);
   });
 });
+
+describe("renderEvalTable of no samples", () => {
+  it("says there is no pass rate, without an empty variants table", () => {
+    const text = renderEvalTable(buildResult([], { gate: { minPassRate: 0.5 } }), { color: false });
+    expect(line(text, "0 samples")).toBe("0 samples: 0 passed, 0 failed, 0 errored · pass rate – · mean score –");
+    expect(text).not.toContain("Variants");
+    expect(line(text, "✗ min-pass-rate")).toBe("✗ min-pass-rate no pass rate to hold to 0.50: no samples");
+  });
+});

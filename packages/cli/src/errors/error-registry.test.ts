@@ -127,7 +127,8 @@ const SCANNED = Object.fromEntries(classes) as Record<
   | "IncompleteHistoryError"
   | "NoWorkingDirectoryError"
   | "PathOutsideWorkspaceError"
-  | "RefusedFileError",
+  | "RefusedFileError"
+  | "VariantNotFoundError",
   new (
     ...args: unknown[]
   ) => AnyUwfError
@@ -206,6 +207,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   NoWorkingDirectoryError: () => new SCANNED.NoWorkingDirectoryError("/gone"),
   PathOutsideWorkspaceError: () => new SCANNED.PathOutsideWorkspaceError("/etc/passwd", "/work"),
   RefusedFileError: () => new SCANNED.RefusedFileError(".env", "holds secrets"),
+  VariantNotFoundError: () => new SCANNED.VariantNotFoundError("v3", ["v1", "v2"]),
   UnknownAgentError: () => new workflowAndAgents.UnknownAgentError("gpt", "--agent", ["claude"]),
   UnknownProviderError: () => new workflowAndAgents.UnknownProviderError("acme", "acme/model", []),
   UnknownRoleError: () => new workflowAndAgents.UnknownRoleError("review", "judge"),

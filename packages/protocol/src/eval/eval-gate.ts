@@ -22,7 +22,10 @@ export const evalGateCheckSchema = z
   .object({
     check: z.enum(["min-pass-rate", "min-case-pass-rate", "pass-k", "errors"]),
     held: z.boolean(),
-    /** What it found and what it wanted, in a line: `pass rate 0.70 < 0.80`, `case redirect (v2): 2 of 3 repeats passed`. */
+    /**
+     * What it found and what it wanted, in a line naming the worst offender: `pass rate 0.70 (14 of 20
+     * passed), below 0.80`, `case "redirect" of variant "v2": 3 of 5 repeats passed (0.60), below 0.80`.
+     */
     detail: z.string(),
   })
   .strict();

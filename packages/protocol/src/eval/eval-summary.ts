@@ -58,6 +58,11 @@ export const evalGroupSummarySchema = z
     passRate: z.number().min(0).max(1).nullable(),
     /** The 95% Wilson score interval of the pass rate. */
     interval: z.object({ low: z.number(), high: z.number() }).strict().nullable(),
+    /**
+     * The mean of the samples' scores (each the weighted mean of its assertions' scores), over the samples
+     * with a score; null with none. Optional only so summaries built before it still parse.
+     */
+    meanScore: z.number().min(0).max(1).nullable().optional(),
     /** Each assertion's mean score over the samples where it did not err, in the report's order. */
     assertions: z.array(
       z
@@ -100,7 +105,12 @@ export const evalVariantSummarySchema = evalGroupSummarySchema.extend({
 export type EvalVariantSummary = z.infer<typeof evalVariantSummarySchema>;
 
 export const evalSummarySchema = z
-  .object({ overall: evalGroupSummarySchema, variants: z.array(evalVariantSummarySchema) })
+  .object({
+    overall: evalGroupSummarySchema,
+    variants: z.array(evalVariantSummarySchema),
+    /** Whether errored samples were counted as failed in the pass rates (`--allow-errors`); absent means not. */
+    allowErrors: z.boolean().optional(),
+  })
   .strict();
 export type EvalSummary = z.infer<typeof evalSummarySchema>;
 

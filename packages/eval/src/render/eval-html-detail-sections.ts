@@ -1,5 +1,13 @@
 import type { EvalComparison, EvalResult, EvalSample } from "@uwf/protocol";
-import { caseLabel, formatCost, formatDuration, formatNumber, formatRate, formatScore } from "./format-eval-values.ts";
+import {
+  caseLabel,
+  formatCost,
+  formatDuration,
+  formatMetric,
+  formatNumber,
+  formatRate,
+  formatScore,
+} from "./format-eval-values.ts";
 import { type HtmlFragment, html, table } from "./html-template.ts";
 
 /** The gate's checks and whether each held. */
@@ -23,7 +31,7 @@ function side(entry: { report: string | null; variant: string | null }): string 
 
 function formatDelta(delta: number | null): string {
   if (delta === null) return "–";
-  const text = formatNumber(Math.abs(delta) < 1 ? Math.round(delta * 10_000) / 10_000 : delta);
+  const text = formatMetric(delta);
   return delta > 0 ? `+${text}` : text;
 }
 
@@ -42,7 +50,7 @@ export function comparisonsSection(result: EvalResult): HtmlFragment {
   const parts = result.comparisons.map((comparison) => {
     const rows = comparison.metrics.map(
       (metric) =>
-        html`<tr><th scope="row">${metric.metric}</th><td class="number">${formatNumber(metric.baseline)}</td><td class="number">${formatNumber(metric.current)}</td><td class="number">${formatDelta(metric.delta)}</td></tr>`,
+        html`<tr><th scope="row">${metric.metric}</th><td class="number">${formatMetric(metric.baseline)}</td><td class="number">${formatMetric(metric.current)}</td><td class="number">${formatDelta(metric.delta)}</td></tr>`,
     );
     return html`<h3>${side(comparison.current) || "current"} against ${side(comparison.baseline) || "baseline"}</h3>
 ${table(html`<tr><th>metric</th><th class="number">baseline</th><th class="number">current</th><th class="number">delta</th></tr>`, rows)}

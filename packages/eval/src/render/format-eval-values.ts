@@ -40,6 +40,12 @@ export function formatNumber(value: number | null): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
+/** A metric of a comparison: four significant digits, so small costs and rates stay readable. */
+export function formatMetric(value: number | null): string {
+  if (value === null) return EMPTY;
+  return value.toLocaleString("en-US", { maximumSignificantDigits: 4 });
+}
+
 /** A variant's name as the page shows it; selected threads have none. */
 export function variantLabel(variant: string | null): string {
   return variant ?? "(all threads)";

@@ -41,6 +41,6 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; wh
 figure.chart { margin: 0; padding: 12px; background: var(--panel); border: 1px solid var(--grid); border-radius: 8px; }
 figure.chart figcaption { font-weight: 600; margin-bottom: 8px; }
 .chart-box { position: relative; width: 100%; }
-ul.scores { list-style: none; margin: 0; padding: 0; }
+ul.scores { list-style: none; margin: 0; padding: 0; min-width: 280px; }
 ul.scores li { margin: 0 0 2px; }
 `;

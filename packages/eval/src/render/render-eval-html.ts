@@ -12,28 +12,33 @@ import { type HtmlFragment, html, jsonForScript, rawHtml } from "./html-template
 /** Chart.js v4 (MIT), inlined whole; its source-map comment is dropped, as the page must load nothing. */
 const CHART_JS = chartJsCode.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
 
-for (const [name, code] of [
-  ["chart.js", CHART_JS],
-  ["the page script", pageScript],
-] as const) {
-  // Inlined as they are, so they must not be able to end their <script> element early.
-  if (/<\/script|<!--/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script or <!--`);
-}
-
 function scriptHash(code: string): string {
   return `'sha256-${createHash("sha256").update(code).digest("base64")}'`;
 }
 
+let contentSecurityPolicy: string | undefined;
+
 /**
  * Only the page's two scripts may run (by hash) and nothing may be fetched: even if a value from the report
- * got through as markup, it could neither execute nor call out.
+ * got through as markup, it could neither execute nor call out. Computed on the first page, not at import.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `script-src ${scriptHash(CHART_JS)} ${scriptHash(pageScript)}`,
-  "style-src 'unsafe-inline'",
-  "img-src data:",
-].join("; ");
+function pagePolicy(): string {
+  if (contentSecurityPolicy !== undefined) return contentSecurityPolicy;
+  for (const [name, code] of [
+    ["chart.js", CHART_JS],
+    ["the page script", pageScript],
+  ] as const) {
+    // Inlined as they are, so they must not be able to end their <script> element early.
+    if (/<\/script|<!--/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script or <!--`);
+  }
+  contentSecurityPolicy = [
+    "default-src 'none'",
+    `script-src ${scriptHash(CHART_JS)} ${scriptHash(pageScript)}`,
+    "style-src 'unsafe-inline'",
+    "img-src data:",
+  ].join("; ");
+  return contentSecurityPolicy;
+}
 
 function header(result: EvalResult): HtmlFragment {
   const source =
@@ -71,7 +76,7 @@ export function renderEvalHtml(result: EvalResult): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta http-equiv="Content-Security-Policy" content="${pagePolicy()}">
 <meta name="generator" content="uwf eval">
 <title>${result.name} · uwf eval</title>
 <style>${rawHtml(EVAL_PAGE_STYLE)}</style>

@@ -267,3 +267,21 @@ export function sampleEvalResult(options: SampleEvalResultOptions = {}): EvalRes
     samples,
   });
 }
+
+/** A report of a selection that matched no thread: every rate and percentile null. */
+export function emptyEvalResult(): EvalResult {
+  const result = sampleEvalResult();
+  const empty = summarize([], []);
+  return evalResultSchema.parse({
+    ...result,
+    name: "nothing matched",
+    source: { kind: "selection", threads: [], forksOf: null, workflow: null, status: "ended" },
+    assertions: [],
+    gate: null,
+    gateHeld: null,
+    gateChecks: [],
+    summary: { overall: { ...empty, fields: [] }, variants: [] },
+    comparisons: [],
+    samples: [],
+  });
+}

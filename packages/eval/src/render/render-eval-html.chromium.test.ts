@@ -9,7 +9,7 @@ import {
   type HeadlessChromium,
   launchChromium,
 } from "@uwf/cas/test";
-import { sampleEvalResult } from "../../test/sample-eval-result.ts";
+import { emptyEvalResult, sampleEvalResult } from "../../test/sample-eval-result.ts";
 import { renderEvalHtml } from "./render-eval-html.ts";
 
 // Under CI a missing chromium fails these tests; elsewhere they are skipped with this message.
@@ -115,6 +115,16 @@ describe.skipIf(skipReason !== null)("the HTML report in headless Chromium", () 
     expect(state.background).toBe("rgb(13, 17, 23)");
     expect(state.color).toBe("#9198a1");
     expect(state.canvases.every((canvas) => canvas.painted)).toBe(true);
+    expect(page.problems).toEqual([]);
+  });
+
+  it("opens a report with no samples without an error", async () => {
+    const emptyFile = join(directory.path, "empty.html");
+    writeFileSync(emptyFile, renderEvalHtml(emptyEvalResult()));
+    const page = await chromium.openPage(pathToFileURL(emptyFile).href);
+    pages.push(page);
+    const state = await page.evaluate<ChartState>(CHART_STATE);
+    expect(state.count).toBe(5);
     expect(page.problems).toEqual([]);
   });
 

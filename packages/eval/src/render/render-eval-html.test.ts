@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { sampleEvalResult } from "../../test/sample-eval-result.ts";
+import { emptyEvalResult, sampleEvalResult } from "../../test/sample-eval-result.ts";
 import { escapeHtml, html, jsonForScript } from "./html-template.ts";
 import { renderEvalHtml } from "./render-eval-html.ts";
 
@@ -87,6 +87,14 @@ describe("renderEvalHtml", () => {
     expect(page).toContain("no gate");
     expect(page).not.toContain('id="comparisons"');
     expect(page).toContain("workflow <code>review</code>");
+  });
+
+  it("renders a report with no samples, its rates shown as –", () => {
+    const page = renderEvalHtml(emptyEvalResult());
+    expect(page).toContain("0 samples");
+    expect(page).toContain("pass rate <strong>–</strong>");
+    expect(page).toContain("No assertions.");
+    expect(chartData(page)).toMatchObject({ variants: [], outcomes: [], cases: null });
   });
 });
 

@@ -32,6 +32,7 @@ export {
   describeSampleFailure,
 } from "./render/build-report-tables.ts";
 export { describeMetric, formatMetricDelta, judgeDelta } from "./render/describe-metric.ts";
+export { renderEvalHtml } from "./render/render-eval-html.ts";
 export { escapeMarkdown, renderEvalMarkdown, renderMarkdownTable } from "./render/render-eval-markdown.ts";
 export {
   describeSource,

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import type { EvalResult } from "@uwf/protocol";
+import chartJsCode from "../../node_modules/chart.js/dist/chart.umd.min.js" with { type: "text" };
+import { buildEvalChartData } from "./eval-chart-data.ts";
+import { comparisonsSection, gateSection, samplesSection } from "./eval-html-detail-sections.ts";
+import { assertionsSection, casesSection, outcomesSection, variantsSection } from "./eval-html-summary-sections.ts";
+import pageScript from "./eval-page.client.js" with { type: "text" };
+import { EVAL_PAGE_STYLE } from "./eval-page-style.ts";
+import { formatInterval, formatRate } from "./format-eval-values.ts";
+import { type HtmlFragment, html, jsonForScript, rawHtml } from "./html-template.ts";
+
+/** Chart.js v4 (MIT), inlined whole; its source-map comment is dropped, as the page must load nothing. */
+const CHART_JS = chartJsCode.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+
+function scriptHash(code: string): string {
+  return `'sha256-${createHash("sha256").update(code).digest("base64")}'`;
+}
+
+let contentSecurityPolicy: string | undefined;
+
+/**
+ * Only the page's two scripts may run (by hash) and nothing may be fetched: even if a value from the report
+ * got through as markup, it could neither execute nor call out. Computed on the first page, not at import.
+ */
+function pagePolicy(): string {
+  if (contentSecurityPolicy !== undefined) return contentSecurityPolicy;
+  for (const [name, code] of [
+    ["chart.js", CHART_JS],
+    ["the page script", pageScript],
+  ] as const) {
+    // Inlined as they are, so they must not be able to end their <script> element early.
+    if (/<\/script|<!--/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script or <!--`);
+  }
+  contentSecurityPolicy = [
+    "default-src 'none'",
+    `script-src ${scriptHash(CHART_JS)} ${scriptHash(pageScript)}`,
+    "style-src 'unsafe-inline'",
+    "img-src data:",
+  ].join("; ");
+  return contentSecurityPolicy;
+}
+
+function header(result: EvalResult): HtmlFragment {
+  const source =
+    result.source.kind === "suite"
+      ? html`suite <code>${result.source.file}</code>`
+      : html`selection of ${result.source.threads.length} thread(s)${result.source.forksOf === null ? "" : html`, forks of <code class="thread">${result.source.forksOf.thread}</code>${result.source.forksOf.recursive ? " (recursive)" : ""}`}${result.source.workflow === null ? "" : html`, workflow <code>${result.source.workflow}</code>`}${result.source.status === null ? "" : html`, status ${result.source.status}`}`;
+  const gate =
+    result.gateHeld === null
+      ? html`<span class="badge">no gate</span>`
+      : result.gateHeld
+        ? html`<span class="badge held">gate held</span>`
+        : html`<span class="badge not-held">gate did not hold</span>`;
+  const overall = result.summary.overall;
+  return html`<header>
+<h1>${result.name}</h1>
+<dl class="meta">
+<dt>report</dt><dd><code>${result.report}</code></dd>
+<dt>node</dt><dd><code>${result.address}</code></dd>
+<dt>created</dt><dd>${result.createdAt}</dd>
+<dt>source</dt><dd>${source}</dd>
+${result.rescoredFrom === null ? "" : html`<dt>rescored from</dt><dd><code>${result.rescoredFrom}</code></dd>`}
+</dl>
+<p>${gate} ${overall.samples} samples: <span class="passed">${overall.passed} passed</span>, <span class="failed">${overall.failed} failed</span>, <span class="errored">${overall.errored} errored</span>; pass rate <strong>${formatRate(overall.passRate)}</strong> (95% interval ${formatInterval(overall.interval)}).</p>
+</header>`;
+}
+
+/**
+ * The report as one self-contained HTML page (`uwf eval --html FILE`): tables rendered here, readable
+ * with JavaScript off, and charts drawn in the browser by Chart.js, inlined with the page's data so the
+ * file opens offline and fetches nothing. Every string from the report is escaped.
+ */
+export function renderEvalHtml(result: EvalResult): string {
+  const page = html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${pagePolicy()}">
+<meta name="generator" content="uwf eval">
+<title>${result.name} · uwf eval</title>
+<style>${rawHtml(EVAL_PAGE_STYLE)}</style>
+</head>
+<body>
+${header(result)}
+<section id="charts" hidden aria-label="charts"></section>
+<main>
+${variantsSection(result)}
+${casesSection(result)}
+${assertionsSection(result)}
+${gateSection(result)}
+${comparisonsSection(result)}
+${outcomesSection(result)}
+${samplesSection(result)}
+</main>
+<script type="application/json" id="eval-chart-data">${rawHtml(jsonForScript(buildEvalChartData(result)))}</script>
+<script>${rawHtml(CHART_JS)}</script>
+<script>${rawHtml(pageScript)}</script>
+</body>
+</html>
+`;
+  return page.text;
+}

@@ -79,6 +79,7 @@ describe("the @uwf/protocol entry", () => {
       "evalResultSchema",
       "evalSampleSchema",
       "evalScoreSchema",
+      "evalScorerReplySchema",
       "evalSourceSchema",
       "evalStepViewSchema",
       "evalSummarySchema",

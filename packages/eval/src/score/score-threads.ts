@@ -21,6 +21,8 @@ export interface ScoreThreadsOptions {
   judge?: JudgeContext;
   /** Command scorers and judging threads run at once (default 4); expressions and shorthands are evaluated in turn. */
   concurrency?: number;
+  /** Milliseconds one JSONata expression may run on one thread before it errs (default 2,000). */
+  expressionTimeoutMs?: number;
   /** Stops the scorers and judges running, and starts no more. */
   signal?: AbortSignal;
   /**
@@ -51,8 +53,9 @@ export async function scoreThreads(options: ScoreThreadsOptions): Promise<EvalSa
   const expressions = new Map<string, CompiledExpression>();
   const judges = new Map<string, PreparedJudge>();
   for (const assertion of assertions) {
-    if (assertion.kind === "jsonata")
-      expressions.set(assertion.name, compileExpression(assertion.name, assertion.expr));
+    if (assertion.kind === "jsonata") {
+      expressions.set(assertion.name, compileExpression(assertion.name, assertion.expr, options.expressionTimeoutMs));
+    }
     if (assertion.kind === "judge") {
       if (options.judge === undefined)
         throw new Error(`scoreThreads: the judge ${assertion.name} needs a judge context`);

@@ -89,7 +89,8 @@ export async function prepareJudge(assertion: JudgeAssertionFields, context: Jud
 
 /**
  * Judges one thread: an ordinary thread of the judge's workflow, started with the prompt and the
- * thread's transcript and the inputs `{ thread, head }`, run to its end; its verdict is the last reply
+ * thread's transcript and the inputs `{ thread, head }` (and `agent`, when the assertion names one),
+ * run to its end; its verdict is the last reply
  * of the judge's role (default: the role whose reply ended it): `pass` (a boolean, required), `score`
  * and `reason`. The start node is deterministic, so a thread already judged (an ended judging thread of
  * that start node) is read again instead of run: re-running or rescoring costs nothing. A judging
@@ -104,7 +105,13 @@ export async function scoreJudge(
   const threadCwd = resolve(context.cwd);
   let inputs: Record<string, unknown>;
   try {
-    inputs = validateStartInputs(judge.workflow, { thread: view.thread, head: view.head });
+    // The agent a judge names is part of its start, so judges by two agents are two threads, each reused.
+    const given = {
+      thread: view.thread,
+      head: view.head,
+      ...(judge.agent === undefined ? {} : { agent: judge.agent }),
+    };
+    inputs = validateStartInputs(judge.workflow, given);
   } catch (error) {
     return errored(
       `the judge's workflow ${judge.workflow.name} refuses the inputs { thread, head }: ${messageOf(error)}`,

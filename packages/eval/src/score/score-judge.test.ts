@@ -73,6 +73,20 @@ describe("a judge", () => {
     expect((await judgeThreads()).length).toBe(before.length + 1);
   });
 
+  it("runs with the caller's default agent when the judge names none, and keeps it out of the inputs", async () => {
+    const agent = kit.scriptedAgent([{ role: "judge", output: { pass: true, reason: "by default" } }]);
+    const [sample] = await scoreThreads({
+      views,
+      assertions: [{ kind: "judge", name: "quality", workflow: JUDGE_WORKFLOW, prompt: "Default agent." }],
+      cwd: process.cwd(),
+      judge: kit.judgeContext(agent),
+    });
+    expect(sample?.scores[0]).toMatchObject({ verdict: "passed", reason: "by default" });
+    const judging = await kit.store.refs.getThread(sample?.scores[0]?.judge?.thread ?? "");
+    const { start } = await readChain(kit.store, judging?.head ?? "");
+    expect(start.inputs).toEqual({ thread: judged.id, head: judged.head });
+  });
+
   it("reads the role it is told to, and otherwise the role whose reply ended the thread", async () => {
     const agent = kit.scriptedAgent([{ role: "judge", output: { pass: true } }]);
     const sample = await judge({ workflow: JUDGE_WORKFLOW, agent, role: "judge", prompt: "Role given." });

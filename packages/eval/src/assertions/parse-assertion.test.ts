@@ -114,12 +114,21 @@ describe("parseAssertionArgument", () => {
     expect(errorOf(() => parseAssertionArgument("{name: a, weight: -1, outcome: ok}")).data.field).toBe("weight");
     expect(errorOf(() => parseAssertionArgument("{name: [")).message).toContain("not a YAML mapping");
   });
+  it('refuses a constant expression, which is what `status="ended"` without spaces would be', () => {
+    const error = errorOf(() => parseAssertionArgument('status="ended"'));
+    expect(error.message).toStartWith('assertion "status": the expression "ended" is a constant');
+    expect(errorOf(() => parseAssertionArgument("x=1")).code).toBe("invalid-assertion");
+    expect(errorOf(() => parseAssertionArgument("true")).code).toBe("invalid-assertion");
+  });
 });
 
 describe("parseAssertionArguments", () => {
   it("keeps the order and refuses two assertions of one name", () => {
-    expect(parseAssertionArguments(["a=true", "b=outcome: ok"]).map((assertion) => assertion.name)).toEqual(["a", "b"]);
-    const error = errorOf(() => parseAssertionArguments(["a=true", "a=status: ended"]));
+    expect(parseAssertionArguments(["a=final.ok", "b=outcome: ok"]).map((assertion) => assertion.name)).toEqual([
+      "a",
+      "b",
+    ]);
+    const error = errorOf(() => parseAssertionArguments(["a=final.ok", "a=status: ended"]));
     expect(error.message).toContain('assertion "a": two assertions have this name');
   });
 });

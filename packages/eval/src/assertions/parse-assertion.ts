@@ -9,6 +9,8 @@ const NAMED = /^([A-Za-z0-9_.-]+)(?:\*([0-9]+(?:\.[0-9]+)?|\.[0-9]+))?=([\s\S]*)
 const SHORTHAND = /^(outcome|status|command|judge)\s*:\s*([\s\S]*)$/;
 /** The keys of a suite item (or flow mapping) that say which kind of assertion it is. */
 const KIND_KEYS = ["expr", "outcome", "status", "command", "judge"] as const;
+/** JSONata's node types of a literal: an expression of one alone never depends on the thread. */
+const CONSTANT_NODES: ReadonlySet<string> = new Set(["string", "number", "value"]);
 
 /**
  * One `--assert VALUE` of the command line, as an EvalAssertion:
@@ -179,7 +181,16 @@ function checkAssertion(candidate: Record<string, unknown>): EvalAssertion {
     throw new InvalidAssertionError({ assertion: label, problem, field });
   }
   const assertion = parsed.data;
-  if (assertion.kind === "jsonata") compileAssertionExpression(assertion.name, assertion.expr);
+  if (assertion.kind === "jsonata") {
+    const { expression } = compileAssertionExpression(assertion.name, assertion.expr);
+    // `status="ended"` names an assertion `status` whose expression is the string "ended": always true.
+    if (CONSTANT_NODES.has(expression.ast().type)) {
+      throw new InvalidAssertionError({
+        assertion: label,
+        problem: `the expression ${assertion.expr.trim()} is a constant, so it always passes or always fails; to compare, give a name first (\`ok=status = "ended"\`)`,
+      });
+    }
+  }
   if (assertion.kind === "judge" && assertion.workflow.trim() === "") {
     throw new InvalidAssertionError({ assertion: label, problem: "judge names no workflow", field: "workflow" });
   }

@@ -126,12 +126,12 @@ describe("scoreThreads", () => {
   });
 
   it("refuses duplicate names before scoring", async () => {
-    const twice = [...parseAssertionArguments(["a=true"]), ...parseAssertionArguments(["a=false"])];
+    const twice = [...parseAssertionArguments(["a=final.ok"]), ...parseAssertionArguments(["a=final.no"])];
     await expect(scoresOf(twice)).rejects.toThrow('assertion "a": two assertions have this name');
   });
 
   it("says which assertions need step bodies", () => {
-    expect(assertionsNeedBodies(parseAssertionArguments(["a=true", "outcome: ok"]))).toBe(false);
+    expect(assertionsNeedBodies(parseAssertionArguments(["a=final.ok", "outcome: ok"]))).toBe(false);
     expect(assertionsNeedBodies(parseAssertionArguments(["command: true"]))).toBe(true);
     expect(assertionsNeedBodies(parseAssertionArguments(["judge: judge.yaml"]))).toBe(true);
   });

@@ -13,6 +13,7 @@ import { copyStore, openFileStore, openPostgresStore, type Store } from "../pack
 import { startTestPostgres } from "../packages/cas/src/testing/index.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
 import { measureEnumValidation, writeEnumWorkflow } from "./lib/enum-workflow.ts";
+import { checkEvalTargets, measureEvalScoring } from "./lib/eval-benchmarks.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
 import {
@@ -68,6 +69,8 @@ const plan = smoke
       // Issue 20: workers over a queue of short threads; the takeover from another host waits out a
       // 60 s lease, so only the full run has it.
       workers: { threads: 30, counts: [1, 2, 4], concurrency: [4], otherHost: false },
+      // Issue 29: scoring stored threads of 10 steps with three JSONata assertions.
+      evaluation: { threads: 100, steps: 10, runs: 2, warmup: 1 },
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -88,6 +91,8 @@ const plan = smoke
       forks: { pairSteps: 1000, pairCommonSteps: 499, familyForks: 1000, forkCount: 100, runs: 15 },
       // Issue 20 item 5: 1, 2, 4 and 8 worker processes, and one process of as many threads at once, over 500 threads.
       workers: { threads: 500, counts: [1, 2, 4, 8], concurrency: [2, 4, 8], otherHost: true },
+      // Issue 29: scoring 1,000 stored threads of 10 steps with three JSONata assertions (≤ 2 s).
+      evaluation: { threads: 1000, steps: 10, runs: 7, warmup: 1 },
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -331,6 +336,14 @@ async function runSuite(): Promise<BenchResults> {
   const forkEntries = forkBenchmarks(forkStore, plan.forks, uwf);
   await measureGroup(forkEntries);
 
+  progress(
+    `generating ${plan.evaluation.threads} threads of ${plan.evaluation.steps} steps and scoring them (issue 29)`,
+  );
+  const evaluation = await measureEvalScoring(temporaryRoot, plan.evaluation, environment, work);
+  progress(
+    `scoring ${evaluation.threads} threads: median ${evaluation.process.medianMs} ms as a process (floor ${evaluation.floorMedianMs} ms)`,
+  );
+
   const workers = await measureWorkers(postgres.newStoreUrl);
 
   progress("in-process throughput");
@@ -377,6 +390,13 @@ async function runSuite(): Promise<BenchResults> {
         generateSeconds: round(forkStore.seconds),
         nodesPerSecond: round(forkStore.nodes / forkStore.seconds, 0),
       },
+      {
+        name: `eval (${evaluation.threads.toLocaleString("en-US")} ended threads of ${evaluation.steps} steps)`,
+        threads: evaluation.threads,
+        nodes: evaluation.nodes,
+        generateSeconds: evaluation.generateSeconds,
+        nodesPerSecond: round(evaluation.nodes / evaluation.generateSeconds, 0),
+      },
     ],
     processes,
     startup,
@@ -385,10 +405,12 @@ async function runSuite(): Promise<BenchResults> {
     wholeStore,
     workers,
     enumValidation,
+    evalScoring: evaluation,
     targets: [
       ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps, enumValidation),
       ...checkForkTargets(forkEntries, processes),
       ...checkWorkerTargets(workers),
+      ...checkEvalTargets(evaluation),
     ],
     seconds: round((performance.now() - began) / 1000, 1),
   };

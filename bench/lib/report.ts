@@ -1,5 +1,6 @@
 /** The benchmark's results as data, as a markdown table and as a list of targets met or missed. */
 import type { EnumValidationResult } from "./enum-workflow.ts";
+import type { EvalScoringResult } from "./eval-benchmarks.ts";
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import type { Summary } from "./measure.ts";
 import type { StartupVariant } from "./startup-split.ts";
@@ -57,6 +58,8 @@ export interface BenchResults {
   };
   /** Issue 25 item 9: the checks of a workflow whose schema has a 100,000-value enum, in-process. */
   enumValidation: EnumValidationResult;
+  /** Issue 29: stored threads scored with three JSONata assertions, as a process and by phase in-process. */
+  evalScoring: EvalScoringResult;
   targets: TargetCheck[];
   seconds: number;
 }

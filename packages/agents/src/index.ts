@@ -83,6 +83,7 @@ export type {
   AgentRunContext,
 } from "./process/agent-launch-result.ts";
 export { formatSeconds } from "./process/format-seconds.ts";
+export { type RunProcessGroupOptions, runProcessGroup } from "./process/run-process-group.ts";
 export {
   type BuildContinuationPromptOptions,
   buildContinuationPrompt,
@@ -94,4 +95,5 @@ export {
 } from "./prompt/build-output-format-section.ts";
 export { type BuildRetryPromptOptions, buildRetryPrompt } from "./prompt/build-retry-prompt.ts";
 export { firstShownStep } from "./prompt/first-shown-step.ts";
+export { type FormatHistorySectionOptions, formatHistorySection } from "./prompt/format-history-section.ts";
 export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";

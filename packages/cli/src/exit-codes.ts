@@ -36,6 +36,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "ambiguous-address": EXIT_USAGE,
   "address-prefix-not-found": EXIT_USAGE,
   "invalid-inputs": EXIT_USAGE,
+  "invalid-assertion": EXIT_USAGE,
   "invalid-store-url": EXIT_USAGE,
   "input-file-unreadable": EXIT_FAILED,
   "config-key-not-set": EXIT_FAILED,

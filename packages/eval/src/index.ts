@@ -2,6 +2,13 @@
 // @uwf/engine, below @uwf/cli; it prints nothing and exits nothing.
 
 export {
+  checkUniqueAssertionNames,
+  compileAssertionExpression,
+  normalizeSuiteAssertion,
+  parseAssertionArgument,
+  parseAssertionArguments,
+} from "./assertions/parse-assertion.ts";
+export {
   type ComparisonLabels,
   type ComparisonSide,
   compareReports,
@@ -9,6 +16,8 @@ export {
   compareVariants,
   comparisonSide,
 } from "./compare/compare-summaries.ts";
+export { mapConcurrently } from "./concurrency/map-concurrently.ts";
+export { type InvalidAssertionDetails, InvalidAssertionError } from "./errors/index.ts";
 export { VariantNotFoundError } from "./errors/variant-not-found-error.ts";
 export { describeGroup } from "./format/describe-group.ts";
 export { describeSampleError } from "./format/describe-sample-error.ts";
@@ -42,7 +51,32 @@ export {
   renderEvalTable,
 } from "./render/render-eval-table.ts";
 export type { Cell, ReportTable, Tone } from "./render/report-table.ts";
+export type { AssertionResult } from "./score/assertion-result.ts";
+export { JUDGE_BODY_QUOTA, renderJudgeTranscript } from "./score/render-judge-transcript.ts";
+export {
+  DEFAULT_COMMAND_TIMEOUT_SECONDS,
+  parseScorerReply,
+  type ScoreCommandOptions,
+  scoreCommand,
+} from "./score/score-command.ts";
+export { type CompiledExpression, compileExpression, DEFAULT_EXPRESSION_TIMEOUT_MS } from "./score/score-jsonata.ts";
+export {
+  DEFAULT_JUDGE_PROMPT,
+  type JudgeContext,
+  type PreparedJudge,
+  prepareJudge,
+  scoreJudge,
+} from "./score/score-judge.ts";
+export { scoreOutcome, scoreStatus } from "./score/score-outcome.ts";
+export {
+  assertionsNeedBodies,
+  DEFAULT_SCORING_CONCURRENCY,
+  type ScoreThreadsOptions,
+  scoreThreads,
+  toSample,
+} from "./score/score-threads.ts";
 export { passAtK, passAtKTable, passHatK } from "./summary/pass-at-k.ts";
 export { nearestRank, summarizeDistribution } from "./summary/summarize-distribution.ts";
 export { type SummarizeSamplesOptions, summarizeSamples } from "./summary/summarize-samples.ts";
 export { wilsonInterval, Z_95 } from "./summary/wilson-interval.ts";
+export { type LoadThreadViewsOptions, loadThreadViews, type ThreadViewTarget } from "./view/load-thread-view.ts";

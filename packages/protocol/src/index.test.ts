@@ -81,6 +81,7 @@ describe("the @uwf/protocol entry", () => {
       "evalResultSchema",
       "evalSampleSchema",
       "evalScoreSchema",
+      "evalScorerReplySchema",
       "evalSourceSchema",
       "evalStepViewSchema",
       "evalSummarySchema",

@@ -100,7 +100,14 @@ export {
   evalListResultSchema,
   evalResultSchema,
 } from "./eval/eval-results.ts";
-export { type EvalSample, type EvalScore, evalSampleSchema, evalScoreSchema } from "./eval/eval-sample.ts";
+export {
+  type EvalSample,
+  type EvalScore,
+  type EvalScorerReply,
+  evalSampleSchema,
+  evalScorerReplySchema,
+  evalScoreSchema,
+} from "./eval/eval-sample.ts";
 export {
   type EvalCaseSummary,
   type EvalComparison,

@@ -34,10 +34,17 @@ export {
   safeParseWorkflowSource,
 } from "./load/parse-workflow-source.ts";
 export type { ReadInclude } from "./load/parse-workflow-yaml.ts";
-export type { CompiledCondition } from "./moderator/compile-condition.ts";
+export {
+  type CompiledCondition,
+  compileCondition,
+  describeJsonataError,
+  type JsonataCondition,
+} from "./moderator/compile-condition.ts";
 export { type CompiledEdge, type CompiledWorkflow, compileWorkflow } from "./moderator/compile-workflow.ts";
 export { conditionStatus } from "./moderator/condition-status.ts";
 export type { EdgeTemplate } from "./moderator/edge-template.ts";
+export { historyFunctions } from "./moderator/history-functions.ts";
+export { isTruthy } from "./moderator/is-truthy.ts";
 export {
   DEFAULT_CONDITION_TIMEOUT_MS,
   type ModeratorDecision,

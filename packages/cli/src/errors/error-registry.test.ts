@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as agents from "@uwf/agents";
 import * as cas from "@uwf/cas";
 import * as engine from "@uwf/engine";
+import * as evaluation from "@uwf/eval";
 import * as protocol from "@uwf/protocol";
 import { type AnyUwfError, type ErrorCode, type Lease, type ThreadRecord, UwfError } from "@uwf/protocol";
 import * as workflow from "@uwf/workflow";
@@ -111,7 +112,7 @@ async function walkErrorClasses(): Promise<{ classes: Map<string, ErrorClass>; s
       classes.set(type.name, type);
     }
   };
-  for (const entry of [protocol, cas, workflow, agents, engine, CLI_ERRORS]) add(errorClassesOf(entry));
+  for (const entry of [protocol, cas, workflow, agents, engine, evaluation, CLI_ERRORS]) add(errorClassesOf(entry));
   const scanned = scanSources();
   for (const path of scanned.keys()) add(errorClassesOf(await import(join(ROOT, path))));
   return { classes, scanned };
@@ -211,6 +212,9 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   UnknownAgentError: () => new workflowAndAgents.UnknownAgentError("gpt", "--agent", ["claude"]),
   UnknownProviderError: () => new workflowAndAgents.UnknownProviderError("acme", "acme/model", []),
   UnknownRoleError: () => new workflowAndAgents.UnknownRoleError("review", "judge"),
+
+  InvalidAssertionError: () =>
+    new evaluation.InvalidAssertionError({ assertion: "approved", problem: "the expression does not compile" }),
 
   AgentFailedError: () => new engine.AgentFailedError("T1", "draft", "exit 1", "0000000000003"),
   AmbiguousThreadError: () => new engine.AmbiguousThreadError("T", ["T1", "T2"]),

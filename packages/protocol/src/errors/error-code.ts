@@ -24,6 +24,8 @@ export interface ErrorDataByCode {
   "invalid-inputs": { workflow: string; problem: string };
   /** A file named on the command line (`cas put FILE`, `fork --output FILE`, `--prompt-file FILE`) is missing or not a file. */
   "input-file-unreadable": { file: string; reason: string };
+  /** An assertion (`--assert`, a suite's `assertions:` item) that cannot be used: its form, a field, or a JSONata expression that does not compile. */
+  "invalid-assertion": { assertion: string; problem: string; field: string | null; position: number | null };
   /** `uwf config get KEY` for a key that config.yaml does not set. */
   "config-key-not-set": { key: string };
   /** Ctrl-C at one of `uwf setup`'s questions: nothing was written. */

@@ -54,3 +54,15 @@ export const evalSampleSchema = z
   })
   .strict();
 export type EvalSample = z.infer<typeof evalSampleSchema>;
+
+/**
+ * What a command scorer prints (its whole stdout, one JSON object) and what a judge role replies in its
+ * frontmatter: whether the thread passed, optionally a score in [0, 1] (default 1 or 0) and why.
+ * Other fields are ignored.
+ */
+export const evalScorerReplySchema = z.object({
+  pass: z.boolean(),
+  score: z.number().min(0).max(1).optional(),
+  reason: z.string().optional(),
+});
+export type EvalScorerReply = z.infer<typeof evalScorerReplySchema>;

@@ -19,12 +19,16 @@ export const evalThreadViewSchema = shownThreadSchema.extend({
   steps: z.array(evalStepViewSchema),
   /** The last step's output fields (`{}` before the first step). */
   final: z.record(z.string(), z.unknown()),
+  /**
+   * What the thread itself did (as its budget counts it): for a fork, the steps after its fork point
+   * and what its own agents spent, not its parent's.
+   */
   totals: z.object({
     steps: z.number().int().nonnegative(),
     /** Input plus output tokens (cache tokens not counted), failed runs included. */
     tokens: z.number().int().nonnegative(),
     costUsd: z.number().nonnegative(),
-    /** From the first step's start to the last step's end; 0 before the first step. */
+    /** From its first own step's start to its last step's end; 0 before its first step. */
     durationMs: z.number().nonnegative(),
   }),
   /** Which suite case, variant and repeat made the thread; null when it was selected, not generated. */

@@ -1,0 +1,1 @@
+export { type InvalidAssertionDetails, InvalidAssertionError } from "./invalid-assertion-error.ts";

@@ -19,10 +19,15 @@ export interface CompareFamilyOptions {
   direct?: boolean;
   /** Order the forks by this (the original stays first); by default family order. */
   sort?: CompareSortKey;
+  /** Called as each phase ends, with its name (`UWF_TRACE` in the CLI). */
+  trace?(phase: string): void;
 }
 
 /** How many members' chains and step nodes are read at once. */
 const READ_CONCURRENCY = 16;
+
+/** Up to this many of a member's newest steps are read back from its head rather than through its chain index. */
+const WALK_BACK_STEPS = 3;
 
 /** A member of the family in family order, with what its row is computed from. */
 interface Member {
@@ -42,8 +47,8 @@ interface Member {
  * Each row's status, outcome, usage and lineage come from the family's records, read in one query as
  * `uwf tree` reads them. Where a member parts from the original follows from the lineage alone (a fork
  * shares its parent's steps up to its fork point, less a replaced one); only the step's role and address,
- * and the two timestamps of its duration, are read per member: its chain index (one row) and at most two
- * step nodes.
+ * and the two timestamps of its duration, are read per member: its newest few step nodes, or its chain
+ * index (one row) and two step nodes.
  */
 export async function compareFamily(
   store: Pick<Store, "objects" | "refs">,
@@ -90,11 +95,13 @@ export async function compareFamily(
     }
   }
 
+  options.trace?.("family read");
   const originalId = original?.id ?? null;
   const byId = new Map(members.map((member) => [member.node.thread, member]));
   const rows = await mapConcurrently(members, READ_CONCURRENCY, (member) =>
     rowOf(store, member, partingPoint(member, byId, originalId)),
   );
+  options.trace?.("rows read");
   if (sort !== null) {
     const [first, ...forks] = rows;
     const sorted = forks.sort((left, right) => compareRows(left, right, sort));
@@ -149,18 +156,27 @@ async function rowOf(
   // A replaced reply was written at fork time, not run: the clock starts at the step after it.
   const firstRun = origin !== null && node.replaced ? ownFrom + 1 : ownFrom;
   const partsAt = parting !== null && node.stepCount > parting.shared ? parting.shared : null;
-  const needsSteps = partsAt !== null || firstRun < node.stepCount;
-  const steps = needsSteps ? await chainSteps(store, node) : [];
+  const needed = [
+    partsAt,
+    firstRun < node.stepCount ? firstRun : null,
+    firstRun < node.stepCount ? node.stepCount - 1 : null,
+  ];
+  const steps = await readSteps(
+    store,
+    node,
+    needed.filter((index): index is number => index !== null),
+  );
   // The tree leaves out why a thread failed: only failed members' records are read again for it.
   const failure = node.status === "failed" ? (await store.refs.getThread(node.thread))?.failure?.code : undefined;
   let durationMs: number | null = null;
   if (firstRun < node.stepCount) {
-    const [first, last] = await Promise.all([stepNode(store, steps[firstRun]), stepNode(store, steps.at(-1))]);
+    const first = steps.get(firstRun)?.node as ThreadStepNode;
+    const last = steps.get(node.stepCount - 1)?.node as ThreadStepNode;
     durationMs = Math.max(0, Date.parse(last.completedAt) - Date.parse(first.startedAt));
   }
   let parts: CompareParting | null = null;
   if (partsAt !== null && parting !== null) {
-    const step = steps[partsAt] as ChainStep;
+    const step = steps.get(partsAt) as ReadStep;
     parts = { step: partsAt + 1, role: step.role, address: step.address, replaced: parting.replaced };
   }
   return {
@@ -184,6 +200,49 @@ async function rowOf(
   };
 }
 
+/** A step of a member's chain: its address and role, and its node where the duration needs it. */
+interface ReadStep extends ChainStep {
+  node?: ThreadStepNode;
+}
+
+/**
+ * A member's steps at these positions (0-based). Most forks are compared by their last few steps: those
+ * are read back from the head, one node each; further back, the chain index (one row) gives their
+ * addresses and roles, and only the nodes a duration needs (its first own step and its last) are read.
+ */
+async function readSteps(
+  store: Pick<Store, "objects" | "refs">,
+  node: FamilyTreeNode,
+  positions: readonly number[],
+): Promise<Map<number, ReadStep>> {
+  const steps = new Map<number, ReadStep>();
+  if (positions.length === 0) return steps;
+  const lowest = Math.min(...positions);
+  if (node.stepCount - lowest <= WALK_BACK_STEPS) {
+    let address: string | null = node.head;
+    for (let index = node.stepCount - 1; index >= lowest && address !== null; index--) {
+      const step = await stepNode(store, address);
+      steps.set(index, { address, role: step.role, node: step });
+      address = step.prev;
+    }
+    if (positions.every((position) => steps.has(position))) return steps;
+    steps.clear();
+  }
+  const chain = await chainSteps(store, node);
+  for (const position of positions) {
+    const step = chain[position];
+    if (step !== undefined) steps.set(position, { ...step });
+  }
+  const withNodes = [node.stepCount - 1, ...positions.filter((position) => position !== node.stepCount - 1)];
+  await Promise.all(
+    [...new Set(withNodes)].map(async (position) => {
+      const step = steps.get(position);
+      if (step !== undefined) step.node = await stepNode(store, step.address);
+    }),
+  );
+  return steps;
+}
+
 /**
  * A member's steps (address and role), oldest first: its chain index (one row) when it ends at the
  * member's head with as many steps as its record counts, else its chain read from the head.
@@ -196,8 +255,7 @@ async function chainSteps(store: Pick<Store, "objects" | "refs">, node: FamilyTr
   return (await readChain(store, node.head, { thread: { id: node.thread, stepCount: node.stepCount } })).steps;
 }
 
-async function stepNode(store: Pick<Store, "objects">, step: ChainStep | undefined): Promise<ThreadStepNode> {
-  const address = (step as ChainStep).address;
+async function stepNode(store: Pick<Store, "objects">, address: string): Promise<ThreadStepNode> {
   return storedNodeAs<ThreadStepNode>("thread-step/1", address, await store.objects.get(address));
 }
 

@@ -5,6 +5,9 @@ import { formatCompare } from "../../format/format-compare.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { stdoutColumns } from "../../terminal/standard-streams.ts";
+import { trace } from "../../trace.ts";
+
+trace("compare command loaded");
 
 export interface CompareCommandOptions {
   /** A thread (id or prefix), or a step or start node (address or prefix): its forks are compared. */
@@ -28,9 +31,11 @@ export async function compareCommand(
   }
   const store = await context.openStore({ create: false });
   const target = await resolveNodeOrThread(store, options.reference);
+  trace("reference resolved");
   const result = await compareFamily(store, target, options.reference, {
     direct: options.direct === true,
     ...(sort?.data === undefined ? {} : { sort: sort.data }),
+    trace,
   });
   const forks = result.rows.length - (result.original === null ? 0 : 1);
   return {

@@ -47,7 +47,6 @@ export async function runCli(argv: string[]): Promise<number> {
           streamed: outcome.streamed === true,
           paged: outcome.paged === true,
         });
-        trace("printed");
         if (outcome.error !== undefined) throw outcome.error;
         if (outcome.hint !== undefined) context.note(outcome.hint);
         exitCode = outcome.exitCode ?? EXIT_OK;

@@ -77,6 +77,7 @@ describe("the @uwf/protocol entry", () => {
       "gcReportSchema",
       "helpTopicResultSchema",
       "initResultSchema",
+      "isCompareSortKey",
       "isObjectPrototypeName",
       "isUwfError",
       "jsonSchemaObjectSchema",

@@ -2,11 +2,9 @@ import { z } from "zod";
 import { usageSchema } from "../budget/usage.ts";
 import { addressSchema } from "../ids/address.ts";
 import { threadIdSchema, threadOutcomeSchema, threadStatusSchema } from "../threads/thread-record.ts";
+import { COMPARE_SORT_KEYS } from "./compare-sort-keys.ts";
 
-/** What `uwf compare --sort` orders the forks by (the original stays first). */
-export const COMPARE_SORT_KEYS = ["parts", "steps", "cost", "tokens", "duration", "status", "outcome"] as const;
 export const compareSortKeySchema = z.enum(COMPARE_SORT_KEYS);
-export type CompareSortKey = z.infer<typeof compareSortKeySchema>;
 
 /**
  * Where a member's chain leaves the original's: the first step it does not share with it (its number,

@@ -1,5 +1,5 @@
 import { compareFamily, resolveNodeOrThread } from "@uwf/engine";
-import { COMPARE_SORT_KEYS, type CompareResult, compareSortKeySchema } from "@uwf/protocol";
+import { COMPARE_SORT_KEYS, type CompareResult, isCompareSortKey } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatCompare } from "../../format/format-compare.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
@@ -25,16 +25,16 @@ export async function compareCommand(
   options: CompareCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<CompareResult>> {
-  const sort = options.sort === undefined ? undefined : compareSortKeySchema.safeParse(options.sort);
-  if (sort !== undefined && !sort.success) {
-    throw new UsageError(`--sort ${options.sort}: expected one of ${COMPARE_SORT_KEYS.join(", ")}`);
+  const sort = options.sort;
+  if (sort !== undefined && !isCompareSortKey(sort)) {
+    throw new UsageError(`--sort ${sort}: expected one of ${COMPARE_SORT_KEYS.join(", ")}`);
   }
   const store = await context.openStore({ create: false });
   const target = await resolveNodeOrThread(store, options.reference);
   trace("reference resolved");
   const result = await compareFamily(store, target, options.reference, {
     direct: options.direct === true,
-    ...(sort?.data === undefined ? {} : { sort: sort.data }),
+    ...(sort === undefined ? {} : { sort }),
     trace,
   });
   const forks = result.rows.length - (result.original === null ? 0 : 1);

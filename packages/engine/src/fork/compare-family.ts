@@ -1,5 +1,6 @@
 import type { Store } from "@uwf/cas";
 import type {
+  Address,
   CompareParting,
   CompareResult,
   CompareRow,
@@ -10,9 +11,11 @@ import type {
 } from "@uwf/protocol";
 import { type ChainStep, readChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
-import type { NodeOrThread } from "../thread/resolve-node-or-thread.ts";
 import { buildFamilyTree } from "./build-family-tree.ts";
 import { findForkParent } from "./find-fork-parent.ts";
+
+/** What is compared: a thread's family, or the forks made at a node (as resolveNodeOrThread names either). */
+export type CompareTarget = { address: Address; thread: null } | { address: null; thread: ThreadRecord };
 
 export interface CompareFamilyOptions {
   /** Only the original's own forks (`--direct`); by default their forks too, at any depth. */
@@ -52,7 +55,7 @@ interface Member {
  */
 export async function compareFamily(
   store: Pick<Store, "objects" | "refs">,
-  target: NodeOrThread,
+  target: CompareTarget,
   reference: string,
   options: CompareFamilyOptions = {},
 ): Promise<CompareResult> {

@@ -199,11 +199,18 @@ describe("uwf compare", () => {
     const missing = await temp.uwf(["compare", "01ZZZZZZZZZZZZZZZZZZZZZZZZ"]);
     expect(missing.exitCode).toBe(1);
     expect(missing.stdout).toBe("");
+    expect(missing.stderr.trim().split("\n")[0]).toStartWith("uwf: ");
     expect(missing.stderr).toContain("01ZZZZZZZZZZZZZZZZZZZZZZZZ");
     const missingJson = await temp.uwf(["compare", "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "--json"]);
     expect(errorResultSchema.parse(JSON.parse(missingJson.stderr.trim())).error.code).toBe("thread-not-found");
 
     const thread = await temp.startThread(join(temp.work, "verdict.yaml"));
+    const shown = (await ok(["show", thread, "--json"])).json() as { workflowAddress: string };
+    const notAThreadNode = await temp.uwf(["compare", shown.workflowAddress]);
+    expect(notAThreadNode.exitCode).toBe(1);
+    expect(notAThreadNode.stderr.trim().split("\n")[0]).toBe(
+      `uwf: node ${shown.workflowAddress} is a workflow/1 node, not a thread start or step`,
+    );
     const badSort = await temp.uwf(["compare", thread, "--sort", "colour"]);
     expect(badSort.exitCode).toBe(2);
     expect(badSort.stderr).toContain(

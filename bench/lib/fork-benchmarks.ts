@@ -1,7 +1,8 @@
 /**
  * The fork experiments' benchmarks (issue 17): `uwf fork --count N` of a thread's head, `uwf diff` of
- * two long threads that part halfway, and `uwf tree` of a large family, on one store built by
- * bench/generate-fork-store.ts, with their targets as multiples of the floor.
+ * two long threads that part halfway, and `uwf tree` of a large family; and issue 29's `uwf compare` of
+ * that family. All on one store built by bench/generate-fork-store.ts, with their targets as multiples
+ * of the floor.
  */
 import { join } from "node:path";
 import { type GeneratedForkStore, generateForkStore } from "../generate-fork-store.ts";
@@ -52,9 +53,9 @@ export async function prepareForkStore(
 }
 
 /**
- * The three benchmarks, for one round-robin group. `fork --count` adds N threads to the source
+ * The four benchmarks, for one round-robin group. `fork --count` adds N threads to the source
  * thread's family on each run, which none of the others read: the diff reads two records and their
- * chains, the tree only the family of its own start node.
+ * chains, the tree and the comparison only the family of its own start node.
  */
 export function forkBenchmarks(
   store: GeneratedForkStore,
@@ -85,10 +86,18 @@ export function forkBenchmarks(
       options: uwf(store.home, ["tree", store.family.original], plan.runs),
       withinFloorMultiple: 10,
     },
+    {
+      // Issue 29 item 7: one row per member, each member's chain index and up to two step nodes read.
+      id: "compare-family",
+      name: `uwf compare (a family of ${count(plan.familyForks)} forks, ${store.family.deepest} levels)`,
+      store: label,
+      options: uwf(store.home, ["compare", store.family.original], plan.runs),
+      withinFloorMultiple: 20,
+    },
   ];
 }
 
-/** Issue 17's targets: each benchmark's median as a multiple of the floor measured with it. */
+/** Issue 17's and 29's targets: each benchmark's median as a multiple of the floor measured with it. */
 export function checkForkTargets(
   entries: readonly ForkBenchmarkEntry[],
   processes: readonly ProcessBenchmark[],

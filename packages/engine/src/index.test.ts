@@ -42,6 +42,7 @@ describe("the @uwf/engine entry", () => {
       "cancelThread",
       "claimOrphanedThread",
       "classifyStepFailure",
+      "compareFamily",
       "deleteThread",
       "describeFailure",
       "describeReachedLimit",

@@ -36,6 +36,7 @@ export {
   WorkflowNotFoundError,
 } from "./errors/index.ts";
 export { buildFamilyTree } from "./fork/build-family-tree.ts";
+export { type CompareFamilyOptions, type CompareTarget, compareFamily } from "./fork/compare-family.ts";
 export { type DiffChainsOptions, type DiffTarget, diffChains } from "./fork/diff-chains.ts";
 export {
   FORK_BATCH_SIZE,

@@ -207,6 +207,16 @@ export {
 } from "./results/cli-events.ts";
 export type { ResumeResult, RunResult, ShowResult, StepThreadsResult } from "./results/command-results.ts";
 export {
+  type CompareParting,
+  type CompareResult,
+  type CompareRow,
+  comparePartingSchema,
+  compareResultSchema,
+  compareRowSchema,
+  compareSortKeySchema,
+} from "./results/compare-result.ts";
+export { COMPARE_SORT_KEYS, type CompareSortKey, isCompareSortKey } from "./results/compare-sort-keys.ts";
+export {
   type DiffResult,
   type DiffSide,
   type DiffStep,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import * as protocol from "@uwf/protocol";
 import { Option } from "commander";
-import { COMMAND_TABLE, HELP_GROUPS } from "./command-table.ts";
+import { COMMAND_TABLE, COMPARE_SORT_COLUMNS, HELP_GROUPS } from "./command-table.ts";
 import type { CommandEntry } from "./define-command.ts";
 import { isCommandGroup } from "./define-command.ts";
 import { GLOBAL_OPTIONS } from "./global-options.ts";
@@ -32,6 +32,10 @@ describe("the command table", () => {
       expect(entry.examples.length).toBeLessThanOrEqual(3);
       for (const example of entry.examples) expect(example).toContain("uwf ");
     }
+  });
+
+  it("offers `compare --sort` the columns the protocol sorts by", () => {
+    expect([...COMPARE_SORT_COLUMNS]).toEqual([...protocol.COMPARE_SORT_KEYS]);
   });
 
   it("names only schemas @uwf/protocol exports", () => {

@@ -20,7 +20,7 @@ import {
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree"] },
-  { heading: "Experiment (fork and compare):", commands: ["fork", "diff"] },
+  { heading: "Experiment (fork and compare):", commands: ["fork", "diff", "compare"] },
   { heading: "Workers:", commands: ["worker", "wait"] },
   { heading: "Store:", commands: ["cas", "store"] },
   { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
@@ -87,6 +87,12 @@ const QUEUE_OPTION = {
   flags: "--queue",
   description: "leave the thread to `uwf worker` instead of stepping it here",
 } as const;
+
+/**
+ * The columns `uwf compare --sort` takes: @uwf/protocol's COMPARE_SORT_KEYS, written out so that the table,
+ * which every command line reads, loads no schema (command-table.test.ts checks they agree).
+ */
+export const COMPARE_SORT_COLUMNS = ["parts", "steps", "cost", "tokens", "duration", "status", "outcome"] as const;
 
 const THREAD_ARGUMENT = { syntax: "<thread>", key: "thread", completes: "thread" } as const;
 const WORKFLOW_ARGUMENT = { syntax: "<workflow>", key: "workflow", completes: "workflow" } as const;
@@ -278,6 +284,27 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     examples: ["uwf diff 01J9 01JA", "uwf diff 01J9 01JA --bodies", "uwf diff 01J9 4M2QK8D1V0X7Z --json"],
     json: "diffResultSchema",
     load: async () => (await import("./thread/diff.ts")).diffCommand,
+  }),
+  defineCommand({
+    name: "compare",
+    description:
+      "a fork family side by side: each member's outcome, own steps, cost, time and the step where it parts from the original",
+    arguments: [{ syntax: "<thread-or-hash>", key: "reference", completes: "thread" }],
+    options: {
+      direct: {
+        flags: "--direct",
+        description: "only the thread's own forks (or the forks made at the node), not forks of forks",
+      },
+      sort: {
+        flags: "--sort <column>",
+        description: `order the forks by ${COMPARE_SORT_COLUMNS.join(", ")} (the original stays first)`,
+        completes: COMPARE_SORT_COLUMNS,
+      },
+      wide: { flags: "--wide", description: "every column, however wide the terminal" },
+    },
+    examples: ["uwf compare 01J9", "uwf compare 7QK2M9XH3DP4A --sort cost", "uwf compare 01J9 --json"],
+    json: "compareResultSchema",
+    load: async () => (await import("./thread/compare.ts")).compareCommand,
   }),
   defineCommand({
     name: "tree",

@@ -124,6 +124,7 @@ describe("uwf __complete", () => {
     expect((await complete(["step", "x", "--a"])).map((line) => line.split("\t")[0])).toEqual(["--all", "--agent"]);
     expect((await complete(["--js"])).map((line) => line.split("\t")[0])).toEqual(["--json", "--jsonl"]);
     expect(await complete(["list", "--status", "s"])).toEqual(["suspended"]);
+    expect(await complete(["compare", "x", "--sort", "s"])).toEqual(["steps", "status"]);
     expect(await complete(["start", "linear", "--cwd", ""])).toEqual([":directory"]);
     expect(await complete(["completion", ""])).toEqual(["bash", "zsh", "fish"]);
     expect((await complete(["help", "e"])).map((line) => line.split("\t")[0])).toEqual(["exit-codes"]);
@@ -183,6 +184,7 @@ describe("help", () => {
         .map((line) => line.trim().split(" ")[0]);
     expect(under("Run threads:")).toEqual(["start", "run", "step", "resume", "cancel", "delete", "thread"]);
     expect(under("Inspect threads:")).toEqual(["list", "show", "log", "read", "tree"]);
+    expect(under("Experiment (fork and compare):")).toEqual(["fork", "diff", "compare"]);
     expect(under("Workers:")).toEqual(["worker", "wait"]);
     expect((await temp.uwf(["thread", "--help"])).stdout).toContain("\nInspect threads:\n  list");
   });

@@ -101,6 +101,15 @@ export {
 } from "./eval/eval-results.ts";
 export { type EvalSample, type EvalScore, evalSampleSchema, evalScoreSchema } from "./eval/eval-sample.ts";
 export {
+  type SuiteCaseFile,
+  type SuiteFile,
+  type SuiteVariantFile,
+  suiteCaseFileSchema,
+  suiteFileSchema,
+  suiteGateFileSchema,
+  suiteVariantFileSchema,
+} from "./eval/eval-suite-file.ts";
+export {
   type EvalCaseSummary,
   type EvalComparison,
   type EvalDistribution,

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { InvalidSuiteError, loadSuite } from "../index.ts";
 

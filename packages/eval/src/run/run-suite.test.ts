@@ -12,6 +12,7 @@ import {
   SUITE_BUDGET_REACHED,
   SuiteNotQueueableError,
   type SuiteRun,
+  type SuiteRunKey,
 } from "../index.ts";
 
 const FIXTURES = resolve(import.meta.dir, "../../test/fixtures");
@@ -57,7 +58,7 @@ async function threadCount(): Promise<number> {
   return (await store.refs.listThreads({ limit: 0 })).total;
 }
 
-const key = (run: SuiteRun) => `${run.case}/${run.variant}/${run.repeat}`;
+const key = (run: SuiteRunKey) => `${run.case}/${run.variant}/${run.repeat}`;
 
 const TWO_BY_TWO = (redirectPrompt = "Fix the login redirect bug") => `name: login-fix
 workflow: ${LIST_WORKFLOW}

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as agents from "@uwf/agents";
 import * as cas from "@uwf/cas";
 import * as engine from "@uwf/engine";
+import * as evaluation from "@uwf/eval";
 import * as protocol from "@uwf/protocol";
 import { type AnyUwfError, type ErrorCode, type Lease, type ThreadRecord, UwfError } from "@uwf/protocol";
 import * as workflow from "@uwf/workflow";
@@ -71,6 +72,7 @@ const _staticCodesMatch:
   | MismatchedCodes<typeof workflow>
   | MismatchedCodes<typeof agents>
   | MismatchedCodes<typeof engine>
+  | MismatchedCodes<typeof evaluation>
   | MismatchedCodes<typeof CLI_ERRORS> extends never
   ? true
   : never = true;
@@ -111,7 +113,7 @@ async function walkErrorClasses(): Promise<{ classes: Map<string, ErrorClass>; s
       classes.set(type.name, type);
     }
   };
-  for (const entry of [protocol, cas, workflow, agents, engine, CLI_ERRORS]) add(errorClassesOf(entry));
+  for (const entry of [protocol, cas, workflow, agents, engine, evaluation, CLI_ERRORS]) add(errorClassesOf(entry));
   const scanned = scanSources();
   for (const path of scanned.keys()) add(errorClassesOf(await import(join(ROOT, path))));
   return { classes, scanned };
@@ -238,6 +240,9 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   UnexpectedNodeKindError: () => new engine.UnexpectedNodeKindError("0000000000002", "a workflow", "text"),
   UnroutableReplyError: () => new engine.UnroutableReplyError("reply.md", "draft", "no edge holds"),
   WorkflowNotFoundError: () => new engine.WorkflowNotFoundError("review", { cwd: "/work" }),
+
+  InvalidSuiteError: () => new evaluation.InvalidSuiteError("suite.yaml", [{ ...PROBLEM, file: "suite.yaml" }]),
+  SuiteNotQueueableError: () => new evaluation.SuiteNotQueueableError("suite.yaml", ["baseline"]),
 
   ClaudeCodeUnavailableError: () => new cliErrors.ClaudeCodeUnavailableError("claude", "not found"),
   ConfigKeyNotSetError: () => new cliErrors.ConfigKeyNotSetError("defaultAgent", "config.yaml"),

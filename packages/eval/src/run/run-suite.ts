@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { forEachConcurrently, type Store } from "@uwf/cas";
+import { addressOfNode, forEachConcurrently, type Store } from "@uwf/cas";
 import {
   forkThreads,
   type ResolvedWorkflow,
@@ -263,7 +263,8 @@ class SuiteRunner {
       return failed(messageOf(error));
     }
     try {
-      const address = await store.objects.put(start, { durable: true });
+      // The address startThread would store the node under: looked up without writing it.
+      const address = addressOfNode(start);
       const found = await this.findStarted(address);
       if (found !== null) return this.taken(run, found, true, queued);
       const stopped = this.stopReason();

@@ -32,6 +32,7 @@ import {
 } from "./lib/report.ts";
 import { measureStartupSplit } from "./lib/startup-split.ts";
 import { measureStepTrace } from "./lib/step-trace.ts";
+import { checkSuiteTargets, measureSuiteAgainstStepBatch } from "./lib/suite-benchmark.ts";
 import {
   type Backend,
   BENCH_POLL_MS,
@@ -68,6 +69,8 @@ const plan = smoke
       // Issue 20: workers over a queue of short threads; the takeover from another host waits out a
       // 60 s lease, so only the full run has it.
       workers: { threads: 30, counts: [1, 2, 4], concurrency: [4], otherHost: false },
+      // Issue 29: 100 scripted runs of a suite against the same threads stepped by `step - --all`.
+      suiteRuns: 1,
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -88,6 +91,7 @@ const plan = smoke
       forks: { pairSteps: 1000, pairCommonSteps: 499, familyForks: 1000, forkCount: 100, runs: 15 },
       // Issue 20 item 5: 1, 2, 4 and 8 worker processes, and one process of as many threads at once, over 500 threads.
       workers: { threads: 500, counts: [1, 2, 4, 8], concurrency: [2, 4, 8], otherHost: true },
+      suiteRuns: 5,
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -333,6 +337,15 @@ async function runSuite(): Promise<BenchResults> {
 
   const workers = await measureWorkers(postgres.newStoreUrl);
 
+  progress("a suite of 100 scripted runs (runSuite) against `uwf step - --all --parallel 4` of the same threads");
+  const suite = await measureSuiteAgainstStepBatch({
+    binary,
+    temporaryRoot,
+    environment,
+    runs: plan.suiteRuns,
+    progress,
+  });
+
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);
   progress(
@@ -385,10 +398,12 @@ async function runSuite(): Promise<BenchResults> {
     wholeStore,
     workers,
     enumValidation,
+    suite,
     targets: [
       ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps, enumValidation),
       ...checkForkTargets(forkEntries, processes),
       ...checkWorkerTargets(workers),
+      ...checkSuiteTargets(suite),
     ],
     seconds: round((performance.now() - began) / 1000, 1),
   };

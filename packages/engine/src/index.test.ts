@@ -72,6 +72,7 @@ describe("the @uwf/engine entry", () => {
       "retryDelayMs",
       "runWorker",
       "startThread",
+      "startThreads",
       "stepThread",
       "stepUntilDone",
       "stopReplacedAgent",

@@ -60,14 +60,16 @@ async function threadCount(): Promise<number> {
 
 const key = (run: SuiteRunKey) => `${run.case}/${run.variant}/${run.repeat}`;
 
-const TWO_BY_TWO = (redirectPrompt = "Fix the login redirect bug") => `name: login-fix
+const TWO_BY_TWO = (redirectPrompt = "Fix the login redirect bug", assertions = "[]") => `name: login-fix
 workflow: ${LIST_WORKFLOW}
 repeat: 3
+assert: ${assertions}
 cases:
   - name: redirect
     prompt: ${redirectPrompt}
     inputs: { area: auth }
     fixture: ${join(FIXTURES, "fixtures/login-app")}
+    assert: ${assertions}
   - name: logout
     promptFile: ${join(FIXTURES, "prompts/redirect.md")}
 variants:
@@ -125,7 +127,8 @@ describe("runSuite over cases", () => {
     const folder = ((await store.objects.get(redirectRun.record?.start as string)) as { cwd: string }).cwd;
     writeFileSync(join(folder, "left-by-agent.txt"), "kept");
 
-    const again = await runSuite(suiteOf(TWO_BY_TWO()), options());
+    // New assertions (the suite's and a case's) score the same threads.
+    const again = await runSuite(suiteOf(TWO_BY_TWO(undefined, "[ { outcome: approved } ]")), options());
     expect(await threadCount()).toBe(12);
     expect(again.runs.map((run) => [key(run), run.thread, run.reused, run.error])).toEqual(
       first.runs.map((run) => [key(run), run.thread, true, null]),
@@ -191,7 +194,7 @@ variants:
     const suite = suiteOf(`name: costly
 workflow: ${LIST_WORKFLOW}
 repeat: 5
-max_cost_usd: 0.05
+max_cost_usd: 0.1
 cases:
   - { name: only, prompt: Fix it }
 variants:
@@ -206,15 +209,24 @@ variants:
     expect(result.maxCostUsd).toBe(0.03);
     expect(result.stoppedBy).toBe("max-cost");
     expect(result.spentUsd).toBe(0.03);
-    expect(result.runs.map((run) => [run.repeat, run.record?.status ?? null, run.error])).toEqual([
-      [0, "ended", null],
-      [1, "active", SUITE_BUDGET_REACHED],
-      [2, null, SUITE_BUDGET_REACHED],
-      [3, null, SUITE_BUDGET_REACHED],
-      [4, null, SUITE_BUDGET_REACHED],
+    // The threads are all started at once (no agent runs for that); the budget stops their steps.
+    expect(result.runs.map((run) => [run.repeat, run.record?.status, run.record?.stepCount, run.error])).toEqual([
+      [0, "ended", 2, null],
+      [1, "active", 1, SUITE_BUDGET_REACHED],
+      [2, "active", 0, SUITE_BUDGET_REACHED],
+      [3, "active", 0, SUITE_BUDGET_REACHED],
+      [4, "active", 0, SUITE_BUDGET_REACHED],
     ]);
-    expect(result.runs[1]?.record?.stepCount).toBe(1);
-    expect(await threadCount()).toBe(2);
+    expect(await threadCount()).toBe(5);
+
+    // Run again with more to spend, the suite steps the threads it left on, and starts none.
+    const more = await runSuite(suite, options({ parallel: 2 }));
+    expect(more.maxCostUsd).toBe(0.1);
+    expect(more.runs.map((run) => [run.reused, run.record?.status, run.error])).toEqual(
+      Array.from({ length: 5 }, () => [true, "ended", null]),
+    );
+    expect(more.spentUsd).toBe(0.07);
+    expect(await threadCount()).toBe(5);
   });
 
   it("gives each thread the suite's budget", async () => {

@@ -6,7 +6,7 @@ import {
   type ResolvedWorkflow,
   resolveNodeOrThread,
   resolveWorkflow,
-  startThread,
+  startThreads,
   stepUntilDone,
 } from "@uwf/engine";
 import { type Address, type Config, messageOf, type ThreadRecord, type ThreadStartNode } from "@uwf/protocol";
@@ -187,7 +187,9 @@ class SuiteRunner {
       }
       for (const entry of suite.cases) {
         const workflow = variant.workflow ?? suite.workflow;
-        const hash = definitionHash({ ...definition, workflow, case: entry });
+        // What the case's threads start with; not its assertions, which score them and may change freely.
+        const started = { name: entry.name, prompt: entry.prompt, inputs: entry.inputs, fixture: entry.fixture };
+        const hash = definitionHash({ ...definition, workflow, case: started });
         const pair = runFolder(base, hash, folderName(entry.name), variantFolder);
         const generation = generationOf(pair, options.fresh === true);
         for (let repeat = 0; repeat < suite.repeat; repeat++) {
@@ -221,18 +223,29 @@ class SuiteRunner {
   // Cases.
 
   async runCases(planned: PlannedRun[]): Promise<SuiteRun[]> {
+    const queued = this.options.queue === true;
     const runs = new Map<PlannedRun, SuiteRun>();
-    if (this.options.queue === true) {
-      for (const run of planned) {
-        const result = await this.startCase(run, true);
-        runs.set(run, result);
-      }
+    // First every run's thread from an earlier call, or what its new thread starts with.
+    const toStart = new Map<PreparedVariant, Array<{ run: PlannedRun; start: ThreadStartNode }>>();
+    for (const run of planned) {
+      const found = await this.lookUpCase(run, queued);
+      if ("start" in found) {
+        const list = toStart.get(run.variant) ?? [];
+        list.push({ run, start: found.start });
+        toStart.set(run.variant, list);
+      } else runs.set(run, found);
+    }
+    // Then the new threads, all at once per variant (no agent runs yet): their start nodes in one batch.
+    for (const [variant, list] of toStart) {
+      for (const [run, result] of await this.startCases(variant, list, queued)) runs.set(run, result);
+    }
+    if (queued) {
       await this.waitForQueued([...runs.values()]);
       for (const run of runs.values()) this.options.onRunFinished?.(run);
       return planned.map((run) => runs.get(run) as SuiteRun);
     }
     await forEachConcurrently(planned, Math.max(1, this.options.parallel ?? 1), async (run) => {
-      let result = await this.startCase(run, false);
+      let result = runs.get(run) as SuiteRun;
       if (result.record !== null && result.error === null) result = await this.drive(run, result);
       runs.set(run, result);
       this.options.onRunFinished?.(result);
@@ -240,18 +253,14 @@ class SuiteRunner {
     return planned.map((run) => runs.get(run) as SuiteRun);
   }
 
-  /** Finds the run's thread from an earlier call, or starts it (copying the fixture); a run that cannot start has its error. */
-  async startCase(run: PlannedRun, queued: boolean): Promise<SuiteRun> {
-    const { store } = this.options;
+  /** The run's thread from an earlier call (reused), the start node of its new thread, or why it cannot start. */
+  async lookUpCase(run: PlannedRun, queued: boolean): Promise<SuiteRun | { start: ThreadStartNode }> {
     const entry = run.case as SuiteCase;
-    const failed = (error: string): SuiteRun => ({ ...run.key, thread: null, record: null, reused: false, error });
-    let workflow: ResolvedWorkflow;
-    let start: ThreadStartNode;
     try {
-      if (run.variant.config instanceof Error) return failed(run.variant.config.message);
-      if (run.variant.workflow === null) return failed("no workflow");
-      workflow = await run.variant.workflow;
-      start = {
+      if (run.variant.config instanceof Error) return this.failed(run, run.variant.config.message);
+      if (run.variant.workflow === null) return this.failed(run, "no workflow");
+      const workflow = await run.variant.workflow;
+      const start: ThreadStartNode = {
         type: "thread-start/1",
         workflow: workflow.address,
         prompt: entry.prompt,
@@ -259,37 +268,68 @@ class SuiteRunner {
       };
       const inputs = validateStartInputs(workflow.workflow, entry.inputs);
       if (Object.keys(inputs).length > 0) start.inputs = inputs;
+      // The address startThreads will store the node under: looked up without writing it.
+      const found = await this.findStarted(addressOfNode(start));
+      return found === null ? { start } : await this.taken(run, found, true, queued);
     } catch (error) {
-      return failed(messageOf(error));
+      return this.failed(run, messageOf(error));
     }
+  }
+
+  /** Copies each run's fixture into its emptied folder and starts the variant's new threads together. */
+  async startCases(
+    variant: PreparedVariant,
+    list: ReadonlyArray<{ run: PlannedRun; start: ThreadStartNode }>,
+    queued: boolean,
+  ): Promise<Map<PlannedRun, SuiteRun>> {
+    const results = new Map<PlannedRun, SuiteRun>();
+    const stopped = this.stopReason();
+    if (stopped !== null) {
+      for (const { run } of list) results.set(run, this.failed(run, stopped));
+      return results;
+    }
+    const ready: Array<{ run: PlannedRun; start: ThreadStartNode }> = [];
+    for (const item of list) {
+      const { folder } = item.run;
+      const fixture = (item.run.case as SuiteCase).fixture;
+      try {
+        rmSync(folder, { recursive: true, force: true });
+        mkdirSync(folder, { recursive: true });
+        if (fixture !== null) cpSync(fixture, folder, { recursive: true });
+        ready.push(item);
+      } catch (error) {
+        results.set(item.run, this.failed(item.run, `cannot copy the fixture into ${folder}: ${messageOf(error)}`));
+      }
+    }
+    if (ready.length === 0) return results;
     try {
-      // The address startThread would store the node under: looked up without writing it.
-      const address = addressOfNode(start);
-      const found = await this.findStarted(address);
-      if (found !== null) return this.taken(run, found, true, queued);
-      const stopped = this.stopReason();
-      if (stopped !== null) return failed(stopped);
-      rmSync(run.folder, { recursive: true, force: true });
-      mkdirSync(run.folder, { recursive: true });
-      if (entry.fixture !== null) cpSync(entry.fixture, run.folder, { recursive: true });
-      const record = await startThread({
-        store,
-        config: run.variant.config as Config,
+      const records = await startThreads({
+        store: this.options.store,
+        config: variant.config as Config,
         limits: this.suite.budget,
-        workflowReference: workflow.address,
-        prompt: entry.prompt,
-        inputs: entry.inputs,
-        threadCwd: run.folder,
+        workflowReference: (ready[0] as { start: ThreadStartNode }).start.workflow,
+        starts: ready.map(({ start }) => ({
+          prompt: start.prompt,
+          threadCwd: start.cwd,
+          ...(start.inputs === undefined ? {} : { inputs: start.inputs }),
+        })),
         queued,
         cwd: this.suite.dir,
         home: this.options.home,
         now: this.options.now,
         newId: this.options.newId,
       });
-      return this.taken(run, record, false, queued);
+      for (const [index, { run }] of ready.entries()) {
+        results.set(run, await this.taken(run, records[index] as ThreadRecord, false, queued));
+      }
     } catch (error) {
-      return failed(messageOf(error));
+      for (const { run } of ready) results.set(run, this.failed(run, messageOf(error)));
     }
+    return results;
+  }
+
+  failed(run: PlannedRun, error: string): SuiteRun {
+    return { ...run.key, thread: null, record: null, reused: false, error };
   }
 
   /** The thread an earlier call started at this start node (the oldest, if several; forks of it are not). */

@@ -115,14 +115,15 @@ interface PreparedVariant {
 }
 
 /**
- * Runs a suite's threads: case × variant × repeat new threads (`cases:`), or `count` forks per variant
- * of one node (`from:`), each stepped to its end with its variant's agent and config, at most
- * `parallel` at a time; or, with `queue`, started queued for workers and waited for. A thread that
+ * Runs a suite's threads: case × variant × repeat new threads (`cases:`, all started first, a batch per
+ * variant), or `count` forks per variant of one node (`from:`), each stepped to its end with its
+ * variant's agent and config, at most `parallel` at a time; or, with `queue`, started queued for
+ * workers and waited for. A thread that
  * fails is a finished sample; a run that cannot start has an `error`. A run an earlier call finished
  * is reused unless `fresh`: each run's working directory is deterministic, so its start node is too,
  * and the store finds its thread by that node (forks keep their thread's id in their run folder).
- * The suite's spend limit (the smaller of the file's and `maxCostUsd`) stops new steps and threads
- * once reached, as does `signal`. Throws SuiteNotQueueableError for `queue` with variants that set an
+ * The suite's spend limit (the smaller of the file's and `maxCostUsd`) stops new steps once reached
+ * (the threads left active are stepped on by a later call), as does `signal`. Throws SuiteNotQueueableError for `queue` with variants that set an
  * agent, a model or config.
  */
 export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<SuiteRunResult> {

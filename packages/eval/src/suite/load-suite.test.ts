@@ -27,6 +27,11 @@ function problemsOf(text: string): string[] {
     expect(invalid.message.startsWith(`suite ${file} is invalid`)).toBe(true);
     return invalid.problems.map((problem) => {
       expect(problem.file).toBe(file);
+      // The message lists each problem as `FILE:LINE:COL: field: what is wrong`.
+      const place = problem.line === null ? file : `${file}:${problem.line}:${problem.column}`;
+      expect(invalid.message).toContain(
+        problem.path === "" ? `  ${place}: ${problem.message}` : `  ${place}: ${problem.path}: ${problem.message}`,
+      );
       return `${problem.line}:${problem.column} ${problem.path}: ${problem.message}`;
     });
   }

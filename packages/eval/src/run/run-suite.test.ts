@@ -349,10 +349,16 @@ variants:
     expect(again.runs.map((run) => [run.thread, run.reused])).toEqual(result.runs.map((run) => [run.thread, true]));
     expect(await threadCount()).toBe(7);
 
-    // The same node named by its address finds the same forks; `fresh` makes new ones.
-    const byAddress = await runSuite(suiteOf(text.replace(origin.id, fixerStep)), options({ fresh: true }));
-    expect(byAddress.runs.every((run) => !run.reused && run.record?.status === "ended")).toBe(true);
+    // `fresh` makes new forks.
+    const fresh = await runSuite(suiteOf(text), options({ fresh: true }));
+    expect(fresh.runs.every((run) => !run.reused && run.record?.status === "ended")).toBe(true);
     expect(await threadCount()).toBe(13);
+
+    // The node named by its address: the same fork point, new forks (`from:` as written keys them).
+    const byAddress = await runSuite(suiteOf(text.replace(origin.id, fixerStep)), options());
+    expect(byAddress.runs.every((run) => !run.reused && run.record?.status === "ended")).toBe(true);
+    expect(byAddress.runs.every((run) => run.record?.forkedFrom?.address === fixerStep)).toBe(true);
+    expect(await threadCount()).toBe(19);
   });
 
   it("gives every run the error when `from:` names nothing", async () => {

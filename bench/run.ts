@@ -33,6 +33,7 @@ import {
 } from "./lib/report.ts";
 import { measureStartupSplit } from "./lib/startup-split.ts";
 import { measureStepTrace } from "./lib/step-trace.ts";
+import { checkSuiteTargets, measureSuiteAgainstStepBatch } from "./lib/suite-benchmark.ts";
 import {
   type Backend,
   BENCH_POLL_MS,
@@ -71,6 +72,8 @@ const plan = smoke
       workers: { threads: 30, counts: [1, 2, 4], concurrency: [4], otherHost: false },
       // Issue 29: scoring stored threads of 10 steps with three JSONata assertions.
       evaluation: { threads: 100, steps: 10, runs: 2, warmup: 1 },
+      // Issue 29: 100 scripted runs of a suite against the same threads stepped by `step - --all`.
+      suiteRuns: 1,
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -93,6 +96,7 @@ const plan = smoke
       workers: { threads: 500, counts: [1, 2, 4, 8], concurrency: [2, 4, 8], otherHost: true },
       // Issue 29: scoring 1,000 stored threads of 10 steps with three JSONata assertions (≤ 2 s).
       evaluation: { threads: 1000, steps: 10, runs: 7, warmup: 1 },
+      suiteRuns: 5,
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -346,6 +350,15 @@ async function runSuite(): Promise<BenchResults> {
 
   const workers = await measureWorkers(postgres.newStoreUrl);
 
+  progress("a suite of 100 scripted runs (runSuite) against `uwf step - --all --parallel 4` of the same threads");
+  const suite = await measureSuiteAgainstStepBatch({
+    binary,
+    temporaryRoot,
+    environment,
+    runs: plan.suiteRuns,
+    progress,
+  });
+
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);
   progress(
@@ -406,11 +419,13 @@ async function runSuite(): Promise<BenchResults> {
     workers,
     enumValidation,
     evalScoring: evaluation,
+    suite,
     targets: [
       ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps, enumValidation),
       ...checkForkTargets(forkEntries, processes),
       ...checkWorkerTargets(workers),
       ...checkEvalTargets(evaluation),
+      ...checkSuiteTargets(suite),
     ],
     seconds: round((performance.now() - began) / 1000, 1),
   };

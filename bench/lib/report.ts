@@ -5,6 +5,7 @@ import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import type { Summary } from "./measure.ts";
 import type { StartupVariant } from "./startup-split.ts";
 import type { StepTrace } from "./step-trace.ts";
+import type { SuiteBenchResult } from "./suite-benchmark.ts";
 import type { TakeoverRun, ThroughputRun } from "./worker-benchmarks.ts";
 
 export interface ProcessBenchmark {
@@ -60,6 +61,8 @@ export interface BenchResults {
   enumValidation: EnumValidationResult;
   /** Issue 29: stored threads scored with three JSONata assertions, as a process and by phase in-process. */
   evalScoring: EvalScoringResult;
+  /** Issue 29: a suite of 100 scripted runs (runSuite, in-process) against `step - --all --parallel 4` of the same threads. */
+  suite: SuiteBenchResult;
   targets: TargetCheck[];
   seconds: number;
 }
@@ -124,6 +127,11 @@ export function formatResults(results: BenchResults): string {
     `| gc, same store, no grace period | ${seconds(wholeStore.gc.ms)} (${count(wholeStore.gc.reachable)} reachable, ${count(wholeStore.gc.deleted)} deleted) |`,
     "",
     ...formatWorkers(results.workers, results.processes),
+    "",
+    `| suite of ${results.suite.runs} scripted runs (${results.suite.stepsPerRun} steps each), --parallel ${results.suite.parallel} | median ms (min–max) |`,
+    "|---|--:|",
+    `| runSuite in one process: threads started and stepped | ${results.suite.suite.medianMs} (${results.suite.suite.minMs}–${results.suite.suite.maxMs}) |`,
+    `| \`uwf step - --all --parallel ${results.suite.parallel}\` over the same threads, started beforehand | ${results.suite.stepBatch.medianMs} (${results.suite.stepBatch.minMs}–${results.suite.stepBatch.maxMs}) |`,
     "",
     "| target | measured | met |",
     "|---|---|---|",

@@ -88,6 +88,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "file-refused": EXIT_FAILED,
 
   "invalid-workflow": EXIT_FAILED,
+  "invalid-suite": EXIT_USAGE,
   "invalid-output-schema": EXIT_FAILED,
   "unknown-role": EXIT_FAILED,
   "no-transition": EXIT_FAILED,

@@ -73,6 +73,7 @@ describe("the @uwf/engine entry", () => {
       "retryDelayMs",
       "runWorker",
       "startThread",
+      "startThreads",
       "stepThread",
       "stepUntilDone",
       "stopReplacedAgent",

@@ -104,7 +104,13 @@ export {
   resolveWorkflow,
 } from "./thread/resolve-workflow.ts";
 export { type ResumeThreadOptions, resumeThread } from "./thread/resume-thread.ts";
-export { type StartThreadOptions, startThread } from "./thread/start-thread.ts";
+export {
+  type StartThreadOptions,
+  type StartThreadsOptions,
+  startThread,
+  startThreads,
+  type ThreadStart,
+} from "./thread/start-thread.ts";
 export { type FollowThreadOptions, followThread } from "./watch/follow-thread.ts";
 export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./watch/wait-for-threads.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./worker/retry-policy.ts";

@@ -17,8 +17,13 @@ export {
   comparisonSide,
 } from "./compare/compare-summaries.ts";
 export { mapConcurrently } from "./concurrency/map-concurrently.ts";
-export { type InvalidAssertionDetails, InvalidAssertionError } from "./errors/index.ts";
-export { VariantNotFoundError } from "./errors/variant-not-found-error.ts";
+export {
+  type InvalidAssertionDetails,
+  InvalidAssertionError,
+  InvalidSuiteError,
+  SuiteNotQueueableError,
+  VariantNotFoundError,
+} from "./errors/index.ts";
 export { describeGroup } from "./format/describe-group.ts";
 export { describeSampleError } from "./format/describe-sample-error.ts";
 export {
@@ -51,6 +56,17 @@ export {
   renderEvalTable,
 } from "./render/render-eval-table.ts";
 export type { Cell, ReportTable, Tone } from "./render/report-table.ts";
+export {
+  type RunSuiteOptions,
+  runSuite,
+  SUITE_BUDGET_REACHED,
+  SUITE_INTERRUPTED,
+  type SuiteRun,
+  type SuiteRunKey,
+  type SuiteRunResult,
+  type SuiteRunStarted,
+} from "./run/run-suite.ts";
+export { variantConfig } from "./run/variant-config.ts";
 export type { AssertionResult } from "./score/assertion-result.ts";
 export { JUDGE_BODY_QUOTA, renderJudgeTranscript } from "./score/render-judge-transcript.ts";
 export {
@@ -75,6 +91,8 @@ export {
   scoreThreads,
   toSample,
 } from "./score/score-threads.ts";
+export { loadSuite, parseSuiteSource } from "./suite/load-suite.ts";
+export type { Suite, SuiteAssertionItem, SuiteCase, SuiteVariant } from "./suite/suite.ts";
 export { passAtK, passAtKTable, passHatK } from "./summary/pass-at-k.ts";
 export { nearestRank, summarizeDistribution } from "./summary/summarize-distribution.ts";
 export { type SummarizeSamplesOptions, summarizeSamples } from "./summary/summarize-samples.ts";

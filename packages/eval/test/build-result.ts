@@ -27,5 +27,6 @@ export function buildResult(
     comparisons:
       options.baselineVariant === undefined ? [] : compareVariants(summary, options.baselineVariant, { report: null }),
     samples,
+    unstarted: [],
   };
 }

@@ -109,6 +109,15 @@ export {
   evalScoreSchema,
 } from "./eval/eval-sample.ts";
 export {
+  type SuiteCaseFile,
+  type SuiteFile,
+  type SuiteVariantFile,
+  suiteCaseFileSchema,
+  suiteFileSchema,
+  suiteGateFileSchema,
+  suiteVariantFileSchema,
+} from "./eval/eval-suite-file.ts";
+export {
   type EvalCaseSummary,
   type EvalComparison,
   type EvalDistribution,

@@ -23,10 +23,11 @@ export {
   safeReadBoundedFile,
 } from "./files/read-bounded-file.ts";
 export { readBoundedStream } from "./files/read-bounded-stream.ts";
-export type { FieldPath } from "./issue/field-path.ts";
+export { type FieldPath, formatFieldPath } from "./issue/field-path.ts";
 export { formatWorkflowProblem, type WorkflowIssue } from "./issue/workflow-issue.ts";
 export { createFolderIncludeReader } from "./load/folder-include-reader.ts";
 export { loadWorkflowFile, safeLoadWorkflowFile } from "./load/load-workflow-file.ts";
+export { type FieldLocation, fieldPathAt, locateField } from "./load/locate-field.ts";
 export {
   type ParsedWorkflow,
   type ParseWorkflowSourceOptions,
@@ -66,6 +67,7 @@ export { FIELD_ORDER_KEYWORD, restoreFieldOrder, restoreWorkflowFieldOrder } fro
 export { allBranchProperties, branchAnswers, listStatusBranches, type StatusBranch } from "./schema/status-branches.ts";
 export { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./schema/status-fields.ts";
 export { validateOutputFields } from "./schema/validate-output-fields.ts";
+export { type SchemaIssue, schemaIssuesToWorkflowIssues } from "./validate/schema-issues.ts";
 export { validateStartInputs } from "./validate/validate-start-inputs.ts";
 export { type ValidateWorkflowOptions, validateWorkflow } from "./validate/validate-workflow.ts";
 export { describeYamlError } from "./yaml/describe-yaml-error.ts";

@@ -72,6 +72,7 @@ const _staticCodesMatch:
   | MismatchedCodes<typeof workflow>
   | MismatchedCodes<typeof agents>
   | MismatchedCodes<typeof engine>
+  | MismatchedCodes<typeof evaluation>
   | MismatchedCodes<typeof CLI_ERRORS> extends never
   ? true
   : never = true;
@@ -245,6 +246,9 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   UnexpectedNodeKindError: () => new engine.UnexpectedNodeKindError("0000000000002", "a workflow", "text"),
   UnroutableReplyError: () => new engine.UnroutableReplyError("reply.md", "draft", "no edge holds"),
   WorkflowNotFoundError: () => new engine.WorkflowNotFoundError("review", { cwd: "/work" }),
+
+  InvalidSuiteError: () => new evaluation.InvalidSuiteError("suite.yaml", [{ ...PROBLEM, file: "suite.yaml" }]),
+  SuiteNotQueueableError: () => new evaluation.SuiteNotQueueableError("suite.yaml", ["baseline"]),
 
   ClaudeCodeUnavailableError: () => new cliErrors.ClaudeCodeUnavailableError("claude", "not found"),
   ConfigKeyNotSetError: () => new cliErrors.ConfigKeyNotSetError("defaultAgent", "config.yaml"),

@@ -30,44 +30,85 @@ export interface StartThreadOptions {
   newId(): string;
 }
 
+/** What one of startThreads' threads starts with. */
+export interface ThreadStart {
+  prompt: string;
+  inputs?: Record<string, unknown>;
+  threadCwd?: string;
+}
+
+export interface StartThreadsOptions extends Omit<StartThreadOptions, "prompt" | "inputs" | "threadCwd"> {
+  /** One thread per entry, in order. */
+  starts: readonly ThreadStart[];
+}
+
 /** Writes the start node and the thread record, with its budget when it has one. No agent runs. */
 export async function startThread(options: StartThreadOptions): Promise<ThreadRecord> {
-  const { store, prompt, now } = options;
-  const threadCwd = resolve(options.cwd, options.threadCwd ?? ".");
+  const { prompt, inputs, threadCwd, ...rest } = options;
+  const start: ThreadStart = { prompt };
+  if (inputs !== undefined) start.inputs = inputs;
+  if (threadCwd !== undefined) start.threadCwd = threadCwd;
+  const [record] = await startThreads({ ...rest, starts: [start] });
+  return record as ThreadRecord;
+}
+
+/**
+ * Many threads of one workflow, each as startThread starts it, written together: the start nodes in
+ * one durable batch, the records in one transaction (`uwf eval --suite` starts a suite's runs so).
+ * Every start's inputs are checked before anything is written.
+ */
+export async function startThreads(options: StartThreadsOptions): Promise<ThreadRecord[]> {
+  const { store, now } = options;
   const { address: workflowAddress, workflow } = await resolveWorkflow({
     ...options,
     reference: options.workflowReference,
   });
-  const inputs = validateStartInputs(workflow, options.inputs ?? {});
-  const startNode: ThreadStartNode = {
-    type: "thread-start/1",
-    workflow: workflowAddress,
-    prompt,
-    cwd: threadCwd,
-  };
-  if (Object.keys(inputs).length > 0) startNode.inputs = inputs;
-  const start = await store.objects.put(startNode, { durable: true });
-  const id = options.newId();
-  const createdAt = now().toISOString();
-  const history = { start: { prompt, workflow: workflow.name, cwd: startNode.cwd, inputs }, thread: { id }, steps: [] };
-  const record: ThreadRecord = {
-    id,
-    workflow: workflow.name,
-    workflowAddress,
-    start,
-    head: start,
-    status: "active",
-    next: await predictNextRole(compileWorkflow(workflow), history, "new"),
-    reason: null,
-    stepCount: 0,
-    createdAt,
-    updatedAt: createdAt,
-    forkedFrom: null,
-    usage: ZERO_USAGE,
-  };
+  const compiled = compileWorkflow(workflow);
   const budget = resolveThreadBudget({ flags: options.limits, workflow, config: options.config });
-  if (budget !== undefined) record.budget = budget;
-  if (options.queued === true) record.queued = true;
-  await store.refs.createThread(record);
-  return record;
+  const nodes: ThreadStartNode[] = [];
+  const planned: Array<{ id: string; inputs: Record<string, unknown>; node: ThreadStartNode }> = [];
+  for (const entry of options.starts) {
+    const inputs = validateStartInputs(workflow, entry.inputs ?? {});
+    const node: ThreadStartNode = {
+      type: "thread-start/1",
+      workflow: workflowAddress,
+      prompt: entry.prompt,
+      cwd: resolve(options.cwd, entry.threadCwd ?? "."),
+    };
+    if (Object.keys(inputs).length > 0) node.inputs = inputs;
+    nodes.push(node);
+    planned.push({ id: options.newId(), inputs, node });
+  }
+  const addresses = await store.objects.putMany(nodes, { durable: true });
+  const records: ThreadRecord[] = [];
+  for (const [index, { id, inputs, node }] of planned.entries()) {
+    const createdAt = now().toISOString();
+    const history = {
+      start: { prompt: node.prompt, workflow: workflow.name, cwd: node.cwd, inputs },
+      thread: { id },
+      steps: [],
+    };
+    const start = addresses[index] as string;
+    const record: ThreadRecord = {
+      id,
+      workflow: workflow.name,
+      workflowAddress,
+      start,
+      head: start,
+      status: "active",
+      next: await predictNextRole(compiled, history, "new"),
+      reason: null,
+      stepCount: 0,
+      createdAt,
+      updatedAt: createdAt,
+      forkedFrom: null,
+      usage: ZERO_USAGE,
+    };
+    if (budget !== undefined) record.budget = { ...budget };
+    if (options.queued === true) record.queued = true;
+    records.push(record);
+  }
+  if (records.length === 1) await store.refs.createThread(records[0] as ThreadRecord);
+  else if (records.length > 1) await store.refs.createThreads(records);
+  return records;
 }

@@ -122,6 +122,8 @@ export interface ErrorDataByCode {
   // Workflows and routing.
   /** A workflow file that cannot be used. */
   "invalid-workflow": { file: string; problems: WorkflowProblem[]; warnings: WorkflowProblem[] };
+  /** An eval suite file (`uwf eval --suite`) that cannot be used: every problem located in the file. */
+  "invalid-suite": { file: string; problems: WorkflowProblem[] };
   /** A role's `frontmatter` that is not a valid JSON Schema. */
   "invalid-output-schema": { reason: string };
   /** A workflow that has no role of that name. */

@@ -4,6 +4,8 @@ import type { ErrorCode } from "@uwf/protocol";
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
+/** `uwf eval`: the report's gate did not hold. */
+export const EXIT_GATE_FAILED = 3;
 export const EXIT_ENDED = 10;
 export const EXIT_SUSPENDED = 20;
 export const EXIT_BUSY = 75;
@@ -18,6 +20,7 @@ export type ExitCode =
   | typeof EXIT_OK
   | typeof EXIT_FAILED
   | typeof EXIT_USAGE
+  | typeof EXIT_GATE_FAILED
   | typeof EXIT_ENDED
   | typeof EXIT_SUSPENDED
   | typeof EXIT_BUSY
@@ -107,6 +110,12 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "ref-store-unavailable": EXIT_FAILED,
   "store-too-new": EXIT_FAILED,
   "store-refused": EXIT_FAILED,
+
+  "eval-report-not-found": EXIT_FAILED,
+  "ambiguous-eval-report": EXIT_USAGE,
+  "nothing-to-evaluate": EXIT_USAGE,
+  "eval-gate-failed": EXIT_GATE_FAILED,
+  "eval-errored": EXIT_FAILED,
 
   "no-space": EXIT_FAILED,
   "read-only-file-system": EXIT_FAILED,

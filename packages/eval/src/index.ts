@@ -18,12 +18,21 @@ export {
 } from "./compare/compare-summaries.ts";
 export { mapConcurrently } from "./concurrency/map-concurrently.ts";
 export {
+  AmbiguousEvalReportError,
+  EvalErroredError,
+  EvalGateFailedError,
+  EvalReportNotFoundError,
   type InvalidAssertionDetails,
   InvalidAssertionError,
   InvalidSuiteError,
+  NothingToEvaluateError,
   SuiteNotQueueableError,
   VariantNotFoundError,
 } from "./errors/index.ts";
+export type { EvaluateOptions } from "./evaluate/evaluate-options.ts";
+export { evaluateSelection } from "./evaluate/evaluate-selection.ts";
+export { type EvaluateSuiteOptions, evaluateSuite, suiteRunsDir } from "./evaluate/evaluate-suite.ts";
+export { rescoreEvalReport } from "./evaluate/rescore-eval-report.ts";
 export { describeGroup } from "./format/describe-group.ts";
 export { describeSampleError } from "./format/describe-sample-error.ts";
 export {
@@ -56,6 +65,12 @@ export {
   renderEvalTable,
 } from "./render/render-eval-table.ts";
 export type { Cell, ReportTable, Tone } from "./render/report-table.ts";
+export { buildEvalResult, type EvalBaseline } from "./report/build-eval-result.ts";
+export { diffEvalReports } from "./report/diff-eval-reports.ts";
+export { evalOutcomeError } from "./report/eval-outcome-error.ts";
+export { listEvalReports } from "./report/list-eval-reports.ts";
+export { resolveEvalReport, type StoredEvalReport } from "./report/resolve-eval-report.ts";
+export { saveEvalReport } from "./report/save-eval-report.ts";
 export {
   type RunSuiteOptions,
   runSuite,
@@ -91,6 +106,7 @@ export {
   scoreThreads,
   toSample,
 } from "./score/score-threads.ts";
+export { selectThreads, type ThreadSelection } from "./select/select-threads.ts";
 export { loadSuite, parseSuiteSource } from "./suite/load-suite.ts";
 export type { Suite, SuiteAssertionItem, SuiteCase, SuiteVariant } from "./suite/suite.ts";
 export { passAtK, passAtKTable, passHatK } from "./summary/pass-at-k.ts";

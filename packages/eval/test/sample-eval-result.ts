@@ -265,6 +265,7 @@ export function sampleEvalResult(options: SampleEvalResultOptions = {}): EvalRes
       },
     ],
     samples,
+    unstarted: [],
   });
 }
 
@@ -283,5 +284,6 @@ export function emptyEvalResult(): EvalResult {
     summary: { overall: { ...empty, fields: [] }, variants: [] },
     comparisons: [],
     samples: [],
+    unstarted: [],
   });
 }

@@ -5,6 +5,7 @@ import {
   parseNonNegativeInteger,
   parsePositiveInteger,
   parsePositiveNumber,
+  parseRate,
 } from "./option-value-parsers.ts";
 
 /**
@@ -20,7 +21,7 @@ import {
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree"] },
-  { heading: "Experiment (fork and compare):", commands: ["fork", "diff", "compare"] },
+  { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval"] },
   { heading: "Workers:", commands: ["worker", "wait"] },
   { heading: "Store:", commands: ["cas", "store"] },
   { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
@@ -559,6 +560,153 @@ const STORE_COMMANDS: readonly CommandEntry[] = [
 ];
 
 /** The top level, in the order `uwf --help` lists it. */
+/** How `uwf eval`, `eval show` and `eval rescore` show a report and gate on it. */
+const EVAL_OUTPUT_OPTIONS = {
+  baseline: {
+    flags: "--baseline <variant|report>",
+    description: "compare with a variant of this report, or with a stored report (id or prefix)",
+  },
+  markdown: { flags: "--markdown", description: "print the report as Markdown, to paste into a pull request" },
+  html: {
+    flags: "--html <file>",
+    description: "also write the report as one self-contained HTML page",
+    completes: "file",
+  },
+} as const;
+const EVAL_GATE_OPTIONS = {
+  minPassRate: {
+    flags: "--min-pass-rate <rate>",
+    description: "gate: exit 3 unless the pass rate over all samples is at least this (0 to 1)",
+    parse: parseRate,
+  },
+  minCasePassRate: {
+    flags: "--min-case-pass-rate <rate>",
+    description: "gate: exit 3 unless every case's pass rate is at least this",
+    parse: parseRate,
+  },
+  passK: {
+    flags: "--pass-k <k>",
+    description: "gate: exit 3 unless every case passed all of its first K repeats",
+    parse: parsePositiveInteger,
+  },
+  allowErrors: {
+    flags: "--allow-errors",
+    description: "count errored samples and runs that did not start as failing, instead of exiting 1",
+  },
+} as const;
+const ASSERT_OPTION = {
+  flags: "--assert <assertion>",
+  description:
+    "score with NAME=JSONATA, outcome: STATUS, status: STATUS, command: CMD, judge: WORKFLOW[#ROLE] (repeatable)",
+  parse: collect,
+} as const;
+const REPORT_ARGUMENT = { syntax: "<report>", key: "report" } as const;
+
+const EVAL_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "run",
+    isDefault: true,
+    description: "score stored threads, or run a suite and score its threads; store and print the report",
+    arguments: [{ syntax: "[thread...]", key: "threads", completes: "thread" }],
+    options: {
+      forksOf: { flags: "--forks-of <thread>", description: "score the forks of this thread", completes: "thread" },
+      recursive: { flags: "--recursive", description: "with --forks-of: their forks too, at any depth" },
+      workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
+      status: {
+        flags: "--status <status>",
+        description: "only threads in this status",
+        completes: ["active", "suspended", "ended", "cancelled", "failed"],
+      },
+      assert: ASSERT_OPTION,
+      suite: {
+        flags: "--suite <file>",
+        description: "run the suite's cases × variants × repeats, then score them",
+        completes: "file",
+      },
+      name: { flags: "--name <name>", description: "the report's name (default: the suite's, or the selection)" },
+      parallel: {
+        flags: "--parallel <k>",
+        description: "with --suite: run up to K threads at once (default 4)",
+        parse: parsePositiveInteger,
+      },
+      queue: { flags: "--queue", description: "with --suite: queue the threads for workers and wait for them" },
+      fresh: { flags: "--fresh", description: "with --suite: run every thread anew instead of reusing finished ones" },
+      count: {
+        flags: "--count <n>",
+        description: "with a suite's from: NODE, forks per variant",
+        parse: parsePositiveInteger,
+      },
+      maxCost: {
+        flags: "--max-cost <usd>",
+        description: "with --suite: start no step once the suite's threads spent this",
+        parse: parsePositiveNumber,
+      },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+      ...EVAL_GATE_OPTIONS,
+      ...EVAL_OUTPUT_OPTIONS,
+    },
+    examples: [
+      "uwf eval --forks-of 01J9 --assert 'outcome: approved'",
+      "uwf eval --suite suite.yaml --min-pass-rate 0.8 --html report.html",
+      "uwf eval 01J9 01JA --assert 'cheap=usage.costUsd < 0.5' --json",
+    ],
+    json: "evalResultSchema",
+    load: async () => (await import("./eval/eval-run.ts")).evalRunCommand,
+  }),
+  defineCommand({
+    name: "show",
+    description: "print a stored report; exits as its gate says",
+    arguments: [REPORT_ARGUMENT],
+    options: { ...EVAL_OUTPUT_OPTIONS },
+    examples: ["uwf eval show 01JB", "uwf eval show 01JB --markdown", "uwf eval show 01JB --baseline v1"],
+    json: "evalResultSchema",
+    load: async () => (await import("./eval/eval-show.ts")).evalShowCommand,
+  }),
+  defineCommand({
+    name: "list",
+    description: "stored reports, newest first",
+    options: {
+      name: { flags: "--name <name>", description: "only the reports of this suite" },
+      limit: { flags: "--limit <n>", description: "at most N (default 30; 0: all)", parse: parseNonNegativeInteger },
+      offset: { flags: "--offset <n>", description: "skip the first N", parse: parseNonNegativeInteger },
+    },
+    examples: ["uwf eval list", "uwf eval list --name login-fix --json"],
+    json: "evalListResultSchema",
+    load: async () => (await import("./eval/eval-list.ts")).evalListCommand,
+  }),
+  defineCommand({
+    name: "diff",
+    description: "compare two stored reports: the second against the first",
+    arguments: [
+      { syntax: "<baseline>", key: "baseline" },
+      { syntax: "<current>", key: "current" },
+    ],
+    examples: ["uwf eval diff 01JB 01JC", "uwf eval diff 01JB 01JC --json"],
+    json: "evalDiffResultSchema",
+    load: async () => (await import("./eval/eval-diff.ts")).evalDiffCommand,
+  }),
+  defineCommand({
+    name: "rescore",
+    description: "score a report's threads again with new assertions; nothing is re-run but judges",
+    arguments: [REPORT_ARGUMENT],
+    options: {
+      assert: ASSERT_OPTION,
+      replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+      ...EVAL_GATE_OPTIONS,
+      ...EVAL_OUTPUT_OPTIONS,
+    },
+    examples: [
+      "uwf eval rescore 01JB --assert 'short=steps < 5'",
+      "uwf eval rescore 01JB --replace --assert 'outcome: approved'",
+    ],
+    json: "evalResultSchema",
+    load: async () => (await import("./eval/eval-rescore.ts")).evalRescoreCommand,
+  }),
+];
+
 export const COMMAND_TABLE: CommandTable = [
   defineCommand({
     name: "init",
@@ -623,6 +771,16 @@ export const COMMAND_TABLE: CommandTable = [
     json: "workerResultSchema (--jsonl: cliEventSchema)",
     load: async () => (await import("./worker.ts")).workerCommand,
   }),
+  {
+    name: "eval",
+    description: "judge experiments: score threads and fork families, run suites, compare, gate CI",
+    commands: EVAL_COMMANDS,
+    examples: [
+      "uwf eval --forks-of 01J9 --assert 'outcome: approved'",
+      "uwf eval --suite suite.yaml --min-pass-rate 0.8",
+      "uwf eval list",
+    ],
+  },
   {
     name: "cas",
     description: "content-addressed store plumbing",

@@ -38,6 +38,8 @@ export interface CommandSpec<Options, Result> {
   /** The `@uwf/protocol` schema of its `--json` document, for `uwf help json`. */
   json?: string;
   hidden?: boolean;
+  /** In a group: the command that runs when the group's first word names none of its commands (`uwf eval T` runs `eval run T`). */
+  isDefault?: boolean;
   /** Imports the command's module, only when the command runs, and returns its function. */
   load(): Promise<(options: Options, context: CommandContext) => Promise<CommandOutcome<Result>>>;
 }
@@ -51,6 +53,7 @@ export interface CommandEntry {
   examples: readonly string[];
   json?: string;
   hidden?: boolean;
+  isDefault?: boolean;
   load(): Promise<(options: Record<string, unknown>, context: CommandContext) => Promise<CommandOutcome<unknown>>>;
 }
 

@@ -45,3 +45,12 @@ export function parsePositiveNumber(value: string): number {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/** `--min-pass-rate 0.8`: a rate from 0 to 1. */
+export function parseRate(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0 || number > 1) {
+    throw new InvalidArgumentError("expected a rate from 0 to 1, such as 0.8");
+  }
+  return number;
+}

@@ -57,7 +57,9 @@ function registerGroup(program: Command, group: CommandGroup, run: RunCommand): 
 }
 
 function registerCommand(parent: Command, entry: CommandEntry, run: RunCommand): Command {
-  const command = parent.command(entry.name, { hidden: entry.hidden === true }).description(entry.description);
+  const command = parent
+    .command(entry.name, { hidden: entry.hidden === true, isDefault: entry.isDefault === true })
+    .description(entry.description);
   const heading = parent.parent === null ? helpHeading(entry.name) : undefined;
   if (heading !== undefined) command.helpGroup(heading);
   for (const argument of entry.arguments) command.argument(argument.syntax);

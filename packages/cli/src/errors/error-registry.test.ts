@@ -175,6 +175,15 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   AmbiguousAddressError: () => new cas.AmbiguousAddressError("0AB4", ["0AB40000000000", "0AB41111111111"]),
   CorruptNodeError: () => new cas.CorruptNodeError("0000000000000", "its hash does not match"),
   EvalReportExistsError: () => new cas.EvalReportExistsError("R1"),
+
+  AmbiguousEvalReportError: () => new evaluation.AmbiguousEvalReportError("01JB", ["01JB0", "01JB1"]),
+  EvalErroredError: () => new evaluation.EvalErroredError("01JB", 2, 1, "01J9: the scorer exited 1"),
+  EvalGateFailedError: () =>
+    new evaluation.EvalGateFailedError("01JB", [
+      { check: "min-pass-rate", held: false, detail: "pass rate 0.50 < 0.80" },
+    ]),
+  EvalReportNotFoundError: () => new evaluation.EvalReportNotFoundError("01JB"),
+  NothingToEvaluateError: () => new evaluation.NothingToEvaluateError("nothing to evaluate"),
   GcRefusedError: () => cas.GcRefusedError.unrecordedHeads(1, 2),
   InvalidAddressError: () => new cas.InvalidAddressError("not-an-address"),
   InvalidJsonValueError: () => new cas.InvalidJsonValueError("$.value", "NaN"),

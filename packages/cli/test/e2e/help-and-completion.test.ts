@@ -169,7 +169,7 @@ describe("help", () => {
       "Options:",
       "Run threads:",
       "Inspect threads:",
-      "Experiment (fork and compare):",
+      "Experiment (fork, compare and judge):",
       "Workers:",
       "Store:",
       "Set up:",
@@ -184,7 +184,7 @@ describe("help", () => {
         .map((line) => line.trim().split(" ")[0]);
     expect(under("Run threads:")).toEqual(["start", "run", "step", "resume", "cancel", "delete", "thread"]);
     expect(under("Inspect threads:")).toEqual(["list", "show", "log", "read", "tree"]);
-    expect(under("Experiment (fork and compare):")).toEqual(["fork", "diff", "compare"]);
+    expect(under("Experiment (fork, compare and judge):")).toEqual(["fork", "diff", "compare", "eval"]);
     expect(under("Workers:")).toEqual(["worker", "wait"]);
     expect((await temp.uwf(["thread", "--help"])).stdout).toContain("\nInspect threads:\n  list");
   });

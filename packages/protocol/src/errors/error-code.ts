@@ -165,6 +165,18 @@ export interface ErrorDataByCode {
   /** A store URL (`--store`, `UWF_STORE`, `store:` in config) that uwf cannot use. */
   "invalid-store-url": { url: string; problem: string };
 
+  // Evaluations.
+  /** No stored evaluation report has that id or prefix. */
+  "eval-report-not-found": { report: string };
+  /** A report prefix that more than one stored report starts with. */
+  "ambiguous-eval-report": { report: string; candidates: string[] };
+  /** `uwf eval` was given nothing to score: no thread, no family, no filter and no suite. */
+  "nothing-to-evaluate": NoData;
+  /** The report's gate did not hold (exit 3): the report was still printed and stored. */
+  "eval-gate-failed": { report: string; failed: string[] };
+  /** Samples errored (a scorer crashed, a judge failed) or runs did not start, without `--allow-errors` (exit 1). */
+  "eval-errored": { report: string; errored: number; unstarted: number };
+
   // The machine.
   /** No space left on the device, or the disk quota is exceeded. */
   "no-space": SystemErrorData;

@@ -6,6 +6,7 @@ import {
   EXIT_CODE_BY_ERROR_CODE,
   EXIT_ENDED,
   EXIT_FAILED,
+  EXIT_GATE_FAILED,
   EXIT_HANGUP,
   EXIT_INTERRUPTED,
   EXIT_OK,
@@ -48,6 +49,7 @@ const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT_FAILED]:
     "failed: an agent failed (the thread is set failed), a reply stayed invalid, a workflow or config is invalid, not found, corrupt; `wait`, `log --follow`: a thread failed or was cancelled",
   [EXIT_USAGE]: "usage: unknown flag, bad value, malformed address, ambiguous or unknown prefix, refused start inputs",
+  [EXIT_GATE_FAILED]: "`eval`: the report's gate did not hold (it is still printed and stored)",
   [EXIT_ENDED]: "nothing to do: `step` of a thread that has ended",
   [EXIT_SUSPENDED]: "the thread is suspended and waits for `uwf resume` (`wait`: one is, none failed)",
   [EXIT_BUSY]: "busy or conflict: another process is stepping the thread, the head moved meanwhile; wait timed out",

@@ -1,8 +1,7 @@
 import type { StepThreadsResult } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { readStdin } from "../../read-input-file.ts";
+import { readThreadArguments } from "./read-thread-arguments.ts";
 import { stepCommand } from "./step.ts";
 import { stepBatch } from "./step-batch.ts";
 
@@ -33,7 +32,7 @@ export async function stepThreadsCommand(
   if (!batch) return stepCommand({ ...step, thread: threads[0] as string }, context);
   return stepBatch(
     {
-      references: await readThreadArguments(threads),
+      references: await readThreadArguments(threads, "no threads to step: stdin held no thread id"),
       limit: options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1),
       parallel: parallel ?? 1,
       maxCostUsd: batchMaxCost,
@@ -42,21 +41,4 @@ export async function stepThreadsCommand(
     },
     context,
   );
-}
-
-/** The thread arguments with `-` replaced by stdin's lines (blank ones skipped, spaces trimmed). */
-async function readThreadArguments(threads: readonly string[]): Promise<string[]> {
-  if (threads.filter((thread) => thread === "-").length > 1) throw new UsageError("give - once: it reads stdin");
-  const references: string[] = [];
-  for (const thread of threads) {
-    if (thread !== "-") references.push(thread);
-    else {
-      const read = await readStdin();
-      if (!read.success) throw new UsageError(`- (stdin) ${read.problem}`);
-      const lines = read.value.split("\n").map((line) => line.trim());
-      references.push(...lines.filter((line) => line !== ""));
-    }
-  }
-  if (references.length === 0) throw new UsageError("no threads to step: stdin held no thread id");
-  return references;
 }

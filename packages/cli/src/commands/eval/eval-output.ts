@@ -1,0 +1,86 @@
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Store } from "@uwf/cas";
+import {
+  buildEvalResult,
+  type EvalBaseline,
+  evalOutcomeError,
+  renderEvalHtml,
+  renderEvalMarkdown,
+  renderEvalTable,
+  resolveEvalReport,
+  type StoredEvalReport,
+} from "@uwf/eval";
+import type { EvalGate, EvalResult } from "@uwf/protocol";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+
+/** The gate's flags, over a suite's `gate:`. */
+export interface GateFlags {
+  minPassRate?: number;
+  minCasePassRate?: number;
+  passK?: number;
+  allowErrors?: boolean;
+}
+
+/** How a report is shown, besides the table (or `--json`). */
+export interface EvalOutputOptions {
+  /** Print Markdown to paste into a pull request instead of the table. */
+  markdown?: boolean;
+  /** Also write the report as one self-contained HTML page to this file. */
+  html?: string;
+  /** A variant of the report, or another stored report (id or prefix), to compare against. */
+  baseline?: string;
+}
+
+/** The gate the flags ask for; null when they ask for none. */
+export function gateFromFlags(flags: GateFlags): EvalGate | null {
+  const gate: EvalGate = {
+    minPassRate: flags.minPassRate,
+    minCasePassRate: flags.minCasePassRate,
+    passK: flags.passK,
+    allowErrors: flags.allowErrors === true ? true : undefined,
+  };
+  const given = Object.entries(gate).filter(([, value]) => value !== undefined);
+  return given.length === 0 ? null : (Object.fromEntries(given) as EvalGate);
+}
+
+/**
+ * `--baseline NAME`: a variant of this report when it has one of that name, else a stored report by id
+ * or prefix (whose errors then name it as a report).
+ */
+export async function readBaseline(
+  store: Store,
+  reference: string | undefined,
+  current: StoredEvalReport,
+): Promise<EvalBaseline | undefined> {
+  if (reference === undefined) return undefined;
+  if (current.node.samples.some((sample) => sample.variant === reference)) return { variant: reference };
+  return { report: await resolveEvalReport(store, reference) };
+}
+
+/**
+ * The outcome every command that shows a report returns: the result (summary, gate, comparisons), the
+ * HTML page written if asked, the table or Markdown, and the error its gate or errored samples imply,
+ * which the pipeline reports after printing the result (exit 1 errored, 3 the gate did not hold).
+ */
+export async function evalOutcome(
+  stored: StoredEvalReport,
+  options: EvalOutputOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<EvalResult>> {
+  const store = await context.openStore({ create: false });
+  const baseline = await readBaseline(store, options.baseline, stored);
+  const result = buildEvalResult(stored, { baseline });
+  if (options.html !== undefined) {
+    const file = resolve(context.cwd, options.html);
+    writeFileSync(file, renderEvalHtml(result));
+    result.html = file;
+  }
+  return {
+    result,
+    format: (value, color) =>
+      options.markdown === true ? renderEvalMarkdown(value) : renderEvalTable(value, { color }),
+    error: evalOutcomeError(result),
+  };
+}

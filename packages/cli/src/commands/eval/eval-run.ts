@@ -1,0 +1,115 @@
+import { resolve } from "node:path";
+import { evaluateSelection, evaluateSuite, type StoredEvalReport } from "@uwf/eval";
+import { type EvalResult, threadStatusSchema } from "@uwf/protocol";
+import { UsageError } from "../../errors/usage-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { readThreadArguments } from "../thread/read-thread-arguments.ts";
+import { type EvalOutputOptions, evalOutcome, type GateFlags, gateFromFlags } from "./eval-output.ts";
+
+export interface EvalRunCommandOptions extends GateFlags, EvalOutputOptions {
+  /** Thread ids or prefixes; `-` reads more from stdin, one per line. */
+  threads?: string[];
+  forksOf?: string;
+  recursive?: boolean;
+  workflow?: string;
+  status?: string;
+  assert?: string[];
+  suite?: string;
+  name?: string;
+  parallel?: number;
+  queue?: boolean;
+  fresh?: boolean;
+  count?: number;
+  maxCost?: number;
+  agent?: string;
+  timeout?: number;
+}
+
+/**
+ * `uwf eval`: scores stored threads (named, a fork family, or filtered), or runs a suite and scores what
+ * it ran; stores the report and prints it. Exit 1 when samples errored, 3 when the gate did not hold.
+ */
+export async function evalRunCommand(
+  options: EvalRunCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<EvalResult>> {
+  const status = options.status === undefined ? undefined : threadStatusSchema.safeParse(options.status);
+  if (status !== undefined && !status.success) {
+    throw new UsageError(`--status ${options.status}: expected one of ${threadStatusSchema.options.join(", ")}`);
+  }
+  if (options.recursive === true && options.forksOf === undefined) {
+    throw new UsageError("--recursive scores the forks of forks: it needs --forks-of THREAD");
+  }
+  const generating = ["parallel", "queue", "fresh", "count", "maxCost"] as const;
+  const stray = generating.find((key) => options[key] !== undefined && options.suite === undefined);
+  if (stray !== undefined) throw new UsageError(`--${kebab(stray)} runs a suite's threads: it needs --suite FILE`);
+  if (options.suite !== undefined && (options.threads?.length ?? 0) + (options.forksOf === undefined ? 0 : 1) > 0) {
+    throw new UsageError("--suite runs its own threads: give it without threads or --forks-of");
+  }
+  const store = await context.openStore({ create: true });
+  const config = await context.loadConfig();
+  const gate = gateFromFlags(options);
+  const common = {
+    store,
+    config,
+    home: context.home,
+    cwd: context.cwd,
+    host: context.host,
+    now: () => context.now(),
+    newId: () => context.newId(),
+    signal: context.signal,
+    assertions: options.assert ?? [],
+    name: options.name,
+    gate,
+    defaultAgent: options.agent,
+    timeoutSeconds: options.timeout,
+    onNote: (message: string) => context.note(message),
+  };
+  let stored: StoredEvalReport;
+  const counts = { running: 0, queued: 0, done: 0, failed: 0 };
+  const startedAt = Date.now();
+  const showProgress = () => context.progress({ batch: { ...counts }, startedAt });
+  if (options.suite !== undefined) {
+    stored = await evaluateSuite({
+      ...common,
+      file: resolve(context.cwd, options.suite),
+      parallel: options.parallel,
+      queue: options.queue === true,
+      fresh: options.fresh === true,
+      count: options.count,
+      maxCostUsd: options.maxCost,
+      onRunStarted: () => {
+        counts.running++;
+        showProgress();
+      },
+      onRunFinished: (run) => {
+        counts.running = Math.max(0, counts.running - 1);
+        if (run.thread === null) counts.failed++;
+        else counts.done++;
+        showProgress();
+      },
+    });
+    context.progress(null);
+  } else {
+    const threads =
+      options.threads === undefined || options.threads.length === 0
+        ? []
+        : await readThreadArguments(options.threads, "nothing to evaluate: stdin held no thread id");
+    stored = await evaluateSelection({
+      ...common,
+      selection: {
+        threads,
+        forksOf: options.forksOf,
+        recursive: options.recursive,
+        workflow: options.workflow,
+        status: status?.data,
+      },
+    });
+  }
+  return evalOutcome(stored, options, context);
+}
+
+function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}

@@ -1,0 +1,11 @@
+import { UwfError } from "@uwf/protocol";
+
+/** No stored evaluation report has the id or prefix given. */
+export class EvalReportNotFoundError extends UwfError<"eval-report-not-found"> {
+  static override readonly code = "eval-report-not-found" as const;
+  static override readonly name = "EvalReportNotFoundError";
+
+  constructor(reference: string) {
+    super(`no evaluation report "${reference}"`, { data: { report: reference } });
+  }
+}

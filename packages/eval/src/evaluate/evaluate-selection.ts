@@ -1,0 +1,60 @@
+import { parseAssertionArguments } from "../assertions/parse-assertion.ts";
+import type { StoredEvalReport } from "../report/resolve-eval-report.ts";
+import { saveEvalReport } from "../report/save-eval-report.ts";
+import { assertionsNeedBodies, scoreThreads } from "../score/score-threads.ts";
+import { selectThreads, type ThreadSelection } from "../select/select-threads.ts";
+import { loadThreadViews } from "../view/load-thread-view.ts";
+import { withDefaultAssertion } from "./default-assertions.ts";
+import type { EvaluateOptions } from "./evaluate-options.ts";
+import { judgeContextOf } from "./judge-context.ts";
+import { resolveAssertionPaths } from "./resolve-assertion-paths.ts";
+
+/** Scores stored threads (named, a family, or filtered) as they stand, runs nothing but judges, and stores the report. */
+export async function evaluateSelection(
+  options: EvaluateOptions & { selection: ThreadSelection },
+): Promise<StoredEvalReport> {
+  const assertions = resolveAssertionPaths(
+    withDefaultAssertion(parseAssertionArguments(options.assertions), options.onNote),
+    options.cwd,
+  );
+  const { records, source } = await selectThreads(options.store.refs, options.selection);
+  const views = await loadThreadViews(
+    options.store,
+    records.map((record) => ({ record })),
+    { bodies: assertionsNeedBodies(assertions), signal: options.signal },
+  );
+  const samples = await scoreThreads({
+    views,
+    assertions,
+    cwd: options.cwd,
+    judge: judgeContextOf(options),
+    signal: options.signal,
+  });
+  const node = {
+    type: "eval-report/1" as const,
+    name: options.name ?? selectionLabel(options.selection),
+    createdAt: options.now().toISOString(),
+    source,
+    assertions,
+    samples,
+    unstarted: [],
+    gate: options.gate,
+    rescoredFrom: null,
+  };
+  return { entry: await saveEvalReport(options.store, node, options.newId), node };
+}
+
+/** `forks of 01J9…`, `threads 01J9, 01JA`, `workflow review, status ended`: what a selection's report is called. */
+function selectionLabel(selection: ThreadSelection): string {
+  const parts: string[] = [];
+  if (selection.forksOf !== undefined)
+    parts.push(`forks of ${selection.forksOf}${selection.recursive ? " (recursive)" : ""}`);
+  const threads = selection.threads ?? [];
+  if (threads.length > 0)
+    parts.push(
+      `${threads.length === 1 ? "thread" : "threads"} ${threads.slice(0, 3).join(", ")}${threads.length > 3 ? ", …" : ""}`,
+    );
+  if (selection.workflow !== undefined) parts.push(`workflow ${selection.workflow}`);
+  if (selection.status !== undefined) parts.push(`status ${selection.status}`);
+  return parts.join(", ");
+}

@@ -1,0 +1,14 @@
+import type { Store } from "@uwf/cas";
+import type { EvalReportEntry, EvalReportNode } from "@uwf/protocol";
+
+/** Writes the report's node, then names it in the ref store under a new id: the node first, so an entry never names a missing node. */
+export async function saveEvalReport(
+  store: Store,
+  node: EvalReportNode,
+  newId: () => string,
+): Promise<EvalReportEntry> {
+  const address = await store.objects.put(node);
+  const entry: EvalReportEntry = { id: newId(), address, name: node.name, createdAt: node.createdAt };
+  await store.refs.saveEvalReport(entry);
+  return entry;
+}

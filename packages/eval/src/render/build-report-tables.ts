@@ -46,6 +46,7 @@ export function buildReportTables(result: EvalResult, options: BuildReportTables
     pathsTable(variants, showVariant),
     fieldsTable(variants, showVariant),
     samplesTable(result.samples, showVariant, options.samplesShown),
+    unstartedTable(result.unstarted),
     gateTable(result.gateChecks, result.gateHeld),
     ...buildComparisonTables(result.comparisons),
   ];
@@ -317,6 +318,23 @@ function samplesTable(samples: readonly EvalSample[], showVariant: boolean, show
     rows,
     cutLast: true,
     ...(listed.length > shown ? { note: `… and ${listed.length - shown} more (--json lists every sample)` } : {}),
+  };
+}
+
+/** Runs of a suite that never got a thread (a bad workflow, a missing fixture): not samples, but errors. */
+function unstartedTable(unstarted: EvalResult["unstarted"]): ReportTable | null {
+  if (unstarted.length === 0) return null;
+  return {
+    title: "Runs that did not start",
+    header: ["CASE", "VARIANT", "REPEAT", "ERROR"],
+    align: ["left", "left", "right", "left"],
+    rows: unstarted.map((run) => [
+      cell(run.case ?? MISSING),
+      cell(run.variant ?? MISSING),
+      cell(run.repeat === null ? MISSING : String(run.repeat)),
+      cell(run.error, "bad"),
+    ]),
+    cutLast: true,
   };
 }
 

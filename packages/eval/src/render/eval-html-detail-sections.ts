@@ -10,6 +10,16 @@ import {
 } from "./format-eval-values.ts";
 import { type HtmlFragment, html, table } from "./html-template.ts";
 
+/** Runs of a suite that never got a thread (a bad workflow, a missing fixture): errors, not samples. */
+export function unstartedSection(result: EvalResult): HtmlFragment {
+  if (result.unstarted.length === 0) return html``;
+  const rows = result.unstarted.map(
+    (run) =>
+      html`<tr><th scope="row">${run.case === null ? "–" : run.case}</th><td>${run.variant === null ? "–" : run.variant}</td><td class="number">${run.repeat === null ? "–" : run.repeat}</td><td class="errored">${run.error}</td></tr>`,
+  );
+  return html`<h2 id="unstarted">Runs that did not start</h2>${table(html`<tr><th>case</th><th>variant</th><th class="number">repeat</th><th>error</th></tr>`, rows)}`;
+}
+
 /** The gate's checks and whether each held. */
 export function gateSection(result: EvalResult): HtmlFragment {
   if (result.gateChecks.length === 0) return html``;
@@ -73,7 +83,7 @@ function scoreList(sample: EvalSample): HtmlFragment {
 export function samplesSection(result: EvalResult): HtmlFragment {
   const rows = result.samples.map(
     (sample) =>
-      html`<tr id="sample-${sample.thread}"><td><code class="thread" title="uwf show ${sample.thread}">${sample.thread}</code><br><span class="note mono">${sample.head}</span></td><td>${sample.case === null ? "–" : sample.case}</td><td>${sample.variant === null ? "–" : sample.variant}</td><td class="number">${sample.repeat === null ? "–" : sample.repeat + 1}</td><td>${sample.status}${sample.outcome === null ? "" : html`<br><span class="note">${sample.outcome.status ?? "no $status"} · ${sample.outcome.role}</span>`}</td><td class="number">${sample.steps}</td><td class="number">${formatNumber(sample.tokens)}</td><td class="number">${formatCost(sample.costUsd)}</td><td class="number">${formatDuration(sample.durationMs)}</td><td class="${sample.verdict}">${sample.verdict}</td><td class="number">${formatScore(sample.score)}</td><td>${scoreList(sample)}</td></tr>`,
+      html`<tr id="sample-${sample.thread}"><td><code class="thread" title="uwf show ${sample.thread}">${sample.thread}</code><br><span class="note mono">${sample.head}</span></td><td>${sample.case === null ? "–" : sample.case}</td><td>${sample.variant === null ? "–" : sample.variant}</td><td class="number">${sample.repeat === null ? "–" : sample.repeat}</td><td>${sample.status}${sample.outcome === null ? "" : html`<br><span class="note">${sample.outcome.status ?? "no $status"} · ${sample.outcome.role}</span>`}</td><td class="number">${sample.steps}</td><td class="number">${formatNumber(sample.tokens)}</td><td class="number">${formatCost(sample.costUsd)}</td><td class="number">${formatDuration(sample.durationMs)}</td><td class="${sample.verdict}">${sample.verdict}</td><td class="number">${formatScore(sample.score)}</td><td>${scoreList(sample)}</td></tr>`,
   );
   const head = html`<tr><th>thread · head</th><th>case</th><th>variant</th><th class="number">repeat</th><th>status · outcome</th><th class="number">steps</th><th class="number">tokens</th><th class="number">cost</th><th class="number">duration</th><th>verdict</th><th class="number">score</th><th>assertions</th></tr>`;
   return html`<h2 id="samples">Samples</h2><p class="note">Each thread id can be pasted into <code>uwf show ID</code> or <code>uwf log ID</code>.</p>${table(head, rows)}`;

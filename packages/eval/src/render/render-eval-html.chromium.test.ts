@@ -45,6 +45,18 @@ const CHART_STATE = `(() => {
   };
 })()`;
 
+/**
+ * The charts' state once every canvas is painted: Chart.js draws again after its resize observer fires,
+ * which on a busy machine can come after the load event (up to 5 s, then the state as it is).
+ */
+async function paintedState(page: BrowserPage): Promise<ChartState> {
+  for (let tries = 0; ; tries++) {
+    const state = await page.evaluate<ChartState>(CHART_STATE);
+    if (tries >= 50 || (state.canvases.length > 0 && state.canvases.every((canvas) => canvas.painted))) return state;
+    await Bun.sleep(100);
+  }
+}
+
 describe.skipIf(skipReason !== null)("the HTML report in headless Chromium", () => {
   const directory = createTemporaryDirectory("uwf-eval-html-");
   const result = sampleEvalResult({
@@ -70,7 +82,7 @@ describe.skipIf(skipReason !== null)("the HTML report in headless Chromium", () 
   it("draws the six charts on painted canvases of non-zero size, runs no injected script and logs no error", async () => {
     const page = await chromium.openPage(url);
     pages.push(page);
-    const state = await page.evaluate<ChartState>(CHART_STATE);
+    const state = await paintedState(page);
     expect(state.titles).toEqual([
       "Samples by verdict",
       "Outcomes (thread status · final $status · ending role)",

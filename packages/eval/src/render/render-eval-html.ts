@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { EvalResult } from "@uwf/protocol";
 import chartJsCode from "../../node_modules/chart.js/dist/chart.umd.min.js" with { type: "text" };
 import { buildEvalChartData } from "./eval-chart-data.ts";
-import { comparisonsSection, gateSection, samplesSection } from "./eval-html-detail-sections.ts";
+import { comparisonsSection, gateSection, samplesSection, unstartedSection } from "./eval-html-detail-sections.ts";
 import { assertionsSection, casesSection, outcomesSection, variantsSection } from "./eval-html-summary-sections.ts";
 import pageScript from "./eval-page.client.js" with { type: "text" };
 import { EVAL_PAGE_STYLE } from "./eval-page-style.ts";
@@ -92,6 +92,7 @@ ${gateSection(result)}
 ${comparisonsSection(result)}
 ${outcomesSection(result)}
 ${samplesSection(result)}
+${unstartedSection(result)}
 </main>
 <script type="application/json" id="eval-chart-data">${rawHtml(jsonForScript(buildEvalChartData(result)))}</script>
 <script>${rawHtml(CHART_JS)}</script>

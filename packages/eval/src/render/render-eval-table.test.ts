@@ -216,3 +216,18 @@ describe("renderEvalTable of no samples", () => {
     expect(line(text, "✗ min-pass-rate")).toBe("✗ min-pass-rate no pass rate to hold to 0.50: no samples");
   });
 });
+
+describe("runs that did not start", () => {
+  it("are listed apart from the samples, with why, in the table and in Markdown", async () => {
+    const { renderEvalMarkdown } = await import("./render-eval-markdown.ts");
+    const result = {
+      ...buildResult(suiteSamples()),
+      unstarted: [{ case: "login", variant: "v3", repeat: 0, error: "no fixture folder /work/fixtures/gone" }],
+    };
+    const text = renderEvalTable(result, { color: false });
+    expect(text).toContain("Runs that did not start");
+    expect(line(text, "login")).toBeDefined();
+    expect(text).toContain("no fixture folder /work/fixtures/gone");
+    expect(renderEvalMarkdown(result)).toContain("| login | v3 | 0 | no fixture folder /work/fixtures/gone |");
+  });
+});

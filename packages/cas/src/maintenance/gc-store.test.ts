@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Address } from "@uwf/protocol";
+import type { Address, EvalReportNode } from "@uwf/protocol";
 import { hashNode } from "../encoding/hash-node.ts";
 import { GcRefusedError } from "../errors/gc-refused-error.ts";
 import { openFileStore } from "../file/open-file-store.ts";
@@ -191,6 +191,60 @@ for (const name of backends) {
       expect(await store.refs.deleteEvalReport(entry.id)).toBe(true);
       expect((await gcStore(store, { now: later })).deleted).toEqual([node]);
       for (const address of thread.reachable) expect(await store.objects.has(address)).toBe(true);
+      await cleanup();
+    });
+
+    it("keeps the chain of a deleted thread whose head an eval report scored, until the report goes", async () => {
+      const { store, cleanup } = await open();
+      const later = new Date(Date.now() + 2 * HOUR);
+      const thread = await writeSampleThread(store, sampleThreadId(1), 2);
+      const text = await store.objects.put({ type: "text/1", text: "name: smoke\n" });
+      const report: EvalReportNode = {
+        type: "eval-report/1",
+        name: "smoke",
+        createdAt: new Date().toISOString(),
+        source: { kind: "suite", file: "/work/smoke.yaml", text },
+        assertions: [{ name: "ended", kind: "status", status: "ended" }],
+        samples: [
+          {
+            thread: thread.record.id,
+            head: thread.record.head,
+            case: null,
+            variant: null,
+            repeat: null,
+            workflow: thread.record.workflow,
+            status: "active",
+            outcome: null,
+            path: ["writer", "writer"],
+            steps: 2,
+            tokens: 0,
+            costUsd: 0,
+            durationMs: 0,
+            final: {},
+            scores: [{ assertion: "ended", verdict: "failed", score: 0, reason: null, error: null, judge: null }],
+            verdict: "failed",
+            score: 0,
+            error: null,
+          },
+        ],
+        unstarted: [],
+        gate: null,
+        rescoredFrom: null,
+      };
+      const entry = {
+        id: sampleThreadId(7),
+        address: await store.objects.put(report),
+        name: "smoke",
+        createdAt: report.createdAt,
+      };
+      await store.refs.saveEvalReport(entry);
+      expect(await store.refs.deleteThread(thread.record.id, thread.record.head, new Date())).toBe(true);
+      // The report reads its samples' chains: they stay while it is named, though their thread went.
+      expect((await gcStore(store, { now: later })).deleted).toEqual([]);
+      for (const address of thread.reachable) expect(await store.objects.has(address)).toBe(true);
+      expect(await store.refs.deleteEvalReport(entry.id)).toBe(true);
+      const collected = await gcStore(store, { now: later });
+      expect(collected.deleted.sort()).toEqual([...thread.reachable, entry.address, text].sort());
       await cleanup();
     });
 

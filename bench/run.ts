@@ -343,7 +343,7 @@ async function runSuite(): Promise<BenchResults> {
   progress(
     `generating ${plan.evaluation.threads} threads of ${plan.evaluation.steps} steps and scoring them (issue 29)`,
   );
-  const evaluation = await measureEvalScoring(temporaryRoot, plan.evaluation, environment, work);
+  const evaluation = await measureEvalScoring(binary, temporaryRoot, plan.evaluation, environment, work);
   progress(
     `scoring ${evaluation.threads} threads: median ${evaluation.process.medianMs} ms as a process (floor ${evaluation.floorMedianMs} ms)`,
   );

@@ -17,6 +17,10 @@ interface CodedError<C extends ErrorCode> {
  */
 const HINTS: { readonly [C in ErrorCode]?: Hint<C> } = {
   "thread-not-found": () => " (see `uwf list`)",
+  "eval-report-not-found": () => " (see `uwf eval list`)",
+  "eval-errored": (data) =>
+    ` — the report is stored: \`uwf eval show ${text(data.report)}\`; --allow-errors counts such samples as failing`,
+  "eval-gate-failed": (data) => ` — the report is stored: \`uwf eval show ${text(data.report)}\``,
   "workflow-not-found": (data) => ("workflow" in data ? " (see `uwf workflow list`)" : null),
   "agent-failed": (data) => `; see \`uwf show ${text(data.run)} --reply\``,
   "thread-ended": () => " (`uwf resume` continues it if its workflow allows)",

@@ -606,7 +606,7 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
   defineCommand({
     name: "run",
     isDefault: true,
-    description: "score stored threads, or run a suite and score its threads; store and print the report",
+    description: "(the default) score stored threads, or run a suite and score its threads; store and print the report",
     arguments: [{ syntax: "[thread...]", key: "threads", completes: "thread" }],
     options: {
       forksOf: { flags: "--forks-of <thread>", description: "score the forks of this thread", completes: "thread" },
@@ -773,7 +773,8 @@ export const COMMAND_TABLE: CommandTable = [
   }),
   {
     name: "eval",
-    description: "judge experiments: score threads and fork families, run suites, compare, gate CI",
+    description:
+      "judge experiments: `uwf eval [thread...]` (= `eval run`; its flags: `uwf eval run --help`) scores threads, fork families and suites; reports are kept",
     commands: EVAL_COMMANDS,
     examples: [
       "uwf eval --forks-of 01J9 --assert 'outcome: approved'",

@@ -240,6 +240,14 @@ class SuiteRunner {
     for (const [variant, list] of toStart) {
       for (const [run, result] of await this.startCases(variant, list, queued)) runs.set(run, result);
     }
+    return this.finish(planned, runs, queued);
+  }
+
+  /**
+   * Takes every run with a thread to its end: waits for the workers (`queued`), or steps them here, at
+   * most `parallel` at once. The runs come back in the order planned.
+   */
+  async finish(planned: readonly PlannedRun[], runs: Map<PlannedRun, SuiteRun>, queued: boolean): Promise<SuiteRun[]> {
     if (queued) {
       await this.waitForQueued([...runs.values()]);
       for (const run of runs.values()) this.options.onRunFinished?.(run);
@@ -468,18 +476,7 @@ class SuiteRunner {
         runs.set(run, await this.taken(run, record, false, queued));
       }
     }
-    if (queued) {
-      await this.waitForQueued([...runs.values()]);
-      for (const run of runs.values()) this.options.onRunFinished?.(run);
-      return planned.map((run) => runs.get(run) as SuiteRun);
-    }
-    await forEachConcurrently(planned, Math.max(1, this.options.parallel ?? 1), async (run) => {
-      let result = runs.get(run) as SuiteRun;
-      if (result.record !== null && result.error === null) result = await this.drive(run, result);
-      runs.set(run, result);
-      this.options.onRunFinished?.(result);
-    });
-    return planned.map((run) => runs.get(run) as SuiteRun);
+    return this.finish(planned, runs, queued);
   }
 
   /** The fork an earlier call made for this run: the id its folder keeps, if that thread is still a fork of the node. */

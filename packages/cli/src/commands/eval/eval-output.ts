@@ -4,6 +4,7 @@ import type { Store } from "@uwf/cas";
 import {
   buildEvalResult,
   type EvalBaseline,
+  type EvaluateOptions,
   evalOutcomeError,
   renderEvalHtml,
   renderEvalMarkdown,
@@ -82,5 +83,33 @@ export async function evalOutcome(
     format: (value, color) =>
       options.markdown === true ? renderEvalMarkdown(value) : renderEvalTable(value, { color }),
     error: evalOutcomeError(result),
+  };
+}
+
+/** What `eval` and `eval rescore` score with: the flags every evaluation shares, and where it runs. */
+export interface EvaluateFlags extends GateFlags {
+  assert?: string[];
+  name?: string;
+  agent?: string;
+  timeout?: number;
+}
+
+/** The evaluation's options from the command's context and flags: its store, config, clock, ids and notes. */
+export async function evaluateOptionsOf(flags: EvaluateFlags, context: CommandContext): Promise<EvaluateOptions> {
+  return {
+    store: await context.openStore({ create: true }),
+    config: await context.loadConfig(),
+    home: context.home,
+    cwd: context.cwd,
+    host: context.host,
+    now: () => context.now(),
+    newId: () => context.newId(),
+    signal: context.signal,
+    assertions: flags.assert ?? [],
+    name: flags.name,
+    gate: gateFromFlags(flags),
+    defaultAgent: flags.agent,
+    timeoutSeconds: flags.timeout,
+    onNote: (message: string) => context.note(message),
   };
 }

@@ -2,15 +2,12 @@ import { rescoreEvalReport, resolveEvalReport } from "@uwf/eval";
 import type { EvalResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { type EvalOutputOptions, evalOutcome, type GateFlags, gateFromFlags } from "./eval-output.ts";
+import { type EvalOutputOptions, type EvaluateFlags, evalOutcome, evaluateOptionsOf } from "./eval-output.ts";
 
-export interface EvalRescoreCommandOptions extends GateFlags, EvalOutputOptions {
+export interface EvalRescoreCommandOptions extends EvaluateFlags, EvalOutputOptions {
   report: string;
-  assert?: string[];
   /** Score only the `--assert` given, dropping the report's own assertions. */
   replace?: boolean;
-  agent?: string;
-  timeout?: number;
 }
 
 /**
@@ -21,23 +18,8 @@ export async function evalRescoreCommand(
   options: EvalRescoreCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<EvalResult>> {
-  const store = await context.openStore({ create: true });
-  const previous = await resolveEvalReport(store, options.report);
-  const stored = await rescoreEvalReport(previous, {
-    store,
-    config: await context.loadConfig(),
-    home: context.home,
-    cwd: context.cwd,
-    host: context.host,
-    now: () => context.now(),
-    newId: () => context.newId(),
-    signal: context.signal,
-    assertions: options.assert ?? [],
-    replace: options.replace === true,
-    gate: gateFromFlags(options),
-    defaultAgent: options.agent,
-    timeoutSeconds: options.timeout,
-    onNote: (message: string) => context.note(message),
-  });
+  const evaluation = await evaluateOptionsOf(options, context);
+  const previous = await resolveEvalReport(evaluation.store, options.report);
+  const stored = await rescoreEvalReport(previous, { ...evaluation, replace: options.replace === true });
   return evalOutcome(stored, options, context);
 }

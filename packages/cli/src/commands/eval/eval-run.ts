@@ -5,25 +5,21 @@ import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readThreadArguments } from "../thread/read-thread-arguments.ts";
-import { type EvalOutputOptions, evalOutcome, type GateFlags, gateFromFlags } from "./eval-output.ts";
+import { type EvalOutputOptions, type EvaluateFlags, evalOutcome, evaluateOptionsOf } from "./eval-output.ts";
 
-export interface EvalRunCommandOptions extends GateFlags, EvalOutputOptions {
+export interface EvalRunCommandOptions extends EvaluateFlags, EvalOutputOptions {
   /** Thread ids or prefixes; `-` reads more from stdin, one per line. */
   threads?: string[];
   forksOf?: string;
   recursive?: boolean;
   workflow?: string;
   status?: string;
-  assert?: string[];
   suite?: string;
-  name?: string;
   parallel?: number;
   queue?: boolean;
   fresh?: boolean;
   count?: number;
   maxCost?: number;
-  agent?: string;
-  timeout?: number;
 }
 
 /**
@@ -47,25 +43,7 @@ export async function evalRunCommand(
   if (options.suite !== undefined && (options.threads?.length ?? 0) + (options.forksOf === undefined ? 0 : 1) > 0) {
     throw new UsageError("--suite runs its own threads: give it without threads or --forks-of");
   }
-  const store = await context.openStore({ create: true });
-  const config = await context.loadConfig();
-  const gate = gateFromFlags(options);
-  const common = {
-    store,
-    config,
-    home: context.home,
-    cwd: context.cwd,
-    host: context.host,
-    now: () => context.now(),
-    newId: () => context.newId(),
-    signal: context.signal,
-    assertions: options.assert ?? [],
-    name: options.name,
-    gate,
-    defaultAgent: options.agent,
-    timeoutSeconds: options.timeout,
-    onNote: (message: string) => context.note(message),
-  };
+  const common = await evaluateOptionsOf(options, context);
   let stored: StoredEvalReport;
   const counts = { running: 0, queued: 0, done: 0, failed: 0 };
   const startedAt = Date.now();

@@ -142,7 +142,7 @@ describe("copyStore", () => {
   });
 
   it("copies the eval reports' entries once, and reports an id the target holds for another report", async () => {
-    const node = await source.objects.put({ report: "smoke", head: addressOfNode(firstStep) });
+    const node = addressOfNode(nodes["eval-report/1"]);
     const entry = (index: number, name: string) => ({
       id: sampleThreadId(index, "01JR"),
       address: node,

@@ -127,7 +127,7 @@ describe("uwf __complete", () => {
     expect(await complete(["compare", "x", "--sort", "s"])).toEqual(["steps", "status"]);
     expect(await complete(["start", "linear", "--cwd", ""])).toEqual([":directory"]);
     expect(await complete(["completion", ""])).toEqual(["bash", "zsh", "fish"]);
-    expect((await complete(["help", "e"])).map((line) => line.split("\t")[0])).toEqual(["exit-codes"]);
+    expect((await complete(["help", "e"])).map((line) => line.split("\t")[0])).toEqual(["exit-codes", "eval"]);
     // No hidden command, and nothing after a command's last argument.
     expect((await complete(["__"])).length).toBe(0);
     expect(await complete(["log", thread, ""])).toEqual([]);

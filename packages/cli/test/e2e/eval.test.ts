@@ -277,6 +277,27 @@ describe("uwf eval --forks-of", () => {
     });
   });
 
+  it("rescores forks with the steps, tokens and duration of their own, as first scored", async () => {
+    const careful = `scripted:${join(temp.work, "eval", "careful.scenario.yaml")}`;
+    const ran = stepResultSchema.parse(
+      (
+        await temp.uwf(["run", join(temp.work, "eval", "review.yaml"), "-p", "Fix it", "--agent", careful, "--json"])
+      ).json(),
+    );
+    const forks = await temp.uwf(["fork", ran.steps[0]?.address ?? "", "--count", "2"]);
+    expect(forks.exitCode).toBe(0);
+    const stepped = await temp.uwf(["step", "-", "--all", "--agent", careful], { stdin: forks.stdout });
+    expect(stepped.exitCode).toBe(0);
+    const scored = await evalJson(["--forks-of", ran.thread, "--assert", "outcome: approved"]);
+    expect(scored.result?.samples.map((sample) => sample.steps)).toEqual([1, 1]);
+    const rescored = await evalJson(["rescore", scored.result?.report ?? "", "--assert", "own=totals.steps = 1"]);
+    expect(rescored.run.exitCode).toBe(0);
+    const measures = (result: EvalResult | null) =>
+      result?.samples.map(({ thread, steps, tokens, durationMs }) => ({ thread, steps, tokens, durationMs }));
+    expect(measures(rescored.result)).toEqual(measures(scored.result));
+    expect(rescored.result?.summary.overall).toMatchObject({ samples: 2, passed: 2 });
+  });
+
   it("refuses to evaluate nothing, exit 2", async () => {
     const run = await temp.uwf(["eval"]);
     expect(run.exitCode).toBe(2);

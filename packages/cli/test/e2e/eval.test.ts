@@ -100,7 +100,7 @@ describe("uwf eval --suite", () => {
     expect(listed.reports.map((report) => report.report)).toContain(result.report);
     const shownReport = await evalJson(["show", result.report]);
     expect(shownReport.result?.summary).toEqual(result.summary);
-  });
+  }, 60_000);
 
   it("prints a table on a terminal and Markdown to paste into a pull request", async () => {
     const table = await temp.uwf(["eval", "show", first.report]);
@@ -152,7 +152,7 @@ describe("uwf eval --suite", () => {
     });
     expect(allowed.run.exitCode).toBe(3);
     expect(lastError(allowed.run.stderr)).toMatchObject({ code: "eval-gate-failed" });
-  });
+  }, 60_000);
 
   it("rescores a report with a new assertion, starting no thread", async () => {
     const before = await threadCount();

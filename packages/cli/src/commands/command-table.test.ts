@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import { compileExpression, parseAssertionArgument } from "@uwf/eval";
 import * as protocol from "@uwf/protocol";
 import { Option } from "commander";
 import { COMMAND_TABLE, COMPARE_SORT_COLUMNS, HELP_GROUPS } from "./command-table.ts";
@@ -31,6 +32,28 @@ describe("the command table", () => {
       expect(entry.examples.length).toBeGreaterThanOrEqual(1);
       expect(entry.examples.length).toBeLessThanOrEqual(3);
       for (const example of entry.examples) expect(example).toContain("uwf ");
+    }
+  });
+
+  it("gives eval examples whose expressions judge a thread without erring", async () => {
+    const step = { number: 1, address: "0000000000000", role: "reviewer", agent: "scripted", status: "approved" };
+    const view = {
+      thread: "01J9AAAAAAAAAAAAAAAAAAAAAA",
+      status: "ended",
+      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01 },
+      outcome: { role: "reviewer", status: "approved" },
+      steps: [{ ...step, output: { $status: "approved" }, durationMs: 5, usage: null }],
+      final: { $status: "approved" },
+      totals: { steps: 1, tokens: 15, costUsd: 0.01, durationMs: 5 },
+    } as unknown as protocol.EvalThreadView;
+    const examples = allCommands().flatMap(([, command]) => command.examples);
+    const assertions = examples.flatMap((example) => [...example.matchAll(/--assert '([^']*)'/g)].map((m) => m[1]));
+    expect(assertions.length).toBeGreaterThan(0);
+    for (const text of assertions) {
+      const assertion = parseAssertionArgument(text ?? "");
+      if (assertion.kind !== "jsonata") continue;
+      const result = await compileExpression(assertion.name, assertion.expr).evaluate(view);
+      expect(`${text}: ${result.error ?? "ok"}`).toBe(`${text}: ok`);
     }
   });
 

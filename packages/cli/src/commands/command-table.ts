@@ -699,7 +699,7 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
       ...EVAL_OUTPUT_OPTIONS,
     },
     examples: [
-      "uwf eval rescore 01JB --assert 'short=steps < 5'",
+      "uwf eval rescore 01JB --assert 'short=totals.steps < 5'",
       "uwf eval rescore 01JB --replace --assert 'outcome: approved'",
     ],
     json: "evalResultSchema",

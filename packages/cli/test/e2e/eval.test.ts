@@ -100,7 +100,7 @@ describe("uwf eval --suite", () => {
     expect(listed.reports.map((report) => report.report)).toContain(result.report);
     const shownReport = await evalJson(["show", result.report]);
     expect(shownReport.result?.summary).toEqual(result.summary);
-  });
+  }, 60_000);
 
   it("prints a table on a terminal and Markdown to paste into a pull request", async () => {
     const table = await temp.uwf(["eval", "show", first.report]);
@@ -152,7 +152,7 @@ describe("uwf eval --suite", () => {
     });
     expect(allowed.run.exitCode).toBe(3);
     expect(lastError(allowed.run.stderr)).toMatchObject({ code: "eval-gate-failed" });
-  });
+  }, 60_000);
 
   it("rescores a report with a new assertion, starting no thread", async () => {
     const before = await threadCount();
@@ -284,6 +284,27 @@ describe("uwf eval --forks-of", () => {
     expect(result?.summary.overall.fields.find((field) => field.field === "severity")).toMatchObject({
       kind: "categorical",
     });
+  });
+
+  it("rescores forks with the steps, tokens and duration of their own, as first scored", async () => {
+    const careful = `scripted:${join(temp.work, "eval", "careful.scenario.yaml")}`;
+    const ran = stepResultSchema.parse(
+      (
+        await temp.uwf(["run", join(temp.work, "eval", "review.yaml"), "-p", "Fix it", "--agent", careful, "--json"])
+      ).json(),
+    );
+    const forks = await temp.uwf(["fork", ran.steps[0]?.address ?? "", "--count", "2"]);
+    expect(forks.exitCode).toBe(0);
+    const stepped = await temp.uwf(["step", "-", "--all", "--agent", careful], { stdin: forks.stdout });
+    expect(stepped.exitCode).toBe(0);
+    const scored = await evalJson(["--forks-of", ran.thread, "--assert", "outcome: approved"]);
+    expect(scored.result?.samples.map((sample) => sample.steps)).toEqual([1, 1]);
+    const rescored = await evalJson(["rescore", scored.result?.report ?? "", "--assert", "own=totals.steps = 1"]);
+    expect(rescored.run.exitCode).toBe(0);
+    const measures = (result: EvalResult | null) =>
+      result?.samples.map(({ thread, steps, tokens, durationMs }) => ({ thread, steps, tokens, durationMs }));
+    expect(measures(rescored.result)).toEqual(measures(scored.result));
+    expect(rescored.result?.summary.overall).toMatchObject({ samples: 2, passed: 2 });
   });
 
   it("refuses to evaluate nothing, exit 2", async () => {

@@ -69,9 +69,12 @@ export async function rescoreEvalReport(
   return { entry: await saveEvalReport(options.store, node, options.newId), node };
 }
 
-/** The thread's record as the report scored it: at the head, status and outcome the sample kept. */
+/**
+ * The thread's record as the report scored it: at the head, status and outcome the sample kept. Its
+ * chain then had one step per role of its path (`sample.steps` counts only a fork's own steps).
+ */
 function asScored(record: ThreadRecord, sample: EvalSample): ThreadRecord {
-  const scored: ThreadRecord = { ...record, head: sample.head, status: sample.status, stepCount: sample.steps };
+  const scored: ThreadRecord = { ...record, head: sample.head, status: sample.status, stepCount: sample.path.length };
   if (sample.outcome === null) delete scored.outcome;
   else scored.outcome = sample.outcome;
   return scored;

@@ -23,13 +23,15 @@ export async function evaluateSelection(
     records.map((record) => ({ record })),
     { bodies: assertionsNeedBodies(assertions), signal: options.signal },
   );
+  const judge = judgeContextOf(options);
   const samples = await scoreThreads({
     views,
     assertions,
     cwd: options.cwd,
-    judge: judgeContextOf(options),
+    judge,
     signal: options.signal,
   });
+  judge.noteReused();
   const node = {
     type: "eval-report/1" as const,
     name: options.name ?? selectionLabel(options.selection),

@@ -111,11 +111,13 @@ export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<Stor
     });
     scoring.push({ views, assertions, sampleErrors: group.errors });
   }
+  const judge = judgeContextOf(options);
   const samples = await scoreGroups(scoring, {
     cwd: suite.dir,
-    judge: judgeContextOf(options),
+    judge,
     signal: options.signal,
   });
+  judge.noteReused();
   const text = await options.store.objects.put({ type: "text/1", text: suite.text });
   const node: EvalReportNode = {
     type: "eval-report/1",

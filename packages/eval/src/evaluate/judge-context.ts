@@ -8,9 +8,10 @@ import type { EvaluateOptions } from "./evaluate-options.ts";
  * workflow, prompt, folder and inputs) is the same each time it judges the same head, and an
  * ended judging thread is found and reused instead of run again.
  */
-export function judgeContextOf(options: EvaluateOptions): JudgeContext {
+export function judgeContextOf(options: EvaluateOptions): JudgeContext & { noteReused(): void } {
   const cwd = join(options.home, "eval", "judges");
   mkdirSync(cwd, { recursive: true });
+  let reused = 0;
   return {
     store: options.store,
     config: options.config,
@@ -23,7 +24,14 @@ export function judgeContextOf(options: EvaluateOptions): JudgeContext {
     defaultAgent: options.defaultAgent,
     timeoutSeconds: options.timeoutSeconds,
     onJudgeThread: (event) => {
-      if (event.reused) options.onNote?.(`judge ${event.assertion}: ${event.judged} already judged by ${event.thread}`);
+      if (event.reused) reused++;
+    },
+    /** One line for the judges' verdicts read from earlier judging threads instead of run again. */
+    noteReused: () => {
+      if (reused > 0)
+        options.onNote?.(
+          `${reused} judging ${reused === 1 ? "thread" : "threads"} reused: those heads were judged before`,
+        );
     },
   };
 }

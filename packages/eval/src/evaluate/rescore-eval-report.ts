@@ -52,11 +52,13 @@ export async function rescoreEvalReport(
     });
     scoring.push({ views, assertions: group.assertions });
   }
+  const judge = judgeContextOf(options);
   const samples = await scoreGroups(scoring, {
     cwd: options.cwd,
-    judge: judgeContextOf(options),
+    judge,
     signal: options.signal,
   });
+  judge.noteReused();
   const node: EvalReportNode = {
     ...previous.node,
     createdAt: options.now().toISOString(),

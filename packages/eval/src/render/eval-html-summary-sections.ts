@@ -24,7 +24,7 @@ export function variantsSection(result: EvalResult): HtmlFragment {
   const head = html`<tr><th>variant</th>${COUNT_HEADERS}<th class="number">steps p50 / p90</th><th class="number">tokens p50 / p90</th><th class="number">cost p50 / p90 / max</th><th class="number">cost total</th><th class="number">duration p50 / p90 / max</th></tr>`;
   const rows = result.summary.variants.map((variant) => row(variantLabel(variant.variant), variant, false));
   if (result.summary.variants.length !== 1) rows.push(row("all", result.summary.overall, true));
-  return html`<h2 id="variants">Variants</h2>${table(head, rows)}<p class="note">The pass rate leaves errored samples out (counts them as failed with allowErrors); the interval is the 95% Wilson score interval.</p>`;
+  return html`<h2 id="variants">Variants</h2>${table(head, rows)}<p class="note">The pass rate leaves errored samples out (counts them as failed with --allow-errors); the interval is the 95% Wilson score interval.</p>`;
 }
 
 function describeAssertion(assertion: EvalAssertion): string {

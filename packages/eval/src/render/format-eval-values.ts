@@ -1,18 +1,17 @@
-// How the HTML report writes numbers: rates as percentages, money in dollars, durations in ms/s/min.
+// How the HTML report writes numbers: rates as fractions with two decimals (as the table and Markdown
+// do), money in dollars, durations in ms/s/min.
 
 const EMPTY = "–";
 
-/** 0.7 → `70%`, 0.6667 → `66.7%`; null → `–`. */
+/** 0.7 → `0.70`, 0.6667 → `0.67`; null → `–`. */
 export function formatRate(rate: number | null): string {
-  if (rate === null) return EMPTY;
-  const percent = rate * 100;
-  return `${Number.isInteger(percent) ? percent : percent.toFixed(1)}%`;
+  return rate === null ? EMPTY : rate.toFixed(2);
 }
 
-/** A 95% interval as `45.2–88.1%`. */
+/** A 95% interval as `[0.45, 0.88]`. */
 export function formatInterval(interval: { low: number; high: number } | null): string {
   if (interval === null) return EMPTY;
-  return `${(interval.low * 100).toFixed(1)}–${(interval.high * 100).toFixed(1)}%`;
+  return `[${interval.low.toFixed(2)}, ${interval.high.toFixed(2)}]`;
 }
 
 /** A score in [0, 1] with two decimals. */

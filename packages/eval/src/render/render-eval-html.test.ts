@@ -54,9 +54,9 @@ describe("renderEvalHtml", () => {
     expect(page).toContain("variant candidate against variant baseline");
     expect(page).toContain('<h4 class="failed">Regressed cases</h4>');
     expect(page).toContain("pass@k, k = 1…n");
-    // redirect under candidate: 2 of 5 passed, so pass@5 is 100% and pass^2 is 10%.
-    expect(page).toContain("40% · 70% · 90% · 100% · 100%");
-    expect(page).toContain("40% · 10% · 0% · 0% · 0%");
+    // redirect under candidate: 2 of 5 passed, so pass@5 is 1.00 and pass^2 is 0.10.
+    expect(page).toContain("0.40 · 0.70 · 0.90 · 1.00 · 1.00");
+    expect(page).toContain("0.40 · 0.10 · 0.00 · 0.00 · 0.00");
     for (const sample of result.samples) {
       expect(page).toContain(`<code class="thread" title="uwf show ${sample.thread}">${sample.thread}</code>`);
     }

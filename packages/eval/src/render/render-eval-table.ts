@@ -36,8 +36,8 @@ export function renderEvalTable(result: EvalResult, options: RenderEvalTableOpti
 function headline(result: EvalResult, paint: Palette): string {
   const { overall } = result.summary;
   const lines = [
-    `${paint.bold(`eval ${JSON.stringify(result.name)}`)} ${paint.dim(`· report ${result.report} · ${result.createdAt.replace("T", " ").replace(/\.\d+Z$|Z$/, "")} · ${describeSource(result.source)}`)}`,
-    `${overall.samples} samples: ${overall.passed} passed, ${overall.failed} failed, ${overall.errored} errored · pass rate ${formatRate(overall.passRate)}${overall.interval === null ? "" : ` ${paint.dim(formatInterval(overall.interval))}`} · mean score ${formatRate(overall.meanScore)}${result.summary.allowErrors === true ? paint.dim(" · errored counted as failed") : ""}`,
+    `${paint.bold(`eval ${JSON.stringify(result.name)}`)} ${paint.dim(`· report ${result.report} · ${result.createdAt.replace("T", " ").replace(/\.\d+Z$|Z$/, "")}${describeSource(result.source) === result.name ? "" : ` · ${describeSource(result.source)}`}`)}`,
+    `${overall.samples} ${overall.samples === 1 ? "sample" : "samples"}: ${overall.passed} passed, ${overall.failed} failed, ${overall.errored} errored · pass rate ${formatRate(overall.passRate)}${overall.interval === null ? "" : ` ${paint.dim(formatInterval(overall.interval))}`} · mean score ${formatRate(overall.meanScore)}${result.summary.allowErrors === true ? paint.dim(" · errored counted as failed") : ""}`,
   ];
   if (result.rescoredFrom !== null) lines.push(paint.dim(`rescored from report node ${result.rescoredFrom}`));
   if (result.gateHeld === true) lines.push(paint.green("✓ gate held"));

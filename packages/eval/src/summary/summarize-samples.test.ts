@@ -15,7 +15,10 @@ describe("summarizeSamples", () => {
   });
 
   it("leaves errored samples out of the pass rate, or counts them as failed with allowErrors", () => {
-    const samples = [...buildRepeats(4, 3), buildSample({ scores: [buildScore("ok", "errored")] })];
+    const samples = [
+      ...buildRepeats(4, 3, { case: "login" }),
+      buildSample({ case: "login", scores: [buildScore("ok", "errored")] }),
+    ];
     const strict = summarizeSamples(samples, OK);
     expect(strict.overall).toMatchObject({ samples: 5, passed: 3, failed: 1, errored: 1, passRate: 0.75 });
     expect(strict.allowErrors).toBe(false);

@@ -29,7 +29,8 @@ export function summarizeSamples(
           return {
             case: name,
             ...summary,
-            passAtK: caseSamples.length > 1 ? passAtKTable(total, summary.passed) : [],
+            // Repeats are a suite's: threads selected from the store (no case) are no repeats of one task.
+            passAtK: name !== null && caseSamples.length > 1 ? passAtKTable(total, summary.passed) : [],
           };
         }),
       }),

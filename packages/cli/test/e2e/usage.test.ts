@@ -5,7 +5,20 @@ import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts
 // uwf builds only the commander branch that argv names; these pin that usage, help and errors do not notice.
 
 const TOP_LEVEL = ["init", "workflow", "start", "step", "run", "fork", "list", "show", "log", "read", "diff", "tree"];
-const MORE = ["resume", "wait", "cancel", "delete", "thread", "worker", "cas", "store", "config", "setup"];
+const MORE = [
+  "resume",
+  "wait",
+  "cancel",
+  "delete",
+  "thread",
+  "worker",
+  "cas",
+  "store",
+  "config",
+  "setup",
+  "compare",
+  "eval",
+];
 
 let temp: TempHome;
 beforeAll(() => {

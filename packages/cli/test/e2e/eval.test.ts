@@ -239,6 +239,8 @@ function chartState(page: BrowserPage) {
   return page.evaluate<{ charts: number; painted: number; text: string }>(`(() => {
       const canvases = [...document.querySelectorAll("canvas")];
       const painted = canvases.filter((canvas) => {
+        // Until layout gives it a size, a canvas has nothing to read (getImageData throws on a width of 0).
+        if (canvas.width === 0 || canvas.height === 0) return false;
         const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
         for (let index = 3; index < pixels.length; index += 4) if (pixels[index] !== 0) return true;
         return false;

@@ -29,6 +29,8 @@ interface ChartState {
 const CHART_STATE = `(() => {
   const section = document.getElementById("charts");
   const canvases = [...section.querySelectorAll("canvas")].map((canvas) => {
+    // Until layout gives it a size, a canvas has nothing to read (getImageData throws on a width of 0).
+    if (canvas.width === 0 || canvas.height === 0) return { width: canvas.clientWidth, height: canvas.clientHeight, painted: false };
     const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
     let painted = false;
     for (let index = 3; index < pixels.length; index += 4) if (pixels[index] !== 0) { painted = true; break; }
@@ -123,7 +125,7 @@ describe.skipIf(skipReason !== null)("the HTML report in headless Chromium", () 
   it("follows a dark colour scheme: a dark page and light chart text", async () => {
     const page = await chromium.openPage(url, { colorScheme: "dark" });
     pages.push(page);
-    const state = await page.evaluate<ChartState>(CHART_STATE);
+    const state = await paintedState(page);
     expect(state.background).toBe("rgb(13, 17, 23)");
     expect(state.color).toBe("#9198a1");
     expect(state.canvases.every((canvas) => canvas.painted)).toBe(true);
@@ -135,7 +137,7 @@ describe.skipIf(skipReason !== null)("the HTML report in headless Chromium", () 
     writeFileSync(emptyFile, renderEvalHtml(emptyEvalResult()));
     const page = await chromium.openPage(pathToFileURL(emptyFile).href);
     pages.push(page);
-    const state = await page.evaluate<ChartState>(CHART_STATE);
+    const state = await paintedState(page);
     expect(state.count).toBe(5);
     expect(page.problems).toEqual([]);
   });

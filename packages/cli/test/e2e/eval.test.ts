@@ -200,6 +200,9 @@ describe("uwf eval --suite", () => {
     const run = await temp.uwf(["eval", "--suite", bad]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(`${bad}:5:5`);
+    const counted = await temp.uwf(["eval", "--suite", suite, "--count", "3"]);
+    expect(counted.exitCode).toBe(2);
+    expect(counted.stderr).toContain("--count sets how many forks of `from:`");
     expect(await threadCount()).toBe(before);
   });
 });

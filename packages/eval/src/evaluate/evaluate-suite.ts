@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { EvalReportNode } from "@uwf/protocol";
 import { parseAssertionArguments } from "../assertions/parse-assertion.ts";
+import { InvalidSuiteError } from "../errors/invalid-suite-error.ts";
 import type { StoredEvalReport } from "../report/resolve-eval-report.ts";
 import { saveEvalReport } from "../report/save-eval-report.ts";
 import { runSuite } from "../run/run-suite.ts";
@@ -49,6 +50,12 @@ export function suiteRunsDir(home: string): string {
  */
 export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<StoredEvalReport> {
   const loaded = loadSuite(options.file);
+  if (options.count !== undefined && loaded.from === null) {
+    const problem = "--count sets how many forks of `from:` each variant makes; this suite has cases (use repeat:)";
+    throw new InvalidSuiteError(loaded.file, [
+      { file: loaded.file, line: 1, column: 1, path: "count", message: problem },
+    ]);
+  }
   const suite = options.count === undefined ? loaded : { ...loaded, count: options.count };
   const read = readSuiteAssertions(suite);
   const flagged = parseAssertionArguments(options.assertions);

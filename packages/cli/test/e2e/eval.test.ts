@@ -112,6 +112,10 @@ describe("uwf eval --suite", () => {
     expect(markdown.exitCode).toBe(0);
     expect(markdown.stdout).toContain("| careful");
     expect(markdown.stdout).toMatch(/^#+ /m);
+    const both = await temp.uwf(["eval", "show", first.report, "--markdown", "--json"]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stdout).toBe("");
+    expect(lastError(both.stderr).message).toContain("--markdown prints the report as Markdown");
   });
 
   it("reuses the threads and judges of an earlier run, starting none", async () => {

@@ -13,6 +13,7 @@ import {
   type StoredEvalReport,
 } from "@uwf/eval";
 import type { EvalGate, EvalResult } from "@uwf/protocol";
+import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 
@@ -32,6 +33,13 @@ export interface EvalOutputOptions {
   html?: string;
   /** A variant of the report, or another stored report (id or prefix), to compare against. */
   baseline?: string;
+}
+
+/** `--markdown` is text for a person, `--json` a document for a program: refused together, before anything runs. */
+export function checkOutputFlags(options: EvalOutputOptions, context: CommandContext): void {
+  if (options.markdown === true && context.json) {
+    throw new UsageError("--markdown prints the report as Markdown: give it without --json (or --jsonl)");
+  }
 }
 
 /** The gate the flags ask for; null when they ask for none. */

@@ -2,7 +2,13 @@ import { rescoreEvalReport, resolveEvalReport } from "@uwf/eval";
 import type { EvalResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { type EvalOutputOptions, type EvaluateFlags, evalOutcome, evaluateOptionsOf } from "./eval-output.ts";
+import {
+  checkOutputFlags,
+  type EvalOutputOptions,
+  type EvaluateFlags,
+  evalOutcome,
+  evaluateOptionsOf,
+} from "./eval-output.ts";
 
 export interface EvalRescoreCommandOptions extends EvaluateFlags, EvalOutputOptions {
   report: string;
@@ -18,6 +24,7 @@ export async function evalRescoreCommand(
   options: EvalRescoreCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<EvalResult>> {
+  checkOutputFlags(options, context);
   const evaluation = await evaluateOptionsOf(options, context);
   const previous = await resolveEvalReport(evaluation.store, options.report);
   const stored = await rescoreEvalReport(previous, { ...evaluation, replace: options.replace === true });

@@ -5,7 +5,13 @@ import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readThreadArguments } from "../thread/read-thread-arguments.ts";
-import { type EvalOutputOptions, type EvaluateFlags, evalOutcome, evaluateOptionsOf } from "./eval-output.ts";
+import {
+  checkOutputFlags,
+  type EvalOutputOptions,
+  type EvaluateFlags,
+  evalOutcome,
+  evaluateOptionsOf,
+} from "./eval-output.ts";
 
 export interface EvalRunCommandOptions extends EvaluateFlags, EvalOutputOptions {
   /** Thread ids or prefixes; `-` reads more from stdin, one per line. */
@@ -43,6 +49,7 @@ export async function evalRunCommand(
   if (options.suite !== undefined && (options.threads?.length ?? 0) + (options.forksOf === undefined ? 0 : 1) > 0) {
     throw new UsageError("--suite runs its own threads: give it without threads or --forks-of");
   }
+  checkOutputFlags(options, context);
   const common = await evaluateOptionsOf(options, context);
   let stored: StoredEvalReport;
   const counts = { running: 0, queued: 0, done: 0, failed: 0 };

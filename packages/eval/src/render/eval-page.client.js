@@ -138,9 +138,10 @@
 
     distributionChart("Cost per sample (USD)", data.costUsd, (value) => `$${Number(value).toFixed(4)}`);
     distributionChart(
-      "Duration per sample (seconds)",
+      "Duration per sample",
       data.durationSeconds,
-      (value) => `${Number(value).toFixed(1)} s`,
+      // Scripted runs take milliseconds: under a second, ticks in ms so they do not all read "0.1 s".
+      (value) => (Number(value) < 1 ? `${Math.round(Number(value) * 1000)} ms` : `${Number(value).toFixed(1)} s`),
     );
 
     if (data.cases !== null) {

@@ -90,7 +90,7 @@ describe.skipIf(skipReason !== null)("the HTML report in headless Chromium", () 
       "Outcomes (thread status · final $status · ending role)",
       "Pass rate with its 95% Wilson interval",
       "Cost per sample (USD)",
-      "Duration per sample (seconds)",
+      "Duration per sample",
       "Pass rate per case",
     ]);
     expect(state.count).toBe(6);

@@ -77,6 +77,7 @@ describe("the @uwf/engine entry", () => {
       "stepThread",
       "stepUntilDone",
       "stopReplacedAgent",
+      "toStepSummary",
       "waitForThreads",
       "withThreadLease",
       "workClaimedThread",

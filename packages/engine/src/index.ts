@@ -48,7 +48,7 @@ export {
 } from "./fork/fork-thread.ts";
 export { expandNode } from "./history/expand-node.ts";
 export { type HistoryStep, loadHistory } from "./history/load-history.ts";
-export { loadStepSummaries } from "./history/load-step-summaries.ts";
+export { loadStepSummaries, toStepSummary } from "./history/load-step-summaries.ts";
 export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./history/read-chain.ts";
 export {
   CANCEL_WAIT_MS,

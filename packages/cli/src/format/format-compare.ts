@@ -3,6 +3,7 @@ import { createPalette } from "./create-palette.ts";
 import { type FitColumn, fitTable } from "./fit-table.ts";
 import { formatDuration } from "./format-duration.ts";
 import { describeOutcome } from "./format-step-result.ts";
+import { threadStatusPaint } from "./thread-status-paint.ts";
 
 export interface FormatCompareOptions {
   /** The terminal's width: columns are cut or left out to fit it (`--wide`: undefined, all). */
@@ -20,13 +21,7 @@ export function formatCompare(result: CompareResult, color: boolean, options: Fo
   if (result.rows.length === 0) {
     return `no thread holds ${result.at?.address ?? result.reference}, and no fork was made at it`;
   }
-  const statusColor: Record<string, (text: string) => string> = {
-    active: paint.green,
-    suspended: paint.yellow,
-    ended: paint.dim,
-    cancelled: paint.dim,
-    failed: paint.red,
-  };
+  const statusColor = threadStatusPaint(paint);
   const rows = result.rows;
   const cells = (cell: (row: CompareRow) => string) => rows.map(cell);
   const indent = (row: CompareRow) => (result.sort === null ? "  ".repeat(row.depth) : "");

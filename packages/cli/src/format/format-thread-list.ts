@@ -5,6 +5,7 @@ import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { type FitColumn, fitTable } from "./fit-table.ts";
 import { formatTimestamp } from "./format-duration.ts";
 import { describeOutcome } from "./format-step-result.ts";
+import { threadStatusPaint } from "./thread-status-paint.ts";
 
 export interface FormatThreadListOptions {
   /** The terminal's width: columns are said shorter, cut or left out to fit it (`list --wide`: undefined, all). */
@@ -21,14 +22,7 @@ export function formatThreadList(result: ListResult, color: boolean, options: Fo
   const paint = createPalette(color);
   if (result.threads.length === 0)
     return result.total === 0 ? "no threads" : `no threads at offset ${result.offset} (of ${result.total})`;
-  const statusColor: Record<string, (text: string) => string> = {
-    active: paint.green,
-    suspended: paint.yellow,
-    ended: paint.dim,
-    cancelled: paint.dim,
-    failed: paint.red,
-    corrupt: paint.red,
-  };
+  const statusColor = threadStatusPaint(paint);
   const threads = result.threads;
   const cells = (cell: (thread: ListedThread) => string) => threads.map(cell);
   const columns: FitColumn[] = [

@@ -9,7 +9,10 @@ export async function loadStepSummaries(store: Pick<Store, "objects" | "refs">, 
   return (await loadHistory(store.objects, chain)).map(toStepSummary);
 }
 
-export function toStepSummary(step: HistoryStep): StepSummary {
+/** A step as `log` reports it, from what a history step (or a reader of the same nodes) knows of it. */
+export function toStepSummary(
+  step: Pick<HistoryStep, "number" | "address" | "role" | "agent" | "output" | "startedAt" | "completedAt" | "usage">,
+): StepSummary {
   const status = step.output.$status;
   return {
     number: step.number,

@@ -1,5 +1,5 @@
 import type { Store } from "@uwf/cas";
-import { readChain, resolveThread, type ThreadChain, UnexpectedNodeKindError } from "@uwf/engine";
+import { readChain, resolveThread, type ThreadChain, toStepSummary, UnexpectedNodeKindError } from "@uwf/engine";
 import {
   type Address,
   type AgentRunNode,
@@ -125,20 +125,17 @@ class CachedReader {
       this.node<AgentRunNode>(node.run, "agent-run/1"),
       withBody ? this.node<TextNode>(node.body, "text/1") : undefined,
     ]);
-    const status = output.fields.$status;
-    return {
+    const summary = toStepSummary({
       number: index + 1,
       address,
       role: node.role,
       agent: run.agent,
-      status: typeof status === "string" ? status : null,
       output: output.fields,
       startedAt: node.startedAt,
       completedAt: node.completedAt,
-      durationMs: Date.parse(node.completedAt) - Date.parse(node.startedAt),
       usage: run.usage,
-      ...(body === undefined ? {} : { body: body.text }),
-    };
+    });
+    return body === undefined ? summary : { ...summary, body: body.text };
   }
 
   /** The node at `address`, read once per call, checked to be of `kind`. */

@@ -1,0 +1,13 @@
+import type { Palette } from "./create-palette.ts";
+
+/** How a thread's status is coloured in a table (`list`, `compare`): live green, waiting yellow, done dim, broken red. */
+export function threadStatusPaint(paint: Palette): Record<string, (text: string) => string> {
+  return {
+    active: paint.green,
+    suspended: paint.yellow,
+    ended: paint.dim,
+    cancelled: paint.dim,
+    failed: paint.red,
+    corrupt: paint.red,
+  };
+}

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /** The one-way order of the packages: a package may import only packages before it. */
-export const PACKAGE_ORDER = ["protocol", "cas", "workflow", "agents", "engine", "eval", "cli"] as const;
+export const PACKAGE_ORDER = ["protocol", "cas", "workflow", "agents", "engine", "eval", "ui", "cli"] as const;
 
 export interface SourceFile {
   /** Path relative to the repository root. */
@@ -16,7 +16,7 @@ export interface SourceFile {
   imports: { specifier: string; resolved: string | null; dynamic: boolean }[];
 }
 
-const transpiler = new Bun.Transpiler({ loader: "ts" });
+const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
 
 function listTypeScript(directory: string): string[] {
   const files: string[] = [];
@@ -24,13 +24,13 @@ function listTypeScript(directory: string): string[] {
     if (entry === "node_modules" || entry === "dist") continue;
     const path = join(directory, entry);
     if (statSync(path).isDirectory()) files.push(...listTypeScript(path));
-    else if (entry.endsWith(".ts") && !entry.endsWith(".d.ts")) files.push(path);
+    else if (/\.tsx?$/.test(entry) && !entry.endsWith(".d.ts")) files.push(path);
   }
   return files;
 }
 
 function isTestFile(path: string): boolean {
-  return /\.test\.ts$/.test(path) || /\/test\//.test(path) || /\/testing\//.test(path);
+  return /\.test\.tsx?$/.test(path) || /\/test\//.test(path) || /\/testing\//.test(path);
 }
 
 /** Every TypeScript file under packages/NAME/{src,test,scripts}, with its value imports. */
@@ -47,11 +47,13 @@ export function readSourceFiles(root: string): SourceFile[] {
         continue;
       }
       for (const absolute of listTypeScript(directory)) {
-        const imports = transpiler.scanImports(readFileSync(absolute, "utf8").replace(/^#!.*/, "")).map((found) => ({
-          specifier: found.path,
-          resolved: found.path.startsWith(".") ? relative(root, resolve(dirname(absolute), found.path)) : null,
-          dynamic: found.kind === "dynamic-import",
-        }));
+        const imports = transpilers[absolute.endsWith(".tsx") ? "tsx" : "ts"]
+          .scanImports(readFileSync(absolute, "utf8").replace(/^#!.*/, ""))
+          .map((found) => ({
+            specifier: found.path,
+            resolved: found.path.startsWith(".") ? relative(root, resolve(dirname(absolute), found.path)) : null,
+            dynamic: found.kind === "dynamic-import",
+          }));
         const path = relative(root, absolute);
         files.push({ path, packageName, isTest: part !== "src" || isTestFile(path), imports });
       }

@@ -209,6 +209,8 @@ export {
   threadReleasedEventSchema,
   threadStoppedEventSchema,
   threadSuspendedEventSchema,
+  type UiStartedEvent,
+  uiStartedEventSchema,
   type WorkerStartedEvent,
   type WorkerStoppedEvent,
   workerStartedEventSchema,
@@ -257,6 +259,12 @@ export {
   type InitResult,
   initResultSchema,
 } from "./results/home-results.ts";
+export {
+  type LiveEvent,
+  liveEventSchema,
+  type ThreadUpdatedEvent,
+  threadUpdatedEventSchema,
+} from "./results/live-events.ts";
 export {
   type ExpandedNode,
   expandedNodeSchema,

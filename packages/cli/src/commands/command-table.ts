@@ -1,3 +1,4 @@
+import type { CommandContext } from "../pipeline/command-context.ts";
 import { type CommandEntry, type CommandTable, defineCommand, withoutOptions } from "./define-command.ts";
 import {
   collect,
@@ -7,6 +8,7 @@ import {
   parsePositiveNumber,
   parseRate,
 } from "./option-value-parsers.ts";
+import type { UiCommandOptions } from "./ui/ui.ts";
 
 /**
  * Every command: its arguments, flags, description, examples and the module that runs it. The
@@ -20,7 +22,7 @@ import {
  */
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
-  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree"] },
+  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui"] },
   { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval"] },
   { heading: "Workers:", commands: ["worker", "wait"] },
   { heading: "Store:", commands: ["cas", "store"] },
@@ -770,6 +772,28 @@ export const COMMAND_TABLE: CommandTable = [
     examples: ["uwf worker --concurrency 4", "uwf worker --workflow review --once", "uwf worker --jsonl >> worker.log"],
     json: "workerResultSchema (--jsonl: cliEventSchema)",
     load: async () => (await import("./worker.ts")).workerCommand,
+  }),
+  defineCommand({
+    name: "ui",
+    description:
+      "serve a local web page over the store: threads live, graphs, fork trees, diffs, eval reports, actions",
+    options: {
+      port: {
+        flags: "--port <n>",
+        description: "listen on this port (default 7323, or a free one when that is taken; 0: a free one)",
+        parse: parseNonNegativeInteger,
+      },
+      host: { flags: "--host <addr>", description: "listen on this address (default 127.0.0.1)" },
+      open: { flags: "--open", description: "open the page in the default browser" },
+      readOnly: { flags: "--read-only", description: "serve no actions: nothing can be stepped, forked or cancelled" },
+      token: { flags: "--token <token>", description: "the session token (default: a new random one per start)" },
+    },
+    examples: ["uwf ui", "uwf ui --port 0 --open", "uwf ui --host 0.0.0.0 --read-only"],
+    // The command table is handed over rather than imported: each API call runs one of its commands.
+    load: async () => {
+      const { uiCommand } = await import("./ui/ui.ts");
+      return (options: UiCommandOptions, context: CommandContext) => uiCommand(options, context, COMMAND_TABLE);
+    },
   }),
   {
     name: "eval",

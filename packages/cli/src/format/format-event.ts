@@ -11,6 +11,9 @@ import { formatWorkerEvent } from "./format-worker-event.ts";
  */
 export function formatEvent(event: CliEvent, color: boolean, options: EmitOptions = {}): string {
   if ("worker" in event && event.worker !== undefined) return formatWorkerEvent(event, color);
+  if (event.type === "ui-started") {
+    return `uwf ui: ${event.url}${event.readOnly ? " (read-only)" : ""}\nopen it in a browser; Ctrl-C stops the server`;
+  }
   if (event.type !== "step-finished") return "";
   const line = formatStepLine(event, color);
   return options.showThread === true ? `${createPalette(color).cyan(event.thread)} ${line}` : line;

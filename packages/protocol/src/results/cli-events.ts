@@ -183,6 +183,16 @@ export const workerStoppedEventSchema = z.object({
 });
 export type WorkerStoppedEvent = z.infer<typeof workerStoppedEventSchema>;
 
+/** `uwf ui` is serving its page at `url` (with the session token for the first visit) until stopped. */
+export const uiStartedEventSchema = z.object({
+  type: z.literal("ui-started"),
+  thread: z.null(),
+  url: z.string(),
+  readOnly: z.boolean(),
+  at: z.string(),
+});
+export type UiStartedEvent = z.infer<typeof uiStartedEventSchema>;
+
 export const cliEventSchema = z.discriminatedUnion("type", [
   stepStartedEventSchema,
   stepFinishedEventSchema,
@@ -196,5 +206,6 @@ export const cliEventSchema = z.discriminatedUnion("type", [
   threadFailedEventSchema,
   threadReleasedEventSchema,
   workerStoppedEventSchema,
+  uiStartedEventSchema,
 ]);
 export type CliEvent = z.infer<typeof cliEventSchema>;

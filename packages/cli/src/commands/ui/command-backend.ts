@@ -1,0 +1,74 @@
+import type { Store } from "@uwf/cas";
+import type { CommandOutcome, CommandPath, UiBackend } from "@uwf/ui";
+import { exitCodeForError } from "../../exit-codes.ts";
+import { type CommandContext, createContext } from "../../pipeline/command-context.ts";
+import { describeError } from "../../pipeline/report-error.ts";
+import { type CommandEntry, type CommandTable, isCommandGroup } from "../define-command.ts";
+
+/**
+ * The web UI's backend: each API call runs the command of the command table that `uwf … --json` runs,
+ * with a context like the CLI's (quiet, non-interactive, machine output) whose store is the one
+ * `uwf ui` opened, so every request sees one store and its errors are reported as the CLI reports them.
+ */
+export function createCommandBackend(
+  commands: CommandTable,
+  context: CommandContext,
+  store: Store,
+  watch: UiBackend["watch"],
+): UiBackend {
+  return {
+    async run(command, options, signal): Promise<CommandOutcome> {
+      const entry = findCommand(commands, command);
+      const requestContext: CommandContext = {
+        ...createContext({
+          home: context.home,
+          storeFlag: context.storeFlag,
+          cwd: context.cwd,
+          env: context.env,
+          json: true,
+          quiet: true,
+          verbose: false,
+          color: false,
+          interactive: false,
+          signal,
+          secondSignal: () => signal,
+          newId: context.newId,
+          progress: () => {},
+          emit: async () => {},
+        }),
+        openStore: async () => store,
+        close: async () => {},
+        loadConfig: () => context.loadConfig(),
+      };
+      try {
+        const run = await entry.load();
+        const outcome = await run(withoutUndefined(options), requestContext);
+        if (outcome.error !== undefined) throw outcome.error;
+        return { ok: true, result: outcome.result, exitCode: outcome.exitCode ?? 0 };
+      } catch (error) {
+        const described = describeError(error);
+        return { ok: false, error: described, exitCode: exitCodeForError(described.code) };
+      }
+    },
+    watch,
+  };
+}
+
+function findCommand(table: CommandTable, path: CommandPath): CommandEntry {
+  let entries = table;
+  for (const [index, word] of path.entries()) {
+    const found = entries.find((entry) => entry.name === word);
+    if (found === undefined) break;
+    if (!isCommandGroup(found)) {
+      if (index === path.length - 1) return found;
+      break;
+    }
+    entries = found.commands;
+  }
+  throw new Error(`no command ${path.join(" ")} in the command table`);
+}
+
+/** An option the request left out is absent, as a flag not given on the command line. */
+function withoutUndefined(options: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,60 @@
+import type { ComponentChildren } from "preact";
+import { DiffPage } from "./pages/diff-page.tsx";
+import { ExperimentPage } from "./pages/experiment-page.tsx";
+import { ExperimentsPage } from "./pages/experiments-page.tsx";
+import { FamilyPage } from "./pages/family-page.tsx";
+import { ThreadGraphPage, WorkflowGraphPage } from "./pages/graph-page.tsx";
+import { StepPage } from "./pages/step-page.tsx";
+import { ThreadPage } from "./pages/thread-page.tsx";
+import { ThreadsPage } from "./pages/threads-page.tsx";
+import { Link, matchPath, useLocation } from "./router.tsx";
+import { useSession } from "./session.ts";
+
+/** Each page of the app: its path pattern and what it shows. The server serves index.html for all of them. */
+const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, string>): ComponentChildren }> = [
+  { pattern: "/", render: () => <ThreadsPage /> },
+  { pattern: "/threads/:id", render: (params) => <ThreadPage id={params.id as string} /> },
+  { pattern: "/threads/:id/graph", render: (params) => <ThreadGraphPage id={params.id as string} /> },
+  { pattern: "/threads/:id/family", render: (params) => <FamilyPage id={params.id as string} /> },
+  { pattern: "/steps/:address", render: (params) => <StepPage address={params.address as string} /> },
+  {
+    pattern: "/diff/:left/:right",
+    render: (params) => <DiffPage left={params.left as string} right={params.right as string} />,
+  },
+  {
+    pattern: "/workflows/:reference",
+    render: (params) => <WorkflowGraphPage reference={params.reference as string} />,
+  },
+  { pattern: "/experiments", render: () => <ExperimentsPage /> },
+  { pattern: "/experiments/:id", render: (params) => <ExperimentPage id={params.id as string} /> },
+];
+
+export function App() {
+  const location = useLocation();
+  const session = useSession();
+  let page: ComponentChildren = <p class="empty">No such page: {location.path}</p>;
+  for (const candidate of PAGES) {
+    const params = matchPath(candidate.pattern, location.path);
+    if (params !== null) {
+      page = candidate.render(params);
+      break;
+    }
+  }
+  return (
+    <>
+      <header class="top">
+        <Link href="/" class="brand">
+          uwf
+        </Link>
+        <nav>
+          <Link href="/">Threads</Link>
+          <Link href="/experiments">Experiments</Link>
+        </nav>
+        <span class="session">
+          {session === null ? "" : `${session.readOnly ? "read-only · " : ""}uwf ${session.version}`}
+        </span>
+      </header>
+      <main>{page}</main>
+    </>
+  );
+}

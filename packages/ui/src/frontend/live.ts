@@ -1,0 +1,17 @@
+import type { LiveEvent } from "@uwf/protocol";
+import { useEffect, useRef } from "preact/hooks";
+
+/**
+ * Calls `onEvent` with each change any process makes to the store (the server's Server-Sent Events,
+ * `/api/events`, the `--jsonl` shapes plus `thread-updated`); `thread` limits them to one thread.
+ * EventSource reconnects by itself and sends Last-Event-ID, so nothing is missed across a reconnect.
+ */
+export function useLiveEvents(onEvent: (event: LiveEvent) => void, thread?: string): void {
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  useEffect(() => {
+    const source = new EventSource(thread === undefined ? "/api/events" : `/api/events?thread=${thread}`);
+    source.onmessage = (message) => handler.current(JSON.parse(message.data) as LiveEvent);
+    return () => source.close();
+  }, [thread]);
+}

@@ -1,0 +1,7 @@
+export function DiffPage(props: { left: string; right: string }) {
+  return (
+    <h1>
+      Diff {props.left} {props.right}
+    </h1>
+  );
+}

@@ -1,0 +1,3 @@
+export function ExperimentPage(props: { id: string }) {
+  return <h1>ExperimentPage</h1>;
+}

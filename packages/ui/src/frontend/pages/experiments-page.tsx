@@ -1,0 +1,3 @@
+export function ExperimentsPage() {
+  return <h1>ExperimentsPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function FamilyPage(props: { id: string }) {
+  return <h1>FamilyPage</h1>;
+}

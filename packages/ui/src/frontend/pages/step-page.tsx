@@ -1,0 +1,3 @@
+export function StepPage(props: { address: string }) {
+  return <h1>StepPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function ThreadPage(props: { id: string }) {
+  return <h1>ThreadPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function ThreadsPage() {
+  return <h1>ThreadsPage</h1>;
+}

@@ -1,0 +1,179 @@
+import type { CommandPath } from "./ui-backend.ts";
+
+/**
+ * One endpoint of the JSON API: the uwf command it runs and how the request becomes that command's
+ * options. Every response body is that command's `--json` result (see `uwf help json`): the API has
+ * no second model of the data. `mutating` endpoints are POSTs: absent under `--read-only`, and they
+ * need the session token.
+ */
+export interface ApiRoute {
+  method: "GET" | "POST";
+  /** A Bun route pattern: `/api/threads/:id`. */
+  path: string;
+  command: CommandPath;
+  mutating: boolean;
+  options(request: ApiRequest): Record<string, unknown>;
+}
+
+export interface ApiRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body of a POST (an object), else {}. */
+  body: Record<string, unknown>;
+}
+
+function optionalNumber(text: string | null): number | undefined {
+  if (text === null || text === "") return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function optionalText(text: string | null): string | undefined {
+  return text === null || text === "" ? undefined : text;
+}
+
+function flag(text: string | null): boolean | undefined {
+  return text === "1" || text === "true" ? true : undefined;
+}
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    method: "GET",
+    path: "/api/threads",
+    command: ["list"],
+    mutating: false,
+    options: ({ query }) => ({
+      status: optionalText(query.get("status")),
+      outcome: optionalText(query.get("outcome")),
+      workflow: optionalText(query.get("workflow")),
+      forksOf: optionalText(query.get("forksOf")),
+      recursive: flag(query.get("recursive")),
+      running: flag(query.get("running")),
+      limit: optionalNumber(query.get("limit")),
+      offset: optionalNumber(query.get("offset")),
+    }),
+  },
+  {
+    method: "GET",
+    path: "/api/threads/:id",
+    command: ["show"],
+    mutating: false,
+    options: ({ params }) => ({ reference: params.id }),
+  },
+  {
+    method: "GET",
+    path: "/api/threads/:id/log",
+    command: ["log"],
+    mutating: false,
+    options: ({ params }) => ({ thread: params.id }),
+  },
+  {
+    method: "GET",
+    path: "/api/threads/:id/tree",
+    command: ["tree"],
+    mutating: false,
+    options: ({ params }) => ({ thread: params.id }),
+  },
+  {
+    method: "GET",
+    path: "/api/threads/:id/compare",
+    command: ["compare"],
+    mutating: false,
+    options: ({ params }) => ({ reference: params.id }),
+  },
+  {
+    method: "GET",
+    path: "/api/nodes/:address",
+    command: ["show"],
+    mutating: false,
+    options: ({ params }) => ({ reference: params.address }),
+  },
+  {
+    method: "GET",
+    path: "/api/nodes/:address/prompt",
+    command: ["show"],
+    mutating: false,
+    options: ({ params }) => ({ reference: params.address, prompt: true }),
+  },
+  {
+    method: "GET",
+    path: "/api/nodes/:address/reply",
+    command: ["show"],
+    mutating: false,
+    options: ({ params }) => ({ reference: params.address, reply: true }),
+  },
+  {
+    method: "GET",
+    path: "/api/diff/:left/:right",
+    command: ["diff"],
+    mutating: false,
+    options: ({ params }) => ({ left: params.left, right: params.right, bodies: true }),
+  },
+  { method: "GET", path: "/api/workflows", command: ["workflow", "list"], mutating: false, options: () => ({}) },
+  {
+    method: "GET",
+    path: "/api/workflows/:reference",
+    command: ["workflow", "show"],
+    mutating: false,
+    options: ({ params }) => ({ reference: params.reference }),
+  },
+  {
+    method: "GET",
+    path: "/api/evals",
+    command: ["eval", "list"],
+    mutating: false,
+    options: ({ query }) => ({
+      name: optionalText(query.get("name")),
+      limit: optionalNumber(query.get("limit")),
+      offset: optionalNumber(query.get("offset")),
+    }),
+  },
+  {
+    method: "GET",
+    path: "/api/evals/:id",
+    command: ["eval", "show"],
+    mutating: false,
+    options: ({ params }) => ({ report: params.id }),
+  },
+  {
+    method: "POST",
+    path: "/api/threads/:id/step",
+    command: ["step"],
+    mutating: true,
+    options: ({ params, body }) => ({
+      threads: [params.id],
+      all: body.all === true ? true : undefined,
+      steps: typeof body.steps === "number" ? body.steps : undefined,
+    }),
+  },
+  {
+    method: "POST",
+    path: "/api/threads/:id/resume",
+    command: ["resume"],
+    mutating: true,
+    options: ({ params, body }) => ({
+      thread: params.id,
+      prompt: typeof body.prompt === "string" ? body.prompt : undefined,
+      all: body.all === true ? true : undefined,
+    }),
+  },
+  {
+    method: "POST",
+    path: "/api/threads/:id/cancel",
+    command: ["cancel"],
+    mutating: true,
+    options: ({ params }) => ({ thread: params.id, wait: true }),
+  },
+  {
+    method: "POST",
+    path: "/api/nodes/:address/fork",
+    command: ["fork"],
+    mutating: true,
+    // `reply` (the edited reply's text) is written to a file by the server first: see start-ui-server.ts.
+    options: ({ params, body }) => ({
+      reference: params.address,
+      from: typeof body.from === "string" ? body.from : undefined,
+      queue: body.queue === true ? true : undefined,
+    }),
+  },
+];

@@ -1,0 +1,133 @@
+/**
+ * The web UI as its users meet it: the real `uwf ui` process on a temp home, and pages opened in a real
+ * headless Chromium (Debian's `chromium`) driven by puppeteer-core. Every page records what it reported
+ * as wrong (console errors, uncaught exceptions, failed requests), and a failed check saves a screenshot.
+ */
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findChromium } from "@uwf/cas/test";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import type { TempHome } from "./temp-home.ts";
+
+export interface RunningUi {
+  /** The printed URL, with the session token: opening it sets the session cookie. */
+  url: string;
+  /** `http://127.0.0.1:PORT`, no path. */
+  origin: string;
+  process: ReturnType<typeof Bun.spawn>;
+  /** Everything the server printed on stderr so far. */
+  stderr(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number>;
+}
+
+/** Starts `uwf ui --port 0 ARGS…` in the home and waits for the URL it prints. */
+export async function startUi(home: TempHome, args: readonly string[] = []): Promise<RunningUi> {
+  const child = home.spawn(["ui", "--port", "0", ...args]);
+  let stderr = "";
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr as ReadableStream<Uint8Array>) stderr += decoder.decode(chunk);
+  })();
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let stdout = "";
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const found = /https?:\/\/\S+/.exec(stdout);
+    if (found !== null) {
+      reader.releaseLock();
+      const url = found[0];
+      return {
+        url,
+        origin: new URL(url).origin,
+        process: child,
+        stderr: () => stderr,
+        async stop() {
+          child.kill("SIGTERM");
+          return await child.exited;
+        },
+      };
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`uwf ui printed no URL within 20 s; stdout: ${stdout}; stderr: ${stderr}`);
+    }
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`uwf ui exited (${await child.exited}) before printing a URL: ${stderr}`);
+    stdout += decoder.decode(value);
+  }
+}
+
+/** Launches the headless Chromium the tests drive (throws when it is not installed: skip with chromiumSkipReason). */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = findChromium();
+  if (executablePath === null) throw new Error("chromium is not installed (apt-get install chromium)");
+  return puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+  });
+}
+
+export interface CheckedPage {
+  page: Page;
+  /** Console errors, uncaught exceptions and failed requests, since the page was opened. */
+  problems: string[];
+}
+
+/** A new tab that records its problems, at `url`, once the page's network is quiet. */
+export async function openPage(browser: Browser, url: string): Promise<CheckedPage> {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`exception: ${(error as Error).message}`));
+  page.on("requestfailed", (request) => {
+    // An EventSource closed by navigation is not a failure of the page.
+    if (request.url().includes("/api/events")) return;
+    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ""}`);
+  });
+  await page.goto(url, { waitUntil: "networkidle2" });
+  return { page, problems };
+}
+
+/** Where failed checks leave their screenshots: `UWF_TEST_ARTIFACTS`, else the temp dir. */
+export function screenshotDirectory(): string {
+  const directory = process.env.UWF_TEST_ARTIFACTS ?? join(tmpdir(), "uwf-ui-screenshots");
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
+
+/**
+ * Runs `check` on the page; when it throws, saves a full-page screenshot named after `name` and
+ * rethrows with the screenshot's path added to the message.
+ */
+export async function withScreenshotOnFailure<T>(page: Page, name: string, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    const path = join(screenshotDirectory(), `${name.replace(/[^a-z0-9-]+/gi, "-")}-${Date.now()}.png`);
+    try {
+      await page.screenshot({ path: path as `${string}.png`, fullPage: true });
+    } catch {
+      // The page may be gone; the original error matters more.
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`${message}\n(screenshot: ${path})`);
+  }
+}
+
+/** Waits until `selector` is on the page and its text contains `text`. */
+export async function waitForText(page: Page, selector: string, text: string, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(
+    (css: string, wanted: string) =>
+      Array.from(document.querySelectorAll(css)).some((element) => (element.textContent ?? "").includes(wanted)),
+    { timeout },
+    selector,
+    text,
+  );
+}

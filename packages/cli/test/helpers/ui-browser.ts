@@ -123,11 +123,7 @@ export async function withScreenshotOnFailure<T>(page: Page, name: string, check
 
 /** Waits until `selector` is on the page and its text contains `text`. */
 export async function waitForText(page: Page, selector: string, text: string, timeout = 10_000): Promise<void> {
-  await page.waitForFunction(
-    (css: string, wanted: string) =>
-      Array.from(document.querySelectorAll(css)).some((element) => (element.textContent ?? "").includes(wanted)),
-    { timeout },
-    selector,
-    text,
-  );
+  // A string, evaluated in the page: the tests' TypeScript has no DOM types.
+  const expression = `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).some((element) => (element.textContent ?? "").includes(${JSON.stringify(text)}))`;
+  await page.waitForFunction(expression, { timeout });
 }

@@ -24,7 +24,7 @@ export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly st
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui"] },
   { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval"] },
-  { heading: "Workers:", commands: ["worker", "wait"] },
+  { heading: "Workers:", commands: ["worker", "queue", "wait"] },
   { heading: "Store:", commands: ["cas", "store"] },
   { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
 ];
@@ -339,6 +339,14 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     ],
     json: "stepResultSchema, or shownThreadSchema with --queue",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,
+  }),
+  defineCommand({
+    name: "queue",
+    description: "leave an active (or failed) thread to `uwf worker`: it is queued for the next worker to claim",
+    arguments: [THREAD_ARGUMENT],
+    examples: ["uwf queue 01J9", 'uwf queue "$T" && uwf worker --once'],
+    json: "shownThreadSchema",
+    load: async () => (await import("./thread/queue.ts")).queueCommand,
   }),
   defineCommand({
     name: "wait",

@@ -794,9 +794,14 @@ export const COMMAND_TABLE: CommandTable = [
       host: { flags: "--host <addr>", description: "listen on this address (default 127.0.0.1)" },
       open: { flags: "--open", description: "open the page in the default browser" },
       readOnly: { flags: "--read-only", description: "serve no actions: nothing can be stepped, forked or cancelled" },
-      token: { flags: "--token <token>", description: "the session token (default: a new random one per start)" },
+      token: {
+        flags: "--token <token>",
+        description:
+          "the session token, 16+ characters (default: a new random one per start); off loopback every request needs it",
+      },
     },
     examples: ["uwf ui", "uwf ui --port 0 --open", "uwf ui --host 0.0.0.0 --read-only"],
+    json: "uiStartedEventSchema (--jsonl only: the line printed once it listens; --json is refused)",
     // The command table is handed over rather than imported: each API call runs one of its commands.
     load: async () => {
       const { uiCommand } = await import("./ui/ui.ts");

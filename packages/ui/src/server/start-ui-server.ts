@@ -298,8 +298,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       if (!stopping.signal.aborted) stopping.abort(reason);
       unwatch();
       hub.close();
-      const waited = Promise.allSettled([...inFlight]);
-      await Promise.race([waited, Bun.sleep(STOP_WAIT_MS)]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, STOP_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
       await server.stop(true);
       await frontend.stop();
     },

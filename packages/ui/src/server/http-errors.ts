@@ -93,7 +93,6 @@ const CONFLICT_CODES = new Set([
 /** Failures of the machine or the store, not of the request: the server's side. */
 const SERVER_CODES = new Set([
   "internal",
-  "store-unreachable",
   "ref-store-damaged",
   "ref-store-unavailable",
   "corrupt-node",
@@ -109,7 +108,8 @@ const SERVER_CODES = new Set([
 
 /**
  * A command's error as an HTTP status: 404 for a thing not found, 400 for a usage error (exit 2),
- * 409 for a thread's state or another process in the way, 503 when the server stops (interrupted),
+ * 409 for a thread's state or another process in the way, 503 when the server stops (interrupted) or
+ * the store cannot be reached,
  * 500 for the machine's or the store's failures, and 422 for any other failure of the command (an
  * agent that failed, a reply the role's schema refuses, an invalid workflow).
  */
@@ -117,7 +117,7 @@ export function statusForError(code: string, exitCode: number): number {
   if (isNotFound(code)) return 404;
   if (exitCode === 2) return 400;
   if (CONFLICT_CODES.has(code)) return 409;
-  if (code === "interrupted" || code === "hung-up") return 503;
+  if (code === "interrupted" || code === "hung-up" || code === "store-unreachable") return 503;
   if (SERVER_CODES.has(code)) return 500;
   return 422;
 }
@@ -125,13 +125,13 @@ export function statusForError(code: string, exitCode: number): number {
 /** A command's outcome as the answer: its `--json` result, or `{error, exitCode}` with the status of its error. */
 export function outcomeResponse(outcome: CommandOutcome): Response {
   if (outcome.ok) return Response.json(outcome.result);
-  const error = { ...outcome.error, message: maskPasswords(outcome.error.message) };
+  const error = JSON.parse(maskPasswords(JSON.stringify(outcome.error))) as typeof outcome.error;
   return Response.json({ error, exitCode: outcome.exitCode }, { status: statusForError(error.code, outcome.exitCode) });
 }
 
 /**
- * Any `scheme://user:password@` in an error's message, password masked: uwf's errors name a store by its
- * masked URL already; this keeps a message quoting one some other way from showing it.
+ * Any `scheme://user:password@` in an error (its message, its data), password masked: uwf's errors name
+ * a store by its masked URL already; this keeps one quoting a URL some other way from showing it.
  */
 export function maskPasswords(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, "$1****@");

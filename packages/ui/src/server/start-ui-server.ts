@@ -179,6 +179,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       const refused = refuseWithoutToken(request);
       if (refused !== null) return refused;
     }
+    // No icon of its own: the browser's request for one gets an empty answer rather than a 404 in its console.
+    if (url.pathname === "/favicon.ico") return new Response(null, { status: 204 });
     const answer = await frontend.fetch(isPage ? "/" : url.pathname);
     if (answer === null) return errorResponse("not-found", `no page ${url.pathname}`, { path: url.pathname });
     if (isPage) answer.headers.set("content-security-policy", CONTENT_SECURITY_POLICY);

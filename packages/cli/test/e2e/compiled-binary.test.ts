@@ -55,4 +55,20 @@ describe("the compiled binary", () => {
     expect(list.stdout).toContain(fromBinary?.thread as string);
     expect(list.stdout).toContain("ended");
   });
+
+  it("serves the web UI: its page and the bundle the page loads, built into the binary", async () => {
+    const ui = compiled.spawn(["ui", "--port", "0", "--jsonl"]);
+    const reader = (ui.stdout as ReadableStream<Uint8Array>).getReader();
+    const { value } = await reader.read();
+    const url = new URL((JSON.parse(new TextDecoder().decode(value).split("\n")[0] as string) as { url: string }).url);
+    const page = await fetch(`${url.origin}/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const files = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((match) => match[1] as string);
+    expect(files.some((file) => file.endsWith(".js"))).toBe(true);
+    for (const file of files)
+      expect({ file, status: (await fetch(`${url.origin}${file}`)).status }).toEqual({ file, status: 200 });
+    ui.kill("SIGTERM");
+    expect(await ui.exited).toBe(0);
+  });
 });

@@ -791,7 +791,10 @@ export const COMMAND_TABLE: CommandTable = [
         description: "listen on this port (default 7323, or a free one when that is taken; 0: a free one)",
         parse: parseNonNegativeInteger,
       },
-      host: { flags: "--host <addr>", description: "listen on this address (default 127.0.0.1)" },
+      host: {
+        flags: "--host <addr>",
+        description: "listen on this address (default 127.0.0.1; another than loopback needs --token or --read-only)",
+      },
       open: { flags: "--open", description: "open the page in the default browser" },
       readOnly: { flags: "--read-only", description: "serve no actions: nothing can be stepped, forked or cancelled" },
       token: {

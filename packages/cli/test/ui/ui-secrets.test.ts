@@ -159,4 +159,30 @@ describe("the API of a home with secrets", () => {
       await leakyServer.stop();
     }
   });
+
+  it("answers a failure of the server itself as a 500 internal error, password masked", async () => {
+    const broken: UiBackend = {
+      run: async () => {
+        throw new Error("the backend broke on postgres://uwf:hunter2secret@db.example/uwf");
+      },
+      watch: () => () => {},
+    };
+    const brokenServer = await startUiServer({
+      backend: broken,
+      host: "127.0.0.1",
+      port: 0,
+      readOnly: false,
+      version: "t",
+    });
+    try {
+      const response = await fetch(`http://127.0.0.1:${brokenServer.port}/api/threads`);
+      expect(response.status).toBe(500);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      const text = await response.text();
+      expect(text).not.toContain("hunter2secret");
+      expect(JSON.parse(text)).toMatchObject({ error: { code: "internal" } });
+    } finally {
+      await brokenServer.stop();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { type FrontendAssets, serveFrontend } from "./frontend-assets.ts";
 import {
   CONTENT_SECURITY_POLICY,
   errorResponse,
+  maskPasswords,
   outcomeResponse,
   SECURITY_HEADERS,
   type UiHttpErrorCode,
@@ -91,7 +92,15 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       // Actions (a step, a run to the end) take as long as their agents: no request times out.
       idleTimeout: 0,
       fetch: (request) => {
-        const answer = handle(request).then(withSecurityHeaders);
+        const answer = handle(request)
+          .catch((error: unknown) =>
+            // A bug of the server's, not a command's error (the backend reports those): said as uwf says one.
+            Response.json(
+              { error: { code: "internal", message: maskPasswords(String(error)), data: {} } },
+              { status: 500 },
+            ),
+          )
+          .then(withSecurityHeaders);
         inFlight.add(answer);
         void answer.finally(() => inFlight.delete(answer));
         return answer;

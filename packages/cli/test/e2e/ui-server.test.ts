@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import { listResultSchema, shownThreadSchema, stepResultSchema, uiStartedEventSchema } from "@uwf/protocol";
@@ -131,6 +131,28 @@ describe("uwf ui", () => {
     expect(after).toMatchObject({ status: "active", stepCount: 1 });
     expect((await temp.uwf(["list", "--running", "--json"])).json()).toMatchObject({ total: 0 });
   }, 90_000);
+
+  it("--open opens the URL with the system's opener, and only warns when there is none", async () => {
+    const bin = join(temp.work, "bin");
+    mkdirSync(bin);
+    const opened = join(temp.work, "opened.txt");
+    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" > "${opened}"\n`);
+    chmodSync(join(bin, "xdg-open"), 0o755);
+    const ui = temp.spawn(["ui", "--port", "0", "--open"], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    const line = await firstLine(ui.stdout as ReadableStream<Uint8Array>);
+    await waitFor(() => existsSync(opened), { what: "xdg-open running" });
+    expect(`uwf ui: ${readFileSync(opened, "utf8").trim()}`).toBe(line);
+    ui.kill("SIGTERM");
+    expect(await ui.exited).toBe(0);
+
+    const none = temp.spawn(["ui", "--port", "0", "--open"], { env: { PATH: join(temp.work, "empty") } });
+    const url = (await firstLine(none.stdout as ReadableStream<Uint8Array>)).slice("uwf ui: ".length);
+    await waitFor(async () => (await fetch(new URL("/api/session", url))).ok, { what: "the server answering" });
+    none.kill("SIGTERM");
+    expect(await none.exited).toBe(0);
+    const stderr = await new Response(none.stderr as ReadableStream<Uint8Array>).text();
+    expect(stderr).toContain(`cannot open a browser (xdg-open was not found): open ${url} yourself`);
+  }, 60_000);
 
   it("falls back to a free port when its default one is taken, and says so", async () => {
     let taken: ReturnType<typeof Bun.serve> | undefined;

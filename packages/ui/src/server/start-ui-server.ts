@@ -170,16 +170,19 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     const isPage = url.pathname === "/" || PAGE_PREFIXES.some((prefix) => isUnder(url.pathname, prefix));
     const given = url.searchParams.get("token");
     if (isPage && given !== null) {
-      if (!sameToken(given, token)) {
+      const valid = sameToken(given, token);
+      if (!valid && tokenForReads) {
         return errorResponse("token-invalid", "the session token in the URL is not this server's");
       }
       // The token goes into a cookie the page's scripts cannot read, and out of the address bar and history.
+      // A stale one (an address kept from an earlier start) sets nothing: the page reads, and its actions
+      // are refused until the URL this start printed is opened (`/api/session` says `authorized: false`).
       url.searchParams.delete("token");
       return new Response(null, {
         status: 303,
         headers: {
           location: `${url.pathname}${url.search}`,
-          "set-cookie": `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+          ...(valid ? { "set-cookie": `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {}),
           "cache-control": "no-store",
         },
       });

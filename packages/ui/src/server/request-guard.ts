@@ -39,7 +39,8 @@ export function hostChecker(boundHost: string, port: number): (header: string | 
   const wildcard = WILDCARD_HOSTS.has(bound);
   return (header) => {
     if (header === null) return false;
-    const value = header.toLowerCase();
+    // On port 80 a browser leaves the port out.
+    const value = port === 80 && !/:\d+$/.test(header) ? `${header.toLowerCase()}:80` : header.toLowerCase();
     if (allowed.has(value)) return true;
     if (!wildcard) return false;
     const separator = value.lastIndexOf(":");

@@ -122,6 +122,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "permission-denied": EXIT_FAILED,
   "io-error": EXIT_FAILED,
   "too-many-open-files": EXIT_FAILED,
+  "listen-failed": EXIT_FAILED,
 
   interrupted: EXIT_INTERRUPTED,
   "hung-up": EXIT_HANGUP,

@@ -60,6 +60,7 @@ describe("the @uwf/engine entry", () => {
       "listRunningThreads",
       "loadHistory",
       "loadStepSummaries",
+      "queueThread",
       "readAnsweredSuspension",
       "readChain",
       "recoverThreads",

@@ -89,6 +89,7 @@ export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
 export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";
 export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step/step-until-done.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
+export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {
   type RequeueFailedThreadOptions,
   type RequeueOutcome,

@@ -1,4 +1,7 @@
 export { API_ROUTES, type ApiRequest, type ApiRoute } from "./server/api-routes.ts";
+export { EVENT_BUFFER_SIZE, HEARTBEAT_MS } from "./server/event-stream.ts";
+export { CONTENT_SECURITY_POLICY, statusForError, UI_HTTP_ERRORS, type UiHttpErrorCode } from "./server/http-errors.ts";
+export { isLoopbackHost } from "./server/request-guard.ts";
 export {
   startUiServer,
   UI_DEFAULT_PORT,

@@ -24,7 +24,7 @@ export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly st
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui"] },
   { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval"] },
-  { heading: "Workers:", commands: ["worker", "wait"] },
+  { heading: "Workers:", commands: ["worker", "queue", "wait"] },
   { heading: "Store:", commands: ["cas", "store"] },
   { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
 ];
@@ -339,6 +339,14 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     ],
     json: "stepResultSchema, or shownThreadSchema with --queue",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,
+  }),
+  defineCommand({
+    name: "queue",
+    description: "leave an active (or failed) thread to `uwf worker`: it is queued for the next worker to claim",
+    arguments: [THREAD_ARGUMENT],
+    examples: ["uwf queue 01J9", 'uwf queue "$T" && uwf worker --once'],
+    json: "shownThreadSchema",
+    load: async () => (await import("./thread/queue.ts")).queueCommand,
   }),
   defineCommand({
     name: "wait",
@@ -783,12 +791,20 @@ export const COMMAND_TABLE: CommandTable = [
         description: "listen on this port (default 7323, or a free one when that is taken; 0: a free one)",
         parse: parseNonNegativeInteger,
       },
-      host: { flags: "--host <addr>", description: "listen on this address (default 127.0.0.1)" },
+      host: {
+        flags: "--host <addr>",
+        description: "listen on this address (default 127.0.0.1; another than loopback needs --token or --read-only)",
+      },
       open: { flags: "--open", description: "open the page in the default browser" },
       readOnly: { flags: "--read-only", description: "serve no actions: nothing can be stepped, forked or cancelled" },
-      token: { flags: "--token <token>", description: "the session token (default: a new random one per start)" },
+      token: {
+        flags: "--token <token>",
+        description:
+          "the session token, 16+ characters (default: a new random one per start); off loopback every request needs it",
+      },
     },
     examples: ["uwf ui", "uwf ui --port 0 --open", "uwf ui --host 0.0.0.0 --read-only"],
+    json: "uiStartedEventSchema (--jsonl only: the line printed once it listens; --json is refused)",
     // The command table is handed over rather than imported: each API call runs one of its commands.
     load: async () => {
       const { uiCommand } = await import("./ui/ui.ts");

@@ -263,6 +263,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   ConfigKeyNotSetError: () => new cliErrors.ConfigKeyNotSetError("defaultAgent", "config.yaml"),
   ForksInterruptedError: () => new cliErrors.ForksInterruptedError("SIGHUP", 1, 3),
   InputFileError: () => new cliErrors.InputFileError("--output", "reply.md", "no such file"),
+  ListenFailedError: () => new cliErrors.ListenFailedError("127.0.0.1", 7323, "the port is in use"),
   NoReplyError: () => new cliErrors.NoReplyError("0000000000003"),
   SetupCancelledError: () => new cliErrors.SetupCancelledError(),
   StdoutClosedError: () => new cliErrors.StdoutClosedError(new Error("EPIPE")),

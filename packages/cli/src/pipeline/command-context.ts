@@ -14,6 +14,8 @@ export interface CommandContext {
   env: NodeJS.ProcessEnv;
   /** Machine-readable output (`--json` or `--jsonl`): no notes on stderr, no questions asked. */
   json: boolean;
+  /** `--jsonl` (events printed as they come) rather than `--json`; absent outside the CLI's own pipeline. */
+  jsonLines?: boolean;
   quiet: boolean;
   verbose: boolean;
   color: boolean;
@@ -83,6 +85,7 @@ export type CreateContextOptions = Pick<
   | "cwd"
   | "env"
   | "json"
+  | "jsonLines"
   | "quiet"
   | "verbose"
   | "color"

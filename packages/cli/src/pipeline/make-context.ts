@@ -29,6 +29,7 @@ export async function makeContext(
     cwd,
     env,
     json,
+    jsonLines: mode === "jsonl",
     quiet: globals.quiet === true,
     verbose: globals.verbose === true,
     color,

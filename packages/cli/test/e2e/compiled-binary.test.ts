@@ -75,7 +75,7 @@ describe("the compiled binary", () => {
       expect(list.status).toBe(200);
       expect(((await list.json()) as { threads: unknown[] }).threads).toBeArray();
     } finally {
-      await ui.stop();
+      expect(await ui.stop()).toBe(0);
     }
   });
 });

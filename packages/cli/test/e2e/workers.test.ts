@@ -266,6 +266,54 @@ for (const backend of BACKENDS) {
         expect(await temp.showThread(thread)).toMatchObject({ status: "ended", stepCount: 2 });
       });
 
+      it("`uwf queue` leaves an active thread to the next worker, puts a failed one back, refuses an ended one", async () => {
+        const started = await temp.uwf(["start", LINEAR, "-p", "queue me later", "--json"]);
+        const thread = startResultSchema.parse(started.json()).thread;
+        // Not queued: a worker leaves it alone.
+        expect((await temp.uwf(["worker", "--once", "-q"])).exitCode).toBe(0);
+        expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 0 });
+
+        const queued = await temp.uwf(["queue", thread.slice(0, 10), "--json"]);
+        expect(queued.exitCode).toBe(0);
+        expect(queued.json()).toMatchObject({ id: thread, status: "active", queued: true });
+        const twice = await temp.uwf(["queue", thread]);
+        expect(twice).toMatchObject({ exitCode: 0, stdout: `thread ${thread} was already queued; nothing changed\n` });
+        expect((await temp.uwf(["worker", "--once", "-q"])).exitCode).toBe(0);
+        expect(await temp.showThread(thread)).toMatchObject({ status: "ended", stepCount: 2 });
+
+        // An ended thread has nothing for a worker: refused as `uwf step` refuses it, and left as it was.
+        const ended = await temp.uwf(["queue", thread, "--json"]);
+        expect(ended.exitCode).toBe(10);
+        expect(errorResultSchema.parse(JSON.parse(ended.stderr)).error).toMatchObject({
+          code: "thread-ended",
+          message: `thread ${thread} has ended; nothing to do (\`uwf resume\` continues it if its workflow allows)`,
+        });
+        expect((await temp.showThread(thread)).status).toBe("ended");
+
+        // A failed thread is made active and queued, as `uwf resume --queue` does.
+        writeFileSync(flag, "");
+        const failing = await queue("fails, then queued again");
+        const env = { FAIL_FLAG: flag };
+        expect((await temp.uwf(["worker", "--once", "--agent", "fail-while-flagged", "-q"], { env })).exitCode).toBe(0);
+        expect((await temp.showThread(failing)).status).toBe("failed");
+        const requeued = await temp.uwf(["queue", failing]);
+        expect(requeued).toMatchObject({
+          exitCode: 0,
+          stdout: `thread ${failing} is queued for a worker (\`uwf worker\` steps it)\n`,
+        });
+        const record = await temp.showThread(failing);
+        expect(record).toMatchObject({ status: "active", queued: true });
+        expect(record.failure).toBeUndefined();
+
+        const cancelled = await temp.uwf(["start", LINEAR, "-p", "cancelled", "--json"]);
+        const cancelledThread = startResultSchema.parse(cancelled.json()).thread;
+        expect((await temp.uwf(["cancel", cancelledThread])).exitCode).toBe(0);
+        const refused = await temp.uwf(["queue", cancelledThread]);
+        expect(refused.exitCode).toBe(1);
+        expect(refused.stderr).toContain(`thread ${cancelledThread} was cancelled and takes no more steps`);
+        expect((await temp.showThread(cancelledThread)).queued).toBeUndefined();
+      }, 30_000);
+
       it("on SIGTERM claims nothing more, lets the running step finish, releases the lease and exits 0", async () => {
         const thread = await queue("slow");
         const second = await queue("never claimed");

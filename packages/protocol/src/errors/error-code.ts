@@ -188,6 +188,8 @@ export interface ErrorDataByCode {
   "io-error": SystemErrorData;
   /** Too many open files, in the process or in the system. */
   "too-many-open-files": SystemErrorData;
+  /** `uwf ui` cannot listen on its address and port: the port is in use, the address is not this machine's, or not allowed. */
+  "listen-failed": { host: string; port: number; reason: string };
 
   // Signals and the end of the process.
   /** Ctrl-C or SIGTERM during a step: the agent was stopped and the thread left as it was. */

@@ -13,6 +13,25 @@ export interface ApiRoute {
   command: CommandPath;
   mutating: boolean;
   options(request: ApiRequest): Record<string, unknown>;
+  /** What is wrong with the request's body, as a usage error's message (400), or null; the command's own flag parsers are not run. */
+  check?(body: Record<string, unknown>): string | null;
+}
+
+/** The body's fields that are present but not of the type given: a message, or null. */
+function checkFields(
+  body: Record<string, unknown>,
+  types: Record<string, "string" | "boolean" | "positive integer">,
+): string | null {
+  for (const [field, type] of Object.entries(types)) {
+    const value = body[field];
+    if (value === undefined) continue;
+    const ok =
+      type === "positive integer"
+        ? typeof value === "number" && Number.isInteger(value) && value > 0
+        : typeof value === type;
+    if (!ok) return `the body's "${field}" must be a ${type}`;
+  }
+  return null;
 }
 
 export interface ApiRequest {
@@ -145,6 +164,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       all: body.all === true ? true : undefined,
       steps: typeof body.steps === "number" ? body.steps : undefined,
     }),
+    check: (body) => checkFields(body, { steps: "positive integer", all: "boolean" }),
   },
   {
     method: "POST",
@@ -156,6 +176,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       prompt: typeof body.prompt === "string" ? body.prompt : undefined,
       all: body.all === true ? true : undefined,
     }),
+    check: (body) => checkFields(body, { prompt: "string", all: "boolean" }),
   },
   {
     method: "POST",
@@ -163,6 +184,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
     command: ["cancel"],
     mutating: true,
     options: ({ params }) => ({ thread: params.id, wait: true }),
+  },
+  {
+    method: "POST",
+    path: "/api/threads/:id/queue",
+    command: ["queue"],
+    mutating: true,
+    options: ({ params }) => ({ thread: params.id }),
   },
   {
     method: "POST",
@@ -175,5 +203,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
       from: typeof body.from === "string" ? body.from : undefined,
       queue: body.queue === true ? true : undefined,
     }),
+    check: (body) => checkFields(body, { from: "string", reply: "string", queue: "boolean" }),
   },
 ];

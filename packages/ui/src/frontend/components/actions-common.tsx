@@ -11,10 +11,10 @@ export type ActionState<T> =
 
 /**
  * Runs a POST action once at a time: `run(path, body)` sets `running` (disable the button, show the
- * spinner), then `done` or `failed`. A result that carries the command's `error` (a step that failed
+ * spinner), then `done` (and `onDone`) or `failed`; `onSettled` either way. A result that carries the command's `error` (a step that failed
  * after the thread was known, as `uwf step --json` reports it) is a failure too, with that error.
  */
-export function useAction<T>(onDone?: (result: T) => void) {
+export function useAction<T>(callbacks: { onDone?: (result: T) => void; onSettled?: () => void } = {}) {
   const [state, setState] = useState<ActionState<T>>({ phase: "idle" });
   async function run(path: string, body: Record<string, unknown> = {}): Promise<void> {
     setState({ phase: "running" });
@@ -26,10 +26,12 @@ export function useAction<T>(onDone?: (result: T) => void) {
       } else {
         setState({ phase: "done", result });
       }
-      onDone?.(result);
+      if (error === undefined) callbacks.onDone?.(result);
     } catch (error) {
       setState({ phase: "failed", error });
     }
+    // A refused action may have changed the thread too (a failed step records its failure).
+    callbacks.onSettled?.();
   }
   return { state, run, reset: () => setState({ phase: "idle" }) };
 }

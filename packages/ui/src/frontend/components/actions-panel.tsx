@@ -20,20 +20,25 @@ function describeStep(result: StepResult): string {
 export function ThreadActions(props: { thread: ShownThread; onChanged(): void }) {
   const { thread, onChanged } = props;
   const id = thread.thread;
-  const step = useAction<StepResult>(onChanged);
-  const run = useAction<StepResult>(onChanged);
-  const queue = useAction<unknown>(onChanged);
-  const cancel = useAction<unknown>(onChanged);
+  const step = useAction<StepResult>({ onSettled: onChanged });
+  const run = useAction<StepResult>({ onSettled: onChanged });
+  const queue = useAction<unknown>({ onSettled: onChanged });
+  const cancel = useAction<unknown>({ onSettled: onChanged });
+  const resume = useAction<StepResult>({ onSettled: onChanged });
   const [confirming, setConfirming] = useState(false);
   const steppable = thread.status === "active" || thread.status === "failed";
   const cancellable = thread.status === "active" || thread.status === "suspended" || thread.status === "failed";
-  const busy = [step, run, queue, cancel].some((action) => action.state.phase === "running");
-  const outcomes = [step.state, run.state, queue.state, cancel.state].some((state) => state.phase !== "idle");
+  const busy = [step, run, queue, cancel, resume].some((action) => action.state.phase === "running");
+  const outcomes = [step.state, run.state, queue.state, cancel.state, resume.state].some(
+    (state) => state.phase !== "idle",
+  );
   if (!steppable && !cancellable && !outcomes) return null;
   return (
     <section class="panel actions" data-testid="thread-actions">
       <h2>Actions</h2>
-      {thread.status === "suspended" ? <ResumeForm thread={thread} onChanged={onChanged} /> : null}
+      {thread.status === "suspended" ? (
+        <ResumeForm thread={thread} running={resume.state.phase === "running"} resume={resume.run} />
+      ) : null}
       <div class="action-row">
         {steppable ? (
           <>
@@ -91,6 +96,7 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
           />
         )}
       </div>
+      <ActionOutcome state={resume.state} describe={describeStep} testid="resume-outcome" />
       <ActionOutcome state={step.state} describe={describeStep} testid="action-step-outcome" />
       <ActionOutcome state={run.state} describe={describeStep} testid="action-run-outcome" />
       <ActionOutcome
@@ -132,20 +138,23 @@ function TextAnswer(props: AnswerInputProps) {
   );
 }
 
-function ResumeForm(props: { thread: ShownThread; onChanged(): void }) {
-  const { thread } = props;
+/** The suspended role's question and the answer's input; the outcome is shown by ThreadActions (it outlives the form). */
+function ResumeForm(props: {
+  thread: ShownThread;
+  running: boolean;
+  resume(path: string, body: Record<string, unknown>): Promise<void>;
+}) {
+  const { thread, running } = props;
   const [answer, setAnswer] = useState("");
   const [all, setAll] = useState(true);
-  const resume = useAction<StepResult>(props.onChanged);
   const Input = answerInputFor(thread.next);
-  const running = resume.state.phase === "running";
   return (
     <form
       class="resume-form"
       data-testid="resume-form"
       onSubmit={(event) => {
         event.preventDefault();
-        void resume.run(`/api/threads/${thread.thread}/resume`, {
+        void props.resume(`/api/threads/${thread.thread}/resume`, {
           ...(answer.trim() === "" ? {} : { prompt: answer }),
           all,
         });
@@ -170,7 +179,6 @@ function ResumeForm(props: { thread: ShownThread; onChanged(): void }) {
           then run to the end or the next suspension
         </label>
       </div>
-      <ActionOutcome state={resume.state} describe={describeStep} testid="resume-outcome" />
     </form>
   );
 }
@@ -186,9 +194,7 @@ export function ForkPanel(props: { address: string; onClose(): void }) {
   const [replace, setReplace] = useState(false);
   const [reply, setReply] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
-  const fork = useAction<ForkResult>((result) => {
-    if (result.thread !== undefined) navigate(`/threads/${result.thread}`);
-  });
+  const fork = useAction<ForkResult>({ onDone: (result) => navigate(`/threads/${result.thread}`) });
   const running = fork.state.phase === "running";
 
   function toggleReplace(checked: boolean) {

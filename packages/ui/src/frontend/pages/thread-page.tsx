@@ -33,6 +33,11 @@ interface RunningStep {
  * thread's) show a running step and refetch when a step is recorded; actions refetch when done.
  */
 export function ThreadPage(props: { id: string }) {
+  // Keyed by the thread: another thread (a fork just made) starts with fresh state.
+  return <ThreadView key={props.id} id={props.id} />;
+}
+
+function ThreadView(props: { id: string }) {
   const { id } = props;
   const shown = useApi<ShownThread>(`/api/threads/${id}`);
   const log = useApi<LogResult>(`/api/threads/${id}/log`);

@@ -246,6 +246,25 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
     TIMEOUT,
   );
 
+  // Needs the live feed (`/api/events`): a thread started by another process appears in the list.
+  it(
+    "adds a thread started by another process to the open list without reload",
+    async () => {
+      const { page, problems } = await openPage(browser, ui.url);
+      await withScreenshotOnFailure(page, "live-list", async () => {
+        await page.waitForSelector('[data-testid="thread-row"]');
+        await page.evaluate("window.__notReloaded = true");
+        const started = await home.startThread(LINEAR, "Write live.txt");
+        await page.waitForSelector(`[data-testid="thread-row"][data-thread="${started}"]`, { timeout: 5_000 });
+        expect((await rowThreads(page))[0]).toBe(started);
+        expect(await page.evaluate("window.__notReloaded === true")).toBe(true);
+        expect(problems).toEqual([]);
+      });
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
   it(
     "cancels a thread only once the user confirms",
     async () => {

@@ -17,7 +17,7 @@
  *   `fork-here` (in each step row), `fork-panel`, `fork-replace`, `fork-reply`, `fork-submit`,
  *   `fork-close`, `fork-outcome`.
  * - Step (`/steps/:address`): `step-page` (data-address), `step-output`, `step-body`, `step-prompt`,
- *   `step-run`, `step-attempts`, `step-stderr`, `step-thread-link`.
+ *   `step-run`, `step-attempts`, `step-stderr`, `step-thread-link`, `run-reply` (an agent run's raw reply).
  *
  * Two tests need the store's live feed (`/api/events`): "shows a step recorded by a separate uwf step
  * process without reload" and "adds a thread started by another process to the open list without reload".
@@ -306,6 +306,10 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
         // The page refetched: the failure and the failed attempt are shown.
         await waitForText(page, '[data-testid="thread-failure"]', code);
         await page.waitForSelector('[data-testid="failed-attempt"]');
+        // The failed attempt links to the agent run it left: its outcome and the prompt it was sent.
+        await page.click('[data-testid="failed-attempt"] a[href^="/steps/"]');
+        await waitForText(page, '[data-testid="step-run"]', "failed");
+        await waitForText(page, '[data-testid="step-prompt"]', "# Your role: planner");
         // The one problem: Chromium reports the refused step's response (409) as a failed resource.
         expect(problems).toEqual([
           "console: Failed to load resource: the server responded with a status of 409 (Conflict)",
@@ -316,23 +320,27 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
     TIMEOUT,
   );
 
-  it("offers no actions under --read-only", async () => {
-    const active = await home.startThread(LINEAR, "Write read-only.txt");
-    const readOnly = await startUi(home, ["--read-only"]);
-    try {
-      const { page, problems } = await openPage(browser, `${readOnly.origin}/threads/${active}`);
-      await withScreenshotOnFailure(page, "read-only", async () => {
-        await waitForText(page, "header .session", "read-only");
-        await page.waitForSelector('[data-testid="timeline-empty"]');
-        expect(await page.$('[data-testid="thread-actions"]')).toBeNull();
-        await page.goto(`${readOnly.origin}/threads/${ended}`, { waitUntil: "networkidle2" });
-        await page.waitForFunction(`document.querySelectorAll('[data-testid="step-row"]').length === 2`);
-        expect(await page.$('[data-testid="fork-here"]')).toBeNull();
-        expect(problems).toEqual([]);
-      });
-      await page.close();
-    } finally {
-      await readOnly.stop();
-    }
-  });
+  it(
+    "offers no actions under --read-only",
+    async () => {
+      const active = await home.startThread(LINEAR, "Write read-only.txt");
+      const readOnly = await startUi(home, ["--read-only"]);
+      try {
+        const { page, problems } = await openPage(browser, `${readOnly.origin}/threads/${active}`);
+        await withScreenshotOnFailure(page, "read-only", async () => {
+          await waitForText(page, "header .session", "read-only");
+          await page.waitForSelector('[data-testid="timeline-empty"]');
+          expect(await page.$('[data-testid="thread-actions"]')).toBeNull();
+          await page.goto(`${readOnly.origin}/threads/${ended}`, { waitUntil: "networkidle2" });
+          await page.waitForFunction(`document.querySelectorAll('[data-testid="step-row"]').length === 2`);
+          expect(await page.$('[data-testid="fork-here"]')).toBeNull();
+          expect(problems).toEqual([]);
+        });
+        await page.close();
+      } finally {
+        await readOnly.stop();
+      }
+    },
+    TIMEOUT,
+  );
 });

@@ -189,7 +189,7 @@ function ResumeForm(props: {
  * the reply to a file and runs `uwf fork ADDRESS --output FILE`, which checks it against the role's
  * schema and refuses an invalid reply: that error is shown here. On success, the page goes to the fork.
  */
-export function ForkPanel(props: { address: string; onClose(): void }) {
+export function ForkPanel(props: { address: string; label: string; onClose(): void }) {
   const { address } = props;
   const [replace, setReplace] = useState(false);
   const [reply, setReply] = useState<string | null>(null);
@@ -216,6 +216,7 @@ export function ForkPanel(props: { address: string; onClose(): void }) {
         void fork.run(`/api/nodes/${address}/fork`, replace && reply !== null ? { reply } : {});
       }}
     >
+      <strong>Fork at {props.label}</strong>
       <label class="check">
         <input
           type="checkbox"

@@ -70,7 +70,7 @@ export function StepPage(props: { address: string }) {
     <div class="step-page" data-testid="step-page" data-address={address}>
       <div class="title-row">
         <h1>
-          <span class="muted">{isStep ? "Step" : (node.kind ?? "Node")}</span>{" "}
+          <span class="muted">{isStep ? "Step" : isRun(node.node) ? "Agent run" : (node.kind ?? "Node")}</span>{" "}
           {stepNode.role !== undefined ? <strong>{stepNode.role}</strong> : null} <code>{address}</code>
         </h1>
         {thread !== undefined ? <StepNumber thread={thread} address={address} /> : null}
@@ -124,6 +124,7 @@ export function StepPage(props: { address: string }) {
           <p class="empty">Loading…</p>
         ) : null}
       </section>
+      {!isStep && run !== null ? <RawReply address={address} /> : null}
       {run !== null ? <Stderr run={run} /> : null}
       {!isStep && run === null ? (
         <section class="panel">
@@ -235,6 +236,22 @@ function RunCard(props: { run: AgentRun }) {
             ))}
           </tbody>
         </table>
+      ) : null}
+    </section>
+  );
+}
+
+/** A failed run's raw reply (what the agent wrote, which did not become a step). */
+function RawReply(props: { address: string }) {
+  const reply = useApi<ShowTextResult>(`/api/nodes/${props.address}/reply`);
+  return (
+    <section class="panel">
+      <h2>Raw reply</h2>
+      {reply.error !== null ? <ErrorBox error={reply.error} /> : null}
+      {reply.data !== null ? (
+        <pre class="body" data-testid="run-reply">
+          {reply.data.text === "" ? "(empty)" : reply.data.text}
+        </pre>
       ) : null}
     </section>
   );

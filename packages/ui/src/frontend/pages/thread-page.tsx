@@ -344,7 +344,11 @@ function Timeline(props: {
             {forking === step.address ? (
               <tr class="fork-row">
                 <td colSpan={columns}>
-                  <ForkPanel address={step.address} onClose={() => setForking(null)} />
+                  <ForkPanel
+                    address={step.address}
+                    label={`step ${step.number} (${step.role})`}
+                    onClose={() => setForking(null)}
+                  />
                 </td>
               </tr>
             ) : null}

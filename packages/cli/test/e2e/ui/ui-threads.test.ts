@@ -85,7 +85,7 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
     fresh = await home.startThread(LINEAR, "Write fresh.txt");
     ui = await startUi(home);
     browser = await launchBrowser();
-  });
+  }, TIMEOUT);
 
   afterAll(async () => {
     await browser?.close();

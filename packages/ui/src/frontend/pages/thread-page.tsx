@@ -74,6 +74,7 @@ function ThreadView(props: { id: string }) {
         <nav class="thread-links">
           <Link href={`/threads/${id}/graph`}>Graph</Link>
           <Link href={`/threads/${id}/family`}>Family</Link>
+          <Link href={`/?forksOf=${id}&recursive=1`}>Forks</Link>
           {thread.forkedFrom?.thread != null ? (
             <Link href={`/diff/${thread.forkedFrom.thread}/${id}`}>Diff with parent</Link>
           ) : null}

@@ -95,6 +95,9 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
     fresh = await home.startThread(LINEAR, "Write fresh.txt");
     ui = await startUi(home);
     browser = await launchBrowser();
+    // The printed URL (with the token) gives this browser the session cookie that actions need, whichever test runs first.
+    const { page } = await openPage(browser, ui.url);
+    await page.close();
   }, TIMEOUT);
 
   afterAll(async () => {

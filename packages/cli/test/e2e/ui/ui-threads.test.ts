@@ -20,15 +20,16 @@
  *   `step-run`, `step-attempts`, `step-stderr`, `step-thread-link`, `run-reply` (an agent run's raw reply).
  *
  * "queues an active thread for workers" needs the server's `POST /api/threads/:id/queue`.
- * Two tests need the store's live feed (`/api/events`): "shows a step recorded by a separate uwf step
- * process without reload" and "adds a thread started by another process to the open list without reload".
+ * Three tests need the store's live feed (`/api/events`): "shows a step recorded by a separate uwf step
+ * process without reload", "shows the step another process is running, then the step it recorded" and
+ * "adds a thread started by another process to the open list without reload".
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { chromiumSkipReason } from "@uwf/cas/test";
 import { type ListResult, listResultSchema, type StepResult, shownThreadSchema } from "@uwf/protocol";
 import type { Browser, Page } from "puppeteer-core";
-import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
+import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
   launchBrowser,
   openPage,
@@ -89,7 +90,10 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
 
   beforeAll(async () => {
     // Steps the UI asks for run with the default agent: the ask workflow's scenario.
-    home.writeConfig(`defaultAgent: "scripted:${ASK_SCENARIO}"\n`);
+    // slow-valid: an agent that waits for the test's go (see the running step).
+    home.writeConfig(
+      [`defaultAgent: "scripted:${ASK_SCENARIO}"`, ...fixtureAgentsConfig(["slow-valid"]), ""].join("\n"),
+    );
     ended = (await uwfJson<StepResult>(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED])).thread;
     suspended = (await uwfJson<StepResult>(["run", ASK, "-p", "Pick a colour"])).thread;
     fresh = await home.startThread(LINEAR, "Write fresh.txt");
@@ -249,6 +253,33 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
         await waitForText(page, '[data-testid="step-row"][data-step="1"]', "planner", 5_000);
         await waitForText(page, '[data-testid="thread-page"] .status-badge', "active");
         expect(await page.evaluate("window.__notReloaded === true")).toBe(true);
+        expect(problems).toEqual([]);
+      });
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
+  // Needs the live feed (`/api/events`): the step another process runs shows as running, then as recorded.
+  it(
+    "shows the step another process is running, then the step it recorded",
+    async () => {
+      const thread = await home.startThread(LINEAR, "Write slowly.txt");
+      const pidFile = join(home.work, "slow-agent.pid");
+      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${thread}`);
+      await withScreenshotOnFailure(page, "live-running", async () => {
+        await page.waitForSelector('[data-testid="timeline-empty"]');
+        const stepper = home.spawn(["step", thread, "--agent", "slow-valid"], { env: { PID_FILE: pidFile } });
+        try {
+          await page.waitForSelector('[data-testid="running-step"][data-step="1"]', { timeout: 10_000 });
+          await waitForText(page, '[data-testid="running-step"]', "planner");
+          await waitForText(page, '[data-testid="thread-page"] .status-badge', "running");
+        } finally {
+          await Bun.write(`${pidFile}.release`, "");
+        }
+        expect(await stepper.exited).toBe(0);
+        await waitForText(page, '[data-testid="step-row"][data-step="1"]', "slow-valid", 5_000);
+        await page.waitForFunction(`document.querySelector('[data-testid="running-step"]') === null`);
         expect(problems).toEqual([]);
       });
       await page.close();

@@ -34,6 +34,7 @@ import {
 import { measureStartupSplit } from "./lib/startup-split.ts";
 import { measureStepTrace } from "./lib/step-trace.ts";
 import { checkSuiteTargets, measureSuiteAgainstStepBatch } from "./lib/suite-benchmark.ts";
+import { checkUiApiTargets, measureUiApi } from "./lib/ui-api-benchmarks.ts";
 import {
   type Backend,
   BENCH_POLL_MS,
@@ -74,6 +75,8 @@ const plan = smoke
       evaluation: { threads: 100, steps: 10, runs: 2, warmup: 1 },
       // Issue 29: 100 scripted runs of a suite against the same threads stepped by `step - --all`.
       suiteRuns: 1,
+      // Issue 30: requests to `uwf ui` over the large store.
+      uiApiRuns: 5,
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -97,6 +100,7 @@ const plan = smoke
       // Issue 29: scoring 1,000 stored threads of 10 steps with three JSONata assertions (≤ 2 s).
       evaluation: { threads: 1000, steps: 10, runs: 7, warmup: 1 },
       suiteRuns: 5,
+      uiApiRuns: 30,
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -317,6 +321,18 @@ async function runSuite(): Promise<BenchResults> {
     },
   ]);
 
+  const longest = findChain(large.generated, plan.stepSizes.at(-1) as number);
+  progress(`uwf ui's API over the ${largeLabel} store (issue 30)`);
+  const uiApi = await measureUiApi({
+    binary,
+    cwd: work,
+    env: environment(largeHome),
+    threads: large.generated.threads,
+    thread: { id: longest.threadIds[0] as string, steps: longest.steps },
+    plan: { runs: plan.uiApiRuns, warmup: 3 },
+  });
+  progress(`ui API: list page ${uiApi.listPage.medianMs} ms, thread page ${uiApi.threadPage.medianMs} ms (medians)`);
+
   const readThread = findChain(small.generated, plan.readSteps).threadIds[0] as string;
   const readLabel = `${plan.readSteps.toLocaleString("en-US")}-step thread`;
   await measureGroup([
@@ -420,12 +436,14 @@ async function runSuite(): Promise<BenchResults> {
     enumValidation,
     evalScoring: evaluation,
     suite,
+    uiApi,
     targets: [
       ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps, enumValidation),
       ...checkForkTargets(forkEntries, processes),
       ...checkWorkerTargets(workers),
       ...checkEvalTargets(evaluation),
       ...checkSuiteTargets(suite),
+      ...checkUiApiTargets(uiApi),
     ],
     seconds: round((performance.now() - began) / 1000, 1),
   };

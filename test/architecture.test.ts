@@ -12,7 +12,7 @@ describe("the workspace's layering (docs/architecture.md)", () => {
     expect([...packages].sort()).toEqual([...PACKAGE_ORDER].sort());
   });
 
-  it("has no package importing one after it in the order protocol ← cas ← workflow ← agents ← engine ← eval ← cli", () => {
+  it("has no package importing one after it in the order protocol ← cas ← workflow ← agents ← engine ← eval ← ui ← cli", () => {
     expect(importsAgainstOrder(files)).toEqual([]);
   });
 
@@ -36,6 +36,20 @@ describe("the workspace's layering (docs/architecture.md)", () => {
   it("does not give @uwf/workflow an SDK to depend on", () => {
     const manifest = JSON.parse(readFileSync(join(root, "packages/workflow/package.json"), "utf8"));
     expect(Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith("@anthropic-ai/"))).toEqual([]);
+  });
+
+  // `uwf --version` and `uwf step` must not pay for the web server and its frontend (issue 30).
+  it("loads @uwf/ui only when `uwf ui` runs", () => {
+    const uiCommandFolder = "packages/cli/src/commands/ui/";
+    const eager = files
+      .filter((file) => file.packageName === "cli" && !file.isTest && !file.path.startsWith(uiCommandFolder))
+      .flatMap((file) =>
+        file.imports
+          .filter((found) => !found.dynamic)
+          .filter((found) => found.specifier === "@uwf/ui" || found.resolved?.startsWith(uiCommandFolder) === true)
+          .map((found) => `${file.path} imports ${found.specifier}`),
+      );
+    expect(eager).toEqual([]);
   });
 
   it("has no value-carrying import cycle between source files", () => {

@@ -6,6 +6,7 @@ import type { Summary } from "./measure.ts";
 import type { StartupVariant } from "./startup-split.ts";
 import type { StepTrace } from "./step-trace.ts";
 import type { SuiteBenchResult } from "./suite-benchmark.ts";
+import type { UiApiResult } from "./ui-api-benchmarks.ts";
 import type { TakeoverRun, ThroughputRun } from "./worker-benchmarks.ts";
 
 export interface ProcessBenchmark {
@@ -61,6 +62,7 @@ export interface BenchResults {
   enumValidation: EnumValidationResult;
   /** Issue 29: stored threads scored with three JSONata assertions, as a process and by phase in-process. */
   evalScoring: EvalScoringResult;
+  uiApi: UiApiResult;
   /** Issue 29: a suite of 100 scripted runs (runSuite, in-process) against `step - --all --parallel 4` of the same threads. */
   suite: SuiteBenchResult;
   targets: TargetCheck[];

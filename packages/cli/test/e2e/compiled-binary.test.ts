@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stepResultSchema } from "@uwf/protocol";
 import { createTempHome, runExampleArgs, type TempHome } from "../helpers/temp-home.ts";
+import { startUi } from "../helpers/ui-browser.ts";
 
 // The README runs the compiled binary, which the build changes (bundled, bytecode, commander's
 // node:util import replaced): it must behave exactly like the sources the other tests run.
@@ -54,5 +55,27 @@ describe("the compiled binary", () => {
     const list = await compiled.uwf(["list"]);
     expect(list.stdout).toContain(fromBinary?.thread as string);
     expect(list.stdout).toContain("ended");
+  });
+
+  // The frontend is bundled into the executable: nothing is read from the sources or fetched at run time.
+  it("serves the web UI's page and its scripts from inside the executable", async () => {
+    const ui = await startUi(compiled);
+    try {
+      const page = await fetch(`${ui.origin}/`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css|svg))"/g)].map((match) => match[1] as string);
+      expect(assets.some((asset) => asset.endsWith(".js"))).toBe(true);
+      for (const asset of assets) {
+        const response = await fetch(`${ui.origin}${asset}`);
+        expect({ asset, status: response.status }).toEqual({ asset, status: 200 });
+        expect((await response.text()).length).toBeGreaterThan(0);
+      }
+      const list = await fetch(`${ui.origin}/api/threads`);
+      expect(list.status).toBe(200);
+      expect(((await list.json()) as { threads: unknown[] }).threads).toBeArray();
+    } finally {
+      await ui.stop();
+    }
   });
 });

@@ -1,12 +1,31 @@
 import type { Store } from "@uwf/cas";
 import type { Address, StepSummary } from "@uwf/protocol";
-import { type HistoryStep, loadHistory } from "./load-history.ts";
+import type { HistoryStep } from "./load-history.ts";
 import { readChain } from "./read-chain.ts";
+import { ThreadHistory } from "./thread-history.ts";
 
 /** Every step of the chain ending at `head`, oldest first, as `log` and `step` report them. */
 export async function loadStepSummaries(store: Pick<Store, "objects" | "refs">, head: Address): Promise<StepSummary[]> {
-  const chain = await readChain(store, head);
-  return (await loadHistory(store.objects, chain)).map(toStepSummary);
+  const history = new ThreadHistory(store.objects, await readChain(store, head));
+  const summaries: StepSummary[] = [];
+  // A summary has no body: not reading the bodies halves what a long thread's `log` (and its web page) reads.
+  for (const [index, chainStep] of history.steps.entries()) {
+    const node = await history.node(index);
+    const run = await history.run(index);
+    summaries.push(
+      toStepSummary({
+        number: index + 1,
+        address: chainStep.address,
+        role: node.role,
+        agent: run.agent,
+        output: await history.output(index),
+        startedAt: node.startedAt,
+        completedAt: node.completedAt,
+        usage: run.usage,
+      }),
+    );
+  }
+  return summaries;
 }
 
 /** A step as `log` reports it, from what a history step (or a reader of the same nodes) knows of it. */

@@ -1,3 +1,394 @@
+import "./threads.css";
+import type { BudgetReport, ExpandedNode, LogResult, ShownThread, StepSummary, Usage } from "@uwf/protocol";
+import { type ComponentChildren, Fragment } from "preact";
+import { useState } from "preact/hooks";
+import { ForkPanel, ThreadActions } from "../components/actions-panel.tsx";
+import { ErrorBox } from "../components/error-box.tsx";
+import {
+  formatCost,
+  formatCount,
+  formatDuration,
+  formatTime,
+  formatTokens,
+  formatValue,
+} from "../components/format.ts";
+import { useDebounced } from "../components/thread-live.ts";
+import { ReplyStatus, StatusBadge } from "../components/thread-status.tsx";
+import { useApi } from "../components/use-api.ts";
+import { useLiveEvents } from "../live.ts";
+import { Link } from "../router.tsx";
+import { useSession } from "../session.ts";
+
+/** A step some process is running now (from `step-started`), until its `step-finished` or `step-failed`. */
+interface RunningStep {
+  number: number;
+  role: string;
+  agent: string;
+  at: string;
+}
+
+/**
+ * One thread: its status, outcome or failure, budget and spend, lineage, start prompt and inputs, and
+ * its steps as a timeline, each linking to its detail and offering "fork here". Live events (this
+ * thread's) show a running step and refetch when a step is recorded; actions refetch when done.
+ */
 export function ThreadPage(props: { id: string }) {
-  return <h1>ThreadPage</h1>;
+  // Keyed by the thread: another thread (a fork just made) starts with fresh state.
+  return <ThreadView key={props.id} id={props.id} />;
+}
+
+function ThreadView(props: { id: string }) {
+  const { id } = props;
+  const shown = useApi<ShownThread>(`/api/threads/${id}`);
+  const log = useApi<LogResult>(`/api/threads/${id}/log`);
+  const session = useSession();
+  const [running, setRunning] = useState<RunningStep | null>(null);
+  const refresh = useDebounced(() => {
+    shown.reload();
+    log.reload();
+  }, 150);
+  useLiveEvents((event) => {
+    if (event.thread !== id) return;
+    if (event.type === "step-started") {
+      setRunning({ number: event.number, role: event.role, agent: event.agent, at: event.at });
+      return;
+    }
+    if (event.type !== "thread-updated") setRunning(null);
+    refresh();
+  }, id);
+
+  if (shown.data === null) {
+    return shown.error !== null ? <ErrorBox error={shown.error} /> : <p class="empty">Loading…</p>;
+  }
+  const thread = shown.data;
+  const actions = session !== null && !session.readOnly;
+  const steps = log.data?.steps ?? [];
+  const stillRunning = running !== null && !steps.some((step) => step.number === running.number) ? running : null;
+  return (
+    <div class="thread-page" data-testid="thread-page" data-thread={id}>
+      <div class="title-row">
+        <h1>
+          <span class="muted">Thread</span> <code data-testid="thread-id">{id}</code>
+        </h1>
+        <StatusBadge status={thread.status} running={stillRunning !== null} />
+        <nav class="thread-links">
+          <Link href={`/threads/${id}/graph`}>Graph</Link>
+          <Link href={`/threads/${id}/family`}>Family</Link>
+          <Link href={`/?forksOf=${id}&recursive=1`}>Forks</Link>
+          {thread.forkedFrom?.thread != null ? (
+            <Link href={`/diff/${thread.forkedFrom.thread}/${id}`}>Diff with parent</Link>
+          ) : null}
+        </nav>
+      </div>
+      {shown.error !== null ? <ErrorBox error={shown.error} /> : null}
+      <div class="summary-grid">
+        <StateCard thread={thread} />
+        <SpendCard thread={thread} budget={thread.budget} log={log.data} />
+        <StartCard thread={thread} />
+      </div>
+      {actions ? <ThreadActions thread={thread} onChanged={refresh} /> : null}
+      <section class="panel">
+        <h2>
+          Steps <span class="count">{thread.stepCount}</span>
+        </h2>
+        {log.error !== null ? <ErrorBox error={log.error} /> : null}
+        <Timeline steps={steps} log={log.data} running={stillRunning} forkable={actions} />
+      </section>
+    </div>
+  );
+}
+
+function Field(props: { label: string; children: ComponentChildren; testid?: string }) {
+  return (
+    <>
+      <dt>{props.label}</dt>
+      <dd data-testid={props.testid}>{props.children}</dd>
+    </>
+  );
+}
+
+function StateCard(props: { thread: ShownThread }) {
+  const { thread } = props;
+  return (
+    <section class="panel card">
+      <h2>State</h2>
+      <dl>
+        <Field label="Workflow">
+          <Link href={`/workflows/${thread.workflowAddress}`}>{thread.workflow}</Link>{" "}
+          <code class="muted">{thread.workflowAddress}</code>
+        </Field>
+        <Field label="Status" testid="thread-status">
+          {thread.status}
+          {thread.queued === true ? <span class="tag">queued</span> : null}
+        </Field>
+        {thread.status === "suspended" ? (
+          <Field label="Waiting" testid="thread-reason">
+            <span class="muted">{thread.next ?? "a role"} asks:</span> {thread.reason ?? "(no reason given)"}
+          </Field>
+        ) : thread.next !== null && thread.status !== "ended" ? (
+          <Field label="Next">{thread.next}</Field>
+        ) : null}
+        {thread.outcome !== undefined ? (
+          <Field label="Outcome" testid="thread-outcome">
+            <strong>{thread.outcome.role}</strong>
+            {thread.outcome.status !== null ? (
+              <>
+                {" "}
+                <ReplyStatus status={thread.outcome.status} />
+              </>
+            ) : null}{" "}
+            <span class="muted">→ $END by edge #{thread.outcome.edge.index}</span>
+            {thread.outcome.edge.condition !== null ? ` (${thread.outcome.edge.condition})` : ""}
+            {thread.outcome.edge.key !== null ? ` (${thread.outcome.edge.key})` : ""}
+          </Field>
+        ) : null}
+        {thread.failure !== undefined ? (
+          <Field label="Failure" testid="thread-failure">
+            <code class="bad">{thread.failure.code}</code> {thread.failure.message}
+            <div class="muted">
+              {thread.failure.attempts} attempt{thread.failure.attempts === 1 ? "" : "s"},{" "}
+              {formatTime(thread.failure.failedAt)}
+              {thread.failure.run != null ? (
+                <>
+                  {" · "}
+                  <Link href={`/steps/${thread.failure.run}`}>agent run</Link>
+                </>
+              ) : null}
+            </div>
+          </Field>
+        ) : null}
+        {thread.forkedFrom !== null ? (
+          <Field label="Forked from" testid="thread-forked-from">
+            {thread.forkedFrom.thread !== null ? (
+              <Link href={`/threads/${thread.forkedFrom.thread}`} class="mono">
+                {thread.forkedFrom.thread}
+              </Link>
+            ) : (
+              <span class="muted">no thread</span>
+            )}
+            {thread.forkedFrom.step !== null ? ` at step ${thread.forkedFrom.step}` : ""}{" "}
+            <Link href={`/steps/${thread.forkedFrom.address}`} class="mono">
+              {thread.forkedFrom.address}
+            </Link>
+            {thread.forkedFrom.replaced === true ? <span class="tag">reply replaced</span> : null}
+          </Field>
+        ) : null}
+        <Field label="Created">{formatTime(thread.createdAt)}</Field>
+        <Field label="Updated">{formatTime(thread.updatedAt)}</Field>
+        <Field label="Head">
+          <code>{thread.head}</code>
+        </Field>
+      </dl>
+    </section>
+  );
+}
+
+function usageLine(usage: Usage): string {
+  const cache =
+    usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0
+      ? `, cache ${formatCount(usage.cacheReadTokens)} read / ${formatCount(usage.cacheWriteTokens)} written`
+      : "";
+  return `${formatCount(usage.inputTokens)} in / ${formatCount(usage.outputTokens)} out${cache} · ${formatCost(usage.costUsd)}`;
+}
+
+function limit(spent: string, max: string | null): string {
+  return max === null ? spent : `${spent} of ${max}`;
+}
+
+function SpendCard(props: { thread: ShownThread; budget: BudgetReport | undefined; log: LogResult | null }) {
+  const { thread, budget } = props;
+  return (
+    <section class="panel card" data-testid="thread-spend">
+      <h2>Budget and spend</h2>
+      <dl>
+        <Field label="Usage">{usageLine(thread.usage)}</Field>
+        {thread.failedUsage !== undefined ? (
+          <Field label="Failed runs">
+            <span class="warn">{usageLine(thread.failedUsage)}</span>
+          </Field>
+        ) : null}
+        {budget !== undefined ? (
+          <>
+            <Field label="Steps">
+              {limit(formatCount(budget.spent.steps), budget.maxSteps === null ? null : formatCount(budget.maxSteps))}
+            </Field>
+            <Field label="Tokens">
+              {limit(
+                formatCount(budget.spent.tokens),
+                budget.maxTokens === null ? null : formatCount(budget.maxTokens),
+              )}
+            </Field>
+            <Field label="Cost">
+              {limit(
+                formatCost(budget.spent.costUsd),
+                budget.maxCostUsd === null ? null : formatCost(budget.maxCostUsd),
+              )}
+            </Field>
+            {budget.exceeded !== null ? (
+              <Field label="Exceeded">
+                <span class="bad">{budget.exceeded}</span>
+              </Field>
+            ) : null}
+          </>
+        ) : (
+          <Field label="Budget">
+            <span class="muted">none</span>
+          </Field>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function StartCard(props: { thread: ShownThread }) {
+  const { thread } = props;
+  const start = useApi<ExpandedNode>(`/api/nodes/${thread.start}`);
+  const node = (start.data?.node ?? null) as { prompt?: unknown; cwd?: unknown } | null;
+  return (
+    <section class="panel card" data-testid="thread-start">
+      <h2>Start</h2>
+      {start.error !== null ? <ErrorBox error={start.error} /> : null}
+      <dl>
+        {typeof node?.cwd === "string" ? (
+          <Field label="Directory">
+            <code>{node.cwd}</code>
+          </Field>
+        ) : null}
+        {thread.inputs !== undefined
+          ? Object.entries(thread.inputs).map(([key, value]) => (
+              <Field key={key} label={key}>
+                <code>{formatValue(value)}</code>
+              </Field>
+            ))
+          : null}
+      </dl>
+      {typeof node?.prompt === "string" ? (
+        <pre class="prompt" data-testid="thread-prompt">
+          {node.prompt}
+        </pre>
+      ) : start.data === null ? (
+        <p class="empty">Loading…</p>
+      ) : (
+        <p class="empty">No prompt.</p>
+      )}
+    </section>
+  );
+}
+
+function Timeline(props: {
+  steps: readonly StepSummary[];
+  log: LogResult | null;
+  running: RunningStep | null;
+  forkable: boolean;
+}) {
+  const [forking, setForking] = useState<string | null>(null);
+  const failed = props.log?.failed ?? [];
+  if (props.log === null) return <p class="empty">Loading…</p>;
+  if (props.steps.length === 0 && props.running === null && failed.length === 0) {
+    return (
+      <p class="empty" data-testid="timeline-empty">
+        No steps yet.
+      </p>
+    );
+  }
+  const columns = props.forkable ? 10 : 9;
+  return (
+    <table class="grid timeline" data-testid="timeline">
+      <thead>
+        <tr>
+          <th class="num">#</th>
+          <th>Role</th>
+          <th>$status</th>
+          <th>Agent</th>
+          <th>Started</th>
+          <th class="num">Duration</th>
+          <th class="num">Tokens</th>
+          <th class="num">Cost</th>
+          <th>Step</th>
+          {props.forkable ? <th /> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {props.steps.map((step) => (
+          <Fragment key={step.address}>
+            <tr data-testid="step-row" data-step={step.number} data-address={step.address}>
+              <td class="num">{step.number}</td>
+              <td>
+                <strong>{step.role}</strong>
+              </td>
+              <td>
+                <ReplyStatus status={step.status} />
+              </td>
+              <td>{step.agent}</td>
+              <td title={step.startedAt}>{formatTime(step.startedAt)}</td>
+              <td class="num">{formatDuration(step.durationMs)}</td>
+              <td class="num">{formatTokens(step.usage)}</td>
+              <td class="num">{formatCost(step.usage?.costUsd)}</td>
+              <td>
+                <Link href={`/steps/${step.address}`} class="mono" title="the step's prompt, reply and agent run">
+                  {step.address}
+                </Link>
+              </td>
+              {props.forkable ? (
+                <td>
+                  <button
+                    type="button"
+                    class="action-button small"
+                    data-testid="fork-here"
+                    onClick={() => setForking(forking === step.address ? null : step.address)}
+                  >
+                    Fork here
+                  </button>
+                </td>
+              ) : null}
+            </tr>
+            {forking === step.address ? (
+              <tr class="fork-row">
+                <td colSpan={columns}>
+                  <ForkPanel
+                    address={step.address}
+                    label={`step ${step.number} (${step.role})`}
+                    onClose={() => setForking(null)}
+                  />
+                </td>
+              </tr>
+            ) : null}
+          </Fragment>
+        ))}
+        {failed.map((attempt) => (
+          <tr key={`failed-${attempt.failedAt}`} class="failed-row" data-testid="failed-attempt">
+            <td class="num">{attempt.number}</td>
+            <td>{attempt.role ?? <span class="muted">–</span>}</td>
+            <td colSpan={columns - 3}>
+              <code class="bad">{attempt.code}</code> {attempt.message}{" "}
+              <span class="muted">
+                ({attempt.attempts} attempt{attempt.attempts === 1 ? "" : "s"}, {formatTime(attempt.failedAt)})
+              </span>
+            </td>
+            <td>
+              {attempt.run != null ? (
+                <Link href={`/steps/${attempt.run}`} class="mono">
+                  agent run
+                </Link>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+        {props.running !== null ? (
+          <tr class="running-row" data-testid="running-step" data-step={props.running.number}>
+            <td class="num">{props.running.number}</td>
+            <td>
+              <strong>{props.running.role}</strong>
+            </td>
+            <td>
+              <span class="spinner" aria-hidden="true" /> running
+            </td>
+            <td>{props.running.agent}</td>
+            <td>{formatTime(props.running.at)}</td>
+            <td colSpan={columns - 5} />
+          </tr>
+        ) : null}
+      </tbody>
+    </table>
+  );
 }

@@ -1,3 +1,321 @@
+import "./threads.css";
+import type { ListedThread, ListResult } from "@uwf/protocol";
+import { useRef } from "preact/hooks";
+import { withQuery } from "../api.ts";
+import { ErrorBox } from "../components/error-box.tsx";
+import { formatAgo, formatCost, formatTime, formatTokens } from "../components/format.ts";
+import { useDebounced } from "../components/thread-live.ts";
+import { StatusBadge, THREAD_STATUS_NAMES } from "../components/thread-status.tsx";
+import { useApi } from "../components/use-api.ts";
+import { useLiveEvents } from "../live.ts";
+import { Link, navigate, useLocation } from "../router.tsx";
+
+/** Threads per page (as `uwf list --limit`). */
+const PAGE_SIZE = 30;
+
+/** The list's filters, kept in the page's query so a view can be shared and reloaded. */
+interface Filters {
+  status: string;
+  workflow: string;
+  outcome: string;
+  forksOf: string;
+  recursive: boolean;
+  running: boolean;
+  offset: number;
+}
+
+function readFilters(query: URLSearchParams): Filters {
+  const offset = Number(query.get("offset") ?? "0");
+  return {
+    status: query.get("status") ?? "",
+    workflow: query.get("workflow") ?? "",
+    outcome: query.get("outcome") ?? "",
+    forksOf: query.get("forksOf") ?? "",
+    recursive: query.get("recursive") === "1",
+    running: query.get("running") === "1",
+    offset: Number.isFinite(offset) && offset > 0 ? Math.floor(offset) : 0,
+  };
+}
+
+function filtersQuery(filters: Filters) {
+  return {
+    status: filters.status,
+    workflow: filters.workflow,
+    outcome: filters.outcome,
+    forksOf: filters.forksOf,
+    recursive: filters.recursive && filters.forksOf !== "" ? "1" : undefined,
+    running: filters.running ? "1" : undefined,
+    offset: filters.offset === 0 ? undefined : filters.offset,
+  };
+}
+
+/**
+ * The threads, newest first, paged like `uwf list`, with filters in the URL, and above them the
+ * suspended threads waiting for an answer. Rows refresh (debounced, in place) as any process changes a thread.
+ */
 export function ThreadsPage() {
-  return <h1>ThreadsPage</h1>;
+  const location = useLocation();
+  const filters = readFilters(location.query);
+  const list = useApi<ListResult>(withQuery("/api/threads", { ...filtersQuery(filters), limit: PAGE_SIZE }));
+  const waiting = useApi<ListResult>("/api/threads?status=suspended&limit=20");
+  const refresh = useDebounced(() => {
+    list.reload();
+    waiting.reload();
+  }, 250);
+  useLiveEvents((event) => {
+    if (event.type === "thread-updated") refresh();
+  });
+
+  function apply(change: Partial<Filters>) {
+    const next = { ...filters, offset: 0, ...change };
+    navigate(withQuery("/", filtersQuery(next)), { replace: true });
+  }
+
+  return (
+    <div class="threads-page">
+      <WaitingGroup result={waiting.data} />
+      <h1>Threads</h1>
+      <FilterBar filters={filters} apply={apply} />
+      {list.error !== null ? <ErrorBox error={list.error} /> : null}
+      {list.data === null ? (
+        list.error === null ? (
+          <p class="empty">Loading…</p>
+        ) : null
+      ) : (
+        <>
+          <ThreadTable threads={list.data.threads} />
+          <Pager result={list.data} filters={filters} apply={apply} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function WaitingGroup(props: { result: ListResult | null }) {
+  const threads = props.result?.threads ?? [];
+  if (threads.length === 0) return null;
+  return (
+    <section class="panel waiting" data-testid="waiting-group">
+      <h2>
+        Waiting for you <span class="count">{props.result?.total ?? threads.length}</span>
+      </h2>
+      <ul>
+        {threads.map((thread) => (
+          <li key={thread.thread} data-testid="waiting-thread" data-thread={thread.thread}>
+            <Link href={`/threads/${thread.thread}`} class="mono">
+              {thread.thread}
+            </Link>{" "}
+            <span class="muted">{thread.workflow}</span>
+            <div class="question">
+              <span class="muted">{thread.next ?? "a role"} asks:</span> {thread.reason ?? "(no reason given)"}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** A text filter applied on Enter or when it loses focus (not on every keystroke). */
+function TextFilter(props: {
+  name: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  onApply(value: string): void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <label>
+      {props.label}
+      <input
+        ref={input}
+        key={props.value}
+        name={props.name}
+        data-testid={`filter-${props.name}`}
+        defaultValue={props.value}
+        placeholder={props.placeholder}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") props.onApply(event.currentTarget.value.trim());
+        }}
+        onBlur={(event) => {
+          const value = event.currentTarget.value.trim();
+          if (value !== props.value) props.onApply(value);
+        }}
+      />
+    </label>
+  );
+}
+
+function FilterBar(props: { filters: Filters; apply(change: Partial<Filters>): void }) {
+  const { filters, apply } = props;
+  const any =
+    filters.status !== "" ||
+    filters.workflow !== "" ||
+    filters.outcome !== "" ||
+    filters.forksOf !== "" ||
+    filters.running;
+  return (
+    <form class="filters" data-testid="thread-filters" onSubmit={(event) => event.preventDefault()}>
+      <label>
+        Status
+        <select
+          name="status"
+          data-testid="filter-status"
+          value={filters.status}
+          onChange={(event) => apply({ status: event.currentTarget.value })}
+        >
+          <option value="">any</option>
+          {THREAD_STATUS_NAMES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </label>
+      <TextFilter
+        name="workflow"
+        label="Workflow"
+        value={filters.workflow}
+        placeholder="name"
+        onApply={(value) => apply({ workflow: value })}
+      />
+      <TextFilter
+        name="outcome"
+        label="Outcome"
+        value={filters.outcome}
+        placeholder="$status"
+        onApply={(value) => apply({ outcome: value })}
+      />
+      <TextFilter
+        name="forksOf"
+        label="Forks of"
+        value={filters.forksOf}
+        placeholder="thread id"
+        onApply={(value) => apply({ forksOf: value })}
+      />
+      <label class="check">
+        <input
+          type="checkbox"
+          data-testid="filter-recursive"
+          checked={filters.recursive}
+          disabled={filters.forksOf === ""}
+          onChange={(event) => apply({ recursive: event.currentTarget.checked })}
+        />
+        recursive
+      </label>
+      <label class="check">
+        <input
+          type="checkbox"
+          data-testid="filter-running"
+          checked={filters.running}
+          onChange={(event) => apply({ running: event.currentTarget.checked })}
+        />
+        running now
+      </label>
+      {any ? (
+        <Link href="/" class="clear">
+          clear filters
+        </Link>
+      ) : null}
+    </form>
+  );
+}
+
+function outcomeText(thread: ListedThread): string {
+  if (thread.outcome === undefined) return "";
+  return thread.outcome.status === null ? thread.outcome.role : `${thread.outcome.role} · ${thread.outcome.status}`;
+}
+
+function ThreadTable(props: { threads: readonly ListedThread[] }) {
+  if (props.threads.length === 0)
+    return (
+      <p class="empty" data-testid="threads-empty">
+        No threads match.
+      </p>
+    );
+  return (
+    <table class="grid" data-testid="thread-table">
+      <thead>
+        <tr>
+          <th>Thread</th>
+          <th>Workflow</th>
+          <th>Status</th>
+          <th>Next / outcome</th>
+          <th class="num">Steps</th>
+          <th class="num">Tokens</th>
+          <th class="num">Cost</th>
+          <th>Updated</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.threads.map((thread) => (
+          <tr key={thread.thread} data-testid="thread-row" data-thread={thread.thread} data-status={thread.status}>
+            <td>
+              <Link href={`/threads/${thread.thread}`} class="mono">
+                {thread.thread}
+              </Link>
+              {thread.forkedFrom !== null ? (
+                <span class="tag" title={`forked from ${thread.forkedFrom.thread ?? thread.forkedFrom.address}`}>
+                  fork
+                </span>
+              ) : null}
+              {thread.queued === true ? <span class="tag">queued</span> : null}
+            </td>
+            <td>{thread.workflow}</td>
+            <td>
+              <StatusBadge status={thread.status} running={thread.lease !== undefined} />
+            </td>
+            <td>
+              {thread.status === "ended" ? (
+                <span>{outcomeText(thread)}</span>
+              ) : thread.status === "failed" && thread.failure !== undefined ? (
+                <code class="bad">{thread.failure.code}</code>
+              ) : thread.status === "suspended" ? (
+                <span class="muted">{thread.reason ?? ""}</span>
+              ) : (
+                <span class="muted">{thread.next ?? ""}</span>
+              )}
+            </td>
+            <td class="num">{thread.stepCount}</td>
+            <td class="num">{formatTokens(thread.usage)}</td>
+            <td class="num">{formatCost(thread.usage.costUsd)}</td>
+            <td title={formatTime(thread.updatedAt)}>{formatAgo(thread.updatedAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Pager(props: { result: ListResult; filters: Filters; apply(change: Partial<Filters>): void }) {
+  const { result, apply } = props;
+  const limit = result.limit ?? PAGE_SIZE;
+  const first = result.total === 0 ? 0 : result.offset + 1;
+  const last = result.offset + result.threads.length;
+  return (
+    <div class="pager" data-testid="pager">
+      <span data-testid="pager-range">
+        {first}–{last} of {result.total}
+      </span>
+      <button
+        type="button"
+        class="action-button"
+        data-testid="pager-previous"
+        disabled={result.offset === 0}
+        onClick={() => apply({ offset: Math.max(0, result.offset - limit) })}
+      >
+        ← Newer
+      </button>
+      <button
+        type="button"
+        class="action-button"
+        data-testid="pager-next"
+        disabled={last >= result.total}
+        onClick={() => apply({ offset: result.offset + limit })}
+      >
+        Older →
+      </button>
+    </div>
+  );
 }

@@ -1,0 +1,265 @@
+import type { ForkResult, ShownThread, StepResult } from "@uwf/protocol";
+import { useState } from "preact/hooks";
+import { getJson } from "../api.ts";
+import { navigate } from "../router.tsx";
+import { ActionButton, ActionOutcome, useAction } from "./actions-common.tsx";
+import { ErrorBox } from "./error-box.tsx";
+
+function describeStep(result: StepResult): string {
+  const count = result.steps.length;
+  const where = result.status === "suspended" && result.reason !== undefined ? ` (${result.reason})` : "";
+  return `${count} step${count === 1 ? "" : "s"} recorded; the thread is ${result.status}${where}.`;
+}
+
+/**
+ * What the user can do with a thread (absent under `--read-only`: the caller leaves it out): step
+ * once, run on to the end or the next suspension, resume a suspended thread, queue it for workers,
+ * cancel it. Each calls the API (which runs the command as the CLI does) and then `onChanged`, so
+ * the page refetches whether or not the live feed reports the change.
+ */
+export function ThreadActions(props: { thread: ShownThread; onChanged(): void }) {
+  const { thread, onChanged } = props;
+  const id = thread.thread;
+  const step = useAction<StepResult>({ onSettled: onChanged });
+  const run = useAction<StepResult>({ onSettled: onChanged });
+  const queue = useAction<unknown>({ onSettled: onChanged });
+  const cancel = useAction<unknown>({ onSettled: onChanged });
+  const resume = useAction<StepResult>({ onSettled: onChanged });
+  const [confirming, setConfirming] = useState(false);
+  const steppable = thread.status === "active" || thread.status === "failed";
+  const cancellable = thread.status === "active" || thread.status === "suspended" || thread.status === "failed";
+  const busy = [step, run, queue, cancel, resume].some((action) => action.state.phase === "running");
+  const outcomes = [step.state, run.state, queue.state, cancel.state, resume.state].some(
+    (state) => state.phase !== "idle",
+  );
+  if (!steppable && !cancellable && !outcomes) return null;
+  return (
+    <section class="panel actions" data-testid="thread-actions">
+      <h2>Actions</h2>
+      {thread.status === "suspended" ? (
+        <ResumeForm thread={thread} running={resume.state.phase === "running"} resume={resume.run} />
+      ) : null}
+      <div class="action-row">
+        {steppable ? (
+          <>
+            <ActionButton
+              label="Step once"
+              testid="action-step"
+              kind="primary"
+              busy={step.state.phase === "running"}
+              disabled={!steppable || busy}
+              title="uwf step: one step of the thread"
+              onClick={() => void step.run(`/api/threads/${id}/step`)}
+            />
+            <ActionButton
+              label="Run to the end"
+              testid="action-run"
+              busy={run.state.phase === "running"}
+              disabled={!steppable || busy}
+              title="uwf step --all: step until the thread ends or suspends"
+              onClick={() => void run.run(`/api/threads/${id}/step`, { all: true })}
+            />
+            <ActionButton
+              label={thread.queued === true ? "Queued" : "Queue for workers"}
+              testid="action-queue"
+              busy={queue.state.phase === "running"}
+              disabled={!steppable || thread.queued === true || busy}
+              title="leave the thread to `uwf worker`"
+              onClick={() => void queue.run(`/api/threads/${id}/queue`)}
+            />
+          </>
+        ) : null}
+        {!cancellable ? null : confirming ? (
+          <span class="confirm" data-testid="cancel-confirm">
+            Cancel this thread for good?{" "}
+            <ActionButton
+              label="Yes, cancel"
+              testid="action-cancel-yes"
+              kind="danger"
+              busy={cancel.state.phase === "running"}
+              onClick={() => {
+                setConfirming(false);
+                void cancel.run(`/api/threads/${id}/cancel`);
+              }}
+            />{" "}
+            <ActionButton label="No" testid="action-cancel-no" busy={false} onClick={() => setConfirming(false)} />
+          </span>
+        ) : (
+          <ActionButton
+            label="Cancel…"
+            testid="action-cancel"
+            kind="danger"
+            busy={cancel.state.phase === "running"}
+            disabled={!cancellable || busy}
+            title="uwf cancel: stop the thread for good (it can still be forked)"
+            onClick={() => setConfirming(true)}
+          />
+        )}
+      </div>
+      <ActionOutcome state={resume.state} describe={describeStep} testid="resume-outcome" />
+      <ActionOutcome state={step.state} describe={describeStep} testid="action-step-outcome" />
+      <ActionOutcome state={run.state} describe={describeStep} testid="action-run-outcome" />
+      <ActionOutcome
+        state={queue.state}
+        describe={() => "Queued: a worker will step it."}
+        testid="action-queue-outcome"
+      />
+      <ActionOutcome state={cancel.state} describe={() => "Cancelled."} testid="action-cancel-outcome" />
+    </section>
+  );
+}
+
+/**
+ * The answer a suspended role asked for, as the user types it. Today every role gets a text box; a
+ * role with an answer schema (typed answers, a later issue) gets a form generated from it here.
+ */
+export interface AnswerInputProps {
+  value: string;
+  onInput(value: string): void;
+  disabled: boolean;
+}
+
+/** Picks the input for a suspended role's answer. Slot for a schema-driven form: `answerInputFor(schema)`. */
+export function answerInputFor(_role: string | null) {
+  return TextAnswer;
+}
+
+function TextAnswer(props: AnswerInputProps) {
+  return (
+    <textarea
+      id="resume-answer"
+      data-testid="resume-answer"
+      rows={3}
+      placeholder="Your answer or new instruction (uwf resume -p)"
+      value={props.value}
+      disabled={props.disabled}
+      onInput={(event) => props.onInput((event.currentTarget as HTMLTextAreaElement).value)}
+    />
+  );
+}
+
+/** The suspended role's question and the answer's input; the outcome is shown by ThreadActions (it outlives the form). */
+function ResumeForm(props: {
+  thread: ShownThread;
+  running: boolean;
+  resume(path: string, body: Record<string, unknown>): Promise<void>;
+}) {
+  const { thread, running } = props;
+  const [answer, setAnswer] = useState("");
+  const [all, setAll] = useState(true);
+  const Input = answerInputFor(thread.next);
+  return (
+    <form
+      class="resume-form"
+      data-testid="resume-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void props.resume(`/api/threads/${thread.thread}/resume`, {
+          ...(answer.trim() === "" ? {} : { prompt: answer }),
+          all,
+        });
+      }}
+    >
+      <div class="question" data-testid="resume-question">
+        <span class="muted">{thread.next ?? "The thread"} asks:</span> {thread.reason ?? "(no reason given)"}
+      </div>
+      <Input value={answer} onInput={setAnswer} disabled={running} />
+      <div class="action-row">
+        <button type="submit" class="action-button action-primary" data-testid="resume-submit" disabled={running}>
+          {running ? <span class="spinner" aria-hidden="true" /> : null}
+          Resume
+        </button>
+        <label class="check">
+          <input
+            type="checkbox"
+            data-testid="resume-all"
+            checked={all}
+            onChange={(event) => setAll((event.currentTarget as HTMLInputElement).checked)}
+          />{" "}
+          then run to the end or the next suspension
+        </label>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * "Fork here" on a step: a new thread whose chain holds the steps up to this one, optionally with
+ * this step's reply replaced by an edited one (prefilled with the current reply). The server writes
+ * the reply to a file and runs `uwf fork ADDRESS --output FILE`, which checks it against the role's
+ * schema and refuses an invalid reply: that error is shown here. On success, the page goes to the fork.
+ */
+export function ForkPanel(props: { address: string; label: string; onClose(): void }) {
+  const { address } = props;
+  const [replace, setReplace] = useState(false);
+  const [reply, setReply] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const fork = useAction<ForkResult>({ onDone: (result) => navigate(`/threads/${result.thread}`) });
+  const running = fork.state.phase === "running";
+
+  function toggleReplace(checked: boolean) {
+    setReplace(checked);
+    if (checked && reply === null) {
+      getJson<{ text: string }>(`/api/nodes/${address}/reply`).then(
+        (result) => setReply(result.text),
+        (error: unknown) => setLoadError(error),
+      );
+    }
+  }
+
+  return (
+    <form
+      class="fork-panel"
+      data-testid="fork-panel"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void fork.run(`/api/nodes/${address}/fork`, replace && reply !== null ? { reply } : {});
+      }}
+    >
+      <strong>Fork at {props.label}</strong>
+      <label class="check">
+        <input
+          type="checkbox"
+          data-testid="fork-replace"
+          checked={replace}
+          onChange={(event) => toggleReplace((event.currentTarget as HTMLInputElement).checked)}
+        />{" "}
+        replace this step's reply (checked against the role's schema)
+      </label>
+      {replace ? (
+        reply === null ? (
+          loadError === null ? (
+            <p class="muted">Loading the reply…</p>
+          ) : (
+            <ErrorBox error={loadError} />
+          )
+        ) : (
+          <textarea
+            class="reply-editor"
+            data-testid="fork-reply"
+            rows={10}
+            spellcheck={false}
+            value={reply}
+            disabled={running}
+            onInput={(event) => setReply((event.currentTarget as HTMLTextAreaElement).value)}
+          />
+        )
+      ) : null}
+      <div class="action-row">
+        <button
+          type="submit"
+          class="action-button action-primary"
+          data-testid="fork-submit"
+          disabled={running || (replace && reply === null)}
+        >
+          {running ? <span class="spinner" aria-hidden="true" /> : null}
+          {replace ? "Fork with this reply" : "Fork here"}
+        </button>
+        <button type="button" class="action-button" data-testid="fork-close" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+      <ActionOutcome state={fork.state} describe={(result) => `Forked: ${result.thread}`} testid="fork-outcome" />
+    </form>
+  );
+}

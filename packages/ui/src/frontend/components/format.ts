@@ -1,0 +1,57 @@
+import type { Usage } from "@uwf/protocol";
+
+/** `850 ms`, `12.3 s`, `4 min 05 s`, `2 h 10 min`. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(Math.round(seconds % 60)).padStart(2, "0")} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
+
+/** `1,234` tokens; a dash for none. */
+export function formatCount(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  return value.toLocaleString("en-US");
+}
+
+/** Input plus output tokens of a usage, or a dash when there is none. */
+export function formatTokens(usage: Usage | null | undefined): string {
+  if (usage === null || usage === undefined) return "–";
+  return formatCount(usage.inputTokens + usage.outputTokens);
+}
+
+/** `$0.0123`; a dash for none. */
+export function formatCost(costUsd: number | null | undefined): string {
+  if (costUsd === null || costUsd === undefined) return "–";
+  if (costUsd === 0) return "$0";
+  return `$${costUsd < 0.01 ? costUsd.toFixed(4) : costUsd.toFixed(2)}`;
+}
+
+/** A timestamp as local date and time, `2026-11-27 07:30:14`. */
+export function formatTime(iso: string | null | undefined): string {
+  if (iso === null || iso === undefined) return "–";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/** `3 min ago`, relative to `now`. */
+export function formatAgo(iso: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} d ago`;
+}
+
+/** A value of a reply's field as one line of text (strings as they are, the rest as JSON). */
+export function formatValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}

@@ -27,7 +27,16 @@ export interface UiServer {
 }
 
 /** The pages the frontend routes itself: every one serves the same HTML. */
-const PAGE_PATHS = ["/", "/threads/*", "/steps/*", "/diff/*", "/workflows/*", "/experiments", "/experiments/*"];
+const PAGE_PATHS = [
+  "/",
+  "/threads/*",
+  "/steps/*",
+  "/diff/*",
+  "/workflows",
+  "/workflows/*",
+  "/experiments",
+  "/experiments/*",
+];
 
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const token = options.token ?? randomToken();

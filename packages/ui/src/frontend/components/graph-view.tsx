@@ -39,8 +39,8 @@ function pickEdge(workflow: WorkflowNode, from: string, to: string, status: stri
 }
 
 /**
- * The marks of a thread on its graph from its steps (oldest first), its next role, whether it ended and
- * the edge index its outcome names (the edge to `$END`).
+ * The marks of a thread on its graph from its steps (oldest first), its next role (the edge into it is
+ * taken), whether it ended and the edge index its outcome names (the edge to `$END`).
  */
 export function marksFromSteps(
   workflow: WorkflowNode,
@@ -63,6 +63,11 @@ export function marksFromSteps(
   }
   if (thread.status === "ended" && previous !== null) {
     take(previous.role, thread.endEdge ?? pickEdge(workflow, previous.role, "$END", previous.status));
+  } else if (thread.next !== null && thread.next !== "$END" && previous?.status !== "$SUSPEND") {
+    // The edge into the role it will run next was chosen when its last step was recorded (none when that
+    // step suspended to ask and the same role runs again).
+    if (previous === null) take("$START", pickEdge(workflow, "$START", thread.next, null));
+    else take(previous.role, pickEdge(workflow, previous.role, thread.next, previous.status));
   }
   let current: string | null = thread.running;
   if (current === null) {

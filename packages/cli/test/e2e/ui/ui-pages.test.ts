@@ -237,7 +237,8 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
   }, 30_000);
 
   it("lists a family with a fork and a counterfactual fork; picking two opens their diff", async () => {
-    const { page, pageProblems } = await open(`/threads/${original.thread}/family`);
+    // Opened from the counterfactual fork: the page draws the whole family, from its root.
+    const { page, pageProblems } = await open(`/threads/${counterfactual.thread}/family`);
     await withScreenshotOnFailure(page, "family", async () => {
       for (const thread of [original.thread, fork.thread, counterfactual.thread]) {
         await page.waitForSelector(`.family-member[data-thread="${thread}"]`);
@@ -245,6 +246,9 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
       await waitForText(page, `.family-member[data-thread="${fork.thread}"]`, "forked at step 1");
       await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "forked at step 2");
       await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "replaced reply");
+      // Steps of its own (from `compare`): none for the plain fork, the replaced reply for the other.
+      await waitForText(page, `.family-member[data-thread="${fork.thread}"]`, "1 step (0 own)");
+      await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "2 steps (1 own)");
       expect(await texts(page, `.family-member[data-thread="${fork.thread}"] .family-tag`)).toEqual([]);
       await waitForText(page, `.family-member[data-thread="${original.thread}"] .outcome-text`, "doer");
 

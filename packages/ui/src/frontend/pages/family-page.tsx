@@ -94,7 +94,9 @@ function Member(props: {
 /** `/threads/:id/family`: the thread's fork tree, each member with its status, outcome and spend; pick two to diff. */
 export function FamilyPage(props: { id: string }) {
   const tree = useApi<TreeResult>(`/api/threads/${props.id}/tree`);
-  const compare = useApi<CompareResult>(`/api/threads/${props.id}/compare`);
+  // `compare` of a fork is its own family: ask about the root, whose family the tree draws.
+  const root = tree.data?.roots[0]?.thread ?? null;
+  const compare = useApi<CompareResult>(root === null ? null : `/api/threads/${root}/compare`);
   const [selected, setSelected] = useState<string[]>([]);
   useLiveEvents((event) => {
     if (event.type === "thread-updated") {

@@ -142,14 +142,17 @@ export function WorkflowGraphPage(props: { reference: string }) {
       <section class="graph-page">
         <div class="page-head">
           <h1>Workflow {props.reference}</h1>
-          <StateBadge state="failed" title="the workflow does not validate" />
-          <span class="sub">does not validate</span>
+          <StateBadge state="invalid" title="the workflow does not validate" />
+          <span class="sub">{problems.length === 1 ? "1 problem" : `${problems.length} problems`}</span>
           <span class="links">
             <Link href="/workflows">All workflows</Link>
           </span>
         </div>
-        <ErrorBox error={shown.error} />
-        <h2>Problems</h2>
+        {shown.error instanceof ApiError && (
+          <div class="error" role="alert">
+            <code class="error-code">{shown.error.error.code}</code> {shown.error.error.message.split("\n")[0]}
+          </div>
+        )}
         <ul class="problems">
           {problems.map((problem) => (
             <li key={`${problem.file}:${problem.line}:${problem.column}:${problem.path}:${problem.message}`}>

@@ -104,20 +104,25 @@ interface LaidEdge {
 const CHAR = 7.4;
 const LABEL_CHAR = 6.4;
 
-function edgeLabel(workflow: WorkflowNode, from: string, index: number): { label: string; title: string } {
+/** An edge's label (its `$status` key, its condition, or `otherwise` after others) and a longer title. */
+export function edgeLabel(workflow: WorkflowNode, from: string, index: number): { label: string; title: string } {
   const edges = workflow.graph[from] ?? [];
   const edge = edges[index];
   if (edge === undefined) return { label: "", title: "" };
-  if (edge.status !== null) return { label: edge.status, title: `when $status is ${edge.status}` };
+  const parts: { label: string; title: string }[] = [];
+  if (edge.status !== null) parts.push({ label: edge.status, title: `when $status is ${edge.status}` });
   if (edge.condition !== null) {
     const condition = workflow.conditions[edge.condition];
-    return {
+    parts.push({
       label: `if ${edge.condition}`,
       title:
         condition === undefined
           ? edge.condition
           : `${condition.description ?? edge.condition}: ${condition.expression}`,
-    };
+    });
+  }
+  if (parts.length > 0) {
+    return { label: parts.map((part) => part.label).join(" "), title: parts.map((part) => part.title).join(" and ") };
   }
   return edges.length > 1 ? { label: "otherwise", title: "when no edge before it holds" } : { label: "", title: "" };
 }

@@ -9,7 +9,7 @@ import type {
 import { useMemo, useState } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { ErrorBox } from "../components/error-box.tsx";
-import { GraphView, marksFromSteps } from "../components/graph-view.tsx";
+import { edgeLabel, GraphView, marksFromSteps } from "../components/graph-view.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import { shortThread } from "../components/view-format.ts";
@@ -204,10 +204,10 @@ export function WorkflowGraphPage(props: { reference: string }) {
               <td>{role.goal}</td>
               <td>
                 {(node.graph[name] ?? [])
-                  .map(
-                    (edge) =>
-                      `${edge.role}${edge.status !== null ? ` (${edge.status})` : edge.condition !== null ? ` (if ${edge.condition})` : ""}`,
-                  )
+                  .map((edge, index) => {
+                    const { label } = edgeLabel(node, name, index);
+                    return label === "" ? edge.role : `${edge.role} (${label})`;
+                  })
                   .join(", ")}
               </td>
             </tr>

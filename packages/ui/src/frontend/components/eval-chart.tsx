@@ -22,15 +22,16 @@ function cssColor(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
+const DARK = matchMedia("(prefers-color-scheme: dark)");
+
 /** Follows the reader's colour scheme, so the charts redraw with its text and grid colours. */
 function useColorScheme(): boolean {
-  const query = matchMedia("(prefers-color-scheme: dark)");
-  const [dark, setDark] = useState(query.matches);
+  const [dark, setDark] = useState(DARK.matches);
   useEffect(() => {
-    const update = () => setDark(query.matches);
-    query.addEventListener("change", update);
-    return () => query.removeEventListener("change", update);
-  }, [query]);
+    const update = () => setDark(DARK.matches);
+    DARK.addEventListener("change", update);
+    return () => DARK.removeEventListener("change", update);
+  }, []);
   return dark;
 }
 
@@ -38,7 +39,14 @@ function useColorScheme(): boolean {
  * One Chart.js chart in a figure with its caption. `size` picks the box's height from the stylesheet
  * (no inline style: the page runs under a strict CSP).
  */
-export function EvalChart(props: { title: string; name: string; config: ChartConfiguration; size?: "short" | "tall" }) {
+export function EvalChart(props: {
+  title: string;
+  name: string;
+  config: ChartConfiguration;
+  size?: "short" | "tall";
+  /** A line under the caption (why a chart is flat). */
+  note?: string | null;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const dark = useColorScheme();
   useEffect(() => {
@@ -54,7 +62,10 @@ export function EvalChart(props: { title: string; name: string; config: ChartCon
   }, [props.config, dark]);
   return (
     <figure class="eval-chart" data-chart={props.name}>
-      <figcaption>{props.title}</figcaption>
+      <figcaption>
+        {props.title}
+        {props.note !== undefined && props.note !== null && <span class="eval-chart-note">{props.note}</span>}
+      </figcaption>
       <div class={`eval-chart-box ${props.size ?? "normal"}`}>
         <canvas ref={canvas} role="img" aria-label={props.title} />
       </div>

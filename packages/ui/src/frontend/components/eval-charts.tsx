@@ -174,7 +174,12 @@ export function EvalCharts(props: { result: EvalResult }) {
       <EvalChart name="pass-rate" title="Pass rate with its 95% Wilson interval" config={configs.passRates} />
       <EvalChart name="scores" title="Score distribution" config={configs.scores} />
       <EvalChart name="outcomes" title="Outcomes (status · final $status · ending role)" config={configs.outcomes} />
-      <EvalChart name="cost" title="Cost per sample" config={configs.cost} />
+      <EvalChart
+        name="cost"
+        title="Cost per sample"
+        config={configs.cost}
+        note={result.summary.overall.costUsd.total === 0 ? "no cost recorded (agents that report none)" : null}
+      />
       <EvalChart name="duration" title="Duration per sample" config={configs.duration} />
     </div>
   );

@@ -9,7 +9,8 @@ import type {
 import { useMemo, useState } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { ErrorBox } from "../components/error-box.tsx";
-import { edgeLabel, GraphView, marksFromSteps } from "../components/graph-view.tsx";
+import { marksFromSteps } from "../components/graph-marks.ts";
+import { edgeLabel, GraphView } from "../components/graph-view.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import { shortThread } from "../components/view-format.ts";

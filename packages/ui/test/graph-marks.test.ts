@@ -78,4 +78,20 @@ describe("marksFromSteps", () => {
     expect(running.current).toBe("reviewer");
     expect(running.running).toBe(true);
   });
+
+  it("leaves a $START keyed by new and resume by its new edge", () => {
+    const reopen = {
+      ...ROUTING,
+      graph: {
+        ...ROUTING.graph,
+        $START: [
+          { role: "worker", condition: null, status: "resume", prompt: "Continue." },
+          { role: "worker", condition: null, status: "new", prompt: "Do the task." },
+        ],
+      },
+    } as WorkflowNode;
+    const marks = marksFromSteps(reopen, [step("worker", "approved")], { ...idle, status: "active", next: "reviewer" });
+    expect(marks.edges.get("$START#1")).toBe(1);
+    expect(marks.edges.get("$START#0")).toBeUndefined();
+  });
 });

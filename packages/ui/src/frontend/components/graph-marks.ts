@@ -52,9 +52,10 @@ export function marksFromSteps(
     edges.set(key, (edges.get(key) ?? 0) + 1);
   };
   let previous: Step | null = null;
+  // A new thread leaves $START by its `new` edge where the graph keys them (`new`, `resume`).
   for (const step of steps) {
     visits.set(step.role, (visits.get(step.role) ?? 0) + 1);
-    if (previous === null) take("$START", pickEdge(workflow, "$START", step.role, null));
+    if (previous === null) take("$START", pickEdge(workflow, "$START", step.role, "new"));
     else take(previous.role, pickEdge(workflow, previous.role, step.role, previous.status));
     previous = step;
   }
@@ -63,7 +64,7 @@ export function marksFromSteps(
   } else if (thread.next !== null && thread.next !== "$END" && previous?.status !== "$SUSPEND") {
     // The edge into the role it will run next was chosen when its last step was recorded (none when that
     // step suspended to ask and the same role runs again).
-    if (previous === null) take("$START", pickEdge(workflow, "$START", thread.next, null));
+    if (previous === null) take("$START", pickEdge(workflow, "$START", thread.next, "new"));
     else take(previous.role, pickEdge(workflow, previous.role, thread.next, previous.status));
   }
   let current: string | null = thread.running;

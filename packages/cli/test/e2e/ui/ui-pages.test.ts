@@ -303,10 +303,12 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
       await waitForText(list.page, ".eval-variants", "careful");
       await waitForText(list.page, ".eval-variants", "hasty");
       const samples = (await list.page.evaluate(
-        `Array.from(document.querySelectorAll(".eval-samples tbody tr a")).map((link) => link.getAttribute("href"))`,
+        `Array.from(document.querySelectorAll(".eval-samples tbody tr td:first-child a")).map((link) => link.getAttribute("href"))`,
       )) as string[];
       expect(samples.length).toBe(8);
       for (const href of samples) expect(href).toMatch(/^\/threads\/[0-9A-Z]{26}$/);
+      // The suite's judge assertion: each sample links to the thread that judged it too.
+      expect(await texts(list.page, ".eval-samples .eval-judge")).toEqual(samples.map(() => "judge"));
       expect(list.pageProblems()).toEqual([]);
     });
   }, 30_000);

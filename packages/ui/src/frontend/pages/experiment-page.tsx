@@ -208,6 +208,18 @@ export function ExperimentPage(props: { id: string }) {
                 ].join("\n")}
               >
                 <StateBadge state={sample.verdict} />
+                {sample.scores
+                  .filter((score) => score.judge !== null)
+                  .map((score) => (
+                    <Link
+                      key={score.assertion}
+                      href={`/threads/${score.judge?.thread ?? ""}`}
+                      class="eval-judge"
+                      title={`the thread that judged ${score.assertion}`}
+                    >
+                      judge
+                    </Link>
+                  ))}
               </td>
               <td class="num">{sample.score === null ? "—" : sample.score.toFixed(2)}</td>
               <td>

@@ -3,7 +3,7 @@ import { DiffPage } from "./pages/diff-page.tsx";
 import { ExperimentPage } from "./pages/experiment-page.tsx";
 import { ExperimentsPage } from "./pages/experiments-page.tsx";
 import { FamilyPage } from "./pages/family-page.tsx";
-import { ThreadGraphPage, WorkflowGraphPage } from "./pages/graph-page.tsx";
+import { ThreadGraphPage, WorkflowGraphPage, WorkflowsPage } from "./pages/graph-page.tsx";
 import { StepPage } from "./pages/step-page.tsx";
 import { ThreadPage } from "./pages/thread-page.tsx";
 import { ThreadsPage } from "./pages/threads-page.tsx";
@@ -21,6 +21,7 @@ const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, stri
     pattern: "/diff/:left/:right",
     render: (params) => <DiffPage left={params.left as string} right={params.right as string} />,
   },
+  { pattern: "/workflows", render: () => <WorkflowsPage /> },
   {
     pattern: "/workflows/:reference",
     render: (params) => <WorkflowGraphPage reference={params.reference as string} />,
@@ -48,6 +49,7 @@ export function App() {
         </Link>
         <nav>
           <Link href="/">Threads</Link>
+          <Link href="/workflows">Workflows</Link>
           <Link href="/experiments">Experiments</Link>
         </nav>
         <span class="session">

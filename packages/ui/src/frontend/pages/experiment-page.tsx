@@ -1,3 +1,254 @@
+import type { EvalResult, EvalVariantSummary } from "@uwf/protocol";
+import "../components/eval-view.css";
+import { ErrorBox } from "../components/error-box.tsx";
+import { EvalCharts } from "../components/eval-charts.tsx";
+import { useApi } from "../components/use-api.ts";
+import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
+import {
+  formatCost,
+  formatDuration,
+  formatPercent,
+  formatTokens,
+  formatWhen,
+  shortThread,
+} from "../components/view-format.ts";
+import { Link } from "../router.tsx";
+import { RateBar } from "./experiments-page.tsx";
+
+function Card(props: { label: string; value: string; title?: string }) {
+  return (
+    <div class="eval-card" title={props.title}>
+      <div class="value">{props.value}</div>
+      <div class="label">{props.label}</div>
+    </div>
+  );
+}
+
+function interval(summary: { interval: { low: number; high: number } | null }): string {
+  return summary.interval === null
+    ? "—"
+    : `${formatPercent(summary.interval.low)}–${formatPercent(summary.interval.high)}`;
+}
+
+function Gate(props: { result: EvalResult }) {
+  const { result } = props;
+  if (result.gate === null && result.gateChecks.length === 0) return <p class="empty">No gate.</p>;
+  const held = result.gateHeld !== false && result.gateChecks.every((check) => check.held);
+  return (
+    <div class={`eval-gate ${held ? "held" : "broke"}`} data-gate={held ? "held" : "broke"}>
+      <span class="verdict">{held ? "Gate held" : "Gate did not hold"}</span>
+      <ul>
+        {result.gateChecks.map((check) => (
+          <li key={check.check} class={check.held ? "held" : "broke"}>
+            <code>{check.check}</code> {check.held ? "✓" : "✗"} {check.detail}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function VariantRow(props: { variant: EvalVariantSummary }) {
+  const { variant } = props;
+  return (
+    <tr data-variant={variant.variant ?? ""}>
+      <td>
+        <strong>{variant.variant ?? "(all)"}</strong>
+      </td>
+      <td class="num">{variant.samples}</td>
+      <td class="num">
+        {variant.passed} / {variant.failed} / {variant.errored}
+      </td>
+      <td>
+        <RateBar rate={variant.passRate} />
+        {formatPercent(variant.passRate)}
+      </td>
+      <td>{interval(variant)}</td>
+      <td class="num">{variant.meanScore === undefined ? "—" : formatPercent(variant.meanScore)}</td>
+      <td class="num">{formatCost(variant.costUsd.p50)}</td>
+      <td class="num">{formatDuration(variant.durationMs.p50)}</td>
+      <td>
+        {variant.assertions.map((assertion) => (
+          <div key={assertion.name}>
+            <code>{assertion.name}</code> {formatPercent(assertion.mean)}
+          </div>
+        ))}
+      </td>
+    </tr>
+  );
+}
+
+/** `/experiments/:id`: an eval report — its gate, per-variant summary, charts and samples (each linking to its thread). */
 export function ExperimentPage(props: { id: string }) {
-  return <h1>ExperimentPage</h1>;
+  const shown = useApi<EvalResult>(`/api/evals/${encodeURIComponent(props.id)}`);
+  if (shown.error !== null && shown.error !== undefined) return <ErrorBox error={shown.error} />;
+  if (shown.data === null) return <Loading />;
+  const result = shown.data;
+  const overall = result.summary.overall;
+  return (
+    <section class="experiment-page">
+      <div class="page-head">
+        <h1>{result.name}</h1>
+        <code class="sub">{result.report}</code>
+        <span class="sub">
+          {formatWhen(result.createdAt)} ·{" "}
+          {result.source.kind === "suite"
+            ? `suite ${result.source.file}`
+            : `${result.source.threads.length} threads selected`}
+          {result.rescoredFrom !== null && ` · rescored from ${result.rescoredFrom}`}
+        </span>
+        <span class="links">
+          <Link href="/experiments">All experiments</Link>
+        </span>
+      </div>
+      <Gate result={result} />
+      <div class="eval-cards">
+        <Card label="samples" value={String(overall.samples)} />
+        <Card label="passed / failed / errored" value={`${overall.passed} / ${overall.failed} / ${overall.errored}`} />
+        <Card label={`pass rate (95%: ${interval(overall)})`} value={formatPercent(overall.passRate)} />
+        {overall.meanScore !== undefined && <Card label="mean score" value={formatPercent(overall.meanScore)} />}
+        <Card label="total cost" value={formatCost(overall.costUsd.total)} />
+        <Card label="tokens" value={formatTokens(overall.tokens.total)} />
+        <Card label="duration p50" value={formatDuration(overall.durationMs.p50)} />
+      </div>
+      <EvalCharts result={result} />
+      <h2 class="eval-section">Variants</h2>
+      <table class="data eval-variants">
+        <thead>
+          <tr>
+            <th>Variant</th>
+            <th class="num">Samples</th>
+            <th class="num">Pass / fail / err</th>
+            <th>Pass rate</th>
+            <th>95% interval</th>
+            <th class="num">Mean score</th>
+            <th class="num">Cost p50</th>
+            <th class="num">Duration p50</th>
+            <th>Assertions (mean)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.summary.variants.map((variant) => (
+            <VariantRow key={variant.variant ?? ""} variant={variant} />
+          ))}
+        </tbody>
+      </table>
+      {result.comparisons.length > 0 && (
+        <>
+          <h2 class="eval-section">Against the baseline</h2>
+          {result.comparisons.map((comparison) => (
+            <table
+              class="data eval-comparison"
+              key={`${comparison.baseline.report}:${comparison.baseline.variant}:${comparison.current.variant}`}
+            >
+              <caption>
+                {comparison.current.variant ?? comparison.current.report ?? "this report"} against{" "}
+                {comparison.baseline.variant ?? comparison.baseline.report ?? "the baseline"}
+                {comparison.regressed.length > 0 && ` · ${comparison.regressed.length} case(s) regressed`}
+                {comparison.improved.length > 0 && ` · ${comparison.improved.length} improved`}
+              </caption>
+              <thead>
+                <tr>
+                  <th>Metric</th>
+                  <th class="num">Baseline</th>
+                  <th class="num">Current</th>
+                  <th class="num">Δ</th>
+                </tr>
+              </thead>
+              <tbody>
+                {comparison.metrics.map((metric) => (
+                  <tr key={metric.metric}>
+                    <td>{metric.metric}</td>
+                    <td class="num">{metric.baseline ?? "—"}</td>
+                    <td class="num">{metric.current ?? "—"}</td>
+                    <td class="num">{metric.delta === null ? "—" : (metric.delta > 0 ? "+" : "") + metric.delta}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+        </>
+      )}
+      <h2 class="eval-section">Samples</h2>
+      <table class="data eval-samples">
+        <thead>
+          <tr>
+            <th>Thread</th>
+            <th>Case</th>
+            <th>Variant</th>
+            <th class="num">#</th>
+            <th>Verdict</th>
+            <th class="num">Score</th>
+            <th>Outcome</th>
+            <th class="num">Steps</th>
+            <th class="num">Cost</th>
+            <th class="num">Duration</th>
+            <th>Path</th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.samples.map((sample) => (
+            <tr key={sample.thread} data-thread={sample.thread}>
+              <td>
+                <Link href={`/threads/${sample.thread}`} title={sample.thread}>
+                  <code>{shortThread(sample.thread)}</code>
+                </Link>
+              </td>
+              <td>{sample.case ?? "—"}</td>
+              <td>{sample.variant ?? "—"}</td>
+              <td class="num">{sample.repeat ?? "—"}</td>
+              <td
+                class={`verdict-${sample.verdict}`}
+                title={[
+                  ...sample.scores.map(
+                    (score) =>
+                      `${score.assertion}: ${score.verdict}${score.reason === null ? "" : ` (${score.reason})`}${score.error === null ? "" : ` — ${score.error}`}`,
+                  ),
+                  ...(sample.error === null ? [] : [sample.error]),
+                ].join("\n")}
+              >
+                <StateBadge state={sample.verdict} />
+                {sample.scores
+                  .filter((score) => score.judge !== null)
+                  .map((score) => (
+                    <Link
+                      key={score.assertion}
+                      href={`/threads/${score.judge?.thread ?? ""}`}
+                      class="eval-judge"
+                      title={`the thread that judged ${score.assertion}`}
+                    >
+                      judge
+                    </Link>
+                  ))}
+              </td>
+              <td class="num">{sample.score === null ? "—" : sample.score.toFixed(2)}</td>
+              <td>
+                {sample.outcome === null ? (
+                  <StateBadge state={sample.status} />
+                ) : (
+                  <OutcomeText outcome={sample.outcome} />
+                )}
+              </td>
+              <td class="num">{sample.steps}</td>
+              <td class="num">{formatCost(sample.costUsd)}</td>
+              <td class="num">{formatDuration(sample.durationMs)}</td>
+              <td class="eval-path">{sample.path.join(" → ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {result.unstarted.length > 0 && (
+        <>
+          <h2 class="eval-section">Not started</h2>
+          <ul class="problems">
+            {result.unstarted.map((run) => (
+              <li key={`${run.case}:${run.variant}:${run.repeat}`}>
+                {run.case ?? "—"} · {run.variant ?? "—"} · {run.repeat ?? "—"}: {run.error}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
 }

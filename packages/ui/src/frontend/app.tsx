@@ -1,4 +1,6 @@
 import type { ComponentChildren } from "preact";
+import { Link, matchPath, useLocation } from "./lib/router.tsx";
+import { useSession } from "./lib/session.ts";
 import { DiffPage } from "./pages/diff-page.tsx";
 import { ExperimentPage } from "./pages/experiment-page.tsx";
 import { ExperimentsPage } from "./pages/experiments-page.tsx";
@@ -7,8 +9,6 @@ import { ThreadGraphPage, WorkflowGraphPage, WorkflowsPage } from "./pages/graph
 import { StepPage } from "./pages/step-page.tsx";
 import { ThreadPage } from "./pages/thread-page.tsx";
 import { ThreadsPage } from "./pages/threads-page.tsx";
-import { Link, matchPath, useLocation } from "./router.tsx";
-import { useSession } from "./session.ts";
 
 /** Each page of the app: its path pattern and what it shows. The server serves index.html for all of them. */
 const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, string>): ComponentChildren }> = [

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ApiError, postJson } from "../api.ts";
+import { ApiError, postJson } from "../lib/api.ts";
 import { ErrorBox } from "./error-box.tsx";
 
 /** What an action did, once done: its result, or the error (code and message) it was refused with. */

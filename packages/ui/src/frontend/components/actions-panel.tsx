@@ -1,7 +1,7 @@
 import type { ForkResult, ShownThread, StepResult } from "@uwf/protocol";
 import { useState } from "preact/hooks";
-import { getJson } from "../api.ts";
-import { navigate } from "../router.tsx";
+import { getJson } from "../lib/api.ts";
+import { navigate } from "../lib/router.tsx";
 import { ActionButton, ActionOutcome, useAction } from "./actions-common.tsx";
 import { ErrorBox } from "./error-box.tsx";
 

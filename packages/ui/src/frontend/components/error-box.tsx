@@ -1,4 +1,4 @@
-import { ApiError } from "../api.ts";
+import { ApiError } from "../lib/api.ts";
 
 /** An error as the CLI would report it: its code and its message. */
 export function ErrorBox(props: { error: unknown }) {

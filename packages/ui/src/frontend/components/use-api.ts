@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { getJson } from "../api.ts";
+import { getJson } from "../lib/api.ts";
 
 export interface ApiState<T> {
   data: T | null;

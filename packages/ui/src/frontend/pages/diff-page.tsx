@@ -12,7 +12,7 @@ import {
   shortThread,
   usageTokens,
 } from "../components/view-format.ts";
-import { Link } from "../router.tsx";
+import { Link } from "../lib/router.tsx";
 
 /** A unified diff with its lines coloured: `+` added, `-` removed, `@@` hunk heads, `---`/`+++` file heads. */
 export function UnifiedDiff(props: { text: string }) {

@@ -12,7 +12,7 @@ import {
   formatWhen,
   shortThread,
 } from "../components/view-format.ts";
-import { Link } from "../router.tsx";
+import { Link } from "../lib/router.tsx";
 import { RateBar } from "./experiments-page.tsx";
 
 function Card(props: { label: string; value: string; title?: string }) {

@@ -4,7 +4,7 @@ import { ErrorBox } from "../components/error-box.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Loading } from "../components/view-common.tsx";
 import { formatPercent, formatWhen } from "../components/view-format.ts";
-import { Link } from "../router.tsx";
+import { Link } from "../lib/router.tsx";
 
 /** A pass rate as a small bar (SVG: no inline style under a strict CSP). */
 export function RateBar(props: { rate: number | null }) {

@@ -5,8 +5,8 @@ import "../components/family-tree.css";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import { formatCost, formatDuration, formatTokens, shortThread } from "../components/view-format.ts";
-import { useLiveEvents } from "../live.ts";
-import { Link, navigate } from "../router.tsx";
+import { useLiveEvents } from "../lib/live.ts";
+import { Link, navigate } from "../lib/router.tsx";
 
 function countMembers(nodes: readonly FamilyTreeNode[]): number {
   return nodes.reduce((sum, node) => sum + 1 + countMembers(node.children), 0);

@@ -7,15 +7,15 @@ import type {
   WorkflowShowResult,
 } from "@uwf/protocol";
 import { useMemo, useState } from "preact/hooks";
-import { ApiError } from "../api.ts";
 import { ErrorBox } from "../components/error-box.tsx";
 import { marksFromSteps } from "../components/graph-marks.ts";
 import { edgeLabel, GraphView } from "../components/graph-view.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import { shortThread } from "../components/view-format.ts";
-import { useLiveEvents } from "../live.ts";
-import { Link } from "../router.tsx";
+import { ApiError } from "../lib/api.ts";
+import { useLiveEvents } from "../lib/live.ts";
+import { Link } from "../lib/router.tsx";
 
 function GraphLegend(props: { thread: boolean }) {
   return (

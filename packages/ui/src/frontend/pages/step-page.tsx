@@ -4,7 +4,7 @@ import { Fragment } from "preact";
 import { ErrorBox } from "../components/error-box.tsx";
 import { formatCost, formatCount, formatDuration, formatTime, formatValue } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
-import { Link } from "../router.tsx";
+import { Link } from "../lib/router.tsx";
 
 /** One attempt of an agent run (`agent-run/1`'s `attempts`), as `uwf show` prints it. */
 interface RunAttempt {

@@ -15,9 +15,9 @@ import {
 import { useDebounced } from "../components/thread-live.ts";
 import { ReplyStatus, StatusBadge } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
-import { useLiveEvents } from "../live.ts";
-import { Link } from "../router.tsx";
-import { useSession } from "../session.ts";
+import { useLiveEvents } from "../lib/live.ts";
+import { Link } from "../lib/router.tsx";
+import { useSession } from "../lib/session.ts";
 
 /** A step some process is running now (from `step-started`), until its `step-finished` or `step-failed`. */
 interface RunningStep {

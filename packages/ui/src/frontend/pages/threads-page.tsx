@@ -1,14 +1,14 @@
 import "./threads.css";
 import type { ListedThread, ListResult } from "@uwf/protocol";
 import { useRef } from "preact/hooks";
-import { withQuery } from "../api.ts";
 import { ErrorBox } from "../components/error-box.tsx";
 import { formatAgo, formatCost, formatTime, formatTokens } from "../components/format.ts";
 import { useDebounced } from "../components/thread-live.ts";
 import { StatusBadge, THREAD_STATUS_NAMES } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
-import { useLiveEvents } from "../live.ts";
-import { Link, navigate, useLocation } from "../router.tsx";
+import { withQuery } from "../lib/api.ts";
+import { useLiveEvents } from "../lib/live.ts";
+import { Link, navigate, useLocation } from "../lib/router.tsx";
 
 /** Threads per page (as `uwf list --limit`). */
 const PAGE_SIZE = 30;

@@ -4,7 +4,9 @@ import { useEffect, useRef } from "preact/hooks";
 /**
  * Calls `onEvent` with each change any process makes to the store (the server's Server-Sent Events,
  * `/api/events`, the `--jsonl` shapes plus `thread-updated`); `thread` limits them to one thread.
- * EventSource reconnects by itself and sends Last-Event-ID, so nothing is missed across a reconnect.
+ * EventSource reconnects by itself and sends Last-Event-ID, so nothing is missed across a reconnect. When
+ * the server cannot replay what was missed (it restarted, or more than its buffer happened), it sends a
+ * `reset` event: the page is reloaded, so what it shows is read afresh rather than left stale.
  */
 export function useLiveEvents(onEvent: (event: LiveEvent) => void, thread?: string): void {
   const handler = useRef(onEvent);
@@ -12,6 +14,7 @@ export function useLiveEvents(onEvent: (event: LiveEvent) => void, thread?: stri
   useEffect(() => {
     const source = new EventSource(thread === undefined ? "/api/events" : `/api/events?thread=${thread}`);
     source.onmessage = (message) => handler.current(JSON.parse(message.data) as LiveEvent);
+    source.addEventListener("reset", () => window.location.reload());
     return () => source.close();
   }, [thread]);
 }

@@ -117,32 +117,11 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
     home.cleanup();
   });
 
-  /**
-   * Opens a page of the app, recording its problems. Until the live feed (`/api/events`) is served,
-   * Chromium reports its 404 as a console error with no URL: those lines, one per 404 of that path
-   * seen, are not the page's problems; any other stays.
-   */
+  /** Opens a page of the app, recording its problems (console errors, exceptions, failed requests). */
   async function open(path: string): Promise<CheckedPage & { pageProblems(): string[] }> {
-    const checked = await openPage(browser, "about:blank");
+    const checked = await openPage(browser, `${ui.origin}${path}`);
     opened.push(checked.page);
-    let missingFeed = 0;
-    checked.page.on("response", (response) => {
-      if (response.status() === 404 && new URL(response.url()).pathname === "/api/events") missingFeed += 1;
-    });
-    await checked.page.goto(`${ui.origin}${path}`, { waitUntil: "networkidle2" });
-    return {
-      ...checked,
-      pageProblems() {
-        let left = missingFeed;
-        return checked.problems.filter((problem) => {
-          if (left > 0 && /Failed to load resource: .* 404/.test(problem)) {
-            left -= 1;
-            return false;
-          }
-          return true;
-        });
-      },
-    };
+    return { ...checked, pageProblems: () => checked.problems };
   }
 
   function texts(page: Page, selector: string): Promise<string[]> {
@@ -229,9 +208,9 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
       await waitForText(broken.page, ".problems", 'unknown role "nobody"');
       await waitForText(broken.page, ".problems", "unreachable");
       await waitForText(broken.page, ".error-code", "invalid-workflow");
-      // The API's 409 for the invalid workflow is the one resource error the page has.
+      // The API's 422 for the invalid workflow is the one resource error the page has.
       expect(broken.pageProblems()).toEqual([
-        "console: Failed to load resource: the server responded with a status of 409 (Conflict)",
+        "console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)",
       ]);
     });
   }, 30_000);

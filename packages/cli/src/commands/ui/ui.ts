@@ -4,6 +4,7 @@ import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { VERSION } from "../../version.ts";
 import type { CommandTable } from "../define-command.ts";
 import { createCommandBackend } from "./command-backend.ts";
+import { createLiveFeed } from "./live-feed.ts";
 
 export interface UiCommandOptions {
   port?: number;
@@ -26,7 +27,16 @@ export async function uiCommand(
 ): Promise<CommandOutcome<UiResult>> {
   const store = await context.openStore({ create: false });
   const { startUiServer, UI_DEFAULT_PORT } = await import("@uwf/ui");
-  const backend = createCommandBackend(commands, context, store, () => () => {});
+  // Said once while the same error repeats (each change signal meets it again while the store is out of reach).
+  let lastProblem = "";
+  const feed = createLiveFeed(store, {
+    onError: (error) => {
+      const problem = `the live feed could not read the store: ${(error as Error).message}`;
+      if (problem !== lastProblem) context.warn(problem);
+      lastProblem = problem;
+    },
+  });
+  const backend = createCommandBackend(commands, context, store, feed.watch);
   const server: UiServer = await startUiServer({
     backend,
     host: options.host ?? "127.0.0.1",
@@ -47,6 +57,7 @@ export async function uiCommand(
     else context.signal.addEventListener("abort", () => resolve(), { once: true });
   });
   await server.stop();
+  await feed.close();
   return {
     result: { url: server.url, stoppedBy: String(context.signal.reason ?? "signal") },
     format: () => "",

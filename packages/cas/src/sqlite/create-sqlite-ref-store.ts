@@ -107,13 +107,16 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         values.push(query.updatedSince);
       }
       const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+      // Left to itself, SQLite walks the whole table in id order (to skip the sort) rather than the few
+      // rows the change feed asks for: measured at 30-270 ms against under 1 ms on 100,000 threads.
+      const table = query.updatedSince === undefined ? "threads" : "threads INDEXED BY threads_by_update";
       const rows = database
         .query<ThreadRow, (string | number)[]>(
-          `${family}SELECT ${THREAD_COLUMNS} FROM threads ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+          `${family}SELECT ${THREAD_COLUMNS} FROM ${table} ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
         )
         .all(...values, query.limit ?? -1, query.offset ?? 0);
       const count = database
-        .query<{ total: number }, string[]>(`${family}SELECT count(*) AS total FROM threads ${where}`)
+        .query<{ total: number }, string[]>(`${family}SELECT count(*) AS total FROM ${table} ${where}`)
         .get(...values);
       return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
     },

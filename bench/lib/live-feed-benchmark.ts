@@ -131,7 +131,7 @@ export function checkLiveTargets(
 
 export function formatLiveLatency(runs: readonly LiveLatencyRun[]): string[] {
   return [
-    "| live feed: a step by another process (`uwf step`) | record → event, median ms (min–max) | agent done → event |",
+    "| live feed: a step by another process (`uwf step`) | updatedAt → thread-updated, median ms (min–max) | completedAt → step-finished, median ms |",
     "|---|--:|--:|",
     ...runs.map(
       (run) =>

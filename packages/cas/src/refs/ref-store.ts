@@ -282,7 +282,8 @@ export interface RefStore {
    * together. It says only that something changed: the caller reads what (`listThreads` with
    * `updatedSince`, `listLeases`). Cheap while nothing changes: memory calls it on its own writes;
    * SQLite compares `PRAGMA data_version` (which moves when another connection commits) every
-   * `pollMs` and calls it at once on this store's own writes; PostgreSQL listens for the
+   * `pollMs` (five times as often for 2 s after a change: writes come in bursts) and calls it at once
+   * on this store's own writes; PostgreSQL listens for the
    * notification its tables' triggers send (`LISTEN uwf_changes`). Resolves once watching, so a
    * change committed after that is signalled; `onChange` must not throw.
    */

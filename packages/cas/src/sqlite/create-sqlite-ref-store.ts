@@ -24,6 +24,9 @@ import { createSqliteEvalReportMethods } from "./create-sqlite-eval-report-metho
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
 
+/** How long after another connection's commit `watchChanges` checks five times as often. */
+const CHANGE_BURST_MS = 2_000;
+
 /** A ref store that owns its database connection. */
 export interface SqliteRefStore extends RefStore {
   close(): Promise<void>;
@@ -200,24 +203,35 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
       const dataVersion = database.query<{ data_version: number }, []>("PRAGMA data_version");
       let seen = dataVersion.get()?.data_version;
       const removeOwn = changes.add(onChange);
-      const timer = setInterval(
-        () => {
-          let version: number | undefined;
-          try {
-            version = dataVersion.get()?.data_version;
-          } catch {
-            return; // a closed or damaged file: the next read of the caller reports it
-          }
-          if (version === seen) return;
+      const pollMs = Math.max(1, options.pollMs ?? 100);
+      // Writes come in bursts (a step takes its lease, then commits a few milliseconds later): for a
+      // while after a change, check five times as often, so the second write does not wait a whole period.
+      const burstMs = Math.max(1, Math.round(pollMs / 5));
+      let busyUntil = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let stopped = false;
+      const poll = () => {
+        if (stopped) return;
+        let version: number | undefined;
+        try {
+          version = dataVersion.get()?.data_version;
+        } catch {
+          version = seen; // a closed or damaged file: the caller's next read reports it
+        }
+        if (version !== seen) {
           seen = version;
+          busyUntil = performance.now() + CHANGE_BURST_MS;
           onChange();
-        },
-        Math.max(1, options.pollMs ?? 100),
-      );
-      // A watch left open does not keep a command's process alive.
+        }
+        timer = setTimeout(poll, performance.now() < busyUntil ? burstMs : pollMs);
+        // A watch left open does not keep a command's process alive.
+        timer.unref();
+      };
+      timer = setTimeout(poll, pollMs);
       timer.unref();
       const stop = () => {
-        clearInterval(timer);
+        stopped = true;
+        clearTimeout(timer);
         removeOwn();
         watches.delete(stop);
       };

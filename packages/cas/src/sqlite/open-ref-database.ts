@@ -135,8 +135,8 @@ const MIGRATIONS: readonly string[] = [
   `,
   `
   -- What a change feed (\`uwf ui\`) re-reads after a change: the threads updated, and deleted, since a time.
-  CREATE INDEX threads_by_update ON threads (updated_at);
-  CREATE INDEX deleted_threads_by_time ON deleted_threads (deleted_at);
+  CREATE INDEX IF NOT EXISTS threads_by_update ON threads (updated_at);
+  CREATE INDEX IF NOT EXISTS deleted_threads_by_time ON deleted_threads (deleted_at);
   `,
 ];
 

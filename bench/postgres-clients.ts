@@ -32,6 +32,10 @@ function openPostgresJsConnection(url: string): PostgresConnection {
     query: queryOn(sql),
     transaction: <Result>(work: (query: PostgresQuery) => Promise<Result>) =>
       sql.begin((transaction) => work(queryOn(transaction))) as Promise<Result>,
+    async listen(channel, onNotify, onListen) {
+      const { unlisten } = await sql.listen(channel, onNotify, onListen);
+      return unlisten;
+    },
     close: () => sql.end(),
   };
 }

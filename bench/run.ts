@@ -16,6 +16,7 @@ import { measureEnumValidation, writeEnumWorkflow } from "./lib/enum-workflow.ts
 import { checkEvalTargets, measureEvalScoring } from "./lib/eval-benchmarks.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
+import { checkLiveTargets, type LiveLatencyRun, measureLiveLatency } from "./lib/live-feed-benchmark.ts";
 import {
   type MeasureProcessOptions,
   measureInterleaved,
@@ -77,6 +78,8 @@ const plan = smoke
       suiteRuns: 1,
       // Issue 30: requests to `uwf ui` over the large store.
       uiApiRuns: 5,
+      // Issue 30: steps by separate `uwf step` processes, timed to the live feed.
+      liveSteps: 5,
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -101,6 +104,7 @@ const plan = smoke
       evaluation: { threads: 1000, steps: 10, runs: 7, warmup: 1 },
       suiteRuns: 5,
       uiApiRuns: 30,
+      liveSteps: 30,
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -383,6 +387,31 @@ async function runSuite(): Promise<BenchResults> {
   const wholeStore = { ...(await measureWholeStore(largeHome)), store: largeLabel, nodes: large.generated.nodes };
   progress(`verify ${wholeStore.verify.ms} ms, gc ${wholeStore.gc.ms} ms`);
 
+  // Issue 30: after verify and gc, so the steps it adds (and resets) change nothing they measure.
+  progress("the live feed: steps by separate uwf step processes, timed to the feed (issue 30)");
+  const live: LiveLatencyRun[] = [];
+  for (const [backend, prepared, url, label] of [
+    ["embedded", large, undefined, `embedded, ${largeLabel}`],
+    ["postgres", postgresHome, postgresUrl, postgresLabel],
+  ] as const) {
+    const run = await measureLiveLatency({
+      backend,
+      store: label,
+      binary,
+      work,
+      env:
+        url === undefined
+          ? environment(prepared.generated.home)
+          : { ...environment(prepared.generated.home), UWF_STORE: url },
+      open: () => (url === undefined ? openFileStore(prepared.generated.home) : openPostgresStore(url)),
+      threadId: findChain(prepared.generated, shortest).threadIds[0] as string,
+      agent: COMMAND_AGENT_ALIAS,
+      steps: plan.liveSteps,
+    });
+    live.push(run);
+    progress(`live feed [${label}]: median ${run.recordToEvent.medianMs} ms (max ${run.recordToEvent.maxMs} ms)`);
+  }
+
   const floor = summarize(floorSamples.flat());
   const groupMedians = floorSamples.map((samples) => summarize(samples).medianMs);
   return {
@@ -437,6 +466,7 @@ async function runSuite(): Promise<BenchResults> {
     evalScoring: evaluation,
     suite,
     uiApi,
+    live,
     targets: [
       ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps, enumValidation),
       ...checkForkTargets(forkEntries, processes),
@@ -444,6 +474,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkEvalTargets(evaluation),
       ...checkSuiteTargets(suite),
       ...checkUiApiTargets(uiApi),
+      ...checkLiveTargets(live),
     ],
     seconds: round((performance.now() - began) / 1000, 1),
   };

@@ -2,6 +2,7 @@
 import type { EnumValidationResult } from "./enum-workflow.ts";
 import type { EvalScoringResult } from "./eval-benchmarks.ts";
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
+import { formatLiveLatency, type LiveLatencyRun } from "./live-feed-benchmark.ts";
 import type { Summary } from "./measure.ts";
 import type { StartupVariant } from "./startup-split.ts";
 import type { StepTrace } from "./step-trace.ts";
@@ -65,6 +66,8 @@ export interface BenchResults {
   uiApi: UiApiResult;
   /** Issue 29: a suite of 100 scripted runs (runSuite, in-process) against `step - --all --parallel 4` of the same threads. */
   suite: SuiteBenchResult;
+  /** Issue 30: a step recorded by a separate `uwf step` process, timed to the store's change feed. */
+  live: LiveLatencyRun[];
   targets: TargetCheck[];
   seconds: number;
 }
@@ -134,6 +137,8 @@ export function formatResults(results: BenchResults): string {
     "|---|--:|",
     `| runSuite in one process: threads started and stepped | ${results.suite.suite.medianMs} (${results.suite.suite.minMs}–${results.suite.suite.maxMs}) |`,
     `| \`uwf step - --all --parallel ${results.suite.parallel}\` over the same threads, started beforehand | ${results.suite.stepBatch.medianMs} (${results.suite.stepBatch.minMs}–${results.suite.stepBatch.maxMs}) |`,
+    "",
+    ...formatLiveLatency(results.live),
     "",
     "| target | measured | met |",
     "|---|---|---|",

@@ -56,7 +56,9 @@ export type {
   ListThreadsQuery,
   ListThreadsResult,
   RefStore,
+  StopWatchingChanges,
   ThreadUpdate,
+  WatchChangesOptions,
 } from "./refs/ref-store.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./sqlite/create-sqlite-ref-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./sqlite/open-ref-database.ts";

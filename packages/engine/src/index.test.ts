@@ -34,6 +34,7 @@ describe("the @uwf/engine entry", () => {
       "ThreadSuspendedError",
       "UnexpectedNodeKindError",
       "UnroutableReplyError",
+      "WATCH_LOOKBACK_MS",
       "WORKER_POLL_MS",
       "WorkflowNotFoundError",
       "answeredSuspensionPrompt",
@@ -80,6 +81,7 @@ describe("the @uwf/engine entry", () => {
       "stopReplacedAgent",
       "toStepSummary",
       "waitForThreads",
+      "watchStore",
       "withThreadLease",
       "workClaimedThread",
     ]);

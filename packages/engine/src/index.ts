@@ -114,6 +114,12 @@ export {
 } from "./thread/start-thread.ts";
 export { type FollowThreadOptions, followThread } from "./watch/follow-thread.ts";
 export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./watch/wait-for-threads.ts";
+export {
+  type StoreWatch,
+  WATCH_LOOKBACK_MS,
+  type WatchStoreOptions,
+  watchStore,
+} from "./watch/watch-store.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, resolveRetryPolicy, retryDelayMs } from "./worker/retry-policy.ts";
 export { type RunWorkerOptions, runWorker, WORKER_POLL_MS } from "./worker/run-worker.ts";
 export {

@@ -56,9 +56,9 @@ export interface EngineTestKit {
   cleanup(): void;
 }
 
-/** A fresh memory store and temp home; `config` is laid over uwf's defaults. Call `cleanup` after the test. */
-export function createEngineTestKit(options: { config?: Partial<Config> } = {}): EngineTestKit {
-  const store = createMemoryStore();
+/** A fresh memory store (or `store`) and temp home; `config` is laid over uwf's defaults. Call `cleanup` after the test. */
+export function createEngineTestKit(options: { config?: Partial<Config>; store?: Store } = {}): EngineTestKit {
+  const store = options.store ?? createMemoryStore();
   const home = mkdtempSync(join(tmpdir(), "uwf-engine-kit-"));
   const config: Config = { ...defaultConfig(), ...options.config };
   const now = () => new Date();

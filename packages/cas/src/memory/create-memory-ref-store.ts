@@ -3,12 +3,14 @@ import { parseAddress } from "../encoding/parse-address.ts";
 import { EvalReportExistsError } from "../errors/eval-report-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { createMemoryLeaseMethods } from "../lease/create-memory-lease-methods.ts";
+import { createChangeSignal } from "../refs/change-signal.ts";
 import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
 import { checkChainLinks } from "../refs/check-chain-links.ts";
 import { checkDeletedThreads } from "../refs/check-deleted-threads.ts";
 import { checkEvalReportQuery } from "../refs/check-eval-report-query.ts";
 import { checkListQuery } from "../refs/check-list-query.ts";
 import { checkRecord } from "../refs/check-record.ts";
+import { checkSince } from "../refs/check-since.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
 import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
@@ -23,8 +25,9 @@ export function createMemoryRefStore(): RefStore {
   const chainIndexes = new Map<string, ChainIndex>();
   const deletedThreads = new Map<string, DeletedThread>();
   const evalReports = new Map<string, EvalReportEntry>();
+  const changes = createChangeSignal();
 
-  return {
+  return changes.signalWrites<RefStore>({
     async createThread(record) {
       const checked = await checkRecord("threadRecord", record);
       if (threads.has(checked.id)) throw new ThreadExistsError(checked.id);
@@ -55,6 +58,7 @@ export function createMemoryRefStore(): RefStore {
         .filter((thread) => query.workflow === undefined || thread.workflow === query.workflow)
         .filter((thread) => query.outcome === undefined || thread.outcome?.status === query.outcome)
         .filter((thread) => query.start === undefined || thread.start === query.start)
+        .filter((thread) => query.updatedSince === undefined || thread.updatedAt >= query.updatedSince)
         .filter((thread) => family === null || family.has(thread.id))
         .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
       const offset = query.offset ?? 0;
@@ -88,8 +92,15 @@ export function createMemoryRefStore(): RefStore {
         if (!deletedThreads.has(entry.id)) deletedThreads.set(entry.id, entry);
       }
     },
-    listDeletedThreads: async () =>
-      [...deletedThreads.values()].sort((left, right) => (left.id < right.id ? -1 : 1)).map((entry) => ({ ...entry })),
+    listDeletedThreads: async (query = {}) =>
+      [...deletedThreads.values()]
+        .filter(
+          (entry) =>
+            query.deletedSince === undefined ||
+            entry.deletedAt >= checkSince(query.deletedSince, "deleted thread query", "deletedSince"),
+        )
+        .sort((left, right) => (left.id < right.id ? -1 : 1))
+        .map((entry) => ({ ...entry })),
     getWorkflow: async (name) => copyOrNull(workflows.get(name)),
     async setWorkflow(entry) {
       const checked = await checkRecord("workflowEntry", entry);
@@ -157,7 +168,14 @@ export function createMemoryRefStore(): RefStore {
     async forgetChainIndex(threadId) {
       chainIndexes.delete(threadId);
     },
-  };
+    // Immediate: each write of this store signals once it has settled; there is no other process.
+    watchChanges: async (onChange) => {
+      const remove = changes.add(onChange);
+      return async () => {
+        remove();
+      };
+    },
+  });
 }
 
 /** The ids of the threads forked from `thread`, and with `recursive` of their forks, at any depth. */

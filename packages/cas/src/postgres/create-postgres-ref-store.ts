@@ -5,6 +5,7 @@ import { createPostgresLeaseMethods } from "../lease/create-postgres-lease-metho
 import { checkDeletedThreads } from "../refs/check-deleted-threads.ts";
 import { checkListQuery } from "../refs/check-list-query.ts";
 import { checkRecord } from "../refs/check-record.ts";
+import { checkSince } from "../refs/check-since.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
 import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
 import type { DeletedThread, RefStore } from "../refs/ref-store.ts";
@@ -20,6 +21,7 @@ import { createPostgresChainIndexMethods } from "./create-postgres-chain-index-m
 import { createPostgresChainLinkMethods } from "./create-postgres-chain-link-methods.ts";
 import { createPostgresEvalReportMethods } from "./create-postgres-eval-report-methods.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
+import { POSTGRES_CHANGE_CHANNEL } from "./postgres-migrations.ts";
 
 /**
  * Thread records, the workflow registry, step leases, eval report entries and the chain caches in the
@@ -91,6 +93,8 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       if (listQuery.outcome !== undefined)
         conditions.push(`(outcome::jsonb ->> 'status') = ${parameter(listQuery.outcome)}`);
       if (listQuery.start !== undefined) conditions.push(`start = ${parameter(listQuery.start)}`);
+      if (listQuery.updatedSince !== undefined)
+        conditions.push(`(updated_at COLLATE "C") >= ${parameter(listQuery.updatedSince)}`);
       const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
       const filters = [...values];
       // LIMIT NULL is no limit.
@@ -157,9 +161,14 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
         }
       });
     },
-    async listDeletedThreads() {
+    async listDeletedThreads(deletedQuery = {}) {
+      const since = deletedQuery.deletedSince;
       const rows = await query<DeletedThread>(
-        `SELECT id, head, deleted_at AS "deletedAt" FROM "${schema}".deleted_threads ORDER BY id`,
+        since === undefined
+          ? `SELECT id, head, deleted_at AS "deletedAt" FROM "${schema}".deleted_threads ORDER BY id`
+          : `SELECT id, head, deleted_at AS "deletedAt" FROM "${schema}".deleted_threads
+             WHERE (deleted_at COLLATE "C") >= $1 ORDER BY id`,
+        since === undefined ? [] : [checkSince(since, "deleted thread query", "deletedSince")],
       );
       return rows.map((row) => ({ ...row }));
     },
@@ -188,5 +197,20 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
     ...createPostgresLeaseMethods(connection, schema),
     ...createPostgresChainLinkMethods(connection, schema),
     ...createPostgresChainIndexMethods(connection, schema),
+    async watchChanges(onChange) {
+      // Every process's writes, this one's included, reach the listener through the tables' triggers
+      // (see POSTGRES_CHANGE_CHANNEL); a reconnection may have missed some, so it counts as a change.
+      let listening = false;
+      return connection.listen(
+        POSTGRES_CHANGE_CHANNEL,
+        (payload) => {
+          if (payload === schema) onChange();
+        },
+        () => {
+          if (listening) onChange();
+          listening = true;
+        },
+      );
+    },
   };
 }

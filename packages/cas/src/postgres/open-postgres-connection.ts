@@ -64,6 +64,10 @@ export function openPostgresConnection(url: string, options: OpenPostgresConnect
         maxConnections + 1,
         () => sql.begin((transaction) => work(queryOn(transaction))) as Promise<Result>,
       ),
+    async listen(channel, onNotify, onListen) {
+      const subscription = await sql.listen(channel, onNotify, onListen);
+      return () => subscription.unlisten();
+    },
     close: () => sql.close(),
   };
 }

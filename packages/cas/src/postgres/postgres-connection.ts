@@ -13,5 +13,12 @@ export interface PostgresConnection {
   query: PostgresQuery;
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<Result>(work: (query: PostgresQuery) => Promise<Result>): Promise<Result>;
+  /**
+   * Listens on a channel (`LISTEN`, on a connection of its own, kept outside the pool): `onNotify` gets
+   * each notification's payload, and `onListen` runs once the server acknowledged it, first and after
+   * every reconnection (when notifications may have been missed). Resolves once listening, with a
+   * function that stops.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -3,7 +3,10 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 5;
+export const POSTGRES_SCHEMA_VERSION = 6;
+
+/** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
+export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
 
 /**
  * Each entry turns schema version `index` into `index + 1`: statements run in order, `{schema}`
@@ -100,6 +103,25 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       created_at text NOT NULL
     )`,
     "CREATE INDEX eval_reports_by_name ON {schema}.eval_reports (name, id)",
+  ],
+  [
+    // The change feed (`uwf ui`): every statement that changes a thread, a lease or an eval report
+    // notifies the channel POSTGRES_CHANGE_CHANNEL with the schema's name, delivered at commit (once per
+    // transaction, however many statements); and what it re-reads then, the threads updated and deleted
+    // since a time, has an index. Times are ISO 8601 text, compared byte-wise.
+    // Written to run again over its own objects (a schema set back to an older version re-migrates).
+    `CREATE OR REPLACE FUNCTION {schema}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       PERFORM pg_notify('${POSTGRES_CHANGE_CHANNEL}', TG_TABLE_SCHEMA);
+       RETURN NULL;
+     END $$`,
+    ...["threads", "leases", "eval_reports"].flatMap((table) => [
+      `DROP TRIGGER IF EXISTS ${table}_notify_change ON {schema}.${table}`,
+      `CREATE TRIGGER ${table}_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+       ON {schema}.${table} FOR EACH STATEMENT EXECUTE FUNCTION {schema}.notify_change()`,
+    ]),
+    'CREATE INDEX IF NOT EXISTS threads_by_update ON {schema}.threads ((updated_at COLLATE "C"))',
+    'CREATE INDEX IF NOT EXISTS deleted_threads_by_time ON {schema}.deleted_threads ((deleted_at COLLATE "C"))',
   ],
 ];
 

@@ -1,5 +1,6 @@
 import { parseAddress } from "../encoding/parse-address.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
+import { checkSince } from "./check-since.ts";
 import type { ListThreadsQuery } from "./ref-store.ts";
 
 /** The query with its start address in canonical form; throws on a bad limit, offset, start or parent. */
@@ -13,5 +14,6 @@ export function checkListQuery(query: ListThreadsQuery): ListThreadsQuery {
   if (query.forksOf !== undefined && typeof query.forksOf?.thread !== "string") {
     throw new InvalidRecordError("thread list query", ["forksOf.thread: expected a thread id"]);
   }
+  if (query.updatedSince !== undefined) checkSince(query.updatedSince, "thread list query", "updatedSince");
   return query.start === undefined ? query : { ...query, start: parseAddress(query.start) };
 }

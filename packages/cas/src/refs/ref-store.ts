@@ -21,9 +21,24 @@ export interface ListThreadsQuery {
   forksOf?: { thread: string; recursive?: boolean };
   /** Only the threads that start at this start node (every thread of a family shares it). */
   start?: Address;
+  /**
+   * Only the threads whose `updatedAt` is this ISO 8601 time or later (compared as text, which for
+   * `toISOString` times is time order; an index serves it): what a change feed re-reads after a change
+   * signal instead of every thread. `updatedAt` is the writing process's clock, so a reader re-reads a
+   * window before the newest time it saw (see the engine's watchStore).
+   */
+  updatedSince?: string;
   limit?: number;
   offset?: number;
 }
+
+/** How `watchChanges` watches: `pollMs`, for a backend that polls (SQLite), how often; default 100. */
+export interface WatchChangesOptions {
+  pollMs?: number;
+}
+
+/** Stops a watch: once it resolves, `onChange` is not called again. */
+export type StopWatchingChanges = () => Promise<void>;
 
 export interface ListThreadsResult {
   threads: ThreadRecord[];
@@ -160,8 +175,11 @@ export interface RefStore {
    * nothing, when the head moved or there is no such thread.
    */
   deleteThread(id: string, expectedHead: Address, deletedAt: Date): Promise<boolean>;
-  /** Every thread deleted so far, in id order. Kept for good: a few bytes a thread. */
-  listDeletedThreads(): Promise<DeletedThread[]>;
+  /**
+   * Every thread deleted so far, in id order. Kept for good: a few bytes a thread. With `deletedSince`
+   * (ISO 8601), only those whose `deletedAt` is that time or later.
+   */
+  listDeletedThreads(query?: { deletedSince?: string }): Promise<DeletedThread[]>;
   /** Remembers threads deleted elsewhere (`uwf store copy`), keeping an entry already there; records are not touched. */
   rememberDeletedThreads(entries: readonly DeletedThread[]): Promise<void>;
 
@@ -256,4 +274,18 @@ export interface RefStore {
   listChainIndexedThreads(): AsyncIterable<string>;
   /** Drops a thread's chain index, so its next step walks the chain and writes the index again; none is not an error. */
   forgetChainIndex(threadId: string): Promise<void>;
+
+  /**
+   * The store's change signal: calls `onChange` soon after any process, this one included, changed a
+   * thread record (created, updated, deleted), a lease or an evaluation report; it may also call it
+   * for other writes (a chain cache, the registry) and calls it once for many changes made close
+   * together. It says only that something changed: the caller reads what (`listThreads` with
+   * `updatedSince`, `listLeases`). Cheap while nothing changes: memory calls it on its own writes;
+   * SQLite compares `PRAGMA data_version` (which moves when another connection commits) every
+   * `pollMs` (five times as often for 2 s after a change: writes come in bursts) and calls it at once
+   * on this store's own writes; PostgreSQL listens for the
+   * notification its tables' triggers send (`LISTEN uwf_changes`). Resolves once watching, so a
+   * change committed after that is signalled; `onChange` must not throw.
+   */
+  watchChanges(onChange: () => void, options?: WatchChangesOptions): Promise<StopWatchingChanges>;
 }

@@ -383,6 +383,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   11: ["ALTER TABLE leases DROP COLUMN cancel_requested_at"],
   12: ["ALTER TABLE threads DROP COLUMN outcome"],
   13: ["DROP TABLE eval_reports"],
+  14: ["DROP INDEX threads_by_update", "DROP INDEX deleted_threads_by_time"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 13;
+export const REF_SCHEMA_VERSION = 14;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -132,6 +132,11 @@ const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   ) WITHOUT ROWID;
   CREATE INDEX eval_reports_by_name ON eval_reports (name, id);
+  `,
+  `
+  -- What a change feed (\`uwf ui\`) re-reads after a change: the threads updated, and deleted, since a time.
+  CREATE INDEX IF NOT EXISTS threads_by_update ON threads (updated_at);
+  CREATE INDEX IF NOT EXISTS deleted_threads_by_time ON deleted_threads (deleted_at);
   `,
 ];
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from "bun:test";
 import type { Store } from "../store.ts";
+import { describeChangeFeedConformance } from "./change-feed-conformance.ts";
 import { describeObjectStoreConformance } from "./object-store-conformance.ts";
 import { describeRefStoreConformance } from "./ref-store-conformance.ts";
 
@@ -7,7 +8,15 @@ import { describeRefStoreConformance } from "./ref-store-conformance.ts";
 export interface StoreFixture {
   store: Store;
   cleanup: () => Promise<void>;
+  /**
+   * Opens another store on the same data (the same home, the same schema), as another process would;
+   * the caller closes it. Absent for a backend whose data one store alone holds (memory).
+   */
+  openAgain?: () => Promise<Store>;
 }
+
+/** The fixture of the current test; only valid inside `it` bodies. */
+export type CurrentFixture = () => StoreFixture;
 
 /** Gives each test the store of the current test; only valid inside `it` bodies. */
 export type CurrentStore = () => Store;
@@ -33,5 +42,9 @@ export function runStoreConformanceSuite(name: string, createStore: () => Promis
     };
     describeObjectStoreConformance(current);
     describeRefStoreConformance(current);
+    describeChangeFeedConformance(() => {
+      if (fixture === undefined) throw new Error("the conformance store is only available inside a test");
+      return fixture;
+    });
   });
 }

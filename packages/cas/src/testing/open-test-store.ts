@@ -27,9 +27,9 @@ export async function openTestStore(backend: TestStoreBackend): Promise<TestStor
       await store.close();
       home.remove();
     };
-    return { store, location: home.path, cleanup };
+    return { store, location: home.path, cleanup, openAgain: () => openFileStore(home.path) };
   }
   const url = (await startTestPostgres()).newStoreUrl();
   const store = await openPostgresStore(url);
-  return { store, location: url, cleanup: () => store.close() };
+  return { store, location: url, cleanup: () => store.close(), openAgain: () => openPostgresStore(url) };
 }

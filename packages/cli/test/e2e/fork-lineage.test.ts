@@ -265,6 +265,7 @@ describe("forks recorded by an older uwf", () => {
   /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
   function rollBackToSchema6(): void {
     const database = new Database(join(temp.home, "refs.db"));
+    database.run("DROP INDEX threads_by_update");
     database.run("DROP TABLE eval_reports");
     database.run("ALTER TABLE threads DROP COLUMN outcome");
     database.run("ALTER TABLE leases DROP COLUMN cancel_requested_at");

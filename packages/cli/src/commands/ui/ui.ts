@@ -7,6 +7,7 @@ import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { VERSION } from "../../version.ts";
 import type { CommandTable } from "../define-command.ts";
 import { createCommandBackend } from "./command-backend.ts";
+import { createLiveFeed } from "./live-feed.ts";
 
 export interface UiCommandOptions {
   port?: number;
@@ -58,8 +59,16 @@ export async function uiCommand(
     );
   }
   const store = await context.openStore({ create: false });
-  // The store's change feed comes with the live-updates work; until then pages refresh on their own.
-  const backend = createCommandBackend(commands, context, store, () => () => {});
+  // Said once while the same error repeats (each change signal meets it again while the store is out of reach).
+  let lastProblem = "";
+  const feed = createLiveFeed(store, {
+    onError: (error) => {
+      const problem = `the live feed could not read the store: ${(error as Error).message}`;
+      if (problem !== lastProblem) context.warn(problem);
+      lastProblem = problem;
+    },
+  });
+  const backend = createCommandBackend(commands, context, store, feed.watch);
   const serverOptions: Omit<UiServerOptions, "port"> = {
     backend,
     host,
@@ -101,6 +110,7 @@ export async function uiCommand(
     });
   } finally {
     await server.stop(String(context.signal.reason ?? "stopped"));
+    await feed.close();
   }
   return {
     result: { url: server.url, stoppedBy: String(context.signal.reason ?? "signal") },

@@ -85,7 +85,8 @@ describe.skipIf(skip !== null)("the page in headless Chromium", () => {
       'document.addEventListener("securitypolicyviolation", (event) => console.error("CSP refused " + event.blockedURI + " (" + event.violatedDirective + ")"))',
     );
 
-    const response = await page.goto(url, { waitUntil: "networkidle0" });
+    // Not networkidle0: the page keeps its event stream open.
+    const response = await page.goto(url, { waitUntil: "networkidle2" });
     // The token went into the cookie and out of the address bar.
     expect(page.url()).toBe(`${origin}/`);
     expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");

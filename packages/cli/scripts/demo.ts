@@ -31,5 +31,5 @@ const started = JSON.parse(
 ) as { thread: string; status: string };
 process.stdout.write(run(["read", started.thread]));
 console.error(
-  `\nthread ${started.thread} ${started.status}; explore it with: packages/cli/dist/uwf log ${started.thread}`,
+  `\nthread ${started.thread} ${started.status}; explore it with: packages/cli/dist/uwf log ${started.thread} (or on a web page: packages/cli/dist/uwf ui)`,
 );

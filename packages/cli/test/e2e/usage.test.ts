@@ -18,6 +18,8 @@ const MORE = [
   "setup",
   "compare",
   "eval",
+  "queue",
+  "ui",
 ];
 
 let temp: TempHome;

@@ -16,8 +16,7 @@ import {
 } from "@uwf/protocol";
 import { startUiServer, type UiBackend, type UiServer, type UiServerOptions } from "@uwf/ui";
 import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
-import { createCommandBackend } from "../../src/commands/ui/command-backend.ts";
-import { createContext } from "../../src/pipeline/command-context.ts";
+import { createCommandBackend, createMachineContext } from "../../src/commands/ui/command-backend.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 /**
@@ -54,22 +53,16 @@ beforeAll(async () => {
     ].join("\n"),
   );
   const signal = new AbortController().signal;
-  const context = createContext({
-    home: temp.home,
-    storeFlag: undefined,
-    cwd: temp.work,
-    env: { ...process.env, UWF_HOME: temp.home },
-    json: true,
-    quiet: true,
-    verbose: false,
-    color: false,
-    interactive: false,
+  const context = createMachineContext(
+    {
+      home: temp.home,
+      storeFlag: undefined,
+      cwd: temp.work,
+      env: { ...process.env, UWF_HOME: temp.home },
+      newId: () => (require("ulid") as typeof import("ulid")).ulid(),
+    },
     signal,
-    secondSignal: () => signal,
-    newId: () => (require("ulid") as typeof import("ulid")).ulid(),
-    progress: () => {},
-    emit: async () => {},
-  });
+  );
   store = await context.openStore();
   backend = createCommandBackend(COMMAND_TABLE, context, store, (listener) => {
     feed = listener;

@@ -5,8 +5,7 @@ import type { Store } from "@uwf/cas";
 import { startTestPostgres } from "@uwf/cas/test";
 import { API_ROUTES, startUiServer, type UiBackend, type UiServer } from "@uwf/ui";
 import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
-import { createCommandBackend } from "../../src/commands/ui/command-backend.ts";
-import { createContext } from "../../src/pipeline/command-context.ts";
+import { createCommandBackend, createMachineContext } from "../../src/commands/ui/command-backend.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 /**
@@ -46,22 +45,16 @@ beforeAll(async () => {
   );
   writeFileSync(join(temp.home, ".env"), `ANTHROPIC_API_KEY=${DOTENV_KEY}\nOTHER_API_KEY=${DOTENV_KEY}\n`);
   const signal = new AbortController().signal;
-  const context = createContext({
-    home: temp.home,
-    storeFlag: undefined,
-    cwd: temp.work,
-    env: { ...process.env, UWF_HOME: temp.home },
-    json: true,
-    quiet: true,
-    verbose: false,
-    color: false,
-    interactive: false,
+  const context = createMachineContext(
+    {
+      home: temp.home,
+      storeFlag: undefined,
+      cwd: temp.work,
+      env: { ...process.env, UWF_HOME: temp.home },
+      newId: () => (require("ulid") as typeof import("ulid")).ulid(),
+    },
     signal,
-    secondSignal: () => signal,
-    newId: () => (require("ulid") as typeof import("ulid")).ulid(),
-    progress: () => {},
-    emit: async () => {},
-  });
+  );
   store = await context.openStore();
   backend = createCommandBackend(COMMAND_TABLE, context, store, () => () => {});
   server = await startUiServer({ backend, host: "127.0.0.1", port: 0, readOnly: false, version: "test" });

@@ -20,22 +20,7 @@ export function createCommandBackend(
     async run(command, options, signal): Promise<CommandOutcome> {
       const entry = findCommand(commands, command);
       const requestContext: CommandContext = {
-        ...createContext({
-          home: context.home,
-          storeFlag: context.storeFlag,
-          cwd: context.cwd,
-          env: context.env,
-          json: true,
-          quiet: true,
-          verbose: false,
-          color: false,
-          interactive: false,
-          signal,
-          secondSignal: () => signal,
-          newId: context.newId,
-          progress: () => {},
-          emit: async () => {},
-        }),
+        ...createMachineContext(context, signal),
         openStore: async () => store,
         close: async () => {},
         loadConfig: () => context.loadConfig(),
@@ -52,6 +37,32 @@ export function createCommandBackend(
     },
     watch,
   };
+}
+
+/**
+ * A context for a command run on behalf of someone who is not at a terminal (a page, a test): machine
+ * output, quiet, no questions, no progress, events dropped; stopped by `signal`.
+ */
+export function createMachineContext(
+  base: Pick<CommandContext, "home" | "storeFlag" | "cwd" | "env" | "newId">,
+  signal: AbortSignal,
+): CommandContext {
+  return createContext({
+    home: base.home,
+    storeFlag: base.storeFlag,
+    cwd: base.cwd,
+    env: base.env,
+    json: true,
+    quiet: true,
+    verbose: false,
+    color: false,
+    interactive: false,
+    signal,
+    secondSignal: () => signal,
+    newId: base.newId,
+    progress: () => {},
+    emit: async () => {},
+  });
 }
 
 function findCommand(table: CommandTable, path: CommandPath): CommandEntry {

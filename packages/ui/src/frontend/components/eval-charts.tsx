@@ -2,7 +2,7 @@ import type { EvalResult, EvalVariantSummary } from "@uwf/protocol";
 import type { ChartConfiguration } from "chart.js";
 import { useMemo } from "preact/hooks";
 import { EvalChart, PALETTE, VERDICT_COLORS } from "./eval-chart.tsx";
-import { formatCost, formatDuration, formatPercent } from "./view-format.ts";
+import { formatCost, formatDuration, formatPercent } from "./format.ts";
 
 function variantName(variant: string | null): string {
   return variant ?? "(all)";

@@ -1,5 +1,7 @@
 import type { Usage } from "@uwf/protocol";
 
+/** The formatters every page shares. */
+
 /** `850 ms`, `12.3 s`, `4 min 05 s`, `2 h 10 min`. */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
@@ -52,6 +54,38 @@ export function formatAgo(iso: string, now: number = Date.now()): string {
 
 /** A value of a reply's field as one line of text (strings as they are, the rest as JSON). */
 export function formatValue(value: unknown): string {
+  if (value === undefined) return "";
   if (typeof value === "string") return value;
   return JSON.stringify(value);
+}
+
+/** A thread id shortened for display: its last 8 characters (the random part of a ULID, which tells threads apart). */
+export function shortThread(id: string): string {
+  return id.length > 10 ? `…${id.slice(-8)}` : id;
+}
+
+/** A count of tokens, compact: `980`, `12.4k`, `1.2M`; a dash for none. */
+export function formatCompactTokens(tokens: number | null | undefined): string {
+  if (tokens === null || tokens === undefined) return "–";
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+/** A rate in [0, 1] as a percentage: `87.5%`. */
+export function formatPercent(rate: number | null | undefined): string {
+  if (rate === null || rate === undefined) return "–";
+  return `${Math.round(rate * 1000) / 10}%`;
+}
+
+/** A date as the reader's local date and time, to the minute. */
+export function formatWhen(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** Input plus output tokens of a usage, null without one. */
+export function usageTokens(usage: { inputTokens: number; outputTokens: number } | null | undefined): number | null {
+  return usage === null || usage === undefined ? null : usage.inputTokens + usage.outputTokens;
 }

@@ -2,16 +2,16 @@ import type { DiffResult, DiffStep, DiffStepSide, DiffTotals, FieldDifference, L
 import { useState } from "preact/hooks";
 import "../components/diff-view.css";
 import { ErrorBox } from "../components/error-box.tsx";
-import { useApi } from "../components/use-api.ts";
-import { Loading, StateBadge } from "../components/view-common.tsx";
 import {
+  formatCompactTokens,
   formatCost,
   formatDuration,
-  formatTokens,
   formatValue,
   shortThread,
   usageTokens,
-} from "../components/view-format.ts";
+} from "../components/format.ts";
+import { useApi } from "../components/use-api.ts";
+import { Loading, StateBadge } from "../components/view-common.tsx";
 import { Link } from "../lib/router.tsx";
 
 /** A unified diff with its lines coloured: `+` added, `-` removed, `@@` hunk heads, `---`/`+++` file heads. */
@@ -68,7 +68,7 @@ function StepCell(props: { side: DiffStepSide | null; other: DiffStepSide | null
       <div class="diff-meta">
         <span class={differs((value) => value.agent) ? "changed" : ""}>{side.agent}</span>
         <span>{formatDuration(side.durationMs)}</span>
-        <span>{formatTokens(usageTokens(side.usage))} tok</span>
+        <span>{formatCompactTokens(usageTokens(side.usage))} tok</span>
         <span>{formatCost(side.usage?.costUsd)}</span>
       </div>
     </td>
@@ -228,7 +228,7 @@ export function DiffPage(props: { left: string; right: string }) {
             label="tokens"
             left={left}
             right={right}
-            value={(totals) => formatTokens(usageTokens(totals.usage))}
+            value={(totals) => formatCompactTokens(usageTokens(totals.usage))}
           />
           <TotalsRow label="cost" left={left} right={right} value={(totals) => formatCost(totals.usage.costUsd)} />
           <TotalsRow label="status" left={left} right={right} value={(totals) => totals.status ?? "—"} />

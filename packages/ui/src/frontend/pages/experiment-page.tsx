@@ -2,16 +2,16 @@ import type { EvalResult, EvalVariantSummary } from "@uwf/protocol";
 import "../components/eval-view.css";
 import { ErrorBox } from "../components/error-box.tsx";
 import { EvalCharts } from "../components/eval-charts.tsx";
-import { useApi } from "../components/use-api.ts";
-import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import {
+  formatCompactTokens,
   formatCost,
   formatDuration,
   formatPercent,
-  formatTokens,
   formatWhen,
   shortThread,
-} from "../components/view-format.ts";
+} from "../components/format.ts";
+import { useApi } from "../components/use-api.ts";
+import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import { Link } from "../lib/router.tsx";
 import { RateBar } from "./experiments-page.tsx";
 
@@ -108,7 +108,7 @@ export function ExperimentPage(props: { id: string }) {
         <Card label={`pass rate (95%: ${interval(overall)})`} value={formatPercent(overall.passRate)} />
         {overall.meanScore !== undefined && <Card label="mean score" value={formatPercent(overall.meanScore)} />}
         <Card label="total cost" value={formatCost(overall.costUsd.total)} />
-        <Card label="tokens" value={formatTokens(overall.tokens.total)} />
+        <Card label="tokens" value={formatCompactTokens(overall.tokens.total)} />
         <Card label="duration p50" value={formatDuration(overall.durationMs.p50)} />
       </div>
       <EvalCharts result={result} />

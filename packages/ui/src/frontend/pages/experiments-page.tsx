@@ -1,9 +1,9 @@
 import type { EvalListResult } from "@uwf/protocol";
 import "../components/eval-view.css";
 import { ErrorBox } from "../components/error-box.tsx";
+import { formatPercent, formatWhen } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Loading } from "../components/view-common.tsx";
-import { formatPercent, formatWhen } from "../components/view-format.ts";
 import { Link } from "../lib/router.tsx";
 
 /** A pass rate as a small bar (SVG: no inline style under a strict CSP). */

@@ -2,9 +2,9 @@ import type { CompareResult, CompareRow, FamilyTreeNode, TreeResult } from "@uwf
 import { useState } from "preact/hooks";
 import { ErrorBox } from "../components/error-box.tsx";
 import "../components/family-tree.css";
+import { formatCompactTokens, formatCost, formatDuration, shortThread } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
-import { formatCost, formatDuration, formatTokens, shortThread } from "../components/view-format.ts";
 import { useLiveEvents } from "../lib/live.ts";
 import { Link, navigate } from "../lib/router.tsx";
 
@@ -61,7 +61,7 @@ function Member(props: {
             {row !== undefined && row.ownSteps !== node.stepCount ? ` (${row.ownSteps} own)` : ""}
           </span>
           <span title="tokens its own runs used">
-            {formatTokens(row?.tokens ?? node.usage.inputTokens + node.usage.outputTokens)} tok
+            {formatCompactTokens(row?.tokens ?? node.usage.inputTokens + node.usage.outputTokens)} tok
           </span>
           <span title="cost of its own runs">{formatCost(node.usage.costUsd)}</span>
           {row !== undefined && row.durationMs !== null && (

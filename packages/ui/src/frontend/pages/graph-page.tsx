@@ -8,11 +8,11 @@ import type {
 } from "@uwf/protocol";
 import { useMemo, useState } from "preact/hooks";
 import { ErrorBox } from "../components/error-box.tsx";
+import { shortThread } from "../components/format.ts";
 import { marksFromSteps } from "../components/graph-marks.ts";
 import { edgeLabel, GraphView } from "../components/graph-view.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
-import { shortThread } from "../components/view-format.ts";
 import { ApiError } from "../lib/api.ts";
 import { useLiveEvents } from "../lib/live.ts";
 import { Link } from "../lib/router.tsx";

@@ -92,9 +92,7 @@ export function ExperimentPage(props: { id: string }) {
         <code class="sub">{result.report}</code>
         <span class="sub">
           {formatWhen(result.createdAt)} ·{" "}
-          {result.source.kind === "suite"
-            ? `suite ${result.source.file}`
-            : `${result.source.threads.length} threads selected`}
+          {result.source.kind === "suite" ? `suite ${result.source.file}` : selectionLabel(result.source)}
           {result.rescoredFrom !== null && ` · rescored from ${result.rescoredFrom}`}
         </span>
         <span class="links">
@@ -251,4 +249,15 @@ export function ExperimentPage(props: { id: string }) {
       )}
     </section>
   );
+}
+
+/** How a selection's threads were chosen, as `uwf eval`'s flags said it. */
+function selectionLabel(source: Extract<EvalResult["source"], { kind: "selection" }>): string {
+  const parts: string[] = [];
+  if (source.forksOf !== null)
+    parts.push(`forks of ${source.forksOf.thread}${source.forksOf.recursive ? ", recursive" : ""}`);
+  if (source.workflow !== null) parts.push(`workflow ${source.workflow}`);
+  if (source.status !== null) parts.push(`status ${source.status}`);
+  if (source.threads.length > 0) parts.push(`${source.threads.length} threads named`);
+  return parts.length === 0 ? "every thread" : parts.join(" · ");
 }

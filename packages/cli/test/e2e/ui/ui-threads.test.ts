@@ -233,6 +233,12 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
         const head = await uwfJson<{ output: Record<string, unknown>; body: string }>(["show", shown.head]);
         expect(head.output).toEqual({ plan: "write goodbye.txt" });
         expect(head.body).toContain("I will write goodbye.txt.");
+
+        // The family view, opened from the fork's page, lists it under the step it was forked at, marked as a replaced reply.
+        await page.click('a[href$="/family"]');
+        await page.waitForSelector(`.family-member[data-thread="${fork}"]`);
+        await waitForText(page, `.family-member[data-thread="${fork}"]`, "forked at step 1");
+        await waitForText(page, `.family-member[data-thread="${fork}"]`, "replaced reply");
         expectOnlyTheRefusal(problems);
       });
       await page.close();

@@ -135,6 +135,7 @@ function distribution(
   variants: readonly EvalVariantSummary[],
   pick: (variant: EvalVariantSummary) => { p50: number | null; p90: number | null; max: number | null },
   format: (value: number) => string,
+  formatTick: (value: number) => string = format,
 ): ChartConfiguration {
   return {
     type: "bar",
@@ -147,10 +148,18 @@ function distribution(
       })),
     },
     options: {
-      scales: { y: { beginAtZero: true, ticks: { callback: (value) => format(Number(value)) } } },
+      scales: { y: { beginAtZero: true, ticks: { callback: (value) => formatTick(Number(value)) } } },
       plugins: { tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${format(item.parsed.y ?? 0)}` } } },
     },
   };
+}
+
+/**
+ * A dollar amount on the cost axis, to three significant digits: the axis steps by fractions of a cent
+ * (0.005, 0.015), which formatCost's cents would print twice over (`$0.01`, `$0.01`).
+ */
+function formatCostTick(usd: number): string {
+  return usd === 0 ? "$0" : `$${Number(usd.toPrecision(3))}`;
 }
 
 /** An eval report's charts: verdicts, pass rates with intervals, scores, outcomes, cost and duration per variant. */
@@ -164,7 +173,7 @@ export function EvalCharts(props: { result: EvalResult }) {
       passRates: passRates(labels, variants),
       scores: scores(result, labels),
       outcomes: outcomes(labels, variants),
-      cost: distribution(labels, variants, (variant) => variant.costUsd, formatCost),
+      cost: distribution(labels, variants, (variant) => variant.costUsd, formatCost, formatCostTick),
       duration: distribution(labels, variants, (variant) => variant.durationMs, formatDuration),
     };
   }, [result]);

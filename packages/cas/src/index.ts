@@ -44,6 +44,7 @@ export { type OpenPostgresStoreOptions, openPostgresStore } from "./postgres/ope
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,
+  BranchLink,
   ChainIndex,
   ChainIndexStep,
   ChainLink,
@@ -55,6 +56,7 @@ export type {
   ListEvalReportsResult,
   ListThreadsQuery,
   ListThreadsResult,
+  NewBranch,
   RefStore,
   StopWatchingChanges,
   ThreadUpdate,

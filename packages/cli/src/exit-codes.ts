@@ -62,6 +62,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "thread-already-ended": EXIT_FAILED,
   "not-resumable": EXIT_FAILED,
   "thread-stranded": EXIT_FAILED,
+  "branch-failed": EXIT_FAILED,
   "thread-exists": EXIT_FAILED,
   "eval-report-exists": EXIT_FAILED,
   "budget-exceeded": EXIT_SUSPENDED,

@@ -1,4 +1,22 @@
 export {
+  type BranchGroup,
+  type BranchView,
+  branchGroupSchema,
+  branchViewSchema,
+} from "./branches/branch-group.ts";
+export {
+  type BranchError,
+  type BranchResult,
+  branchErrorSchema,
+  branchResultSchema,
+  type FanOutNode,
+  fanOutNodeSchema,
+  type JoinedBranchesNode,
+  joinedBranchesNodeSchema,
+  type PlannedBranch,
+  plannedBranchSchema,
+} from "./branches/branch-nodes.ts";
+export {
   type BudgetInput,
   type BudgetLimit,
   type BudgetLimits,
@@ -186,6 +204,12 @@ export {
   verifyReportSchema,
 } from "./results/cas-results.ts";
 export {
+  type BranchesJoinedEvent,
+  type BranchesStartedEvent,
+  type BranchRef,
+  branchesJoinedEventSchema,
+  branchesStartedEventSchema,
+  branchRefSchema,
   type CliEvent,
   cliEventSchema,
   type StepFailedEvent,
@@ -344,6 +368,8 @@ export {
   workflowValidateResultSchema,
 } from "./results/workflow-results.ts";
 export {
+  type BranchOrigin,
+  branchOriginSchema,
   type ForkOrigin,
   forkOriginSchema,
   type Lease,
@@ -363,6 +389,16 @@ export {
   workflowEntrySchema,
 } from "./threads/thread-record.ts";
 export { THREAD_STATUSES } from "./threads/thread-statuses.ts";
+export {
+  type BranchTarget,
+  branchTargetSchema,
+  type FanOut,
+  fanOutSchema,
+  type JoinInput,
+  type JoinPolicy,
+  joinInputSchema,
+  joinPolicySchema,
+} from "./workflow/fan-out.ts";
 export { END, isObjectPrototypeName, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./workflow/graph-names.ts";
 export {
   type Condition,
@@ -376,6 +412,7 @@ export {
   normalizeWorkflowFile,
   type Role,
   roleSchema,
+  type StatusTargetInput,
   statusTargetInputSchema,
   type Transition,
   type TransitionInput,

@@ -120,6 +120,28 @@ export interface ClaimedThread {
   replaced: Lease | null;
 }
 
+/**
+ * A branch's place under its parent (DESIGN §4, fan-out): the parent thread, the number of its step that
+ * fanned out, the branch's key and its position among that step's branches, and the branch's thread. A
+ * parent's fork shares the links of branches it did not replace, so a thread may be linked under more
+ * than one parent; its record's `branchOf` names the parent it was made for.
+ */
+export interface BranchLink {
+  parent: string;
+  step: number;
+  key: string;
+  index: number;
+  thread: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** A link to make, with the branch's new thread record; without a record the link names a thread that exists. */
+export interface NewBranch {
+  link: BranchLink;
+  record?: ThreadRecord;
+}
+
 /** A thread-step node as the ref store caches it for chain reads (see `RefStore.recallChain`). */
 export interface ChainLink {
   address: Address;
@@ -157,6 +179,17 @@ export interface RefStore {
    */
   createThreads(records: readonly ThreadRecord[]): Promise<void>;
   getThread(id: string): Promise<ThreadRecord | null>;
+  /**
+   * Links branches to their parent's step, in one transaction: each link whose (parent, step, key) is not
+   * stored yet is inserted, with its record when it has one; a link already stored is kept as it is and
+   * its record is not inserted. So a fan-out's branches are made once however many processes make them,
+   * and a crash leaves all of a call's links or none. Returns the stored links of every (parent, step)
+   * the entries name, as listBranches does. ThreadExistsError (nothing changed) when a new link's record
+   * has an id that exists.
+   */
+  createBranches(entries: readonly NewBranch[]): Promise<BranchLink[]>;
+  /** The links under a parent: of its step `step`, or of every step; by step, then index. */
+  listBranches(parent: string, step?: number): Promise<BranchLink[]>;
   /** Ids starting with `prefix` (case-insensitive), in id order, at most `limit` of them. */
   findThreadIds(prefix: string, limit: number): Promise<string[]>;
   /** Newest first (by id, which is time-ordered). `limit` and `offset` must be non-negative integers. */
@@ -169,7 +202,8 @@ export interface RefStore {
   /** Heads, start nodes and fork points (`forkedFrom`) of every thread: the roots `gc` keeps. */
   listThreadRoots(): AsyncIterable<Address>;
   /**
-   * Removes a thread's record and its chain index, and remembers the thread as deleted (its id and
+   * Removes a thread's record, its chain index and its branch links as a parent (its branches' records
+   * stay: they are threads of their own), and remembers the thread as deleted (its id and
    * head) in the same transaction, so `gc` collects its nodes without taking them for a lost thread
    * and `recover` does not bring it back. Compare-and-swap like updateThread: false, changing
    * nothing, when the head moved or there is no such thread.

@@ -55,6 +55,7 @@ function failureRows(thread: string, failure: ThreadFailure): Array<[string, str
 /** How the thread ended: the role, its `$status`, and the `$END` edge (its index, and its key or condition). */
 function outcomeRow(outcome: ThreadOutcome): [string, string] {
   const { edge } = outcome;
+  if (edge === null) return ["outcome", `${describeOutcome(outcome)} (a branch's one reply)`];
   const by =
     edge.key !== null ? `$status ${edge.key}` : edge.condition !== null ? `condition ${edge.condition}` : "always";
   return ["outcome", `${describeOutcome(outcome)} (edge ${edge.index} of ${outcome.role}: ${by})`];

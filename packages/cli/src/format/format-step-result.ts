@@ -35,7 +35,7 @@ function standing(result: StepResult): string {
  */
 export function describeOutcome(outcome: ThreadOutcome): string {
   if (outcome.status !== null) return `${outcome.role} ${outcome.status}`;
-  if (outcome.edge.condition !== null) return `${outcome.role}: ${outcome.edge.condition}`;
+  if (outcome.edge !== null && outcome.edge.condition !== null) return `${outcome.role}: ${outcome.edge.condition}`;
   return outcome.role;
 }
 

@@ -64,6 +64,11 @@ export interface ErrorDataByCode {
   "thread-already-ended": { thread: string; head: string };
   /** `uwf resume` on an active thread, which is neither suspended, ended nor failed. */
   "not-resumable": { thread: string; status: ThreadStatus };
+  /**
+   * A fan-out's join cannot be met: under `all` a branch failed or was cancelled; under `any` or
+   * `quorum` too few branches can still end. The parent's failure, naming the branch (or the count).
+   */
+  "branch-failed": { thread: string; branch: string | null; branchThread: string | null; status: ThreadStatus | null };
   /** A thread whose last reply leads nowhere, so it cannot take another step. */
   "thread-stranded": { thread: string; head: string; role: string; problem: string };
   /** A new thread with an id that is taken. */

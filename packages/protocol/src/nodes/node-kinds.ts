@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { fanOutNodeSchema, joinedBranchesNodeSchema } from "../branches/branch-nodes.ts";
 import { evalReportNodeSchema } from "../eval/eval-report.ts";
 import { workflowNodeSchema } from "../workflow/workflow.ts";
 import {
@@ -20,4 +21,6 @@ export const NODE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "agent-run/1": agentRunNodeSchema,
   "transcript/1": transcriptNodeSchema,
   "eval-report/1": evalReportNodeSchema,
+  "fan-out/1": fanOutNodeSchema,
+  "branches/1": joinedBranchesNodeSchema,
 };

@@ -24,7 +24,7 @@ describe("NODE_REF_FIELDS", () => {
 
 describe("listSchemaAddressPaths", () => {
   it("finds the address fields of a step, nullable ones included", () => {
-    expect(listSchemaAddressPaths(threadStepNodeSchema)).toEqual(["start", "prev", "output", "body", "run"]);
+    expect(listSchemaAddressPaths(threadStepNodeSchema)).toEqual(["start", "prev", "output", "body", "run", "fanOut", "joined"]);
   });
 
   it("finds addresses inside arrays of objects", () => {

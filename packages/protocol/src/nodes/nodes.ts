@@ -31,6 +31,10 @@ export const threadStepNodeSchema = z
     run: addressSchema,
     startedAt: timestamp,
     completedAt: timestamp,
+    /** Set on a step whose reply routed to a fan-out: its `fan-out/1` node, the branches planned. Absent otherwise, so other steps keep their address. */
+    fanOut: addressSchema.optional(),
+    /** Set on a join step: its `branches/1` node, the branches it joined. Absent otherwise. */
+    joined: addressSchema.optional(),
   })
   .strict();
 export type ThreadStepNode = z.infer<typeof threadStepNodeSchema>;

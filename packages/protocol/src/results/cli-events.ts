@@ -183,6 +183,46 @@ export const workerStoppedEventSchema = z.object({
 });
 export type WorkerStoppedEvent = z.infer<typeof workerStoppedEventSchema>;
 
+/** One branch as the fan-out events name it: its key and its thread. */
+export const branchRefSchema = z.object({
+  key: z.string(),
+  thread: z.string(),
+  status: threadStatusSchema,
+});
+export type BranchRef = z.infer<typeof branchRefSchema>;
+
+/**
+ * A step's reply fanned out and its branches exist (all of them: made now, or before by a process that
+ * stopped between the step and its branches). `step` is the parent's step number that fanned out.
+ */
+export const branchesStartedEventSchema = z.object({
+  type: z.literal("branches-started"),
+  thread: z.string(),
+  step: z.number().int().positive(),
+  /** The join role and its policy as written (`all`, `all-settled`, `any`, `quorum:N`). */
+  join: z.string(),
+  policy: z.string(),
+  branches: z.array(branchRefSchema),
+  worker: workerField,
+});
+export type BranchesStartedEvent = z.infer<typeof branchesStartedEventSchema>;
+
+/**
+ * The join's policy holds: the parent is active again and its next step is the join role (or, when the
+ * policy can no longer hold, the parent is `failed`: `failure` is set). `cancelled` lists the branches
+ * cancelled because the join no longer needed them (`any`, `quorum`, `failFast`).
+ */
+export const branchesJoinedEventSchema = z.object({
+  type: z.literal("branches-joined"),
+  thread: z.string(),
+  step: z.number().int().positive(),
+  branches: z.array(branchRefSchema),
+  cancelled: z.array(z.string()),
+  failure: threadFailureSchema.optional(),
+  worker: workerField,
+});
+export type BranchesJoinedEvent = z.infer<typeof branchesJoinedEventSchema>;
+
 /** `uwf ui` is serving its page at `url` (with the session token for the first visit) until stopped. */
 export const uiStartedEventSchema = z.object({
   type: z.literal("ui-started"),
@@ -207,5 +247,7 @@ export const cliEventSchema = z.discriminatedUnion("type", [
   threadReleasedEventSchema,
   workerStoppedEventSchema,
   uiStartedEventSchema,
+  branchesStartedEventSchema,
+  branchesJoinedEventSchema,
 ]);
 export type CliEvent = z.infer<typeof cliEventSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { branchGroupSchema } from "../branches/branch-group.ts";
 import { budgetReportSchema } from "../budget/budget.ts";
 import { usageSchema } from "../budget/usage.ts";
 import { errorBodySchema } from "../errors/error-result.ts";
@@ -72,6 +73,8 @@ export const shownThreadSchema = threadRecordSchema.extend({
   inputs: z.record(z.string(), z.unknown()).optional(),
   /** The record's budget with what the thread spent against it. */
   budget: budgetReportSchema.optional(),
+  /** The thread's fan-outs and their branches, oldest first (`show`); absent on a thread that never fanned out. */
+  branches: z.array(branchGroupSchema).optional(),
 });
 export type ShownThread = z.infer<typeof shownThreadSchema>;
 

@@ -68,10 +68,28 @@ export const threadOutcomeSchema = z
   .object({
     role: z.string(),
     status: z.string().nullable(),
-    edge: outcomeEdgeSchema,
+    /** The `$END` edge; null for a `role:` branch, which ends with its one reply and follows no edge. */
+    edge: outcomeEdgeSchema.nullable(),
   })
   .strict();
 export type ThreadOutcome = z.infer<typeof threadOutcomeSchema>;
+
+/**
+ * Where a branch came from: the parent thread, the number of the parent's step that fanned out, the
+ * branch's key (its `parallel:` name, or its item's index for `foreach`), the address of that step, and
+ * for a `role:` branch the role it runs (null for a `workflow:` branch). A `role:` branch's chain goes
+ * through the parent's step (it shares the parent's history); a `workflow:` branch has a chain of its own.
+ */
+export const branchOriginSchema = z
+  .object({
+    thread: threadIdSchema,
+    step: z.number().int().positive(),
+    branch: z.string().min(1),
+    address: addressSchema,
+    role: z.string().nullable(),
+  })
+  .strict();
+export type BranchOrigin = z.infer<typeof branchOriginSchema>;
 
 /** The one mutable record of a thread, kept in the ref store. Everything else is in the object store. */
 export const threadRecordSchema = z
@@ -116,6 +134,8 @@ export const threadRecordSchema = z
     queued: z.boolean().optional(),
     /** Set while the thread is `failed`: what its last attempt failed with. Absent otherwise. */
     failure: threadFailureSchema.optional(),
+    /** Set on a branch (a child thread a fan-out created): its parent and key. Absent on every other thread. */
+    branchOf: branchOriginSchema.optional(),
     /** Set while the thread is `ended`: how it ended. Absent otherwise, and on threads ended before outcomes were kept. */
     outcome: threadOutcomeSchema.optional(),
   })

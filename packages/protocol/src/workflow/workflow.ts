@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { budgetInputSchema } from "../budget/budget.ts";
 import { agentSpecSchema } from "../config/agent-spec.ts";
+import { type FanOut, fanOutInputFields, fanOutSchema } from "./fan-out.ts";
 import { NAME_PATTERN } from "./graph-names.ts";
 
 export const nameSchema = z.string().regex(NAME_PATTERN, "expected a name of letters, digits, '_' and '-'");
@@ -34,7 +35,8 @@ export type Condition = z.infer<typeof conditionSchema>;
 /**
  * One edge in the normalised graph. `condition` names an entry of `conditions`;
  * `status` matches the previous step's `$status` (at `$START`: `new` or `resume`).
- * Both null: the edge always holds.
+ * Both null: the edge always holds. On a fan-out edge (`fanOut` set) `role` and `prompt` are the
+ * join's: the branches run first, then the join role with that prompt.
  */
 export const transitionSchema = z
   .object({
@@ -42,6 +44,8 @@ export const transitionSchema = z
     condition: z.string().nullable(),
     status: z.string().nullable(),
     prompt: z.string(),
+    /** Set only on a fan-out edge, so every other edge (and its workflow's address) is as it was. */
+    fanOut: fanOutSchema.optional(),
   })
   .strict();
 export type Transition = z.infer<typeof transitionSchema>;
@@ -63,13 +67,18 @@ export const workflowNodeSchema = z
   .strict();
 export type WorkflowNode = z.infer<typeof workflowNodeSchema>;
 
-/** An edge as written in the list form. */
+/**
+ * An edge as written in the list form: to a `role`, or a fan-out (`parallel:` or `foreach:` with
+ * `join:`, see fan-out.ts); which of them is set, and that it is whole, is checked by the workflow
+ * package's validation, with the file position.
+ */
 export const transitionInputSchema = z
   .object({
-    role: z.string(),
+    role: z.string().optional(),
     condition: z.string().nullable().optional(),
     status: z.string().optional(),
     prompt: z.string().optional(),
+    ...fanOutInputFields,
   })
   .strict();
 export type TransitionInput = z.infer<typeof transitionInputSchema>;
@@ -77,10 +86,12 @@ export type TransitionInput = z.infer<typeof transitionInputSchema>;
 /** An edge as written in the map form: the key is the `$status` value it answers. */
 export const statusTargetInputSchema = z
   .object({
-    role: z.string(),
+    role: z.string().optional(),
     prompt: z.string().optional(),
+    ...fanOutInputFields,
   })
   .strict();
+export type StatusTargetInput = z.infer<typeof statusTargetInputSchema>;
 
 /** A node's edges: an ordered list, or a map from `$status` value to target. */
 export const edgesInputSchema = z.union([
@@ -120,19 +131,35 @@ const KNOWN_FILE_KEYS = new Set(["name", "description", "version", "inputs", "bu
 /** Both edge forms into one ordered transition list; the map keeps its key order. */
 export function normalizeEdges(edges: EdgesInput): Transition[] {
   if (Array.isArray(edges)) {
-    return edges.map((edge) => ({
-      role: edge.role,
-      condition: edge.condition ?? null,
-      status: edge.status ?? null,
-      prompt: edge.prompt ?? "",
-    }));
+    return edges.map((edge) => normalizeTarget(edge, edge.condition ?? null, edge.status ?? null));
   }
-  return Object.entries(edges).map(([status, target]) => ({
-    role: target.role,
-    condition: null,
-    status,
-    prompt: target.prompt ?? "",
-  }));
+  return Object.entries(edges).map(([status, target]) => normalizeTarget(target, null, status));
+}
+
+function normalizeTarget(
+  target: TransitionInput | StatusTargetInput,
+  condition: string | null,
+  status: string | null,
+): Transition {
+  const fanOut = normalizeFanOut(target);
+  if (fanOut === null) return { role: target.role ?? "", condition, status, prompt: target.prompt ?? "" };
+  return { role: target.join?.role ?? "", condition, status, prompt: target.join?.prompt ?? "", fanOut };
+}
+
+/** A fan-out edge's branches and join in their stored shape; null for an edge to a role. Defaults: policy `all`, `onCancel: cancel`. */
+function normalizeFanOut(target: TransitionInput | StatusTargetInput): FanOut | null {
+  if (target.parallel === undefined && target.foreach === undefined) return null;
+  return {
+    parallel: target.parallel ?? null,
+    foreach:
+      target.foreach === undefined
+        ? null
+        : { expression: target.foreach, as: target.as ?? "item", branch: target.branch ?? {} },
+    policy: target.join?.policy ?? "all",
+    failFast: target.join?.failFast ?? false,
+    maxConcurrent: target.maxConcurrent ?? null,
+    onCancel: target.onCancel ?? "cancel",
+  };
 }
 
 export function normalizeWorkflowFile(file: WorkflowFile): WorkflowNode {

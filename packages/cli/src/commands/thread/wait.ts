@@ -49,6 +49,7 @@ export async function waitCommand(
 /** The exit code a thread standing so counts as; 75 for one still active (the wait timed out). */
 const EXIT_CODE_BY_STATUS: Readonly<Record<ThreadRecord["status"], number>> = {
   active: EXIT_BUSY,
+  waiting: EXIT_BUSY,
   ended: EXIT_OK,
   suspended: EXIT_SUSPENDED,
   failed: EXIT_FAILED,

@@ -1,6 +1,6 @@
 import type { AgentActivity } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
-import { type Config, SUSPEND } from "@uwf/protocol";
+import { type BranchesJoinedEvent, type BranchesStartedEvent, type Config, SUSPEND } from "@uwf/protocol";
 import { buildReplySchema, type ModeratorDecision } from "@uwf/workflow";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
 import { routeReply } from "../routing/route-reply.ts";
@@ -33,6 +33,13 @@ export interface StepAgentCallbacks {
   onWarning?(message: string): void;
   /** Right before the agent starts, once the step is sure to run it (awaited: the caller may print it). */
   onStarted?(started: StepStart): Promise<void>;
+  /**
+   * A fan-out's branches exist: made after the step that fanned out, or completed by a later touch of a
+   * parent whose branches a crash left unmade (awaited).
+   */
+  onBranchesStarted?(event: Omit<BranchesStartedEvent, "type" | "worker">): Promise<void> | void;
+  /** A waiting parent's join policy was decided: it is active for its join, or failed (awaited). */
+  onBranchesJoined?(event: Omit<BranchesJoinedEvent, "type" | "worker">): Promise<void> | void;
 }
 
 export interface RunStepAgentOptions extends StepAgentCallbacks {
@@ -46,6 +53,8 @@ export interface RunStepAgentOptions extends StepAgentCallbacks {
 
 /** A step whose agent is starting. */
 export interface StepStart {
+  /** The thread whose step it is: the one stepped, or one of its branches when a waiting parent was stepped. */
+  thread: string;
   number: number;
   role: string;
   agent: string;
@@ -68,7 +77,7 @@ export async function runStepAgent(
   await checkStoreWritable(store.objects, prompt);
   options.trace?.("store checked");
   const startedAt = options.now();
-  await options.onStarted?.({ number, role: roleName, agent: agent.alias, at: startedAt });
+  await options.onStarted?.({ thread: state.record.id, number, role: roleName, agent: agent.alias, at: startedAt });
   const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: number };
   options.onProgress(progress);
   const run = await runAgentWithRetries<RoutedReply>({

@@ -35,6 +35,7 @@ export {
   UnroutableReplyError,
   WorkflowNotFoundError,
 } from "./errors/index.ts";
+export { loadBranchGroups } from "./branches/load-branch-groups.ts";
 export { buildFamilyTree } from "./fork/build-family-tree.ts";
 export { type CompareFamilyOptions, type CompareTarget, compareFamily } from "./fork/compare-family.ts";
 export { type DiffChainsOptions, type DiffTarget, diffChains } from "./fork/diff-chains.ts";

@@ -204,8 +204,8 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     options: {
       status: {
         flags: "--status <status>",
-        description: "active, suspended, ended, cancelled or failed",
-        completes: ["active", "suspended", "ended", "cancelled", "failed"],
+        description: "active, waiting (for its branches), suspended, ended, cancelled or failed",
+        completes: ["active", "waiting", "suspended", "ended", "cancelled", "failed"],
       },
       outcome: {
         flags: "--outcome <status>",
@@ -625,7 +625,7 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
       status: {
         flags: "--status <status>",
         description: "only threads in this status",
-        completes: ["active", "suspended", "ended", "cancelled", "failed"],
+        completes: ["active", "waiting", "suspended", "ended", "cancelled", "failed"],
       },
       assert: ASSERT_OPTION,
       suite: {

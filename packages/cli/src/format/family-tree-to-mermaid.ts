@@ -3,7 +3,8 @@ import { branchLabel } from "./format-family-tree.ts";
 
 /**
  * A Mermaid flowchart of a family tree: a box per thread (id, status, steps, cost), an edge from each
- * parent labelled with the step its fork branched at, dotted for a fork placed by its address only; the
+ * parent labelled with the step its fork branched at, dotted for a fork placed by its address only, thick
+ * for a branch of a fan-out (labelled with its step and key); the
  * thread asked about is drawn with a thick border. Same tree, same text.
  */
 export function familyTreeToMermaid(result: Omit<TreeResult, "mermaid">): string {
@@ -15,14 +16,21 @@ export function familyTreeToMermaid(result: Omit<TreeResult, "mermaid">): string
       `  ${nodeId(node)}["${node.thread}<br/>${node.status} · ${steps} · $${node.usage.costUsd.toFixed(4)}${escapeLabel(note)}"]`,
     );
     for (const child of node.children) {
-      const arrow = child.placement === "address" ? "-.->" : "-->";
+      const arrow = child.kind === "branch" ? "==>" : child.placement === "address" ? "-.->" : "-->";
       lines.push(`  ${nodeId(node)} ${arrow}|"${branchLabel(child) ?? ""}"| ${nodeId(child)}`);
       visit(child);
     }
   };
   for (const root of result.roots) visit(root);
   lines.push("  classDef asked stroke-width:3px", `  class T_${result.thread} asked`);
+  const branches = collectBranches(result.roots);
+  if (branches.length > 0) lines.push("  classDef branch stroke-dasharray:4 2", `  class ${branches.join(",")} branch`);
   return `${lines.join("\n")}\n`;
+}
+
+/** The node ids of the branches in the tree, drawn with a dashed border. */
+function collectBranches(nodes: readonly FamilyTreeNode[]): string[] {
+  return nodes.flatMap((node) => [...(node.kind === "branch" ? [nodeId(node)] : []), ...collectBranches(node.children)]);
 }
 
 function nodeId(node: FamilyTreeNode): string {

@@ -10,6 +10,9 @@ import { describeOutcome } from "./format-step-result.ts";
  *     01JA…  ended  2 steps  $0.0000 *
  *     ├─ step 0: 01JB…  active  0 steps  $0.0000
  *     └─ step 2, reply replaced: 01JC…  ended  2 steps  $0.0000
+ *
+ * A branch (a child thread of a fan-out) is introduced by its parent's step and its key, with an arrow
+ * that no fork has: `├─ step 2 ⇉ branch security: 01JD…  ended  3 steps  $0.0000`.
  */
 export function formatFamilyTree(result: TreeResult, color: boolean): string {
   const paint = createPalette(color);
@@ -37,8 +40,11 @@ function describeNode(node: FamilyTreeNode, asked: string, paint: Palette): stri
   return node.thread === asked ? `${line} *` : line;
 }
 
-/** `step 3`, `step 3, reply replaced`, or null for a root. */
-export function branchLabel(node: Pick<FamilyTreeNode, "branchedAt" | "replaced">): string | null {
+/** `step 3`, `step 3, reply replaced`, `step 3 ⇉ branch security` (a fan-out's branch), or null for a root. */
+export function branchLabel(
+  node: Pick<FamilyTreeNode, "branchedAt" | "replaced" | "kind" | "branchOf">,
+): string | null {
   if (node.branchedAt === null) return null;
+  if (node.kind === "branch") return `step ${node.branchedAt} ⇉ branch ${node.branchOf?.branch ?? "?"}`;
   return `step ${node.branchedAt}${node.replaced ? ", reply replaced" : ""}`;
 }

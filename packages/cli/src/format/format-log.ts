@@ -1,4 +1,4 @@
-import type { LogResult } from "@uwf/protocol";
+import type { BranchGroup, LogResult } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
 import { formatDuration, formatTimestamp } from "./format-duration.ts";
@@ -25,20 +25,49 @@ export function formatLog(result: LogResult, color: boolean): string {
     `${attempt.attempts} attempt${attempt.attempts === 1 ? "" : "s"}: ${cut(attempt.message)}`,
   ]);
   if (result.steps.length === 0 && attempts.length === 0) return `thread ${result.thread} has no steps yet${closing}`;
-  const rows = result.steps.map((step) => [
-    String(step.number),
-    step.address,
-    paint.bold(step.role),
-    step.agent,
-    step.status ?? "",
-    formatTimestamp(step.startedAt),
-    formatDuration(step.durationMs),
-    formatUsage(step.usage),
-  ]);
+  const fanOuts = new Map((result.branches ?? []).map((group) => [group.step, group]));
+  const joins = new Map(
+    (result.branches ?? []).flatMap((group) => (group.joinedAt === null ? [] : [[group.joinedAt, group]])),
+  );
+  const rows = result.steps.flatMap((step) => {
+    const fanOut = fanOuts.get(step.number);
+    const join = joins.get(step.number);
+    const mark =
+      fanOut !== undefined
+        ? paint.cyan(` ⇉ fan-out (${fanOut.branches.length})`)
+        : join !== undefined
+          ? paint.cyan(` ⇇ join of step ${join.step}`)
+          : "";
+    const row = [
+      String(step.number),
+      step.address,
+      paint.bold(step.role) + mark,
+      step.agent,
+      step.status ?? "",
+      formatTimestamp(step.startedAt),
+      formatDuration(step.durationMs),
+      formatUsage(step.usage),
+    ];
+    return [row, ...(fanOut === undefined ? [] : branchRows(fanOut))];
+  });
   // A failed attempt's STEP column holds the run it left (`uwf show RUN`): no step node was written.
   return (
     formatTable(["#", "STEP", "ROLE", "AGENT", "STATUS", "STARTED", "TOOK", "USAGE"], [...rows, ...attempts]) + closing
   );
+}
+
+/** A fan-out's branches under its step: key, thread, what it runs, status or outcome, its own steps, cost. */
+function branchRows(group: BranchGroup): string[][] {
+  return group.branches.map((branch) => [
+    "",
+    branch.thread,
+    `  ↳ ${branch.key}`,
+    branch.role ?? `workflow ${branch.workflow ?? "?"}`,
+    branch.outcome !== null ? describeOutcome(branch.outcome) : branch.status,
+    "",
+    `${branch.steps} ${branch.steps === 1 ? "step" : "steps"}`,
+    `$${branch.usage.costUsd.toFixed(4)}`,
+  ]);
 }
 
 /** The first line of a failure's message, cut to fit a table. */

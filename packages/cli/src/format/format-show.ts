@@ -1,6 +1,6 @@
-import type { ExpandedNode, ShownThread, ThreadFailure, ThreadOutcome } from "@uwf/protocol";
+import type { BranchGroup, ExpandedNode, ShownThread, ThreadFailure, ThreadOutcome } from "@uwf/protocol";
 import { stringify } from "yaml";
-import { createPalette } from "./create-palette.ts";
+import { createPalette, type Palette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { describeOutcome } from "./format-step-result.ts";
@@ -31,12 +31,43 @@ export function formatThreadRecord(thread: ShownThread, color: boolean): string 
     ]);
   }
   if (thread.forkedFrom !== null) rows.push(["forked from", describeForkOrigin(thread.forkedFrom)]);
+  if (thread.branchOf !== undefined) {
+    const { branch, thread: parent, step, role } = thread.branchOf;
+    rows.push(["branch of", `branch ${branch} of ${parent} at step ${step}${role === null ? "" : ` (role ${role})`}`]);
+  }
   const usage = formatUsage(thread.usage);
   if (usage !== "") rows.push(["usage", usage]);
   const failed = thread.failedUsage === undefined ? "" : formatUsage(thread.failedUsage);
   if (failed !== "") rows.push(["failed runs", `${failed} (included in usage)`]);
   if (thread.budget !== undefined) rows.push(["budget", formatBudget(thread.budget)]);
-  return rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`).join("\n");
+  const lines = rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`);
+  for (const group of thread.branches ?? []) lines.push("", ...formatBranchGroup(group, paint));
+  return lines.join("\n");
+}
+
+/**
+ * A fan-out and its branches, one line each:
+ *
+ *     step 2 fanned out into 3 branches (parallel), join synthesizer (all): joined at step 3
+ *       security  01JB…  ended  reviewer ok  1 step  $0.0000
+ */
+export function formatBranchGroup(group: BranchGroup, paint: Palette): string[] {
+  const count = `${group.branches.length} ${group.branches.length === 1 ? "branch" : "branches"}`;
+  const state = group.joinedAt === null ? "pending" : `joined at step ${group.joinedAt}`;
+  const head = `step ${group.step} fanned out into ${count} (${group.kind}), join ${group.join} (${group.policy}): ${state}`;
+  const keyWidth = Math.max(0, ...group.branches.map((branch) => branch.key.length));
+  const lines = [paint.bold(head)];
+  for (const branch of group.branches) {
+    const steps = `${branch.steps} ${branch.steps === 1 ? "step" : "steps"}`;
+    const parts = [branch.key.padEnd(keyWidth), branch.thread, branch.status];
+    if (branch.outcome !== null) parts.push(describeOutcome(branch.outcome));
+    parts.push(steps, `$${branch.usage.costUsd.toFixed(4)}`);
+    if (branch.error !== null) parts.push(paint.dim(`${branch.error.code}: ${branch.error.message}`));
+    lines.push(`  ${parts.join("  ")}`);
+  }
+  if (group.branches.length === 0)
+    lines.push(paint.dim("  (no branches yet: the next `uwf step` of the thread makes them)"));
+  return lines;
 }
 
 /** Why the thread's step was given up on, the run it left, and how to go on. */

@@ -26,6 +26,11 @@ function standing(result: StepResult): string {
   }
   if (result.status === "suspended" && result.reason !== undefined && result.next !== null)
     return ` · ${result.next} asks: ${result.reason}`;
+  if (result.status === "waiting" && result.waitingFor !== undefined) {
+    const { pending, branches } = result.waitingFor;
+    const join = result.next === null ? "" : `, then ${result.next} joins them`;
+    return ` · waiting for ${pending} of ${branches} ${branches === 1 ? "branch" : "branches"}${join}; \`uwf step ${result.thread}\` steps them`;
+  }
   return result.next === null ? "" : ` · next: ${result.next}`;
 }
 

@@ -14,7 +14,7 @@ export interface FormatThreadListOptions {
 
 /**
  * `uwf list` as a table. Columns that only some pages need (BUDGET, FORKED FROM, the lease holder's)
- * appear only when a listed thread has one. On a narrow terminal the table gives up, in this order:
+ * appear only when a listed thread has one, and BRANCH OF only when a branch is listed. On a narrow terminal the table gives up, in this order:
  * the long UPDATED form, the lease times, BUDGET, UPDATED, some characters of STATUS, WORKFLOW, NEXT,
  * OUTCOME and HELD BY, then FORKED FROM, NEXT and OUTCOME, and STEPS. THREAD always stays whole: it is what the next command needs.
  */
@@ -72,6 +72,19 @@ export function formatThreadList(result: ListResult, color: boolean, options: Fo
       cells: cells((thread) =>
         thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true }),
       ),
+      dropAt: 7,
+    });
+  }
+  // The branch column only when the page holds a branch: `↳ security of 01JABCDE` (the parent's first 8 characters).
+  if (threads.some((thread) => thread.branchOf !== undefined)) {
+    columns.push({
+      header: "BRANCH OF",
+      cells: cells((thread) =>
+        thread.branchOf === undefined
+          ? ""
+          : `↳ ${thread.branchOf.branch} of ${thread.branchOf.thread.slice(0, 8)} step ${thread.branchOf.step}`,
+      ),
+      truncate: { at: 6, minWidth: 10 },
       dropAt: 7,
     });
   }

@@ -1,12 +1,13 @@
 import type { CliEvent } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
+import { formatBranchEvent } from "./format-branch-event.ts";
 import { formatDuration } from "./format-duration.ts";
 import { formatStepLine } from "./format-step-line.ts";
 
 /**
  * A line of `uwf worker`'s log: the worker (`host:pid`), the thread, and what happened: claimed, a
  * step recorded (its number, role, outcome, agent and time), failed and retried, failed for good,
- * released, and the worker's start and stop. A started step prints nothing (its line comes when it is
+ * released, a fan-out and a join, and the worker's start and stop. A started step prints nothing (its line comes when it is
  * recorded), nor do `thread-ended` and `thread-suspended` (the release line says so).
  */
 export function formatWorkerEvent(event: CliEvent, color: boolean): string {
@@ -26,6 +27,9 @@ function describe(event: CliEvent, color: boolean): string {
       return `claimed (${event.workflow})`;
     case "step-finished":
       return formatStepLine(event, color);
+    case "branches-started":
+    case "branches-joined":
+      return formatBranchEvent(event, color);
     case "step-failed":
       return `${paint.dim(`#${event.number}`)}${event.role === null ? "" : ` ${paint.bold(event.role)}`} ${paint.red("failed")}: ${event.error.code}: ${event.error.message}`;
     case "step-retry":

@@ -127,10 +127,10 @@ async function stepUntilSettled(
         ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
         onStarted: (step) => {
           started = step;
-          const { number, role, agent, at } = step;
+          const { thread, number, role, agent, at } = step;
           return options.emit({
             type: "step-started",
-            thread: threadId,
+            thread,
             number,
             role,
             agent,
@@ -138,6 +138,8 @@ async function stepUntilSettled(
             worker,
           });
         },
+        onBranchesStarted: (event) => options.emit({ type: "branches-started", ...event, worker }),
+        onBranchesJoined: (event) => options.emit({ type: "branches-joined", ...event, worker }),
       });
       outcome.record = stepped.record;
       if (stepped.kind === "stepped") {

@@ -48,6 +48,13 @@ export const stepResultSchema = z.object({
   /** The thread's budget and what it spent, for a thread with one; `exceeded` names the limit a budget suspension reached. */
   budget: budgetReportSchema.optional(),
   /**
+   * While the thread is `waiting`: its last fan-out's branches that have not settled yet (not ended,
+   * failed or cancelled), and how many it has. Absent otherwise.
+   */
+  waitingFor: z
+    .object({ pending: z.number().int().nonnegative(), branches: z.number().int().nonnegative() })
+    .optional(),
+  /**
    * Present when the command failed once it knew the thread: `steps` are the steps it recorded before
    * the failure, `head`, `status` and `next` where the thread stood after them. The exit code and the
    * error document on stderr are the error's.
@@ -132,6 +139,11 @@ export const logResultSchema = z.object({
   failedUsage: usageSchema.optional(),
   /** The thread's budget and what it spent, for a thread with one. */
   budget: budgetReportSchema.optional(),
+  /**
+   * The thread's fan-outs, oldest first: each names the step that fanned out (`step`), its join step once
+   * recorded (`joinedAt`) and its branches. Absent on a thread that never fanned out.
+   */
+  branches: z.array(branchGroupSchema).optional(),
 });
 export type LogResult = z.infer<typeof logResultSchema>;
 

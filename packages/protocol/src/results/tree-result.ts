@@ -2,7 +2,13 @@ import { z } from "zod";
 import { budgetReportSchema } from "../budget/budget.ts";
 import { usageSchema } from "../budget/usage.ts";
 import { addressSchema } from "../ids/address.ts";
-import { forkOriginSchema, threadIdSchema, threadOutcomeSchema, threadStatusSchema } from "../threads/thread-record.ts";
+import {
+  branchOriginSchema,
+  forkOriginSchema,
+  threadIdSchema,
+  threadOutcomeSchema,
+  threadStatusSchema,
+} from "../threads/thread-record.ts";
 
 /**
  * How a thread got its place in a family tree: `original`, a root that is no fork; `lineage`, under the
@@ -36,7 +42,14 @@ export const familyTreeNodeSchema = z.object({
   placement: treePlacementSchema,
   /** Why an `unplaced` fork is a root; null otherwise. */
   note: z.string().nullable(),
-  /** Forks of this thread, by the step they branched at, then oldest first. */
+  /**
+   * How this thread came from its parent: `fork` (a fork, or a root) or `branch` (a child thread a fan-out
+   * of the parent's step `branchedAt` created; see `branchOf`). Absent in output of uwf before branches: a fork.
+   */
+  kind: z.enum(["fork", "branch"]).optional(),
+  /** A branch's lineage, as its record holds it (parent, step, key). Absent on every other thread. */
+  branchOf: branchOriginSchema.optional(),
+  /** Forks and branches of this thread, by the step they branched at, then oldest first (branches in their fan-out's order). */
   get children(): z.ZodArray<typeof familyTreeNodeSchema> {
     return z.array(familyTreeNodeSchema);
   },

@@ -1,4 +1,11 @@
-import { followThread, loadStepSummaries, resolveThread, ThreadCancelledError, ThreadFailedError } from "@uwf/engine";
+import {
+  followThread,
+  loadBranchGroups,
+  loadStepSummaries,
+  resolveThread,
+  ThreadCancelledError,
+  ThreadFailedError,
+} from "@uwf/engine";
 import { budgetReport, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
@@ -23,6 +30,7 @@ export async function logCommand(
   const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
+  const branches = await loadBranchGroups(store, record);
   const budget = budgetReport(record);
   const { failure, outcome } = record;
   const result: LogResult = {
@@ -35,6 +43,7 @@ export async function logCommand(
     ...(outcome === undefined ? {} : { outcome }),
     ...(record.failedUsage === undefined ? {} : { failedUsage: record.failedUsage }),
     ...(budget === undefined ? {} : { budget }),
+    ...(branches.length === 0 ? {} : { branches }),
   };
   return { result, format: formatLogOrFollow };
 }

@@ -1,5 +1,5 @@
 import type { Store } from "@uwf/cas";
-import { expandNode, resolveNodeOrThread } from "@uwf/engine";
+import { expandNode, loadBranchGroups, resolveNodeOrThread } from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
@@ -41,7 +41,12 @@ export async function showCommand(
     // The start inputs live in the start node, not the record: one more read, only for a thread started with some.
     const start = threadStartNodeSchema.safeParse(await store.objects.get(thread.start));
     const inputs = start.success ? start.data.inputs : undefined;
-    const shown: ShownThread = { ...toShownThread(thread), ...(inputs === undefined ? {} : { inputs }) };
+    const branches = await loadBranchGroups(store, thread);
+    const shown: ShownThread = {
+      ...toShownThread(thread),
+      ...(inputs === undefined ? {} : { inputs }),
+      ...(branches.length === 0 ? {} : { branches }),
+    };
     return { result: shown, format: (value, color) => formatThreadRecord(value as ShownThread, color) };
   }
   const expanded = await expandNode(store.objects, address as string);

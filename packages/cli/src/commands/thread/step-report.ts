@@ -23,8 +23,9 @@ export async function toStepResult(record: ThreadRecord, steps: StepSummary[], f
   return { ...result, error: describeError(failure) };
 }
 
-export function stepStartedEvent(thread: string, started: StepStart): StepStartedEvent {
-  const { number, role, agent, at } = started;
+/** A step's agent is starting: of the thread stepped, or of one of its branches when a waiting parent was stepped. */
+export function stepStartedEvent(started: StepStart): StepStartedEvent {
+  const { thread, number, role, agent, at } = started;
   return { type: "step-started", thread, number, role, agent, at: at.toISOString() };
 }
 

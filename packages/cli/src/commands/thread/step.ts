@@ -1,4 +1,4 @@
-import { type Resume, resolveThread, stepUntilDone } from "@uwf/engine";
+import { loadBranchGroups, type Resume, resolveThread, stepUntilDone } from "@uwf/engine";
 import type { BudgetLimits } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
@@ -7,6 +7,9 @@ import type { CommandContext } from "../../pipeline/command-context.ts";
 import { trace } from "../../trace.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
+
+/** The statuses of a branch its join no longer waits for. */
+const SETTLED = new Set(["ended", "failed", "cancelled"]);
 
 export interface StepCommandOptions {
   thread: string;
@@ -59,7 +62,9 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
       context.progress(null);
       context.warn(message);
     },
-    onStarted: (step) => context.emit(stepStartedEvent(id, step)),
+    onStarted: (step) => context.emit(stepStartedEvent(step)),
+    onBranchesStarted: (event) => context.emit({ type: "branches-started", ...event }),
+    onBranchesJoined: (event) => context.emit({ type: "branches-joined", ...event }),
     onStepFinished: (step) => context.emit(stepFinishedEvent(id, step)),
   });
   const { record, steps, error } = done;
@@ -73,6 +78,13 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     if (standing !== null) await context.emit(standing);
   }
   const result = await toStepResult(record, steps, error);
+  if (record.status === "waiting") {
+    const group = (await loadBranchGroups(store, record)).at(-1);
+    if (group !== undefined) {
+      const pending = group.branches.filter((branch) => !SETTLED.has(branch.status)).length;
+      result.waitingFor = { pending, branches: group.branches.length };
+    }
+  }
   // What to do next goes to stderr, where a script does not read it: the answer a role waits for, or that a failed step can be tried again.
   const suspension = describeSuspension(result);
   if (suspension !== null) context.note(suspension);

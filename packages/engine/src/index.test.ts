@@ -59,6 +59,7 @@ describe("the @uwf/engine entry", () => {
       "formatAmount",
       "holdLease",
       "listRunningThreads",
+      "loadBranchGroups",
       "loadHistory",
       "loadStepSummaries",
       "queueThread",

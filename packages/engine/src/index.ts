@@ -1,6 +1,7 @@
 // The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
 // and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
+export { loadBranchGroups } from "./branches/load-branch-groups.ts";
 export { describeReachedLimit, formatAmount } from "./budget/describe-reached-limit.ts";
 export {
   AgentFailedError,
@@ -35,7 +36,6 @@ export {
   UnroutableReplyError,
   WorkflowNotFoundError,
 } from "./errors/index.ts";
-export { loadBranchGroups } from "./branches/load-branch-groups.ts";
 export { buildFamilyTree } from "./fork/build-family-tree.ts";
 export { type CompareFamilyOptions, type CompareTarget, compareFamily } from "./fork/compare-family.ts";
 export { type DiffChainsOptions, type DiffTarget, diffChains } from "./fork/diff-chains.ts";

@@ -30,7 +30,10 @@ export function familyTreeToMermaid(result: Omit<TreeResult, "mermaid">): string
 
 /** The node ids of the branches in the tree, drawn with a dashed border. */
 function collectBranches(nodes: readonly FamilyTreeNode[]): string[] {
-  return nodes.flatMap((node) => [...(node.kind === "branch" ? [nodeId(node)] : []), ...collectBranches(node.children)]);
+  return nodes.flatMap((node) => [
+    ...(node.kind === "branch" ? [nodeId(node)] : []),
+    ...collectBranches(node.children),
+  ]);
 }
 
 function nodeId(node: FamilyTreeNode): string {

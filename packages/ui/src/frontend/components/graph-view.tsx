@@ -1,5 +1,5 @@
 import { Graph, layout } from "@dagrejs/dagre";
-import type { WorkflowNode } from "@uwf/protocol";
+import type { Transition, WorkflowNode } from "@uwf/protocol";
 import { useMemo } from "preact/hooks";
 import "./graph-view.css";
 import { edgeKey, type GraphMarks } from "./graph-marks.ts";
@@ -11,7 +11,9 @@ interface LaidNode {
   y: number;
   width: number;
   height: number;
-  kind: "terminal" | "role";
+  kind: "terminal" | "role" | "branch";
+  /** The text in the box: the role's name, or a fan-out branch's key and what it runs. */
+  label: string;
   goal: string | null;
 }
 
@@ -26,6 +28,53 @@ interface LaidEdge {
   labelWidth: number;
   /** A self-loop's path, drawn by hand on the box's right (dagre routes them oddly). */
   loop: string | null;
+  /** The workflow edge whose taken-count it shows: itself, or the fan-out edge it is a part of. */
+  countKey: string;
+  /** Part of a fan-out: into a branch, or from a branch to the join. */
+  fanOut: boolean;
+}
+
+/** A box of a fan-out edge: one per `parallel:` branch, or one for a `foreach:`'s branches. */
+interface BranchBox {
+  id: string;
+  label: string;
+  title: string;
+  edge: string;
+}
+
+/** The boxes a fan-out edge draws between its role and its join role. */
+function branchBoxes(from: string, index: number, edge: Transition): BranchBox[] {
+  const fanOut = edge.fanOut;
+  if (fanOut === undefined) return [];
+  const key = edgeKey(from, index);
+  const runs = (target: { role?: string; workflow?: string }) =>
+    target.role !== undefined ? target.role : `workflow ${target.workflow ?? "?"}`;
+  if (fanOut.parallel !== null) {
+    return Object.entries(fanOut.parallel).map(([name, target]) => ({
+      id: `${key}:${name}`,
+      label: `${name}: ${runs(target)}`,
+      title: `branch ${name} runs ${runs(target)}`,
+      edge: key,
+    }));
+  }
+  if (fanOut.foreach !== null) {
+    const { expression, as, branch } = fanOut.foreach;
+    return [
+      {
+        id: `${key}:foreach`,
+        label: `foreach ${as}: ${runs(branch)}`,
+        title: `one branch per item of ${expression} (as ${as}), each running ${runs(branch)}`,
+        edge: key,
+      },
+    ];
+  }
+  return [];
+}
+
+/** A join policy as written: `all`, `all-settled`, `any`, `quorum:N`, with `failFast` when set. */
+export function policyLabel(fanOut: NonNullable<Transition["fanOut"]>): string {
+  const policy = typeof fanOut.policy === "string" ? fanOut.policy : `quorum:${fanOut.policy.quorum}`;
+  return fanOut.failFast ? `${policy}, failFast` : policy;
 }
 
 const CHAR = 7.4;
@@ -64,6 +113,7 @@ function laidOut(workflow: WorkflowNode, marks: GraphMarks | null) {
   }
   const labels = new Map<string, { label: string; title: string }>();
   const loops = new Map<string, { key: string; width: number }[]>();
+  const branches = new Map<string, BranchBox>();
   for (const [from, edges] of Object.entries(workflow.graph)) {
     for (const [index, edge] of edges.entries()) {
       const key = edgeKey(from, index);
@@ -71,7 +121,8 @@ function laidOut(workflow: WorkflowNode, marks: GraphMarks | null) {
       const count = marks?.edges.get(key) ?? 0;
       const text = count > 0 ? `${label}${label === "" ? "" : " "}×${count}` : label;
       labels.set(key, { label: text, title });
-      if (edge.role === from) {
+      for (const box of branchBoxes(from, index, edge)) branches.set(box.id, box);
+      if (edge.role === from && edge.fanOut === undefined) {
         loops.set(from, [...(loops.get(from) ?? []), { key, width: text === "" ? 0 : text.length * LABEL_CHAR + 14 }]);
       }
     }
@@ -87,9 +138,38 @@ function laidOut(workflow: WorkflowNode, marks: GraphMarks | null) {
     boxes.set(id, { width, loopSpace });
     graph.setNode(id, { width: width + loopSpace, height });
   }
+  for (const box of branches.values()) {
+    const width = Math.max(110, box.label.length * CHAR + 28);
+    boxes.set(box.id, { width, loopSpace: 0 });
+    graph.setNode(box.id, { width, height: 34 });
+  }
+  /** A fan-out's parts: its role to each branch box (the first with the edge's label), each box to the join (the policy). */
+  const parts = new Map<string, { label: string; title: string; countKey: string }>();
   for (const [from, edges] of Object.entries(workflow.graph)) {
     for (const [index, edge] of edges.entries()) {
       const key = edgeKey(from, index);
+      if (edge.fanOut !== undefined) {
+        const policy = policyLabel(edge.fanOut);
+        for (const [order, box] of branchBoxes(from, index, edge).entries()) {
+          const into = order === 0 ? (labels.get(key) ?? { label: "", title: "" }) : { label: "", title: "" };
+          const out = { label: policy, title: `joined by ${edge.role} when ${policy} holds` };
+          for (const [part, v, w, text] of [
+            [`${key}/in:${order}`, from, box.id, into],
+            [`${key}/join:${order}`, box.id, edge.role, out],
+          ] as const) {
+            parts.set(part, { ...text, countKey: key });
+            graph.setEdge(
+              v,
+              w,
+              text.label === ""
+                ? { labelpos: "c" }
+                : { width: text.label.length * LABEL_CHAR + 14, height: 18, labelpos: "c" },
+              part,
+            );
+          }
+        }
+        continue;
+      }
       if (edge.role === from) continue;
       const text = labels.get(key)?.label ?? "";
       graph.setEdge(
@@ -110,15 +190,19 @@ function laidOut(workflow: WorkflowNode, marks: GraphMarks | null) {
       y: node.y ?? 0,
       width: box.width,
       height: node.height,
-      kind: id === "$START" || id === "$END" ? "terminal" : "role",
-      goal: workflow.roles[id]?.goal ?? null,
+      kind: id === "$START" || id === "$END" ? "terminal" : branches.has(id) ? "branch" : "role",
+      label: branches.get(id)?.label ?? id,
+      goal: workflow.roles[id]?.goal ?? branches.get(id)?.title ?? null,
     };
   });
   const edges: LaidEdge[] = graph.edges().map((ref) => {
     const edge = graph.edge(ref);
     const key = ref.name ?? "";
-    const text = labels.get(key) ?? { label: "", title: "" };
+    const part = parts.get(key);
+    const text = part ?? labels.get(key) ?? { label: "", title: "" };
     return {
+      countKey: part?.countKey ?? key,
+      fanOut: part !== undefined,
       key,
       from: ref.v,
       to: ref.w,
@@ -152,6 +236,8 @@ function laidOut(workflow: WorkflowNode, marks: GraphMarks | null) {
       const bulge = 22 + order * 10;
       const text = labels.get(loop.key) ?? { label: "", title: "" };
       edges.push({
+        countKey: loop.key,
+        fanOut: false,
         key: loop.key,
         from: node.id,
         to: node.id,
@@ -197,7 +283,9 @@ function pathOf(points: readonly { x: number; y: number }[]): string {
 
 /**
  * A workflow's graph as SVG, laid out by dagre: roles as boxes, `$START` and `$END` as pills, each edge
- * labelled with the `$status` it is keyed by or the condition it tests. With `marks`, the current role is
+ * labelled with the `$status` it is keyed by or the condition it tests. A fan-out edge is drawn from its role
+ * to a dashed box per branch (one for a `foreach:`), and from each to the join role, labelled with the
+ * join's policy. With `marks`, the current role is
  * highlighted, visited roles carry their visit counts and taken edges their counts.
  */
 export function GraphView(props: { workflow: WorkflowNode; marks?: GraphMarks | null }) {
@@ -240,11 +328,11 @@ export function GraphView(props: { workflow: WorkflowNode; marks?: GraphMarks | 
           </marker>
         </defs>
         {laid.edges.map((edge) => {
-          const count = marks?.edges.get(edge.key) ?? 0;
+          const count = marks?.edges.get(edge.countKey) ?? 0;
           return (
             <g
               key={edge.key}
-              class={count > 0 ? "graph-edge taken" : "graph-edge"}
+              class={["graph-edge", count > 0 ? "taken" : "", edge.fanOut ? "fan-out" : ""].filter(Boolean).join(" ")}
               data-edge={`${edge.from}->${edge.to}`}
               data-count={count}
             >
@@ -293,7 +381,7 @@ export function GraphView(props: { workflow: WorkflowNode; marks?: GraphMarks | 
           const top = node.y - node.height / 2;
           return (
             <g key={node.id} class={classes} data-role={node.id} data-visits={visits}>
-              <title>{node.goal === null ? node.id : `${node.id}: ${node.goal}`}</title>
+              <title>{node.goal === null ? node.label : `${node.label}: ${node.goal}`}</title>
               <rect
                 x={left}
                 y={top}
@@ -308,7 +396,7 @@ export function GraphView(props: { workflow: WorkflowNode; marks?: GraphMarks | 
                 dominant-baseline="central"
                 text-anchor="middle"
               >
-                {node.id}
+                {node.label}
               </text>
               {visits > 0 && node.kind === "role" && (
                 <text

@@ -1,5 +1,5 @@
 /** The thread statuses, as `uwf list --status` takes them (protocol's THREAD_STATUSES; the frontend imports only types). */
-export const THREAD_STATUS_NAMES = ["active", "suspended", "ended", "cancelled", "failed"] as const;
+export const THREAD_STATUS_NAMES = ["active", "waiting", "suspended", "ended", "cancelled", "failed"] as const;
 
 /** A thread's status as a coloured pill: `data-status` carries it for styles and tests. */
 export function StatusBadge(props: { status: string; running?: boolean }) {

@@ -25,8 +25,9 @@ function Member(props: {
   return (
     <li class="family-item">
       <div
-        class={`family-member${node.thread === props.asked ? " asked" : ""}${checked ? " selected" : ""}`}
+        class={`family-member${node.thread === props.asked ? " asked" : ""}${checked ? " selected" : ""}${node.kind === "branch" ? " branch" : ""}`}
         data-thread={node.thread}
+        data-kind={node.kind ?? "fork"}
       >
         <label class="family-pick" title="select to compare">
           <input
@@ -48,6 +49,13 @@ function Member(props: {
             ) : (
               "original"
             )
+          ) : node.kind === "branch" ? (
+            <>
+              <span class="family-tag branch" title="a child thread of a fan-out">
+                ⇉ branch {node.branchOf?.branch ?? ""}
+              </span>{" "}
+              of step {node.branchedAt}
+            </>
           ) : (
             <>
               forked at step {node.branchedAt}
@@ -91,7 +99,7 @@ function Member(props: {
   );
 }
 
-/** `/threads/:id/family`: the thread's fork tree, each member with its status, outcome and spend; pick two to diff. */
+/** `/threads/:id/family`: the thread's fork tree (with the branches of its fan-outs, marked apart), each member with its status, outcome and spend; pick two to diff. */
 export function FamilyPage(props: { id: string }) {
   const tree = useApi<TreeResult>(`/api/threads/${props.id}/tree`);
   // `compare` of a fork is its own family: ask about the root, whose family the tree draws.

@@ -1,4 +1,5 @@
 import type {
+  FanOut,
   LogResult,
   ShownThread,
   WorkflowListResult,
@@ -10,7 +11,7 @@ import { useMemo, useState } from "preact/hooks";
 import { ErrorBox } from "../components/error-box.tsx";
 import { shortThread } from "../components/format.ts";
 import { marksFromSteps } from "../components/graph-marks.ts";
-import { edgeLabel, GraphView } from "../components/graph-view.tsx";
+import { edgeLabel, GraphView, policyLabel } from "../components/graph-view.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import { ApiError } from "../lib/api.ts";
@@ -66,7 +67,7 @@ export function ThreadGraphPage(props: { id: string }) {
     return marksFromSteps(node, steps, {
       status: record.status,
       next: record.next,
-      endEdge: record.outcome?.edge.index ?? null,
+      endEdge: record.outcome?.edge?.index ?? null,
       running,
     });
   }, [node, record, steps, running]);
@@ -207,7 +208,11 @@ export function WorkflowGraphPage(props: { reference: string }) {
                 {(node.graph[name] ?? [])
                   .map((edge, index) => {
                     const { label } = edgeLabel(node, name, index);
-                    return label === "" ? edge.role : `${edge.role} (${label})`;
+                    const target =
+                      edge.fanOut === undefined
+                        ? edge.role
+                        : `${fanOutTargets(edge.fanOut)} ⇉ ${edge.role} (${policyLabel(edge.fanOut)})`;
+                    return label === "" ? target : `${target} (${label})`;
                   })
                   .join(", ")}
               </td>
@@ -260,4 +265,10 @@ export function WorkflowsPage() {
       )}
     </section>
   );
+}
+
+/** A fan-out's branches in a few words: `security, speed` or `foreach file`. */
+function fanOutTargets(fanOut: FanOut): string {
+  if (fanOut.parallel !== null) return Object.keys(fanOut.parallel).join(", ");
+  return `foreach ${fanOut.foreach?.as ?? "item"}`;
 }

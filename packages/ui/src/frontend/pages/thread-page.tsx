@@ -1,5 +1,13 @@
 import "./threads.css";
-import type { BudgetReport, ExpandedNode, LogResult, ShownThread, StepSummary, Usage } from "@uwf/protocol";
+import type {
+  BranchGroup,
+  BudgetReport,
+  ExpandedNode,
+  LogResult,
+  ShownThread,
+  StepSummary,
+  Usage,
+} from "@uwf/protocol";
 import { type ComponentChildren, Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { ForkPanel, ThreadActions } from "../components/actions-panel.tsx";
@@ -47,15 +55,24 @@ function ThreadView(props: { id: string }) {
     shown.reload();
     log.reload();
   }, 150);
-  useLiveEvents((event) => {
-    if (event.thread !== id) return;
-    if (event.type === "step-started") {
-      setRunning({ number: event.number, role: event.role, agent: event.agent, at: event.at });
-      return;
-    }
-    if (event.type !== "thread-updated") setRunning(null);
-    refresh();
-  }, id);
+  // A parent's page follows its branches too: their steps and states show in its fan-out groups.
+  const branchThreads = new Set((shown.data?.branches ?? []).flatMap((group) => group.branches.map((b) => b.thread)));
+  const following = shown.data?.branches === undefined && shown.data?.status !== "waiting";
+  useLiveEvents(
+    (event) => {
+      if (event.thread !== id) {
+        if (event.thread !== null && branchThreads.has(event.thread) && event.type !== "step-started") refresh();
+        return;
+      }
+      if (event.type === "step-started") {
+        setRunning({ number: event.number, role: event.role, agent: event.agent, at: event.at });
+        return;
+      }
+      if (event.type !== "thread-updated") setRunning(null);
+      refresh();
+    },
+    following ? id : undefined,
+  );
 
   if (shown.data === null) {
     return shown.error !== null ? <ErrorBox error={shown.error} /> : <p class="empty">Loading…</p>;
@@ -92,7 +109,13 @@ function ThreadView(props: { id: string }) {
           Steps <span class="count">{thread.stepCount}</span>
         </h2>
         {log.error !== null ? <ErrorBox error={log.error} /> : null}
-        <Timeline steps={steps} log={log.data} running={stillRunning} forkable={actions} />
+        <Timeline
+          steps={steps}
+          log={log.data}
+          groups={thread.branches ?? []}
+          running={stillRunning}
+          forkable={actions}
+        />
       </section>
     </div>
   );
@@ -121,7 +144,11 @@ function StateCard(props: { thread: ShownThread }) {
           {thread.status}
           {thread.queued === true ? <span class="tag">queued</span> : null}
         </Field>
-        {thread.status === "suspended" ? (
+        {thread.status === "waiting" ? (
+          <Field label="Waiting" testid="thread-waiting">
+            <span class="muted">for its branches, then</span> {thread.next ?? "the join"}
+          </Field>
+        ) : thread.status === "suspended" ? (
           <Field label="Waiting" testid="thread-reason">
             <span class="muted">{thread.next ?? "a role"} asks:</span> {thread.reason ?? "(no reason given)"}
           </Field>
@@ -137,9 +164,15 @@ function StateCard(props: { thread: ShownThread }) {
                 <ReplyStatus status={thread.outcome.status} />
               </>
             ) : null}{" "}
-            <span class="muted">→ $END by edge #{thread.outcome.edge.index}</span>
-            {thread.outcome.edge.condition !== null ? ` (${thread.outcome.edge.condition})` : ""}
-            {thread.outcome.edge.key !== null ? ` (${thread.outcome.edge.key})` : ""}
+            {thread.outcome.edge === null ? (
+              <span class="muted">(a branch's one reply)</span>
+            ) : (
+              <>
+                <span class="muted">→ $END by edge #{thread.outcome.edge.index}</span>
+                {thread.outcome.edge.condition !== null ? ` (${thread.outcome.edge.condition})` : ""}
+                {thread.outcome.edge.key !== null ? ` (${thread.outcome.edge.key})` : ""}
+              </>
+            )}
           </Field>
         ) : null}
         {thread.failure !== undefined ? (
@@ -171,6 +204,19 @@ function StateCard(props: { thread: ShownThread }) {
               {thread.forkedFrom.address}
             </Link>
             {thread.forkedFrom.replaced === true ? <span class="tag">reply replaced</span> : null}
+          </Field>
+        ) : null}
+        {thread.branchOf !== undefined ? (
+          <Field label="Branch of" testid="thread-branch-of">
+            branch <strong>{thread.branchOf.branch}</strong> of{" "}
+            <Link href={`/threads/${thread.branchOf.thread}`} class="mono">
+              {thread.branchOf.thread}
+            </Link>{" "}
+            at{" "}
+            <Link href={`/steps/${thread.branchOf.address}`} title={thread.branchOf.address}>
+              step {thread.branchOf.step}
+            </Link>
+            {thread.branchOf.role !== null ? <span class="muted"> (role {thread.branchOf.role})</span> : null}
           </Field>
         ) : null}
         <Field label="Created">{formatTime(thread.createdAt)}</Field>
@@ -278,6 +324,7 @@ function StartCard(props: { thread: ShownThread }) {
 function Timeline(props: {
   steps: readonly StepSummary[];
   log: LogResult | null;
+  groups: readonly BranchGroup[];
   running: RunningStep | null;
   forkable: boolean;
 }) {
@@ -292,6 +339,8 @@ function Timeline(props: {
     );
   }
   const columns = props.forkable ? 10 : 9;
+  const fanOuts = new Map(props.groups.map((group) => [group.step, group]));
+  const joins = new Map(props.groups.flatMap((group) => (group.joinedAt === null ? [] : [[group.joinedAt, group]])));
   return (
     <table class="grid timeline" data-testid="timeline">
       <thead>
@@ -315,6 +364,22 @@ function Timeline(props: {
               <td class="num">{step.number}</td>
               <td>
                 <strong>{step.role}</strong>
+                {fanOuts.has(step.number) ? (
+                  <span class="branch-mark" data-testid="fan-out-mark" title="this step fanned out">
+                    {" "}
+                    ⇉ fan-out
+                  </span>
+                ) : null}
+                {joins.has(step.number) ? (
+                  <span
+                    class="branch-mark"
+                    data-testid="join-mark"
+                    title={`joins the branches of step ${joins.get(step.number)?.step}`}
+                  >
+                    {" "}
+                    ⇇ join
+                  </span>
+                ) : null}
               </td>
               <td>
                 <ReplyStatus status={step.status} />
@@ -342,6 +407,13 @@ function Timeline(props: {
                 </td>
               ) : null}
             </tr>
+            {fanOuts.has(step.number) ? (
+              <tr class="branch-row">
+                <td colSpan={columns}>
+                  <BranchGroupView group={fanOuts.get(step.number) as BranchGroup} />
+                </td>
+              </tr>
+            ) : null}
             {forking === step.address ? (
               <tr class="fork-row">
                 <td colSpan={columns}>
@@ -390,5 +462,79 @@ function Timeline(props: {
         ) : null}
       </tbody>
     </table>
+  );
+}
+
+/** A fan-out under its step: the join and its policy, pending or joined, and each branch with its state. */
+function BranchGroupView(props: { group: BranchGroup }) {
+  const { group } = props;
+  return (
+    <div class="branch-group" data-testid="branch-group" data-step={group.step} data-joined={group.joinedAt ?? ""}>
+      <h3>
+        {group.branches.length} {group.branches.length === 1 ? "branch" : "branches"}{" "}
+        <span class="muted">
+          ({group.kind}) → join <strong>{group.join}</strong> ({group.policy}):{" "}
+        </span>
+        {group.joinedAt === null ? (
+          <span class="tag" data-testid="branch-group-state">
+            pending
+          </span>
+        ) : (
+          <span class="tag" data-testid="branch-group-state">
+            joined at step {group.joinedAt}
+          </span>
+        )}
+      </h3>
+      {group.branches.length === 0 ? (
+        <p class="empty">No branches yet: the next step of the thread makes them.</p>
+      ) : (
+        <table class="grid branches">
+          <thead>
+            <tr>
+              <th>Key</th>
+              <th>Thread</th>
+              <th>Runs</th>
+              <th>Status</th>
+              <th>Outcome</th>
+              <th class="num">Steps</th>
+              <th class="num">Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {group.branches.map((branch) => (
+              <tr key={branch.thread} data-testid="branch-row" data-key={branch.key} data-thread={branch.thread}>
+                <td>
+                  <strong>{branch.key}</strong>
+                </td>
+                <td>
+                  <Link href={`/threads/${branch.thread}`} class="mono">
+                    {branch.thread}
+                  </Link>
+                </td>
+                <td>{branch.role ?? <span>workflow {branch.workflow}</span>}</td>
+                <td>
+                  <StatusBadge status={branch.status} />
+                </td>
+                <td>
+                  {branch.outcome !== null ? (
+                    <>
+                      {branch.outcome.role} <ReplyStatus status={branch.outcome.status} />
+                    </>
+                  ) : branch.error !== null ? (
+                    <span title={branch.error.message}>
+                      <code class="bad">{branch.error.code}</code>
+                    </span>
+                  ) : (
+                    <span class="muted">–</span>
+                  )}
+                </td>
+                <td class="num">{branch.steps}</td>
+                <td class="num">{formatCost(branch.usage.costUsd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }

@@ -260,6 +260,15 @@ function ThreadTable(props: { threads: readonly ListedThread[] }) {
                   fork
                 </span>
               ) : null}
+              {thread.branchOf !== undefined ? (
+                <span
+                  class="tag branch-tag"
+                  data-testid="branch-tag"
+                  title={`branch ${thread.branchOf.branch} of ${thread.branchOf.thread}, step ${thread.branchOf.step}`}
+                >
+                  ↳ {thread.branchOf.branch} of {thread.branchOf.thread.slice(0, 8)}
+                </span>
+              ) : null}
               {thread.queued === true ? <span class="tag">queued</span> : null}
             </td>
             <td>{thread.workflow}</td>
@@ -273,6 +282,8 @@ function ThreadTable(props: { threads: readonly ListedThread[] }) {
                 <code class="bad">{thread.failure.code}</code>
               ) : thread.status === "suspended" ? (
                 <span class="muted">{thread.reason ?? ""}</span>
+              ) : thread.status === "waiting" ? (
+                <span class="muted">its branches, then {thread.next ?? "the join"}</span>
               ) : (
                 <span class="muted">{thread.next ?? ""}</span>
               )}

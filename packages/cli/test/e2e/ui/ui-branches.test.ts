@@ -1,0 +1,214 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { join } from "node:path";
+import { chromiumSkipReason } from "@uwf/cas/test";
+import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
+import type { Browser, Page } from "puppeteer-core";
+import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
+import {
+  type CheckedPage,
+  launchBrowser,
+  openPage,
+  type RunningUi,
+  startUi,
+  waitForText,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
+
+/**
+ * Branches in the web UI, in a real headless Chromium, over threads the real engine fanned out
+ * (fan-out-review.yaml with its scripted agent: a planner, three reviewer branches, a synthesizer's join):
+ * the thread page's fan-out group (joined, and pending then joined live), a branch's page naming its
+ * parent, the threads page's `waiting` filter and branch rows, the family page's branches, and the
+ * graph's fan-out edge.
+ *
+ * Selectors: `branch-group` (data-step, data-joined), `branch-group-state`, `branch-row` (data-key,
+ * data-thread), `fan-out-mark`, `join-mark`, `thread-waiting`, `thread-branch-of`, `branch-tag`; the
+ * family's `.family-member[data-kind]`; the graph's `.graph-node.branch` and `.graph-edge.fan-out`.
+ */
+const skip = chromiumSkipReason();
+const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
+const AGENT = `scripted:${join(FIXTURES, "workflows/fan-out-review.scenario.yaml")}`;
+const KEYS = ["security", "speed", "style"];
+
+describe.skipIf(skip !== null)("uwf ui: branches", () => {
+  const home = createTempHome();
+  let ui: RunningUi;
+  let browser: Browser;
+  /** Run to its end: fanned out at step 1, joined at step 2. */
+  let joined: string;
+  let joinedGroup: BranchGroup;
+  /** Stepped once: waiting for its three branches, none run. */
+  let waiting: string;
+  /** Stepped once too; the live test runs it on while its page is open. */
+  let live: string;
+
+  async function uwf(args: string[], expected = 0): Promise<string> {
+    const run = await home.uwf(args);
+    if (run.exitCode !== expected) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
+    return run.stdout;
+  }
+
+  async function fannedOut(): Promise<string> {
+    const thread = await home.startThread(REVIEW, "Cache the user service");
+    expect(stepResultSchema.parse(JSON.parse(await uwf(["step", thread, "--agent", AGENT, "--json"]))).status).toBe(
+      "waiting",
+    );
+    return thread;
+  }
+
+  beforeAll(async () => {
+    joined = stepResultSchema.parse(
+      JSON.parse(await uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", AGENT, "--json"])),
+    ).thread;
+    const [group] = shownThreadSchema.parse(JSON.parse(await uwf(["show", joined, "--json"]))).branches ?? [];
+    if (group === undefined) throw new Error("the run made no fan-out");
+    joinedGroup = group;
+    waiting = await fannedOut();
+    live = await fannedOut();
+    ui = await startUi(home);
+    browser = await launchBrowser();
+  }, 60_000);
+
+  const opened: Page[] = [];
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close().catch(() => {});
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await ui?.stop();
+    home.cleanup();
+  });
+
+  async function open(path: string): Promise<CheckedPage> {
+    const checked = await openPage(browser, `${ui.origin}${path}`);
+    opened.push(checked.page);
+    return checked;
+  }
+
+  function texts(page: Page, selector: string): Promise<string[]> {
+    return page.evaluate(
+      `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).map((element) => (element.textContent ?? "").trim())`,
+    ) as Promise<string[]>;
+  }
+
+  function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {
+    return page.evaluate(
+      `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).map((element) => element.getAttribute(${JSON.stringify(name)}))`,
+    ) as Promise<(string | null)[]>;
+  }
+
+  it("shows a joined fan-out under its step, each branch linked with its state; a branch's page names its parent", async () => {
+    const { page, problems } = await open(`/threads/${joined}`);
+    await withScreenshotOnFailure(page, "branches-joined", async () => {
+      await page.waitForSelector('[data-testid="branch-group"]');
+      expect(await attributes(page, '[data-testid="branch-group"]', "data-step")).toEqual(["1"]);
+      expect(await attributes(page, '[data-testid="branch-group"]', "data-joined")).toEqual(["2"]);
+      await waitForText(page, '[data-testid="branch-group-state"]', "joined at step 2");
+      await waitForText(page, '[data-testid="branch-group"] h3', "join synthesizer (all)");
+      expect(await attributes(page, '[data-testid="branch-row"]', "data-key")).toEqual(KEYS);
+      expect(await attributes(page, '[data-testid="branch-row"]', "data-thread")).toEqual(
+        joinedGroup.branches.map((branch) => branch.thread),
+      );
+      expect(await attributes(page, '[data-testid="branch-row"] .status-badge', "data-status")).toEqual([
+        "ended",
+        "ended",
+        "ended",
+      ]);
+      // The group sits right under the step that fanned out; the join step is marked.
+      expect(await texts(page, '[data-step="1"] [data-testid="fan-out-mark"]')).toEqual(["⇉ fan-out"]);
+      expect(await texts(page, '[data-step="2"] [data-testid="join-mark"]')).toEqual(["⇇ join"]);
+
+      const security = joinedGroup.branches[0]?.thread as string;
+      await page.click(`[data-testid="branch-row"][data-key="security"] a`);
+      await page.waitForFunction(`location.pathname === ${JSON.stringify(`/threads/${security}`)}`);
+      await waitForText(page, '[data-testid="thread-branch-of"]', `branch security of ${joined} at step 1`);
+      await waitForText(page, '[data-testid="thread-outcome"]', "a branch's one reply");
+      await page.click(`[data-testid="thread-branch-of"] a[href="/threads/${joined}"]`);
+      await page.waitForSelector(`[data-testid="thread-page"][data-thread="${joined}"]`);
+      expect(problems).toEqual([]);
+    });
+  }, 30_000);
+
+  it("follows a pending fan-out live: its branches' states and the join appear without a reload", async () => {
+    const { page, problems } = await open(`/threads/${live}`);
+    await withScreenshotOnFailure(page, "branches-live", async () => {
+      await waitForText(page, '[data-testid="branch-group-state"]', "pending");
+      await waitForText(page, '[data-testid="thread-waiting"]', "synthesizer");
+      expect(await attributes(page, '[data-testid="branch-row"] .status-badge', "data-status")).toEqual([
+        "active",
+        "active",
+        "active",
+      ]);
+      await uwf(["step", live, "--all", "--agent", AGENT]);
+      await waitForText(page, '[data-testid="branch-group-state"]', "joined at step 2", 20_000);
+      await page.waitForFunction(
+        `Array.from(document.querySelectorAll('[data-testid="branch-row"] .status-badge')).every((badge) => badge.getAttribute("data-status") === "ended")`,
+      );
+      await waitForText(page, '[data-testid="thread-status"]', "ended");
+      expect(problems).toEqual([]);
+    });
+  }, 40_000);
+
+  it("filters the threads page by waiting and marks branch rows with their parent", async () => {
+    const { page, problems } = await open("/");
+    await withScreenshotOnFailure(page, "branches-threads", async () => {
+      await page.waitForSelector('[data-testid="thread-row"]');
+      const security = joinedGroup.branches[0]?.thread as string;
+      await waitForText(
+        page,
+        `[data-thread="${security}"] [data-testid="branch-tag"]`,
+        `↳ security of ${joined.slice(0, 8)}`,
+      );
+      await page.waitForSelector(`[data-testid="thread-row"][data-thread="${waiting}"][data-status="waiting"]`);
+      expect(await attributes(page, `[data-thread="${waiting}"] .status-badge`, "data-status")).toEqual(["waiting"]);
+
+      await page.select('[data-testid="filter-status"]', "waiting");
+      await page.waitForFunction(`location.search === "?status=waiting"`);
+      await page.waitForFunction(
+        `Array.from(document.querySelectorAll('[data-testid="thread-row"]')).every((row) => row.getAttribute("data-status") === "waiting")`,
+      );
+      const rows = await attributes(page, '[data-testid="thread-row"]', "data-thread");
+      expect(rows).toContain(waiting);
+      expect(rows).not.toContain(joined);
+      expect(problems).toEqual([]);
+    });
+  }, 30_000);
+
+  it("draws the branches in the family view under their step, marked apart from forks", async () => {
+    const security = joinedGroup.branches[0]?.thread as string;
+    // Opened from a branch: the page draws its parent's family.
+    const { page, problems } = await open(`/threads/${security}/family`);
+    await withScreenshotOnFailure(page, "branches-family", async () => {
+      for (const branch of joinedGroup.branches) {
+        await page.waitForSelector(`.family-member[data-thread="${branch.thread}"][data-kind="branch"]`);
+        await waitForText(page, `.family-member[data-thread="${branch.thread}"]`, `⇉ branch ${branch.key}`);
+        await waitForText(page, `.family-member[data-thread="${branch.thread}"]`, "of step 1");
+      }
+      expect(await attributes(page, `.family-member[data-thread="${joined}"]`, "data-kind")).toEqual(["fork"]);
+      expect(problems).toEqual([]);
+    });
+  }, 30_000);
+
+  it("draws the fan-out edge through a box per branch to the join, labelled with the policy", async () => {
+    const { page, problems } = await open(`/threads/${joined}/graph`);
+    await withScreenshotOnFailure(page, "branches-graph", async () => {
+      await page.waitForSelector(".graph-node.branch");
+      expect(await texts(page, ".graph-node.branch .graph-node-name")).toEqual(
+        expect.arrayContaining(["security: reviewer", "speed: reviewer", "style: reviewer"]),
+      );
+      for (const key of KEYS) {
+        expect(
+          await attributes(page, `.graph-edge.fan-out[data-edge="planner->planner#0:${key}"]`, "data-count"),
+        ).toEqual(["1"]);
+        expect(
+          await attributes(page, `.graph-edge.fan-out[data-edge="planner#0:${key}->synthesizer"]`, "data-count"),
+        ).toEqual(["1"]);
+      }
+      expect(await texts(page, ".graph-edge.fan-out .graph-label-text")).toEqual(
+        expect.arrayContaining(["all", "ready ×1"]),
+      );
+      expect(problems).toEqual([]);
+    });
+  }, 30_000);
+});

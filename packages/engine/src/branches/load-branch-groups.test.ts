@@ -159,6 +159,10 @@ describe("loadBranchGroups", () => {
     const waiting = (await kit.store.refs.getThread(record.id)) as ThreadRecord;
     const groups = await loadBranchGroups(kit.store, waiting);
     expect(groups).toMatchObject([{ step: 2, address: addresses[1], joinedAt: null, branches: [] }]);
+    // A role branch not stepped yet stands at its parent's fan-out step: that fan-out is not its own.
+    const branch = roleBranch(waiting, 2, addresses[1] as string, "only", {});
+    await kit.store.refs.createBranches([{ link: link(waiting.id, 2, "only", 0, branch.id), record: branch }]);
+    expect(await loadBranchGroups(kit.store, branch)).toEqual([]);
   });
 });
 

@@ -37,8 +37,12 @@ export async function loadBranchGroups(
     return [];
   }
   // A fan-out left without branches can only be the head: whoever touches the parent next completes it.
+  // (Not a role branch's head while it stands at its parent's fan-out step: that fan-out is the parent's.)
   const head = chain.nodes[chain.steps.length - 1];
-  if (head?.fanOut !== undefined && !byStep.has(chain.steps.length)) byStep.set(chain.steps.length, []);
+  const headIsParents = record.branchOf !== undefined && record.branchOf.address === record.head;
+  if (head?.fanOut !== undefined && !headIsParents && !byStep.has(chain.steps.length)) {
+    byStep.set(chain.steps.length, []);
+  }
 
   const groups: BranchGroup[] = [];
   for (const step of [...byStep.keys()].sort((left, right) => left - right)) {

@@ -113,9 +113,13 @@ export async function compareFamily(
   return { reference, workflow, original: originalId, at, direct, sort, rows };
 }
 
-/** The steps a fork shares with its parent: up to its fork point, less the step whose reply it replaced. */
+/**
+ * The steps a fork shares with its parent: up to its fork point, less the step whose reply it replaced.
+ * A `role:` branch shares its parent's steps up to the fan-out step; a `workflow:` branch none (its chain is its own).
+ */
 function keptSteps(node: FamilyTreeNode): number {
   if (node.branchedAt === null) return 0;
+  if (node.kind === "branch") return node.branchOf?.role === null ? 0 : node.branchedAt;
   return Math.max(0, node.branchedAt - (node.replaced ? 1 : 0));
 }
 
@@ -155,7 +159,7 @@ async function rowOf(
 ): Promise<CompareRow> {
   const { node } = member;
   const origin = node.forkedFrom;
-  const ownFrom = origin === null ? 0 : keptSteps(node);
+  const ownFrom = origin === null && node.kind !== "branch" ? 0 : keptSteps(node);
   // A replaced reply was written at fork time, not run: the clock starts at the step after it.
   const firstRun = origin !== null && node.replaced ? ownFrom + 1 : ownFrom;
   const partsAt = parting !== null && node.stepCount > parting.shared ? parting.shared : null;

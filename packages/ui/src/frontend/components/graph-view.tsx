@@ -40,6 +40,8 @@ interface BranchBox {
   label: string;
   title: string;
   edge: string;
+  /** The role it runs; null for a `workflow:` branch. */
+  role: string | null;
 }
 
 /** The boxes a fan-out edge draws between its role and its join role. */
@@ -55,6 +57,7 @@ function branchBoxes(from: string, index: number, edge: Transition): BranchBox[]
       label: `${name}: ${runs(target)}`,
       title: `branch ${name} runs ${runs(target)}`,
       edge: key,
+      role: target.role ?? null,
     }));
   }
   if (fanOut.foreach !== null) {
@@ -65,10 +68,18 @@ function branchBoxes(from: string, index: number, edge: Transition): BranchBox[]
         label: `foreach ${as}: ${runs(branch)}`,
         title: `one branch per item of ${expression} (as ${as}), each running ${runs(branch)}`,
         edge: key,
+        role: branch.role ?? null,
       },
     ];
   }
   return [];
+}
+
+/** A branch box's title: what it runs, and the role's goal. */
+function branchGoal(workflow: WorkflowNode, box: BranchBox | undefined): string | undefined {
+  if (box === undefined) return undefined;
+  const goal = box.role === null ? undefined : workflow.roles[box.role]?.goal;
+  return goal === undefined ? box.title : `${box.title}: ${goal}`;
 }
 
 /** A join policy as written: `all`, `all-settled`, `any`, `quorum:N`, with `failFast` when set. */
@@ -107,9 +118,25 @@ function laidOut(workflow: WorkflowNode, marks: GraphMarks | null) {
   const graph = new Graph({ multigraph: true });
   graph.setGraph({ rankdir: "TB", nodesep: 36, ranksep: 56, edgesep: 16, marginx: 16, marginy: 16 });
   const ids = new Set<string>(["$START", ...Object.keys(workflow.roles)]);
+  const targets = new Set<string>();
+  const branchRoles = new Set<string>();
   for (const [from, edges] of Object.entries(workflow.graph)) {
     ids.add(from);
-    for (const edge of edges) ids.add(edge.role);
+    for (const edge of edges) {
+      ids.add(edge.role);
+      targets.add(edge.role);
+      const fanOut = edge.fanOut;
+      for (const target of [
+        ...Object.values(fanOut?.parallel ?? {}),
+        ...(fanOut?.foreach ? [fanOut.foreach.branch] : []),
+      ]) {
+        if (target.role !== undefined) branchRoles.add(target.role);
+      }
+    }
+  }
+  // A role only branches run (no edge leads to it, none leaves it) is drawn in its branch boxes alone.
+  for (const role of branchRoles) {
+    if (!targets.has(role) && (workflow.graph[role] ?? []).length === 0) ids.delete(role);
   }
   const labels = new Map<string, { label: string; title: string }>();
   const loops = new Map<string, { key: string; width: number }[]>();
@@ -192,7 +219,7 @@ function laidOut(workflow: WorkflowNode, marks: GraphMarks | null) {
       height: node.height,
       kind: id === "$START" || id === "$END" ? "terminal" : branches.has(id) ? "branch" : "role",
       label: branches.get(id)?.label ?? id,
-      goal: workflow.roles[id]?.goal ?? branches.get(id)?.title ?? null,
+      goal: workflow.roles[id]?.goal ?? branchGoal(workflow, branches.get(id)) ?? null,
     };
   });
   const edges: LaidEdge[] = graph.edges().map((ref) => {

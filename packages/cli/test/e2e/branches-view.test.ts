@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type BranchesJoinedEvent,
@@ -19,14 +20,31 @@ import { FIXTURES, useTempHome } from "../helpers/temp-home.ts";
 const temp = useTempHome();
 
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
-const REVIEW_AGENT = `scripted:${join(FIXTURES, "workflows/fan-out-review.scenario.yaml")}`;
 const FILES = join(FIXTURES, "workflows/fan-out-files.yaml");
-const FILES_AGENT = `scripted:${join(FIXTURES, "workflows/fan-out-files.scenario.yaml")}`;
 const KEYS = ["security", "speed", "style"];
+
+/** A scripted agent whose scenario (written into the temp home) plays the main sequence, then each branch's entries. */
+function scenario(name: string, lines: readonly string[]): string {
+  const file = join(temp.work, `${name}.scenario.yaml`);
+  writeFileSync(file, ["steps:", ...lines.map((line) => `  - ${line}`), ""].join("\n"));
+  return `scripted:${file}`;
+}
+const reviewAgent = () =>
+  scenario("review", [
+    "{ role: planner, output: { $status: ready, plan: add a cache }, body: Cache it. }",
+    "{ role: synthesizer, output: { $status: done, decision: go }, body: Go. }",
+    ...KEYS.map((key) => `{ role: reviewer, branch: ${key}, output: { verdict: approve, notes: fine }, body: Fine. }`),
+  ]);
+const filesAgent = () =>
+  scenario("files", [
+    "{ role: splitter, output: { files: [{ path: a.ts }, { path: b.ts }, { path: c.ts }] }, body: Three. }",
+    "{ role: reducer, output: { summary: three fixed }, body: Done. }",
+    "{ role: fixer, branch: '*', output: { fixed: true, summary: fixed }, body: Fixed. }",
+  ]);
 
 /** fan-out-review run to its end with --jsonl: the parent's id and the events. */
 async function reviewed() {
-  const run = await temp.uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", REVIEW_AGENT, "--jsonl"]);
+  const run = await temp.uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", reviewAgent(), "--jsonl"]);
   expect(run.stderr).toBe("");
   expect(run.exitCode).toBe(0);
   const events = parseEvents(run.stdout);
@@ -140,7 +158,7 @@ describe("branches as the CLI shows them", () => {
   it("leaves a parent waiting after its fan-out step: step says so, list --status waiting finds it", async () => {
     const started = await temp.uwf(["start", REVIEW, "-p", "Cache the user service", "--json"]);
     const parent = (started.json() as { thread: string }).thread;
-    const stepped = await temp.uwf(["step", parent, "--agent", REVIEW_AGENT]);
+    const stepped = await temp.uwf(["step", parent, "--agent", reviewAgent()]);
     expect(stepped.exitCode).toBe(0);
     expect(stepped.stdout).toContain("#1 fanned out into 3 branches: security, speed, style (join synthesizer, all)");
     expect(stepped.stdout).toContain(
@@ -187,7 +205,7 @@ describe("branches as the CLI shows them", () => {
   });
 
   it("shows a foreach fan-out's branches by item index", async () => {
-    const run = await temp.uwf(["run", FILES, "-p", "Fix the imports", "--agent", FILES_AGENT, "--json"]);
+    const run = await temp.uwf(["run", FILES, "-p", "Fix the imports", "--agent", filesAgent(), "--json"]);
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
     const parent = stepResultSchema.parse(run.json()).thread;

@@ -138,8 +138,6 @@ async function stepUntilSettled(
             worker,
           });
         },
-        onBranchesStarted: (event) => options.emit({ type: "branches-started", ...event, worker }),
-        onBranchesJoined: (event) => options.emit({ type: "branches-joined", ...event, worker }),
       });
       outcome.record = stepped.record;
       if (stepped.kind === "stepped") {

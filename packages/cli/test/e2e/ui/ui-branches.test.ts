@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumSkipReason } from "@uwf/cas/test";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
@@ -27,8 +28,17 @@ import {
  */
 const skip = chromiumSkipReason();
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
-const AGENT = `scripted:${join(FIXTURES, "workflows/fan-out-review.scenario.yaml")}`;
 const KEYS = ["security", "speed", "style"];
+/** The planner, the synthesizer's join, and each reviewer branch's one reply. */
+const SCENARIO = [
+  "steps:",
+  "  - { role: planner, output: { $status: ready, plan: add a cache }, body: Cache it. }",
+  "  - { role: synthesizer, output: { $status: done, decision: go }, body: Go. }",
+  ...KEYS.map(
+    (key) => `  - { role: reviewer, branch: ${key}, output: { verdict: approve, notes: fine }, body: Fine. }`,
+  ),
+  "",
+].join("\n");
 
 describe.skipIf(skip !== null)("uwf ui: branches", () => {
   const home = createTempHome();
@@ -41,6 +51,7 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
   let waiting: string;
   /** Stepped once too; the live test runs it on while its page is open. */
   let live: string;
+  let AGENT: string;
 
   async function uwf(args: string[], expected = 0): Promise<string> {
     const run = await home.uwf(args);
@@ -57,6 +68,9 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
   }
 
   beforeAll(async () => {
+    const scenario = join(home.work, "review.scenario.yaml");
+    writeFileSync(scenario, SCENARIO);
+    AGENT = `scripted:${scenario}`;
     joined = stepResultSchema.parse(
       JSON.parse(await uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", AGENT, "--json"])),
     ).thread;

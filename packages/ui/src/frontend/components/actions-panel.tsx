@@ -26,8 +26,11 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
   const cancel = useAction<unknown>({ onSettled: onChanged });
   const resume = useAction<StepResult>({ onSettled: onChanged });
   const [confirming, setConfirming] = useState(false);
-  const steppable = thread.status === "active" || thread.status === "failed";
-  const cancellable = thread.status === "active" || thread.status === "suspended" || thread.status === "failed";
+  // A parent waiting for its branches is stepped (its step steps its branches) and cancelled (with them) as an active one.
+  const waiting = thread.status === "waiting";
+  const steppable = thread.status === "active" || thread.status === "failed" || waiting;
+  const cancellable =
+    thread.status === "active" || thread.status === "suspended" || thread.status === "failed" || waiting;
   const busy = [step, run, queue, cancel, resume].some((action) => action.state.phase === "running");
   const outcomes = [step.state, run.state, queue.state, cancel.state, resume.state].some(
     (state) => state.phase !== "idle",
@@ -48,7 +51,7 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
               kind="primary"
               busy={step.state.phase === "running"}
               disabled={!steppable || busy}
-              title="uwf step: one step of the thread"
+              title={waiting ? "uwf step: a step of each branch that can run" : "uwf step: one step of the thread"}
               onClick={() => void step.run(`/api/threads/${id}/step`)}
             />
             <ActionButton
@@ -56,7 +59,11 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
               testid="action-run"
               busy={run.state.phase === "running"}
               disabled={!steppable || busy}
-              title="uwf step --all: step until the thread ends or suspends"
+              title={
+                waiting
+                  ? "uwf step --all: run the branches to their end, then the join, and on"
+                  : "uwf step --all: step until the thread ends or suspends"
+              }
               onClick={() => void run.run(`/api/threads/${id}/step`, { all: true })}
             />
             <ActionButton

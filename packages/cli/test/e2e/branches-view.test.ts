@@ -1,6 +1,7 @@
-import { describe, expect, it } from "bun:test";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   type BranchesJoinedEvent,
   type BranchesStartedEvent,
@@ -12,12 +13,18 @@ import {
   treeResultSchema,
 } from "@uwf/protocol";
 import { parseEvents } from "../helpers/cli-events.ts";
-import { FIXTURES, useTempHome } from "../helpers/temp-home.ts";
+import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 // What the user sees of branches: show, log, list, tree and the --jsonl events, on threads the real
-// engine fanned out (fan-out-review.yaml: a planner, three reviewer branches, a synthesizer's join).
+// engine fanned out (fan-out-review.yaml: a planner, three reviewer branches, a synthesizer's join), on
+// both backends: the home's own files and SQLite, and a PostgreSQL server (each test a store of its own).
 
-const temp = useTempHome();
+const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
+let server: TestPostgres;
+beforeAll(async () => {
+  server = await startTestPostgres();
+});
+let temp: TempHome;
 
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
 const FILES = join(FIXTURES, "workflows/fan-out-files.yaml");
@@ -64,157 +71,165 @@ function flatten(nodes: readonly FamilyTreeNode[]): FamilyTreeNode[] {
   return nodes.flatMap((node) => [node, ...flatten(node.children)]);
 }
 
-describe("branches as the CLI shows them", () => {
-  it("prints branches-started and branches-joined, and names each branch's thread in its step-started", async () => {
-    const { parent, events, started } = await reviewed();
-    expect(started).toMatchObject({ step: 1, join: "synthesizer", policy: "all" });
-    expect(started.branches.map((branch) => branch.key)).toEqual(KEYS);
-    const branchThreads = started.branches.map((branch) => branch.thread);
-    expect(new Set(branchThreads).size).toBe(3);
-    expect(branchThreads).not.toContain(parent);
+for (const backend of BACKENDS)
+  describe(`branches as the CLI shows them, on ${backend}`, () => {
+    beforeEach(() => {
+      temp = createTempHome({ env: backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {} });
+    });
+    afterEach(() => temp.cleanup());
 
-    const joined = events.find((event) => event.type === "branches-joined") as BranchesJoinedEvent | undefined;
-    expect(joined).toMatchObject({ thread: parent, step: 1, cancelled: [] });
-    expect(joined?.failure).toBeUndefined();
-    expect(joined?.branches.map((branch) => [branch.key, branch.status])).toEqual(KEYS.map((key) => [key, "ended"]));
+    it("prints branches-started and branches-joined, and names each branch's thread in its step-started", async () => {
+      const { parent, events, started } = await reviewed();
+      expect(started).toMatchObject({ step: 1, join: "synthesizer", policy: "all" });
+      expect(started.branches.map((branch) => branch.key)).toEqual(KEYS);
+      const branchThreads = started.branches.map((branch) => branch.thread);
+      expect(new Set(branchThreads).size).toBe(3);
+      expect(branchThreads).not.toContain(parent);
 
-    // The reviewers' steps ran in the branches: their step-started events name the branch threads.
-    const reviewerStarts = events.filter((event) => event.type === "step-started" && event.role === "reviewer");
-    expect(reviewerStarts.map((event) => event.thread).sort()).toEqual([...branchThreads].sort());
-    const parentStarts = events.filter((event) => event.type === "step-started" && event.thread === parent);
-    expect(parentStarts.map((event) => (event.type === "step-started" ? event.role : ""))).toEqual([
-      "planner",
-      "synthesizer",
-    ]);
-    // In order: the fan-out before any branch step, the join before the synthesizer's step.
-    const at = (match: (event: (typeof events)[number]) => boolean) => events.findIndex(match);
-    expect(at((event) => event.type === "branches-started")).toBeLessThan(
-      at((event) => event.type === "step-started" && event.role === "reviewer"),
-    );
-    expect(at((event) => event.type === "branches-joined")).toBeLessThan(
-      at((event) => event.type === "step-started" && event.role === "synthesizer"),
-    );
+      const joined = events.find((event) => event.type === "branches-joined") as BranchesJoinedEvent | undefined;
+      expect(joined).toMatchObject({ thread: parent, step: 1, cancelled: [] });
+      expect(joined?.failure).toBeUndefined();
+      expect(joined?.branches.map((branch) => [branch.key, branch.status])).toEqual(KEYS.map((key) => [key, "ended"]));
+
+      // The reviewers' steps ran in the branches: their step-started events name the branch threads.
+      const reviewerStarts = events.filter((event) => event.type === "step-started" && event.role === "reviewer");
+      expect(reviewerStarts.map((event) => event.thread).sort()).toEqual([...branchThreads].sort());
+      const parentStarts = events.filter((event) => event.type === "step-started" && event.thread === parent);
+      expect(parentStarts.map((event) => (event.type === "step-started" ? event.role : ""))).toEqual([
+        "planner",
+        "synthesizer",
+      ]);
+      // In order: the fan-out before any branch step, the join before the synthesizer's step.
+      const at = (match: (event: (typeof events)[number]) => boolean) => events.findIndex(match);
+      expect(at((event) => event.type === "branches-started")).toBeLessThan(
+        at((event) => event.type === "step-started" && event.role === "reviewer"),
+      );
+      expect(at((event) => event.type === "branches-joined")).toBeLessThan(
+        at((event) => event.type === "step-started" && event.role === "synthesizer"),
+      );
+    });
+
+    it("shows a parent's fan-out with its branches, and a branch's parent", async () => {
+      const { parent, started } = await reviewed();
+      const shown = await json(["show", parent], shownThreadSchema);
+      expect(shown.status).toBe("ended");
+      expect(shown.branches).toHaveLength(1);
+      const [group] = shown.branches ?? [];
+      expect(group).toMatchObject({ step: 1, kind: "parallel", join: "synthesizer", policy: "all", joinedAt: 2 });
+      expect(
+        group?.branches.map((branch) => [branch.key, branch.thread, branch.status, branch.role, branch.steps]),
+      ).toEqual(started.branches.map((branch) => [branch.key, branch.thread, "ended", "reviewer", 1]));
+      expect(group?.branches.every((branch) => branch.outcome?.role === "reviewer" && branch.error === null)).toBe(
+        true,
+      );
+
+      const text = await temp.uwf(["show", parent]);
+      expect(text.stdout).toContain(
+        "step 1 fanned out into 3 branches (parallel), join synthesizer (all): joined at step 2",
+      );
+      for (const branch of started.branches)
+        expect(text.stdout).toMatch(new RegExp(`${branch.key} +${branch.thread}  ended`));
+
+      const security = started.branches[0]?.thread as string;
+      const branchShown = await temp.uwf(["show", security]);
+      expect(branchShown.stdout).toContain(`branch security of ${parent} at step 1 (role reviewer)`);
+      expect(branchShown.stdout).toContain("(a branch's one reply)");
+      const branchJson = await json(["show", security], shownThreadSchema);
+      expect(branchJson.branchOf).toMatchObject({ thread: parent, step: 1, branch: "security", role: "reviewer" });
+      expect(branchJson.branches).toBeUndefined();
+    });
+
+    it("marks the fan-out and join steps in log, with the branches under the fan-out", async () => {
+      const { parent, started } = await reviewed();
+      const log = await json(["log", parent], logResultSchema);
+      expect(log.steps.map((step) => step.role)).toEqual(["planner", "synthesizer"]);
+      expect(log.branches?.map((group) => [group.step, group.joinedAt, group.branches.length])).toEqual([[1, 2, 3]]);
+
+      const text = (await temp.uwf(["log", parent])).stdout;
+      const lines = text.split("\n");
+      const fanOut = lines.findIndex((line) => line.includes("planner ⇉ fan-out (3)"));
+      expect(fanOut).toBeGreaterThan(0);
+      for (const [offset, branch] of started.branches.entries()) {
+        expect(lines[fanOut + 1 + offset]).toContain(branch.thread);
+        expect(lines[fanOut + 1 + offset]).toContain(`↳ ${branch.key}`);
+      }
+      expect(lines[fanOut + 4]).toContain("synthesizer ⇇ join of step 1");
+    });
+
+    it("lists branches marked with their parent, and finds them by status", async () => {
+      const { parent, started } = await reviewed();
+      const listed = await json(["list"], listResultSchema);
+      const branches = listed.threads.filter((thread) => thread.branchOf !== undefined);
+      expect(branches.map((thread) => thread.branchOf?.branch).sort()).toEqual(KEYS);
+      expect(branches.every((thread) => thread.branchOf?.thread === parent)).toBe(true);
+
+      const text = (await temp.uwf(["list", "--wide"])).stdout;
+      expect(text).toContain("BRANCH OF");
+      const security = started.branches[0]?.thread as string;
+      const row = text.split("\n").find((line) => line.startsWith(security));
+      expect(row).toContain(`↳ security of ${parent.slice(0, 8)} step 1`);
+    });
+
+    it("leaves a parent waiting after its fan-out step: step says so, list --status waiting finds it", async () => {
+      const started = await temp.uwf(["start", REVIEW, "-p", "Cache the user service", "--json"]);
+      const parent = (started.json() as { thread: string }).thread;
+      const stepped = await temp.uwf(["step", parent, "--agent", reviewAgent()]);
+      expect(stepped.exitCode).toBe(0);
+      expect(stepped.stdout).toContain("#1 fanned out into 3 branches: security, speed, style (join synthesizer, all)");
+      expect(stepped.stdout).toContain(
+        `thread ${parent} waiting · waiting for 3 of 3 branches, then synthesizer joins them`,
+      );
+
+      expect((await json(["show", parent], shownThreadSchema)).status).toBe("waiting");
+      const waiting = await json(["list", "--status", "waiting"], listResultSchema);
+      expect(waiting.threads.map((thread) => thread.thread)).toEqual([parent]);
+      const shown = await temp.uwf(["show", parent]);
+      expect(shown.stdout).toContain("join synthesizer (all): pending");
+    });
+
+    it("draws branches under their step in tree, apart from forks, and a branch's tree is its parent's", async () => {
+      const { parent, started } = await reviewed();
+      const log = await json(["log", parent], logResultSchema);
+      const fork = await temp.uwf(["fork", log.steps[1]?.address as string, "--json"]);
+      expect(fork.exitCode).toBe(0);
+      const forkId = (fork.json() as { thread: string }).thread;
+
+      const tree = await json(["tree", parent], treeResultSchema);
+      const [root] = tree.roots;
+      expect(root?.thread).toBe(parent);
+      expect(root?.children.map((child) => [child.kind, child.branchedAt, child.branchOf?.branch ?? null])).toEqual([
+        ["branch", 1, "security"],
+        ["branch", 1, "speed"],
+        ["branch", 1, "style"],
+        ["fork", 2, null],
+      ]);
+      expect(root?.children[3]?.thread).toBe(forkId);
+
+      const security = started.branches[0]?.thread as string;
+      const ofBranch = await json(["tree", security], treeResultSchema);
+      expect(ofBranch.thread).toBe(security);
+      expect(ofBranch.roots[0]?.thread).toBe(parent);
+      expect(flatten(ofBranch.roots).map((node) => node.thread)).toContain(security);
+
+      const text = (await temp.uwf(["tree", parent])).stdout;
+      expect(text).toContain(`├─ step 1 ⇉ branch security: ${security}  ended  2 steps`);
+      expect(text).toContain(`└─ step 2: ${forkId}`);
+      const mermaid = (await temp.uwf(["tree", parent, "--mermaid"])).stdout;
+      expect(mermaid).toContain(`T_${parent} ==>|"step 1 ⇉ branch security"| T_${security}`);
+      expect(mermaid).toContain(`T_${parent} -->|"step 2"| T_${forkId}`);
+    });
+
+    it("shows a foreach fan-out's branches by item index", async () => {
+      const run = await temp.uwf(["run", FILES, "-p", "Fix the imports", "--agent", filesAgent(), "--json"]);
+      expect(run.stderr).toBe("");
+      expect(run.exitCode).toBe(0);
+      const parent = stepResultSchema.parse(run.json()).thread;
+      const shown = await json(["show", parent], shownThreadSchema);
+      expect(shown.branches?.[0]).toMatchObject({ step: 1, kind: "foreach", join: "reducer", policy: "all-settled" });
+      expect(shown.branches?.[0]?.branches.map((branch) => [branch.key, branch.status, branch.role])).toEqual([
+        ["0", "ended", "fixer"],
+        ["1", "ended", "fixer"],
+        ["2", "ended", "fixer"],
+      ]);
+    });
   });
-
-  it("shows a parent's fan-out with its branches, and a branch's parent", async () => {
-    const { parent, started } = await reviewed();
-    const shown = await json(["show", parent], shownThreadSchema);
-    expect(shown.status).toBe("ended");
-    expect(shown.branches).toHaveLength(1);
-    const [group] = shown.branches ?? [];
-    expect(group).toMatchObject({ step: 1, kind: "parallel", join: "synthesizer", policy: "all", joinedAt: 2 });
-    expect(
-      group?.branches.map((branch) => [branch.key, branch.thread, branch.status, branch.role, branch.steps]),
-    ).toEqual(started.branches.map((branch) => [branch.key, branch.thread, "ended", "reviewer", 1]));
-    expect(group?.branches.every((branch) => branch.outcome?.role === "reviewer" && branch.error === null)).toBe(true);
-
-    const text = await temp.uwf(["show", parent]);
-    expect(text.stdout).toContain(
-      "step 1 fanned out into 3 branches (parallel), join synthesizer (all): joined at step 2",
-    );
-    for (const branch of started.branches)
-      expect(text.stdout).toMatch(new RegExp(`${branch.key} +${branch.thread}  ended`));
-
-    const security = started.branches[0]?.thread as string;
-    const branchShown = await temp.uwf(["show", security]);
-    expect(branchShown.stdout).toContain(`branch security of ${parent} at step 1 (role reviewer)`);
-    expect(branchShown.stdout).toContain("(a branch's one reply)");
-    const branchJson = await json(["show", security], shownThreadSchema);
-    expect(branchJson.branchOf).toMatchObject({ thread: parent, step: 1, branch: "security", role: "reviewer" });
-    expect(branchJson.branches).toBeUndefined();
-  });
-
-  it("marks the fan-out and join steps in log, with the branches under the fan-out", async () => {
-    const { parent, started } = await reviewed();
-    const log = await json(["log", parent], logResultSchema);
-    expect(log.steps.map((step) => step.role)).toEqual(["planner", "synthesizer"]);
-    expect(log.branches?.map((group) => [group.step, group.joinedAt, group.branches.length])).toEqual([[1, 2, 3]]);
-
-    const text = (await temp.uwf(["log", parent])).stdout;
-    const lines = text.split("\n");
-    const fanOut = lines.findIndex((line) => line.includes("planner ⇉ fan-out (3)"));
-    expect(fanOut).toBeGreaterThan(0);
-    for (const [offset, branch] of started.branches.entries()) {
-      expect(lines[fanOut + 1 + offset]).toContain(branch.thread);
-      expect(lines[fanOut + 1 + offset]).toContain(`↳ ${branch.key}`);
-    }
-    expect(lines[fanOut + 4]).toContain("synthesizer ⇇ join of step 1");
-  });
-
-  it("lists branches marked with their parent, and finds them by status", async () => {
-    const { parent, started } = await reviewed();
-    const listed = await json(["list"], listResultSchema);
-    const branches = listed.threads.filter((thread) => thread.branchOf !== undefined);
-    expect(branches.map((thread) => thread.branchOf?.branch).sort()).toEqual(KEYS);
-    expect(branches.every((thread) => thread.branchOf?.thread === parent)).toBe(true);
-
-    const text = (await temp.uwf(["list", "--wide"])).stdout;
-    expect(text).toContain("BRANCH OF");
-    const security = started.branches[0]?.thread as string;
-    const row = text.split("\n").find((line) => line.startsWith(security));
-    expect(row).toContain(`↳ security of ${parent.slice(0, 8)} step 1`);
-  });
-
-  it("leaves a parent waiting after its fan-out step: step says so, list --status waiting finds it", async () => {
-    const started = await temp.uwf(["start", REVIEW, "-p", "Cache the user service", "--json"]);
-    const parent = (started.json() as { thread: string }).thread;
-    const stepped = await temp.uwf(["step", parent, "--agent", reviewAgent()]);
-    expect(stepped.exitCode).toBe(0);
-    expect(stepped.stdout).toContain("#1 fanned out into 3 branches: security, speed, style (join synthesizer, all)");
-    expect(stepped.stdout).toContain(
-      `thread ${parent} waiting · waiting for 3 of 3 branches, then synthesizer joins them`,
-    );
-
-    expect((await json(["show", parent], shownThreadSchema)).status).toBe("waiting");
-    const waiting = await json(["list", "--status", "waiting"], listResultSchema);
-    expect(waiting.threads.map((thread) => thread.thread)).toEqual([parent]);
-    const shown = await temp.uwf(["show", parent]);
-    expect(shown.stdout).toContain("join synthesizer (all): pending");
-  });
-
-  it("draws branches under their step in tree, apart from forks, and a branch's tree is its parent's", async () => {
-    const { parent, started } = await reviewed();
-    const log = await json(["log", parent], logResultSchema);
-    const fork = await temp.uwf(["fork", log.steps[1]?.address as string, "--json"]);
-    expect(fork.exitCode).toBe(0);
-    const forkId = (fork.json() as { thread: string }).thread;
-
-    const tree = await json(["tree", parent], treeResultSchema);
-    const [root] = tree.roots;
-    expect(root?.thread).toBe(parent);
-    expect(root?.children.map((child) => [child.kind, child.branchedAt, child.branchOf?.branch ?? null])).toEqual([
-      ["branch", 1, "security"],
-      ["branch", 1, "speed"],
-      ["branch", 1, "style"],
-      ["fork", 2, null],
-    ]);
-    expect(root?.children[3]?.thread).toBe(forkId);
-
-    const security = started.branches[0]?.thread as string;
-    const ofBranch = await json(["tree", security], treeResultSchema);
-    expect(ofBranch.thread).toBe(security);
-    expect(ofBranch.roots[0]?.thread).toBe(parent);
-    expect(flatten(ofBranch.roots).map((node) => node.thread)).toContain(security);
-
-    const text = (await temp.uwf(["tree", parent])).stdout;
-    expect(text).toContain(`├─ step 1 ⇉ branch security: ${security}  ended  2 steps`);
-    expect(text).toContain(`└─ step 2: ${forkId}`);
-    const mermaid = (await temp.uwf(["tree", parent, "--mermaid"])).stdout;
-    expect(mermaid).toContain(`T_${parent} ==>|"step 1 ⇉ branch security"| T_${security}`);
-    expect(mermaid).toContain(`T_${parent} -->|"step 2"| T_${forkId}`);
-  });
-
-  it("shows a foreach fan-out's branches by item index", async () => {
-    const run = await temp.uwf(["run", FILES, "-p", "Fix the imports", "--agent", filesAgent(), "--json"]);
-    expect(run.stderr).toBe("");
-    expect(run.exitCode).toBe(0);
-    const parent = stepResultSchema.parse(run.json()).thread;
-    const shown = await json(["show", parent], shownThreadSchema);
-    expect(shown.branches?.[0]).toMatchObject({ step: 1, kind: "foreach", join: "reducer", policy: "all-settled" });
-    expect(shown.branches?.[0]?.branches.map((branch) => [branch.key, branch.status, branch.role])).toEqual([
-      ["0", "ended", "fixer"],
-      ["1", "ended", "fixer"],
-      ["2", "ended", "fixer"],
-    ]);
-  });
-});

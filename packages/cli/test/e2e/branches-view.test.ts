@@ -219,6 +219,61 @@ for (const backend of BACKENDS)
       expect(mermaid).toContain(`T_${parent} -->|"step 2"| T_${forkId}`);
     });
 
+    it("places workflow branches (threads of their own start node) under their parent's step, in show and tree", async () => {
+      expect((await temp.uwf(["workflow", "add", join(FIXTURES, "workflows/linear.yaml")])).exitCode).toBe(0);
+      const workflow = join(temp.work, "fan-out-linear.yaml");
+      writeFileSync(
+        workflow,
+        [
+          "name: fan-out-linear",
+          "roles:",
+          "  splitter:",
+          "    goal: Split the work.",
+          "    frontmatter: { type: object, properties: { items: { type: array, items: { type: string } } }, required: [items] }",
+          "  reducer: { goal: Sum up. }",
+          "graph:",
+          '  $START: [ { role: splitter, prompt: "Split: {{ start.prompt }}" } ]',
+          "  splitter:",
+          "    - foreach: items",
+          "      as: item",
+          '      branch: { workflow: linear, prompt: "Do {{ item }}" }',
+          "      join: { role: reducer, policy: all, prompt: Sum up. }",
+          "  reducer: [ { role: $END, prompt: Done. } ]",
+          "",
+        ].join("\n"),
+      );
+      const agent = scenario("linear-branches", [
+        "{ role: splitter, output: { items: [a, b] }, body: Two. }",
+        "{ role: reducer, output: {}, body: Summed. }",
+        "{ role: planner, branch: '*', output: { plan: do it }, body: Plan. }",
+        "{ role: doer, branch: '*', output: { done: true }, body: Done. }",
+      ]);
+      const run = await temp.uwf(["run", workflow, "-p", "go", "--agent", agent, "--json"]);
+      expect(run.stderr).toBe("");
+      expect(run.exitCode).toBe(0);
+      const parent = stepResultSchema.parse(run.json()).thread;
+      const [group] = (await json(["show", parent], shownThreadSchema)).branches ?? [];
+      expect(
+        group?.branches.map((branch) => [branch.key, branch.role, branch.workflow, branch.status, branch.steps]),
+      ).toEqual([
+        ["0", null, "linear", "ended", 2],
+        ["1", null, "linear", "ended", 2],
+      ]);
+      const branches = group?.branches.map((branch) => branch.thread) ?? [];
+
+      const tree = await json(["tree", parent], treeResultSchema);
+      expect(tree.roots.map((root) => root.thread)).toEqual([parent]);
+      expect(tree.roots[0]?.children.map((child) => [child.thread, child.kind, child.branchedAt])).toEqual(
+        branches.map((thread) => [thread, "branch", 1]),
+      );
+      const ofBranch = await json(["tree", branches[1] as string], treeResultSchema);
+      expect(ofBranch.roots[0]?.thread).toBe(parent);
+      expect(ofBranch.workflow).toBe("fan-out-linear");
+      const text = (await temp.uwf(["show", branches[0] as string])).stdout;
+      expect(text).toContain(`branch 0 of ${parent} at step 1`);
+      expect(text).not.toContain("(role ");
+    });
+
     it("shows a foreach fan-out's branches by item index", async () => {
       const run = await temp.uwf(["run", FILES, "-p", "Fix the imports", "--agent", filesAgent(), "--json"]);
       expect(run.stderr).toBe("");

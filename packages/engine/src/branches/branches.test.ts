@@ -151,9 +151,9 @@ describe("branches", () => {
           role: "reviewer",
           branch: "security",
           output: { $status: "$SUSPEND", reason: "Which threat model?" },
-        } as never,
-        { role: "reviewer", branch: "security", output: { $status: "approve", verdict: "ok" } } as never,
-        { role: "reviewer", branch: "*", output: { $status: "approve", verdict: "ok" } } as never,
+        },
+        { role: "reviewer", branch: "security", output: { $status: "approve", verdict: "ok" } },
+        { role: "reviewer", branch: "*", output: { $status: "approve", verdict: "ok" } },
       ]);
       const parent = await kit.startThread({ workflow: REVIEW });
       const step = kit.stepOptions(parent.id, { defaultAgent: agent });
@@ -176,8 +176,8 @@ describe("branches", () => {
     try {
       const agent = kit.scriptedAgent([
         { role: "planner", output: { $status: "ready", plan: "p" } },
-        { role: "reviewer", branch: "security", reply: "no frontmatter" } as never,
-        { role: "reviewer", branch: "*", output: { $status: "approve", verdict: "ok" } } as never,
+        { role: "reviewer", branch: "security", reply: "no frontmatter" },
+        { role: "reviewer", branch: "*", output: { $status: "approve", verdict: "ok" } },
       ]);
       const parent = await kit.startThread({ workflow: REVIEW });
       const step = kit.stepOptions(parent.id, { defaultAgent: agent, parallel: 1 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
 import type { JoinedBranchesNode, ThreadRecord, ThreadStepNode } from "@uwf/protocol";
@@ -171,7 +172,7 @@ describe("branches", () => {
     }
   });
 
-  it("fails the parent when a branch fails under `all`, naming the branch, and cancels the rest with failFast", async () => {
+  it("fails the parent when a branch fails under `all`, naming the branch, once the others settle", async () => {
     const kit = createEngineTestKit({ config: { retries: 0 } });
     try {
       const agent = kit.scriptedAgent([
@@ -286,4 +287,48 @@ describe("branches", () => {
       kit.cleanup();
     }
   });
+
+  for (const [policy, expected] of [
+    ["any", { parent: "active", statuses: ["ended", "cancelled", "cancelled"] }],
+    ["{ quorum: 2 }", { parent: "active", statuses: ["ended", "ended", "cancelled"] }],
+    ["all\n        failFast: true", { parent: "failed", statuses: ["failed", "cancelled", "cancelled"] }],
+  ] as const) {
+    it(`applies policy ${policy.split("\n")[0]}${policy.includes("failFast") ? " with failFast" : ""}, cancelling the branches the join no longer needs`, async () => {
+      const kit = createEngineTestKit({ config: { retries: 0 } });
+      try {
+        const source = readFileSync(REVIEW, "utf8").replace("policy: all", `policy: ${policy}`);
+        const file = join(kit.home, "review-policy.yaml");
+        writeFileSync(file, source);
+        const agent = kit.scriptedAgent([
+          { role: "planner", output: { $status: "ready", plan: "p" } },
+          {
+            role: "reviewer",
+            branch: "security",
+            ...(policy.includes("failFast") ? { reply: "no frontmatter" } : { output: { $status: "approve" } }),
+          },
+          { role: "reviewer", branch: "*", output: { $status: "approve" } },
+        ]);
+        const parent = await kit.startThread({ workflow: file });
+        const step = kit.stepOptions(parent.id, { defaultAgent: agent, parallel: 1 });
+        await stepThread(step);
+        // One branch at a time, so the policy decides after each.
+        const rounds = policy.startsWith("{") ? 2 : 1;
+        let last: Awaited<ReturnType<typeof stepThread>> | null = null;
+        let failed: unknown = null;
+        for (let round = 0; round < rounds; round++) {
+          last = await stepThread(step).catch((error) => {
+            failed = error;
+            return null;
+          });
+        }
+        const record = (await kit.store.refs.getThread(parent.id)) as ThreadRecord;
+        expect(record.status).toBe(expected.parent);
+        if (expected.parent === "failed") expect(failed).toBeInstanceOf(BranchFailedError);
+        else expect(last?.kind).toBe("branches");
+        expect((await branchesOf(kit.store, record)).map((branch) => branch.status)).toEqual([...expected.statuses]);
+      } finally {
+        kit.cleanup();
+      }
+    });
+  }
 });

@@ -17,6 +17,8 @@ export type BranchStepOutcome =
 export interface StepWaitingParentOptions extends SettleParentOptions {
   /** At most this many branches at once (`--parallel`), below the fan-out's `maxConcurrent`. */
   parallel?: number;
+  /** Step every runnable branch once (still `parallel` at a time), not just the first `parallel` of them: `run`, `step --all`. */
+  all?: boolean;
   /** Steps one branch (stepThread on it, without the parent's resume). */
   stepBranch(threadId: string): Promise<BranchStepOutcome>;
 }
@@ -51,9 +53,6 @@ export async function stepWaitingParent(
   if (record.status !== "waiting" || settled?.fanOut === null || settled === null) {
     return { record, branches: [], blocked: false, progressed: false, suspended: [] };
   }
-  const atBudget = await suspendParentAtBudget(options.store, record, options.now());
-  if (atBudget !== null)
-    return { record: atBudget.record, branches: [], blocked: false, progressed: false, suspended: [] };
   const fanOut = settled.fanOut as FanOutState;
   const runnable = settled.standings.filter((branch) => branch.status === "active" || branch.status === "waiting");
   const suspended = settled.standings.filter((branch) => branch.status === "suspended");
@@ -61,15 +60,28 @@ export async function stepWaitingParent(
     1,
     Math.min(options.parallel ?? DEFAULT_BRANCH_PARALLEL, fanOut.plan.maxConcurrent ?? Infinity),
   );
+  // One step of the parent is one step of at most `width` branches; `all` keeps `width` going until each stepped.
+  const chosen = options.all === true ? runnable : runnable.slice(0, width);
   const outcomes: BranchStepOutcome[] = [];
+  let atBudget: ThreadRecord | null = null;
   let next = 0;
-  const lanes = Array.from({ length: Math.min(width, runnable.length) }, async () => {
-    while (next < runnable.length) {
-      const branch = runnable[next++] as BranchStanding;
+  const lanes = Array.from({ length: Math.min(width, Math.max(1, chosen.length)) }, async () => {
+    while (atBudget === null) {
+      // Every branch's spend counts against the parent's budget: at its limit, no branch step starts.
+      const reached = await suspendParentAtBudget(options.store, record, options.now());
+      if (reached !== null) {
+        atBudget = reached.record;
+        break;
+      }
+      const branch = chosen[next++];
+      if (branch === undefined) break;
       outcomes.push(await options.stepBranch(branch.thread));
     }
   });
   await Promise.all(lanes);
+  if (atBudget !== null) {
+    return { record: atBudget, branches: outcomes, blocked: false, progressed: outcomes.length > 0, suspended };
+  }
   const after = await settleParent(parent.id, options);
   const latest = after?.record ?? record;
   if (latest.status === "failed") throw new BranchFailedError(latest, brokenBranch(after?.standings ?? []));

@@ -81,7 +81,8 @@ async function chooseJoin(options: ChooseStepRoleOptions, fanOutAddress: Address
   const from = history.steps.at(-1)?.role ?? "";
   const rendered = await withModeratorHistory(
     { record, start: options.chain.start, history, branches: join.value },
-    (view) => renderJoinPrompt({ compiled: options.compiled, from, edge: plan.edge, history: view }),
+    (view) =>
+      renderJoinPrompt({ compiled: options.compiled, from, edge: plan.edge, history: view, branches: join.value }),
   );
   const edgePrompt = rendered.trim() === "" ? join.section : `${rendered}\n\n${join.section}`;
   return { ended: false, roleName: plan.join.role, edgePrompt, endsBranch: false, join };

@@ -58,6 +58,8 @@ export interface StepThreadOptions extends StepAgentCallbacks {
   lease?: HeldLease;
   /** Stepping a parent waiting for its branches: at most this many branches at once (`--parallel`; default DEFAULT_BRANCH_PARALLEL). */
   parallel?: number;
+  /** Stepping a waiting parent: step every runnable branch (`parallel` at a time), not only the first `parallel`. */
+  allBranches?: boolean;
   /** Ids for the branch threads a fan-out makes (default: monotonic ULIDs). */
   newId?(): string;
 }
@@ -109,6 +111,7 @@ async function stepAsParent(options: StepThreadOptions): Promise<StepThreadOutco
   if (record.status !== "waiting") return null;
   const result = await stepWaitingParent(record, {
     ...options,
+    all: options.allBranches === true,
     stepBranch: async (threadId) => {
       try {
         const outcome = await stepThread({ ...options, threadId, resume: undefined, lease: undefined });

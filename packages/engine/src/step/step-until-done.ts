@@ -70,6 +70,7 @@ export async function stepUntilDone(options: StepUntilDoneOptions): Promise<Step
         store,
         threadId,
         resume: index === 0 ? options.resume : undefined,
+        allBranches: options.allBranches ?? maxSteps === Number.POSITIVE_INFINITY,
         onStarted: async (start) => {
           started = start;
           try {

@@ -99,6 +99,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "condition-failed": EXIT_FAILED,
   "condition-timeout": EXIT_FAILED,
   "edge-prompt-failed": EXIT_FAILED,
+  "fan-out-failed": EXIT_FAILED,
   "no-resume-edge": EXIT_FAILED,
   "incomplete-history": EXIT_FAILED,
 

@@ -1,6 +1,11 @@
 // The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
 // and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
+export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
+export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
+export { readFanOut } from "./branches/read-fan-out.ts";
+export { type SettledParent, type SettleParentOptions, settleParent } from "./branches/settle-parent.ts";
+export { DEFAULT_BRANCH_PARALLEL } from "./branches/step-waiting-parent.ts";
 export { describeReachedLimit, formatAmount } from "./budget/describe-reached-limit.ts";
 export {
   AgentFailedError,

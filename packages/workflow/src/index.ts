@@ -6,6 +6,7 @@ export {
   ConditionFailedError,
   ConditionTimeoutError,
   EdgePromptError,
+  FanOutError,
   InvalidInputsError,
   InvalidOutputSchemaError,
   InvalidWorkflowError,
@@ -53,9 +54,11 @@ export {
   type ModeratorMode,
   type ModeratorStep,
   type PickNextRoleOptions,
+  type PlannedFanOut,
 } from "./moderator/moderator-history.ts";
 export { pickNextRole } from "./moderator/pick-next-role.ts";
 export { type RenderEdgePromptOptions, renderEdgePrompt } from "./moderator/render-edge-prompt.ts";
+export { type RenderJoinPromptOptions, renderJoinPrompt } from "./moderator/render-join-prompt.ts";
 export {
   buildReplySchema,
   listRoleStatuses,

@@ -4,6 +4,12 @@ import { EvalReportExistsError } from "../errors/eval-report-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { createMemoryLeaseMethods } from "../lease/create-memory-lease-methods.ts";
 import { createChangeSignal } from "../refs/change-signal.ts";
+import {
+  branchGroupsOf,
+  checkBranchEntries,
+  checkBranchStep,
+  compareBranchLinks,
+} from "../refs/check-branch-entries.ts";
 import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
 import { checkChainLinks } from "../refs/check-chain-links.ts";
 import { checkDeletedThreads } from "../refs/check-deleted-threads.ts";
@@ -14,7 +20,7 @@ import { checkSince } from "../refs/check-since.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
 import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
-import type { ChainIndex, ChainLink, DeletedThread, RefStore } from "../refs/ref-store.ts";
+import type { BranchLink, ChainIndex, ChainLink, DeletedThread, RefStore } from "../refs/ref-store.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
 export function createMemoryRefStore(): RefStore {
@@ -25,6 +31,13 @@ export function createMemoryRefStore(): RefStore {
   const chainIndexes = new Map<string, ChainIndex>();
   const deletedThreads = new Map<string, DeletedThread>();
   const evalReports = new Map<string, EvalReportEntry>();
+  /** Branch links by their unique (parent, step, key). */
+  const branchLinks = new Map<string, BranchLink>();
+  const linksUnder = (parent: string, step?: number) =>
+    [...branchLinks.values()]
+      .filter((link) => link.parent === parent && (step === undefined || link.step === step))
+      .sort(compareBranchLinks)
+      .map((link) => ({ ...link }));
   const changes = createChangeSignal();
 
   return changes.signalWrites<RefStore>({
@@ -43,6 +56,27 @@ export function createMemoryRefStore(): RefStore {
       for (const record of checked) threads.set(record.id, record);
     },
     getThread: async (id) => copyOrNull(threads.get(id)),
+    async createBranches(entries) {
+      const checked = await checkBranchEntries(entries);
+      // Decided in full before anything is stored, so a record whose id exists changes nothing.
+      const added = new Map<string, BranchLink>();
+      const records = new Map<string, ThreadRecord>();
+      for (const { link, record } of checked) {
+        const key = branchLinkKey(link);
+        if (branchLinks.has(key) || added.has(key)) continue;
+        added.set(key, link);
+        if (record === null) continue;
+        if (threads.has(record.id) || records.has(record.id)) throw new ThreadExistsError(record.id);
+        records.set(record.id, record);
+      }
+      for (const [key, link] of added) branchLinks.set(key, link);
+      for (const record of records.values()) threads.set(record.id, record);
+      return branchGroupsOf(checked.map((entry) => entry.link)).flatMap(({ parent, step }) => linksUnder(parent, step));
+    },
+    listBranches: async (parent, step) => linksUnder(parent, checkBranchStep(step)),
+    listAllBranches: async function* () {
+      yield* [...branchLinks.values()].sort(compareBranchLinks).map((link) => ({ ...link }));
+    },
     async findThreadIds(prefix, limit) {
       const upper = checkThreadIdQuery(prefix, limit);
       return [...threads.keys()]
@@ -84,6 +118,7 @@ export function createMemoryRefStore(): RefStore {
       if (threads.get(id)?.head !== head) return false;
       threads.delete(id);
       chainIndexes.delete(id);
+      for (const [key, link] of branchLinks) if (link.parent === id) branchLinks.delete(key);
       deletedThreads.set(id, { id, head, deletedAt: deletedAt.toISOString() });
       return true;
     },
@@ -193,6 +228,10 @@ function forksOf(
     parents = recursive === true ? new Set(children.map((child) => child.id)) : new Set();
   }
   return found;
+}
+
+function branchLinkKey(link: BranchLink): string {
+  return JSON.stringify([link.parent, link.step, link.key]);
 }
 
 function copyOrNull<Value>(value: Value | undefined): Value | null {

@@ -17,6 +17,7 @@ import {
   threadToRowValues,
   updateAssignments,
 } from "../refs/thread-rows.ts";
+import { createPostgresBranchMethods } from "./create-postgres-branch-methods.ts";
 import { createPostgresChainIndexMethods } from "./create-postgres-chain-index-methods.ts";
 import { createPostgresChainLinkMethods } from "./create-postgres-chain-link-methods.ts";
 import { createPostgresEvalReportMethods } from "./create-postgres-eval-report-methods.ts";
@@ -61,6 +62,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       const [row] = await query<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM ${threads} WHERE id = $1`, [id]);
       return row === undefined ? null : threadFromRow(row);
     },
+    ...createPostgresBranchMethods(connection, schema),
     async findThreadIds(prefix, limit) {
       const upper = checkThreadIdQuery(prefix, limit);
       const rows = await query<{ id: string }>(
@@ -122,13 +124,16 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       return updated.length === 1;
     },
     listThreadRoots: async function* () {
-      type RootRow = { head: string; start: string; forked_from: string | null };
-      const rows = await query<RootRow>(`SELECT head, start, forked_from FROM ${threads}`);
+      type RootRow = { head: string; start: string; forked_from: string | null; branch_of: string | null };
+      const rows = await query<RootRow>(
+        `SELECT head, start, forked_from, (branch_of::jsonb ->> 'address') AS branch_of FROM ${threads}`,
+      );
       yield* listThreadRootsOf(
         rows.map((row) => ({
           head: row.head,
           start: row.start,
           forkedFrom: row.forked_from === null ? null : { address: row.forked_from },
+          branchOf: row.branch_of === null ? null : { address: row.branch_of },
         })),
       );
     },
@@ -141,6 +146,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
         ]);
         if (deleted.length !== 1) return false;
         await inTransaction(`DELETE FROM "${schema}".chain_indexes WHERE thread_id = $1`, [id]);
+        await inTransaction(`DELETE FROM "${schema}".branch_links WHERE parent = $1`, [id]);
         await inTransaction(
           `INSERT INTO "${schema}".deleted_threads (id, head, deleted_at) VALUES ($1, $2, $3)
            ON CONFLICT (id) DO UPDATE SET head = excluded.head, deleted_at = excluded.deleted_at`,

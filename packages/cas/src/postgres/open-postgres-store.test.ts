@@ -62,6 +62,8 @@ describe("openPostgresStore", () => {
     await onServer(url, `ALTER TABLE "${schema}".leases DROP COLUMN cancel_requested_at`);
     await onServer(url, `DROP TABLE "${schema}".deleted_threads`);
     await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN outcome`);
+    await onServer(url, `DROP TABLE "${schema}".branch_links`);
+    await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN branch_of, DROP COLUMN branch_of_thread`);
     await onServer(url, `UPDATE "${schema}".schema_version SET version = 1`);
 
     const store = await openPostgresStore(url);
@@ -86,6 +88,8 @@ describe("openPostgresStore", () => {
     await first.close();
     const schema = new URL(url).searchParams.get("schema");
     await onServer(url, `DROP TABLE "${schema}".eval_reports`);
+    await onServer(url, `DROP TABLE "${schema}".branch_links`);
+    await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN branch_of, DROP COLUMN branch_of_thread`);
     await onServer(url, `UPDATE "${schema}".schema_version SET version = 4`);
 
     const store = await openPostgresStore(url);
@@ -101,6 +105,54 @@ describe("openPostgresStore", () => {
       await store.refs.saveEvalReport(report);
       expect(await store.refs.listEvalReports({ name: "smoke" })).toEqual({ reports: [report], total: 1 });
     } finally {
+      await store.close();
+    }
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
+  it("migrates a version 6 schema, whose threads then are no branches, and keeps branches after", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const first = await openPostgresStore(url);
+    const parent = sampleThreadRecord({ status: "waiting", next: "synthesizer" });
+    await first.refs.createThread(parent);
+    await first.close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `DROP TABLE "${schema}".branch_links`);
+    await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN branch_of, DROP COLUMN branch_of_thread`);
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = 6`);
+
+    const store = await openPostgresStore(url);
+    let signals = 0;
+    const stop = await store.refs.watchChanges(() => {
+      signals++;
+    });
+    try {
+      expect(await store.refs.getThread(parent.id)).toEqual(parent);
+      expect(await store.refs.listBranches(parent.id)).toEqual([]);
+      const link = {
+        parent: parent.id,
+        step: 2,
+        key: "security",
+        index: 0,
+        thread: sampleThreadId(2),
+        createdAt: new Date().toISOString(),
+      };
+      const branchOf = { thread: parent.id, step: 2, branch: "security", address: "B1XRH20GCX3FB", role: "reviewer" };
+      const branch = sampleThreadRecord({ id: link.thread, head: branchOf.address, stepCount: 2, branchOf });
+      expect(await store.refs.createBranches([{ link, record: branch }])).toEqual([link]);
+      expect(await store.refs.getThread(branch.id)).toEqual(branch);
+      expect(await onServer(url, `SELECT branch_of_thread FROM "${schema}".threads WHERE id = '${branch.id}'`)).toEqual(
+        [{ branch_of_thread: parent.id }],
+      );
+      // The links' own trigger signals a change: a link to a thread that exists writes no thread.
+      await waitFor(() => signals > 0, { what: "the signal of the first branch", timeoutMs: 5_000 });
+      const before = signals;
+      await store.refs.createBranches([{ link: { ...link, parent: sampleThreadId(3) } }]);
+      await waitFor(() => signals > before, { what: "the signal of a link alone", timeoutMs: 5_000 });
+    } finally {
+      await stop();
       await store.close();
     }
     expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([

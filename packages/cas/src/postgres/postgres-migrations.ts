@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 6;
+export const POSTGRES_SCHEMA_VERSION = 7;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -122,6 +122,31 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     ]),
     'CREATE INDEX IF NOT EXISTS threads_by_update ON {schema}.threads ((updated_at COLLATE "C"))',
     'CREATE INDEX IF NOT EXISTS deleted_threads_by_time ON {schema}.deleted_threads ((deleted_at COLLATE "C"))',
+  ],
+  [
+    // A branch's lineage (JSON: the parent, its fan-out step's number and address, the key, the role), and
+    // its parent apart, indexed, so a parent's branches are found; NULL on every thread that is not a branch.
+    "ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS branch_of text",
+    'ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS branch_of_thread text COLLATE "C"',
+    `CREATE INDEX IF NOT EXISTS threads_by_branch_parent ON {schema}.threads (branch_of_thread, id)
+     WHERE branch_of_thread IS NOT NULL`,
+    // Each branch under its parent's fan-out step: one per key, which is what makes a fan-out's branches
+    // once however many processes make them. idx is the branch's place in the fan-out (declaration or item
+    // order). A parent's fork shares links with it, so a thread may be linked under several parents.
+    `CREATE TABLE IF NOT EXISTS {schema}.branch_links (
+      parent text COLLATE "C" NOT NULL,
+      step integer NOT NULL,
+      key text COLLATE "C" NOT NULL,
+      idx integer NOT NULL,
+      thread text COLLATE "C" NOT NULL,
+      created_at text NOT NULL,
+      PRIMARY KEY (parent, step, key)
+    )`,
+    "CREATE INDEX IF NOT EXISTS branch_links_by_thread ON {schema}.branch_links (thread)",
+    // The change feed hears of links made or dropped as of the threads.
+    "DROP TRIGGER IF EXISTS branch_links_notify_change ON {schema}.branch_links",
+    `CREATE TRIGGER branch_links_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+     ON {schema}.branch_links FOR EACH STATEMENT EXECUTE FUNCTION {schema}.notify_change()`,
   ],
 ];
 

@@ -4,6 +4,7 @@ import type { RefStore } from "./ref-store.ts";
 const WRITE_METHODS: ReadonlySet<string> = new Set([
   "createThread",
   "createThreads",
+  "createBranches",
   "updateThread",
   "deleteThread",
   "rememberDeletedThreads",

@@ -14,6 +14,9 @@ const updateSchema = refRecordSchemas.threadUpdate;
 const origin = { thread: "01JD0000000000000000000000", step: 3, address: "2W53JPNXF556H", replaced: false };
 const failure = { code: "agent-failed", message: "exit 1", attempts: 3, failedAt: "2026-11-21T10:00:00.000Z" };
 const record = sampleThreadRecord({ forkedFrom: origin, reason: "why", next: "coder", queued: true, failure });
+const branchOrigin = { thread: origin.thread, step: 3, branch: "security", address: "2W53JPNXF556H", role: "reviewer" };
+const roleOutcome = { role: "reviewer", status: "approved", edge: null };
+const endOutcome = { role: "reviewer", status: null, edge: { index: 1, condition: null, key: "approved" } };
 const entry = { name: "solve", address: "2W53JPNXF556H", updatedAt: "2026-11-21T10:00:00.000Z" };
 const report = {
   id: "01JD0000000000000000000000",
@@ -62,6 +65,18 @@ const candidates: unknown[] = [
   { ...failure, code: "" },
   { ...failure, failedAt: "2026-11-21T10:00:00Z" },
   { code: "x", message: "y", attempts: 1 },
+  "waiting",
+  branchOrigin,
+  { ...branchOrigin, role: null },
+  { ...branchOrigin, step: 0 },
+  { ...branchOrigin, branch: "" },
+  { ...branchOrigin, thread: null },
+  { ...branchOrigin, address: "2w53jpnxf556h" },
+  { ...branchOrigin, extra: 1 },
+  roleOutcome,
+  endOutcome,
+  { ...endOutcome, edge: { index: -1, condition: null, key: null } },
+  { ...roleOutcome, edge: undefined },
 ];
 
 function variants(base: Record<string, unknown>): Record<string, unknown>[] {
@@ -97,6 +112,8 @@ describe("the ref store's cheap record checks", () => {
     expect(expectAgreement(isWellFormedThreadRecord, threadRecordSchema, variants(record))).toBeGreaterThan(10);
     const recovered = { ...record, recoveredFrom: record.head };
     expect(expectAgreement(isWellFormedThreadRecord, threadRecordSchema, variants(recovered))).toBeGreaterThan(10);
+    const branch = { ...record, status: "ended", branchOf: branchOrigin, outcome: roleOutcome };
+    expect(expectAgreement(isWellFormedThreadRecord, threadRecordSchema, variants(branch))).toBeGreaterThan(10);
     expect(expectAgreement(isWellFormedWorkflowEntry, workflowEntrySchema, variants(entry))).toBeGreaterThan(2);
     expect(expectAgreement(isWellFormedEvalReportEntry, evalReportEntrySchema, variants(report))).toBeGreaterThan(3);
     const { id: _id, createdAt: _created, start: _start, ...update } = record;
@@ -106,6 +123,10 @@ describe("the ref store's cheap record checks", () => {
   it("accept what uwf itself writes", () => {
     expect(isWellFormedThreadRecord(record)).toBe(true);
     expect(isWellFormedThreadRecord({ ...record, recoveredFrom: record.head })).toBe(true);
+    expect(isWellFormedThreadRecord({ ...record, status: "waiting", branchOf: branchOrigin })).toBe(true);
+    expect(isWellFormedThreadRecord({ ...record, branchOf: { ...branchOrigin, role: null } })).toBe(true);
+    expect(isWellFormedThreadUpdate({ status: "ended", outcome: roleOutcome })).toBe(true);
+    expect(isWellFormedThreadUpdate({ status: "ended", outcome: endOutcome })).toBe(true);
     expect(isWellFormedThreadUpdate({ head: record.head, status: "ended", updatedAt: new Date().toISOString() })).toBe(
       true,
     );

@@ -36,6 +36,7 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   budget: isThreadBudget,
   queued: (value) => typeof value === "boolean",
   failure: isThreadFailure,
+  branchOf: isBranchOrigin,
   outcome: isThreadOutcome,
 };
 
@@ -109,10 +110,30 @@ function isThreadOutcome(value: unknown): boolean {
     hasExactly(value, ["role", "status", "edge"]) &&
     typeof value.role === "string" &&
     (value.status === null || typeof value.status === "string") &&
-    hasExactly(value.edge, ["index", "condition", "key"]) &&
-    isCount(value.edge.index) &&
-    (value.edge.condition === null || typeof value.edge.condition === "string") &&
-    (value.edge.key === null || typeof value.edge.key === "string")
+    (value.edge === null || isOutcomeEdge(value.edge))
+  );
+}
+
+/** The `$END` edge of an outcome (a `role:` branch's outcome has none: null, checked by the caller). */
+function isOutcomeEdge(value: unknown): boolean {
+  return (
+    hasExactly(value, ["index", "condition", "key"]) &&
+    isCount(value.index) &&
+    (value.condition === null || typeof value.condition === "string") &&
+    (value.key === null || typeof value.key === "string")
+  );
+}
+
+function isBranchOrigin(value: unknown): boolean {
+  return (
+    hasExactly(value, ["thread", "step", "branch", "address", "role"]) &&
+    typeof value.thread === "string" &&
+    THREAD_ID_PATTERN.test(value.thread) &&
+    isPositiveCount(value.step) &&
+    typeof value.branch === "string" &&
+    value.branch !== "" &&
+    isAddress(value.address) &&
+    (value.role === null || typeof value.role === "string")
   );
 }
 

@@ -7,5 +7,6 @@ export const OPTIONAL_RECORD_FIELDS: ReadonlySet<keyof ThreadRecord> = new Set([
   "budget",
   "queued",
   "failure",
+  "branchOf",
   "outcome",
 ]);

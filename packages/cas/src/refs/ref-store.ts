@@ -166,8 +166,8 @@ export interface ChainIndexStep {
 }
 
 /**
- * The only mutable state: thread records, the workflow registry, step leases and the index of evaluation
- * reports (plus caches of chains).
+ * The only mutable state: thread records, branch links, the workflow registry, step leases and the index of
+ * evaluation reports (plus caches of chains).
  */
 export interface RefStore {
   /** Inserts a new record; throws when the id exists. */
@@ -190,6 +190,8 @@ export interface RefStore {
   createBranches(entries: readonly NewBranch[]): Promise<BranchLink[]>;
   /** The links under a parent: of its step `step`, or of every step; by step, then index. */
   listBranches(parent: string, step?: number): Promise<BranchLink[]>;
+  /** Every branch link, by parent, then step, then index: what `uwf store copy` copies them with. */
+  listAllBranches(): AsyncIterable<BranchLink>;
   /** Ids starting with `prefix` (case-insensitive), in id order, at most `limit` of them. */
   findThreadIds(prefix: string, limit: number): Promise<string[]>;
   /** Newest first (by id, which is time-ordered). `limit` and `offset` must be non-negative integers. */
@@ -199,7 +201,10 @@ export interface RefStore {
    * Returns false (and changes nothing) on a conflict, or when there is no such thread.
    */
   updateThread(id: string, expectedHead: Address, update: ThreadUpdate): Promise<boolean>;
-  /** Heads, start nodes and fork points (`forkedFrom`) of every thread: the roots `gc` keeps. */
+  /**
+   * Heads, start nodes, fork points (`forkedFrom`) and branch points (`branchOf`, the parent's fan-out
+   * step) of every thread: the roots `gc` keeps.
+   */
   listThreadRoots(): AsyncIterable<Address>;
   /**
    * Removes a thread's record, its chain index and its branch links as a parent (its branches' records

@@ -1,8 +1,11 @@
-import type { ForkOrigin, ThreadRecord } from "@uwf/protocol";
+import type { BranchOrigin, ForkOrigin, ThreadRecord } from "@uwf/protocol";
 import { OPTIONAL_RECORD_FIELDS } from "./optional-record-fields.ts";
 import type { ThreadUpdate } from "./ref-store.ts";
 
-/** Thread record fields and their SQL columns, in table order; `forkedFrom` also fills FORK_COLUMNS. */
+/**
+ * Thread record fields and their SQL columns, in table order; `forkedFrom` also fills FORK_COLUMNS, and
+ * `branchOf` BRANCH_COLUMNS.
+ */
 const COLUMN_OF = {
   id: "id",
   workflow: "workflow",
@@ -22,6 +25,7 @@ const COLUMN_OF = {
   budget: "budget",
   queued: "queued",
   failure: "failure",
+  branchOf: "branch_of",
   outcome: "outcome",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
@@ -32,24 +36,38 @@ const COLUMN_OF = {
  */
 const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_replaced"] as const;
 
+/**
+ * A branch's parent beside its whole lineage (`branch_of`, JSON), indexed, so that a parent's branches are
+ * found without reading every record: NULL on every thread that is not a branch.
+ */
+const BRANCH_COLUMNS = ["branch_of_thread"] as const;
+
 type Field = keyof typeof COLUMN_OF;
 const FIELDS = Object.keys(COLUMN_OF) as Field[];
 /** Fields a record may leave out: NULL in their columns. */
 const OPTIONAL_FIELDS: ReadonlySet<string> = OPTIONAL_RECORD_FIELDS;
 
-export const THREAD_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS].join(", ");
-export const THREAD_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map(() => "?").join(", ");
+const ALL_COLUMNS = [...FIELDS.map((field) => COLUMN_OF[field]), ...FORK_COLUMNS, ...BRANCH_COLUMNS];
+export const THREAD_COLUMNS = ALL_COLUMNS.join(", ");
+export const THREAD_PLACEHOLDERS = ALL_COLUMNS.map(() => "?").join(", ");
 /** The same for PostgreSQL: `$1, $2, ...`. */
-export const THREAD_NUMBERED_PLACEHOLDERS = [...FIELDS, ...FORK_COLUMNS].map((_, index) => `$${index + 1}`).join(", ");
+export const THREAD_NUMBERED_PLACEHOLDERS = ALL_COLUMNS.map((_, index) => `$${index + 1}`).join(", ");
 
 type SqlValue = string | number | null;
 export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
-  [C in (typeof FORK_COLUMNS)[number]]: SqlValue;
+  [C in (typeof FORK_COLUMNS)[number] | (typeof BRANCH_COLUMNS)[number]]: SqlValue;
 };
 
-/** The record's values in THREAD_COLUMNS order; usage, failedUsage, budget, failure and outcome are stored as JSON text, queued as 0 or 1. */
+/**
+ * The record's values in THREAD_COLUMNS order; usage, failedUsage, budget, failure, branchOf and outcome are
+ * stored as JSON text, queued as 0 or 1.
+ */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
-  return [...FIELDS.map((field) => toSql(field, record[field])), ...forkDetailsToSql(record.forkedFrom)];
+  return [
+    ...FIELDS.map((field) => toSql(field, record[field])),
+    ...forkDetailsToSql(record.forkedFrom),
+    ...branchDetailsToSql(record.branchOf),
+  ];
 }
 
 export function threadFromRow(row: ThreadRow): ThreadRecord {
@@ -87,13 +105,24 @@ export function updateAssignments(
         assignments.push(`${FORK_COLUMNS[index]} = ${placeholder(values.length)}`);
       }
     }
+    if (field === "branchOf") {
+      for (const [index, detail] of branchDetailsToSql(value as BranchOrigin).entries()) {
+        values.push(detail);
+        assignments.push(`${BRANCH_COLUMNS[index]} = ${placeholder(values.length)}`);
+      }
+    }
   }
   return { assignments, values };
 }
 
 function isJsonField(field: Field): boolean {
   return (
-    field === "usage" || field === "failedUsage" || field === "budget" || field === "failure" || field === "outcome"
+    field === "usage" ||
+    field === "failedUsage" ||
+    field === "budget" ||
+    field === "failure" ||
+    field === "branchOf" ||
+    field === "outcome"
   );
 }
 
@@ -107,6 +136,10 @@ function toSql(field: Field, value: unknown): SqlValue {
 function forkDetailsToSql(origin: ForkOrigin | null): SqlValue[] {
   if (origin === null) return [null, null, null];
   return [origin.thread, origin.step, origin.replaced === null ? null : Number(origin.replaced)];
+}
+
+function branchDetailsToSql(origin: BranchOrigin | undefined): SqlValue[] {
+  return [origin?.thread ?? null];
 }
 
 function forkOriginFromRow(row: ThreadRow): ForkOrigin | null {

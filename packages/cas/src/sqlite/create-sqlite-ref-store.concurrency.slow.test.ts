@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { openFileStore } from "../file/open-file-store.ts";
+import { expectOneBranchPerKey, raceBranchCreation } from "../testing/race-branch-creation.ts";
 import { raceHeadAdvances } from "../testing/race-head-advances.ts";
 import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
 
@@ -13,6 +14,16 @@ describe("createSqliteRefStore under contention", () => {
     // Every success is one link of the final chain: none was overwritten by a racing writer.
     expect(race.stepCount).toBe(race.successes);
     expect(race.chainLength).toBe(race.successes);
+    await store.close();
+    home.remove();
+  }, 60_000);
+
+  it("makes one link per key, and only its record, when 6 processes make the same branches at once", async () => {
+    const home = createTemporaryDirectory();
+    const store = await openFileStore(home.path);
+    const shape = { steps: 20, keys: 8 };
+    const race = await raceBranchCreation(store, home.path, { workers: 6, ...shape });
+    await expectOneBranchPerKey(store, race, shape);
     await store.close();
     home.remove();
   }, 60_000);

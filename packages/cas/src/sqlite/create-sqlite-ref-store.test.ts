@@ -29,6 +29,7 @@ describe("createSqliteRefStore", () => {
       .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .all();
     expect(tables.map((table) => table.name)).toEqual([
+      "branch_links",
       "chain_indexes",
       "chain_links",
       "deleted_threads",
@@ -202,6 +203,41 @@ describe("createSqliteRefStore", () => {
     reopened.close();
   });
 
+  it("migrates a version 14 database, whose threads then are no branches, and keeps branches after", async () => {
+    const first = createSqliteRefStore(path);
+    const parent = sampleThreadRecord({ status: "waiting", next: "synthesizer" });
+    await first.createThread(parent);
+    await first.close();
+    rollBack(path, 14);
+    const old = new Database(path, { readonly: true });
+    expect(old.query("SELECT name FROM sqlite_master WHERE name LIKE 'branch%'").all()).toEqual([]);
+    old.close();
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(parent.id)).toEqual(parent);
+    expect(await refs.listBranches(parent.id)).toEqual([]);
+    const link = {
+      parent: parent.id,
+      step: 2,
+      key: "security",
+      index: 0,
+      thread: sampleThreadId(2),
+      createdAt: new Date().toISOString(),
+    };
+    const branchOf = { thread: parent.id, step: 2, branch: "security", address: "B1XRH20GCX3FB", role: "reviewer" };
+    const branch = sampleThreadRecord({ id: link.thread, head: branchOf.address, stepCount: 2, branchOf });
+    expect(await refs.createBranches([{ link, record: branch }])).toEqual([link]);
+    expect(await refs.getThread(branch.id)).toEqual(branch);
+    expect((await refs.listThreads({ status: "waiting" })).threads).toEqual([parent]);
+    await refs.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    expect(reopened.query("SELECT branch_of_thread FROM threads WHERE id = ?").get(branch.id)).toEqual({
+      branch_of_thread: parent.id,
+    });
+    reopened.close();
+  });
+
   it("recalls a chain longer than one query's page, in order", async () => {
     const links = [];
     let prev = "2W53JPNXF556H";
@@ -355,6 +391,13 @@ describe("createSqliteRefStore", () => {
     expect(plan("SELECT id FROM eval_reports WHERE name = 'smoke' ORDER BY id DESC LIMIT 10")).toContain(
       "eval_reports_by_name",
     );
+    expect(plan("SELECT id FROM threads WHERE branch_of_thread = 'T' ORDER BY id")).toContain(
+      "threads_by_branch_parent",
+    );
+    expect(plan("SELECT thread FROM branch_links WHERE parent = 'T' AND step = 3 ORDER BY idx")).toContain(
+      "PRIMARY KEY",
+    );
+    expect(plan("SELECT parent FROM branch_links WHERE thread = 'T'")).toContain("branch_links_by_thread");
     database.close();
   });
 });
@@ -384,6 +427,12 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   12: ["ALTER TABLE threads DROP COLUMN outcome"],
   13: ["DROP TABLE eval_reports"],
   14: ["DROP INDEX threads_by_update", "DROP INDEX deleted_threads_by_time"],
+  15: [
+    "DROP TABLE branch_links",
+    "DROP INDEX threads_by_branch_parent",
+    "ALTER TABLE threads DROP COLUMN branch_of",
+    "ALTER TABLE threads DROP COLUMN branch_of_thread",
+  ],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

@@ -18,6 +18,7 @@ import {
   threadToRowValues,
   updateAssignments,
 } from "../refs/thread-rows.ts";
+import { createSqliteBranchMethods } from "./create-sqlite-branch-methods.ts";
 import { createSqliteChainIndexMethods } from "./create-sqlite-chain-index-methods.ts";
 import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods.ts";
 import { createSqliteEvalReportMethods } from "./create-sqlite-eval-report-methods.ts";
@@ -64,6 +65,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
       const row = selectThread.get(id);
       return row === null ? null : threadFromRow(row);
     },
+    ...createSqliteBranchMethods(database),
     async findThreadIds(prefix, limit) {
       const upper = checkThreadIdQuery(prefix, limit);
       // A range on the primary key rather than LIKE, which could not use the index.
@@ -135,10 +137,19 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
     },
     listThreadRoots: async function* () {
       // Read fully before yielding, so no read transaction stays open while the caller works.
-      type RootRow = { head: string; start: string; forkedFrom: string | null };
-      const rows = database.query<RootRow, []>("SELECT head, start, forked_from AS forkedFrom FROM threads").all();
+      type RootRow = { head: string; start: string; forkedFrom: string | null; branchOf: string | null };
+      const rows = database
+        .query<RootRow, []>(
+          "SELECT head, start, forked_from AS forkedFrom, json_extract(branch_of, '$.address') AS branchOf FROM threads",
+        )
+        .all();
       yield* listThreadRootsOf(
-        rows.map((row) => ({ ...row, forkedFrom: row.forkedFrom === null ? null : { address: row.forkedFrom } })),
+        rows.map((row) => ({
+          head: row.head,
+          start: row.start,
+          forkedFrom: row.forkedFrom === null ? null : { address: row.forkedFrom },
+          branchOf: row.branchOf === null ? null : { address: row.branchOf },
+        })),
       );
     },
     async deleteThread(id, expectedHead, deletedAt) {
@@ -147,6 +158,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         .transaction(() => {
           if (database.query("DELETE FROM threads WHERE id = ? AND head = ?").run(id, head).changes !== 1) return false;
           database.query("DELETE FROM chain_indexes WHERE thread_id = ?").run(id);
+          database.query("DELETE FROM branch_links WHERE parent = ?").run(id);
           database
             .query(
               `INSERT INTO deleted_threads (id, head, deleted_at) VALUES (?, ?, ?)

@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 14;
+export const REF_SCHEMA_VERSION = 15;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -137,6 +137,26 @@ const MIGRATIONS: readonly string[] = [
   -- What a change feed (\`uwf ui\`) re-reads after a change: the threads updated, and deleted, since a time.
   CREATE INDEX IF NOT EXISTS threads_by_update ON threads (updated_at);
   CREATE INDEX IF NOT EXISTS deleted_threads_by_time ON deleted_threads (deleted_at);
+  `,
+  `
+  -- A branch's lineage (JSON: the parent, its fan-out step's number and address, the key, the role), and
+  -- its parent apart, indexed, so a parent's branches are found; NULL on every thread that is not a branch.
+  ALTER TABLE threads ADD COLUMN branch_of TEXT;
+  ALTER TABLE threads ADD COLUMN branch_of_thread TEXT;
+  CREATE INDEX threads_by_branch_parent ON threads (branch_of_thread, id) WHERE branch_of_thread IS NOT NULL;
+  -- Each branch under its parent's fan-out step: one per key, which is what makes a fan-out's branches
+  -- once however many processes make them. idx is the branch's place in the fan-out (declaration or item
+  -- order). A parent's fork shares links with it, so a thread may be linked under several parents.
+  CREATE TABLE branch_links (
+    parent TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    thread TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (parent, step, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX branch_links_by_thread ON branch_links (thread);
   `,
 ];
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from "bun:test";
 import type { Store } from "../store.ts";
+import { describeBranchConformance } from "./branch-conformance.ts";
 import { describeChangeFeedConformance } from "./change-feed-conformance.ts";
 import { describeObjectStoreConformance } from "./object-store-conformance.ts";
 import { describeRefStoreConformance } from "./ref-store-conformance.ts";
@@ -42,6 +43,7 @@ export function runStoreConformanceSuite(name: string, createStore: () => Promis
     };
     describeObjectStoreConformance(current);
     describeRefStoreConformance(current);
+    describeBranchConformance(current);
     describeChangeFeedConformance(() => {
       if (fixture === undefined) throw new Error("the conformance store is only available inside a test");
       return fixture;

@@ -2,6 +2,8 @@ import {
   ADDRESS_ALPHABET,
   type AgentRunNode,
   type EvalReportNode,
+  type FanOutNode,
+  type JoinedBranchesNode,
   type OutputNode,
   type TextNode,
   type ThreadRecord,
@@ -138,6 +140,47 @@ export function createSampleNodes(): Record<string, unknown> {
     gate: { minPassRate: 0.8 },
     rescoredFrom: null,
   };
+  // The writer's step fanning out to two reviewers, and what their join saw.
+  const fanOut: FanOutNode = {
+    type: "fan-out/1",
+    kind: "parallel",
+    edge: 0,
+    join: { role: "writer", policy: "all", failFast: false },
+    maxConcurrent: null,
+    onCancel: "cancel",
+    branches: [
+      { key: "security", role: "reviewer", workflow: null, prompt: "Review the change for security" },
+      { key: "speed", role: null, workflow: "benchmark", prompt: "Time it", inputs: { runs: 3 } },
+    ],
+  };
+  const joined: JoinedBranchesNode = {
+    type: "branches/1",
+    fanOut: stepAddress,
+    results: [
+      {
+        key: "security",
+        thread: sampleThreadId(2),
+        status: "ended",
+        outcome: { role: "reviewer", status: "approved", edge: null },
+        head: stepAddress,
+        output: addressOfNode(output),
+        body: addressOfNode(body),
+        error: null,
+        usage: { inputTokens: 1234, outputTokens: 567, cacheReadTokens: 89, cacheWriteTokens: 0, costUsd: 0.0123 },
+      },
+      {
+        key: "speed",
+        thread: sampleThreadId(3),
+        status: "failed",
+        outcome: null,
+        head: addressOfNode(start),
+        output: null,
+        body: null,
+        error: { code: "agent-failed", message: "exit 1" },
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+      },
+    ],
+  };
   return {
     "workflow/1": workflow,
     "thread-start/1": start,
@@ -147,6 +190,8 @@ export function createSampleNodes(): Record<string, unknown> {
     "agent-run/1": run,
     "transcript/1": transcript,
     "eval-report/1": report,
+    "fan-out/1": fanOut,
+    "branches/1": joined,
     // Not kinds of their own, but nodes the step reaches.
     "text/1 prompt": prompt,
     "text/1 reply": reply,

@@ -141,6 +141,12 @@ export interface ErrorDataByCode {
   "condition-timeout": { condition: string; timeoutMs: number };
   /** An edge prompt that cannot be rendered or renders to nothing. */
   "edge-prompt-failed": { from: string; to: string; reason: string };
+  /**
+   * A reply routed to a fan-out whose branches cannot be planned from it: `foreach` did not give a
+   * list, or a branch's prompt or inputs cannot be rendered. `field` is where in the edge (`foreach`,
+   * `parallel.security.prompt`, `branch.inputs.path`); `branch` the branch's key, null for `foreach` itself.
+   */
+  "fan-out-failed": { from: string; edge: number; field: string; branch: string | null; reason: string };
   /** `uwf resume` on an ended thread whose workflow has no `$START` resume edge. */
   "no-resume-edge": { workflow: string };
   /** A prompt asked to show a step in full that was given by its role alone. */

@@ -24,7 +24,15 @@ describe("NODE_REF_FIELDS", () => {
 
 describe("listSchemaAddressPaths", () => {
   it("finds the address fields of a step, nullable ones included", () => {
-    expect(listSchemaAddressPaths(threadStepNodeSchema)).toEqual(["start", "prev", "output", "body", "run", "fanOut", "joined"]);
+    expect(listSchemaAddressPaths(threadStepNodeSchema)).toEqual([
+      "start",
+      "prev",
+      "output",
+      "body",
+      "run",
+      "fanOut",
+      "joined",
+    ]);
   });
 
   it("finds addresses inside arrays of objects", () => {

@@ -1,28 +1,64 @@
-import { END, START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import { type BranchTarget, END, type FanOut, START, type Transition, type WorkflowNode } from "@uwf/protocol";
 
 /**
  * A Mermaid flowchart of the graph: `$START` and `$END` as circles, roles as boxes, edges
  * in file order labelled with their condition and status. Node ids are prefixed so a role
- * named `end` (a Mermaid keyword) cannot break the chart. Same workflow, same text.
+ * named `end` (a Mermaid keyword) cannot break the chart. Same workflow, same text. A fan-out
+ * edge leads to a fork node (a hexagon), from it to each branch (a rounded box naming its key and
+ * role, or a subroutine box for a `workflow:` branch; `foreach` draws one box for every item), and
+ * from each branch to the join role, labelled with the join's policy.
  */
 export function workflowToMermaid(workflow: WorkflowNode): string {
   const lines = ["flowchart TD", `  ${nodeId(START)}(("${START}"))`];
   for (const role of Object.keys(workflow.roles)) lines.push(`  ${nodeId(role)}["${escapeLabel(role)}"]`);
   lines.push(`  ${nodeId(END)}(("${END}"))`);
   for (const [from, transitions] of Object.entries(workflow.graph)) {
-    for (const transition of transitions) {
+    transitions.forEach((transition, index) => {
       const label = edgeLabel(from, transition);
       const arrow = label === null ? "-->" : `-->|"${escapeLabel(label)}"|`;
-      lines.push(`  ${nodeId(from)} ${arrow} ${nodeId(transition.role)}`);
-    }
+      if (transition.fanOut === undefined) lines.push(`  ${nodeId(from)} ${arrow} ${nodeId(transition.role)}`);
+      else lines.push(...fanOutLines(from, index, arrow, transition.role, transition.fanOut));
+    });
   }
   return `${lines.join("\n")}\n`;
+}
+
+function fanOutLines(from: string, index: number, arrow: string, join: string, fanOut: FanOut): string[] {
+  const fork = `fork_${safeId(from)}_${index}`;
+  const forkLabel =
+    fanOut.foreach === null ? "parallel" : `foreach ${fanOut.foreach.expression} as ${fanOut.foreach.as}`;
+  const lines = [`  ${nodeId(from)} ${arrow} ${fork}{{"${escapeLabel(forkLabel)}"}}`];
+  const branches: [string, string, BranchTarget][] =
+    fanOut.foreach === null
+      ? Object.entries(fanOut.parallel ?? {}).map(([key, target]) => [safeId(key), key, target])
+      : [["each", `each ${fanOut.foreach.as}`, fanOut.foreach.branch]];
+  const policy = policyLabel(fanOut);
+  for (const [id, name, target] of branches) {
+    const branch = `branch_${safeId(from)}_${index}_${id}`;
+    const shape =
+      target.workflow !== undefined
+        ? `[["${escapeLabel(`${name}: workflow ${target.workflow}`)}"]]`
+        : `("${escapeLabel(`${name}: ${target.role ?? ""}`)}")`;
+    lines.push(`  ${fork} --> ${branch}${shape}`);
+    lines.push(`  ${branch} -->|"${escapeLabel(policy)}"| ${nodeId(join)}`);
+  }
+  return lines;
+}
+
+/** The join's policy as written: `all`, `all-settled`, `any`, `quorum 2`, and `failFast` when set. */
+function policyLabel(fanOut: FanOut): string {
+  const policy = typeof fanOut.policy === "string" ? fanOut.policy : `quorum ${fanOut.policy.quorum}`;
+  return fanOut.failFast ? `${policy}, failFast` : policy;
+}
+
+function safeId(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, "_");
 }
 
 function nodeId(name: string): string {
   if (name === START) return "START";
   if (name === END) return "END";
-  return `role_${name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+  return `role_${safeId(name)}`;
 }
 
 /** At `$START` the status is the kind of start (`new`, `resume`); elsewhere it is the previous `$status`. */

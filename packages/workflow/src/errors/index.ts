@@ -2,6 +2,7 @@
 export { ConditionFailedError } from "./condition-failed-error.ts";
 export { ConditionTimeoutError } from "./condition-timeout-error.ts";
 export { EdgePromptError } from "./edge-prompt-error.ts";
+export { FanOutError } from "./fan-out-error.ts";
 export { InvalidInputsError } from "./invalid-inputs-error.ts";
 export { InvalidOutputSchemaError } from "./invalid-output-schema-error.ts";
 export { InvalidWorkflowError } from "./invalid-workflow-error.ts";

@@ -10,7 +10,8 @@ import type { ModeratorHistory } from "./moderator-history.ts";
 const TIMEOUT_CODE = "D1012";
 
 /**
- * Evaluates a condition against `{ start, steps }` (DESIGN §2) and applies the truthiness rule:
+ * Evaluates a condition against `{ start, steps }` (DESIGN §2), plus `branches` when the history
+ * has them (routing a fan-out's join role), and applies the truthiness rule:
  * through the fast path when it gives an answer, else through JSONata. JSONata checks the time
  * limit at every evaluation step, so a loop fails instead of hanging. A timer could not do this:
  * the evaluation chains microtasks and never yields to one.
@@ -25,11 +26,18 @@ export async function evaluateCondition(
     if (simple !== undefined) return isTruthy(simple.value);
     const { expression, limits } = condition.jsonata();
     limits.timeout = timeoutMs;
-    const input = { start: history.start, steps: history.steps };
+    const input = conditionInput(history);
     return isTruthy(await expression.evaluate(input, historyFunctions(history.steps)));
   } catch (error) {
     const { code, message } = describeJsonataError(error);
     if (code === TIMEOUT_CODE) throw new ConditionTimeoutError(condition.name, timeoutMs);
     throw new ConditionFailedError(condition.name, message, code);
   }
+}
+
+/** What a condition's expression reads: `start`, `steps`, and `branches` at a fan-out's join. */
+export function conditionInput(history: ModeratorHistory): Record<string, unknown> {
+  const input: Record<string, unknown> = { start: history.start, steps: history.steps };
+  if (history.branches !== undefined) input.branches = history.branches;
+  return input;
 }

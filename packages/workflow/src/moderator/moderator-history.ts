@@ -1,4 +1,4 @@
-import type { Transition } from "@uwf/protocol";
+import type { FanOutNode, Transition } from "@uwf/protocol";
 
 /** One recorded step as the moderator sees it: the validated output fields and the markdown body. */
 export interface ModeratorStep {
@@ -16,6 +16,12 @@ export interface ModeratorHistory {
   start: { prompt: string; workflow: string; cwd: string; inputs?: Record<string, unknown> };
   thread: { id: string };
   steps: readonly ModeratorStep[];
+  /**
+   * At a fan-out's join, and when routing the join role's reply: the branches' results (for
+   * `parallel` an object by key, for `foreach` a list in item order; the engine builds them).
+   * Conditions (JSONata) and edge prompts (Liquid) read it as `branches`; absent elsewhere.
+   */
+  branches?: unknown;
 }
 
 /**
@@ -31,12 +37,24 @@ export interface PickNextRoleOptions {
   timeoutMs?: number;
 }
 
-/** The next role (or `$END`) and its rendered edge prompt; `from` is the node whose edge was taken. */
+/**
+ * A fan-out as the moderator plans it from the reply that routed to it: the protocol's `fan-out/1`
+ * node without its `type` (the engine stores it as is): its branches in declaration or item order,
+ * with their prompts and inputs rendered, and the join.
+ */
+export type PlannedFanOut = Omit<FanOutNode, "type">;
+
+/**
+ * The next role (or `$END`) and its rendered edge prompt; `from` is the node whose edge was taken.
+ * On a fan-out edge `fanOut` is set, `role` is the join's role and `prompt` is empty: the join's
+ * prompt is rendered once the branches have ended (renderJoinPrompt).
+ */
 export interface ModeratorDecision {
   role: string;
   prompt: string;
   transition: Transition;
   from: string;
+  fanOut?: PlannedFanOut;
 }
 
 export const DEFAULT_CONDITION_TIMEOUT_MS = 2000;

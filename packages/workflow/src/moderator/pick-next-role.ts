@@ -11,12 +11,15 @@ import {
   type ModeratorMode,
   type PickNextRoleOptions,
 } from "./moderator-history.ts";
+import { planFanOut } from "./plan-fan-out.ts";
 import { renderEdgePrompt } from "./render-edge-prompt.ts";
 
 /**
  * The moderator (DESIGN §2): from the source node — `$START` before the first step and on
  * resume, else the last step's role — try the edges in order; the first whose status and
- * condition both hold wins, and its prompt is rendered. Pure apart from the clock.
+ * condition both hold wins, and its prompt is rendered. A fan-out edge instead plans its branches
+ * (planFanOut): the decision names the join's role, with an empty prompt (renderJoinPrompt renders
+ * it once the branches have ended). Pure apart from the clock.
  */
 export async function pickNextRole(
   compiled: CompiledWorkflow,
@@ -34,7 +37,8 @@ export async function pickNextRole(
 
   const status = from === START ? undefined : last?.output.$status;
   const tried: TriedTransition[] = [];
-  for (const { transition, template } of edges) {
+  for (const edge of edges) {
+    const { transition, template } = edge;
     tried.push(describe(transition));
     if (!statusHolds(transition, from, mode, status)) continue;
     if (transition.condition !== null) {
@@ -42,6 +46,10 @@ export async function pickNextRole(
       // Validation rejects unknown names; a hand-made node could still carry one.
       if (condition === undefined) throw new ConditionFailedError(transition.condition, "no such condition", null);
       if (!(await evaluateCondition(condition, history, timeoutMs))) continue;
+    }
+    if (transition.fanOut !== undefined) {
+      const fanOut = await planFanOut({ workflow: compiled.workflow, from, edge, history, timeoutMs });
+      return { role: transition.role, prompt: "", transition, from, fanOut };
     }
     const prompt = await renderEdgePrompt({
       template,

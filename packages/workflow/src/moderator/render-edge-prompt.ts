@@ -28,7 +28,8 @@ export interface RenderEdgePromptOptions {
  * input of the same name) and `_body`. `start`, `thread` and `inputs` win over a field of the
  * same name, so a template always means the same thing. A field the role declares, or an input
  * the workflow declares, that is missing is null: it renders empty, as Liquid renders a missing
- * optional value, instead of failing the step.
+ * optional value, instead of failing the step. At a fan-out's join (the history has `branches`),
+ * `branches` holds the branches' results, winning over a field of that name too.
  */
 export function edgePromptContext(
   from: string,
@@ -37,7 +38,8 @@ export function edgePromptContext(
 ): Record<string, unknown> {
   const declared = workflow === undefined ? undefined : declaredNames(workflow);
   const inputs = { ...nulls(declared?.inputs), ...history.start.inputs };
-  const base = { start: { ...history.start, inputs }, thread: history.thread, inputs };
+  const base: Record<string, unknown> = { start: { ...history.start, inputs }, thread: history.thread, inputs };
+  if (history.branches !== undefined) base.branches = history.branches;
   const last = history.steps.at(-1);
   if (from === START || last === undefined) return { ...inputs, ...base };
   return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...base };
@@ -82,13 +84,7 @@ export async function renderEdgePrompt(options: RenderEdgePromptOptions): Promis
   const { from, to, history } = options;
   let rendered: string;
   try {
-    const context = edgePromptContext(from, history, options.workflow);
-    const plain = typeof options.template === "string" ? renderPlainSubstitution(options.template, context) : undefined;
-    if (plain !== undefined) rendered = plain;
-    else {
-      const template = typeof options.template === "string" ? parseEdgeTemplate(options.template) : options.template;
-      rendered = await edgeTemplateEngine().render(template, context);
-    }
+    rendered = await renderEdgeTemplate(options.template, edgePromptContext(from, history, options.workflow));
   } catch (error) {
     throw new EdgePromptError(from, to, `cannot be rendered: ${describeRenderError(error)}`, { cause: error });
   }
@@ -97,8 +93,18 @@ export async function renderEdgePrompt(options: RenderEdgePromptOptions): Promis
   return prompt;
 }
 
+/** Renders a prompt template (source text or parsed) over a context, untrimmed; throws what liquidjs throws. */
+export async function renderEdgeTemplate(
+  template: string | EdgeTemplate,
+  context: Record<string, unknown>,
+): Promise<string> {
+  const plain = typeof template === "string" ? renderPlainSubstitution(template, context) : undefined;
+  if (plain !== undefined) return plain;
+  return edgeTemplateEngine().render(typeof template === "string" ? parseEdgeTemplate(template) : template, context);
+}
+
 /** liquidjs names its limits tersely ("memory alloc limit exceeded, line:1, col:1"); say which limit, and its number. */
-function describeRenderError(error: unknown): string {
+export function describeRenderError(error: unknown): string {
   const message = messageOf(error);
   const where = /, (line:\d+, col:\d+)/.exec(message)?.[1];
   const at = where === undefined ? "" : ` (${where})`;

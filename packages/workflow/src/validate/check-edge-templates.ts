@@ -1,4 +1,4 @@
-import { messageOf, START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import { type BranchTarget, messageOf, START, type Transition, type WorkflowNode } from "@uwf/protocol";
 import type { FieldPath } from "../issue/field-path.ts";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { conditionStatus } from "../moderator/condition-status.ts";
@@ -25,33 +25,81 @@ const CONTEXT_FIELDS: Record<string, string[]> = { start: ["prompt", "workflow",
 export function checkEdgeTemplates(workflow: WorkflowNode, edgePathOf: EdgePathOf): WorkflowIssue[] {
   const issues: WorkflowIssue[] = [];
   const inputs = declaredInputs(workflow.inputs);
+  const joinRoles = new Set(
+    Object.values(workflow.graph).flatMap((edges) => edges.flatMap((edge) => (edge.fanOut ? [edge.role] : []))),
+  );
   for (const [from, transitions] of Object.entries(workflow.graph)) {
     const role = workflow.roles[from];
     const branches = from === START || role === undefined ? null : listStatusBranches(role.frontmatter ?? {});
     if (from !== START && branches === null) continue; // the source is not a role; reported by the graph checks
     transitions.forEach((transition, index) => {
-      const path = [...edgePathOf(from, index), "prompt"];
-      let variables: string[][];
-      try {
-        variables = edgeTemplateVariables(parseEdgeTemplate(transition.prompt));
-      } catch (error) {
-        issues.push({ severity: "error", path, message: `template does not parse: ${messageOf(error)}` });
-        return;
-      }
-      const edge: EdgeScope = {
-        from,
-        path,
-        source: transition.prompt,
-        inputs,
-        fields: branches === null ? null : fieldsOnEdge(branches, edgeStatus(workflow, transition)),
-      };
-      for (const segments of variables) {
-        const issue = checkVariable(segments, edge);
-        if (issue !== null) issues.push(issue);
+      // Routing a join role's reply, conditions and prompts also see its fan-out's `branches`.
+      const afterJoin = joinRoles.has(from) ? ["branches"] : [];
+      for (const template of templatesOf(transition, edgePathOf(from, index), afterJoin)) {
+        let variables: string[][];
+        try {
+          variables = edgeTemplateVariables(parseEdgeTemplate(template.source));
+        } catch (error) {
+          const message = `template does not parse: ${messageOf(error)}`;
+          issues.push({ severity: "error", path: template.path, message });
+          continue;
+        }
+        const edge: EdgeScope = {
+          from,
+          path: template.path,
+          source: template.source,
+          inputs,
+          fields: branches === null ? null : fieldsOnEdge(branches, edgeStatus(workflow, transition)),
+          extra: template.extra,
+        };
+        for (const segments of variables) {
+          const issue = checkVariable(segments, edge);
+          if (issue !== null) issues.push(issue);
+        }
       }
     });
   }
   return dedupe(issues);
+}
+
+interface EdgeTemplateSource {
+  source: string;
+  path: FieldPath;
+  /** Names the template may read besides the edge's own (`branches` at a join, a `foreach` item and `index`). */
+  extra: string[];
+}
+
+/**
+ * The templates of an edge: its prompt; on a fan-out, the join's prompt (which sees `branches`),
+ * each branch's prompt and every string of its inputs (which see a `foreach` item and `index`).
+ */
+function templatesOf(transition: Transition, path: FieldPath, extra: string[]): EdgeTemplateSource[] {
+  const fanOut = transition.fanOut;
+  if (fanOut === undefined) return [{ source: transition.prompt, path: [...path, "prompt"], extra }];
+  const templates: EdgeTemplateSource[] = [
+    { source: transition.prompt, path: [...path, "join", "prompt"], extra: ["branches"] },
+  ];
+  const addBranch = (branch: BranchTarget, at: FieldPath, names: string[]) => {
+    if (branch.prompt !== undefined) templates.push({ source: branch.prompt, path: [...at, "prompt"], extra: names });
+    if (branch.inputs !== undefined) {
+      for (const [field, source] of stringsIn(branch.inputs, [...at, "inputs"])) {
+        templates.push({ source, path: field, extra: names });
+      }
+    }
+  };
+  for (const [key, branch] of Object.entries(fanOut.parallel ?? {})) addBranch(branch, [...path, "parallel", key], []);
+  if (fanOut.foreach !== null) addBranch(fanOut.foreach.branch, [...path, "branch"], [fanOut.foreach.as, "index"]);
+  return templates;
+}
+
+/** Every string in a value, with its path. */
+function stringsIn(value: unknown, path: FieldPath): [FieldPath, string][] {
+  if (typeof value === "string") return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringsIn(item, [...path, index]));
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([name, item]) => stringsIn(item, [...path, name]));
+  }
+  return [];
 }
 
 interface EdgeScope {
@@ -61,6 +109,8 @@ interface EdgeScope {
   inputs: { names: string[]; required: string[] } | null;
   /** What the source role's reply holds on this edge; null at `$START`. */
   fields: EdgeFields | null;
+  /** Names the template may read besides those (see EdgeTemplateSource). */
+  extra: string[];
 }
 
 interface EdgeFields {
@@ -77,6 +127,7 @@ function checkVariable(segments: string[], edge: EdgeScope): WorkflowIssue | nul
   if (root === undefined) return null;
   const error = (message: string): WorkflowIssue => ({ severity: "error", path: edge.path, message });
   const warning = (message: string): WorkflowIssue => ({ severity: "warning", path: edge.path, message });
+  if (edge.extra.includes(root)) return null;
 
   if (CONTEXT_VARIABLES.includes(root)) {
     if (root === "inputs" || (root === "start" && field === "inputs")) {
@@ -117,7 +168,13 @@ function checkVariable(segments: string[], edge: EdgeScope): WorkflowIssue | nul
       `unknown variable "${root}": role ${edge.from} reports it only with $status ${statuses.join(", ")}, and ${where}`,
     );
   }
-  const offer = [...fields.available.keys(), ...STEP_VARIABLES, ...CONTEXT_VARIABLES, ...(edge.inputs?.names ?? [])];
+  const offer = [
+    ...fields.available.keys(),
+    ...STEP_VARIABLES,
+    ...CONTEXT_VARIABLES,
+    ...edge.extra,
+    ...(edge.inputs?.names ?? []),
+  ];
   return error(`unknown variable "${root}": role ${edge.from} provides ${[...new Set(offer)].join(", ")}`);
 }
 

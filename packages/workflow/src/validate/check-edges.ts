@@ -17,13 +17,23 @@ export function checkEdges(workflow: WorkflowNode, edgePathOf: EdgePathOf): Work
     const statuses = declaredStatuses(workflow, from);
     transitions.forEach((transition, index) => {
       const path = edgePathOf(from, index);
-      if (transition.role === START || transition.role === SUSPEND) {
+      // On a fan-out edge, the role and prompt are its join's (checkFanOuts checks the rest).
+      const at = transition.fanOut === undefined ? path : [...path, "join"];
+      const target = transition.fanOut === undefined ? "an edge" : "a fan-out's join";
+      if (transition.role === "") {
+        // Written without a role (or a fan-out without a join): reported where the edge is read (checkFanOutSyntax).
+      } else if (transition.fanOut === undefined && (transition.role === START || transition.role === SUSPEND)) {
         error([...path, "role"], `${transition.role} cannot be a target; an edge leads to a role or to $END`);
+      } else if (transition.fanOut !== undefined && [START, SUSPEND, END].includes(transition.role)) {
+        error(
+          [...at, "role"],
+          `${transition.role} cannot be a join; the join is the role that runs after the branches`,
+        );
       } else if (transition.role !== END && !roleNames.includes(transition.role)) {
-        error([...path, "role"], `unknown role "${transition.role}" (roles: ${listOrNone(roleNames)})`);
+        error([...at, "role"], `unknown role "${transition.role}" (roles: ${listOrNone(roleNames)})`);
       }
-      if (transition.role !== END && transition.prompt.trim() === "") {
-        error([...path, "prompt"], `an edge to ${transition.role} needs a prompt telling it what to do`);
+      if (transition.role !== END && transition.role !== "" && transition.prompt.trim() === "") {
+        error([...at, "prompt"], `${target} to ${transition.role} needs a prompt telling it what to do`);
       }
       if (transition.condition !== null && !conditionNames.includes(transition.condition)) {
         error(

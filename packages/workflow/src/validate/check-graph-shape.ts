@@ -17,12 +17,17 @@ export function checkGraphShape(workflow: WorkflowNode, edgePathOf: EdgePathOf):
     }
   }
 
-  const reachable = reachableFrom(START, (node) => (workflow.graph[node] ?? []).map((edge) => edge.role));
+  // A fan-out edge reaches its branches' roles and its join's (the edge's role).
+  const reachable = reachableFrom(START, (node) =>
+    (workflow.graph[node] ?? []).flatMap((edge) => [edge.role, ...branchRoles(edge)]),
+  );
   const canEnd = reachableFrom(END, (node) => predecessors(workflow, node));
+  const inBranches = new Set(Object.values(workflow.graph).flatMap((edges) => edges.flatMap(branchRoles)));
   for (const role of roleNames) {
     if (!reachable.has(role)) {
       issues.push({ severity: "error", path: ["roles", role], message: `role ${role} is unreachable from $START` });
-    } else if (!canEnd.has(role)) {
+    } else if (!canEnd.has(role) && !(inBranches.has(role) && (workflow.graph[role] ?? []).length === 0)) {
+      // A role without edges that runs as a branch is fine: a branch ends with its one reply.
       issues.push({
         severity: "warning",
         path: ["roles", role],
@@ -67,6 +72,17 @@ function shadows(from: string, earlier: Transition, later: Transition): boolean 
   const normalise = (status: string | null) => (from === START && status === null ? "new" : status);
   const earlierStatus = normalise(earlier.status);
   return earlierStatus === null || earlierStatus === normalise(later.status);
+}
+
+/** The roles a fan-out edge's `role:` branches run (none for other edges, or for `workflow:` branches). */
+function branchRoles(edge: Transition): string[] {
+  const fanOut = edge.fanOut;
+  if (fanOut === undefined) return [];
+  const targets = [
+    ...Object.values(fanOut.parallel ?? {}),
+    ...(fanOut.foreach === null ? [] : [fanOut.foreach.branch]),
+  ];
+  return targets.flatMap((target) => (target.role === undefined ? [] : [target.role]));
 }
 
 function predecessors(workflow: WorkflowNode, node: string): string[] {

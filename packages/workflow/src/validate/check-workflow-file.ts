@@ -2,6 +2,7 @@ import { normalizeWorkflowFile, type WorkflowNode, workflowFileSchema } from "@u
 import { isFieldPathPrefix } from "../issue/field-path.ts";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { recordFieldOrder } from "../schema/field-order.ts";
+import { checkFanOutSyntax } from "./check-fan-out-syntax.ts";
 import { findPrototypeKeys } from "./find-prototype-keys.ts";
 import { fileEdgePathOf, isRecord, salvageWorkflow } from "./salvage-workflow.ts";
 import { schemaIssuesToWorkflowIssues } from "./schema-issues.ts";
@@ -42,6 +43,8 @@ export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOption
       });
     }
   }
+  // How each edge is written (a role or a fan-out): told apart only here, before normalising.
+  schemaIssues.push(...checkFanOutSyntax(raw));
   if (options.expectedName !== undefined && typeof raw.name === "string" && raw.name !== options.expectedName) {
     // A copied and renamed file is common; it still loads, under the name it declares.
     const message = `the name "${raw.name}" differs from the file name "${options.expectedName}"; the workflow is registered as "${raw.name}"`;

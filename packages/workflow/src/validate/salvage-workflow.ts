@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, Role, Transition, WorkflowNode } from "@uwf/protocol";
+import type { BranchTarget, FanOut, JsonSchemaObject, Role, Transition, WorkflowNode } from "@uwf/protocol";
 import type { EdgePathOf } from "./edge-paths.ts";
 
 /**
@@ -41,12 +41,55 @@ export function fileEdgePathOf(raw: Record<string, unknown>): EdgePathOf {
 
 function salvageEdge(edge: unknown, status: string | null): Transition {
   const fields = isRecord(edge) ? edge : {};
-  return {
+  const transition: Transition = {
     role: typeof fields.role === "string" ? fields.role : "",
     condition: typeof fields.condition === "string" ? fields.condition : null,
     status: status ?? (typeof fields.status === "string" ? fields.status : null),
     prompt: typeof fields.prompt === "string" ? fields.prompt : "",
   };
+  if (fields.parallel === undefined && fields.foreach === undefined) return transition;
+  // A fan-out, as normalizeEdges makes it: the join's role and prompt on the edge, the rest in fanOut.
+  const join = isRecord(fields.join) ? fields.join : {};
+  const policy = join.policy;
+  const fanOut: FanOut = {
+    parallel:
+      fields.parallel === undefined
+        ? null
+        : Object.fromEntries(entries(fields.parallel).map(([key, target]) => [key, salvageBranch(target)])),
+    foreach:
+      fields.foreach === undefined
+        ? null
+        : {
+            expression: typeof fields.foreach === "string" ? fields.foreach : "",
+            as: typeof fields.as === "string" ? fields.as : "item",
+            branch: salvageBranch(fields.branch),
+          },
+    policy:
+      policy === "all" || policy === "all-settled" || policy === "any"
+        ? policy
+        : isRecord(policy) && typeof policy.quorum === "number"
+          ? { quorum: policy.quorum }
+          : "all",
+    failFast: join.failFast === true,
+    maxConcurrent: typeof fields.maxConcurrent === "number" ? fields.maxConcurrent : null,
+    onCancel: fields.onCancel === "abandon" ? "abandon" : "cancel",
+  };
+  return {
+    ...transition,
+    role: typeof join.role === "string" ? join.role : "",
+    prompt: typeof join.prompt === "string" ? join.prompt : "",
+    fanOut,
+  };
+}
+
+function salvageBranch(value: unknown): BranchTarget {
+  const fields = isRecord(value) ? value : {};
+  const branch: BranchTarget = {};
+  if (typeof fields.role === "string") branch.role = fields.role;
+  if (typeof fields.workflow === "string") branch.workflow = fields.workflow;
+  if (typeof fields.prompt === "string") branch.prompt = fields.prompt;
+  if (isRecord(fields.inputs) && !Array.isArray(fields.inputs)) branch.inputs = fields.inputs;
+  return branch;
 }
 
 function entries(value: unknown): [string, unknown][] {

@@ -13,6 +13,8 @@ export interface SchemaIssue {
 }
 
 const TYPE_NAMES: Record<string, string> = { object: "a map", record: "a map", array: "a list" };
+/** Fields that count something: a positive whole number (a fan-out's `maxConcurrent`, a join's `quorum`). */
+const COUNT_FIELDS = new Set(["maxConcurrent", "quorum"]);
 
 /** zod issues as located workflow errors: one per field, in words a workflow author uses. */
 export function schemaIssuesToWorkflowIssues(issues: readonly SchemaIssue[], prefix: FieldPath = []): WorkflowIssue[] {
@@ -21,6 +23,13 @@ export function schemaIssuesToWorkflowIssues(issues: readonly SchemaIssue[], pre
 
 function describeIssue(issue: SchemaIssue, path: FieldPath): WorkflowIssue[] {
   const error = (at: FieldPath, message: string): WorkflowIssue => ({ severity: "error", path: at, message });
+  const last = path.at(-1);
+  const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+  if (typeof last === "string" && COUNT_FIELDS.has(last) && !missing) {
+    if (issue.code === "too_small" || issue.code === "invalid_type") {
+      return [error(path, "must be a positive whole number (1, 2, ...)")];
+    }
+  }
   switch (issue.code) {
     case "invalid_union":
       return describeUnion(issue.errors ?? [], path);

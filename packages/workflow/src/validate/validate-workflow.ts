@@ -3,6 +3,7 @@ import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { checkConditions } from "./check-conditions.ts";
 import { checkEdgeTemplates } from "./check-edge-templates.ts";
 import { checkEdges } from "./check-edges.ts";
+import { checkFanOuts } from "./check-fan-outs.ts";
 import { checkFrontmatterSchemas } from "./check-frontmatter-schemas.ts";
 import { checkGraphShape } from "./check-graph-shape.ts";
 import { checkNames } from "./check-names.ts";
@@ -23,6 +24,7 @@ export function validateWorkflow(workflow: WorkflowNode, options: ValidateWorkfl
     ...checkNames(workflow),
     ...checkGraphShape(workflow, edgePathOf),
     ...checkEdges(workflow, edgePathOf),
+    ...checkFanOuts(workflow, edgePathOf),
     ...checkConditions(workflow),
     ...checkFrontmatterSchemas(workflow),
     ...checkEdgeTemplates(workflow, edgePathOf),

@@ -99,9 +99,9 @@ export async function stepBatch(
     for (let index = 0; index < options.limit && !stdoutClosed; index++) {
       stopped = stopReason();
       if (stopped !== null) break;
+      // A parent waiting for its branches steps them `--parallel` at a time: with `--all`, until it joins.
+      const waiting = record.status === "waiting";
       try {
-        // A parent waiting for its branches steps them `--parallel` at a time: with `--all`, until it joins.
-        const waiting = record.status === "waiting";
         const outcome = await stepCommand(
           {
             thread: initial.id,

@@ -3,6 +3,7 @@ import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { cancelThread } from "../lease/cancel-thread.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { withThreadLease } from "../lease/with-thread-lease.ts";
+import { crashPoint } from "./crash-point.ts";
 import { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./ensure-branches.ts";
 import { type BranchStanding, decideJoin } from "./join-policy.ts";
 
@@ -27,6 +28,7 @@ export interface SettledParent {
  */
 export async function settleParent(parentId: string, options: SettleParentOptions): Promise<SettledParent | null> {
   const { store } = options;
+  crashPoint("before-settle");
   const before = await store.refs.getThread(parentId);
   if (before === null) return null;
   if (before.status !== "waiting") return { record: before, fanOut: null, standings: [] };

@@ -9,6 +9,7 @@ import {
   type ThreadFailure,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { crashPoint } from "../branches/crash-point.ts";
 import { ensureBranches } from "../branches/ensure-branches.ts";
 import { spentWithBranches } from "../branches/parent-budget.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
@@ -229,7 +230,10 @@ async function stepUnderLease(
   const run = await runStepAgent(state, planned, lease, options);
   const committed = await commitStep(state, planned, run, lease, options);
   // A reply that fanned out: its branches are made now (and by the next touch, if this process stops first).
-  if (committed.record.status === "waiting") await ensureBranches(committed.record, options);
+  if (committed.record.status === "waiting") {
+    crashPoint("after-fan-out-step");
+    await ensureBranches(committed.record, options);
+  }
   return { kind: "stepped", ...committed };
 }
 

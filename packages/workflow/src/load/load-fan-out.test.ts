@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { loadWorkflowFile } from "./load-workflow-file.ts";
+import { safeParseWorkflowSource } from "./parse-workflow-source.ts";
 
 const FIXTURES = join(import.meta.dir, "../../test/fixtures/fan-out");
 
@@ -71,5 +72,49 @@ describe("loading fan-out edges", () => {
           .filter((edge) => edge.fanOut !== undefined),
       ).toHaveLength(1);
     }
+  });
+});
+
+describe("validating what fan-out templates read", () => {
+  const problemsOf = (graph: string): string[] => {
+    const result = safeParseWorkflowSource(
+      `
+name: t
+roles:
+  planner: { goal: P., frontmatter: { type: object, properties: { plan: { type: string } }, required: [plan] } }
+  reviewer: { goal: R. }
+  synthesizer: { goal: S. }
+graph:
+  $START: [{ role: planner, prompt: "Go." }]
+${graph}`,
+      { file: "t.yaml" },
+    );
+    return result.success
+      ? []
+      : result.error.problems.map((problem) => `${problem.line}:${problem.column} ${problem.path}: ${problem.message}`);
+  };
+
+  it("lets the join prompt and the join role's edges read branches, and the branches the source's fields", () => {
+    expect(
+      problemsOf(`  planner:
+    - parallel: { a: { role: reviewer, prompt: "Review {{ plan }}" } }
+      join: { role: synthesizer, prompt: "Merge {{ plan }}: {{ branches.a.body }}" }
+  synthesizer: [{ role: $END, prompt: "{{ branches.a.status }}" }]
+`),
+    ).toEqual([]);
+  });
+
+  it("refuses branches on an edge whose role is no join, and an unknown field in a branch prompt", () => {
+    expect(
+      problemsOf(`  planner:
+    - parallel: { a: { role: reviewer, prompt: "Review {{ plna }}" } }
+      join: { role: synthesizer, prompt: "Merge." }
+  synthesizer: [{ role: $END }]
+  reviewer: [{ role: $END, prompt: "{{ branches.a.body }}" }]
+`),
+    ).toEqual([
+      '10:48 graph.planner[0].parallel.a.prompt: unknown variable "plna": role planner provides plan, $status, reason, _body, start, thread, inputs',
+      '13:36 graph.reviewer[0].prompt: unknown variable "branches": role reviewer provides $status, reason, _body, start, thread, inputs',
+    ]);
   });
 });

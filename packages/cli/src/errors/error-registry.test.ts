@@ -203,6 +203,8 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   ConditionTimeoutError: () => new workflowAndAgents.ConditionTimeoutError("$.x > 1", 100),
   DotenvUnreadableError: () => new SCANNED.DotenvUnreadableError(".env", "permission denied", null),
   EdgePromptError: () => new workflowAndAgents.EdgePromptError("draft", "review", "renders to nothing"),
+  FanOutError: () =>
+    new workflowAndAgents.FanOutError("splitter", 0, "foreach", null, '"files" must give a list, but gave an object'),
   IncompleteHistoryError: () => new SCANNED.IncompleteHistoryError(2, "draft"),
   InvalidConfigError: () => new workflowAndAgents.InvalidConfigError("config.yaml", [{ ...PROBLEM, path: "agents" }]),
   InvalidInputsError: () => new workflowAndAgents.InvalidInputsError("review", "topic is missing"),

@@ -11,6 +11,7 @@ export {
   AgentFailedError,
   AmbiguousThreadError,
   asEnvironmentError,
+  BranchFailedError,
   BrokenChainError,
   BudgetExceededError,
   CancelPendingError,

@@ -1,12 +1,18 @@
 // The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
 // and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
+export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
+export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
 export { loadBranchGroups } from "./branches/load-branch-groups.ts";
+export { readFanOut } from "./branches/read-fan-out.ts";
+export { type SettledParent, type SettleParentOptions, settleParent } from "./branches/settle-parent.ts";
+export { DEFAULT_BRANCH_PARALLEL } from "./branches/step-waiting-parent.ts";
 export { describeReachedLimit, formatAmount } from "./budget/describe-reached-limit.ts";
 export {
   AgentFailedError,
   AmbiguousThreadError,
   asEnvironmentError,
+  BranchFailedError,
   BrokenChainError,
   BudgetExceededError,
   CancelPendingError,
@@ -98,13 +104,6 @@ export {
 } from "./thread/requeue-failed-thread.ts";
 export { type NodeOrThread, resolveNodeOrThread } from "./thread/resolve-node-or-thread.ts";
 export { resolveThread } from "./thread/resolve-thread.ts";
-export {
-  type RegisterWorkflowFileOptions,
-  type ResolvedWorkflow,
-  type ResolveWorkflowOptions,
-  registerWorkflowFile,
-  resolveWorkflow,
-} from "./thread/resolve-workflow.ts";
 export { type ResumeThreadOptions, resumeThread } from "./thread/resume-thread.ts";
 export {
   type StartThreadOptions,
@@ -129,3 +128,10 @@ export {
   type WorkClaimedThreadOptions,
   workClaimedThread,
 } from "./worker/work-claimed-thread.ts";
+export {
+  type RegisterWorkflowFileOptions,
+  type ResolvedWorkflow,
+  type ResolveWorkflowOptions,
+  registerWorkflowFile,
+  resolveWorkflow,
+} from "./workflows/resolve-workflow.ts";

@@ -28,6 +28,8 @@ export interface ScenarioEntry {
   output?: Record<string, unknown>;
   body?: string;
   reply?: string | string[];
+  /** Played by a branch's steps (its key, or `*`), apart from the main sequence. */
+  branch?: string;
 }
 
 export interface EngineTestKit {

@@ -39,7 +39,7 @@ export interface LaunchAgentOptions extends AgentRunContext {
   /** config.yaml, for model-driven agents (providers, models, prices); read from `env.home` when not given. */
   config?: Config;
   /** For the `scripted` built-in. Defaults: `stepIndex` = `env.step - 1`, `routedRole` = `env.role`, `baseDir` = `cwd`. */
-  scenario?: { stepIndex?: number; routedRole?: string; baseDir?: string };
+  scenario?: { stepIndex?: number; routedRole?: string; baseDir?: string; branch?: { key: string; index: number } };
 }
 
 /**
@@ -80,6 +80,7 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
           baseDir: options.scenario?.baseDir ?? options.cwd,
           stepIndex: options.scenario?.stepIndex ?? options.env.step - 1,
           routedRole: options.scenario?.routedRole ?? options.env.role,
+          ...(options.scenario?.branch === undefined ? {} : { branch: options.scenario.branch }),
           attempt: options.attempt ?? 0,
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });

@@ -9,6 +9,11 @@ export interface ScenarioStep {
   body: string;
   /** A raw reply used instead of `output` + `body` (to test invalid replies); a list gives one per attempt. */
   reply: string | string[] | null;
+  /**
+   * Set on an entry a branch plays (its key, or `*` for any branch without entries of its own): such
+   * entries are apart from the main sequence, played in order by that branch's own steps. Null otherwise.
+   */
+  branch: string | null;
 }
 
 export interface Scenario {
@@ -57,7 +62,11 @@ function checkScenario(file: string): Checked<Scenario> {
       typeof reply === "string" ||
       (Array.isArray(reply) && reply.length > 0 && reply.every((item) => typeof item === "string"));
     if (!validReply) return { success: false, error: `${where()}: "reply" must be text or a list of texts` };
-    parsed.push({ role: entry.role, output, body, reply: reply as ScenarioStep["reply"] });
+    const branch = entry.branch ?? null;
+    if (branch !== null && (typeof branch !== "string" || branch === "")) {
+      return { success: false, error: `${where()}: "branch" must be a branch key, or "*"` };
+    }
+    parsed.push({ role: entry.role, output, body, reply: reply as ScenarioStep["reply"], branch });
   }
   return { success: true, value: { file, steps: parsed } };
 }

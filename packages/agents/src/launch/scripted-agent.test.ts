@@ -118,4 +118,45 @@ describe("runScriptedAgent", () => {
     controller.abort();
     expect(await play(0, "writer", { signal: controller.signal })).toMatchObject({ interrupted: true, reply: "" });
   });
+
+  it("plays a branch's steps from its own entries (or the `*` ones), apart from the main sequence", async () => {
+    writeFileSync(
+      join(temp.path, "branches.yaml"),
+      [
+        "steps:",
+        "  - role: planner",
+        "    output: { plan: p }",
+        "  - { role: reviewer, branch: security, output: { verdict: secure } }",
+        "  - { role: reviewer, branch: '*', output: { verdict: fine } }",
+        "  - { role: reviewer, branch: security, output: { verdict: answered } }",
+        "  - role: synthesizer",
+        "    output: { done: true }",
+      ].join("\n"),
+    );
+    const spec = { builtin: "scripted" as const, scenario: "branches.yaml" };
+    const replyOf = async (stepIndex: number, role: string, branch?: { key: string; index: number }) => {
+      const result = await runScriptedAgent({
+        spec,
+        baseDir: temp.path,
+        stepIndex,
+        routedRole: role,
+        ...(branch === undefined ? {} : { branch }),
+      });
+      return result.reply;
+    };
+    expect(await replyOf(0, "planner")).toBe("---\nplan: p\n---\n");
+    // The join is the parent's second step: the main sequence skips the branch entries.
+    expect(await replyOf(1, "synthesizer")).toBe("---\ndone: true\n---\n");
+    expect(await replyOf(1, "reviewer", { key: "security", index: 0 })).toBe("---\nverdict: secure\n---\n");
+    expect(await replyOf(2, "reviewer", { key: "security", index: 1 })).toBe("---\nverdict: answered\n---\n");
+    expect(await replyOf(1, "reviewer", { key: "speed", index: 0 })).toBe("---\nverdict: fine\n---\n");
+    const missing = await runScriptedAgent({
+      spec,
+      baseDir: temp.path,
+      stepIndex: 2,
+      routedRole: "reviewer",
+      branch: { key: "speed", index: 1 },
+    });
+    expect(missing.error).toContain("for branch speed");
+  });
 });

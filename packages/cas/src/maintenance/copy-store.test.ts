@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ThreadStepNode } from "@uwf/protocol";
+import type { ThreadRecord, ThreadStepNode } from "@uwf/protocol";
 import { addressOfNode } from "../encoding/hash-node.ts";
 import { objectLocation } from "../file/object-file-layout.ts";
 import { openFileStore } from "../file/open-file-store.ts";
@@ -179,6 +179,55 @@ describe("copyStore", () => {
     ]);
     expect(await target.refs.getEvalReport(entry(2, "nightly").id)).toEqual(entry(2, "renamed"));
     expect(await target.refs.getEvalReport(entry(3, "smoke").id)).toEqual(entry(3, "smoke"));
+  });
+
+  it("copies a fan-out's branches and their links once, keeping and reporting a link the target holds for another thread", async () => {
+    const parent = (await source.refs.getThread(sampleThreadId(1))) as ThreadRecord;
+    await source.refs.updateThread(parent.id, parent.head, { status: "waiting", next: "writer" });
+    const link = (key: string, index: number, thread: number) => ({
+      parent: parent.id,
+      step: 1,
+      key,
+      index,
+      thread: sampleThreadId(thread),
+      createdAt: "2026-03-04T05:06:07.000Z",
+    });
+    const branch = (key: string, index: number, thread: number) => ({
+      link: link(key, index, thread),
+      record: sampleThreadRecord({
+        id: sampleThreadId(thread),
+        workflowAddress: parent.workflowAddress,
+        start: parent.start,
+        head: parent.head,
+        stepCount: 1,
+        next: "reviewer",
+        branchOf: { thread: parent.id, step: 1, branch: key, address: parent.head, role: "reviewer" },
+      }),
+    });
+    await source.refs.createBranches([branch("security", 0, 2), branch("speed", 1, 3)]);
+    const report = await copyStore(source, target);
+    expect(report.problems).toEqual([]);
+    expect(report.threads.created).toBe(3);
+    expect(await target.refs.listBranches(parent.id)).toEqual(await source.refs.listBranches(parent.id));
+    expect(await target.refs.getThread(sampleThreadId(2))).toEqual(await source.refs.getThread(sampleThreadId(2)));
+    expect((await verifyStore(target)).problems).toEqual([]);
+    expect((await copyStore(source, target)).problems).toEqual([]);
+    expect(await target.refs.listBranches(parent.id)).toHaveLength(2);
+
+    // The same fan-out made in both stores apart: the target's links stay as they are.
+    await source.refs.createBranches([branch("style", 2, 4)]);
+    await target.refs.createBranches([branch("style", 2, 5)]);
+    const parted = await copyStore(source, target);
+    expect(parted.problems).toEqual([
+      {
+        kind: "diverged",
+        subject: parent.id,
+        message: `branch style of thread ${parent.id}'s step 1 is thread ${sampleThreadId(5)} in the target, ${sampleThreadId(4)} in the source; the target's link was kept`,
+      },
+    ]);
+    expect((await target.refs.listBranches(parent.id)).map((each) => each.thread)).toEqual(
+      [2, 3, 5].map((n) => sampleThreadId(n)),
+    );
   });
 
   it("finds, at the end, a node a faulty target said it stored but does not hold", async () => {

@@ -1,6 +1,6 @@
 import type { Address, EvalReportEntry, StoreCopyReport, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { readEveryObject } from "../objects/read-every-object.ts";
-import type { ThreadUpdate } from "../refs/ref-store.ts";
+import type { BranchLink, ThreadUpdate } from "../refs/ref-store.ts";
 import type { Store } from "../store.ts";
 
 export interface CopyStoreOptions {
@@ -14,7 +14,8 @@ export interface CopyStoreOptions {
  * Copies one store into another, for moving a home into a shared server: every object (unreachable
  * ones too: gc decides about those, not a copy), then the workflow registry, then the thread records
  * (so a record never names a node the target lacks) and the threads deleted (a record the target still
- * has at the head it was deleted at is deleted there too), then chain indexes, then the evaluation
+ * has at the head it was deleted at is deleted there too), then the branch links (a link the target
+ * holds for another thread is kept and reported), then chain indexes, then the evaluation
  * reports' entries; never leases or the chain-link cache, which the target rebuilds. Idempotent: nodes
  * already there are not written again (their write times stay as they are), and a record already there
  * is left alone unless the source's is further along the same chain (updated with a compare-and-swap)
@@ -96,6 +97,11 @@ export async function copyStore(
     await target.refs.deleteThread(entry.id, entry.head, new Date(entry.deletedAt));
   }
   await target.refs.rememberDeletedThreads(deleted);
+  // After the threads, which the links name; after the deletions, which drop their links as parents.
+  for (const group of await listBranchGroups(source)) {
+    const stored = await target.refs.createBranches(group.map((link) => ({ link })));
+    report.problems.push(...divergedBranches(group, stored));
+  }
   options.onProgress?.("threads", threads.length);
 
   for await (const threadId of source.refs.listChainIndexedThreads()) {
@@ -152,6 +158,38 @@ export async function copyStore(
   }
   options.onProgress?.("verify", verified);
   return report;
+}
+
+/** Every branch link of the store, in the fan-outs they belong to: one list for each (parent, step). */
+async function listBranchGroups(store: Store): Promise<BranchLink[][]> {
+  const groups = new Map<string, BranchLink[]>();
+  for await (const link of store.refs.listAllBranches()) {
+    const key = JSON.stringify([link.parent, link.step]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [link]);
+    else group.push(link);
+  }
+  return [...groups.values()];
+}
+
+/** The source's links the target holds for another thread (links never change; the target's is kept). */
+function divergedBranches(source: readonly BranchLink[], stored: readonly BranchLink[]): StoreCopyReport["problems"] {
+  const threadOf = new Map(stored.map((link) => [link.key, link.thread]));
+  return source.flatMap((link) => {
+    const held = threadOf.get(link.key);
+    if (held === link.thread) return [];
+    return [
+      {
+        kind: held === undefined ? ("missing" as const) : ("diverged" as const),
+        subject: link.parent,
+        message:
+          held === undefined
+            ? `branch ${link.key} of thread ${link.parent}'s step ${link.step} is not in the target`
+            : `branch ${link.key} of thread ${link.parent}'s step ${link.step} is thread ${held} in the target, ` +
+              `${link.thread} in the source; the target's link was kept`,
+      },
+    ];
+  });
 }
 
 async function listAddresses(store: Store): Promise<Set<Address>> {

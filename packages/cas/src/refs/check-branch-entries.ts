@@ -3,7 +3,7 @@ import { InvalidRecordError } from "../errors/invalid-record-error.ts";
 import { checkRecord } from "./check-record.ts";
 import type { BranchLink, NewBranch } from "./ref-store.ts";
 
-/** A branch link's entries, as `createBranches` stores them: each link checked and copied, each record as checkRecord accepts it. */
+/** An entry of `createBranches` as it is stored: its link checked and copied, its record (null: none) as checkRecord accepts it. */
 export interface CheckedBranch {
   link: BranchLink;
   record: ThreadRecord | null;
@@ -13,7 +13,7 @@ export interface CheckedBranch {
  * The entries of a `createBranches` call checked before they touch storage: thread ids for the parent
  * and the branch, a positive step (the parent's fan-out step), a key that is not empty, an index that is
  * a non-negative integer and an ISO 8601 time; a record must be a thread record whose id is the link's
- * thread. InvalidRecordError listing every problem of the first bad entry.
+ * thread. InvalidRecordError listing a bad entry's problems.
  */
 export async function checkBranchEntries(entries: readonly NewBranch[]): Promise<CheckedBranch[]> {
   if (!Array.isArray(entries)) throw new InvalidRecordError("branch link", ["expected a list of branches"]);

@@ -166,8 +166,8 @@ export interface ChainIndexStep {
 }
 
 /**
- * The only mutable state: thread records, the workflow registry, step leases and the index of evaluation
- * reports (plus caches of chains).
+ * The only mutable state: thread records, branch links, the workflow registry, step leases and the index of
+ * evaluation reports (plus caches of chains).
  */
 export interface RefStore {
   /** Inserts a new record; throws when the id exists. */

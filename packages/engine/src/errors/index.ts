@@ -3,6 +3,7 @@
 
 export { AgentFailedError } from "./agent-failed-error.ts";
 export { AmbiguousThreadError } from "./ambiguous-thread-error.ts";
+export { BranchFailedError } from "./branch-failed-error.ts";
 export { BrokenChainError } from "./broken-chain-error.ts";
 export { BudgetExceededError } from "./budget-exceeded-error.ts";
 export { CancelPendingError } from "./cancel-pending-error.ts";

@@ -6,6 +6,7 @@ import {
   agentRunNodeSchema,
   type BudgetLimits,
   END,
+  type FanOutNode,
   mergeBudgetLimits,
   newThreadBudget,
   SUSPEND,
@@ -16,6 +17,7 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { buildReplySchema, type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
+import { readFanOut } from "../branches/read-fan-out.ts";
 import { NoReplyToReplaceError } from "../errors/no-reply-to-replace-error.ts";
 import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
 import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
@@ -29,6 +31,7 @@ import { predictNextDecision } from "../routing/predict-next-role.ts";
 import { routeReply } from "../routing/route-reply.ts";
 import { NodeBatch } from "../step/node-batch.ts";
 import { chainHolds, findForkParent, findNodeRecorder } from "./find-fork-parent.ts";
+import { forkParentWithBranch } from "./fork-parent-with-branch.ts";
 
 /** A reply that replaces the head step's (`fork --output`), and the file it came from, as errors name it. */
 export interface ReplacementReply {
@@ -102,6 +105,11 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     options.parent === undefined
       ? await findForkParent(store, { ...point, start: chain.startAddress })
       : await findNodeRecorder(store, options.parent, point);
+  // A fork of a branch past its fan-out step is a counterfactual of that branch: its parent is forked too.
+  const branchOrigin = parent?.branchOf;
+  const branchFork =
+    branchOrigin !== undefined && (branchOrigin.role === null || point.step > branchOrigin.step) ? branchOrigin : null;
+  const endsBranch = branchFork !== null && branchFork.role !== null;
   const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
   const compiled = compileWorkflow(workflow);
   // Each fork's id comes first: the moderator sees it while routing (a condition or edge prompt may read it).
@@ -113,9 +121,10 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     if (planned.length % batchSize === 0 && (await stoppedMeanwhile(options.signal))) return [];
     const thread = { id: options.newId(), workflow: workflow.name };
     if (reply === null) {
-      planned.push({ id: thread.id, replacement: null, standing: await standingAt(history, chain, compiled, thread) });
+      const standing = await standingAt(history, chain, compiled, thread, endsBranch);
+      planned.push({ id: thread.id, replacement: null, standing });
     } else {
-      const replacement = await checkReplacement({ store, chain, reply, compiled, thread, now: now() });
+      const replacement = await checkReplacement({ store, chain, reply, compiled, thread, now: now(), endsBranch });
       planned.push({ id: thread.id, replacement, standing: replacement });
     }
   }
@@ -124,7 +133,10 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   for (let first = 0; first < planned.length && !(await stoppedMeanwhile(options.signal)); first += batchSize) {
     const batch: Array<{ record: ThreadRecord; chain: ThreadChain }> = [];
     for (const fork of planned.slice(first, first + batchSize)) batch.push(await newForkRecord(fork));
-    await store.refs.createThreads(batch.map((fork) => fork.record));
+    if (branchFork === null) await store.refs.createThreads(batch.map((fork) => fork.record));
+    else
+      for (const fork of batch)
+        await forkParentWithBranch(store, fork.record, { now: now(), parent: branchFork.thread });
     for (const fork of batch) {
       await rememberChainIndex(store, fork.record.id, fork.chain);
       records.push(fork.record);
@@ -147,6 +159,9 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
       forkedFrom: { thread: parent?.id ?? null, step: point.step, address, replaced: replacement !== null },
       usage: ZERO_USAGE,
     };
+    if (standing.waiting) record.status = "waiting";
+    // The branch's fork belongs to a fork of its parent, made with it (forkParentWithBranch).
+    if (branchFork !== null) record.branchOf = { ...branchFork, thread: options.newId() };
     if (standing.outcome !== null && standing.next === END) record.outcome = standing.outcome;
     if (budget !== undefined) record.budget = budget;
     if (options.queued === true) record.queued = true;
@@ -168,6 +183,8 @@ async function stoppedMeanwhile(signal: AbortSignal | undefined): Promise<boolea
 /** Where a fork stands: the role it runs next (`$END` when done, null when unknown), why it waits if suspended, how it ended if it did. */
 interface Standing {
   next: string | null;
+  /** The step fanned out: the fork waits for fresh branches of its own, then joins them. */
+  waiting?: boolean;
   suspended: { reason: string } | null;
   outcome: ThreadOutcome | null;
 }
@@ -178,10 +195,19 @@ async function standingAt(
   chain: ThreadChain,
   compiled: CompiledWorkflow,
   thread: { id: string; workflow: string },
+  endsBranch: boolean,
 ): Promise<Standing> {
   const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
   if (last !== undefined && last.output.$status === SUSPEND) {
     return { next: last.role, suspended: { reason: String(last.output.reason ?? "") }, outcome: null };
+  }
+  // A `role:` branch's reply ended it; a fan-out step's fork waits for branches of its own.
+  if (last !== undefined && endsBranch) {
+    return { next: END, suspended: null, outcome: branchOutcome(last.role, last.output) };
+  }
+  if (last !== undefined) {
+    const plan = await readFanOut(history.objects, last.address);
+    if (plan !== null) return { next: plan.join.role, waiting: true, suspended: null, outcome: null };
   }
   const mode = history.length === 0 ? "new" : "continue";
   const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
@@ -203,6 +229,8 @@ interface CheckReplacementOptions {
   compiled: CompiledWorkflow;
   thread: { id: string; workflow: string };
   now: Date;
+  /** The node is a `role:` branch's step: its reply ends the branch, with no routing. */
+  endsBranch: boolean;
 }
 
 /** A replacement reply that passed the role's schema and routes: what writeReplacement records. */
@@ -213,6 +241,8 @@ interface CheckedReplacement extends Standing {
   fields: Record<string, unknown>;
   body: string;
   timestamp: string;
+  /** The replacement fans out: the plan its step records. */
+  fanOut?: FanOutNode;
 }
 
 /** Checks and routes the replacement reply like an agent's; writes nothing. */
@@ -238,6 +268,9 @@ async function checkReplacement(options: CheckReplacementOptions): Promise<Check
       outcome: null,
     };
   }
+  if (options.endsBranch) {
+    return { ...replacement, next: END, suspended: null, outcome: branchOutcome(step.role, extracted.fields) };
+  }
   // The thread before the replaced step, with the replacement as its newest step.
   const before = { ...chain, steps: chain.steps.slice(0, -1), nodes: chain.nodes.slice(0, -1) };
   const routed = await routeReply({
@@ -259,7 +292,9 @@ async function checkReplacement(options: CheckReplacementOptions): Promise<Check
   }
   const { route } = routed;
   const outcome = route.role === END ? outcomeOf(workflow, route, extracted.fields) : null;
-  return { ...replacement, next: route.role, suspended: null, outcome };
+  const fanOut =
+    route.fanOut === undefined ? {} : { fanOut: { type: "fan-out/1", ...route.fanOut } as FanOutNode, waiting: true };
+  return { ...replacement, next: route.role, suspended: null, outcome, ...fanOut };
 }
 
 /** Writes a checked replacement as a step on the head's `prev`, run by `manual` for the fork `thread`; returns its address. */
@@ -302,8 +337,10 @@ async function writeReplacement(
     transcript: null,
     thread,
   };
+  const { fanOut: _replacedFanOut, ...replaced } = step;
   const node: ThreadStepNode = {
-    ...step,
+    ...replaced,
+    ...(replacement.fanOut === undefined ? {} : { fanOut: batch.add(replacement.fanOut) }),
     output: batch.add({ type: "output/1", fields: replacement.fields }),
     body: batch.addText(replacement.body),
     run: batch.add(run),
@@ -313,4 +350,11 @@ async function writeReplacement(
   const address = batch.add(node);
   await batch.write(store.objects);
   return address;
+}
+
+/** How a `role:` branch ended: its role and `$status`, by no edge. */
+function branchOutcome(role: string, fields: Record<string, unknown>): ThreadOutcome {
+  const status = fields.$status;
+  const plain = typeof status === "string" || typeof status === "number" || typeof status === "boolean";
+  return { role, status: plain ? String(status) : null, edge: null };
 }

@@ -20,7 +20,7 @@ export interface StepReads {
  */
 export class ThreadHistory {
   readonly steps: readonly ChainStep[];
-  private readonly objects: ObjectStore;
+  readonly objects: ObjectStore;
   private readonly chainNodes: ThreadChain["nodes"];
   /** Sparse: a step's entry is made when something of it is read. */
   private readonly reads: StepReads[] = [];

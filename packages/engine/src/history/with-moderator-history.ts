@@ -9,6 +9,8 @@ export interface WithModeratorHistoryOptions {
   history: ThreadHistory;
   /** A reply not in `history`'s chain (not written yet, or never): it comes last, as the newest step. */
   next?: ModeratorStep;
+  /** A join's branch results, which its prompt and its role's conditions see as `branches`. */
+  branches?: unknown;
 }
 
 /** Thrown by a step field that has not been read; only ever seen by the run it aborts. */
@@ -39,6 +41,7 @@ export async function withModeratorHistory<Result>(
       start: { prompt: start.prompt, workflow: record.workflow, cwd: start.cwd, inputs: start.inputs ?? {} },
       thread: { id: record.id },
       steps,
+      ...(options.branches === undefined ? {} : { branches: options.branches }),
     };
     let outcome: { decided: true; result: Result } | { decided: false; error: unknown };
     try {

@@ -21,6 +21,8 @@ export interface RouteReplyOptions {
   history: ThreadHistory;
   /** The reply, as the step it would become. */
   step: ModeratorStep;
+  /** For a join's reply: the branches it joined, which its role's conditions see as `branches`. */
+  branches?: unknown;
 }
 
 /**
@@ -29,9 +31,9 @@ export interface RouteReplyOptions {
  * nowhere is a problem to send back to the agent, as a schema problem is.
  */
 export async function routeReply(options: RouteReplyOptions): Promise<RouteCheck<ModeratorDecision>> {
-  const { compiled, record, start, history, step } = options;
+  const { compiled, record, start, history, step, branches } = options;
   try {
-    const decision = await withModeratorHistory({ record, start, history, next: step }, (view) =>
+    const decision = await withModeratorHistory({ record, start, history, next: step, branches }, (view) =>
       pickNextRole(compiled, view, { mode: "continue" }),
     );
     return { success: true, route: decision };

@@ -6,8 +6,10 @@ import {
   type ResolvedAgent,
   resolveAgent,
 } from "@uwf/agents";
+import type { Store } from "@uwf/cas";
 import type { Config } from "@uwf/protocol";
 import { UnknownRoleError } from "@uwf/workflow";
+import type { PreparedJoin } from "../branches/prepare-join.ts";
 import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
 import type { HistoryStep } from "../history/load-history.ts";
 import type { ThreadHistory } from "../history/thread-history.ts";
@@ -28,9 +30,14 @@ export interface PlannedStep {
    * that visit (`continuesConversation`); null when the agent keeps none or the role has no earlier visit.
    */
   continuationPrompt: string | null;
+  /** A `role:` branch's step: its reply ends the branch instead of being routed. */
+  endsBranch: boolean;
+  /** A join step: the branches it joins, recorded with it. */
+  join: PreparedJoin | null;
 }
 
 export interface ChooseStepOptions {
+  store: Store;
   config: Config;
   home: string;
   /** The agent alias (or `scripted:FILE`) for roles that name no agent of their own. */
@@ -48,10 +55,10 @@ export async function chooseStep(
   options: ChooseStepOptions,
 ): Promise<{ ended: true } | ({ ended: false } & PlannedStep)> {
   const { chain, history, workflow } = state;
-  const chosen = await chooseOrExplain({ ...state, resumeAnswer: options.resumeAnswer });
+  const chosen = await chooseOrExplain({ ...state, resumeAnswer: options.resumeAnswer, store: options.store });
   options.trace?.("next role chosen");
   if (chosen.ended) return chosen;
-  const { roleName, edgePrompt } = chosen;
+  const { roleName, edgePrompt, endsBranch, join } = chosen;
   const role = workflow.roles[roleName];
   if (role === undefined) throw new UnknownRoleError(workflow.name, roleName);
   const agent = resolveAgent({
@@ -80,7 +87,17 @@ export async function chooseStep(
       })
     : null;
   options.trace?.("prompt built");
-  return { ended: false, number: history.length + 1, roleName, edgePrompt, agent, prompt, continuationPrompt };
+  return {
+    ended: false,
+    number: history.length + 1,
+    roleName,
+    edgePrompt,
+    agent,
+    prompt,
+    continuationPrompt,
+    endsBranch,
+    join,
+  };
 }
 
 /**

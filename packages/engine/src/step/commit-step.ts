@@ -3,7 +3,9 @@ import {
   type Address,
   addUsage,
   END,
+  type FanOutNode,
   type StepSummary,
+  type ThreadOutcome,
   type ThreadRecord,
   type ThreadStepNode,
   type Usage,
@@ -80,6 +82,9 @@ export async function commitStep(
     startedAt: startedAt.toISOString(),
     completedAt: completedAt.toISOString(),
   };
+  const fanOut = decision?.fanOut;
+  if (fanOut !== undefined) stepNode.fanOut = batch.add({ type: "fan-out/1", ...fanOut } satisfies FanOutNode);
+  if (planned.join !== null) stepNode.joined = batch.add(planned.join.node);
   const stepAddress = batch.add(stepNode);
   await batch.write(store.objects);
 
@@ -98,17 +103,24 @@ export async function commitStep(
   };
   options.trace?.("nodes written");
   const ended = decision !== null && decision.role === END;
+  const ownUsage = run.usage === null ? record.usage : addUsage(record.usage, run.usage);
   const update = {
     head: stepAddress,
-    status: decision === null ? "suspended" : ended ? "ended" : "active",
+    // A reply that fans out leaves the thread waiting for its branches; the join role comes after them.
+    status: decision === null ? "suspended" : ended ? "ended" : fanOut !== undefined ? "waiting" : "active",
     next: decision === null ? roleName : decision.role,
     reason: decision === null ? String(run.fields.reason ?? "") : null,
     stepCount: number,
     updatedAt: completedAt.toISOString(),
-    usage: run.usage === null ? record.usage : addUsage(record.usage, run.usage),
+    // A join adds what its branches spent to the parent's totals.
+    usage: planned.join === null ? ownUsage : addUsage(ownUsage, planned.join.usage),
     // A resumed ended thread that goes on has no outcome until it ends again.
     ...(ended
-      ? { outcome: outcomeOf(state.workflow, decision, run.fields) }
+      ? {
+          outcome: planned.endsBranch
+            ? branchOutcome(roleName, run.fields)
+            : outcomeOf(state.workflow, decision, run.fields),
+        }
       : record.outcome === undefined
         ? {}
         : { outcome: null }),
@@ -135,6 +147,13 @@ async function countFailedRun(store: Store, record: ThreadRecord, usage: Usage |
   };
   // Under the step's lease the head cannot have moved; if it did, the other stepper's record stands.
   await store.refs.updateThread(record.id, record.head, update);
+}
+
+/** How a `role:` branch ended: its role and `$status`, by no edge (its reply ends it). */
+function branchOutcome(role: string, fields: Record<string, unknown>): ThreadOutcome {
+  const status = fields.$status;
+  const plain = typeof status === "string" || typeof status === "number" || typeof status === "boolean";
+  return { role, status: plain ? String(status) : null, edge: null };
 }
 
 function agentKind(spec: object): string {

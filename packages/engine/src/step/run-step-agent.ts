@@ -1,7 +1,8 @@
 import type { AgentActivity } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
-import { type BranchesJoinedEvent, type BranchesStartedEvent, type Config, SUSPEND } from "@uwf/protocol";
+import { type BranchesJoinedEvent, type BranchesStartedEvent, type Config, END, SUSPEND } from "@uwf/protocol";
 import { buildReplySchema, type ModeratorDecision } from "@uwf/workflow";
+import { ownBranchSteps } from "../branches/branch-steps.ts";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
 import { routeReply } from "../routing/route-reply.ts";
 import { checkStoreWritable } from "./check-store-writable.ts";
@@ -98,7 +99,14 @@ export async function runStepAgent(
     onStderr: options.onStderr,
     onActivity: (activity) => options.onProgress({ ...progress, activity }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
-    scenario: { stepIndex: history.length, routedRole: roleName, baseDir: agent.baseDir ?? chain.start.cwd },
+    scenario: {
+      stepIndex: history.length,
+      routedRole: roleName,
+      baseDir: agent.baseDir ?? chain.start.cwd,
+      ...(record.branchOf === undefined
+        ? {}
+        : { branch: { key: record.branchOf.branch, index: history.length - sharedSteps(record) } }),
+    },
     route: async (fields, body) => {
       const completedAt = options.now();
       // A role that suspends goes nowhere yet: it runs again when the user answers.
@@ -111,11 +119,24 @@ export async function runStepAgent(
         startedAt: startedAt.toISOString(),
         completedAt: completedAt.toISOString(),
       };
-      const routed = await routeReply({ compiled, record, start: chain.start, history, step });
+      // A `role:` branch's reply is its result: the branch ends, whatever the role's own edges say.
+      if (planned.endsBranch) return { success: true, route: { decision: branchEnd(roleName), completedAt } };
+      const branches = planned.join === null ? undefined : planned.join.value;
+      const routed = await routeReply({ compiled, record, start: chain.start, history, step, branches });
       return routed.success ? { success: true, route: { decision: routed.route, completedAt } } : routed;
     },
   });
   options.trace?.("agent done, reply checked and routed");
   options.onProgress(null);
   return { startedAt, run };
+}
+
+/** The decision a `role:` branch's reply makes: `$END`, by no edge of the workflow. */
+function branchEnd(role: string): ModeratorDecision {
+  return { role: END, prompt: "", transition: { role: END, condition: null, status: null, prompt: "" }, from: role };
+}
+
+/** The steps of a branch's chain that are its parent's (a `role:` branch's history up to its fan-out step). */
+function sharedSteps(record: Parameters<typeof ownBranchSteps>[0]): number {
+  return record.stepCount - ownBranchSteps(record);
 }

@@ -1,17 +1,28 @@
-import type { Store } from "@uwf/cas";
+import type { Store, ThreadUpdate } from "@uwf/cas";
 import {
   type BudgetLimits,
   type Config,
   END,
+  findExceededLimit,
+  mergeBudgetLimits,
   type StepSummary,
   type ThreadFailure,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { crashPoint } from "../branches/crash-point.ts";
+import { ensureBranches } from "../branches/ensure-branches.ts";
+import { spentWithBranches } from "../branches/parent-budget.ts";
+import { readFanOut } from "../branches/read-fan-out.ts";
+import { settleParent } from "../branches/settle-parent.ts";
+import { stepWaitingParent, type WaitingParentStep } from "../branches/step-waiting-parent.ts";
+import { BranchFailedError } from "../errors/branch-failed-error.ts";
+import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { failsThread } from "../errors/classify-step-failure.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { type HeldLease, withThreadLease } from "../lease/with-thread-lease.ts";
+import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";
 import { commitStep } from "./commit-step.ts";
@@ -46,6 +57,12 @@ export interface StepThreadOptions extends StepAgentCallbacks {
    * interrupted agent stopped; the lease's signal is what stops it.
    */
   lease?: HeldLease;
+  /** Stepping a parent waiting for its branches: at most this many branches at once (`--parallel`; default DEFAULT_BRANCH_PARALLEL). */
+  parallel?: number;
+  /** Stepping a waiting parent: step every runnable branch (`parallel` at a time), not only the first `parallel`. */
+  allBranches?: boolean;
+  /** Ids for the branch threads a fan-out makes (default: monotonic ULIDs). */
+  newId?(): string;
 }
 
 /** What a resume brings to its step. */
@@ -60,7 +77,9 @@ export type StepThreadOutcome =
   | { kind: "stepped"; record: ThreadRecord; step: StepSummary }
   | { kind: "ended"; record: ThreadRecord }
   /** The step would have started at or over a limit: the thread is suspended for its budget, no agent ran. */
-  | { kind: "suspended"; record: ThreadRecord };
+  | { kind: "suspended"; record: ThreadRecord }
+  /** The thread waits for its branches: this step stepped them (see stepWaitingParent), or none could run. */
+  | ({ kind: "branches" } & WaitingParentStep);
 
 /**
  * DESIGN §4's step algorithm, in five phases under the thread's lease: load the thread, check its
@@ -69,6 +88,78 @@ export type StepThreadOutcome =
  */
 export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
   if (options.lease !== undefined) return stepUnderLease(options, options.lease, {});
+  const parentStep = await stepAsParent(options);
+  if (parentStep !== null) return parentStep;
+  const seen: SeenRecord = {};
+  try {
+    return await stepOnce(options, seen);
+  } finally {
+    // A branch that finished (or stopped to wait) settles its parent: its join may be due, or no longer possible.
+    const branchOf = seen.record?.branchOf;
+    if (branchOf !== undefined) await settleParentAfter(branchOf.thread, options);
+  }
+}
+
+async function settleParentAfter(parent: string, options: StepThreadOptions): Promise<void> {
+  const branch = await options.store.refs.getThread(options.threadId).catch(() => null);
+  if (branch !== null && (branch.status === "active" || branch.status === "waiting")) return;
+  await settleParent(parent, options).catch(() => null);
+}
+
+/**
+ * The step of a thread that waits for its branches (or whose join failed, or whose budget its branches
+ * reached, and is stepped or resumed again): null for any other thread, which steps as usual.
+ */
+async function stepAsParent(options: StepThreadOptions): Promise<StepThreadOutcome | null> {
+  const { store } = options;
+  let record = await store.refs.getThread(options.threadId);
+  if (record === null || options.resume?.answer !== undefined) return null;
+  record = await reopenParent(store, record, options);
+  if (record.status !== "waiting") return null;
+  const result = await stepWaitingParent(record, {
+    ...options,
+    all: options.allBranches === true,
+    stepBranch: async (threadId) => {
+      try {
+        const outcome = await stepThread({ ...options, threadId, resume: undefined, lease: undefined });
+        return { thread: threadId, record: outcome.record, step: outcome.kind === "stepped" ? outcome.step : null };
+      } catch (error) {
+        return { thread: threadId, error };
+      }
+    },
+  });
+  // The join was due before any branch ran: this step is the join.
+  if (result.branches.length === 0 && result.record.status === "active") return stepOnce(options, {});
+  return { kind: "branches", ...result };
+}
+
+/**
+ * A parent set `failed` because its join could not be met, stepped again (after a branch was retried or
+ * answered), or one its branches' budget suspended, resumed with raised limits: it waits for its
+ * branches again, and the policy is looked at afresh.
+ */
+async function reopenParent(store: Store, record: ThreadRecord, options: StepThreadOptions): Promise<ThreadRecord> {
+  const reopen = async (update: ThreadUpdate): Promise<ThreadRecord> => {
+    const change = { ...update, status: "waiting", updatedAt: options.now().toISOString() } as const;
+    if (!(await store.refs.updateThread(record.id, record.head, change))) {
+      throw new HeadConflictError(record.id, record.head, record.head);
+    }
+    return applyThreadUpdate(record, change);
+  };
+  if (record.status === "failed" && record.failure?.code === BranchFailedError.code) {
+    return reopen({ failure: null });
+  }
+  const exceeded = record.budget?.exceeded ?? null;
+  if (record.status !== "suspended" || exceeded === null || options.resume === undefined) return record;
+  if ((await readFanOut(store.objects, record.head)) === null) return record;
+  const limits = mergeBudgetLimits(options.resume.limits, record.budget);
+  const spent = await spentWithBranches(store, record);
+  const still = findExceededLimit(limits, spent);
+  if (still !== null) throw new BudgetExceededError(record.id, still, limits[still] ?? 0, spent);
+  return reopen({ reason: null, budget: { ...limits, exceeded: null } });
+}
+
+async function stepOnce(options: StepThreadOptions, seen: SeenRecord): Promise<StepThreadOutcome> {
   return withThreadLease(
     {
       refs: options.store.refs,
@@ -79,7 +170,6 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
       signal: options.signal,
     },
     async (lease) => {
-      const seen: SeenRecord = {};
       try {
         return await stepUnderLease(options, lease, seen);
       } catch (error) {
@@ -144,7 +234,13 @@ async function stepUnderLease(
   const planned = await chooseStep(state, { ...options, resumeAnswer: resume?.answer });
   if (planned.ended) return endThread(store, state.record, options.now());
   const run = await runStepAgent(state, planned, lease, options);
-  return { kind: "stepped", ...(await commitStep(state, planned, run, lease, options)) };
+  const committed = await commitStep(state, planned, run, lease, options);
+  // A reply that fanned out: its branches are made now (and by the next touch, if this process stops first).
+  if (committed.record.status === "waiting") {
+    crashPoint("after-fan-out-step");
+    await ensureBranches(committed.record, options);
+  }
+  return { kind: "stepped", ...committed };
 }
 
 /** The moderator routes to `$END` before any agent runs (a record an older uwf left `active`): the record is marked ended. */

@@ -4,8 +4,12 @@ import { ThreadEndedError } from "../errors/thread-ended-error.ts";
 import { ThreadFailedError } from "../errors/thread-failed-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { ThreadSuspendedError } from "../errors/thread-suspended-error.ts";
+import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
 import type { StepStart } from "./run-step-agent.ts";
 import { type StepThreadOptions, stepThread } from "./step-thread.ts";
+
+/** How long a parent whose runnable branches are all being stepped elsewhere waits before looking again. */
+const BRANCH_POLL_MS = 200;
 
 /** The codes of a step refused because of where its thread stands: no agent ran. */
 const REFUSALS: ReadonlySet<string> = new Set([
@@ -22,6 +26,10 @@ export interface StepUntilDoneOptions extends StepThreadOptions {
   resume?: StepThreadOptions["resume"];
   /** After each step is recorded, with the thread as it then stands (awaited). */
   onStepFinished?(step: StepSummary, record: ThreadRecord): Promise<void> | void;
+  /** After each step a branch recorded while its waiting parent was stepped, with the branch as it then stands (awaited). */
+  onBranchStepFinished?(step: StepSummary, record: ThreadRecord): Promise<void> | void;
+  /** A branch's step failed or was refused while its waiting parent was stepped (the branch is `failed` when its agent failed); awaited. */
+  onBranchStepFailed?(thread: string, error: unknown): Promise<void> | void;
 }
 
 export interface StepUntilDoneResult {
@@ -62,6 +70,7 @@ export async function stepUntilDone(options: StepUntilDoneOptions): Promise<Step
         store,
         threadId,
         resume: index === 0 ? options.resume : undefined,
+        allBranches: options.allBranches ?? maxSteps === Number.POSITIVE_INFINITY,
         onStarted: async (start) => {
           started = start;
           try {
@@ -79,10 +88,22 @@ export async function stepUntilDone(options: StepUntilDoneOptions): Promise<Step
       return { record, steps, error, refused, failedStep: started };
     }
     record = outcome.record;
+    if (outcome.kind === "branches") {
+      // A waiting parent's step stepped its branches: each branch step is reported as the branch's.
+      for (const branch of outcome.branches) {
+        if ("error" in branch) await options.onBranchStepFailed?.(branch.thread, branch.error);
+        else if (branch.step !== null) await options.onBranchStepFinished?.(branch.step, branch.record);
+      }
+      if (outcome.blocked || (record.status !== "active" && record.status !== "waiting")) break;
+      // Every runnable branch is being stepped elsewhere (workers): look again shortly.
+      if (!outcome.progressed) await sleepUnlessAborted(BRANCH_POLL_MS, options.signal);
+      if (options.signal.aborted) break;
+      continue;
+    }
     if (outcome.kind !== "stepped") break;
     steps.push(outcome.step);
     await onStepFinished?.(outcome.step, record);
-    if (record.status !== "active") break;
+    if (record.status !== "active" && record.status !== "waiting") break;
   }
   return { record, steps, refused: false, failedStep: null };
 }

@@ -1,13 +1,17 @@
 import { type ClaimedThread, readProcessStart, type Store } from "@uwf/cas";
 import { type CliEvent, type Config, messageOf, type WorkerResult } from "@uwf/protocol";
+import { settleParent } from "../branches/settle-parent.ts";
 import { claimOrphanedThread } from "../lease/claim-orphaned-thread.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
-import { workClaimedThread } from "./work-claimed-thread.ts";
+import { settleOptions, workClaimedThread } from "./work-claimed-thread.ts";
 
 /** How often an idle worker looks for a thread to claim, give or take a fifth (so workers started together spread out). */
 export const WORKER_POLL_MS = 500;
+
+/** How many waiting parents an idle worker looks at per pass (newest first). */
+const WAITING_SCAN_LIMIT = 200;
 
 export interface RunWorkerOptions {
   store: Store;
@@ -131,6 +135,16 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
       ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
     }));
 
+  // An idle worker completes what a process killed between a fan-out and its branches, or between a
+  // branch's end and its parent's join, left undone: queued parents still waiting are settled.
+  const settleWaitingParents = async (): Promise<void> => {
+    const { threads } = await store.refs.listThreads({ status: "waiting", limit: WAITING_SCAN_LIMIT });
+    const settle = settleOptions({ ...options, store, worker, emit: options.onEvent });
+    for (const thread of threads) {
+      if (thread.queued === true && !stop.aborted) await settleParent(thread.id, settle).catch(() => null);
+    }
+  };
+
   await options.onEvent({
     type: "worker-started",
     thread: null,
@@ -153,6 +167,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
         const claimed = await claim();
         if (claimed === null) {
           idle = true;
+          await settleWaitingParents();
           break;
         }
         work(claimed);

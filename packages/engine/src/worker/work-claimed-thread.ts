@@ -1,5 +1,6 @@
 import type { ClaimedThread, Store } from "@uwf/cas";
 import type { CliEvent, Config, THREAD_RELEASE_REASONS, ThreadRecord } from "@uwf/protocol";
+import { type SettleParentOptions, settleParent } from "../branches/settle-parent.ts";
 import { classifyStepFailure } from "../errors/classify-step-failure.ts";
 import { holdLease, honourCancelRequest, type LeaseHold, stopReplacedAgent } from "../lease/with-thread-lease.ts";
 import { describeFailure, failThread } from "../step/fail-thread.ts";
@@ -84,6 +85,10 @@ export async function workClaimedThread(options: WorkClaimedThreadOptions): Prom
     outcome.record = (await store.refs.getThread(id)) ?? outcome.record;
     outcome.reason = releaseReasonOf(outcome.record);
   }
+  // A branch that moved settles its parent (the last one needed queues the join); a parent that fanned out has its branches made.
+  const { branchOf } = outcome.record;
+  const settled = branchOf?.thread ?? (outcome.record.status === "waiting" ? outcome.record.id : null);
+  if (settled !== null) await settleParent(settled, settleOptions(options)).catch(() => null);
   const { record } = outcome;
   await options.emit({
     type: "thread-released",
@@ -125,6 +130,8 @@ async function stepUntilSettled(
         onProgress: () => {},
         onStderr: options.onStderr,
         ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+        onBranchesStarted: (event) => options.emit({ type: "branches-started", ...event, worker }),
+        onBranchesJoined: (event) => options.emit({ type: "branches-joined", ...event, worker }),
         onStarted: (step) => {
           started = step;
           const { thread, number, role, agent, at } = step;
@@ -229,9 +236,25 @@ async function giveUp(
 }
 
 /** Why a thread that is no longer active is let go: where it stands. */
+/** How a worker settles a parent: its events carry the worker's name. */
+export function settleOptions(
+  options: Pick<WorkClaimedThreadOptions, "store" | "home" | "host" | "now" | "emit" | "worker">,
+): SettleParentOptions {
+  const { worker } = options;
+  return {
+    store: options.store,
+    home: options.home,
+    host: options.host,
+    now: options.now,
+    onBranchesStarted: (event) => options.emit({ type: "branches-started", ...event, worker }),
+    onBranchesJoined: (event) => options.emit({ type: "branches-joined", ...event, worker }),
+  };
+}
+
 function releaseReasonOf(record: ThreadRecord): ThreadReleaseReason {
   switch (record.status) {
     case "ended":
+    case "waiting":
     case "suspended":
     case "failed":
     case "cancelled":

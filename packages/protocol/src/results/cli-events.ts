@@ -137,12 +137,14 @@ export const threadFailedEventSchema = z.object({
 export type ThreadFailedEvent = z.infer<typeof threadFailedEventSchema>;
 
 /**
- * Why a worker let a thread go: it `ended`, `suspended`, `failed` or was `cancelled`; the worker was
+ * Why a worker let a thread go: it `ended`, fanned out and is `waiting` for its branches (which workers
+ * claim as threads of their own), `suspended`, `failed` or was `cancelled`; the worker was
  * `stopping` (a signal, `--max-steps`) before its next step; the step was `interrupted`; the lease was
  * `lost` (taken over, or the head moved); or stepping it was `refused` (another process changed it).
  */
 export const THREAD_RELEASE_REASONS = [
   "ended",
+  "waiting",
   "suspended",
   "failed",
   "cancelled",

@@ -1,4 +1,4 @@
-import { cancelThread, resolveThread } from "@uwf/engine";
+import { cancelWithBranches, resolveThread } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { toShownThread } from "./to-shown-thread.ts";
@@ -12,7 +12,7 @@ export interface CancelCommandOptions {
 }
 
 /**
- * Cancels a thread (cancelThread): it refuses further steps but its nodes stay, so it can be read and
+ * Cancels a thread (cancelWithBranches: a parent's unfinished branches too): it refuses further steps but its nodes stay, so it can be read and
  * forked. A thread being stepped, here or on another host, is asked to stop: its agent is stopped and
  * what it wrote kept, and the command waits for that (unless `--no-wait`). An ended thread is refused
  * and keeps `ended`; cancelling a cancelled thread changes nothing and succeeds, so a script may cancel twice.
@@ -20,8 +20,9 @@ export interface CancelCommandOptions {
 export async function cancelCommand(options: CancelCommandOptions, context: CommandContext) {
   const store = await context.openStore();
   const found = await resolveThread(store.refs, options.thread);
-  const { record, changed, holder, pending } = await cancelThread({
+  const { record, changed, holder, pending, branches } = await cancelWithBranches({
     store,
+    home: context.home,
     threadId: found.id,
     host: context.host,
     now: context.now,
@@ -35,8 +36,9 @@ export async function cancelCommand(options: CancelCommandOptions, context: Comm
       if (pending) {
         return `thread ${value.id}: asked pid ${holder?.pid} on ${holder?.host}, which is stepping it, to stop and cancel it`;
       }
+      const withBranches = branches.length === 0 ? "" : `, with its ${branches.length} unfinished branch(es)`;
       return changed
-        ? `thread ${value.id} cancelled${stepper}`
+        ? `thread ${value.id} cancelled${stepper}${withBranches}`
         : `thread ${value.id} was already cancelled; nothing changed`;
     },
   };

@@ -99,9 +99,18 @@ export async function stepBatch(
     for (let index = 0; index < options.limit && !stdoutClosed; index++) {
       stopped = stopReason();
       if (stopped !== null) break;
+      // A parent waiting for its branches steps them `--parallel` at a time: with `--all`, until it joins.
+      const waiting = record.status === "waiting";
       try {
         const outcome = await stepCommand(
-          { thread: initial.id, steps: 1, agent: options.agent, timeout: options.timeout },
+          {
+            thread: initial.id,
+            steps: 1,
+            ...(waiting && options.limit === Number.POSITIVE_INFINITY ? { all: true } : {}),
+            agent: options.agent,
+            timeout: options.timeout,
+            parallel: options.parallel,
+          },
           threadContext,
         );
         steps.push(...outcome.result.steps);
@@ -116,7 +125,10 @@ export async function stepBatch(
       }
       record = (await store.refs.getThread(initial.id)) ?? record;
       spent.set(initial.id, usageSince(initial.usage, record.usage));
-      if (failure !== undefined || record.status !== "active") break;
+      if (failure !== undefined) break;
+      // A step that fanned out goes on with the branches; a parent still waiting after its branches were
+      // stepped could step no more of them here (they wait for answers, or run elsewhere).
+      if (record.status !== "active" && !(record.status === "waiting" && !waiting)) break;
     }
     if (stopped !== null) {
       await threadContext.emit({ type: "thread-stopped", thread: record.id, head: record.head, reason: stopped });

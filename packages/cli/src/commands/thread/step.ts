@@ -23,6 +23,8 @@ export interface StepCommandOptions {
   resumeLimits?: Partial<BudgetLimits>;
   /** Set by `resume` of a failed thread, which takes neither: its first step tries the failed one again. */
   resumeFailed?: boolean;
+  /** `--parallel K`: a parent waiting for its branches steps K of them at once (default DEFAULT_BRANCH_PARALLEL). */
+  parallel?: number;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     maxSteps: options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1),
     defaultAgent: resolveAgentFlag(options.agent, context.cwd),
     timeoutSeconds: options.timeout,
+    ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
     resume,
     signal: context.signal,
     host: context.host,

@@ -94,6 +94,8 @@ for (const backend of BACKENDS)
       // The reviewers' steps ran in the branches: their step-started events name the branch threads.
       const reviewerStarts = events.filter((event) => event.type === "step-started" && event.role === "reviewer");
       expect(reviewerStarts.map((event) => event.thread).sort()).toEqual([...branchThreads].sort());
+      const reviewerSteps = events.filter((event) => event.type === "step-finished" && event.role === "reviewer");
+      expect(reviewerSteps.map((event) => event.thread).sort()).toEqual([...branchThreads].sort());
       const parentStarts = events.filter((event) => event.type === "step-started" && event.thread === parent);
       expect(parentStarts.map((event) => (event.type === "step-started" ? event.role : ""))).toEqual([
         "planner",
@@ -272,6 +274,46 @@ for (const backend of BACKENDS)
       const text = (await temp.uwf(["show", branches[0] as string])).stdout;
       expect(text).toContain(`branch 0 of ${parent} at step 1`);
       expect(text).not.toContain("(role ");
+    });
+
+    it("prints each branch's step after the branch's id, in text", async () => {
+      const run = await temp.uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", reviewAgent()]);
+      expect(run.exitCode).toBe(0);
+      const lines = run.stdout.split("\n");
+      const branchLines = lines.filter((line) => / #2 reviewer /.test(line));
+      expect(branchLines).toHaveLength(3);
+      for (const line of branchLines) expect(line).toMatch(/^[0-9A-Z]{26} #2 reviewer /);
+      expect(lines.indexOf(branchLines[2] as string)).toBeLessThan(
+        lines.findIndex((line) => line.startsWith("#1 3 branches joined: security ended, speed ended, style ended")),
+      );
+      expect(run.stdout).toMatch(/\n#2 synthesizer done /);
+    });
+
+    it("prints a join that fails, in text, and shows the failed branch", async () => {
+      const agent = scenario("one-fails", [
+        "{ role: planner, output: { $status: ready, plan: add a cache }, body: Cache it. }",
+        "{ role: synthesizer, output: { $status: done, decision: go }, body: Go. }",
+        "{ role: reviewer, branch: security, output: { verdict: approve, notes: fine }, body: Fine. }",
+        "{ role: reviewer, branch: speed, output: { verdict: maybe, notes: unsure }, body: Unsure. }",
+        "{ role: reviewer, branch: style, output: { verdict: approve, notes: fine }, body: Fine. }",
+      ]);
+      const run = await temp.uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", agent]);
+      const lines = run.stdout.split("\n");
+      // The fan-out's line right after the line of the step that fanned out.
+      expect(lines[0]).toMatch(/^#1 planner ready /);
+      expect(lines[1]).toBe("#1 fanned out into 3 branches: security, speed, style (join synthesizer, all)");
+      expect(run.stdout).toContain("#1 3 branches joined: security ended, speed failed, style ended");
+      expect(run.stdout).toContain("failed: branch-failed: ");
+
+      const listed = await json(["list"], listResultSchema);
+      const parent = listed.threads.find((thread) => thread.branchOf === undefined);
+      expect(parent?.status).toBe("failed");
+      expect(parent?.failure?.code).toBe("branch-failed");
+      const [group] = (await json(["show", parent?.thread as string], shownThreadSchema)).branches ?? [];
+      expect(group?.joinedAt).toBeNull();
+      const speed = group?.branches.find((branch) => branch.key === "speed");
+      expect(speed?.status).toBe("failed");
+      expect(speed?.error?.code).toBe("agent-failed");
     });
 
     it("shows a foreach fan-out's branches by item index", async () => {

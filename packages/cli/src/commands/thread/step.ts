@@ -1,5 +1,5 @@
 import { loadBranchGroups, type Resume, resolveThread, stepUntilDone } from "@uwf/engine";
-import type { BudgetLimits } from "@uwf/protocol";
+import type { BudgetLimits, CliEvent } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
 import { loadConfigForAgents } from "../../home/load-config-for-agents.ts";
@@ -44,6 +44,19 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     resumeAnswer === undefined && resumeLimits === undefined && options.resumeFailed !== true
       ? undefined
       : { answer: resumeAnswer, limits: resumeLimits };
+  // Reported in the order they make sense to a reader: a fan-out after the step that fanned out (the engine
+  // makes the branches before that step is reported), a join after the branch steps that led to it (the
+  // engine settles the parent before it reports the branch steps). Each is held until then, or until the
+  // next step starts.
+  const heldFanOuts: CliEvent[] = [];
+  const heldJoins: CliEvent[] = [];
+  const emitHeld = async (held: CliEvent[]) => {
+    for (const event of held.splice(0)) await context.emit(event);
+  };
+  const emitAllHeld = async () => {
+    await emitHeld(heldFanOuts);
+    await emitHeld(heldJoins);
+  };
   const done = await stepUntilDone({
     store,
     config,
@@ -65,11 +78,32 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
       context.progress(null);
       context.warn(message);
     },
-    onStarted: (step) => context.emit(stepStartedEvent(step)),
-    onBranchesStarted: (event) => context.emit({ type: "branches-started", ...event }),
-    onBranchesJoined: (event) => context.emit({ type: "branches-joined", ...event }),
-    onStepFinished: (step) => context.emit(stepFinishedEvent(id, step)),
+    onStarted: async (step) => {
+      await emitAllHeld();
+      await context.emit(stepStartedEvent(step));
+    },
+    onBranchesStarted: (event) => {
+      heldFanOuts.push({ type: "branches-started", ...event });
+    },
+    onBranchesJoined: (event) => {
+      heldJoins.push({ type: "branches-joined", ...event });
+    },
+    onStepFinished: async (step) => {
+      await context.emit(stepFinishedEvent(id, step));
+      await emitAllHeld();
+    },
+    // A waiting parent's step runs its branches' steps: each is reported as its branch's, its line after the branch's id.
+    onBranchStepFinished: async (step, branch) => {
+      await emitHeld(heldFanOuts);
+      await context.emit(stepFinishedEvent(branch.id, step), { showThread: true });
+    },
+    onBranchStepFailed: async (thread, failure) => {
+      await emitHeld(heldFanOuts);
+      const branch = await store.refs.getThread(thread);
+      if (branch !== null) await context.emit(await stepFailedEvent(branch, null, failure), { showThread: true });
+    },
   });
+  await emitAllHeld();
   const { record, steps, error } = done;
   // Stepping a thread that has ended or is suspended is refused (exit 10, 20): it reports where the thread stands.
   if (error !== undefined) {

@@ -40,7 +40,7 @@ export async function workerCommand(
   // A closed stdout stops the worker as a second signal would: nothing more can be reported.
   const outputGone = new AbortController();
   let printFailure: unknown;
-  const emit = async (event: CliEvent) => {
+  const print = async (event: CliEvent) => {
     if (printFailure !== undefined) return;
     try {
       await context.emit(withHint(event), { showThread: true });
@@ -48,6 +48,20 @@ export async function workerCommand(
       printFailure = error;
       outputGone.abort("SIGPIPE");
     }
+  };
+  // A fan-out is reported after the step that fanned out, as `step` reports it: the engine makes the
+  // branches right before it reports that step, so the fan-out waits for the next event, and follows it
+  // when that is its thread's step-finished.
+  const held: CliEvent[] = [];
+  const emit = async (event: CliEvent) => {
+    if (event.type === "branches-started") {
+      held.push(event);
+      return;
+    }
+    const stepOfFanOut = event.type === "step-finished" && held.some((fanOut) => fanOut.thread === event.thread);
+    if (stepOfFanOut) await print(event);
+    for (const fanOut of held.splice(0)) await print(fanOut);
+    if (!stepOfFanOut) await print(event);
   };
   const result = await runWorker({
     store,

@@ -316,6 +316,26 @@ for (const backend of BACKENDS)
       expect(speed?.error?.code).toBe("agent-failed");
     });
 
+    it("reports a fan-out and its join from `uwf worker`, with the worker, the fan-out after its step", async () => {
+      const queued = await temp.uwf(["start", REVIEW, "-p", "Cache the user service", "--queue", "--json"]);
+      const parent = (queued.json() as { thread: string }).thread;
+      const worker = await temp.uwf(["worker", "--once", "--agent", reviewAgent(), "--jsonl"]);
+      expect(worker.exitCode).toBe(0);
+      const events = parseEvents(worker.stdout);
+      const fanOut = events.findIndex((event) => event.type === "branches-started");
+      const started = events[fanOut] as BranchesStartedEvent;
+      expect(started).toMatchObject({ thread: parent, step: 1, join: "synthesizer" });
+      expect(started.worker).toMatch(/:\d+$/);
+      expect(events[fanOut - 1]).toMatchObject({ type: "step-finished", thread: parent, role: "planner" });
+      const branchThreads = started.branches.map((branch) => branch.thread);
+      const reviewerStarts = events.filter((event) => event.type === "step-started" && event.role === "reviewer");
+      expect(reviewerStarts.map((event) => event.thread).sort()).toEqual([...branchThreads].sort());
+      const joined = events.find((event) => event.type === "branches-joined") as BranchesJoinedEvent | undefined;
+      expect(joined).toMatchObject({ thread: parent, step: 1, cancelled: [] });
+      expect(joined?.worker).toBe(started.worker);
+      expect(events.at(-1)?.type).toBe("worker-stopped");
+    });
+
     it("shows a foreach fan-out's branches by item index", async () => {
       const run = await temp.uwf(["run", FILES, "-p", "Fix the imports", "--agent", filesAgent(), "--json"]);
       expect(run.stderr).toBe("");

@@ -107,6 +107,7 @@ export function ThreadGraphPage(props: { id: string }) {
             {marks.running ? "Running " : record.status === "ended" ? "Ended at " : "Stands at "}
             <strong class="graph-current-name">{marks.current}</strong>
             {record.status === "suspended" ? " (suspended, waiting for an answer)" : ""}
+            {record.status === "waiting" ? " (next, once its branches are joined)" : ""}
             {record.status === "active" && !marks.running ? " (next to run)" : ""}
           </>
         )}

@@ -138,6 +138,9 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
       await page.waitForFunction(`location.pathname === ${JSON.stringify(`/threads/${security}`)}`);
       await waitForText(page, '[data-testid="thread-branch-of"]', `branch security of ${joined} at step 1`);
       await waitForText(page, '[data-testid="thread-outcome"]', "a branch's one reply");
+      // Its first step is its parent's (a role branch shares the history up to the fan-out); its second its own.
+      expect(await texts(page, '[data-step="1"] [data-testid="shared-step"]')).toEqual(["parent's"]);
+      expect(await texts(page, '[data-step="2"] [data-testid="shared-step"]')).toEqual([]);
       await page.click(`[data-testid="thread-branch-of"] a[href="/threads/${joined}"]`);
       await page.waitForSelector(`[data-testid="thread-page"][data-thread="${joined}"]`);
       expect(problems).toEqual([]);

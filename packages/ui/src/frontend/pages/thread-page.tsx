@@ -113,6 +113,7 @@ function ThreadView(props: { id: string }) {
           steps={steps}
           log={log.data}
           groups={thread.branches ?? []}
+          sharedUpTo={thread.branchOf?.role != null ? thread.branchOf.step : 0}
           running={stillRunning}
           forkable={actions}
         />
@@ -325,6 +326,8 @@ function Timeline(props: {
   steps: readonly StepSummary[];
   log: LogResult | null;
   groups: readonly BranchGroup[];
+  /** A role branch's steps up to its parent's fan-out step are its parent's (shared history). */
+  sharedUpTo: number;
   running: RunningStep | null;
   forkable: boolean;
 }) {
@@ -368,6 +371,11 @@ function Timeline(props: {
                   <span class="branch-mark" data-testid="fan-out-mark" title="this step fanned out">
                     {" "}
                     ⇉ fan-out
+                  </span>
+                ) : null}
+                {step.number <= props.sharedUpTo ? (
+                  <span class="tag" data-testid="shared-step" title="a step of the parent, which this branch shares">
+                    parent's
                   </span>
                 ) : null}
                 {joins.has(step.number) ? (

@@ -265,6 +265,10 @@ describe("forks recorded by an older uwf", () => {
   /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
   function rollBackToSchema6(): void {
     const database = new Database(join(temp.home, "refs.db"));
+    database.run("DROP TABLE branch_links");
+    database.run("DROP INDEX threads_by_branch_parent");
+    database.run("ALTER TABLE threads DROP COLUMN branch_of_thread");
+    database.run("ALTER TABLE threads DROP COLUMN branch_of");
     database.run("DROP INDEX threads_by_update");
     database.run("DROP TABLE eval_reports");
     database.run("ALTER TABLE threads DROP COLUMN outcome");

@@ -320,6 +320,8 @@ describe("branches", () => {
             failed = error;
             return null;
           });
+          // The branch steps that failed the join come back with the failure.
+          if (last?.kind === "branches" && last.failure !== undefined) failed = last.failure;
         }
         const record = (await kit.store.refs.getThread(parent.id)) as ThreadRecord;
         expect(record.status).toBe(expected.parent);

@@ -14,6 +14,8 @@ export async function cancelBranches(
   parent: ThreadRecord,
 ): Promise<string[]> {
   const { store } = options;
+  // Only a step can fan out: a thread that never stepped has no branches.
+  if (parent.stepCount === 0) return [];
   const links = await store.refs.listBranches(parent.id, parent.stepCount);
   if (links.length === 0) return [];
   const plan = await readFanOut(store.objects, parent.head);

@@ -16,6 +16,7 @@ import { ownBranchSteps } from "./branch-steps.ts";
  */
 export async function spentWithBranches(store: Store, parent: ThreadRecord): Promise<BudgetSpent> {
   const spent = { ...budgetSpent(parent) };
+  if (parent.stepCount === 0) return spent;
   for (const link of await store.refs.listBranches(parent.id, parent.stepCount)) {
     const branch = await store.refs.getThread(link.thread);
     if (branch === null) continue;

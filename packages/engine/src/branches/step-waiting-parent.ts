@@ -34,6 +34,8 @@ export interface WaitingParentStep {
   progressed: boolean;
   /** The pending branches that are suspended, for the caller to name. */
   suspended: BranchStanding[];
+  /** Set when the branches stepped here made the join impossible: the parent is `failed`. */
+  failure?: BranchFailedError;
 }
 
 /**
@@ -84,7 +86,9 @@ export async function stepWaitingParent(
   }
   const after = await settleParent(parent.id, options);
   const latest = after?.record ?? record;
-  if (latest.status === "failed") throw new BranchFailedError(latest, brokenBranch(after?.standings ?? []));
+  // The branch steps that failed the join are still reported beside the failure.
+  const failure =
+    latest.status === "failed" ? new BranchFailedError(latest, brokenBranch(after?.standings ?? [])) : undefined;
   const stepped = outcomes.filter((outcome) => !("error" in outcome) || !(outcome.error instanceof ThreadBusyError));
   return {
     record: latest,
@@ -92,6 +96,7 @@ export async function stepWaitingParent(
     blocked: latest.status === "waiting" && runnable.length === 0,
     progressed: stepped.length > 0,
     suspended,
+    ...(failure === undefined ? {} : { failure }),
   };
 }
 

@@ -94,6 +94,8 @@ export async function stepUntilDone(options: StepUntilDoneOptions): Promise<Step
         if ("error" in branch) await options.onBranchStepFailed?.(branch.thread, branch.error);
         else if (branch.step !== null) await options.onBranchStepFinished?.(branch.step, branch.record);
       }
+      if (outcome.failure !== undefined)
+        return { record, steps, error: outcome.failure, refused: false, failedStep: null };
       if (outcome.blocked || (record.status !== "active" && record.status !== "waiting")) break;
       // Every runnable branch is being stepped elsewhere (workers): look again shortly.
       if (!outcome.progressed) await sleepUnlessAborted(BRANCH_POLL_MS, options.signal);

@@ -235,6 +235,22 @@ describe("branches", () => {
     }
   });
 
+  it("never starts more branch steps at once than the parent's budget has left", async () => {
+    const kit = createEngineTestKit();
+    try {
+      // Three branches stepped four at a time against a budget with two steps left after the fan-out step.
+      const parent = await kit.startThread({ workflow: REVIEW, limits: { maxSteps: 3 } });
+      const step = kit.stepOptions(parent.id, { defaultAgent: REVIEW_AGENT, parallel: 4 });
+      const done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY });
+      expect(done.record).toMatchObject({ status: "suspended", reason: "budget" });
+      const statuses = (await branchesOf(kit.store, parent)).map((branch) => branch.status);
+      expect(statuses.filter((status) => status === "ended")).toHaveLength(2);
+      expect(statuses.filter((status) => status === "active")).toHaveLength(1);
+    } finally {
+      kit.cleanup();
+    }
+  });
+
   it("forks one branch with another reply as a counterfactual that a fork of the parent joins", async () => {
     const kit = createEngineTestKit();
     try {

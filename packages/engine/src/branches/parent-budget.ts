@@ -28,6 +28,17 @@ export async function spentWithBranches(store: Store, parent: ThreadRecord): Pro
 }
 
 /**
+ * Whether a branch step may not start while `inFlight` other branch steps of the parent are running: each
+ * of those counts as one step already spent, so parallel lanes never start more steps than the budget has
+ * left. Nothing is changed: the parent is suspended once no step is in flight (suspendParentAtBudget).
+ */
+export async function budgetReachedWith(store: Store, parent: ThreadRecord, inFlight: number): Promise<boolean> {
+  if (parent.budget === undefined) return false;
+  const spent = await spentWithBranches(store, parent);
+  return findExceededLimit(mergeBudgetLimits(parent.budget), { ...spent, steps: spent.steps + inFlight }) !== null;
+}
+
+/**
  * Before a branch step: the limit of the parent's budget its spend with its branches has reached, with the
  * parent suspended for it (reason `budget`, as a thread's own budget suspends it); null when none is
  * reached, and the parent left as it is.

@@ -188,6 +188,8 @@ describe("branches", () => {
       expect(round.record.status).toBe("failed");
       expect(round.record.failure?.code).toBe("branch-failed");
       expect(round.record.failure?.message).toContain("branch security");
+      // The error names the branch, whichever step saw the parent fail (here the branch's own step settled it).
+      expect((round.error as BranchFailedError).data).toMatchObject({ branch: "security", status: "failed" });
     } finally {
       kit.cleanup();
     }

@@ -49,7 +49,7 @@ export async function stepWaitingParent(
 ): Promise<WaitingParentStep> {
   const settled = await settleParent(parent.id, options);
   const record = settled?.record ?? parent;
-  if (record.status === "failed") throw new BranchFailedError(record, brokenBranch(settled?.standings ?? []));
+  if (record.status === "failed") throw await branchFailed(options, record, settled?.standings ?? []);
   if (record.status !== "waiting" || settled?.fanOut === null || settled === null) {
     return { record, branches: [], blocked: false, progressed: false, suspended: [] };
   }
@@ -103,7 +103,7 @@ export async function stepWaitingParent(
   }
   const after = await settleParent(parent.id, options);
   const latest = after?.record ?? record;
-  if (latest.status === "failed") throw new BranchFailedError(latest, brokenBranch(after?.standings ?? []));
+  if (latest.status === "failed") throw await branchFailed(options, latest, after?.standings ?? []);
   const stepped = outcomes.filter((outcome) => !("error" in outcome) || !(outcome.error instanceof ThreadBusyError));
   return {
     record: latest,
@@ -114,14 +114,38 @@ export async function stepWaitingParent(
   };
 }
 
+/**
+ * The error for a parent its join failed, naming the branch that broke it. The branches are read again
+ * when the settle that failed it was another's (a branch's own step settles its parent): then this
+ * step saw the parent already failed, with no standings of its own.
+ */
+async function branchFailed(
+  options: Pick<StepWaitingParentOptions, "store">,
+  record: ThreadRecord,
+  standings: readonly BranchStanding[],
+): Promise<BranchFailedError> {
+  let seen = standings;
+  if (seen.length === 0) {
+    const links = await options.store.refs.listBranches(record.id, record.stepCount);
+    seen = await Promise.all(
+      links.map(async (link) => ({
+        key: link.key,
+        thread: link.thread,
+        status: (await options.store.refs.getThread(link.thread))?.status ?? null,
+      })),
+    );
+  }
+  return new BranchFailedError(record, brokenBranch(seen));
+}
+
+/** The branch that broke the join: a failed one before a cancelled one (failFast cancels the rest after it). */
 function brokenBranch(standings: readonly BranchStanding[]): BranchStanding | null {
-  return (
-    standings.find(
-      (branch) =>
-        branch.status !== "ended" &&
-        branch.status !== "active" &&
-        branch.status !== "waiting" &&
-        branch.status !== "suspended",
-    ) ?? null
+  const broken = standings.filter(
+    (branch) =>
+      branch.status !== "ended" &&
+      branch.status !== "active" &&
+      branch.status !== "waiting" &&
+      branch.status !== "suspended",
   );
+  return broken.find((branch) => branch.status === "failed") ?? broken[0] ?? null;
 }

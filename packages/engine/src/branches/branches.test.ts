@@ -84,6 +84,36 @@ describe("branches", () => {
     }
   });
 
+  it("keeps named branches in the order they are written, though the stored workflow's maps are sorted", async () => {
+    const kit = createEngineTestKit();
+    try {
+      const source = readFileSync(REVIEW, "utf8")
+        .replace("        security: {", "        zulu: {")
+        .replace("        speed: {", "        alpha: {")
+        .replace("        style: {", "        mike: {");
+      const file = join(kit.home, "review-order.yaml");
+      writeFileSync(file, source);
+      const agent = kit.scriptedAgent([
+        { role: "planner", output: { $status: "ready", plan: "p" } },
+        { role: "synthesizer", output: { $status: "merged", summary: "s" } },
+        { role: "reviewer", branch: "*", output: { $status: "approve", verdict: "ok" } },
+      ]);
+      const parent = await kit.startThread({ workflow: file });
+      const done = await stepUntilDone({
+        ...kit.stepOptions(parent.id, { defaultAgent: agent }),
+        maxSteps: Number.POSITIVE_INFINITY,
+      });
+      expect(done.record.status).toBe("ended");
+      expect((await kit.store.refs.listBranches(parent.id)).map((link) => link.key)).toEqual(["zulu", "alpha", "mike"]);
+      const joinStep = await headNode(kit.store, done.record);
+      expect(joinStep.edgePrompt).toContain("Merge the reviews: zulu=ok alpha=ok mike=ok");
+      const results = (await kit.store.objects.get(joinStep.joined as string)) as JoinedBranchesNode;
+      expect(results.results.map((result) => result.key)).toEqual(["zulu", "alpha", "mike"]);
+    } finally {
+      kit.cleanup();
+    }
+  });
+
   it("makes a foreach fan-out's branches in item order, at most maxConcurrent at a time, and joins all-settled", async () => {
     const kit = createEngineTestKit();
     try {

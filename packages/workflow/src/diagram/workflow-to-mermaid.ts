@@ -1,4 +1,12 @@
-import { type BranchTarget, END, type FanOut, START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import {
+  type BranchTarget,
+  END,
+  type FanOut,
+  parallelBranches,
+  START,
+  type Transition,
+  type WorkflowNode,
+} from "@uwf/protocol";
 
 /**
  * A Mermaid flowchart of the graph: `$START` and `$END` as circles, roles as boxes, edges
@@ -30,7 +38,7 @@ function fanOutLines(from: string, index: number, arrow: string, join: string, f
   const lines = [`  ${nodeId(from)} ${arrow} ${fork}{{"${escapeLabel(forkLabel)}"}}`];
   const branches: [string, string, BranchTarget][] =
     fanOut.foreach === null
-      ? Object.entries(fanOut.parallel ?? {}).map(([key, target]) => [safeId(key), key, target])
+      ? parallelBranches(fanOut).map(([key, target]) => [safeId(key), key, target])
       : [["each", `each ${fanOut.foreach.as}`, fanOut.foreach.branch]];
   const policy = policyLabel(fanOut);
   for (const [id, name, target] of branches) {

@@ -64,8 +64,8 @@ roles:
     frontmatter:
       type: object
       properties:
-        items: { type: array, items: { type: integer } }
-      required: [items]
+        count: { type: integer }
+      required: [count]
   fixer:
     goal: Handle one item.
     frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }
@@ -76,7 +76,7 @@ graph:
   $START:
     - { role: splitter, prompt: "List the items." }
   splitter:
-    - foreach: items
+    - foreach: "[1..count]"
       as: item
       branch: { role: fixer, prompt: "Handle item {{ item }}." }
       join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }
@@ -126,8 +126,8 @@ roles:
     frontmatter:
       type: object
       properties:
-        items: { type: array, items: { type: integer } }
-      required: [items]
+        count: { type: integer }
+      required: [count]
   reducer:
     goal: Sum up.
     frontmatter: { type: object, properties: { summary: { type: string } }, required: [summary] }
@@ -135,7 +135,7 @@ graph:
   $START:
     - { role: splitter, prompt: "List the items." }
   splitter:
-    - foreach: items
+    - foreach: "[1..count]"
       as: item
       branch: { workflow: bench-steps-${steps}, prompt: "Handle item {{ item }}." }
       join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }
@@ -145,7 +145,8 @@ graph:
 
 function scenario(items: number, branchSteps: number, branchRole: string): string {
   const steps = [
-    `  - { role: splitter, output: { items: [${Array.from({ length: items }, (_, index) => index).join(", ")}] } }`,
+    // A count, not a list: the scripted agent reads its scenario at every step, so the file stays as small as the forks' one.
+    `  - { role: splitter, output: { count: ${items} } }`,
     "  - { role: reducer, output: { summary: done }, body: Done. }",
     ...Array.from(
       { length: branchSteps },

@@ -114,6 +114,38 @@ describe("branches", () => {
     }
   });
 
+  it("steps a wide fan-out's branches reading each branch's record a few times, not every branch per step", async () => {
+    const kit = createEngineTestKit();
+    try {
+      const width = 40;
+      const files = Array.from({ length: width }, (_, index) => ({ path: `f${index}.ts` }));
+      const agent = kit.scriptedAgent([
+        { role: "splitter", output: { files } },
+        { role: "reducer", output: { summary: "done" } },
+        { role: "fixer", branch: "*", output: { fixed: true } },
+      ]);
+      const parent = await kit.startThread({ workflow: FILES, limits: { maxSteps: 100 } });
+      const step = kit.stepOptions(parent.id, { defaultAgent: agent, parallel: 4 });
+      await stepThread(step);
+      let reads = 0;
+      const counting: Store = {
+        ...kit.store,
+        refs: Object.assign(Object.create(kit.store.refs), {
+          getThread: (id: string) => {
+            reads++;
+            return kit.store.refs.getThread(id);
+          },
+        }),
+      };
+      const done = await stepUntilDone({ ...step, store: counting, maxSteps: Number.POSITIVE_INFINITY });
+      expect(done.record.status).toBe("ended");
+      // Reading every branch before and after each branch step (the budget, the settle) was width² reads.
+      expect(reads).toBeLessThan(width * 12);
+    } finally {
+      kit.cleanup();
+    }
+  });
+
   it("makes a foreach fan-out's branches in item order, at most maxConcurrent at a time, and joins all-settled", async () => {
     const kit = createEngineTestKit();
     try {

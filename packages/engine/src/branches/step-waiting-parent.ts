@@ -3,7 +3,7 @@ import { BranchFailedError } from "../errors/branch-failed-error.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import type { FanOutState } from "./ensure-branches.ts";
 import type { BranchStanding } from "./join-policy.ts";
-import { budgetReachedWith, suspendParentAtBudget } from "./parent-budget.ts";
+import { ParentSpend, suspendParentAtBudget } from "./parent-budget.ts";
 import { type SettleParentOptions, settleParent } from "./settle-parent.ts";
 
 /** How many branches one step of a waiting parent steps at once when neither `--parallel` nor the fan-out's `maxConcurrent` says. */
@@ -65,37 +65,34 @@ export async function stepWaitingParent(
   const outcomes: BranchStepOutcome[] = [];
   let atBudget: ThreadRecord | null = null;
   let next = 0;
+  // Every branch's spend counts against the parent's budget: read once, then each step of this call added.
+  const spend = await ParentSpend.read(options.store, record);
   // Branch steps this call has started and not finished (or is about to start): each counts against the
   // budget as a step spent, else lanes checking at once would all start and overshoot the limit.
-  let reserved = 0;
+  let inFlight = 0;
   let stoppedForBudget = false;
   const lanes = Array.from({ length: Math.min(width, Math.max(1, chosen.length)) }, async () => {
     while (atBudget === null && !stoppedForBudget) {
-      reserved++;
+      if (spend.reached(inFlight) !== null) {
+        // At its limit no branch step starts; the parent is suspended once the steps in flight have ended.
+        stoppedForBudget = true;
+        break;
+      }
+      const branch = chosen[next++];
+      if (branch === undefined) break;
+      inFlight++;
       try {
-        const others = reserved - 1;
-        // Every branch's spend counts against the parent's budget: at its limit, no branch step starts.
-        if (others === 0) {
-          const reached = await suspendParentAtBudget(options.store, record, options.now());
-          if (reached !== null) {
-            atBudget = reached.record;
-            break;
-          }
-        } else if (await budgetReachedWith(options.store, record, others)) {
-          stoppedForBudget = true;
-          break;
-        }
-        const branch = chosen[next++];
-        if (branch === undefined) break;
-        outcomes.push(await options.stepBranch(branch.thread));
+        const outcome = await options.stepBranch(branch.thread);
+        outcomes.push(outcome);
+        if ("step" in outcome && outcome.step !== null) spend.add(outcome.step.usage);
       } finally {
-        reserved--;
+        inFlight--;
       }
     }
   });
   await Promise.all(lanes);
-  if (atBudget === null && stoppedForBudget) {
-    // The steps in flight have ended: the parent is suspended if they spent what was left.
+  if (stoppedForBudget) {
+    // Read again: the parent is suspended only if what it and its branches spent reaches a limit.
     atBudget = (await suspendParentAtBudget(options.store, record, options.now()))?.record ?? null;
   }
   if (atBudget !== null) {

@@ -13,7 +13,7 @@ import { crashPoint } from "../branches/crash-point.ts";
 import { ensureBranches } from "../branches/ensure-branches.ts";
 import { spentWithBranches } from "../branches/parent-budget.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
-import { settleParent } from "../branches/settle-parent.ts";
+import { settleParentAfterBranch } from "../branches/settle-parent.ts";
 import { stepWaitingParent, type WaitingParentStep } from "../branches/step-waiting-parent.ts";
 import { BranchFailedError } from "../errors/branch-failed-error.ts";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
@@ -96,7 +96,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
   } finally {
     // A branch that moved settles its parent: its join may be due, or no longer possible.
     const branchOf = seen.record?.branchOf;
-    if (branchOf !== undefined) await settleParent(branchOf.thread, options).catch(() => null);
+    if (branchOf !== undefined) await settleParentAfterBranch(branchOf.thread, options).catch(() => null);
   }
 }
 

@@ -4,7 +4,8 @@
  *    threads and their links), against the floor (`bun -e 0`) measured round-robin with it, and beside
  *    `uwf fork HEAD --count 100` (100 forks made by forkThreads) as a reference;
  * 2. 100 scripted branches stepped and joined by `uwf step PARENT --all --parallel 4`, against 100 forks
- *    stepped by `uwf step - --all --parallel 4` plus one more step (`uwf step THREAD`), the same work;
+ *    (at a thread's first step, as branches start at their parent's) stepped by `uwf step - --all
+ *    --parallel 4` plus one more step (`uwf step THREAD`), the same work;
  * 3. the join step's reads (in-process, counted at the store and timed) for branches of 1 and of 20 own
  *    steps (`workflow:` branches of a 1-step and a 20-step workflow): flat in the steps inside branches.
  * Run alone with `bun bench/lib/branch-benchmarks.ts [--runs N]` (builds the binary if missing).
@@ -40,7 +41,7 @@ export interface BranchBenchResult {
   fanOutFloorMultiple: number;
   /** `uwf step PARENT --all --parallel 4`: 100 branch steps and the join. */
   joinAll: Summary;
-  /** `uwf step - --all --parallel 4` of 100 one-step forks, plus `uwf step` of one thread. */
+  /** `uwf step - --all --parallel 4` of 100 forks at a first step, plus `uwf step` of one more. */
   forksPlusOne: Summary;
   /** joinAll / forksPlusOne: at most 1 meets the target. */
   joinRatio: number;
@@ -86,14 +87,28 @@ graph:
     - { role: $END, prompt: Done. }
 `;
 
-const ONE_STEP_WORKFLOW = `name: bench-one-step
-description: one fixer step, as a branch of bench-fan-out takes
+/**
+ * The forks' workflow: the same splitter step, then one fixer step, without a fan-out. A fork at the
+ * splitter's step shares its history up to there, as a role branch shares its parent's, so its fixer
+ * step does what a branch's does (its prompt shows the splitter's step; its chain index covers it).
+ */
+const CHAIN_WORKFLOW = `name: bench-chain
+description: the splitter, then one fixer step (forked at the splitter's step, a branch's shape)
 roles:
+  splitter:
+    goal: List the items.
+    frontmatter:
+      type: object
+      properties:
+        count: { type: integer }
+      required: [count]
   fixer:
     goal: Handle one item.
     frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }
 graph:
   $START:
+    - { role: splitter, prompt: "List the items." }
+  splitter:
     - { role: fixer, prompt: "Handle the item." }
   fixer:
     - { role: $END, prompt: Done. }
@@ -181,12 +196,15 @@ export async function measureBranches(options: BranchBenchOptions): Promise<Bran
   mkdirSync(files);
   const fanOutFile = join(files, "bench-fan-out.yaml");
   writeFileSync(fanOutFile, FAN_OUT_WORKFLOW);
-  const oneStepFile = join(files, "bench-one-step.yaml");
-  writeFileSync(oneStepFile, ONE_STEP_WORKFLOW);
+  const chainFile = join(files, "bench-chain.yaml");
+  writeFileSync(chainFile, CHAIN_WORKFLOW);
   const fanOutScenario = join(files, "fan-out.scenario.yaml");
   writeFileSync(fanOutScenario, scenario(BRANCHES, 1, "fixer"));
-  const oneStepScenario = join(files, "one-step.scenario.yaml");
-  writeFileSync(oneStepScenario, "steps:\n  - { role: fixer, output: { done: true }, body: Done. }\n");
+  const chainScenario = join(files, "chain.scenario.yaml");
+  writeFileSync(
+    chainScenario,
+    `steps:\n  - { role: splitter, output: { count: ${BRANCHES} } }\n  - { role: fixer, output: { done: true }, body: Done. }\n`,
+  );
   let homes = 0;
   const newHome = () => {
     const home = join(root, `home-${++homes}`);
@@ -213,8 +231,8 @@ export async function measureBranches(options: BranchBenchOptions): Promise<Bran
   for (let run = 0; run <= options.runs * 3; run++) {
     const home = newHome();
     const parent = started(home, fanOutFile);
-    const source = started(home, oneStepFile);
-    uwf(home, ["step", source, "--agent", `scripted:${oneStepScenario}`]);
+    const source = started(home, chainFile);
+    uwf(home, ["step", source, "--agent", `scripted:${chainScenario}`]);
     const floor = runProcess([process.execPath, "-e", "0"], join(home, "work"), options.environment(home));
     const fanOut = uwf(home, ["step", parent, "--agent", `scripted:${fanOutScenario}`]);
     const fork = uwf(home, ["fork", source, "--count", String(BRANCHES)]);
@@ -251,16 +269,19 @@ export async function measureBranches(options: BranchBenchOptions): Promise<Bran
     if ((JSON.parse(joined.stdout) as { threads: { status: string }[] }).threads[0]?.status !== "ended")
       throw new Error(`the parent did not end: ${joined.stdout.slice(0, 500)}`);
 
+    // 101 forks of a thread at its splitter's step: 100 stepped in a batch, then one more step.
     const forkHome = newHome();
-    const source = started(forkHome, oneStepFile);
-    const extra = started(forkHome, oneStepFile);
-    const forks = uwf(forkHome, ["fork", source, "--count", String(BRANCHES)]).stdout;
+    const source = started(forkHome, chainFile);
+    uwf(forkHome, ["step", source, "--agent", `scripted:${chainScenario}`]);
+    const forks = uwf(forkHome, ["fork", source, "--count", String(BRANCHES + 1)])
+      .stdout.trim()
+      .split("\n");
     const stepped = uwf(
       forkHome,
-      ["step", "-", "--all", "--parallel", String(PARALLEL), "--agent", `scripted:${oneStepScenario}`],
-      forks,
+      ["step", "-", "--all", "--parallel", String(PARALLEL), "--agent", `scripted:${chainScenario}`],
+      `${forks.slice(0, BRANCHES).join("\n")}\n`,
     );
-    const one = uwf(forkHome, ["step", extra, "--agent", `scripted:${oneStepScenario}`]);
+    const one = uwf(forkHome, ["step", forks[BRANCHES] as string, "--agent", `scripted:${chainScenario}`]);
     if (run === 0) continue;
     joinSamples.push(joined.ms);
     forkStepSamples.push(stepped.ms + one.ms);

@@ -362,7 +362,7 @@ function formatBranches(result: BranchBenchResult): string[] {
     `| \`uwf fork HEAD --count ${result.branches}\`, for reference | ${span(result.fork100)} |`,
     `| floor (\`bun -e 0\`), measured with the two above | ${span(result.floor)} |`,
     `| \`uwf step PARENT --all --parallel ${result.parallel}\`: ${result.branches} branch steps and the join | ${span(result.joinAll)} |`,
-    `| \`uwf step - --all --parallel ${result.parallel}\` of ${result.branches} one-step forks, plus \`uwf step\` of one thread | ${span(result.forksPlusOne)} |`,
+    `| \`uwf step - --all --parallel ${result.parallel}\` of ${result.branches} forks at a thread's first step, plus \`uwf step\` of one more | ${span(result.forksPlusOne)} |`,
     ...result.join.map(
       (entry) =>
         `| the join step of ${entry.branches} branches of ${entry.ownSteps} own step${entry.ownSteps === 1 ? "" : "s"} each, in-process (${entry.reads} nodes read) | ${span(entry.step)} |`,

@@ -207,6 +207,30 @@ for (const backend of BACKENDS) {
         });
       }
 
+      it("workflow branches: each is a whole run of a registered workflow, started with its rendered inputs", async () => {
+        expect((await temp.uwf(["workflow", "add", join(WORKFLOWS, "fix-one-file.yaml")])).exitCode).toBe(0);
+        const workflow = join(WORKFLOWS, "fan-out-workflows.yaml");
+        const ran = await temp.uwf(["run", workflow, "-p", "Tidy up", "--agent", scripted(workflow), "--json"]);
+        expect(ran.stderr).toBe("");
+        expect(ran.exitCode).toBe(0);
+        const parent = stepResultSchema.parse(ran.json()).thread;
+        const branches = await branchThreads(parent);
+        expect(branches.map((branch) => [branch.branchOf?.branch, branch.branchOf?.role, branch.workflow])).toEqual([
+          ["0", null, "fix-one-file"],
+          ["1", null, "fix-one-file"],
+        ]);
+        for (const [index, branch] of branches.entries()) {
+          const shown = await show(branch.id);
+          expect(shown).toMatchObject({ status: "ended", stepCount: 2, outcome: { role: "checker", status: "ok" } });
+          expect(shown.inputs).toEqual({ path: `src/${index === 0 ? "a" : "b"}.ts` });
+          const log = logResultSchema.parse((await temp.uwf(["log", branch.id, "--json"])).json());
+          expect(log.steps.map((step) => step.role)).toEqual(["fixer", "checker"]);
+        }
+        const { step, joined } = await joinedOf(parent);
+        expect(step.edgePrompt).toContain("Summarise: 0=ok 1=ok");
+        expect(joined.results.map((entry) => entry.status)).toEqual(["ended", "ended"]);
+      });
+
       it("a list-style join routes on `branches` in a JSONata condition", async () => {
         const agent = scenario("one-rejects", [
           PLANNER,

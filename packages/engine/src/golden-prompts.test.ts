@@ -61,6 +61,8 @@ async function runScenario(name: string, scenario: Scenario, answer?: string) {
       threadId: record.id,
       // Branch threads get ids in order, so that the join's prompt (which names them) is the same every run.
       newId: () => `01KG0000000000000000BR${String(++branches).padStart(4, "0")}`,
+      // One branch at a time, so the clock's ticks (which the prompts show) come in one order.
+      parallel: 1,
       signal: new AbortController().signal,
       host: "golden",
       onProgress: () => {},

@@ -231,6 +231,26 @@ for (const backend of BACKENDS) {
         expect(joined.results.map((entry) => entry.status)).toEqual(["ended", "ended"]);
       });
 
+      it("the parent's usage takes in its branches' at the join, and the join's node keeps each branch's", async () => {
+        temp.writeConfig(
+          ["agents:", "  usage:", "    command: sh", `    args: ["${join(FIXTURES, "agents/fan-out-usage.sh")}"]`].join(
+            "\n",
+          ),
+        );
+        const ran = await temp.uwf(["run", FILES, "-p", "Fix them", "--agent", "usage", "--json"]);
+        expect(ran.exitCode).toBe(0);
+        const parent = stepResultSchema.parse(ran.json()).thread;
+        // Two steps of its own and three branch steps, 100 + 10 tokens and $0.001 each.
+        const shown = await show(parent);
+        expect(shown.usage).toMatchObject({ inputTokens: 500, outputTokens: 50 });
+        expect(shown.usage.costUsd).toBeCloseTo(0.005, 6);
+        const { joined } = await joinedOf(parent);
+        for (const entry of joined.results) expect(entry.usage).toMatchObject({ inputTokens: 100, outputTokens: 10 });
+        for (const branch of await branchThreads(parent)) {
+          expect(branch.usage).toMatchObject({ inputTokens: 100, outputTokens: 10 });
+        }
+      });
+
       it("a list-style join routes on `branches` in a JSONata condition", async () => {
         const agent = scenario("one-rejects", [
           PLANNER,

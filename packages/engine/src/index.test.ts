@@ -6,6 +6,7 @@ describe("the @uwf/engine entry", () => {
     expect(Object.keys(engine).sort()).toEqual([
       "AgentFailedError",
       "AmbiguousThreadError",
+      "BranchFailedError",
       "BrokenChainError",
       "BudgetExceededError",
       "CANCEL_WAIT_MS",

@@ -11,6 +11,7 @@ export {
   AgentFailedError,
   AmbiguousThreadError,
   asEnvironmentError,
+  BranchFailedError,
   BrokenChainError,
   BudgetExceededError,
   CancelPendingError,
@@ -102,13 +103,6 @@ export {
 } from "./thread/requeue-failed-thread.ts";
 export { type NodeOrThread, resolveNodeOrThread } from "./thread/resolve-node-or-thread.ts";
 export { resolveThread } from "./thread/resolve-thread.ts";
-export {
-  type RegisterWorkflowFileOptions,
-  type ResolvedWorkflow,
-  type ResolveWorkflowOptions,
-  registerWorkflowFile,
-  resolveWorkflow,
-} from "./thread/resolve-workflow.ts";
 export { type ResumeThreadOptions, resumeThread } from "./thread/resume-thread.ts";
 export {
   type StartThreadOptions,
@@ -133,3 +127,10 @@ export {
   type WorkClaimedThreadOptions,
   workClaimedThread,
 } from "./worker/work-claimed-thread.ts";
+export {
+  type RegisterWorkflowFileOptions,
+  type ResolvedWorkflow,
+  type ResolveWorkflowOptions,
+  registerWorkflowFile,
+  resolveWorkflow,
+} from "./workflows/resolve-workflow.ts";

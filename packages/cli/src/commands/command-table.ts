@@ -204,7 +204,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     options: {
       status: {
         flags: "--status <status>",
-        description: "active, suspended, ended, cancelled or failed",
+        description: "active, waiting, suspended, ended, cancelled or failed",
         completes: ["active", "suspended", "ended", "cancelled", "failed"],
       },
       outcome: {

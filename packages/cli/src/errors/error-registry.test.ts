@@ -203,6 +203,8 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   ConditionTimeoutError: () => new workflowAndAgents.ConditionTimeoutError("$.x > 1", 100),
   DotenvUnreadableError: () => new SCANNED.DotenvUnreadableError(".env", "permission denied", null),
   EdgePromptError: () => new workflowAndAgents.EdgePromptError("draft", "review", "renders to nothing"),
+  FanOutError: () =>
+    new workflowAndAgents.FanOutError("splitter", 0, "foreach", null, '"files" must give a list, but gave an object'),
   IncompleteHistoryError: () => new SCANNED.IncompleteHistoryError(2, "draft"),
   InvalidConfigError: () => new workflowAndAgents.InvalidConfigError("config.yaml", [{ ...PROBLEM, path: "agents" }]),
   InvalidInputsError: () => new workflowAndAgents.InvalidInputsError("review", "topic is missing"),
@@ -229,6 +231,25 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   AgentFailedError: () => new engine.AgentFailedError("T1", "draft", "exit 1", "0000000000003"),
   AmbiguousThreadError: () => new engine.AmbiguousThreadError("T", ["T1", "T2"]),
   BrokenChainError: () => new engine.BrokenChainError("0000000000002"),
+  BranchFailedError: () =>
+    new engine.BranchFailedError(
+      {
+        id: "T1",
+        workflow: "review",
+        workflowAddress: "0000000000001",
+        start: "0000000000001",
+        head: "0000000000002",
+        status: "failed",
+        next: "synthesizer",
+        reason: null,
+        stepCount: 1,
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+        forkedFrom: null,
+        usage: protocol.ZERO_USAGE,
+      },
+      { key: "security", thread: "T2", status: "failed" },
+    ),
   BudgetExceededError: () => new engine.BudgetExceededError("T1", "maxSteps", 1, { steps: 1, costUsd: 0, tokens: 0 }),
   CancelPendingError: () => new engine.CancelPendingError("T1", LEASE, 5000),
   EnvironmentError: () => {

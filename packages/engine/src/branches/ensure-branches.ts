@@ -12,7 +12,7 @@ import { compileWorkflow, validateStartInputs } from "@uwf/workflow";
 import { monotonicFactory } from "ulid";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { predictNextRole } from "../routing/predict-next-role.ts";
-import { resolveWorkflow } from "../thread/resolve-workflow.ts";
+import { resolveWorkflow } from "../workflows/resolve-workflow.ts";
 import { describePolicy, readFanOut } from "./read-fan-out.ts";
 
 export interface EnsureBranchesOptions {

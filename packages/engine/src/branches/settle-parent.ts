@@ -29,8 +29,27 @@ export interface SettledParent {
  * is left to them. Whoever finishes or cancels a branch calls this, and so does every touch of the parent.
  */
 export async function settleParent(parentId: string, options: SettleParentOptions): Promise<SettledParent | null> {
-  const { store } = options;
   crashPoint("before-settle");
+  // Two branches ending together both settle: the one that finds the parent's lease taken looks again
+  // shortly, so the last branch's settling is never lost to the other's.
+  for (let attempt = 1; ; attempt++) {
+    const settled = await settleOnce(parentId, options);
+    if (settled !== BUSY) return settled;
+    if (attempt >= SETTLE_ATTEMPTS) {
+      const record = await options.store.refs.getThread(parentId);
+      return record === null ? null : { record, fanOut: null, standings: [] };
+    }
+    await Bun.sleep(SETTLE_RETRY_MS);
+  }
+}
+
+const BUSY = Symbol("busy");
+/** How often, and how far apart, a settle tries a parent whose lease someone else holds (a settle takes milliseconds). */
+const SETTLE_ATTEMPTS = 40;
+const SETTLE_RETRY_MS = 25;
+
+async function settleOnce(parentId: string, options: SettleParentOptions): Promise<SettledParent | null | typeof BUSY> {
+  const { store } = options;
   const before = await store.refs.getThread(parentId);
   if (before === null) return null;
   if (before.status !== "waiting") return { record: before, fanOut: null, standings: [] };
@@ -74,8 +93,8 @@ export async function settleParent(parentId: string, options: SettleParentOption
       },
     );
   } catch (error) {
-    // Someone steps, settles or cancels the parent now: they see the branches as they are.
-    if (error instanceof ThreadBusyError) return { record: before, fanOut: null, standings: [] };
+    // Someone settles the parent now (look again), or steps or cancels it (it no longer waits, then).
+    if (error instanceof ThreadBusyError) return BUSY;
     throw error;
   }
 }

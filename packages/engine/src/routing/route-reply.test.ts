@@ -86,3 +86,46 @@ describe("routeReply", () => {
     expect(routed.problem).toContain('needs the field "comments", which the reply does not set');
   });
 });
+
+describe("routeReply into a fan-out", () => {
+  const fanOut = compileWorkflow(
+    parseWorkflowSource(
+      `
+name: files
+roles: { splitter: { goal: Split. }, fixer: { goal: Fix. }, reducer: { goal: Reduce. } }
+graph:
+  $START: [{ role: splitter, prompt: "Split." }]
+  splitter:
+    - { foreach: files, as: file, branch: { role: fixer, prompt: "Fix {{ file }}" }, join: { role: reducer, prompt: "Sum." } }
+  reducer: [{ role: $END }]
+`,
+      { file: "files.yaml" },
+    ).workflow,
+  );
+  const routeSplit = (output: Record<string, unknown>) => {
+    const time = "2026-01-01T00:00:00.000Z";
+    return routeReply({
+      compiled: fanOut,
+      record: { id: "01J0000000000000000000THRD", workflow: "files" },
+      start,
+      history,
+      step: { role: "splitter", output, body: "", agent: "test", startedAt: time, completedAt: time },
+    });
+  };
+
+  it("routes to the join with the planned branches", async () => {
+    expect(await routeSplit({ files: ["a.ts", "b.ts"] })).toMatchObject({
+      success: true,
+      route: { role: "reducer", prompt: "", fanOut: { kind: "foreach", branches: [{ key: "0" }, { key: "1" }] } },
+    });
+  });
+
+  it("sends a reply whose foreach gives no list back to its agent, naming the field", async () => {
+    expect(await routeSplit({ files: "a.ts" })).toEqual({
+      success: false,
+      retry: true,
+      problem:
+        'routing the reply failed: the fan-out from splitter (edge 0) cannot plan its branches: foreach "files" must give a list, one item per branch, but gave a string ("a.ts")',
+    });
+  });
+});

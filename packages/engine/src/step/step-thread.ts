@@ -94,10 +94,16 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
   try {
     return await stepOnce(options, seen);
   } finally {
-    // A branch that moved settles its parent: its join may be due, or no longer possible.
+    // A branch that finished (or stopped to wait) settles its parent: its join may be due, or no longer possible.
     const branchOf = seen.record?.branchOf;
-    if (branchOf !== undefined) await settleParentAfterBranch(branchOf.thread, options).catch(() => null);
+    if (branchOf !== undefined) await settleParentAfter(branchOf.thread, options);
   }
+}
+
+async function settleParentAfter(parent: string, options: StepThreadOptions): Promise<void> {
+  const branch = await options.store.refs.getThread(options.threadId).catch(() => null);
+  if (branch !== null && (branch.status === "active" || branch.status === "waiting")) return;
+  await settleParentAfterBranch(parent, options).catch(() => null);
 }
 
 /**

@@ -4,7 +4,7 @@ import { type BudgetLimits, type Config, type ThreadRecord, type ThreadStartNode
 import { compileWorkflow, validateStartInputs } from "@uwf/workflow";
 import { resolveThreadBudget } from "../budget/resolve-thread-budget.ts";
 import { predictNextRole } from "../routing/predict-next-role.ts";
-import { resolveWorkflow } from "./resolve-workflow.ts";
+import { resolveWorkflow } from "../workflows/resolve-workflow.ts";
 
 export interface StartThreadOptions {
   store: Store;

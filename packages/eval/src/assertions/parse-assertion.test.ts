@@ -104,7 +104,7 @@ describe("parseAssertionArgument", () => {
 
   it("refuses a status that is no thread status, an empty value, nothing after =, and a bad mapping", () => {
     expect(errorOf(() => parseAssertionArgument("status: finished")).message).toContain(
-      'status "finished" is none of active, suspended, ended, cancelled, failed',
+      'status "finished" is none of active, waiting, suspended, ended, cancelled, failed',
     );
     expect(errorOf(() => parseAssertionArgument("   ")).code).toBe("invalid-assertion");
     expect(errorOf(() => parseAssertionArgument("x=")).message).toBe('assertion "x": nothing follows the `=`');

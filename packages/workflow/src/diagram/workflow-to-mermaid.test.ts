@@ -42,4 +42,60 @@ describe("workflowToMermaid", () => {
     });
     expect(chart).toContain('  role_end -->|"$status: say #quot;hi#quot;"| END\n');
   });
+
+  it("draws a parallel fan-out as a fork to each branch (a role, or a workflow box), each dotted to the join with its policy", () => {
+    const { workflow } = loadWorkflowFile(join(import.meta.dir, "../../test/fixtures/fan-out/review-map.yaml"));
+    expect(workflowToMermaid(workflow)).toBe(`flowchart TD
+  START(("$START"))
+  role_planner["planner"]
+  role_reviewer["reviewer"]
+  role_synthesizer["synthesizer"]
+  END(("$END"))
+  START -->|"new"| role_planner
+  role_planner -->|"$status: ready"| fork_planner_0{{"parallel"}}
+  fork_planner_0 -->|"security"| role_reviewer
+  role_reviewer -.->|"quorum 2"| role_synthesizer
+  fork_planner_0 -->|"speed"| branch_planner_0_speed[["workflow speed-check"]]
+  branch_planner_0_speed -.->|"quorum 2"| role_synthesizer
+  role_planner -->|"$status: trivial"| END
+  role_synthesizer -->|"$status: done"| END
+`);
+  });
+
+  it("draws a foreach fan-out as one branch per item, joining once per role, with failFast in the label", () => {
+    const chart = workflowToMermaid({
+      type: "workflow/1",
+      name: "files",
+      roles: { splitter: { goal: "S." }, fixer: { goal: "F." }, reducer: { goal: "R." } },
+      conditions: {},
+      graph: {
+        $START: [{ role: "splitter", condition: null, status: null, prompt: "Go." }],
+        splitter: [
+          {
+            role: "reducer",
+            condition: null,
+            status: null,
+            prompt: "Sum.",
+            fanOut: {
+              parallel: null,
+              foreach: { expression: 'files[kind = "ts"]', as: "file", branch: { role: "fixer", prompt: "Fix." } },
+              policy: "all",
+              failFast: true,
+              maxConcurrent: 2,
+              onCancel: "cancel",
+            },
+          },
+        ],
+        reducer: [{ role: "$END", condition: null, status: null, prompt: "" }],
+      },
+    });
+    expect(chart).toContain(
+      [
+        '  role_splitter --> fork_splitter_0{{"foreach files[kind = #quot;ts#quot;] as file"}}',
+        '  fork_splitter_0 -->|"each file"| role_fixer',
+        '  role_fixer -.->|"all, failFast"| role_reducer',
+        "  role_reducer --> END",
+      ].join("\n"),
+    );
+  });
 });

@@ -12,9 +12,10 @@ import {
  * A Mermaid flowchart of the graph: `$START` and `$END` as circles, roles as boxes, edges
  * in file order labelled with their condition and status. Node ids are prefixed so a role
  * named `end` (a Mermaid keyword) cannot break the chart. Same workflow, same text. A fan-out
- * edge leads to a fork node (a hexagon), from it to each branch (a rounded box naming its key and
- * role, or a subroutine box for a `workflow:` branch; `foreach` draws one box for every item), and
- * from each branch to the join role, labelled with the join's policy.
+ * edge leads to a fork node (a hexagon: `parallel`, or `foreach EXPRESSION as NAME`), from it to
+ * each branch, labelled with its key (`each NAME` for foreach): a `role:` branch to its role's box, a
+ * `workflow:` branch to a subroutine box naming the workflow; from each branch a dotted arrow to
+ * the join role, labelled with the join's policy.
  */
 export function workflowToMermaid(workflow: WorkflowNode): string {
   const lines = ["flowchart TD", `  ${nodeId(START)}(("${START}"))`];
@@ -40,15 +41,20 @@ function fanOutLines(from: string, index: number, arrow: string, join: string, f
     fanOut.foreach === null
       ? parallelBranches(fanOut).map(([key, target]) => [safeId(key), key, target])
       : [["each", `each ${fanOut.foreach.as}`, fanOut.foreach.branch]];
-  const policy = policyLabel(fanOut);
+  // Each branch target once to the join, dotted: a branch ends with its reply, the role's own edges are not taken.
+  const joined = new Set<string>();
   for (const [id, name, target] of branches) {
-    const branch = `branch_${safeId(from)}_${index}_${id}`;
-    const shape =
-      target.workflow !== undefined
-        ? `[["${escapeLabel(`${name}: workflow ${target.workflow}`)}"]]`
-        : `("${escapeLabel(`${name}: ${target.role ?? ""}`)}")`;
-    lines.push(`  ${fork} --> ${branch}${shape}`);
-    lines.push(`  ${branch} -->|"${escapeLabel(policy)}"| ${nodeId(join)}`);
+    let node: string;
+    if (target.workflow !== undefined) {
+      node = `branch_${safeId(from)}_${index}_${id}`;
+      lines.push(`  ${fork} -->|"${escapeLabel(name)}"| ${node}[["${escapeLabel(`workflow ${target.workflow}`)}"]]`);
+    } else {
+      node = nodeId(target.role ?? "");
+      lines.push(`  ${fork} -->|"${escapeLabel(name)}"| ${node}`);
+    }
+    if (joined.has(node)) continue;
+    joined.add(node);
+    lines.push(`  ${node} -.->|"${escapeLabel(policyLabel(fanOut))}"| ${nodeId(join)}`);
   }
   return lines;
 }

@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { copyStore, openFileStore, openPostgresStore, type Store } from "../packages/cas/src/index.ts";
 import { startTestPostgres } from "../packages/cas/src/testing/index.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
+import { checkBranchTargets, measureBranches } from "./lib/branch-benchmarks.ts";
 import { measureEnumValidation, writeEnumWorkflow } from "./lib/enum-workflow.ts";
 import { checkEvalTargets, measureEvalScoring } from "./lib/eval-benchmarks.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
@@ -80,6 +81,8 @@ const plan = smoke
       uiApiRuns: 5,
       // Issue 30: steps by separate `uwf step` processes, timed to the live feed.
       liveSteps: 5,
+      // Issue 31: rounds of the branch benchmarks (the fan-out's have three times as many).
+      branchRuns: 1,
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -105,6 +108,7 @@ const plan = smoke
       suiteRuns: 5,
       uiApiRuns: 30,
       liveSteps: 30,
+      branchRuns: 5,
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -379,6 +383,17 @@ async function runSuite(): Promise<BenchResults> {
     progress,
   });
 
+  progress(
+    "branches: a 100-branch fan-out, 100 branches joined against 100 forks stepped, the join's reads (issue 31)",
+  );
+  const branches = await measureBranches({
+    binary,
+    temporaryRoot,
+    environment,
+    runs: plan.branchRuns,
+    progress,
+  });
+
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);
   progress(
@@ -465,6 +480,7 @@ async function runSuite(): Promise<BenchResults> {
     enumValidation,
     evalScoring: evaluation,
     suite,
+    branches,
     uiApi,
     live,
     targets: [
@@ -473,6 +489,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkWorkerTargets(workers),
       ...checkEvalTargets(evaluation),
       ...checkSuiteTargets(suite),
+      ...checkBranchTargets(branches),
       ...checkUiApiTargets(uiApi),
       ...checkLiveTargets(live),
     ],

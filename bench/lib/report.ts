@@ -1,4 +1,6 @@
 /** The benchmark's results as data, as a markdown table and as a list of targets met or missed. */
+
+import type { BranchBenchResult } from "./branch-benchmarks.ts";
 import type { EnumValidationResult } from "./enum-workflow.ts";
 import type { EvalScoringResult } from "./eval-benchmarks.ts";
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
@@ -66,6 +68,8 @@ export interface BenchResults {
   uiApi: UiApiResult;
   /** Issue 29: a suite of 100 scripted runs (runSuite, in-process) against `step - --all --parallel 4` of the same threads. */
   suite: SuiteBenchResult;
+  /** Issue 31: a 100-branch fan-out made, 100 branches joined against 100 forks stepped, the join's reads. */
+  branches: BranchBenchResult;
   /** Issue 30: a step recorded by a separate `uwf step` process, timed to the store's change feed. */
   live: LiveLatencyRun[];
   targets: TargetCheck[];
@@ -137,6 +141,8 @@ export function formatResults(results: BenchResults): string {
     "|---|--:|",
     `| runSuite in one process: threads started and stepped | ${results.suite.suite.medianMs} (${results.suite.suite.minMs}–${results.suite.suite.maxMs}) |`,
     `| \`uwf step - --all --parallel ${results.suite.parallel}\` over the same threads, started beforehand | ${results.suite.stepBatch.medianMs} (${results.suite.stepBatch.minMs}–${results.suite.stepBatch.maxMs}) |`,
+    "",
+    ...formatBranches(results.branches),
     "",
     ...formatLiveLatency(results.live),
     "",
@@ -345,4 +351,21 @@ export function checkWorkerTargets(workers: BenchResults["workers"]): TargetChec
     }
   }
   return targets;
+}
+
+function formatBranches(result: BranchBenchResult): string[] {
+  const span = (summary: Summary) => `${summary.medianMs} (${summary.minMs}–${summary.maxMs})`;
+  return [
+    `| branches (issue 31), ${result.branches} role branches, --parallel ${result.parallel} | median ms (min–max) |`,
+    "|---|--:|",
+    `| \`uwf step PARENT\`: the fan-out step and its ${result.branches} branch threads (${result.fanOutFloorMultiple}× the floor) | ${span(result.fanOut)} |`,
+    `| \`uwf fork HEAD --count ${result.branches}\`, for reference | ${span(result.fork100)} |`,
+    `| floor (\`bun -e 0\`), measured with the two above | ${span(result.floor)} |`,
+    `| \`uwf step PARENT --all --parallel ${result.parallel}\`: ${result.branches} branch steps and the join | ${span(result.joinAll)} |`,
+    `| \`uwf step - --all --parallel ${result.parallel}\` of ${result.branches} forks at a thread's first step, plus \`uwf step\` of one more | ${span(result.forksPlusOne)} |`,
+    ...result.join.map(
+      (entry) =>
+        `| the join step of ${entry.branches} branches of ${entry.ownSteps} own step${entry.ownSteps === 1 ? "" : "s"} each, in-process (${entry.reads} nodes read) | ${span(entry.step)} |`,
+    ),
+  ];
 }

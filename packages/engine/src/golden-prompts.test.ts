@@ -22,7 +22,7 @@ const INPUTS: Record<string, Record<string, unknown>> = { "review-pr": { repo: "
 const ANSWER = "Frontend developers who have never used the tool.";
 
 interface Scenario {
-  steps: Array<{ role: string; output?: Record<string, unknown>; body?: string }>;
+  steps: Array<{ role: string; output?: Record<string, unknown>; body?: string; branch?: string }>;
 }
 
 /** Runs a scenario with the scripted agent on a memory store and a clock that ticks a second a call. */
@@ -55,9 +55,14 @@ async function runScenario(name: string, scenario: Scenario, answer?: string) {
       ...(INPUTS[name] === undefined ? {} : { inputs: INPUTS[name] }),
       newId: () => "01KG0000000000000000000000",
     });
+    let branches = 0;
     const step = {
       ...common,
       threadId: record.id,
+      // Branch threads get ids in order, so that the join's prompt (which names them) is the same every run.
+      newId: () => `01KG0000000000000000BR${String(++branches).padStart(4, "0")}`,
+      // One branch at a time, so the clock's ticks (which the prompts show) come in one order.
+      parallel: 1,
       signal: new AbortController().signal,
       host: "golden",
       onProgress: () => {},
@@ -82,7 +87,15 @@ async function storedPrompt(store: Store, run: string): Promise<string> {
 async function goldenPrompts(name: string): Promise<Map<string, string>> {
   const loaded = await safeLoadScenario(join(EXAMPLES, `${name}.scenario.yaml`));
   if (!loaded.success) throw loaded.error;
-  const scenario: Scenario = { steps: loaded.value.steps.map(({ role, output, body }) => ({ role, output, body })) };
+  const scenario: Scenario = {
+    steps: loaded.value.steps.map(({ role, output, body, branch }) => ({
+      role,
+      output,
+      body,
+      // A fan-out's branch entries keep their key: they are played by the branches, apart from the main sequence.
+      ...(branch === null ? {} : { branch }),
+    })),
+  };
   const { store, head, workflow } = await runScenario(name, scenario);
   const chain = await readChain(store, head);
   const history = await loadHistory(store.objects, chain);

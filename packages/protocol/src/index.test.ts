@@ -144,6 +144,7 @@ describe("the @uwf/protocol entry", () => {
       "outcomeAssertionSchema",
       "outcomeEdgeSchema",
       "outputNodeSchema",
+      "parallelBranches",
       "plannedBranchSchema",
       "presetAgentSpecSchema",
       "pricesSchema",

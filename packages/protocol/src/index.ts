@@ -398,6 +398,7 @@ export {
   type JoinPolicy,
   joinInputSchema,
   joinPolicySchema,
+  parallelBranches,
 } from "./workflow/fan-out.ts";
 export { END, isObjectPrototypeName, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./workflow/graph-names.ts";
 export {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { logResultSchema, readResultSchema, stepResultSchema } from "@uwf/protocol";
+import { listResultSchema, logResultSchema, readResultSchema, stepResultSchema } from "@uwf/protocol";
 import { EXAMPLES, runExampleArgs, useTempHome } from "../helpers/temp-home.ts";
 
 const REPOSITORY = join(EXAMPLES, "..");
@@ -40,6 +40,30 @@ describe("the examples", () => {
     ]);
     const read = await temp.uwf(["read", run.thread]);
     expect(read.stdout).toContain("checks: all passed");
+  });
+
+  it("run the change review: three reviewers at once in branch threads, then the synthesizer's join", async () => {
+    const result = await temp.uwf(runExampleArgs("review-change", "Add rate limiting to the login endpoint"));
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const run = stepResultSchema.parse(result.json());
+    expect(run.status).toBe("ended");
+    expect(run.steps.map((step) => [step.role, step.status])).toEqual([
+      ["summarizer", "summarized"],
+      ["synthesizer", "changes-requested"],
+    ]);
+    const listed = listResultSchema.parse((await temp.uwf(["list", "--json"])).json());
+    const branches = listed.threads.filter((thread) => thread.branchOf?.thread === run.thread);
+    expect(branches.map((branch) => [branch.branchOf?.branch, branch.status, branch.outcome?.status]).sort()).toEqual([
+      ["readability", "ended", "approve"],
+      ["security", "ended", "approve"],
+      ["tests", "ended", "concerns"],
+    ]);
+    // The synthesizer was asked with every review, in the order the workflow names them.
+    const read = await temp.uwf(["read", run.thread]);
+    expect(read.stdout).toContain(
+      "- security: approve\n> - tests: concerns (src/auth/rate-limit.ts: nothing tests that the bucket refills after a minute)\n> - readability: approve",
+    );
   });
 
   it("keep the newest steps within the read quota and say how to see the rest", async () => {

@@ -84,6 +84,68 @@ describe("branches", () => {
     }
   });
 
+  it("keeps named branches in the order they are written, though the stored workflow's maps are sorted", async () => {
+    const kit = createEngineTestKit();
+    try {
+      const source = readFileSync(REVIEW, "utf8")
+        .replace("        security: {", "        zulu: {")
+        .replace("        speed: {", "        alpha: {")
+        .replace("        style: {", "        mike: {");
+      const file = join(kit.home, "review-order.yaml");
+      writeFileSync(file, source);
+      const agent = kit.scriptedAgent([
+        { role: "planner", output: { $status: "ready", plan: "p" } },
+        { role: "synthesizer", output: { $status: "merged", summary: "s" } },
+        { role: "reviewer", branch: "*", output: { $status: "approve", verdict: "ok" } },
+      ]);
+      const parent = await kit.startThread({ workflow: file });
+      const done = await stepUntilDone({
+        ...kit.stepOptions(parent.id, { defaultAgent: agent }),
+        maxSteps: Number.POSITIVE_INFINITY,
+      });
+      expect(done.record.status).toBe("ended");
+      expect((await kit.store.refs.listBranches(parent.id)).map((link) => link.key)).toEqual(["zulu", "alpha", "mike"]);
+      const joinStep = await headNode(kit.store, done.record);
+      expect(joinStep.edgePrompt).toContain("Merge the reviews: zulu=ok alpha=ok mike=ok");
+      const results = (await kit.store.objects.get(joinStep.joined as string)) as JoinedBranchesNode;
+      expect(results.results.map((result) => result.key)).toEqual(["zulu", "alpha", "mike"]);
+    } finally {
+      kit.cleanup();
+    }
+  });
+
+  it("steps a wide fan-out's branches reading each branch's record a few times, not every branch per step", async () => {
+    const kit = createEngineTestKit();
+    try {
+      const width = 40;
+      const files = Array.from({ length: width }, (_, index) => ({ path: `f${index}.ts` }));
+      const agent = kit.scriptedAgent([
+        { role: "splitter", output: { files } },
+        { role: "reducer", output: { summary: "done" } },
+        { role: "fixer", branch: "*", output: { fixed: true } },
+      ]);
+      const parent = await kit.startThread({ workflow: FILES, limits: { maxSteps: 100 } });
+      const step = kit.stepOptions(parent.id, { defaultAgent: agent, parallel: 4 });
+      await stepThread(step);
+      let reads = 0;
+      const counting: Store = {
+        ...kit.store,
+        refs: Object.assign(Object.create(kit.store.refs), {
+          getThread: (id: string) => {
+            reads++;
+            return kit.store.refs.getThread(id);
+          },
+        }),
+      };
+      const done = await stepUntilDone({ ...step, store: counting, maxSteps: Number.POSITIVE_INFINITY });
+      expect(done.record.status).toBe("ended");
+      // Reading every branch before and after each branch step (the budget, the settle) was width² reads.
+      expect(reads).toBeLessThan(width * 12);
+    } finally {
+      kit.cleanup();
+    }
+  });
+
   it("makes a foreach fan-out's branches in item order, at most maxConcurrent at a time, and joins all-settled", async () => {
     const kit = createEngineTestKit();
     try {
@@ -188,6 +250,8 @@ describe("branches", () => {
       expect(round.record.status).toBe("failed");
       expect(round.record.failure?.code).toBe("branch-failed");
       expect(round.record.failure?.message).toContain("branch security");
+      // The error names the branch, whichever step saw the parent fail (here the branch's own step settled it).
+      expect((round.error as BranchFailedError).data).toMatchObject({ branch: "security", status: "failed" });
     } finally {
       kit.cleanup();
     }
@@ -230,6 +294,22 @@ describe("branches", () => {
       });
       expect(resumed.error).toBeUndefined();
       expect(resumed.record.status).toBe("ended");
+    } finally {
+      kit.cleanup();
+    }
+  });
+
+  it("never starts more branch steps at once than the parent's budget has left", async () => {
+    const kit = createEngineTestKit();
+    try {
+      // Three branches stepped four at a time against a budget with two steps left after the fan-out step.
+      const parent = await kit.startThread({ workflow: REVIEW, limits: { maxSteps: 3 } });
+      const step = kit.stepOptions(parent.id, { defaultAgent: REVIEW_AGENT, parallel: 4 });
+      const done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY });
+      expect(done.record).toMatchObject({ status: "suspended", reason: "budget" });
+      const statuses = (await branchesOf(kit.store, parent)).map((branch) => branch.status);
+      expect(statuses.filter((status) => status === "ended")).toHaveLength(2);
+      expect(statuses.filter((status) => status === "active")).toHaveLength(1);
     } finally {
       kit.cleanup();
     }

@@ -20,6 +20,11 @@ export type JoinDecision =
 
 const SETTLED: ReadonlySet<ThreadStatus | null> = new Set(["ended", "failed", "cancelled", null]);
 
+/** A branch the join no longer waits for: ended, failed, cancelled, or gone (null). */
+export function isSettled(status: ThreadStatus | null): boolean {
+  return SETTLED.has(status);
+}
+
 /**
  * DESIGN §4's join policies: `all` (every branch ended; a failed or cancelled one fails the join once
  * the others settle, or at once with `failFast`), `all-settled` (every branch ended, failed or was

@@ -1,11 +1,13 @@
 import type { Store } from "@uwf/cas";
 import {
   type BudgetLimit,
+  type BudgetLimits,
   type BudgetSpent,
   budgetSpent,
   findExceededLimit,
   mergeBudgetLimits,
   type ThreadRecord,
+  type Usage,
 } from "@uwf/protocol";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { ownBranchSteps } from "./branch-steps.ts";
@@ -26,6 +28,41 @@ export async function spentWithBranches(store: Store, parent: ThreadRecord): Pro
     spent.costUsd += own.costUsd;
   }
   return spent;
+}
+
+/**
+ * The spend of a parent with its branches, kept up to date by one call stepping its branches: read once,
+ * then each branch step this call ran added to it, so a check before each branch step reads no record
+ * (reading every branch before every step made a 100-branch fan-out's steps quadratic in reads).
+ * Steps of the parent's branches by other processes meanwhile are seen at the next read.
+ */
+export class ParentSpend {
+  private readonly limits: BudgetLimits | null;
+  private readonly spent: BudgetSpent;
+
+  private constructor(limits: BudgetLimits | null, spent: BudgetSpent) {
+    this.limits = limits;
+    this.spent = spent;
+  }
+
+  static async read(store: Store, parent: ThreadRecord): Promise<ParentSpend> {
+    if (parent.budget === undefined) return new ParentSpend(null, { steps: 0, tokens: 0, costUsd: 0 });
+    return new ParentSpend(mergeBudgetLimits(parent.budget), await spentWithBranches(store, parent));
+  }
+
+  /** A branch step that ran: one step, and its agent's usage. */
+  add(usage: Usage | null): void {
+    this.spent.steps += 1;
+    if (usage === null) return;
+    this.spent.tokens += usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+    this.spent.costUsd += usage.costUsd;
+  }
+
+  /** The limit reached with `inFlight` more branch steps counted as spent (each as one step), or null. */
+  reached(inFlight: number): BudgetLimit | null {
+    if (this.limits === null) return null;
+    return findExceededLimit(this.limits, { ...this.spent, steps: this.spent.steps + inFlight });
+  }
 }
 
 /**

@@ -1,11 +1,13 @@
-import type { BranchesJoinedEvent, ThreadFailure, ThreadRecord } from "@uwf/protocol";
+import type { BranchLink } from "@uwf/cas";
+import type { BranchesJoinedEvent, FanOutNode, ThreadFailure, ThreadRecord } from "@uwf/protocol";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { cancelThread } from "../lease/cancel-thread.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { withThreadLease } from "../lease/with-thread-lease.ts";
 import { crashPoint } from "./crash-point.ts";
 import { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./ensure-branches.ts";
-import { type BranchStanding, decideJoin } from "./join-policy.ts";
+import { type BranchStanding, decideJoin, isSettled } from "./join-policy.ts";
+import { readFanOut } from "./read-fan-out.ts";
 
 export interface SettleParentOptions extends EnsureBranchesOptions {
   host: string;
@@ -97,9 +99,45 @@ async function settleOnce(parentId: string, options: SettleParentOptions): Promi
   }
 }
 
+/**
+ * settleParent for whoever just moved one branch (its step, its end, its worker): first, without the
+ * parent's lease, whether the join is plainly still pending — for `all` and `all-settled` one unsettled
+ * branch is enough, looked for from the last branch (the likeliest still running), so each of a large
+ * fan-out's branch steps reads a record or two and writes nothing instead of taking the lease and
+ * reading every branch. Otherwise (or when branches are missing) settleParent decides under the lease.
+ */
+export async function settleParentAfterBranch(parentId: string, options: SettleParentOptions): Promise<void> {
+  const { store } = options;
+  const parent = await store.refs.getThread(parentId);
+  if (parent === null || parent.status !== "waiting") return;
+  const plan = await readFanOut(store.objects, parent.head);
+  if (plan !== null) {
+    const links = await store.refs.listBranches(parent.id, parent.stepCount);
+    if (links.length >= plan.branches.length && (await plainlyPending(options, plan, links))) return;
+  }
+  await settleParent(parentId, options);
+}
+
+async function plainlyPending(
+  options: Pick<SettleParentOptions, "store">,
+  plan: FanOutNode,
+  links: readonly BranchLink[],
+): Promise<boolean> {
+  const { join } = plan;
+  if (join.policy === "all-settled" || (join.policy === "all" && !join.failFast)) {
+    for (let index = links.length - 1; index >= 0; index--) {
+      const status = (await options.store.refs.getThread((links[index] as BranchLink).thread))?.status ?? null;
+      if (!isSettled(status)) return true;
+    }
+    return false;
+  }
+  const standings = await readStandings(options, { links });
+  return decideJoin(join, standings).kind === "pending";
+}
+
 export async function readStandings(
   options: Pick<SettleParentOptions, "store">,
-  fanOut: FanOutState,
+  fanOut: { links: readonly BranchLink[] },
 ): Promise<BranchStanding[]> {
   return Promise.all(
     fanOut.links.map(async (link) => ({

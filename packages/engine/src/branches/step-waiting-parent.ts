@@ -3,7 +3,7 @@ import { BranchFailedError } from "../errors/branch-failed-error.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import type { FanOutState } from "./ensure-branches.ts";
 import type { BranchStanding } from "./join-policy.ts";
-import { suspendParentAtBudget } from "./parent-budget.ts";
+import { ParentSpend, suspendParentAtBudget } from "./parent-budget.ts";
 import { type SettleParentOptions, settleParent } from "./settle-parent.ts";
 
 /** How many branches one step of a waiting parent steps at once when neither `--parallel` nor the fan-out's `maxConcurrent` says. */
@@ -51,7 +51,7 @@ export async function stepWaitingParent(
 ): Promise<WaitingParentStep> {
   const settled = await settleParent(parent.id, options);
   const record = settled?.record ?? parent;
-  if (record.status === "failed") throw new BranchFailedError(record, brokenBranch(settled?.standings ?? []));
+  if (record.status === "failed") throw await branchFailed(options, record, settled?.standings ?? []);
   if (record.status !== "waiting" || settled?.fanOut === null || settled === null) {
     return { record, branches: [], blocked: false, progressed: false, suspended: [] };
   }
@@ -67,28 +67,43 @@ export async function stepWaitingParent(
   const outcomes: BranchStepOutcome[] = [];
   let atBudget: ThreadRecord | null = null;
   let next = 0;
+  // Every branch's spend counts against the parent's budget: read once, then each step of this call added.
+  const spend = await ParentSpend.read(options.store, record);
+  // Branch steps this call has started and not finished (or is about to start): each counts against the
+  // budget as a step spent, else lanes checking at once would all start and overshoot the limit.
+  let inFlight = 0;
+  let stoppedForBudget = false;
   const lanes = Array.from({ length: Math.min(width, Math.max(1, chosen.length)) }, async () => {
-    while (atBudget === null) {
-      // Every branch's spend counts against the parent's budget: at its limit, no branch step starts.
-      const reached = await suspendParentAtBudget(options.store, record, options.now());
-      if (reached !== null) {
-        atBudget = reached.record;
+    while (atBudget === null && !stoppedForBudget) {
+      if (spend.reached(inFlight) !== null) {
+        // At its limit no branch step starts; the parent is suspended once the steps in flight have ended.
+        stoppedForBudget = true;
         break;
       }
       const branch = chosen[next++];
       if (branch === undefined) break;
-      outcomes.push(await options.stepBranch(branch.thread));
+      inFlight++;
+      try {
+        const outcome = await options.stepBranch(branch.thread);
+        outcomes.push(outcome);
+        if ("step" in outcome && outcome.step !== null) spend.add(outcome.step.usage);
+      } finally {
+        inFlight--;
+      }
     }
   });
   await Promise.all(lanes);
+  if (stoppedForBudget) {
+    // Read again: the parent is suspended only if what it and its branches spent reaches a limit.
+    atBudget = (await suspendParentAtBudget(options.store, record, options.now()))?.record ?? null;
+  }
   if (atBudget !== null) {
     return { record: atBudget, branches: outcomes, blocked: false, progressed: outcomes.length > 0, suspended };
   }
   const after = await settleParent(parent.id, options);
   const latest = after?.record ?? record;
   // The branch steps that failed the join are still reported beside the failure.
-  const failure =
-    latest.status === "failed" ? new BranchFailedError(latest, brokenBranch(after?.standings ?? [])) : undefined;
+  const failure = latest.status === "failed" ? await branchFailed(options, latest, after?.standings ?? []) : undefined;
   const stepped = outcomes.filter((outcome) => !("error" in outcome) || !(outcome.error instanceof ThreadBusyError));
   return {
     record: latest,
@@ -100,14 +115,38 @@ export async function stepWaitingParent(
   };
 }
 
+/**
+ * The error for a parent its join failed, naming the branch that broke it. The branches are read again
+ * when the settle that failed it was another's (a branch's own step settles its parent): then this
+ * step saw the parent already failed, with no standings of its own.
+ */
+async function branchFailed(
+  options: Pick<StepWaitingParentOptions, "store">,
+  record: ThreadRecord,
+  standings: readonly BranchStanding[],
+): Promise<BranchFailedError> {
+  let seen = standings;
+  if (seen.length === 0) {
+    const links = await options.store.refs.listBranches(record.id, record.stepCount);
+    seen = await Promise.all(
+      links.map(async (link) => ({
+        key: link.key,
+        thread: link.thread,
+        status: (await options.store.refs.getThread(link.thread))?.status ?? null,
+      })),
+    );
+  }
+  return new BranchFailedError(record, brokenBranch(seen));
+}
+
+/** The branch that broke the join: a failed one before a cancelled one (failFast cancels the rest after it). */
 function brokenBranch(standings: readonly BranchStanding[]): BranchStanding | null {
-  return (
-    standings.find(
-      (branch) =>
-        branch.status !== "ended" &&
-        branch.status !== "active" &&
-        branch.status !== "waiting" &&
-        branch.status !== "suspended",
-    ) ?? null
+  const broken = standings.filter(
+    (branch) =>
+      branch.status !== "ended" &&
+      branch.status !== "active" &&
+      branch.status !== "waiting" &&
+      branch.status !== "suspended",
   );
+  return broken.find((branch) => branch.status === "failed") ?? broken[0] ?? null;
 }

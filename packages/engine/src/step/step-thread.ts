@@ -13,7 +13,7 @@ import { crashPoint } from "../branches/crash-point.ts";
 import { ensureBranches } from "../branches/ensure-branches.ts";
 import { spentWithBranches } from "../branches/parent-budget.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
-import { settleParent } from "../branches/settle-parent.ts";
+import { settleParentAfterBranch } from "../branches/settle-parent.ts";
 import { stepWaitingParent, type WaitingParentStep } from "../branches/step-waiting-parent.ts";
 import { BranchFailedError } from "../errors/branch-failed-error.ts";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
@@ -103,7 +103,7 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
 async function settleParentAfter(parent: string, options: StepThreadOptions): Promise<void> {
   const branch = await options.store.refs.getThread(options.threadId).catch(() => null);
   if (branch !== null && (branch.status === "active" || branch.status === "waiting")) return;
-  await settleParent(parent, options).catch(() => null);
+  await settleParentAfterBranch(parent, options).catch(() => null);
 }
 
 /**

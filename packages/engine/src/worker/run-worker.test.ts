@@ -4,12 +4,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createMemoryStore, type Store } from "@uwf/cas";
 import { type CliEvent, type Config, defaultConfig, type ThreadRecord } from "@uwf/protocol";
+import { stepThread } from "../step/step-thread.ts";
 import { startThread } from "../thread/start-thread.ts";
 import { type RunWorkerOptions, runWorker } from "./run-worker.ts";
 
 const FIXTURES = resolve(import.meta.dir, "../../test/fixtures");
 const LINEAR = join(FIXTURES, "linear.yaml");
 const SCRIPTED = `scripted:${join(FIXTURES, "linear.scenario.yaml")}`;
+const REVIEW = join(FIXTURES, "review-fan-out.yaml");
+const REVIEW_AGENT = `scripted:${join(FIXTURES, "review-fan-out.scenario.yaml")}`;
 /** An agent that fails every step: exit 3. */
 const FAILING: Config = {
   ...defaultConfig(),
@@ -25,12 +28,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-async function start(queued: boolean, config: Config = defaultConfig()): Promise<ThreadRecord> {
+async function start(queued: boolean, config: Config = defaultConfig(), workflow = LINEAR): Promise<ThreadRecord> {
   const id = `01JW0RKER${String(ids++).padStart(17, "0")}`;
   return startThread({
     store,
     config,
-    workflowReference: LINEAR,
+    workflowReference: workflow,
     prompt: "Write hello.txt",
     threadCwd: undefined,
     queued,
@@ -87,6 +90,41 @@ describe("runWorker", () => {
     expect(events.at(-2)).toMatchObject({ type: "thread-released", status: "cancelled", reason: "cancelled" });
     expect(await store.refs.getThread(thread.id)).toMatchObject({ status: "cancelled", stepCount: 0 });
     expect(await store.refs.listLeases()).toEqual([]);
+  });
+
+  it("with --once, claims the work its idle pass made (branches a crash left unmade), and runs it before stopping", async () => {
+    const parent = await start(true, defaultConfig(), REVIEW);
+    // The fan-out step recorded, its branches lost, as when the process was killed between the two.
+    const crashing: Store = {
+      ...store,
+      refs: Object.assign(Object.create(store.refs), {
+        createBranches: async () => {
+          throw new Error("killed");
+        },
+      }),
+    };
+    const step = {
+      store: crashing,
+      config: defaultConfig(),
+      home,
+      now: () => new Date(),
+      threadId: parent.id,
+      defaultAgent: REVIEW_AGENT,
+      signal: new AbortController().signal,
+      host: "here",
+      onProgress: () => {},
+      onStderr: () => {},
+    };
+    await expect(stepThread(step)).rejects.toThrow("killed");
+    expect(await store.refs.getThread(parent.id)).toMatchObject({ status: "waiting", queued: true });
+    expect(await store.refs.listBranches(parent.id)).toEqual([]);
+
+    const { done } = work({ defaultAgent: REVIEW_AGENT });
+    expect(await done).toMatchObject({ reason: "idle" });
+    expect(await store.refs.getThread(parent.id)).toMatchObject({ status: "ended", stepCount: 2 });
+    const links = await store.refs.listBranches(parent.id);
+    expect(links.map((link) => link.key)).toEqual(["security", "speed", "style"]);
+    for (const link of links) expect(await store.refs.getThread(link.thread)).toMatchObject({ status: "ended" });
   });
 
   it("steps every queued thread to its end, and leaves threads started without --queue alone", async () => {

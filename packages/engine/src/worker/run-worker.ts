@@ -164,10 +164,15 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
       threadFinished = Promise.withResolvers<void>();
       let idle = false;
       while (!stop.aborted && running.size < Math.min(concurrency, stepsLeft())) {
-        const claimed = await claim();
+        let claimed = await claim();
+        if (claimed === null) {
+          // The idle pass may make work (branches a crash left unmade, a parent ready for its join): claim it
+          // now, so that a `--once` worker does not stop with it undone.
+          await settleWaitingParents();
+          claimed = await claim();
+        }
         if (claimed === null) {
           idle = true;
-          await settleWaitingParents();
           break;
         }
         work(claimed);

@@ -1,6 +1,6 @@
 import type { ClaimedThread, Store } from "@uwf/cas";
 import type { CliEvent, Config, THREAD_RELEASE_REASONS, ThreadRecord } from "@uwf/protocol";
-import { type SettleParentOptions, settleParent } from "../branches/settle-parent.ts";
+import { type SettleParentOptions, settleParent, settleParentAfterBranch } from "../branches/settle-parent.ts";
 import { classifyStepFailure } from "../errors/classify-step-failure.ts";
 import { holdLease, honourCancelRequest, type LeaseHold, stopReplacedAgent } from "../lease/with-thread-lease.ts";
 import { describeFailure, failThread } from "../step/fail-thread.ts";
@@ -87,8 +87,11 @@ export async function workClaimedThread(options: WorkClaimedThreadOptions): Prom
   }
   // A branch that moved settles its parent (the last one needed queues the join); a parent that fanned out has its branches made.
   const { branchOf } = outcome.record;
-  const settled = branchOf?.thread ?? (outcome.record.status === "waiting" ? outcome.record.id : null);
-  if (settled !== null) await settleParent(settled, settleOptions(options)).catch(() => null);
+  if (branchOf !== undefined) {
+    await settleParentAfterBranch(branchOf.thread, settleOptions(options)).catch(() => null);
+  } else if (outcome.record.status === "waiting") {
+    await settleParent(outcome.record.id, settleOptions(options)).catch(() => null);
+  }
   const { record } = outcome;
   await options.emit({
     type: "thread-released",

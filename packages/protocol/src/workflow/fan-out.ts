@@ -65,6 +65,11 @@ export const fanOutInputFields = {
 export const fanOutSchema = z
   .object({
     parallel: z.record(z.string(), branchTargetSchema).nullable(),
+    /**
+     * `parallel`'s keys in the order they were written: the stored workflow is canonical JSON, whose
+     * maps come back sorted by key, and branches run, join and are shown in declaration order.
+     */
+    keys: z.array(z.string()).optional(),
     foreach: z.object({ expression: z.string(), as: z.string(), branch: branchTargetSchema }).strict().nullable(),
     policy: joinPolicySchema,
     failFast: z.boolean(),
@@ -73,3 +78,10 @@ export const fanOutSchema = z
   })
   .strict();
 export type FanOut = z.infer<typeof fanOutSchema>;
+
+/** A fan-out's named branches in declaration order (`keys`), else in the map's own order. */
+export function parallelBranches(fanOut: FanOut): [string, BranchTarget][] {
+  const parallel = fanOut.parallel ?? {};
+  const keys = (fanOut.keys ?? Object.keys(parallel)).filter((key) => parallel[key] !== undefined);
+  return keys.map((key) => [key, parallel[key] as BranchTarget]);
+}

@@ -151,6 +151,7 @@ function normalizeFanOut(target: TransitionInput | StatusTargetInput): FanOut | 
   if (target.parallel === undefined && target.foreach === undefined) return null;
   return {
     parallel: target.parallel ?? null,
+    ...(target.parallel === undefined ? {} : { keys: Object.keys(target.parallel) }),
     foreach:
       target.foreach === undefined
         ? null

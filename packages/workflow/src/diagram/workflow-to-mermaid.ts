@@ -1,4 +1,12 @@
-import { type BranchTarget, END, type FanOut, START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import {
+  type BranchTarget,
+  END,
+  type FanOut,
+  parallelBranches,
+  START,
+  type Transition,
+  type WorkflowNode,
+} from "@uwf/protocol";
 
 /**
  * A Mermaid flowchart of the graph: `$START` and `$END` as circles, roles as boxes, edges
@@ -31,7 +39,7 @@ function fanOutLines(from: string, index: number, arrow: string, join: string, f
   const lines = [`  ${nodeId(from)} ${arrow} ${fork}{{"${escapeLabel(forkLabel)}"}}`];
   const branches: [string, string, BranchTarget][] =
     fanOut.foreach === null
-      ? Object.entries(fanOut.parallel ?? {}).map(([key, target]) => [safeId(key), key, target])
+      ? parallelBranches(fanOut).map(([key, target]) => [safeId(key), key, target])
       : [["each", `each ${fanOut.foreach.as}`, fanOut.foreach.branch]];
   // Each branch target once to the join, dotted: a branch ends with its reply, the role's own edges are not taken.
   const joined = new Set<string>();

@@ -1,9 +1,21 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
+import { type FanOut, parallelBranches } from "@uwf/protocol";
 import { loadWorkflowFile } from "./load-workflow-file.ts";
 import { safeParseWorkflowSource } from "./parse-workflow-source.ts";
 
 const FIXTURES = join(import.meta.dir, "../../test/fixtures/fan-out");
+
+/** A value as the store gives it back: canonical JSON, every map's keys sorted. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
 
 describe("loading fan-out edges", () => {
   it("normalises a $status map fan-out: the join's role and prompt on the edge, branches and policy in fanOut", () => {
@@ -20,6 +32,7 @@ describe("loading fan-out edges", () => {
             security: { role: "reviewer", prompt: "Review {{ plan }} for security" },
             speed: { workflow: "speed-check", prompt: "Time {{ plan }}", inputs: { target: "{{ plan }}", runs: 3 } },
           },
+          keys: ["security", "speed"],
           foreach: null,
           policy: { quorum: 2 },
           failFast: false,
@@ -31,6 +44,32 @@ describe("loading fan-out edges", () => {
     ]);
     // Branch keys keep their declaration order.
     expect(Object.keys(workflow.graph.planner?.[0]?.fanOut?.parallel ?? {})).toEqual(["security", "speed"]);
+  });
+
+  it("keeps named branches in declaration order once stored, where canonical JSON sorts a map's keys", () => {
+    const parsed = safeParseWorkflowSource(
+      `
+name: t
+roles:
+  planner: { goal: P. }
+  reviewer: { goal: R. }
+  synthesizer: { goal: S. }
+graph:
+  $START: [{ role: planner, prompt: "Go." }]
+  planner:
+    - parallel:
+        zulu: { role: reviewer, prompt: Z. }
+        alpha: { role: reviewer, prompt: A. }
+        mike: { role: reviewer, prompt: M. }
+      join: { role: synthesizer, prompt: Merge. }
+`,
+      { file: "t.yaml" },
+    );
+    if (!parsed.success) throw new Error(parsed.error.problems.map((problem) => problem.message).join("; "));
+    const stored = sortedKeys(parsed.value.workflow) as typeof parsed.value.workflow;
+    const fanOut = stored.graph.planner?.[0]?.fanOut as FanOut;
+    expect(Object.keys(fanOut.parallel ?? {})).toEqual(["alpha", "mike", "zulu"]);
+    expect(parallelBranches(fanOut).map(([key]) => key)).toEqual(["zulu", "alpha", "mike"]);
   });
 
   it("normalises a list-style foreach with defaults (policy all, onCancel cancel) and keeps other edges as they were", () => {

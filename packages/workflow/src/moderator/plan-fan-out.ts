@@ -1,4 +1,11 @@
-import { type BranchTarget, type FanOut, messageOf, type PlannedBranch, type WorkflowNode } from "@uwf/protocol";
+import {
+  type BranchTarget,
+  type FanOut,
+  messageOf,
+  type PlannedBranch,
+  parallelBranches,
+  type WorkflowNode,
+} from "@uwf/protocol";
 import { FanOutError } from "../errors/fan-out-error.ts";
 import { compileCondition, describeJsonataError, type JsonataCondition } from "./compile-condition.ts";
 import type { CompiledEdge } from "./compile-workflow.ts";
@@ -50,7 +57,7 @@ export async function planFanOut(options: PlanFanOutOptions): Promise<PlannedFan
       );
     }
   } else {
-    for (const [key, branch] of Object.entries(fanOut.parallel ?? {})) {
+    for (const [key, branch] of parallelBranches(fanOut)) {
       const field = `parallel.${key}`;
       branches.push(
         await planBranch(key, branch, prepared.branch(field), context, {

@@ -15,6 +15,8 @@ interface ScenarioStep {
   role: string;
   output: Record<string, unknown>;
   body?: string;
+  /** Played by a fan-out's branch of this key (or every branch: `*`), apart from the main sequence. */
+  branch?: string;
 }
 
 const workflowFiles = readdirSync(EXAMPLES).filter((name) => name.endsWith(".yaml") && !name.includes(".scenario."));
@@ -39,7 +41,8 @@ describe("examples", () => {
         steps: ScenarioStep[];
         inputs?: Record<string, unknown>;
       };
-      const steps = scenario.steps;
+      const steps = scenario.steps.filter((step) => step.branch === undefined);
+      const branchSteps = scenario.steps.filter((step) => step.branch !== undefined);
       const ajv = new Ajv({ strict: false });
       const history: ModeratorHistory = {
         start: { prompt: "Run the example.", workflow: workflow.name, cwd: "/work", inputs: scenario.inputs ?? {} },
@@ -49,7 +52,34 @@ describe("examples", () => {
       for (const step of steps) {
         const decision = await pickNextRole(compiled, history, { mode: "continue" });
         expect(decision.role).toBe(step.role);
-        expect(decision.prompt).not.toBe("");
+        if (decision.fanOut === undefined) {
+          expect(decision.prompt).not.toBe("");
+        } else {
+          // A fan-out: each planned branch has an entry of its role that fits its schema; the join
+          // (this step) sees their results as `branches` when its reply is routed.
+          const results = decision.fanOut.branches.map((planned) => {
+            const entry =
+              branchSteps.find((candidate) => candidate.branch === planned.key) ??
+              branchSteps.find((candidate) => candidate.branch === "*");
+            expect(entry?.role, `an entry for branch ${planned.key}`).toBe(planned.role ?? "");
+            const schema = workflow.roles[entry?.role ?? ""]?.frontmatter ?? {};
+            expect(ajv.validate(schema, entry?.output), `branch ${planned.key}: ${ajv.errorsText()}`).toBe(true);
+            const output = entry?.output ?? {};
+            const status = typeof output.$status === "string" ? output.$status : null;
+            return {
+              key: planned.key,
+              status: "ended",
+              outcome: { role: entry?.role, status, edge: null },
+              output,
+              body: entry?.body ?? "",
+              error: null,
+            };
+          });
+          history.branches =
+            decision.fanOut.kind === "foreach"
+              ? results
+              : Object.fromEntries(results.map((result) => [result.key, result]));
+        }
         const schema = workflow.roles[step.role]?.frontmatter ?? {};
         expect(ajv.validate(schema, step.output), `${step.role}: ${ajv.errorsText()}`).toBe(true);
         const at = new Date().toISOString();

@@ -29,7 +29,12 @@ function standing(result: StepResult): string {
   if (result.status === "waiting" && result.waitingFor !== undefined) {
     const { pending, branches } = result.waitingFor;
     const join = result.next === null ? "" : `, then ${result.next} joins them`;
-    return ` · waiting for ${pending} of ${branches} ${branches === 1 ? "branch" : "branches"}${join}; \`uwf step ${result.thread}\` steps them`;
+    const asking = result.waitingFor.suspended ?? [];
+    const next =
+      asking.length === pending && pending > 0
+        ? `${asking.length === 1 ? "it asks" : "they ask"} for an answer (\`uwf resume BRANCH -p ANSWER\`)`
+        : `\`uwf step ${result.thread}\` steps them`;
+    return ` · waiting for ${pending} of ${branches} ${branches === 1 ? "branch" : "branches"}${join}; ${next}`;
   }
   return result.next === null ? "" : ` · next: ${result.next}`;
 }

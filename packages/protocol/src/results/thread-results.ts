@@ -52,7 +52,14 @@ export const stepResultSchema = z.object({
    * failed or cancelled), and how many it has. Absent otherwise.
    */
   waitingFor: z
-    .object({ pending: z.number().int().nonnegative(), branches: z.number().int().nonnegative() })
+    .object({
+      pending: z.number().int().nonnegative(),
+      branches: z.number().int().nonnegative(),
+      /** The pending branches that are suspended, each with its question: they wait for `uwf resume BRANCH`. */
+      suspended: z
+        .array(z.object({ key: z.string(), thread: z.string(), role: z.string().nullable(), reason: z.string() }))
+        .optional(),
+    })
     .optional(),
   /**
    * Present when the command failed once it knew the thread: `steps` are the steps it recorded before

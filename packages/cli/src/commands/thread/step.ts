@@ -118,8 +118,34 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   if (record.status === "waiting") {
     const group = (await loadBranchGroups(store, record)).at(-1);
     if (group !== undefined) {
-      const pending = group.branches.filter((branch) => !SETTLED.has(branch.status)).length;
-      result.waitingFor = { pending, branches: group.branches.length };
+      const pending = group.branches.filter((branch) => !SETTLED.has(branch.status));
+      const suspended = [];
+      for (const branch of pending.filter(({ status }) => status === "suspended")) {
+        const asked = await store.refs.getThread(branch.thread);
+        suspended.push({
+          key: branch.key,
+          thread: branch.thread,
+          role: asked?.next ?? null,
+          reason: asked?.reason ?? "",
+        });
+      }
+      result.waitingFor = {
+        pending: pending.length,
+        branches: group.branches.length,
+        ...(suspended.length === 0 ? {} : { suspended }),
+      };
+    }
+  }
+  // A parent whose every pending branch waits for an answer waits for you, as a suspended thread does.
+  const waitsForAnswers =
+    result.waitingFor !== undefined &&
+    result.waitingFor.pending > 0 &&
+    result.waitingFor.suspended?.length === result.waitingFor.pending;
+  if (waitsForAnswers) {
+    for (const branch of result.waitingFor?.suspended ?? []) {
+      context.note(
+        `branch ${branch.key} (${branch.thread}) asks: ${branch.reason} — answer with \`uwf resume ${branch.thread} -p ANSWER\``,
+      );
     }
   }
   // What to do next goes to stderr, where a script does not read it: the answer a role waits for, or that a failed step can be tried again.
@@ -130,7 +156,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   return {
     result,
     format: formatStepResult,
-    exitCode: record.status === "suspended" ? EXIT_SUSPENDED : EXIT_OK,
+    exitCode: record.status === "suspended" || waitsForAnswers ? EXIT_SUSPENDED : EXIT_OK,
     streamed: true,
     error,
   };

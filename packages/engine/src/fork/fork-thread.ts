@@ -17,6 +17,7 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { buildReplySchema, type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
+import { branchOutcome } from "../branches/branch-steps.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
 import { NoReplyToReplaceError } from "../errors/no-reply-to-replace-error.ts";
 import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
@@ -350,11 +351,4 @@ async function writeReplacement(
   const address = batch.add(node);
   await batch.write(store.objects);
   return address;
-}
-
-/** How a `role:` branch ended: its role and `$status`, by no edge. */
-function branchOutcome(role: string, fields: Record<string, unknown>): ThreadOutcome {
-  const status = fields.$status;
-  const plain = typeof status === "string" || typeof status === "number" || typeof status === "boolean";
-  return { role, status: plain ? String(status) : null, edge: null };
 }

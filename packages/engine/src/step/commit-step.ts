@@ -5,12 +5,12 @@ import {
   END,
   type FanOutNode,
   type StepSummary,
-  type ThreadOutcome,
   type ThreadRecord,
   type ThreadStepNode,
   type Usage,
   ZERO_USAGE,
 } from "@uwf/protocol";
+import { branchOutcome } from "../branches/branch-steps.ts";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
@@ -147,13 +147,6 @@ async function countFailedRun(store: Store, record: ThreadRecord, usage: Usage |
   };
   // Under the step's lease the head cannot have moved; if it did, the other stepper's record stands.
   await store.refs.updateThread(record.id, record.head, update);
-}
-
-/** How a `role:` branch ended: its role and `$status`, by no edge (its reply ends it). */
-function branchOutcome(role: string, fields: Record<string, unknown>): ThreadOutcome {
-  const status = fields.$status;
-  const plain = typeof status === "string" || typeof status === "number" || typeof status === "boolean";
-  return { role, status: plain ? String(status) : null, edge: null };
 }
 
 function agentKind(spec: object): string {

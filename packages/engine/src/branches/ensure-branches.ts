@@ -64,6 +64,16 @@ export async function ensureBranches(
   }
   const links = await store.refs.createBranches(entries);
   const made = new Set(entries.map((entry) => entry.link.thread));
+  // A `role:` branch's chain is its parent's: its chain index too, so its step reads one row, as a fork's does.
+  const index = await store.refs.recallChainIndex(parent.id).catch(() => null);
+  if (index !== null && (index.steps.at(-1)?.address ?? index.start) === address) {
+    const roleBranches = new Set(
+      entries.filter((entry) => entry.record?.branchOf?.role != null).map((entry) => entry.link.thread),
+    );
+    for (const link of links) {
+      if (roleBranches.has(link.thread)) await store.refs.rememberChainIndex(link.thread, index).catch(() => {});
+    }
+  }
   if (links.some((link) => made.has(link.thread))) {
     await options.onBranchesStarted?.({
       thread: parent.id,

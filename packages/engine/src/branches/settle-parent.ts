@@ -112,11 +112,34 @@ export async function settleParentAfterBranch(parentId: string, options: SettleP
   if (parent === null || parent.status !== "waiting") return;
   const plan = await readFanOut(store.objects, parent.head);
   if (plan !== null) {
-    const links = await store.refs.listBranches(parent.id, parent.stepCount);
-    if (links.length >= plan.branches.length && (await plainlyPending(options, plan, links))) return;
+    const links = await completeLinks(store, parent, plan);
+    if (links !== null && (await plainlyPending(options, plan, links))) return;
   }
   await settleParent(parentId, options);
 }
+
+/**
+ * A fan-out's links once all of them exist, which never change after (a parent's links go only with the
+ * parent): kept for the process's later branch steps, so each of a wide fan-out's branches does not read
+ * every link again. Null while some are missing.
+ */
+async function completeLinks(
+  store: SettleParentOptions["store"],
+  parent: ThreadRecord,
+  plan: FanOutNode,
+): Promise<readonly BranchLink[] | null> {
+  const key = `${parent.id} ${parent.stepCount}`;
+  const known = COMPLETE_LINKS.get(key);
+  if (known !== undefined) return known;
+  const links = await store.refs.listBranches(parent.id, parent.stepCount);
+  if (links.length < plan.branches.length) return null;
+  if (COMPLETE_LINKS.size >= COMPLETE_LINKS_KEPT) COMPLETE_LINKS.delete(COMPLETE_LINKS.keys().next().value as string);
+  COMPLETE_LINKS.set(key, links);
+  return links;
+}
+
+const COMPLETE_LINKS = new Map<string, readonly BranchLink[]>();
+const COMPLETE_LINKS_KEPT = 64;
 
 async function plainlyPending(
   options: Pick<SettleParentOptions, "store">,

@@ -91,17 +91,25 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
   const parentStep = await stepAsParent(options);
   if (parentStep !== null) return parentStep;
   const seen: SeenRecord = {};
+  let after: ThreadRecord | null = null;
   try {
-    return await stepOnce(options, seen);
+    const outcome = await stepOnce(options, seen);
+    after = outcome.record;
+    return outcome;
   } finally {
     // A branch that finished (or stopped to wait) settles its parent: its join may be due, or no longer possible.
     const branchOf = seen.record?.branchOf;
-    if (branchOf !== undefined) await settleParentAfter(branchOf.thread, options);
+    if (branchOf !== undefined) await settleParentAfter(branchOf.thread, after, options);
   }
 }
 
-async function settleParentAfter(parent: string, options: StepThreadOptions): Promise<void> {
-  const branch = await options.store.refs.getThread(options.threadId).catch(() => null);
+/** `after`: the branch as its step left it; read again when the step failed (it may have set it `failed`). */
+async function settleParentAfter(
+  parent: string,
+  after: ThreadRecord | null,
+  options: StepThreadOptions,
+): Promise<void> {
+  const branch = after ?? (await options.store.refs.getThread(options.threadId).catch(() => null));
   if (branch !== null && (branch.status === "active" || branch.status === "waiting")) return;
   await settleParentAfterBranch(parent, options).catch(() => null);
 }

@@ -81,6 +81,7 @@ describe("the @uwf/engine entry", () => {
       "retryDelayMs",
       "runWorker",
       "settleParent",
+      "spentWithBranches",
       "startThread",
       "startThreads",
       "stepThread",

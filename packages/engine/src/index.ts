@@ -4,6 +4,7 @@
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
 export { loadBranchGroups } from "./branches/load-branch-groups.ts";
+export { spentWithBranches } from "./branches/parent-budget.ts";
 export { readFanOut } from "./branches/read-fan-out.ts";
 export { type SettledParent, type SettleParentOptions, settleParent } from "./branches/settle-parent.ts";
 export { DEFAULT_BRANCH_PARALLEL } from "./branches/step-waiting-parent.ts";

@@ -6,7 +6,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createMemoryStore, type Store } from "@uwf/cas";
 import { agentRunNodeSchema, type BudgetLimits, type Config, defaultConfig, type ThreadRecord } from "@uwf/protocol";
-import { ulid } from "ulid";
+import { monotonicFactory } from "ulid";
+
+/** Ids in the order they are made, as a listing by id expects, even within one millisecond. */
+const ulid = monotonicFactory();
+
 import {
   type ForkThreadOptions,
   forkThread,

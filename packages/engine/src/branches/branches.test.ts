@@ -413,4 +413,29 @@ describe("branches", () => {
       }
     });
   }
+
+  it("keeps counting a joined fan-out's branch steps against the parent's step limit", async () => {
+    const kit = createEngineTestKit();
+    try {
+      // The planner and three branches make four steps: the join would be the fifth.
+      const parent = await kit.startThread({ workflow: REVIEW, limits: { maxSteps: 4 } });
+      const step = kit.stepOptions(parent.id, { defaultAgent: REVIEW_AGENT });
+      const done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY });
+      expect(done.record).toMatchObject({ status: "suspended", reason: "budget", stepCount: 1 });
+      expect((await branchesOf(kit.store, done.record)).map((branch) => branch.status)).toEqual([
+        "ended",
+        "ended",
+        "ended",
+      ]);
+      const resumed = await stepUntilDone({
+        ...step,
+        maxSteps: Number.POSITIVE_INFINITY,
+        resume: { limits: { maxSteps: 5 } },
+      });
+      expect(resumed.error).toBeUndefined();
+      expect(resumed.record).toMatchObject({ status: "ended", stepCount: 2 });
+    } finally {
+      kit.cleanup();
+    }
+  });
 });

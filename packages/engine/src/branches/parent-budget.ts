@@ -13,17 +13,21 @@ import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { ownBranchSteps } from "./branch-steps.ts";
 
 /**
- * What a waiting parent has spent with its branches (DESIGN §4: every branch's spend counts against the
- * parent's budget): its own steps and usage, and each linked branch's own steps and usage.
+ * What a parent has spent with its branches (DESIGN §4: every branch's spend counts against the parent's
+ * budget): its own steps and usage; the own steps of the branches of every fan-out it made; and the usage
+ * of the branches of the fan-out it waits on (a join adds its branches' usage to the parent's own, so a
+ * joined fan-out's is in the parent's usage already).
  */
 export async function spentWithBranches(store: Store, parent: ThreadRecord): Promise<BudgetSpent> {
   const spent = { ...budgetSpent(parent) };
   if (parent.stepCount === 0) return spent;
-  for (const link of await store.refs.listBranches(parent.id, parent.stepCount)) {
+  for (const link of await store.refs.listBranches(parent.id)) {
     const branch = await store.refs.getThread(link.thread);
     if (branch === null) continue;
     const own = budgetSpent({ ...branch, stepCount: ownBranchSteps(branch), forkedFrom: null });
     spent.steps += own.steps;
+    // The step at the head fanned out and is not joined yet: its branches' usage is not the parent's yet.
+    if (link.step !== parent.stepCount) continue;
     spent.tokens += own.tokens;
     spent.costUsd += own.costUsd;
   }

@@ -2,7 +2,6 @@ import type { Store, ThreadUpdate } from "@uwf/cas";
 import {
   BUDGET_LIMITS,
   type BudgetLimits,
-  budgetSpent,
   END,
   findExceededLimit,
   mergeBudgetLimits,
@@ -10,6 +9,7 @@ import {
   type ThreadBudget,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { spentWithBranches } from "../branches/parent-budget.ts";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
@@ -49,7 +49,8 @@ export async function checkBudget(
   // A record an older uwf left active with next $END: its step ends it and runs no agent, so spends nothing.
   if (mode === "step" && record.next === END) return { kind: "go", state };
   const limits = mergeBudgetLimits(options.resumeLimits, record.budget);
-  const spent = budgetSpent(record);
+  // A parent's branches count against its budget: their steps always, their usage until the join adds it.
+  const spent = await spentWithBranches(options.store, record);
   const exceeded = findExceededLimit(limits, spent);
   if (exceeded !== null) {
     // A failed thread tried again is stepped as any other: at its limit, it is suspended for it instead.

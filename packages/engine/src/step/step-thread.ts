@@ -136,8 +136,9 @@ async function stepAsParent(options: StepThreadOptions): Promise<StepThreadOutco
       }
     },
   });
-  // The join was due before any branch ran: this step is the join.
-  if (result.branches.length === 0 && result.record.status === "active") return stepOnce(options, {});
+  // The join was due before any branch ran: this step is the join (a resume's raised limits are recorded already).
+  if (result.branches.length === 0 && result.record.status === "active")
+    return stepOnce({ ...options, resume: undefined }, {});
   return { kind: "branches", ...result };
 }
 

@@ -1,5 +1,5 @@
 import type { Store } from "@uwf/cas";
-import { expandNode, loadBranchGroups, resolveNodeOrThread } from "@uwf/engine";
+import { expandNode, loadBranchGroups, resolveNodeOrThread, spentWithBranches } from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
@@ -44,6 +44,10 @@ export async function showCommand(
     const branches = await loadBranchGroups(store, thread);
     const shown: ShownThread = {
       ...toShownThread(thread),
+      // A parent's budget counts what its branches spent: the same figures its steps are checked against.
+      ...(thread.budget === undefined || branches.length === 0
+        ? {}
+        : { budget: { ...thread.budget, spent: await spentWithBranches(store, thread) } }),
       ...(inputs === undefined ? {} : { inputs }),
       ...(branches.length === 0 ? {} : { branches }),
     };

@@ -1,4 +1,4 @@
-import { loadBranchGroups, type Resume, resolveThread, stepUntilDone } from "@uwf/engine";
+import { loadBranchGroups, type Resume, resolveThread, spentWithBranches, stepUntilDone } from "@uwf/engine";
 import type { BudgetLimits, CliEvent } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
@@ -115,6 +115,10 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     if (standing !== null) await context.emit(standing);
   }
   const result = await toStepResult(record, steps, error);
+  // A parent's budget counts what its branches spent: the same figures its steps are checked against.
+  if (result.budget !== undefined && record.stepCount > 0 && (await store.refs.listBranches(record.id)).length > 0) {
+    result.budget = { ...result.budget, spent: await spentWithBranches(store, record) };
+  }
   if (record.status === "waiting") {
     const group = (await loadBranchGroups(store, record)).at(-1);
     if (group !== undefined) {

@@ -129,7 +129,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       timeout: TIMEOUT_OPTION,
       parallel: {
         flags: "--parallel <k>",
-        description: "step up to K threads at once (default 1)",
+        description: "step up to K threads at once (default 1), or K branches of a waiting parent (default 4)",
         parse: parsePositiveInteger,
       },
       batchMaxCost: {

@@ -39,6 +39,8 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "ambiguous-address": EXIT_USAGE,
   "address-prefix-not-found": EXIT_USAGE,
   "invalid-inputs": EXIT_USAGE,
+  "invalid-answer": EXIT_USAGE,
+  "invalid-schedule": EXIT_USAGE,
   "invalid-assertion": EXIT_USAGE,
   "invalid-store-url": EXIT_USAGE,
   "input-file-unreadable": EXIT_FAILED,
@@ -64,6 +66,9 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "thread-stranded": EXIT_FAILED,
   "branch-failed": EXIT_FAILED,
   "thread-exists": EXIT_FAILED,
+  "schedule-exists": EXIT_FAILED,
+  "schedule-not-found": EXIT_FAILED,
+  "suspend-timeout": EXIT_FAILED,
   "eval-report-exists": EXIT_FAILED,
   "budget-exceeded": EXIT_SUSPENDED,
 

@@ -173,9 +173,11 @@ export {
   type AgentAttempt,
   type AgentRunNode,
   type AgentRunOutcome,
+  type AnswerNode,
   agentAttemptSchema,
   agentRunNodeSchema,
   agentRunOutcomeSchema,
+  answerNodeSchema,
   type ModelUsage,
   type OutputNode,
   outputNodeSchema,
@@ -367,6 +369,7 @@ export {
   workflowShowResultSchema,
   workflowValidateResultSchema,
 } from "./results/workflow-results.ts";
+export { type Schedule, type ScheduledBy, scheduledBySchema, scheduleSchema } from "./schedules/schedule.ts";
 export {
   type BranchOrigin,
   branchOriginSchema,
@@ -389,6 +392,13 @@ export {
   workflowEntrySchema,
 } from "./threads/thread-record.ts";
 export { THREAD_STATUSES } from "./threads/thread-statuses.ts";
+export { DURATION_PATTERN, durationSchema, parseDuration } from "./time/duration.ts";
+export {
+  type AnswerInput,
+  APPROVAL_ANSWER_SCHEMA,
+  answerInputSchema,
+  answerSchemaOf,
+} from "./workflow/answer-schema.ts";
 export {
   type BranchTarget,
   branchTargetSchema,
@@ -400,7 +410,26 @@ export {
   joinPolicySchema,
   parallelBranches,
 } from "./workflow/fan-out.ts";
-export { END, isObjectPrototypeName, NAME_PATTERN, RESERVED_NAMES, START, SUSPEND } from "./workflow/graph-names.ts";
+export {
+  END,
+  isObjectPrototypeName,
+  NAME_PATTERN,
+  RESERVED_NAMES,
+  START,
+  SUSPEND,
+  TIMEOUT,
+} from "./workflow/graph-names.ts";
+export {
+  type OnTimeout,
+  onTimeoutSchema,
+  RETRY_TRIGGERS,
+  type RetryTrigger,
+  type RoleRetries,
+  type RoleTimeout,
+  retryTriggerSchema,
+  roleRetriesSchema,
+  roleTimeoutSchema,
+} from "./workflow/role-policies.ts";
 export {
   type Condition,
   conditionSchema,
@@ -424,3 +453,9 @@ export {
   workflowFileSchema,
   workflowNodeSchema,
 } from "./workflow/workflow.ts";
+export {
+  type OverlapPolicy,
+  overlapPolicySchema,
+  type WorkflowSchedule,
+  workflowScheduleSchema,
+} from "./workflow/workflow-schedule.ts";

@@ -141,6 +141,7 @@ export function createMemoryRefStore(): RefStore {
       const checked = await checkRecord("workflowEntry", entry);
       workflows.set(checked.name, checked);
     },
+    clock: async () => new Date(),
     listWorkflows: async () =>
       [...workflows.values()]
         .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))

@@ -193,6 +193,13 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
         [checked.name, checked.address, checked.updatedAt],
       );
     },
+    async clock() {
+      const [row] = await query<{ now: string }>(
+        `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS now`,
+      );
+      if (row === undefined) throw new Error("PostgreSQL returned no time");
+      return new Date(row.now);
+    },
     async listWorkflows() {
       const rows = await query<WorkflowEntry>(
         `SELECT name, address, updated_at AS "updatedAt" FROM ${workflows} ORDER BY name`,

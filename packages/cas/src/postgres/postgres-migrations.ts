@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 7;
+export const POSTGRES_SCHEMA_VERSION = 8;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -147,6 +147,19 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "DROP TRIGGER IF EXISTS branch_links_notify_change ON {schema}.branch_links",
     `CREATE TRIGGER branch_links_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
      ON {schema}.branch_links FOR EACH STATEMENT EXECUTE FUNCTION {schema}.notify_change()`,
+  ],
+  [
+    // The schedule that started a thread and its fire time (JSON); NULL on every thread no schedule started.
+    "ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS scheduled_by text",
+    `CREATE INDEX IF NOT EXISTS threads_by_schedule ON {schema}.threads (((scheduled_by::jsonb ->> 'schedule')), id)
+     WHERE scheduled_by IS NOT NULL`,
+    // Schedules by name: the whole record (JSON), and when each is next due apart, which firing compares
+    // and swaps (ISO 8601 text; NULL while paused).
+    `CREATE TABLE IF NOT EXISTS {schema}.schedules (
+      name text COLLATE "C" PRIMARY KEY,
+      record text NOT NULL,
+      next_fire_at text
+    )`,
   ],
 ];
 

@@ -38,6 +38,11 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
   failure: isThreadFailure,
   branchOf: isBranchOrigin,
   outcome: isThreadOutcome,
+  scheduledBy: (value) =>
+    hasExactly(value, ["schedule", "fireTime"]) &&
+    typeof value.schedule === "string" &&
+    value.schedule !== "" &&
+    isTimestamp(value.fireTime),
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */

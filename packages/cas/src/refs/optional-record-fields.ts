@@ -9,4 +9,5 @@ export const OPTIONAL_RECORD_FIELDS: ReadonlySet<keyof ThreadRecord> = new Set([
   "failure",
   "branchOf",
   "outcome",
+  "scheduledBy",
 ]);

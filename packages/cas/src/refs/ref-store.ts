@@ -222,6 +222,13 @@ export interface RefStore {
   /** Remembers threads deleted elsewhere (`uwf store copy`), keeping an entry already there; records are not touched. */
   rememberDeletedThreads(entries: readonly DeletedThread[]): Promise<void>;
 
+  /**
+   * The store's time: PostgreSQL's clock (`now()`), so processes on several machines agree on when a
+   * suspension's deadline or a schedule's fire time has come; this machine's clock for the embedded and
+   * memory stores, which only this machine's processes share.
+   */
+  clock(): Promise<Date>;
+
   getWorkflow(name: string): Promise<WorkflowEntry | null>;
   setWorkflow(entry: WorkflowEntry): Promise<void>;
   listWorkflows(): Promise<WorkflowEntry[]>;

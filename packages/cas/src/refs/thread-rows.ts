@@ -27,6 +27,7 @@ const COLUMN_OF = {
   failure: "failure",
   branchOf: "branch_of",
   outcome: "outcome",
+  scheduledBy: "scheduled_by",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
 /**
@@ -59,8 +60,8 @@ export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
 };
 
 /**
- * The record's values in THREAD_COLUMNS order; usage, failedUsage, budget, failure, branchOf and outcome are
- * stored as JSON text, queued as 0 or 1.
+ * The record's values in THREAD_COLUMNS order; usage, failedUsage, budget, failure, branchOf, outcome and
+ * scheduledBy are stored as JSON text, queued as 0 or 1.
  */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
   return [
@@ -122,7 +123,8 @@ function isJsonField(field: Field): boolean {
     field === "budget" ||
     field === "failure" ||
     field === "branchOf" ||
-    field === "outcome"
+    field === "outcome" ||
+    field === "scheduledBy"
   );
 }
 

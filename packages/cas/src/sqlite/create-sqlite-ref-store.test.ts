@@ -35,6 +35,7 @@ describe("createSqliteRefStore", () => {
       "deleted_threads",
       "eval_reports",
       "leases",
+      "schedules",
       "threads",
       "workflows",
     ]);
@@ -433,6 +434,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     "ALTER TABLE threads DROP COLUMN branch_of",
     "ALTER TABLE threads DROP COLUMN branch_of_thread",
   ],
+  16: ["DROP TABLE schedules", "DROP INDEX threads_by_schedule", "ALTER TABLE threads DROP COLUMN scheduled_by"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

@@ -201,6 +201,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         )
         .run(checked.name, checked.address, checked.updatedAt);
     },
+    clock: async () => new Date(),
     listWorkflows: async () =>
       database
         .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")

@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 15;
+export const REF_SCHEMA_VERSION = 16;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -157,6 +157,19 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (parent, step, key)
   ) WITHOUT ROWID;
   CREATE INDEX branch_links_by_thread ON branch_links (thread);
+  `,
+  `
+  -- The schedule that started a thread and its fire time (JSON); NULL on every thread no schedule started.
+  ALTER TABLE threads ADD COLUMN scheduled_by TEXT;
+  CREATE INDEX threads_by_schedule ON threads (json_extract(scheduled_by, '$.schedule'), id)
+    WHERE scheduled_by IS NOT NULL;
+  -- Schedules by name: the whole record (JSON), and when each is next due apart, which firing compares
+  -- and swaps (ISO 8601 text; NULL while paused).
+  CREATE TABLE schedules (
+    name TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    next_fire_at TEXT
+  ) WITHOUT ROWID;
   `,
 ];
 

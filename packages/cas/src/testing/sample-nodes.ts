@@ -192,6 +192,7 @@ export function createSampleNodes(): Record<string, unknown> {
     "eval-report/1": report,
     "fan-out/1": fanOut,
     "branches/1": joined,
+    "answer/1": { type: "answer/1", fields: { approved: false, comment: "Not on a Friday" } },
     // Not kinds of their own, but nodes the step reaches.
     "text/1 prompt": prompt,
     "text/1 reply": reply,

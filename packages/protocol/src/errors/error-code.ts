@@ -26,6 +26,14 @@ export interface ErrorDataByCode {
   "input-file-unreadable": { file: string; reason: string };
   /** An assertion (`--assert`, a suite's `assertions:` item) that cannot be used: its form, a field, or a JSONata expression that does not compile. */
   "invalid-assertion": { assertion: string; problem: string; field: string | null; position: number | null };
+  /**
+   * `uwf resume --answer` that the suspended role's `answer:` schema refuses (`field` names where, null
+   * for the whole answer), an answer that is no YAML or JSON object, `--answer` to a role that takes free
+   * text, or `-p` to one that declares `answer:`. Nothing was run or recorded; the thread stays suspended.
+   */
+  "invalid-answer": { thread: string; role: string; field: string | null; problem: string };
+  /** `uwf schedule add` (or a workflow's `schedule:`) with a cron expression, time zone or option that cannot be used. */
+  "invalid-schedule": { schedule: string; field: string; problem: string };
   /** `uwf config get KEY` for a key that config.yaml does not set. */
   "config-key-not-set": { key: string };
   /** Ctrl-C at one of `uwf setup`'s questions: nothing was written. */
@@ -34,6 +42,10 @@ export interface ErrorDataByCode {
   // Things named that are not there.
   /** No thread has that id or prefix. */
   "thread-not-found": { thread: string; candidates: string[] };
+  /** No schedule has that name. */
+  "schedule-not-found": { schedule: string; known: string[] };
+  /** `uwf schedule add` with a name that is taken (a workflow's `schedule:` replaces its own). */
+  "schedule-exists": { schedule: string };
   /** No node has that address in the store. */
   "node-not-found": { address: string };
   /** A workflow reference that is no file, registered name or stored workflow. */
@@ -73,6 +85,11 @@ export interface ErrorDataByCode {
   "thread-stranded": { thread: string; head: string; role: string; problem: string };
   /** A new thread with an id that is taken. */
   "thread-exists": { id: string };
+  /**
+   * A suspension's `suspendTimeout` passed unanswered and its role has no `$timeout` edge: the thread's
+   * failure (recorded by the worker or `uwf tick` that found it due).
+   */
+  "suspend-timeout": { thread: string; role: string; after: string; deadline: string };
   /** A new evaluation report entry with an id that is taken. */
   "eval-report-exists": { id: string };
   /** `uwf resume` whose step would start at or over one of the thread's limits: nothing was run or changed. */

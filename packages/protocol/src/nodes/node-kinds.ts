@@ -4,6 +4,7 @@ import { evalReportNodeSchema } from "../eval/eval-report.ts";
 import { workflowNodeSchema } from "../workflow/workflow.ts";
 import {
   agentRunNodeSchema,
+  answerNodeSchema,
   outputNodeSchema,
   textNodeSchema,
   threadStartNodeSchema,
@@ -23,4 +24,5 @@ export const NODE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "eval-report/1": evalReportNodeSchema,
   "fan-out/1": fanOutNodeSchema,
   "branches/1": joinedBranchesNodeSchema,
+  "answer/1": answerNodeSchema,
 };

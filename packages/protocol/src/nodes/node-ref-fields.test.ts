@@ -32,6 +32,7 @@ describe("listSchemaAddressPaths", () => {
       "run",
       "fanOut",
       "joined",
+      "answer",
     ]);
   });
 

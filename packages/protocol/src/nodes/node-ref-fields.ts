@@ -2,12 +2,13 @@
 export const NODE_REF_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "workflow/1": [],
   "thread-start/1": ["workflow"],
-  "thread-step/1": ["start", "prev", "output", "body", "run", "fanOut", "joined"],
+  "thread-step/1": ["start", "prev", "output", "body", "run", "fanOut", "joined", "answer"],
   "output/1": [],
   "text/1": [],
   "agent-run/1": ["prompt", "transcript", "attempts[].request", "attempts[].reply"],
   "transcript/1": [],
   "fan-out/1": [],
   "branches/1": ["fanOut", "results[].head", "results[].output", "results[].body"],
+  "answer/1": [],
   "eval-report/1": ["source.text", "samples[].head", "samples[].scores[].judge.head", "rescoredFrom"],
 };

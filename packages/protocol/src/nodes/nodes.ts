@@ -35,6 +35,23 @@ export const threadStepNodeSchema = z
     fanOut: addressSchema.optional(),
     /** Set on a join step: its `branches/1` node, the branches it joined. Absent otherwise. */
     joined: addressSchema.optional(),
+    /** Set on the step that answers a typed suspension (`resume --answer`): its `answer/1` node. Absent otherwise. */
+    answer: addressSchema.optional(),
+    /**
+     * Set on the step uwf records when a suspension's `suspendTimeout` passed unanswered (no agent ran;
+     * its output is `$status: $timeout`, its run an agent-run of kind `timeout`). Absent otherwise.
+     */
+    timedOut: z
+      .object({
+        /** When the suspending step completed. */
+        suspendedAt: timestamp,
+        /** When the wait ran out: `suspendedAt` plus the role's `suspendTimeout`. */
+        deadline: timestamp,
+        /** The role's `suspendTimeout` as written. */
+        after: z.string(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ThreadStepNode = z.infer<typeof threadStepNodeSchema>;
@@ -47,6 +64,15 @@ export const outputNodeSchema = z
   })
   .strict();
 export type OutputNode = z.infer<typeof outputNodeSchema>;
+
+/** A person's answer to a typed suspension, as `uwf resume --answer` gave it and the role's `answer:` schema accepted it. */
+export const answerNodeSchema = z
+  .object({
+    type: z.literal("answer/1"),
+    fields: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+export type AnswerNode = z.infer<typeof answerNodeSchema>;
 
 /** Any text worth keeping on its own: a markdown body, a prompt, a raw reply. */
 export const textNodeSchema = z

@@ -3,6 +3,7 @@ import { threadBudgetSchema } from "../budget/budget.ts";
 import { usageSchema } from "../budget/usage.ts";
 import { addressSchema } from "../ids/address.ts";
 import { THREAD_ID_PATTERN } from "../ids/thread-id-pattern.ts";
+import { scheduledBySchema } from "../schedules/schedule.ts";
 import { THREAD_STATUSES } from "./thread-statuses.ts";
 
 export const threadIdSchema = z.string().regex(THREAD_ID_PATTERN, "expected a 26-character thread id");
@@ -138,6 +139,8 @@ export const threadRecordSchema = z
     branchOf: branchOriginSchema.optional(),
     /** Set while the thread is `ended`: how it ended. Absent otherwise, and on threads ended before outcomes were kept. */
     outcome: threadOutcomeSchema.optional(),
+    /** Set on a thread a schedule started: the schedule and the fire time. Absent on every other thread. */
+    scheduledBy: scheduledBySchema.optional(),
   })
   .strict();
 export type ThreadRecord = z.infer<typeof threadRecordSchema>;

@@ -4,6 +4,11 @@
 export const START = "$START";
 export const END = "$END";
 export const SUSPEND = "$SUSPEND";
+/**
+ * The `$status` of the step uwf records when a suspension's `suspendTimeout` passes unanswered, and the
+ * condition name an edge list tests it with (`condition: $timeout`): only such edges follow that step.
+ */
+export const TIMEOUT = "$timeout";
 export const RESERVED_NAMES: readonly string[] = [START, END, SUSPEND];
 
 /** Role and condition names: identifiers that read well in templates and Mermaid. */

@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { budgetInputSchema } from "../budget/budget.ts";
 import { agentSpecSchema } from "../config/agent-spec.ts";
+import { durationSchema } from "../time/duration.ts";
+import { answerInputSchema } from "./answer-schema.ts";
 import { type FanOut, fanOutInputFields, fanOutSchema } from "./fan-out.ts";
 import { NAME_PATTERN } from "./graph-names.ts";
+import { onTimeoutSchema, roleRetriesSchema, roleTimeoutSchema } from "./role-policies.ts";
+import { workflowScheduleSchema } from "./workflow-schedule.ts";
 
 export const nameSchema = z.string().regex(NAME_PATTERN, "expected a name of letters, digits, '_' and '-'");
 
@@ -20,6 +24,18 @@ export const roleSchema = z
     frontmatter: jsonSchemaObjectSchema.optional(),
     /** The agent that plays this role unless config or `--agent` says otherwise: an alias or an inline spec. */
     agent: z.union([z.string().min(1), agentSpecSchema]).optional(),
+    /** JSON Schema of what the role sends when it suspends (`$status: $SUSPEND`): its question, options. */
+    ask: jsonSchemaObjectSchema.optional(),
+    /** JSON Schema of the answer `uwf resume --answer` must give, or `approval` (see answer-schema.ts). */
+    answer: answerInputSchema.optional(),
+    /** How long a suspension of this role waits for its answer before the `$timeout` edge (or `suspend-timeout`). */
+    suspendTimeout: durationSchema.optional(),
+    /** This role's agent deadline: beats the agent's config, beaten by `--timeout`. */
+    timeout: roleTimeoutSchema.optional(),
+    /** This role's retry policy: beats config and a worker's `--retries`. */
+    retries: roleRetriesSchema.optional(),
+    /** When the agent runs out of time: `fail` (default) or `suspend` for a person to decide. */
+    onTimeout: onTimeoutSchema.optional(),
   })
   .strict();
 export type Role = z.infer<typeof roleSchema>;
@@ -60,6 +76,8 @@ export const workflowNodeSchema = z
     inputs: jsonSchemaObjectSchema.optional(),
     /** The limits of every thread of this workflow, as written (`max_steps`, ...); flags beat them, they beat config. */
     budget: budgetInputSchema.optional(),
+    /** When to start threads of this workflow unattended; `uwf workflow add` registers it as a schedule. */
+    schedule: workflowScheduleSchema.optional(),
     roles: z.record(z.string(), roleSchema),
     conditions: z.record(z.string(), conditionSchema),
     graph: z.record(z.string(), z.array(transitionSchema)),
@@ -108,6 +126,7 @@ export const workflowFileSchema = z
     version: z.union([z.string(), z.number()]).optional(),
     inputs: jsonSchemaObjectSchema.optional(),
     budget: budgetInputSchema.optional(),
+    schedule: workflowScheduleSchema.optional(),
     roles: z.record(z.string(), roleSchema),
     conditions: z.record(z.string(), conditionSchema).optional(),
     graph: z.record(z.string(), edgesInputSchema),
@@ -126,7 +145,17 @@ export const workflowFileSchema = z
   });
 export type WorkflowFile = z.infer<typeof workflowFileSchema>;
 
-const KNOWN_FILE_KEYS = new Set(["name", "description", "version", "inputs", "budget", "roles", "conditions", "graph"]);
+const KNOWN_FILE_KEYS = new Set([
+  "name",
+  "description",
+  "version",
+  "inputs",
+  "budget",
+  "schedule",
+  "roles",
+  "conditions",
+  "graph",
+]);
 
 /** Both edge forms into one ordered transition list; the map keeps its key order. */
 export function normalizeEdges(edges: EdgesInput): Transition[] {
@@ -177,5 +206,6 @@ export function normalizeWorkflowFile(file: WorkflowFile): WorkflowNode {
   // Set only when declared, so a workflow without inputs keeps the address it always had.
   if (file.inputs !== undefined) node.inputs = file.inputs;
   if (file.budget !== undefined) node.budget = file.budget;
+  if (file.schedule !== undefined) node.schedule = file.schedule;
   return node;
 }

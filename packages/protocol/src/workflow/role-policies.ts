@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { durationSchema } from "../time/duration.ts";
+
+/**
+ * What a role's `retries:` retries: an agent that failed (exit ≠ 0, could not start), an agent stopped
+ * at its deadline, and a reply that stayed invalid or unroutable after being sent back.
+ */
+export const RETRY_TRIGGERS = ["agent-failed", "timeout", "invalid-reply"] as const;
+export const retryTriggerSchema = z.enum(RETRY_TRIGGERS);
+export type RetryTrigger = z.infer<typeof retryTriggerSchema>;
+
+/**
+ * A role's own retry policy (`retries: { max, backoff, on }`): the step is tried again up to `max`
+ * times when it fails with one of `on` (default: all three), waiting `backoff` (default 1s) before the
+ * first retry and twice as long before each next one. It beats the agent's config and a worker's `--retries`.
+ */
+export const roleRetriesSchema = z
+  .object({
+    max: z.number().int().nonnegative(),
+    backoff: durationSchema.optional(),
+    on: z.array(retryTriggerSchema).min(1).optional(),
+  })
+  .strict();
+export type RoleRetries = z.infer<typeof roleRetriesSchema>;
+
+/** A role's agent deadline: a duration (`10m`) or a number of seconds, as agent configs write it. */
+export const roleTimeoutSchema = z.union([z.number().positive(), durationSchema]);
+export type RoleTimeout = z.infer<typeof roleTimeoutSchema>;
+
+/**
+ * What a role's step does when its agent runs out of time (after its retries): `fail` the thread
+ * (the default), or `suspend` it, keeping what the agent wrote, for a person to say how to go on.
+ */
+export const onTimeoutSchema = z.enum(["fail", "suspend"]);
+export type OnTimeout = z.infer<typeof onTimeoutSchema>;

@@ -190,6 +190,8 @@ describe("the @uwf/protocol entry", () => {
       "suiteFileSchema",
       "suiteGateFileSchema",
       "suiteVariantFileSchema",
+      "suspensionDeadline",
+      "suspensionViewSchema",
       "textNodeSchema",
       "threadBudgetSchema",
       "threadClaimedEventSchema",

@@ -370,6 +370,7 @@ export {
   workflowValidateResultSchema,
 } from "./results/workflow-results.ts";
 export { type Schedule, type ScheduledBy, scheduledBySchema, scheduleSchema } from "./schedules/schedule.ts";
+export { type SuspensionView, suspensionDeadline, suspensionViewSchema } from "./suspensions/suspension-view.ts";
 export {
   type BranchOrigin,
   branchOriginSchema,

@@ -4,6 +4,7 @@ import { budgetReportSchema } from "../budget/budget.ts";
 import { usageSchema } from "../budget/usage.ts";
 import { errorBodySchema } from "../errors/error-result.ts";
 import { addressSchema } from "../ids/address.ts";
+import { suspensionViewSchema } from "../suspensions/suspension-view.ts";
 import {
   forkOriginSchema,
   leaseSchema,
@@ -41,6 +42,8 @@ export const stepResultSchema = z.object({
   steps: z.array(stepSummarySchema),
   /** Why a suspended thread waits (its role's `reason`, or `budget`); absent unless suspended. */
   reason: z.string().optional(),
+  /** A suspended thread's question and the answer it needs; absent unless suspended by a role (not by its budget). */
+  suspension: suspensionViewSchema.optional(),
   /** How an ended thread ended; absent unless ended (and on threads ended before outcomes were kept). */
   outcome: threadOutcomeSchema.optional(),
   /** What a failed thread's last attempt failed with, and the run it left; absent unless failed. */
@@ -89,6 +92,8 @@ export const shownThreadSchema = threadRecordSchema.extend({
   budget: budgetReportSchema.optional(),
   /** The thread's fan-outs and their branches, oldest first (`show`); absent on a thread that never fanned out. */
   branches: z.array(branchGroupSchema).optional(),
+  /** A suspended thread's question and the answer it needs; absent unless suspended by a role (not by its budget). */
+  suspension: suspensionViewSchema.optional(),
 });
 export type ShownThread = z.infer<typeof shownThreadSchema>;
 

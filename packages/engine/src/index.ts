@@ -22,6 +22,7 @@ export {
   type EnvironmentErrorCode,
   HeadConflictError,
   InterruptedError,
+  InvalidAnswerError,
   LeaseLostError,
   NodeNotOnThreadError,
   NoReplyToReplaceError,
@@ -91,11 +92,17 @@ export {
   type RecoverThreadsResult,
   recoverThreads,
 } from "./repair/recover-threads.ts";
-export { answeredSuspensionPrompt, readAnsweredSuspension } from "./step/answered-suspension.ts";
+export {
+  answeredSuspensionPrompt,
+  answeredTypedSuspensionPrompt,
+  readAnsweredSuspension,
+} from "./step/answered-suspension.ts";
 export { describeFailure, failThread } from "./step/fail-thread.ts";
 export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
 export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";
 export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step/step-until-done.ts";
+export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./suspensions/check-answer.ts";
+export { isAnswerable, loadSuspensionView } from "./suspensions/read-suspension.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {

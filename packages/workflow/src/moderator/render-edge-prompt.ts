@@ -29,7 +29,9 @@ export interface RenderEdgePromptOptions {
  * same name, so a template always means the same thing. A field the role declares, or an input
  * the workflow declares, that is missing is null: it renders empty, as Liquid renders a missing
  * optional value, instead of failing the step. At a fan-out's join (the history has `branches`),
- * `branches` holds the branches' results, winning over a field of that name too.
+ * `branches` holds the branches' results, winning over a field of that name too. After a role that
+ * declares `answer:`, `answer` is the person's answer its step was given (`uwf resume --answer`), null
+ * on a step that answered none, winning over a field of that name.
  */
 export function edgePromptContext(
   from: string,
@@ -42,7 +44,13 @@ export function edgePromptContext(
   if (history.branches !== undefined) base.branches = history.branches;
   const last = history.steps.at(-1);
   if (from === START || last === undefined) return { ...inputs, ...base };
-  return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...base };
+  const answer =
+    last.answer !== undefined
+      ? { answer: last.answer }
+      : workflow?.roles[last.role]?.answer === undefined
+        ? {}
+        : { answer: null };
+  return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...answer, ...base };
 }
 
 interface DeclaredNames {

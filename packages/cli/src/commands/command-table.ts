@@ -341,7 +341,6 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       'uwf resume 01J9 -p "Yes, drop the old API" --all',
       `uwf resume 01J9 --answer '{"approved": true, "comment": "ship it"}'`,
       "uwf resume 01J9 --max-cost 5",
-      "uwf resume 01J9 --queue",
     ],
     json: "stepResultSchema, or shownThreadSchema with --queue",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,

@@ -263,6 +263,8 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   NodeNotOnThreadError: () => new engine.NodeNotOnThreadError("0000000000002", "T1"),
   NotAThreadNodeError: () => new engine.NotAThreadNodeError("0000000000002", "text"),
   NotAWorkflowError: () => new engine.NotAWorkflowError("0000000000002"),
+  InvalidAnswerError: () =>
+    new engine.InvalidAnswerError("T1", "gate", "approved", 'field "approved": expected boolean, got string "yes"'),
   ResumeMismatchError: () => new engine.ResumeMismatchError("T1", { needs: "answer", role: "draft" }),
   ThreadAlreadyEndedError: () => new engine.ThreadAlreadyEndedError("T1", "0000000000002"),
   ThreadBusyError: () => new engine.ThreadBusyError("T1", LEASE, new Date("2026-01-01T00:00:30.000Z")),

@@ -1,4 +1,4 @@
-import { END, messageOf, START, type WorkflowNode } from "@uwf/protocol";
+import { answerSchemaOf, END, messageOf, START, type WorkflowNode } from "@uwf/protocol";
 import { EdgePromptError } from "../errors/edge-prompt-error.ts";
 import { allBranchProperties, listStatusBranches } from "../schema/status-branches.ts";
 import { declaredInputs } from "./declared-inputs.ts";
@@ -44,13 +44,23 @@ export function edgePromptContext(
   if (history.branches !== undefined) base.branches = history.branches;
   const last = history.steps.at(-1);
   if (from === START || last === undefined) return { ...inputs, ...base };
-  const answer =
-    last.answer !== undefined
-      ? { answer: last.answer }
-      : workflow?.roles[last.role]?.answer === undefined
-        ? {}
-        : { answer: null };
+  const answer = answerContext(last.answer, workflow?.roles[last.role]);
   return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...answer, ...base };
+}
+
+/**
+ * `answer` for an edge prompt: the person's answer, with every field its schema declares that it left
+ * out as null (it renders empty); null after a step that answered none of a role that takes one.
+ */
+function answerContext(
+  answer: Record<string, unknown> | undefined,
+  role: WorkflowNode["roles"][string] | undefined,
+): { answer?: Record<string, unknown> | null } {
+  const schema = role === undefined ? null : answerSchemaOf(role);
+  if (answer === undefined) return schema === null ? {} : { answer: null };
+  const properties = schema?.properties;
+  const declared = properties !== null && typeof properties === "object" ? Object.keys(properties) : [];
+  return { answer: { ...nulls(declared), ...answer } };
 }
 
 interface DeclaredNames {

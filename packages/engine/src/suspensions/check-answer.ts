@@ -5,6 +5,7 @@ import {
   describeYamlError,
   formatYaml,
   loadYaml,
+  restoreFieldOrder,
   validateOutputFields,
   yamlToValue,
 } from "@uwf/workflow";
@@ -54,7 +55,8 @@ export async function checkResumeAnswer(
 /** checkResumeAnswer once the suspension is read: pure. */
 export function checkAnswer(thread: string, suspension: Suspension, given: GivenAnswer): CheckedAnswer | null {
   const { role } = suspension;
-  const schema = answerSchemaOf(suspension.definition ?? {});
+  const declared = answerSchemaOf(suspension.definition ?? {});
+  const schema = declared === null ? null : restoreFieldOrder(declared);
   const refuse = (field: string | null, problem: string) => new InvalidAnswerError(thread, role, field, problem);
   if (schema === null) {
     if (given.typed !== undefined)

@@ -11,7 +11,7 @@ import {
   type ThreadStepNode,
   type WorkflowNode,
 } from "@uwf/protocol";
-import { REASON_FIELD, STATUS_FIELD } from "@uwf/workflow";
+import { REASON_FIELD, restoreFieldOrder, STATUS_FIELD } from "@uwf/workflow";
 import { storedNodeAs } from "../history/stored-node.ts";
 
 /** The failure of a thread whose suspension ran out unanswered with no `$timeout` edge: it still takes an answer. */
@@ -73,10 +73,15 @@ export function toSuspensionView(suspension: Suspension): SuspensionView {
     role: suspension.role,
     reason: suspension.reason,
     ask: suspension.ask,
-    answerSchema: answerSchemaOf(role),
+    answerSchema: readableSchema(answerSchemaOf(role)),
     timeout,
     deadline: suspensionDeadline(suspension.suspendedAt, timeout === null ? null : parseDuration(timeout)),
   };
+}
+
+/** A schema as a form reads it: its fields in the author's order, without the keyword that records it. */
+function readableSchema(schema: Record<string, unknown> | null): Record<string, unknown> | null {
+  return schema === null ? null : restoreFieldOrder(schema);
 }
 
 /** The suspension view of a thread that waits for an answer; null for any other (suspended for its budget, say). */

@@ -18,7 +18,15 @@ const GATE_AGENT = ["--agent", "gate"];
 const temp = useTempHome({
   setUp: (home) =>
     home.writeConfig(
-      ["agents:", "  gate:", "    command: sh", `    args: ["${fixtureAgent("approval-gate")}"]`].join("\n"),
+      [
+        "agents:",
+        "  gate:",
+        "    command: sh",
+        `    args: ["${fixtureAgent("approval-gate")}"]`,
+        "  broken:",
+        "    command: sh",
+        '    args: ["-c", "cat >/dev/null; echo broken >&2; exit 3"]',
+      ].join("\n"),
     ),
 });
 
@@ -212,6 +220,28 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     const stepped = await temp.uwf(["step", again, "--agent", SCRIPTED]);
     expect(stepped.exitCode).toBe(20);
     expect(stepped.stderr).toContain(`answer with: uwf resume ${again} --answer '{"approved":true}'`);
+  }, 60_000);
+
+  it("keeps the thread suspended when the answered step fails, with the answer in the failed run's prompt; answering again works", async () => {
+    const thread = await suspendedThread(LIST, ["--agent", SCRIPTED]);
+    const failed = await temp.uwf([
+      "resume",
+      thread,
+      "--answer",
+      '{"approved": true, "comment": "first try"}',
+      "--agent",
+      "broken",
+      "--json",
+    ]);
+    expect(failed.exitCode).toBe(1);
+    const error = jsonError(failed.stderr);
+    expect(error.code).toBe("agent-failed");
+    expect((await temp.showThread(thread)).status).toBe("suspended");
+    const prompt = await temp.uwf(["show", String(error.data.run), "--prompt"]);
+    expect(prompt.stdout).toContain("```yaml\napproved: true\ncomment: first try\n```");
+    const again = await temp.uwf(["resume", thread, "--answer", "approved: true", "--all", "--agent", SCRIPTED]);
+    expect(again.exitCode).toBe(0);
+    expect((await temp.showThread(thread)).status).toBe("ended");
   }, 60_000);
 
   it("refuses --answer to a role that takes text, which still takes -p", async () => {

@@ -244,6 +244,39 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     expect((await temp.showThread(thread)).status).toBe("ended");
   }, 60_000);
 
+  it("checks ask: and answer: as JSON Schemas of objects when the workflow is validated, at FILE:LINE:COL", async () => {
+    const file = join(temp.work, "bad.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: bad",
+        "roles:",
+        "  gate:",
+        "    goal: Ask.",
+        "    ask:",
+        "      type: object",
+        "      properties:",
+        "        question: { type: strin }",
+        "    answer:",
+        "      type: array",
+        "graph:",
+        "  $START:",
+        '    - { role: gate, prompt: "Go." }',
+        "  gate:",
+        "    - { role: $END }",
+        "",
+      ].join("\n"),
+    );
+    const validated = await temp.uwf(["workflow", "validate", file]);
+    expect(validated.exitCode).toBe(1);
+    expect(validated.stderr + validated.stdout).toContain(
+      `${file}:8:27: error: roles.gate.ask.properties.question.type: invalid JSON Schema: must be equal to one of the allowed values`,
+    );
+    expect(validated.stderr + validated.stdout).toContain(
+      `${file}:10:13: error: roles.gate.answer.type: an answer is named fields, so the type is "object"`,
+    );
+  }, 60_000);
+
   it("refuses --answer to a role that takes text, which still takes -p", async () => {
     const ask = join(FIXTURES, "workflows/ask.yaml");
     const scenario = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;

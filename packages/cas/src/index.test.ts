@@ -22,6 +22,7 @@ describe("the @uwf/cas entry", () => {
       "RefStoreBusyError",
       "RefStoreDamagedError",
       "RefStoreUnavailableError",
+      "ScheduleExistsError",
       "StoreRefusedError",
       "StoreTooNewError",
       "StoreUnreachableError",

@@ -790,7 +790,11 @@ const SCHEDULE_COMMANDS: readonly CommandEntry[] = [
     name: "trigger",
     description: "fire a schedule now, outside its cron, and run its thread here (unless queued)",
     arguments: [SCHEDULE_ARGUMENT],
-    options: { queue: { flags: "--queue", description: "leave the thread to `uwf worker`" } },
+    options: {
+      queue: { flags: "--queue", description: "leave the thread to `uwf worker`" },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+    },
     examples: ["uwf schedule trigger nightly", "uwf schedule trigger nightly --queue --json"],
     json: "tickResultSchema",
     load: async () => (await import("./schedule/trigger.ts")).scheduleTriggerCommand,

@@ -6,6 +6,9 @@ import { formatTick, runFiredThreads } from "./schedule/run-due-work.ts";
 export interface TickCommandOptions {
   /** Leave every thread a fire starts to `uwf worker`, as a worker would. */
   queue?: boolean;
+  /** For the threads it runs: as `uwf step --agent` and `--timeout`. */
+  agent?: string;
+  timeout?: number;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function tickCommand(options: TickCommandOptions, context: CommandC
     },
   ];
   for (const pass of DUE_WORK) await pass();
-  result.ran = await runFiredThreads(result.fired, context);
+  result.ran = await runFiredThreads(result.fired, options, context);
   result.at = context.now().toISOString();
   return { result, format: formatTick };
 }

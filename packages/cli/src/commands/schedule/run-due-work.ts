@@ -9,6 +9,7 @@ import { stepCommand } from "../thread/step.ts";
  */
 export async function runFiredThreads(
   fires: readonly ScheduleFire[],
+  agentFlags: { agent?: string; timeout?: number },
   context: CommandContext,
 ): Promise<TickResult["ran"]> {
   for (const fire of fires) await context.emit({ type: "schedule-fired", ...fire });
@@ -16,7 +17,7 @@ export async function runFiredThreads(
   for (const fire of fires) {
     if (fire.thread === null || fire.queued || context.signal.aborted) continue;
     try {
-      const { result } = await stepCommand({ thread: fire.thread, all: true }, context);
+      const { result } = await stepCommand({ ...agentFlags, thread: fire.thread, all: true }, context);
       ran.push({ thread: fire.thread, status: result.status, steps: result.steps.length });
     } catch (error) {
       // A failed step fails its thread, not the round: the other fires still run.

@@ -9,6 +9,7 @@ import { openFileStore } from "../file/open-file-store.ts";
 import { createMemoryStore } from "../memory/create-memory-store.ts";
 import type { Store } from "../store.ts";
 import { createSampleNodes, sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
+import { sampleSchedule } from "../testing/schedule-conformance.ts";
 import { copyStore } from "./copy-store.ts";
 import { verifyStore } from "./verify-store.ts";
 
@@ -57,6 +58,23 @@ describe("copyStore", () => {
   afterEach(async () => {
     await source.close();
     rmSync(home, { recursive: true, force: true });
+  });
+
+  it("copies the schedules, and keeps one the target changed later", async () => {
+    await source.refs.createSchedule(sampleSchedule());
+    await source.refs.createSchedule(sampleSchedule({ name: "weekly", cron: "0 9 * * 1" }));
+    const changedLater = sampleSchedule({
+      name: "weekly",
+      paused: true,
+      nextFireAt: null,
+      updatedAt: "2026-06-01T00:00:00.000Z",
+    });
+    await target.refs.createSchedule(changedLater);
+    const first = await copyStore(source, target);
+    expect(first.schedules).toEqual({ copied: 1, unchanged: 0, kept: 1 });
+    expect(await target.refs.listSchedules()).toEqual([sampleSchedule(), changedLater]);
+    const again = await copyStore(source, target);
+    expect(again.schedules).toEqual({ copied: 0, unchanged: 1, kept: 1 });
   });
 
   it("copies every object, the registry, the threads and their chain indexes, and the target verifies clean", async () => {

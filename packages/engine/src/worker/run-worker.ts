@@ -151,18 +151,28 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
     }
   };
 
-  // Due work besides the queue, once per poll interval at most: schedules fired (their threads queued).
+  // Due work besides the queue, once per poll interval at most, before claiming: each pass by name (its
+  // failure is a warning, not the worker's end). Schedules fired start their threads queued, claimed below.
+  const duePasses: Array<{ name: string; run: () => Promise<void> }> = [];
+  const { schedules } = options;
+  if (schedules !== undefined) {
+    duePasses.push({
+      name: "schedules",
+      run: async () => {
+        const fires = await fireDueSchedules({ ...options, ...schedules, queued: true });
+        for (const fire of fires) await options.onEvent({ type: "schedule-fired", ...fire });
+      },
+    });
+  }
   let dueWorkAt = Number.NEGATIVE_INFINITY;
   const doDueWork = async (): Promise<void> => {
     if (stop.aborted || performance.now() - dueWorkAt < pollMs) return;
     dueWorkAt = performance.now();
-    const { schedules } = options;
-    if (schedules !== undefined) {
+    for (const pass of duePasses) {
       try {
-        const fires = await fireDueSchedules({ ...options, ...schedules, queued: true });
-        for (const fire of fires) await options.onEvent({ type: "schedule-fired", ...fire });
+        await pass.run();
       } catch (error) {
-        options.onWarning(`schedules: ${messageOf(error)}`);
+        options.onWarning(`${pass.name}: ${messageOf(error)}`);
       }
     }
   };

@@ -888,6 +888,8 @@ export const COMMAND_TABLE: CommandTable = [
         flags: "--queue",
         description: "leave the threads it starts to `uwf worker` instead of running them here",
       },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
     },
     examples: ["* * * * * cd /srv/project && uwf tick >> tick.log 2>&1", "uwf tick --json"],
     json: "tickResultSchema",

@@ -199,9 +199,11 @@ describe("on the embedded store", () => {
     const paused = scheduleShowResultSchema.parse((await uwfOk(["schedule", "pause", "every", "--json"])).json());
     expect(paused).toMatchObject({ paused: true, nextFireAt: null, inputs: { k: "v" } });
     await Bun.sleep(1100);
-    expect((await uwfOk(["tick"])).stdout.trim()).toBe("nothing due");
+    expect((await uwfOk(["tick", "--agent", "plan-then-do", "--timeout", "30"])).stdout.trim()).toBe("nothing due");
 
-    const triggered = tickResultSchema.parse((await uwfOk(["schedule", "trigger", "every", "--json"])).json());
+    const triggered = tickResultSchema.parse(
+      (await uwfOk(["schedule", "trigger", "every", "--agent", "plan-then-do", "--json"])).json(),
+    );
     expect(triggered.fired).toEqual([expect.objectContaining({ schedule: "every", thread: expect.any(String) })]);
     expect(triggered.ran).toEqual([{ thread: triggered.fired[0]?.thread as string, status: "ended", steps: 2 }]);
     expect(await scheduledThreads("every")).toHaveLength(1);

@@ -174,8 +174,12 @@ export async function runAgentWithRetries<Route = unknown>(
         return finish(failure.outcome, policy === null || attempt === 0 ? error : `${error} (${attempt + 1} attempts)`);
       }
       relaunches++;
+      const delayMs = roleBackoffMs(policy, relaunches);
+      launchOptions.onWarning?.(
+        `${launchOptions.env.role}: ${error}; launching the agent again in ${formatSeconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}, the role's retries)`,
+      );
       const signal = launchOptions.signal ?? new AbortController().signal;
-      if (!(await sleepUnlessAborted(roleBackoffMs(policy, relaunches), signal))) {
+      if (!(await sleepUnlessAborted(delayMs, signal))) {
         return finish("interrupted", "interrupted");
       }
       if (!perAttempt && timeIsUp()) return finish("timeout", `${limitSpent(attempt + 1)}; the last attempt: ${error}`);

@@ -42,7 +42,7 @@ const AGENT_OPTION = {
 } as const;
 const TIMEOUT_OPTION = {
   flags: "--timeout <seconds>",
-  description: "agent timeout",
+  description: "agent timeout, over a role's timeout: and the agent's own",
   parse: parsePositiveNumber,
 } as const;
 const PROMPT_OPTION = { flags: "-p, --prompt <text>", description: "the task (- reads stdin)" } as const;
@@ -860,7 +860,8 @@ export const COMMAND_TABLE: CommandTable = [
       },
       retries: {
         flags: "--retries <n>",
-        description: "tries of a failing step after the first (default 3, or worker.retries)",
+        description:
+          "tries of a failing step after the first (default 3, or worker.retries); a role's retries: replace them",
         parse: parseNonNegativeInteger,
       },
       backoffMs: {

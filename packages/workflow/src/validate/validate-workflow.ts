@@ -7,6 +7,7 @@ import { checkFanOuts } from "./check-fan-outs.ts";
 import { checkFrontmatterSchemas } from "./check-frontmatter-schemas.ts";
 import { checkGraphShape } from "./check-graph-shape.ts";
 import { checkNames } from "./check-names.ts";
+import { checkRolePolicies } from "./check-role-policies.ts";
 import { checkSchedule } from "./check-schedule.ts";
 import { type EdgePathOf, listEdgePath } from "./edge-paths.ts";
 
@@ -29,6 +30,7 @@ export function validateWorkflow(workflow: WorkflowNode, options: ValidateWorkfl
     ...checkConditions(workflow),
     ...checkFrontmatterSchemas(workflow),
     ...checkEdgeTemplates(workflow, edgePathOf),
+    ...checkRolePolicies(workflow),
     ...checkSchedule(workflow),
   ];
 }

@@ -18,6 +18,8 @@ interface CodedError<C extends ErrorCode> {
 const HINTS: { readonly [C in ErrorCode]?: Hint<C> } = {
   "thread-not-found": () => " (see `uwf list`)",
   "eval-report-not-found": () => " (see `uwf eval list`)",
+  "schedule-exists": (data) =>
+    ` (\`uwf schedule show ${text(data.schedule)}\`; \`uwf schedule rm ${text(data.schedule)}\` first to replace it)`,
   "eval-errored": (data) =>
     ` — the report is stored: \`uwf eval show ${text(data.report)}\`; --allow-errors counts such samples as failing`,
   "eval-gate-failed": (data) => ` — the report is stored: \`uwf eval show ${text(data.report)}\``,

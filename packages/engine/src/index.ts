@@ -22,6 +22,7 @@ export {
   type EnvironmentErrorCode,
   HeadConflictError,
   InterruptedError,
+  InvalidScheduleError,
   LeaseLostError,
   NodeNotOnThreadError,
   NoReplyToReplaceError,
@@ -29,6 +30,7 @@ export {
   NotAWorkflowError,
   ResumeMismatchError,
   type ResumeNeed,
+  ScheduleNotFoundError,
   type StepFailureKind,
   ThreadAlreadyEndedError,
   ThreadBusyError,
@@ -91,6 +93,31 @@ export {
   type RecoverThreadsResult,
   recoverThreads,
 } from "./repair/recover-threads.ts";
+export {
+  buildSchedule,
+  COMMAND_FIELD_NAMES,
+  nextFireAfter,
+  type ScheduleFieldNames,
+  type ScheduleInput,
+  WORKFLOW_FIELD_NAMES,
+} from "./schedules/build-schedule.ts";
+export {
+  type FireSchedulesOptions,
+  fireDueSchedules,
+  type ScheduleFire,
+  type TriggerScheduleOptions,
+  triggerSchedule,
+} from "./schedules/fire-due-schedules.ts";
+export {
+  type AddScheduleOptions,
+  addSchedule,
+  getScheduleOrThrow,
+  type RegisterWorkflowScheduleOptions,
+  registerWorkflowSchedule,
+  removeSchedule,
+  setSchedulePaused,
+  type WorkflowScheduleChange,
+} from "./schedules/manage-schedules.ts";
 export { answeredSuspensionPrompt, readAnsweredSuspension } from "./step/answered-suspension.ts";
 export { describeFailure, failThread } from "./step/fail-thread.ts";
 export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";

@@ -214,10 +214,12 @@ export {
   branchRefSchema,
   type CliEvent,
   cliEventSchema,
+  type ScheduleFiredEvent,
   type StepFailedEvent,
   type StepFinishedEvent,
   type StepRetryEvent,
   type StepStartedEvent,
+  scheduleFiredEventSchema,
   stepFailedEventSchema,
   stepFinishedEventSchema,
   stepRetryEventSchema,
@@ -298,6 +300,16 @@ export {
   showTextResultSchema,
 } from "./results/node-results.ts";
 export type { SafeResult } from "./results/safe-result.ts";
+export {
+  type ScheduleListResult,
+  type ScheduleRemoveResult,
+  type ScheduleShowResult,
+  scheduleListResultSchema,
+  scheduleRemoveResultSchema,
+  scheduleShowResultSchema,
+  type TickResult,
+  tickResultSchema,
+} from "./results/schedule-results.ts";
 export {
   BATCH_THREAD_OUTCOMES,
   type BatchThreadOutcome,

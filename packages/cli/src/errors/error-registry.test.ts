@@ -197,6 +197,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   StoreTooNewError: () => new SCANNED.StoreTooNewError("refs.db", 9, 8),
   StoreUnreachableError: () => new cas.StoreUnreachableError("postgres://x", "connection refused"),
   ThreadExistsError: () => new cas.ThreadExistsError("T1"),
+  ScheduleExistsError: () => new cas.ScheduleExistsError("nightly"),
 
   AgentUnavailableError: () => new workflowAndAgents.AgentUnavailableError("gpt", "model"),
   ConditionFailedError: () => new workflowAndAgents.ConditionFailedError("$.x > 1", "x is not a number", "T2001"),
@@ -276,6 +277,9 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   UnexpectedNodeKindError: () => new engine.UnexpectedNodeKindError("0000000000002", "a workflow", "text"),
   UnroutableReplyError: () => new engine.UnroutableReplyError("reply.md", "draft", "no edge holds"),
   WorkflowNotFoundError: () => new engine.WorkflowNotFoundError("review", { cwd: "/work" }),
+  ScheduleNotFoundError: () => new engine.ScheduleNotFoundError("nightly", ["weekly"]),
+  InvalidScheduleError: () =>
+    new engine.InvalidScheduleError("nightly", "--cron", '"61 * * * *" is no cron expression'),
 
   InvalidSuiteError: () => new evaluation.InvalidSuiteError("suite.yaml", [{ ...PROBLEM, file: "suite.yaml" }]),
   SuiteNotQueueableError: () => new evaluation.SuiteNotQueueableError("suite.yaml", ["baseline"]),

@@ -31,6 +31,9 @@ export function formatThreadRecord(thread: ShownThread, color: boolean): string 
     ]);
   }
   if (thread.forkedFrom !== null) rows.push(["forked from", describeForkOrigin(thread.forkedFrom)]);
+  if (thread.scheduledBy !== undefined) {
+    rows.push(["scheduled by", `schedule ${thread.scheduledBy.schedule}, fired for ${thread.scheduledBy.fireTime}`]);
+  }
   if (thread.branchOf !== undefined) {
     const { branch, thread: parent, step, role } = thread.branchOf;
     rows.push(["branch of", `branch ${branch} of ${parent} at step ${step}${role === null ? "" : ` (role ${role})`}`]);

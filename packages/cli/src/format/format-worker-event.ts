@@ -38,6 +38,10 @@ function describe(event: CliEvent, color: boolean): string {
       return `${paint.red("failed")} after ${event.failure.attempts} attempt${event.failure.attempts === 1 ? "" : "s"} (${event.failure.code}); \`uwf resume ${event.thread}\` tries again`;
     case "thread-released":
       return `released: ${event.reason === event.status ? event.status : `${event.reason}, ${event.status}`} after ${event.steps} step${event.steps === 1 ? "" : "s"}`;
+    case "schedule-fired":
+      return event.thread === null
+        ? `schedule ${event.schedule} fired for ${event.fireTime}: no thread (${event.skipped}${event.problem === undefined ? "" : `: ${event.problem}`})`
+        : `started by schedule ${event.schedule} for ${event.fireTime}`;
     case "worker-stopped":
       return `stopped (${event.reason}): ${event.steps} step${event.steps === 1 ? "" : "s"}, ${event.claimed} thread${event.claimed === 1 ? "" : "s"} claimed, ${event.failed} failed`;
     default:

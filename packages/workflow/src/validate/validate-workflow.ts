@@ -8,6 +8,7 @@ import { checkFrontmatterSchemas } from "./check-frontmatter-schemas.ts";
 import { checkGraphShape } from "./check-graph-shape.ts";
 import { checkNames } from "./check-names.ts";
 import { checkRolePolicies } from "./check-role-policies.ts";
+import { checkSchedule } from "./check-schedule.ts";
 import { type EdgePathOf, listEdgePath } from "./edge-paths.ts";
 
 export interface ValidateWorkflowOptions {
@@ -30,5 +31,6 @@ export function validateWorkflow(workflow: WorkflowNode, options: ValidateWorkfl
     ...checkFrontmatterSchemas(workflow),
     ...checkEdgeTemplates(workflow, edgePathOf),
     ...checkRolePolicies(workflow),
+    ...checkSchedule(workflow),
   ];
 }

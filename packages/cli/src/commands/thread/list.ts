@@ -10,6 +10,8 @@ import { toShownThread } from "./to-shown-thread.ts";
 export interface ListCommandOptions {
   status?: string;
   workflow?: string;
+  /** Only the threads this schedule started. */
+  schedule?: string;
   /** Only the ended threads whose outcome's `$status` is this. */
   outcome?: string;
   /** At most this many; 0 for all (default DEFAULT_LIST_LIMIT). */
@@ -53,6 +55,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   const query = {
     status: status?.data,
     workflow: options.workflow,
+    scheduledBy: options.schedule,
     outcome: options.outcome,
     forksOf: parent === undefined ? undefined : { thread: parent.id, recursive: options.recursive === true },
     limit,

@@ -41,6 +41,7 @@ describe("the @uwf/workflow entry", () => {
       "formatYaml",
       "historyFunctions",
       "isPathInside",
+      "isTimeoutEdge",
       "isTruthy",
       "listRoleStatuses",
       "listStatusBranches",

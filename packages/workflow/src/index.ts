@@ -59,6 +59,7 @@ export {
 export { pickNextRole } from "./moderator/pick-next-role.ts";
 export { type RenderEdgePromptOptions, renderEdgePrompt } from "./moderator/render-edge-prompt.ts";
 export { type RenderJoinPromptOptions, renderJoinPrompt } from "./moderator/render-join-prompt.ts";
+export { isTimeoutEdge } from "./moderator/timeout-edge.ts";
 export {
   buildReplySchema,
   listRoleStatuses,

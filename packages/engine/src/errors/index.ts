@@ -17,6 +17,7 @@ export { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
 export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 export { NotAWorkflowError } from "./not-a-workflow-error.ts";
 export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
+export { SuspendTimeoutError } from "./suspend-timeout-error.ts";
 export { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";
 export { ThreadBusyError } from "./thread-busy-error.ts";
 export { ThreadCancelledError } from "./thread-cancelled-error.ts";

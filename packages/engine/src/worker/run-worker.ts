@@ -3,6 +3,7 @@ import { type CliEvent, type Config, messageOf, type WorkerResult } from "@uwf/p
 import { settleParent } from "../branches/settle-parent.ts";
 import { claimOrphanedThread } from "../lease/claim-orphaned-thread.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
+import { expireDueSuspensions } from "../suspensions/expire-due-suspensions.ts";
 import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
 import { settleOptions, workClaimedThread } from "./work-claimed-thread.ts";
@@ -56,7 +57,8 @@ export interface RunWorkerOptions {
 /**
  * `uwf worker`: claims queued threads (a dead local holder's first, see claimOrphanedThread, then `claimThread`),
  * at most `concurrency` at once, and steps each until it ends, suspends or fails (workClaimedThread).
- * When nothing is claimable it polls, every `pollMs` give or take a fifth. It stops when `stop` aborts
+ * When nothing is claimable it polls, every `pollMs` give or take a fifth. Each round first times out the
+ * suspensions whose `suspendTimeout` ran out (expireDueSuspensions). It stops when `stop` aborts
  * (after the running steps finish, or the grace runs out), after `maxSteps`, or with `once` when nothing is left;
  * every lease it took is released by then.
  */
@@ -145,6 +147,19 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
     }
   };
 
+  // Suspensions whose `suspendTimeout` ran out: timed out before claiming, so a thread that makes runnable is claimed this round.
+  const expireSuspensions = async (): Promise<void> => {
+    const { expired } = await expireDueSuspensions({
+      ...settleOptions({ ...options, store, worker, emit: options.onEvent }),
+      ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
+      signal: stop,
+    });
+    for (const { thread, role, routed, record } of expired) {
+      const at = options.now().toISOString();
+      await options.onEvent({ type: "suspension-timed-out", thread, role, routed, status: record.status, worker, at });
+    }
+  };
+
   await options.onEvent({
     type: "worker-started",
     thread: null,
@@ -162,6 +177,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
     for (;;) {
       // Reset before claiming, so a thread that finishes from here on wakes the wait below.
       threadFinished = Promise.withResolvers<void>();
+      // A suspension that cannot be timed out is reported, and the worker goes on (a store that fails also fails the claim).
+      if (!stop.aborted) await expireSuspensions().catch((error: unknown) => options.onWarning(messageOf(error)));
       let idle = false;
       while (!stop.aborted && running.size < Math.min(concurrency, stepsLeft())) {
         let claimed = await claim();

@@ -8,7 +8,7 @@ import {
   type Transition,
   type WorkflowNode,
 } from "@uwf/protocol";
-import { isTimeoutEdge } from "../moderator/timeout-edge.ts";
+import { isTimeoutEdge } from "../schema/timeout-edge.ts";
 
 /**
  * A Mermaid flowchart of the graph: `$START` and `$END` as circles, roles as boxes, edges

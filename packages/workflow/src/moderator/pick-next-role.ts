@@ -2,6 +2,7 @@ import { START, TIMEOUT, type Transition } from "@uwf/protocol";
 import { ConditionFailedError } from "../errors/condition-failed-error.ts";
 import { NoResumeEdgeError } from "../errors/no-resume-edge-error.ts";
 import { NoTransitionError, type TriedTransition } from "../errors/no-transition-error.ts";
+import { isTimeoutEdge } from "../schema/timeout-edge.ts";
 import type { CompiledWorkflow } from "./compile-workflow.ts";
 import { evaluateCondition } from "./evaluate-condition.ts";
 import {
@@ -13,7 +14,6 @@ import {
 } from "./moderator-history.ts";
 import { planFanOut } from "./plan-fan-out.ts";
 import { renderEdgePrompt } from "./render-edge-prompt.ts";
-import { isTimeoutEdge } from "./timeout-edge.ts";
 
 /**
  * The moderator (DESIGN §2): from the source node — `$START` before the first step and on

@@ -1,7 +1,7 @@
 import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
-import { isTimeoutEdge } from "../moderator/timeout-edge.ts";
 import { restoreFieldOrder } from "./field-order.ts";
 import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
+import { isTimeoutEdge } from "./timeout-edge.ts";
 
 /**
  * The `$status` values a role's outgoing map-form edges answer, and whether one of them must be given.

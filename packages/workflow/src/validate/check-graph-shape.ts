@@ -1,6 +1,6 @@
 import { END, START, type Transition, type WorkflowNode } from "@uwf/protocol";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
-import { isTimeoutEdge } from "../moderator/timeout-edge.ts";
+import { isTimeoutEdge } from "../schema/timeout-edge.ts";
 import type { EdgePathOf } from "./edge-paths.ts";
 
 /** The graph as a whole: where it starts, which keys it may have, what can reach what. */

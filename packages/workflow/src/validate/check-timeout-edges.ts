@@ -1,6 +1,6 @@
 import { START, TIMEOUT, type WorkflowNode } from "@uwf/protocol";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
-import { isTimeoutEdge } from "../moderator/timeout-edge.ts";
+import { isTimeoutEdge } from "../schema/timeout-edge.ts";
 import { type EdgePathOf, statusPathOf } from "./edge-paths.ts";
 
 /**

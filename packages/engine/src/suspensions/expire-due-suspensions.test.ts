@@ -132,7 +132,7 @@ graph:
     expect((await kit.store.refs.getThread(parent.id))?.status).toBe("waiting");
     await pastDeadline();
     const { expired } = await pass();
-    expect(expired.map(({ thread, routed }) => [thread, routed])).toEqual([[link?.thread, "$END"]]);
+    expect(expired.map(({ thread, routed }) => `${thread} → ${routed}`)).toEqual([`${link?.thread} → $END`]);
     expect(await kit.store.refs.getThread(link?.thread as string)).toMatchObject({
       status: "ended",
       outcome: { role: "asker", status: "$timeout", edge: null },

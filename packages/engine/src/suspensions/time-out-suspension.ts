@@ -17,15 +17,13 @@ import { readChain } from "../history/read-chain.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
+import { TIMEOUT_AGENT, TIMEOUT_RUN_KIND } from "../history/timeout-run.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
 import { applyThreadUpdate } from "../step/apply-thread-update.ts";
 import { describeFailure } from "../step/fail-thread.ts";
 import { NodeBatch } from "../step/node-batch.ts";
 import type { SuspensionWait } from "./read-suspension-wait.ts";
-
-/** The agent name and kind of the run a timeout step records: no agent ran. */
-export const TIMEOUT_AGENT = "$timeout";
 
 /** What became of a suspension whose wait ran out: where its timeout step led (`$END`, a role), or null when the thread failed. */
 export interface TimedOutSuspension {
@@ -95,7 +93,7 @@ export async function timeOutSuspension(
   const run: AgentRunNode = {
     type: "agent-run/1",
     agent: TIMEOUT_AGENT,
-    kind: "timeout",
+    kind: TIMEOUT_RUN_KIND,
     command: null,
     cwd: chain.start.cwd,
     prompt,

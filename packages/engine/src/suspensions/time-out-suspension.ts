@@ -9,7 +9,7 @@ import {
   TIMEOUT,
   type WorkflowNode,
 } from "@uwf/protocol";
-import { compileWorkflow, isTimeoutEdge, type ModeratorDecision, pickNextRole } from "@uwf/workflow";
+import { compileWorkflow, isTimeoutEdge, type ModeratorDecision, NoTransitionError, pickNextRole } from "@uwf/workflow";
 import { branchOutcome, isRoleBranch } from "../branches/branch-steps.ts";
 import { type EnsureBranchesOptions, ensureBranches } from "../branches/ensure-branches.ts";
 import { SuspendTimeoutError } from "../errors/suspend-timeout-error.ts";
@@ -83,6 +83,8 @@ export async function timeOutSuspension(
         pickNextRole(compileWorkflow(workflow), view, { mode: "continue" }),
       );
     } catch (error) {
+      // No `$timeout` edge holds (each tests a condition that does not): as if there were none, answered late.
+      if (error instanceof NoTransitionError) return failThread(store, record, wait, at, null);
       // A `$timeout` edge whose prompt cannot render, or whose fan-out cannot be planned: the thread fails with why.
       return failThread(store, record, wait, at, error);
     }

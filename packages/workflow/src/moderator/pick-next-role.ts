@@ -21,8 +21,8 @@ import { renderEdgePrompt } from "./render-edge-prompt.ts";
  * condition both hold wins, and its prompt is rendered. A fan-out edge instead plans its branches
  * (planFanOut): the decision names the join's role, with an empty prompt (renderJoinPrompt renders
  * it once the branches have ended). A timeout step (`$status: $timeout`, recorded when a suspension
- * waited past its role's `suspendTimeout`) follows only the `$timeout` edges, which no other step
- * follows. Pure apart from the clock.
+ * waited past its role's `suspendTimeout`) follows only the `$timeout` edges (the first that holds),
+ * which no other step follows. Pure apart from the clock.
  */
 export async function pickNextRole(
   compiled: CompiledWorkflow,
@@ -45,8 +45,9 @@ export async function pickNextRole(
     const { transition, template } = edge;
     if (isTimeoutEdge(transition) !== timedOut) continue;
     tried.push(describe(transition));
-    if (!timedOut && !statusHolds(transition, from, mode, status)) continue;
-    if (!timedOut && transition.condition !== null) {
+    if (!statusHolds(transition, from, mode, status)) continue;
+    // `condition: $timeout` is what marks the edge; a `status: $timeout` edge may test a condition of its own.
+    if (transition.condition !== null && transition.condition !== TIMEOUT) {
       const condition = compiled.condition(transition.condition);
       // Validation rejects unknown names; a hand-made node could still carry one.
       if (condition === undefined) throw new ConditionFailedError(transition.condition, "no such condition", null);

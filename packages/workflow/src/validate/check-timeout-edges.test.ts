@@ -103,6 +103,33 @@ describe("$timeout edges", () => {
     await expect(stuck).rejects.toThrow("no transition");
   });
 
+  it("may test a condition of their own when written with status: $timeout, the first that holds taken", async () => {
+    const text = `name: gate
+roles:
+  asker: { goal: Ask., suspendTimeout: 1h }
+  chaser: { goal: Chase. }
+conditions:
+  second-time: { expression: '$count("asker") >= 2' }
+graph:
+  $START: [{ role: asker, prompt: "Ask." }]
+  asker:
+    - { role: chaser, status: $timeout, condition: second-time, prompt: "Chase them." }
+    - { role: $END, status: $timeout }
+    - { role: $END }
+  chaser: [{ role: $END }]
+`;
+    const parsed = safeParseWorkflowSource(text, { file: "w.yaml" });
+    expect(parsed.success && parsed.value.warnings).toEqual([]);
+    const compiled = compileWorkflow(workflowFromYaml(text));
+    const once = historyOf([{ role: "asker", output: { $status: "$timeout" } }]);
+    expect((await pickNextRole(compiled, once, { mode: "continue" })).role).toBe("$END");
+    const twice = historyOf([
+      { role: "asker", output: {} },
+      { role: "asker", output: { $status: "$timeout" } },
+    ]);
+    expect((await pickNextRole(compiled, twice, { mode: "continue" })).role).toBe("chaser");
+  });
+
   it("are drawn dashed, labelled with the wait", () => {
     const chart = workflowToMermaid(workflowFromYaml(mapForm));
     expect(chart).toContain('  role_approver -.->|"$timeout after 2s"| role_chaser\n');

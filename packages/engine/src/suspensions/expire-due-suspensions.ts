@@ -34,7 +34,8 @@ export interface ExpireDueSuspensionsResult {
 }
 
 /**
- * One pass over the suspended threads (what a worker does each poll round, and `uwf tick` once): each
+ * One pass over the suspended threads (what a worker does each poll round, and `uwf tick` once: one
+ * indexed listing, and each workflow and head read once per process, so a pass with nothing due is cheap): each
  * suspended by a role with `suspendTimeout` (not by its budget) whose deadline has come, by the store's
  * clock (PostgreSQL's, so machines agree), is timed out under its lease: a timeout step recorded and
  * routed by the role's `$timeout` edges, or the thread failed with `suspend-timeout` when it has none
@@ -45,8 +46,7 @@ export interface ExpireDueSuspensionsResult {
 export async function expireDueSuspensions(options: ExpireDueSuspensionsOptions): Promise<ExpireDueSuspensionsResult> {
   const { store } = options;
   const expired: ExpiredSuspension[] = [];
-  const due: { record: ThreadRecord; deadline: string }[] = [];
-  const now = await store.refs.clock();
+  const waiting: { record: ThreadRecord; deadline: string }[] = [];
   for (let offset = 0; ; offset += PAGE_SIZE) {
     const { threads } = await store.refs.listThreads({
       status: "suspended",
@@ -56,10 +56,14 @@ export async function expireDueSuspensions(options: ExpireDueSuspensionsOptions)
     });
     for (const record of threads) {
       const wait = await readSuspensionWait(store.objects, record);
-      if (wait !== null && Date.parse(wait.deadline) <= now.getTime()) due.push({ record, deadline: wait.deadline });
+      if (wait !== null) waiting.push({ record, deadline: wait.deadline });
     }
     if (threads.length < PAGE_SIZE) break;
   }
+  // The store's clock (a query on PostgreSQL) only when some suspension has a deadline.
+  if (waiting.length === 0) return { expired };
+  const now = await store.refs.clock();
+  const due = waiting.filter(({ deadline }) => Date.parse(deadline) <= now.getTime());
   // The longest overdue first.
   due.sort((left, right) => left.deadline.localeCompare(right.deadline));
   for (const { record } of due) {

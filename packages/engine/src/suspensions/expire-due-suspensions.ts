@@ -55,7 +55,8 @@ export async function expireDueSuspensions(options: ExpireDueSuspensionsOptions)
       offset,
     });
     for (const record of threads) {
-      const wait = await readSuspensionWait(store.objects, record);
+      // A thread whose nodes cannot be read (`uwf cas verify` reports it) is no reason to time out no other.
+      const wait = await readSuspensionWait(store.objects, record).catch(() => null);
       if (wait !== null) waiting.push({ record, deadline: wait.deadline });
     }
     if (threads.length < PAGE_SIZE) break;

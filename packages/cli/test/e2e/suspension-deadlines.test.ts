@@ -168,10 +168,18 @@ for (const backend of BACKENDS) {
       const list = await uwf(["list"]);
       expect(list.stdout).toContain("failed (suspend-timeout)");
 
-      // It takes no retry, only an answer.
-      const retried = await uwf(["resume", thread]);
-      expect(retried.exitCode).toBe(2);
-      expect(retried.stderr).toContain("waits for an answer to its asker role");
+      // It takes no retry, here or by a worker, only an answer.
+      for (const args of [
+        ["resume", thread],
+        ["step", thread],
+        ["queue", thread],
+        ["resume", thread, "--queue"],
+      ]) {
+        const retried = await uwf(args);
+        expect({ args, exitCode: retried.exitCode }).toEqual({ args, exitCode: 2 });
+        expect(retried.stderr).toContain("waits for an answer to its asker role");
+      }
+      expect(await show(thread)).toMatchObject({ status: "failed", failure: { code: "suspend-timeout" } });
       const answered = await uwf(["resume", thread, "-p", "blue", "--json"]);
       expect(answered.exitCode).toBe(0);
       const after = await show(thread);

@@ -27,7 +27,11 @@ const HINTS: { readonly [C in ErrorCode]?: Hint<C> } = {
   "agent-failed": (data) => `; see \`uwf show ${text(data.run)} --reply\``,
   "thread-ended": () => " (`uwf resume` continues it if its workflow allows)",
   "thread-cancelled": () => " (fork it to continue)",
-  "thread-failed": (data) => ` — try its step again with \`uwf step ${text(data.thread)}\``,
+  "thread-failed": (data) =>
+    data.failure?.code === "suspend-timeout"
+      ? ` — it still takes a late answer: \`uwf resume ${text(data.thread)} -p "..."\``
+      : ` — try its step again with \`uwf step ${text(data.thread)}\``,
+  "suspend-timeout": (data) => ` — it still takes a late answer: \`uwf resume ${text(data.thread)} -p "..."\``,
   "not-resumable": (data) => `: use \`uwf step ${text(data.thread)}\``,
   "thread-suspended": (data) =>
     data.limit === null || data.limit === undefined

@@ -32,6 +32,7 @@ export {
   type ResumeNeed,
   ScheduleNotFoundError,
   type StepFailureKind,
+  SuspendTimeoutError,
   ThreadAlreadyEndedError,
   ThreadBusyError,
   ThreadCancelledError,
@@ -123,6 +124,13 @@ export { describeFailure, failThread } from "./step/fail-thread.ts";
 export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
 export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";
 export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step/step-until-done.ts";
+export {
+  type ExpireDueSuspensionsOptions,
+  type ExpireDueSuspensionsResult,
+  type ExpiredSuspension,
+  expireDueSuspensions,
+} from "./suspensions/expire-due-suspensions.ts";
+export { readSuspensionWait, type SuspensionWait } from "./suspensions/read-suspension-wait.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {

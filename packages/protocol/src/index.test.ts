@@ -195,6 +195,7 @@ describe("the @uwf/protocol entry", () => {
       "suiteGateFileSchema",
       "suiteVariantFileSchema",
       "suspensionDeadline",
+      "suspensionTimedOutEventSchema",
       "suspensionViewSchema",
       "textNodeSchema",
       "threadBudgetSchema",

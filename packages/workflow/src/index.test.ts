@@ -42,6 +42,7 @@ describe("the @uwf/workflow entry", () => {
       "formatYaml",
       "historyFunctions",
       "isPathInside",
+      "isTimeoutEdge",
       "isTruthy",
       "listRoleStatuses",
       "listStatusBranches",

@@ -265,6 +265,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   NotAThreadNodeError: () => new engine.NotAThreadNodeError("0000000000002", "text"),
   NotAWorkflowError: () => new engine.NotAWorkflowError("0000000000002"),
   ResumeMismatchError: () => new engine.ResumeMismatchError("T1", { needs: "answer", role: "draft" }),
+  SuspendTimeoutError: () => new engine.SuspendTimeoutError("T1", "draft", "24h", "2026-01-02T00:00:00.000Z"),
   ThreadAlreadyEndedError: () => new engine.ThreadAlreadyEndedError("T1", "0000000000002"),
   ThreadBusyError: () => new engine.ThreadBusyError("T1", LEASE, new Date("2026-01-01T00:00:30.000Z")),
   ThreadCancelledError: () => new engine.ThreadCancelledError("T1"),

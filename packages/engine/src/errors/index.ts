@@ -19,6 +19,7 @@ export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 export { NotAWorkflowError } from "./not-a-workflow-error.ts";
 export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
 export { ScheduleNotFoundError } from "./schedule-not-found-error.ts";
+export { SuspendTimeoutError } from "./suspend-timeout-error.ts";
 export { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";
 export { ThreadBusyError } from "./thread-busy-error.ts";
 export { ThreadCancelledError } from "./thread-cancelled-error.ts";

@@ -117,6 +117,8 @@ export async function commitStep(
     reason: decision === null ? String(run.fields.reason ?? "") : null,
     stepCount: number,
     updatedAt: completedAt.toISOString(),
+    // A late answer to a suspension whose wait ran out (`suspend-timeout`) lifts that failure.
+    ...(state.mode === "answer-suspended" && record.failure !== undefined ? { failure: null } : {}),
     // A join adds what its branches spent to the parent's totals.
     usage: planned.join === null ? ownUsage : addUsage(ownUsage, planned.join.usage),
     // A resumed ended thread that goes on has no outcome until it ends again.

@@ -4,6 +4,7 @@ import { settleParent } from "../branches/settle-parent.ts";
 import { claimOrphanedThread } from "../lease/claim-orphaned-thread.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { fireDueSchedules } from "../schedules/fire-due-schedules.ts";
+import { expireDueSuspensions } from "../suspensions/expire-due-suspensions.ts";
 import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
 import { settleOptions, workClaimedThread } from "./work-claimed-thread.ts";
@@ -62,7 +63,8 @@ export interface RunWorkerOptions {
 /**
  * `uwf worker`: claims queued threads (a dead local holder's first, see claimOrphanedThread, then `claimThread`),
  * at most `concurrency` at once, and steps each until it ends, suspends or fails (workClaimedThread).
- * When nothing is claimable it polls, every `pollMs` give or take a fifth. It stops when `stop` aborts
+ * When nothing is claimable it polls, every `pollMs` give or take a fifth. Each round first times out the
+ * suspensions whose `suspendTimeout` ran out (expireDueSuspensions). It stops when `stop` aborts
  * (after the running steps finish, or the grace runs out), after `maxSteps`, or with `once` when nothing is left;
  * every lease it took is released by then.
  */
@@ -152,8 +154,32 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
   };
 
   // Due work besides the queue, once per poll interval at most, before claiming: each pass by name (its
-  // failure is a warning, not the worker's end). Schedules fired start their threads queued, claimed below.
-  const duePasses: Array<{ name: string; run: () => Promise<void> }> = [];
+  // failure is a warning, not the worker's end). Suspensions timed out first, so a thread that makes
+  // runnable is claimed this round; schedules fired start their threads queued, claimed below.
+  const duePasses: Array<{ name: string; run: () => Promise<void> }> = [
+    {
+      name: "suspension deadlines",
+      run: async () => {
+        const { expired } = await expireDueSuspensions({
+          ...settleOptions({ ...options, store, worker, emit: options.onEvent }),
+          ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
+          signal: stop,
+        });
+        for (const { thread, role, routed, record } of expired) {
+          const at = options.now().toISOString();
+          await options.onEvent({
+            type: "suspension-timed-out",
+            thread,
+            role,
+            routed,
+            status: record.status,
+            worker,
+            at,
+          });
+        }
+      },
+    },
+  ];
   const { schedules } = options;
   if (schedules !== undefined) {
     duePasses.push({

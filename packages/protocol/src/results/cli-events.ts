@@ -244,6 +244,22 @@ export const branchesJoinedEventSchema = z.object({
 });
 export type BranchesJoinedEvent = z.infer<typeof branchesJoinedEventSchema>;
 
+/**
+ * A suspension's `suspendTimeout` passed unanswered (found by a worker's poll round or `uwf tick`): its
+ * timeout step was recorded and routed to `routed` (a role, or `$END`) by the role's `$timeout` edge, or,
+ * with no such edge, the thread failed (`suspend-timeout`) and `routed` is null.
+ */
+export const suspensionTimedOutEventSchema = z.object({
+  type: z.literal("suspension-timed-out"),
+  thread: z.string(),
+  role: z.string(),
+  routed: z.string().nullable(),
+  status: threadStatusSchema,
+  worker: workerField,
+  at: z.string(),
+});
+export type SuspensionTimedOutEvent = z.infer<typeof suspensionTimedOutEventSchema>;
+
 /** `uwf ui` is serving its page at `url` (with the session token for the first visit) until stopped. */
 export const uiStartedEventSchema = z.object({
   type: z.literal("ui-started"),
@@ -271,5 +287,6 @@ export const cliEventSchema = z.discriminatedUnion("type", [
   branchesStartedEventSchema,
   branchesJoinedEventSchema,
   scheduleFiredEventSchema,
+  suspensionTimedOutEventSchema,
 ]);
 export type CliEvent = z.infer<typeof cliEventSchema>;

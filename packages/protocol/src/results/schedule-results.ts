@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { scheduleSchema } from "../schedules/schedule.ts";
 import { THREAD_STATUSES } from "../threads/thread-statuses.ts";
-import { scheduleFiredEventSchema } from "./cli-events.ts";
+import { scheduleFiredEventSchema, suspensionTimedOutEventSchema } from "./cli-events.ts";
 
 /** `uwf schedule list --json`: every schedule, by name. */
 export const scheduleListResultSchema = z.object({ schedules: z.array(scheduleSchema) });
@@ -30,6 +30,8 @@ export type ScheduleRemoveResult = z.infer<typeof scheduleRemoveResultSchema>;
  */
 export const tickResultSchema = z.object({
   fired: z.array(scheduleFiredEventSchema.omit({ type: true })),
+  /** Each suspension whose `suspendTimeout` ran out in this round (a `suspension-timed-out` event without its type and worker). */
+  expired: z.array(suspensionTimedOutEventSchema.omit({ type: true, worker: true })),
   ran: z.array(
     z.object({ thread: z.string(), status: z.enum(THREAD_STATUSES), steps: z.number().int().nonnegative() }),
   ),

@@ -13,17 +13,30 @@ export async function runFiredThreads(
   context: CommandContext,
 ): Promise<TickResult["ran"]> {
   for (const fire of fires) await context.emit({ type: "schedule-fired", ...fire });
+  const unqueued = fires.flatMap((fire) => (fire.thread === null || fire.queued ? [] : [fire.thread]));
+  return runThreadsHere(unqueued, agentFlags, context);
+}
+
+/**
+ * Steps each thread until it ends, suspends or fails, here, one after the other: the threads a round of
+ * due work started or made runnable that no worker will claim (not queued).
+ */
+export async function runThreadsHere(
+  threads: readonly string[],
+  agentFlags: { agent?: string; timeout?: number },
+  context: CommandContext,
+): Promise<TickResult["ran"]> {
   const ran: TickResult["ran"] = [];
-  for (const fire of fires) {
-    if (fire.thread === null || fire.queued || context.signal.aborted) continue;
+  for (const thread of threads) {
+    if (context.signal.aborted) break;
     try {
-      const { result } = await stepCommand({ ...agentFlags, thread: fire.thread, all: true }, context);
-      ran.push({ thread: fire.thread, status: result.status, steps: result.steps.length });
+      const { result } = await stepCommand({ ...agentFlags, thread, all: true }, context);
+      ran.push({ thread, status: result.status, steps: result.steps.length });
     } catch (error) {
-      // A failed step fails its thread, not the round: the other fires still run.
-      context.warn(`thread ${fire.thread}: ${messageOf(error)}`);
-      const record = await (await context.openStore()).refs.getThread(fire.thread);
-      if (record !== null) ran.push({ thread: fire.thread, status: record.status, steps: 0 });
+      // A failed step fails its thread, not the round: the other threads still run.
+      context.warn(`thread ${thread}: ${messageOf(error)}`);
+      const record = await (await context.openStore()).refs.getThread(thread);
+      if (record !== null) ran.push({ thread, status: record.status, steps: 0 });
     }
   }
   return ran;
@@ -38,6 +51,11 @@ export function formatTick(result: TickResult): string {
     }
     return `${fire.schedule} ${fire.fireTime}: started ${fire.thread}${fire.queued ? " (queued)" : ""}`;
   });
+  for (const expired of result.expired) {
+    const after =
+      expired.routed === null ? "failed (suspend-timeout)" : `$timeout → ${expired.routed} (${expired.status})`;
+    lines.push(`${expired.thread} ${expired.role} waited past its suspendTimeout: ${after}`);
+  }
   for (const run of result.ran) {
     lines.push(`${run.thread} ${run.status} after ${run.steps} step${run.steps === 1 ? "" : "s"}`);
   }

@@ -23,6 +23,6 @@ export async function scheduleTriggerCommand(
     queued: options.queue === true,
   });
   const ran = await runFiredThreads([fire], options, context);
-  const result: TickResult = { fired: [fire], ran, at: context.now().toISOString() };
+  const result: TickResult = { fired: [fire], expired: [], ran, at: context.now().toISOString() };
   return { result, format: formatTick };
 }

@@ -1,5 +1,5 @@
 import type { Store } from "@uwf/cas";
-import { expandNode, loadBranchGroups, resolveNodeOrThread, spentWithBranches } from "@uwf/engine";
+import { expandNode, loadBranchGroups, readSuspensionWait, resolveNodeOrThread, spentWithBranches } from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
@@ -51,7 +51,9 @@ export async function showCommand(
       ...(inputs === undefined ? {} : { inputs }),
       ...(branches.length === 0 ? {} : { branches }),
     };
-    return { result: shown, format: (value, color) => formatThreadRecord(value as ShownThread, color) };
+    // A suspension with a suspendTimeout: until when it waits.
+    const wait = thread.status === "suspended" ? await readSuspensionWait(store.objects, thread) : null;
+    return { result: shown, format: (value, color) => formatThreadRecord(value as ShownThread, color, wait) };
   }
   const expanded = await expandNode(store.objects, address as string);
   return { result: expanded, format: (value, color) => formatExpandedNode(value as typeof expanded, color) };

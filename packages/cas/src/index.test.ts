@@ -22,6 +22,7 @@ describe("the @uwf/cas entry", () => {
       "RefStoreBusyError",
       "RefStoreDamagedError",
       "RefStoreUnavailableError",
+      "ScheduleExistsError",
       "StoreRefusedError",
       "StoreTooNewError",
       "StoreUnreachableError",
@@ -66,7 +67,7 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the test stores, the sample data, steps, agent runs and threads, the seeded generator, waitFor, temp directories, nodes sharing a prefix, the test PostgreSQL server, headless Chromium and the PostgreSQL store's parts the benchmarks drive", () => {
+  it("exports the conformance suite, the test stores, the sample data (a schedule too), steps, agent runs and threads, the seeded generator, waitFor, temp directories, nodes sharing a prefix, the test PostgreSQL server, headless Chromium and the PostgreSQL store's parts the benchmarks drive", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "chromiumSkipReason",
       "createRandom",
@@ -81,6 +82,7 @@ describe("the @uwf/cas/test entry", () => {
       "parsePostgresStoreUrl",
       "putSampleStep",
       "runStoreConformanceSuite",
+      "sampleSchedule",
       "sampleThreadId",
       "sampleThreadRecord",
       "sampleWorkflow",

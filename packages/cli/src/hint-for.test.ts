@@ -1,4 +1,5 @@
 import { describe, expect, it } from "bun:test";
+import { ScheduleExistsError } from "@uwf/cas";
 import { sampleThreadRecord } from "@uwf/cas/test";
 import {
   AgentFailedError,
@@ -30,6 +31,9 @@ describe("hintFor", () => {
     const stranded = new ThreadStrandedError(THREAD, "191B06QRP5RG9", "writer", "no edge holds");
     expect(hintFor(stranded)).toContain("`uwf fork 191B06QRP5RG9 --output FILE`");
     expect(hintFor(stranded)).toContain(`\`uwf cancel ${THREAD}\``);
+    expect(messageWithHint(new ScheduleExistsError("nightly"))).toBe(
+      "schedule nightly already exists (`uwf schedule show nightly`; `uwf schedule rm nightly` first to replace it)",
+    );
   });
 
   it("tells a role's suspension from the budget's by the error's data", () => {

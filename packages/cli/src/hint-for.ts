@@ -18,6 +18,8 @@ interface CodedError<C extends ErrorCode> {
 const HINTS: { readonly [C in ErrorCode]?: Hint<C> } = {
   "thread-not-found": () => " (see `uwf list`)",
   "eval-report-not-found": () => " (see `uwf eval list`)",
+  "schedule-exists": (data) =>
+    ` (\`uwf schedule show ${text(data.schedule)}\`; \`uwf schedule rm ${text(data.schedule)}\` first to replace it)`,
   "eval-errored": (data) =>
     ` — the report is stored: \`uwf eval show ${text(data.report)}\`; --allow-errors counts such samples as failing`,
   "eval-gate-failed": (data) => ` — the report is stored: \`uwf eval show ${text(data.report)}\``,
@@ -25,7 +27,11 @@ const HINTS: { readonly [C in ErrorCode]?: Hint<C> } = {
   "agent-failed": (data) => `; see \`uwf show ${text(data.run)} --reply\``,
   "thread-ended": () => " (`uwf resume` continues it if its workflow allows)",
   "thread-cancelled": () => " (fork it to continue)",
-  "thread-failed": (data) => ` — try its step again with \`uwf step ${text(data.thread)}\``,
+  "thread-failed": (data) =>
+    data.failure?.code === "suspend-timeout"
+      ? ` — it still takes a late answer: \`uwf resume ${text(data.thread)} -p "..."\``
+      : ` — try its step again with \`uwf step ${text(data.thread)}\``,
+  "suspend-timeout": (data) => ` — it still takes a late answer: \`uwf resume ${text(data.thread)} -p "..."\``,
   "not-resumable": (data) => `: use \`uwf step ${text(data.thread)}\``,
   "thread-suspended": (data) =>
     data.limit === null || data.limit === undefined

@@ -1,6 +1,8 @@
 // The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
 // and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
+export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answers/check-answer.ts";
+export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
 export { loadBranchGroups } from "./branches/load-branch-groups.ts";
@@ -23,6 +25,7 @@ export {
   HeadConflictError,
   InterruptedError,
   InvalidAnswerError,
+  InvalidScheduleError,
   LeaseLostError,
   NodeNotOnThreadError,
   NoReplyToReplaceError,
@@ -30,7 +33,9 @@ export {
   NotAWorkflowError,
   ResumeMismatchError,
   type ResumeNeed,
+  ScheduleNotFoundError,
   type StepFailureKind,
+  SuspendTimeoutError,
   ThreadAlreadyEndedError,
   ThreadBusyError,
   ThreadCancelledError,
@@ -93,6 +98,31 @@ export {
   recoverThreads,
 } from "./repair/recover-threads.ts";
 export {
+  buildSchedule,
+  COMMAND_FIELD_NAMES,
+  nextFireAfter,
+  type ScheduleFieldNames,
+  type ScheduleInput,
+  WORKFLOW_FIELD_NAMES,
+} from "./schedules/build-schedule.ts";
+export {
+  type FireSchedulesOptions,
+  fireDueSchedules,
+  type ScheduleFire,
+  type TriggerScheduleOptions,
+  triggerSchedule,
+} from "./schedules/fire-due-schedules.ts";
+export {
+  type AddScheduleOptions,
+  addSchedule,
+  getScheduleOrThrow,
+  type RegisterWorkflowScheduleOptions,
+  registerWorkflowSchedule,
+  removeSchedule,
+  setSchedulePaused,
+  type WorkflowScheduleChange,
+} from "./schedules/manage-schedules.ts";
+export {
   answeredSuspensionPrompt,
   answeredTypedSuspensionPrompt,
   readAnsweredSuspension,
@@ -101,8 +131,13 @@ export { describeFailure, failThread } from "./step/fail-thread.ts";
 export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
 export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";
 export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step/step-until-done.ts";
-export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./suspensions/check-answer.ts";
-export { isAnswerable, loadSuspensionView } from "./suspensions/read-suspension.ts";
+export {
+  type ExpireDueSuspensionsOptions,
+  type ExpireDueSuspensionsResult,
+  type ExpiredSuspension,
+  expireDueSuspensions,
+} from "./suspensions/expire-due-suspensions.ts";
+export { readSuspensionWait, type SuspensionWait } from "./suspensions/read-suspension-wait.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {

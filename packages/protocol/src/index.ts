@@ -214,14 +214,18 @@ export {
   branchRefSchema,
   type CliEvent,
   cliEventSchema,
+  type ScheduleFiredEvent,
   type StepFailedEvent,
   type StepFinishedEvent,
   type StepRetryEvent,
   type StepStartedEvent,
+  type SuspensionTimedOutEvent,
+  scheduleFiredEventSchema,
   stepFailedEventSchema,
   stepFinishedEventSchema,
   stepRetryEventSchema,
   stepStartedEventSchema,
+  suspensionTimedOutEventSchema,
   THREAD_RELEASE_REASONS,
   type ThreadClaimedEvent,
   type ThreadEndedEvent,
@@ -298,6 +302,16 @@ export {
   showTextResultSchema,
 } from "./results/node-results.ts";
 export type { SafeResult } from "./results/safe-result.ts";
+export {
+  type ScheduleListResult,
+  type ScheduleRemoveResult,
+  type ScheduleShowResult,
+  scheduleListResultSchema,
+  scheduleRemoveResultSchema,
+  scheduleShowResultSchema,
+  type TickResult,
+  tickResultSchema,
+} from "./results/schedule-results.ts";
 export {
   BATCH_THREAD_OUTCOMES,
   type BatchThreadOutcome,

@@ -59,6 +59,7 @@ export {
 export { pickNextRole } from "./moderator/pick-next-role.ts";
 export { type RenderEdgePromptOptions, renderEdgePrompt } from "./moderator/render-edge-prompt.ts";
 export { type RenderJoinPromptOptions, renderJoinPrompt } from "./moderator/render-join-prompt.ts";
+export { type CronProblem, checkCron, nextCronTime } from "./schedule/cron-schedule.ts";
 export {
   buildReplySchema,
   listRoleStatuses,
@@ -69,6 +70,7 @@ export { describeValue } from "./schema/describe-value.ts";
 export { FIELD_ORDER_KEYWORD, restoreFieldOrder, restoreWorkflowFieldOrder } from "./schema/field-order.ts";
 export { allBranchProperties, branchAnswers, listStatusBranches, type StatusBranch } from "./schema/status-branches.ts";
 export { ASK_KEYWORD, CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./schema/status-fields.ts";
+export { isTimeoutEdge } from "./schema/timeout-edge.ts";
 export { validateOutputFields } from "./schema/validate-output-fields.ts";
 export { type SchemaIssue, schemaIssuesToWorkflowIssues } from "./validate/schema-issues.ts";
 export { validateStartInputs } from "./validate/validate-start-inputs.ts";

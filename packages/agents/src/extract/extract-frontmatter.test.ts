@@ -220,6 +220,12 @@ describe("extractFrontmatter", () => {
     );
   });
 
+  it("refuses $status: $timeout, which only uwf records (when nobody answers a suspension in time)", () => {
+    expect(problemOf("---\n$status: $timeout\n---\n", reviewerSchema)).toBe(
+      '"$status: $timeout" is recorded by uwf when nobody answers a suspension in time; a reply cannot send it',
+    );
+  });
+
   it("rejects $SUSPEND without a string reason", () => {
     expect(problemOf("---\n$status: $SUSPEND\n---\n", reviewerSchema)).toBe(
       '"$status: $SUSPEND" needs a "reason" field: a string saying why you stop and what you need, got nothing',

@@ -1,4 +1,4 @@
-import { findLoneSurrogate, type JsonSchemaObject, type SafeResult } from "@uwf/protocol";
+import { findLoneSurrogate, type JsonSchemaObject, type SafeResult, TIMEOUT } from "@uwf/protocol";
 import {
   ASK_KEYWORD,
   allBranchProperties,
@@ -92,6 +92,13 @@ function checkReply(reply: string, schema: JsonSchemaObject | undefined): ReplyC
   if (!exact.success) return { success: false, problem: `field "${exact.path}": ${exact.problem}` };
   Object.assign(fields, exact.value);
 
+  // uwf records `$timeout` itself, when a suspension's wait runs out: a reply that sends it would take the `$timeout` edges.
+  if (fields[STATUS_FIELD] === TIMEOUT) {
+    return {
+      success: false,
+      problem: `"${STATUS_FIELD}: ${TIMEOUT}" is recorded by uwf when nobody answers a suspension in time; a reply cannot send it`,
+    };
+  }
   let checkedSchema = replySchema;
   if (fields[STATUS_FIELD] === SUSPEND_STATUS) {
     const reason = fields[REASON_FIELD];

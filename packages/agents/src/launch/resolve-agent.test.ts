@@ -75,6 +75,16 @@ describe("resolveAgent", () => {
     expect(resolveAgent(base).timeoutMs).toBe(900_000);
   });
 
+  it("puts a role's own timeout between --timeout and the agent's, as seconds or a duration", () => {
+    const base = { config, workflowName: "other", roleName: "writer", flagAlias: "codex" };
+    const inSeconds: Role = { goal: "Write.", timeout: 1.5 };
+    const asDuration: Role = { goal: "Write.", timeout: "1m30s" };
+    expect(resolveAgent({ ...base, role: inSeconds }).timeoutMs).toBe(1_500);
+    expect(resolveAgent({ ...base, role: asDuration }).timeoutMs).toBe(90_000);
+    expect(resolveAgent({ ...base, role: asDuration, timeoutSeconds: 5 }).timeoutMs).toBe(5_000);
+    expect(resolveAgent({ ...base, role: { ...inlineRole, timeout: "2m" } }).timeoutMs).toBe(120_000);
+  });
+
   it("gives the home as base folder for agents defined in config.yaml", () => {
     const base = { config, workflowName: "other", roleName: "writer", home: "/home/.uwf" };
     expect(resolveAgent({ ...base, role: aliasRole }).baseDir).toBe("/home/.uwf");

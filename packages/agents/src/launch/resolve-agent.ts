@@ -1,4 +1,4 @@
-import type { AgentSpec, Config, Role } from "@uwf/protocol";
+import { type AgentSpec, type Config, parseDuration, type Role } from "@uwf/protocol";
 import { NoAgentError } from "../errors/no-agent-error.ts";
 import { UnknownAgentError } from "../errors/unknown-agent-error.ts";
 
@@ -23,7 +23,7 @@ export interface ResolvedAgent {
   alias: string;
   spec: AgentSpec;
   source: AgentSource;
-  /** `--timeout`, else the spec's `timeout`, else the config's, in milliseconds. */
+  /** `--timeout`, else the role's `timeout:`, else the spec's `timeout`, else the config's, in milliseconds. */
   timeoutMs: number;
   /** Where a relative scenario path is read from, when the spec comes from `config.yaml` and `home` was given. */
   baseDir?: string;
@@ -76,8 +76,17 @@ function fromAlias(options: ResolveAgentOptions, alias: string, source: AgentSou
   throw new UnknownAgentError(alias, where, Object.keys(agents).sort());
 }
 
+/** The agent's deadline: `--timeout` > the role's `timeout:` > the agent's config `timeout` > config.yaml's `timeout`. */
 function timeoutMs(options: ResolveAgentOptions, spec: AgentSpec): number {
-  return (options.timeoutSeconds ?? spec.timeout ?? options.config.timeout) * 1000;
+  if (options.timeoutSeconds !== undefined) return options.timeoutSeconds * 1000;
+  return roleTimeoutMs(options.role) ?? (spec.timeout ?? options.config.timeout) * 1000;
+}
+
+/** A role's own `timeout:` in milliseconds (a number of seconds or a duration), or null when it sets none. */
+function roleTimeoutMs(role: Role): number | null {
+  const { timeout } = role;
+  if (timeout === undefined) return null;
+  return typeof timeout === "number" ? Math.round(timeout * 1000) : parseDuration(timeout);
 }
 
 /** A readable name for an agent given inline in the workflow: `scripted`, `shell`, `claude-code`, or the command. */

@@ -50,6 +50,18 @@ describe("describeRoutes", () => {
     expect(describeRoutes(workflow, "implementer")[0]).toBe("- any reply → reviewer");
   });
 
+  it("leaves $timeout edges out and says how long a suspension waits", () => {
+    const waiting: WorkflowNode = {
+      ...workflow,
+      roles: { ...workflow.roles, reviewer: { goal: "Review.", suspendTimeout: "24h" } },
+      graph: { ...workflow.graph, reviewer: [edge("implementer", "$timeout"), edge("$END", "approved")] },
+    };
+    expect(describeRoutes(waiting, "reviewer")).toEqual([
+      "- `approved` → the thread ends",
+      "- `$SUSPEND` → the thread waits for a human's answer (for up to 24h), then you act again",
+    ]);
+  });
+
   it("puts the route lines in the prompt's status part", () => {
     const prompt = buildContinuationPrompt({
       workflow,

@@ -1,5 +1,5 @@
 import { END, type WorkflowNode } from "@uwf/protocol";
-import { conditionStatus, SUSPEND_STATUS } from "@uwf/workflow";
+import { conditionStatus, isTimeoutEdge, SUSPEND_STATUS } from "@uwf/workflow";
 
 /**
  * Where each reply of a role leads, from the workflow's graph, as markdown list lines in the
@@ -12,6 +12,8 @@ export function describeRoutes(workflow: WorkflowNode, roleName: string): string
   const lines: string[] = [];
   const seen = new Set<string>();
   for (const transition of workflow.graph[roleName] ?? []) {
+    // Taken when nobody answers a suspension in time, never on a reply.
+    if (isTimeoutEdge(transition)) continue;
     const target = describeTarget(transition.role, roleName);
     const condition = transition.condition === null ? undefined : workflow.conditions[transition.condition];
     const status =
@@ -32,7 +34,9 @@ export function describeRoutes(workflow: WorkflowNode, roleName: string): string
     lines.push(`- ${lines.length === 0 ? "any reply" : "any other reply"} → ${target}`);
     break;
   }
-  lines.push(`- \`${SUSPEND_STATUS}\` → the thread waits for a human's answer, then you act again`);
+  const wait = workflow.roles[roleName]?.suspendTimeout;
+  const until = wait === undefined ? "" : ` (for up to ${wait})`;
+  lines.push(`- \`${SUSPEND_STATUS}\` → the thread waits for a human's answer${until}, then you act again`);
   return lines;
 }
 

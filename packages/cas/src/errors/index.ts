@@ -12,6 +12,7 @@ export { NodeNotFoundError } from "./node-not-found-error.ts";
 export { RefStoreBusyError } from "./ref-store-busy-error.ts";
 export { RefStoreDamagedError } from "./ref-store-damaged-error.ts";
 export { RefStoreUnavailableError } from "./ref-store-unavailable-error.ts";
+export { ScheduleExistsError } from "./schedule-exists-error.ts";
 export { StoreRefusedError } from "./store-refused-error.ts";
 export { StoreTooNewError } from "./store-too-new-error.ts";
 export { StoreUnreachableError } from "./store-unreachable-error.ts";

@@ -9,6 +9,7 @@ import { openFileStore } from "../file/open-file-store.ts";
 import { createMemoryStore } from "../memory/create-memory-store.ts";
 import type { Store } from "../store.ts";
 import { createSampleNodes, sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
+import { sampleSchedule } from "../testing/schedule-conformance.ts";
 import { copyStore } from "./copy-store.ts";
 import { verifyStore } from "./verify-store.ts";
 
@@ -59,10 +60,27 @@ describe("copyStore", () => {
     rmSync(home, { recursive: true, force: true });
   });
 
+  it("copies the schedules, and keeps one the target changed later", async () => {
+    await source.refs.createSchedule(sampleSchedule());
+    await source.refs.createSchedule(sampleSchedule({ name: "weekly", cron: "0 9 * * 1" }));
+    const changedLater = sampleSchedule({
+      name: "weekly",
+      paused: true,
+      nextFireAt: null,
+      updatedAt: "2026-06-01T00:00:00.000Z",
+    });
+    await target.refs.createSchedule(changedLater);
+    const first = await copyStore(source, target);
+    expect(first.schedules).toEqual({ copied: 1, unchanged: 0, kept: 1 });
+    expect(await target.refs.listSchedules()).toEqual([sampleSchedule(), changedLater]);
+    const again = await copyStore(source, target);
+    expect(again.schedules).toEqual({ copied: 0, unchanged: 1, kept: 1 });
+  });
+
   it("copies every object, the registry, the threads and their chain indexes, and the target verifies clean", async () => {
     const report = await copyStore(source, target);
     expect(report.problems).toEqual([]);
-    expect(report.objects).toEqual({ read: 12, written: 12 });
+    expect(report.objects).toEqual({ read: 13, written: 13 });
     expect(report.workflows).toEqual({ copied: 1, unchanged: 0, kept: 0 });
     expect(report.threads).toEqual({ created: 1, updated: 0, unchanged: 0, kept: 0 });
     expect(report.chainIndexes).toBe(1);
@@ -96,11 +114,11 @@ describe("copyStore", () => {
     // The clock moves on, so anything written again from here on is told apart by its write time.
     while (Date.now() <= firstCopied) await Bun.sleep(1);
     const again = await copyStore(source, target);
-    expect(again.objects).toEqual({ read: 12, written: 0 });
+    expect(again.objects).toEqual({ read: 13, written: 0 });
     expect(again.problems).toEqual([]);
     const addresses: string[] = [];
     for await (const address of target.objects.list()) addresses.push(address);
-    expect(addresses).toHaveLength(12);
+    expect(addresses).toHaveLength(13);
     for (const address of addresses) {
       expect({ address, writtenBefore: await target.objects.deleteIfWrittenBefore(address, firstCopied + 1) }).toEqual({
         address,
@@ -155,10 +173,10 @@ describe("copyStore", () => {
     expect(first.problems).toEqual([]);
     expect(first.evalReports).toEqual({ copied: 2, unchanged: 0 });
     expect(await target.refs.listEvalReports({})).toEqual(await source.refs.listEvalReports({}));
-    // Reached through the reports' entries; only the sample fan-out's nodes, which no step names, are not.
+    // Reached through the reports' entries; only the sample fan-out's nodes and answer, which no step names, are not.
     expect(await verifyStore(target)).toMatchObject({
       ok: true,
-      unreachable: { total: 2, byKind: { "fan-out/1": 1, "branches/1": 1 } },
+      unreachable: { total: 3, byKind: { "fan-out/1": 1, "branches/1": 1, "answer/1": 1 } },
     });
 
     const again = await copyStore(source, target);
@@ -248,7 +266,7 @@ describe("copyStore", () => {
     writeFileSync(objectLocation(join(home, "objects"), body).path, '{"type":"text/1","text":"tampered"}');
     const report = await copyStore(source, target);
     expect(report.problems.map((problem) => [problem.kind, problem.subject])).toEqual([["corrupt", body]]);
-    expect(report.objects).toEqual({ read: 12, written: 11 });
+    expect(report.objects).toEqual({ read: 13, written: 12 });
     expect(await target.objects.has(body)).toBe(false);
     expect(await target.refs.getThread(sampleThreadId(1))).not.toBeNull();
   });

@@ -1,4 +1,4 @@
-import type { Address, EvalReportEntry, StoreCopyReport, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
+import type { Address, EvalReportEntry, Schedule, StoreCopyReport, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { readEveryObject } from "../objects/read-every-object.ts";
 import type { BranchLink, ThreadUpdate } from "../refs/ref-store.ts";
 import type { Store } from "../store.ts";
@@ -16,7 +16,7 @@ export interface CopyStoreOptions {
  * (so a record never names a node the target lacks) and the threads deleted (a record the target still
  * has at the head it was deleted at is deleted there too), then the branch links (a link the target
  * holds for another thread is kept and reported), then chain indexes, then the evaluation
- * reports' entries; never leases or the chain-link cache, which the target rebuilds. Idempotent: nodes
+ * reports' entries, then the schedules (one the target changed later is kept); never leases or the chain-link cache, which the target rebuilds. Idempotent: nodes
  * already there are not written again (their write times stay as they are), and a record already there
  * is left alone unless the source's is further along the same chain (updated with a compare-and-swap)
  * or the same head was changed later (a cancel, say). A thread whose chains have parted in the two
@@ -33,6 +33,7 @@ export async function copyStore(
   const report: StoreCopyReport = {
     objects: { read: 0, written: 0 },
     workflows: { copied: 0, unchanged: 0, kept: 0 },
+    schedules: { copied: 0, unchanged: 0, kept: 0 },
     threads: { created: 0, updated: 0, unchanged: 0, kept: 0 },
     chainIndexes: 0,
     evalReports: { copied: 0, unchanged: 0 },
@@ -130,6 +131,11 @@ export async function copyStore(
   }
   options.onProgress?.("eval-reports", report.evalReports.copied);
 
+  // After the threads they name (`lastThread`): a schedule copied fires in the target from where it stood.
+  for (const schedule of await source.refs.listSchedules()) {
+    report.schedules[await copySchedule(target, schedule)]++;
+  }
+
   const held = await listAddresses(target);
   let verified = 0;
   for (const address of copied) {
@@ -196,6 +202,14 @@ async function listAddresses(store: Store): Promise<Set<Address>> {
   const addresses = new Set<Address>();
   for await (const address of store.objects.list()) addresses.add(address);
   return addresses;
+}
+
+async function copySchedule(target: Store, schedule: Schedule): Promise<"copied" | "unchanged" | "kept"> {
+  const existing = await target.refs.getSchedule(schedule.name);
+  if (existing !== null && JSON.stringify(existing) === JSON.stringify(schedule)) return "unchanged";
+  if (existing !== null && Date.parse(existing.updatedAt) > Date.parse(schedule.updatedAt)) return "kept";
+  await target.refs.putSchedule(schedule);
+  return "copied";
 }
 
 async function copyWorkflow(target: Store, entry: WorkflowEntry): Promise<"copied" | "unchanged" | "kept"> {

@@ -21,6 +21,7 @@ import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
 import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
 import type { BranchLink, ChainIndex, ChainLink, DeletedThread, RefStore } from "../refs/ref-store.ts";
+import { createMemoryScheduleMethods } from "./create-memory-schedule-methods.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
 export function createMemoryRefStore(): RefStore {
@@ -93,6 +94,7 @@ export function createMemoryRefStore(): RefStore {
         .filter((thread) => query.outcome === undefined || thread.outcome?.status === query.outcome)
         .filter((thread) => query.start === undefined || thread.start === query.start)
         .filter((thread) => query.updatedSince === undefined || thread.updatedAt >= query.updatedSince)
+        .filter((thread) => query.scheduledBy === undefined || thread.scheduledBy?.schedule === query.scheduledBy)
         .filter((thread) => family === null || family.has(thread.id))
         .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
       const offset = query.offset ?? 0;
@@ -142,6 +144,7 @@ export function createMemoryRefStore(): RefStore {
       workflows.set(checked.name, checked);
     },
     clock: async () => new Date(),
+    ...createMemoryScheduleMethods(threads),
     listWorkflows: async () =>
       [...workflows.values()]
         .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))

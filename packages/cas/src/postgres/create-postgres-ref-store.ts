@@ -21,6 +21,7 @@ import { createPostgresBranchMethods } from "./create-postgres-branch-methods.ts
 import { createPostgresChainIndexMethods } from "./create-postgres-chain-index-methods.ts";
 import { createPostgresChainLinkMethods } from "./create-postgres-chain-link-methods.ts";
 import { createPostgresEvalReportMethods } from "./create-postgres-eval-report-methods.ts";
+import { createPostgresScheduleMethods } from "./create-postgres-schedule-methods.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
 import { POSTGRES_CHANGE_CHANNEL } from "./postgres-migrations.ts";
 
@@ -97,6 +98,11 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       if (listQuery.start !== undefined) conditions.push(`start = ${parameter(listQuery.start)}`);
       if (listQuery.updatedSince !== undefined)
         conditions.push(`(updated_at COLLATE "C") >= ${parameter(listQuery.updatedSince)}`);
+      if (listQuery.scheduledBy !== undefined)
+        // Both terms, as the partial index threads_by_schedule is written.
+        conditions.push(
+          `scheduled_by IS NOT NULL AND (scheduled_by::jsonb ->> 'schedule') = ${parameter(listQuery.scheduledBy)}`,
+        );
       const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
       const filters = [...values];
       // LIMIT NULL is no limit.
@@ -200,6 +206,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       if (row === undefined) throw new Error("PostgreSQL returned no time");
       return new Date(row.now);
     },
+    ...createPostgresScheduleMethods(connection, schema),
     async listWorkflows() {
       const rows = await query<WorkflowEntry>(
         `SELECT name, address, updated_at AS "updatedAt" FROM ${workflows} ORDER BY name`,

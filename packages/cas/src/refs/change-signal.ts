@@ -9,6 +9,7 @@ const WRITE_METHODS: ReadonlySet<string> = new Set([
   "deleteThread",
   "rememberDeletedThreads",
   "setWorkflow",
+  "fireSchedule",
   "saveEvalReport",
   "deleteEvalReport",
   "acquireLease",

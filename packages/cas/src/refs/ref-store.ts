@@ -2,6 +2,7 @@ import type {
   Address,
   EvalReportEntry,
   Lease,
+  Schedule,
   ThreadFailure,
   ThreadOutcome,
   ThreadRecord,
@@ -28,6 +29,8 @@ export interface ListThreadsQuery {
    * window before the newest time it saw (see the engine's watchStore).
    */
   updatedSince?: string;
+  /** Only the threads this schedule started (`scheduledBy.schedule`, `list --schedule`); an index serves it. */
+  scheduledBy?: string;
   limit?: number;
   offset?: number;
 }
@@ -165,6 +168,31 @@ export interface ChainIndexStep {
   role: string;
 }
 
+/** Fields of a schedule that `updateSchedule` may change (pause, resume, a new time). */
+export type ScheduleUpdate = Partial<Omit<Schedule, "name" | "createdAt">>;
+
+/**
+ * One fire of a schedule (see `RefStore.fireSchedule`): the compare-and-swap that moves its next fire time
+ * from `expectedNextFireAt` to `nextFireAt`, and the thread it starts, if any.
+ */
+export interface FireSchedule {
+  name: string;
+  /** The next fire time the caller read (null: a paused schedule, fired by `uwf schedule trigger`). */
+  expectedNextFireAt: string | null;
+  /** When given, the swap also needs the schedule's `buffered` to be this (a buffered fire started once). */
+  expectedBuffered?: string | null;
+  /** The next fire time after this fire (null: never again). */
+  nextFireAt: string | null;
+  /** The fire time this fire is for: the thread's `scheduledBy.fireTime`, and the schedule's `lastFireAt` when a thread starts. */
+  fireTime: string;
+  /** `buffer-one`: the fire time to hold back (null clears it); absent leaves it as it is. */
+  buffered?: string | null;
+  /** The thread to create (its `scheduledBy` names this schedule and fire), or null to advance without one. */
+  thread: ThreadRecord | null;
+  /** The schedule's new `updatedAt` (ISO 8601). */
+  updatedAt: string;
+}
+
 /**
  * The only mutable state: thread records, branch links, the workflow registry, step leases and the index of
  * evaluation reports (plus caches of chains).
@@ -228,6 +256,29 @@ export interface RefStore {
    * memory stores, which only this machine's processes share.
    */
   clock(): Promise<Date>;
+
+  /** Inserts a new schedule; ScheduleExistsError (nothing changed) when its name is taken. */
+  createSchedule(schedule: Schedule): Promise<void>;
+  /** Inserts or replaces a schedule by name (a workflow's `schedule:`, `uwf store copy`). */
+  putSchedule(schedule: Schedule): Promise<void>;
+  getSchedule(name: string): Promise<Schedule | null>;
+  /** Every schedule, by name. */
+  listSchedules(): Promise<Schedule[]>;
+  /**
+   * Compare-and-swap on the schedule's `updatedAt`: applies `update` only when the stored schedule's
+   * `updatedAt` is still `expectedUpdatedAt`; false (nothing changed) on a conflict or no such schedule.
+   */
+  updateSchedule(name: string, expectedUpdatedAt: string, update: ScheduleUpdate): Promise<boolean>;
+  /** Removes a schedule (the threads it started stay); false when there is none. */
+  deleteSchedule(name: string): Promise<boolean>;
+  /**
+   * Fires a schedule, in one transaction: when its next fire time is still `expectedNextFireAt` (and its
+   * `buffered` is `expectedBuffered`, when given), moves it to `nextFireAt`, sets `buffered` when given,
+   * and with a `thread` creates that record and sets `lastFireAt` and `lastThread`. False, changing
+   * nothing, when another process moved it first (or the schedule is gone): so each fire time starts at
+   * most one thread however many processes fire it. The thread's start node must be stored before.
+   */
+  fireSchedule(fire: FireSchedule): Promise<boolean>;
 
   getWorkflow(name: string): Promise<WorkflowEntry | null>;
   setWorkflow(entry: WorkflowEntry): Promise<void>;

@@ -22,6 +22,7 @@ import { createSqliteBranchMethods } from "./create-sqlite-branch-methods.ts";
 import { createSqliteChainIndexMethods } from "./create-sqlite-chain-index-methods.ts";
 import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods.ts";
 import { createSqliteEvalReportMethods } from "./create-sqlite-eval-report-methods.ts";
+import { createSqliteScheduleMethods } from "./create-sqlite-schedule-methods.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
 
@@ -110,6 +111,11 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
       if (query.updatedSince !== undefined) {
         conditions.push("updated_at >= ?");
         values.push(query.updatedSince);
+      }
+      if (query.scheduledBy !== undefined) {
+        // Both terms, so SQLite sees that the partial index threads_by_schedule serves it.
+        conditions.push("scheduled_by IS NOT NULL AND json_extract(scheduled_by, '$.schedule') = ?");
+        values.push(query.scheduledBy);
       }
       const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
       // Left to itself, SQLite walks the whole table in id order (to skip the sort) rather than the few
@@ -202,6 +208,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         .run(checked.name, checked.address, checked.updatedAt);
     },
     clock: async () => new Date(),
+    ...createSqliteScheduleMethods(database),
     listWorkflows: async () =>
       database
         .query<WorkflowEntry, []>("SELECT name, address, updated_at AS updatedAt FROM workflows ORDER BY name")

@@ -4,6 +4,7 @@ import { describeBranchConformance } from "./branch-conformance.ts";
 import { describeChangeFeedConformance } from "./change-feed-conformance.ts";
 import { describeObjectStoreConformance } from "./object-store-conformance.ts";
 import { describeRefStoreConformance } from "./ref-store-conformance.ts";
+import { describeScheduleConformance } from "./schedule-conformance.ts";
 
 /** A fresh, empty store for one test, and how to dispose of it (close connections, remove temp dirs). */
 export interface StoreFixture {
@@ -44,9 +45,11 @@ export function runStoreConformanceSuite(name: string, createStore: () => Promis
     describeObjectStoreConformance(current);
     describeRefStoreConformance(current);
     describeBranchConformance(current);
-    describeChangeFeedConformance(() => {
+    const currentFixture: CurrentFixture = () => {
       if (fixture === undefined) throw new Error("the conformance store is only available inside a test");
       return fixture;
-    });
+    };
+    describeChangeFeedConformance(currentFixture);
+    describeScheduleConformance(currentFixture);
   });
 }

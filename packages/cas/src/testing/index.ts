@@ -20,6 +20,7 @@ export { openTestStore, type TestStore, type TestStoreBackend } from "./open-tes
 export { putSampleStep, type SampleStep, type SampleStepInput } from "./put-sample-step.ts";
 export { createRandom } from "./random-json-value.ts";
 export { createSampleNodes, sampleThreadId, sampleThreadRecord, sampleWorkflow } from "./sample-nodes.ts";
+export { sampleSchedule } from "./schedule-conformance.ts";
 export { type ScriptedAgentRunInput, scriptedAgentRun } from "./scripted-agent-run.ts";
 export {
   type OwnTestPostgres,

@@ -24,7 +24,7 @@ export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly st
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui"] },
   { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval"] },
-  { heading: "Workers:", commands: ["worker", "queue", "wait"] },
+  { heading: "Workers:", commands: ["worker", "queue", "wait", "schedule", "tick"] },
   { heading: "Store:", commands: ["cas", "store"] },
   { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
 ];
@@ -42,7 +42,7 @@ const AGENT_OPTION = {
 } as const;
 const TIMEOUT_OPTION = {
   flags: "--timeout <seconds>",
-  description: "agent timeout",
+  description: "agent timeout, over a role's timeout: and the agent's own",
   parse: parsePositiveNumber,
 } as const;
 const PROMPT_OPTION = { flags: "-p, --prompt <text>", description: "the task (- reads stdin)" } as const;
@@ -212,6 +212,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         description: "only ended threads whose ending reply's $status is this (see OUTCOME)",
       },
       workflow: { flags: "--workflow <name>", description: "only threads of this workflow", completes: "workflow" },
+      schedule: { flags: "--schedule <name>", description: "only threads this schedule started" },
       limit: {
         flags: "--limit <n>",
         description: "at most N threads (default 30; 0 for all)",
@@ -722,6 +723,97 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
   }),
 ];
 
+const SCHEDULE_ARGUMENT = { syntax: "<name>", key: "name" } as const;
+
+const SCHEDULE_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "add",
+    description: "start threads of WORKFLOW on a cron schedule (fired by `uwf worker` or `uwf tick`)",
+    arguments: [SCHEDULE_ARGUMENT, WORKFLOW_ARGUMENT],
+    options: {
+      cron: {
+        flags: "--cron <expr>",
+        description: "when: five fields (minute hour day month weekday), or six with seconds first",
+      },
+      tz: { flags: "--tz <zone>", description: "the cron's IANA time zone, such as Europe/Berlin (default UTC)" },
+      prompt: { flags: "-p, --prompt <text>", description: "each thread's task (- reads stdin)" },
+      promptFile: PROMPT_FILE_OPTION,
+      input: START_OPTIONS.input,
+      overlap: {
+        flags: "--overlap <policy>",
+        description: "while its last thread runs: skip (default), allow, or buffer-one (start one once it stops)",
+        completes: ["skip", "allow", "buffer-one"],
+      },
+      catchUp: {
+        flags: "--catch-up <duration>",
+        description: "run fires missed by up to this long (2h); default: only the latest missed fire runs",
+      },
+      queue: {
+        flags: "--queue",
+        description: "leave its threads to `uwf worker` even when `uwf tick` fires it",
+      },
+    },
+    examples: [
+      'uwf schedule add standup review --cron "0 9 * * 1-5" --tz Europe/Berlin -p "Review yesterday\'s commits"',
+      'uwf schedule add nightly flow.yaml --cron "0 2 * * *" --input branch=main --overlap skip --catch-up 6h',
+    ],
+    json: "scheduleShowResultSchema",
+    load: async () => (await import("./schedule/add.ts")).scheduleAddCommand,
+  }),
+  defineCommand({
+    name: "list",
+    description: "every schedule: its cron, next fire and last thread",
+    examples: ["uwf schedule list", "uwf schedule list --json"],
+    json: "scheduleListResultSchema",
+    load: async () => (await import("./schedule/list.ts")).scheduleListCommand,
+  }),
+  defineCommand({
+    name: "show",
+    description: "a schedule and the threads it started",
+    arguments: [SCHEDULE_ARGUMENT],
+    examples: ["uwf schedule show nightly"],
+    json: "scheduleShowResultSchema",
+    load: async () => (await import("./schedule/show.ts")).scheduleShowCommand,
+  }),
+  defineCommand({
+    name: "pause",
+    description: "stop a schedule firing until it is resumed",
+    arguments: [SCHEDULE_ARGUMENT],
+    examples: ["uwf schedule pause nightly"],
+    json: "scheduleShowResultSchema",
+    load: async () => (await import("./schedule/show.ts")).schedulePauseCommand,
+  }),
+  defineCommand({
+    name: "resume",
+    description: "fire a paused schedule again, from its next cron time (missed fires are not caught up)",
+    arguments: [SCHEDULE_ARGUMENT],
+    examples: ["uwf schedule resume nightly"],
+    json: "scheduleShowResultSchema",
+    load: async () => (await import("./schedule/show.ts")).scheduleResumeCommand,
+  }),
+  defineCommand({
+    name: "trigger",
+    description: "fire a schedule now, outside its cron, and run its thread here (unless queued)",
+    arguments: [SCHEDULE_ARGUMENT],
+    options: {
+      queue: { flags: "--queue", description: "leave the thread to `uwf worker`" },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+    },
+    examples: ["uwf schedule trigger nightly", "uwf schedule trigger nightly --queue --json"],
+    json: "tickResultSchema",
+    load: async () => (await import("./schedule/trigger.ts")).scheduleTriggerCommand,
+  }),
+  defineCommand({
+    name: "rm",
+    description: "remove a schedule (the threads it started stay)",
+    arguments: [SCHEDULE_ARGUMENT],
+    examples: ["uwf schedule rm nightly"],
+    json: "scheduleRemoveResultSchema",
+    load: async () => (await import("./schedule/show.ts")).scheduleRemoveCommand,
+  }),
+];
+
 export const COMMAND_TABLE: CommandTable = [
   defineCommand({
     name: "init",
@@ -773,7 +865,8 @@ export const COMMAND_TABLE: CommandTable = [
       },
       retries: {
         flags: "--retries <n>",
-        description: "tries of a failing step after the first (default 3, or worker.retries)",
+        description:
+          "tries of a failing step after the first (default 3, or worker.retries); a role's retries: replace them",
         parse: parseNonNegativeInteger,
       },
       backoffMs: {
@@ -781,10 +874,32 @@ export const COMMAND_TABLE: CommandTable = [
         description: "wait before the first retry, doubled for each next (default 1000, or worker.backoffMs)",
         parse: parseNonNegativeInteger,
       },
+      schedules: { flags: "--no-schedules", description: "fire no schedules (by default a worker fires those due)" },
     },
     examples: ["uwf worker --concurrency 4", "uwf worker --workflow review --once", "uwf worker --jsonl >> worker.log"],
     json: "workerResultSchema (--jsonl: cliEventSchema)",
     load: async () => (await import("./worker.ts")).workerCommand,
+  }),
+  {
+    name: "schedule",
+    description: "start threads on a cron schedule: add, list, show, pause, resume, trigger, rm",
+    commands: SCHEDULE_COMMANDS,
+    examples: ['uwf schedule add nightly review --cron "0 2 * * *" -p "Review the day"', "uwf schedule list"],
+  },
+  defineCommand({
+    name: "tick",
+    description: "one round of due work (fire due schedules), then exit: for a system cron or CI without a worker",
+    options: {
+      queue: {
+        flags: "--queue",
+        description: "leave the threads it starts to `uwf worker` instead of running them here",
+      },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+    },
+    examples: ["* * * * * cd /srv/project && uwf tick >> tick.log 2>&1", "uwf tick --json"],
+    json: "tickResultSchema",
+    load: async () => (await import("./tick.ts")).tickCommand,
   }),
   defineCommand({
     name: "ui",

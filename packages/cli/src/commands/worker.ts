@@ -19,6 +19,8 @@ export interface WorkerCommandOptions {
   pollMs?: number;
   retries?: number;
   backoffMs?: number;
+  /** `--no-schedules` sets it false: fire no schedules. */
+  schedules?: boolean;
 }
 
 /** How long running steps may finish after the first stop signal, unless `--grace` says otherwise. */
@@ -84,6 +86,7 @@ export async function workerCommand(
     stop: AbortSignal.any([context.signal, outputGone.signal]),
     graceMs: (options.grace ?? DEFAULT_GRACE_SECONDS) * 1000,
     abort: AbortSignal.any([context.secondSignal(), outputGone.signal]),
+    ...(options.schedules === false ? {} : { schedules: { cwd: context.cwd, newId: context.newId } }),
     onEvent: emit,
     onStderr: context.agentStderr,
     onWarning: context.warn,

@@ -197,6 +197,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   StoreTooNewError: () => new SCANNED.StoreTooNewError("refs.db", 9, 8),
   StoreUnreachableError: () => new cas.StoreUnreachableError("postgres://x", "connection refused"),
   ThreadExistsError: () => new cas.ThreadExistsError("T1"),
+  ScheduleExistsError: () => new cas.ScheduleExistsError("nightly"),
 
   AgentUnavailableError: () => new workflowAndAgents.AgentUnavailableError("gpt", "model"),
   ConditionFailedError: () => new workflowAndAgents.ConditionFailedError("$.x > 1", "x is not a number", "T2001"),
@@ -266,6 +267,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   InvalidAnswerError: () =>
     new engine.InvalidAnswerError("T1", "gate", "approved", 'field "approved": expected boolean, got string "yes"'),
   ResumeMismatchError: () => new engine.ResumeMismatchError("T1", { needs: "answer", role: "draft" }),
+  SuspendTimeoutError: () => new engine.SuspendTimeoutError("T1", "draft", "24h", "2026-01-02T00:00:00.000Z"),
   ThreadAlreadyEndedError: () => new engine.ThreadAlreadyEndedError("T1", "0000000000002"),
   ThreadBusyError: () => new engine.ThreadBusyError("T1", LEASE, new Date("2026-01-01T00:00:30.000Z")),
   ThreadCancelledError: () => new engine.ThreadCancelledError("T1"),
@@ -278,6 +280,9 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   UnexpectedNodeKindError: () => new engine.UnexpectedNodeKindError("0000000000002", "a workflow", "text"),
   UnroutableReplyError: () => new engine.UnroutableReplyError("reply.md", "draft", "no edge holds"),
   WorkflowNotFoundError: () => new engine.WorkflowNotFoundError("review", { cwd: "/work" }),
+  ScheduleNotFoundError: () => new engine.ScheduleNotFoundError("nightly", ["weekly"]),
+  InvalidScheduleError: () =>
+    new engine.InvalidScheduleError("nightly", "--cron", '"61 * * * *" is no cron expression'),
 
   InvalidSuiteError: () => new evaluation.InvalidSuiteError("suite.yaml", [{ ...PROBLEM, file: "suite.yaml" }]),
   SuiteNotQueueableError: () => new evaluation.SuiteNotQueueableError("suite.yaml", ["baseline"]),

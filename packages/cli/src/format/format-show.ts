@@ -7,12 +7,25 @@ import { describeOutcome } from "./format-step-result.ts";
 import { formatSuspension } from "./format-suspension.ts";
 import { formatUsage } from "./format-usage.ts";
 
-export function formatThreadRecord(thread: ShownThread, color: boolean): string {
+/** `wait`: a suspension's deadline (its role's `suspendTimeout`), shown under its status. */
+export function formatThreadRecord(
+  thread: ShownThread,
+  color: boolean,
+  wait: { deadline: string; after: string } | null = null,
+): string {
   const paint = createPalette(color);
   const rows: Array<[string, string]> = [
     ["thread", thread.id],
     ["workflow", `${thread.workflow} (${thread.workflowAddress})`],
     ["status", thread.status + (thread.reason === null ? "" : ` — ${thread.reason}`)],
+    ...(wait === null
+      ? []
+      : [
+          ["deadline", `${wait.deadline} (suspendTimeout ${wait.after}): then its $timeout edge, or it fails`] as [
+            string,
+            string,
+          ],
+        ]),
     ...(thread.failure === undefined ? [] : failureRows(thread.id, thread.failure)),
     ...(thread.outcome === undefined ? [] : [outcomeRow(thread.outcome)]),
     ...(thread.queued === true ? [["queued", "yes: `uwf worker` steps it"] as [string, string]] : []),
@@ -32,6 +45,9 @@ export function formatThreadRecord(thread: ShownThread, color: boolean): string 
     ]);
   }
   if (thread.forkedFrom !== null) rows.push(["forked from", describeForkOrigin(thread.forkedFrom)]);
+  if (thread.scheduledBy !== undefined) {
+    rows.push(["scheduled by", `schedule ${thread.scheduledBy.schedule}, fired for ${thread.scheduledBy.fireTime}`]);
+  }
   if (thread.branchOf !== undefined) {
     const { branch, thread: parent, step, role } = thread.branchOf;
     rows.push(["branch of", `branch ${branch} of ${parent} at step ${step}${role === null ? "" : ` (role ${role})`}`]);
@@ -81,7 +97,9 @@ function failureRows(thread: string, failure: ThreadFailure): Array<[string, str
   const rows: Array<[string, string]> = [
     [
       "failure",
-      `${failure.code}: ${failure.message} (${attempts}, ${failure.failedAt}; \`uwf step ${thread}\` retries)`,
+      failure.code === "suspend-timeout"
+        ? `${failure.code}: ${failure.message} (${failure.failedAt}; \`uwf resume ${thread} -p …\` still answers it)`
+        : `${failure.code}: ${failure.message} (${attempts}, ${failure.failedAt}; \`uwf step ${thread}\` retries)`,
     ],
   ];
   if (failure.run != null) rows.push(["failed run", `${failure.run} (\`uwf show ${failure.run}\`)`]);

@@ -7,7 +7,6 @@ import type { SuspensionView } from "@uwf/protocol";
 export function formatSuspension(thread: string, view: SuspensionView): string[] {
   const lines: string[] = [];
   for (const [name, value] of Object.entries(view.ask)) lines.push(`  ${name}: ${formatValue(value)}`);
-  if (view.deadline !== null) lines.push(`  waits until ${view.deadline} (suspendTimeout ${view.timeout})`);
   if (view.answerSchema === null) {
     lines.push(`answer with: uwf resume ${thread} -p "ANSWER"`);
     return lines;

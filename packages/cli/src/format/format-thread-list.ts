@@ -33,6 +33,7 @@ export function formatThreadList(result: ListResult, color: boolean, options: Fo
         (thread) =>
           (statusColor[thread.status] ?? String)(thread.status) +
           (thread.failure === undefined ? "" : paint.dim(` (${thread.failure.code})`)) +
+          (thread.deadline === undefined ? "" : paint.dim(` (until ${formatTimestamp(thread.deadline)})`)) +
           (thread.recoveredFrom === undefined ? "" : paint.dim(" (recovered)")),
       ),
       truncate: { at: 6, minWidth: "suspended".length },

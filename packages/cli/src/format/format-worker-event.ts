@@ -7,7 +7,7 @@ import { formatStepLine } from "./format-step-line.ts";
 /**
  * A line of `uwf worker`'s log: the worker (`host:pid`), the thread, and what happened: claimed, a
  * step recorded (its number, role, outcome, agent and time), failed and retried, failed for good,
- * released, a fan-out and a join, and the worker's start and stop. A started step prints nothing (its line comes when it is
+ * released, a fan-out and a join, a suspension timed out, and the worker's start and stop. A started step prints nothing (its line comes when it is
  * recorded), nor do `thread-ended` and `thread-suspended` (the release line says so).
  */
 export function formatWorkerEvent(event: CliEvent, color: boolean): string {
@@ -38,6 +38,14 @@ function describe(event: CliEvent, color: boolean): string {
       return `${paint.red("failed")} after ${event.failure.attempts} attempt${event.failure.attempts === 1 ? "" : "s"} (${event.failure.code}); \`uwf resume ${event.thread}\` tries again`;
     case "thread-released":
       return `released: ${event.reason === event.status ? event.status : `${event.reason}, ${event.status}`} after ${event.steps} step${event.steps === 1 ? "" : "s"}`;
+    case "schedule-fired":
+      return event.thread === null
+        ? `schedule ${event.schedule} fired for ${event.fireTime}: no thread (${event.skipped}${event.problem === undefined ? "" : `: ${event.problem}`})`
+        : `started by schedule ${event.schedule} for ${event.fireTime}`;
+    case "suspension-timed-out":
+      return event.routed === null
+        ? `${paint.bold(event.role)} waited past its suspendTimeout and has no $timeout edge: ${paint.red("failed")} (suspend-timeout); \`uwf resume ${event.thread} -p …\` still answers it`
+        : `${paint.bold(event.role)} waited past its suspendTimeout: $timeout → ${event.routed} (${event.status})`;
     case "worker-stopped":
       return `stopped (${event.reason}): ${event.steps} step${event.steps === 1 ? "" : "s"}, ${event.claimed} thread${event.claimed === 1 ? "" : "s"} claimed, ${event.failed} failed`;
     default:

@@ -12,12 +12,15 @@ export { asEnvironmentError, EnvironmentError, type EnvironmentErrorCode } from 
 export { HeadConflictError } from "./head-conflict-error.ts";
 export { InterruptedError } from "./interrupted-error.ts";
 export { InvalidAnswerError } from "./invalid-answer-error.ts";
+export { InvalidScheduleError } from "./invalid-schedule-error.ts";
 export { LeaseLostError, type LeaseLostErrorOptions } from "./lease-lost-error.ts";
 export { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";
 export { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
 export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 export { NotAWorkflowError } from "./not-a-workflow-error.ts";
 export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
+export { ScheduleNotFoundError } from "./schedule-not-found-error.ts";
+export { SuspendTimeoutError } from "./suspend-timeout-error.ts";
 export { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";
 export { ThreadBusyError } from "./thread-busy-error.ts";
 export { ThreadCancelledError } from "./thread-cancelled-error.ts";

@@ -1,5 +1,6 @@
 import type { ThreadRecord } from "@uwf/protocol";
 import { ResumeMismatchError } from "../errors/resume-mismatch-error.ts";
+import { SuspendTimeoutError } from "../errors/suspend-timeout-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { ThreadEndedError } from "../errors/thread-ended-error.ts";
 import { ThreadNotResumableError } from "../errors/thread-not-resumable-error.ts";
@@ -20,6 +21,11 @@ export interface ResumeRequest {
 /** Whether a thread may take a step now, and of which kind; a typed error otherwise. */
 export function checkSteppable(record: ThreadRecord, resume: ResumeRequest | undefined): StepMode {
   if (record.status === "cancelled") throw new ThreadCancelledError(record.id);
+  // A suspension whose wait ran out with no `$timeout` edge: still its head, answered late like any other.
+  if (record.status === "failed" && record.failure?.code === SuspendTimeoutError.code) {
+    if (resume?.answer === undefined) throw new ResumeMismatchError(record.id, { needs: "answer", role: record.next });
+    return "answer-suspended";
+  }
   if (resume === undefined) {
     if (record.status === "ended") throw new ThreadEndedError(record.id, record.head);
     if (record.status === "suspended") throw new ThreadSuspendedError(record);

@@ -26,6 +26,7 @@ import type { PlannedStep } from "./choose-step.ts";
 import type { StepState } from "./load-step-state.ts";
 import { NodeBatch } from "./node-batch.ts";
 import type { StepRun } from "./run-step-agent.ts";
+import { isTimeoutSuspension } from "./suspend-on-timeout.ts";
 
 export interface CommitStepOptions {
   store: Store;
@@ -40,6 +41,7 @@ export interface CommitStepOptions {
  * The step's last phase: writes the agent's run, and for an accepted reply the step node, then
  * compare-and-swaps the head (the record `ended` or `suspended` in the same update when the reply
  * says so). A run that failed is kept, its usage counted, and the head left where it was.
+ * A run that timed out for a role with `onTimeout: suspend` is a step: the role's suspension.
  */
 export async function commitStep(
   state: StepState,
@@ -62,12 +64,15 @@ export async function commitStep(
     run,
     thread: threadId,
   });
-  if (run.outcome !== "ok" || run.fields === null || run.body === null || run.route === null) {
+  // A run out of time for a role with `onTimeout: suspend` is committed as the role's suspension.
+  const accepted = run.outcome === "ok" || isTimeoutSuspension(run);
+  if (!accepted || run.fields === null || run.body === null || run.route === null) {
     await batch.write(store.objects);
     await countFailedRun(store, record, run.usage, options.now());
     if (run.outcome === "interrupted")
       throw new InterruptedError(String(options.signal.reason ?? "SIGINT"), runAddress);
-    throw new AgentFailedError(threadId, roleName, run.error ?? run.outcome, runAddress);
+    const retriedByRole = state.workflow.roles[roleName]?.retries !== undefined;
+    throw new AgentFailedError(threadId, roleName, run.error ?? run.outcome, runAddress, { retriedByRole });
   }
   const { decision, completedAt } = run.route;
   const last = history.steps.at(-1);
@@ -116,6 +121,8 @@ export async function commitStep(
     reason: decision === null ? String(run.fields.reason ?? "") : null,
     stepCount: number,
     updatedAt: completedAt.toISOString(),
+    // A late answer to a suspension whose wait ran out (`suspend-timeout`) lifts that failure.
+    ...(state.mode === "answer-suspended" && record.failure !== undefined ? { failure: null } : {}),
     // A join adds what its branches spent to the parent's totals.
     usage: planned.join === null ? ownUsage : addUsage(ownUsage, planned.join.usage),
     // A resumed ended thread that goes on has no outcome until it ends again.

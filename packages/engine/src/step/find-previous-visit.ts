@@ -4,6 +4,7 @@ import type { ThreadRecord, TranscriptNode } from "@uwf/protocol";
 import type { ThreadChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
 import type { ThreadHistory } from "../history/thread-history.ts";
+import { isTimeoutRun } from "../history/timeout-run.ts";
 
 /**
  * The number of the last step this thread shares with the thread it was forked from
@@ -29,10 +30,14 @@ export async function findPreviousVisit(
   roleName: string,
   sharedUpTo: number | null,
 ): Promise<PreviousVisit | undefined> {
-  const index = history.steps.findLastIndex((step) => step.role === roleName);
-  const previous = history.steps[index];
-  if (previous === undefined) return undefined;
-  const run = await history.run(index);
+  // A timeout step (a suspension that waited too long) ran no agent: the visit to continue is the one before it.
+  let index = history.steps.findLastIndex((step) => step.role === roleName);
+  let run = index === -1 ? undefined : await history.run(index);
+  while (run !== undefined && isTimeoutRun(run)) {
+    index = history.steps.findLastIndex((step, at) => at < index && step.role === roleName);
+    run = index === -1 ? undefined : await history.run(index);
+  }
+  if (run === undefined) return undefined;
   const transcript =
     run.transcript === null
       ? null

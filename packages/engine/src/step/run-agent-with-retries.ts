@@ -8,7 +8,16 @@ import {
   type PreviousVisit,
   safeExtractFrontmatter,
 } from "@uwf/agents";
-import { type AgentRunOutcome, addUsage, type Config, type JsonSchemaObject, type Usage } from "@uwf/protocol";
+import {
+  type AgentRunOutcome,
+  addUsage,
+  type Config,
+  type JsonSchemaObject,
+  type RetryTrigger,
+  type Usage,
+} from "@uwf/protocol";
+import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
+import { type RoleRetryPolicy, roleBackoffMs } from "./role-retry-policy.ts";
 
 export interface AttemptRecord {
   request: string;
@@ -43,7 +52,13 @@ export interface RunAgentWithRetriesOptions<Route = unknown> extends Omit<Launch
   /** The whole-thread prompt; `continuationPrompt` (optional) is what an agent continuing its conversation gets. */
   prompt: string;
   schema: JsonSchemaObject;
+  /** How often an invalid reply is sent back (config.yaml's `retries`), when the role has no policy of its own. */
   retries: number;
+  /**
+   * The role's `retries:`, which replaces `retries`: up to `max` retries in all, each for a trigger in
+   * `on` — an invalid reply sent back, a failed or timed-out agent launched again after its backoff.
+   */
+  policy?: RoleRetryPolicy | null;
   /** The uwf home's config: agents read their providers from it, and it names the extraction model. */
   config: Config;
   /**
@@ -65,9 +80,12 @@ type ReplyCheck<Route> =
 
 /**
  * Launches the agent and validates its reply, then routes it (`route`), asking again with the exact
- * problem when the reply is invalid or cannot be routed. A failed launch (exit ≠ 0, timeout, interrupt) is not retried.
+ * problem when the reply is invalid or cannot be routed. A failed launch (exit ≠ 0, timeout, interrupt)
+ * is not retried, unless the role's `policy` retries it: the agent is then launched afresh with the
+ * whole prompt after the policy's backoff (an interrupt never is).
  * `timeoutMs` bounds the whole run, retries and the extraction model included: each attempt gets what
- * is left of it, and a reply still invalid when it has run out ends the run as a timeout.
+ * is left of it, and a reply still invalid when it has run out ends the run as a timeout. A role that
+ * retries on `timeout` gives each attempt the whole `timeoutMs` instead.
  * An agent that keeps a conversation (a transcript or a session) is asked again within
  * it, with the problem alone; others get the whole prompt again with the problem appended.
  * When the reply is still invalid after the retries and config.yaml names an
@@ -76,7 +94,7 @@ type ReplyCheck<Route> =
 export async function runAgentWithRetries<Route = unknown>(
   options: RunAgentWithRetriesOptions<Route>,
 ): Promise<AgentRunResult<Route>> {
-  const { schema, retries, prompt, config, route, continuationPrompt, ...launchOptions } = options;
+  const { schema, retries, policy = null, prompt, config, route, continuationPrompt, ...launchOptions } = options;
   const attempts: AttemptRecord[] = [];
   let usage: Usage | null = null;
   let sessionId: string | null = null;
@@ -107,8 +125,14 @@ export async function runAgentWithRetries<Route = unknown>(
     return { success: true, reply: { fields, body, route: routed.route } };
   };
 
-  // The time limit is the whole run's, retries included: each attempt gets what is left of it.
-  const deadline = launchOptions.timeoutMs > 0 ? Date.now() + launchOptions.timeoutMs : null;
+  // The role's policy replaces config's `retries`: one count of retries, whatever their triggers.
+  const maxRetries = policy === null ? retries : policy.max;
+  const retriesOn = (trigger: RetryTrigger) => (policy === null ? trigger === "invalid-reply" : policy.on.has(trigger));
+  // The time limit is the whole run's, retries included: each attempt gets what is left of it; or each
+  // attempt's own, for a role that retries on timeout.
+  const perAttempt = policy?.on.has("timeout") === true;
+  const timeLimit = () => (launchOptions.timeoutMs > 0 ? Date.now() + launchOptions.timeoutMs : null);
+  let deadline = timeLimit();
   const timeLeft = () => (deadline === null ? 0 : Math.max(1, deadline - Date.now()));
   const timeIsUp = () => deadline !== null && Date.now() >= deadline;
   const limitSpent = (attemptsMade: number) =>
@@ -118,11 +142,14 @@ export async function runAgentWithRetries<Route = unknown>(
   // Only the first launch may continue the previous visit with the short prompt; a retry sends its own.
   let continuation = continuationPrompt;
   let previousVisit: PreviousVisit | undefined = launchOptions.previousVisit;
+  let relaunches = 0;
+  // `attempt` counts the retries made so far: replies sent back and, with a role's policy, relaunches.
   for (let attempt = 0; ; attempt++) {
+    if (perAttempt && attempt > 0) deadline = timeLimit();
     const launched = await launchAgent({
       ...launchOptions,
       // The first attempt gets the limit as set (the deadline was taken a moment ago), so its message names it.
-      timeoutMs: attempt === 0 ? launchOptions.timeoutMs : timeLeft(),
+      timeoutMs: attempt === 0 || perAttempt ? launchOptions.timeoutMs : timeLeft(),
       config,
       prompt: request,
       attempt,
@@ -139,9 +166,28 @@ export async function runAgentWithRetries<Route = unknown>(
     const failure = launchFailure(result);
     if (failure !== null) {
       // A retry stopped at the deadline names the run's limit, not the little of it that was left.
-      const error = failure.outcome === "timeout" && attempt > 0 ? limitSpent(attempt + 1) : failure.error;
+      const error =
+        failure.outcome === "timeout" && attempt > 0 && !perAttempt ? limitSpent(attempt + 1) : failure.error;
       attempts.push({ request, result, error });
-      return finish(failure.outcome, error);
+      const trigger = failure.outcome === "timeout" ? "timeout" : failure.outcome === "failed" ? "agent-failed" : null;
+      if (policy === null || trigger === null || attempt >= maxRetries || !retriesOn(trigger)) {
+        return finish(failure.outcome, policy === null || attempt === 0 ? error : `${error} (${attempt + 1} attempts)`);
+      }
+      relaunches++;
+      const delayMs = roleBackoffMs(policy, relaunches);
+      launchOptions.onWarning?.(
+        `${launchOptions.env.role}: ${error}; launching the agent again in ${formatSeconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}, the role's retries)`,
+      );
+      const signal = launchOptions.signal ?? new AbortController().signal;
+      if (!(await sleepUnlessAborted(delayMs, signal))) {
+        return finish("interrupted", "interrupted");
+      }
+      if (!perAttempt && timeIsUp()) return finish("timeout", `${limitSpent(attempt + 1)}; the last attempt: ${error}`);
+      // Launched afresh, as the first attempt was.
+      request = prompt;
+      continuation = continuationPrompt;
+      previousVisit = launchOptions.previousVisit;
+      continue;
     }
     const extracted = safeExtractFrontmatter(result.reply, schema);
     const checked: ReplyCheck<Route> = extracted.success
@@ -150,9 +196,10 @@ export async function runAgentWithRetries<Route = unknown>(
     attempts.push({ request, result, error: checked.success ? null : checked.problem });
     if (checked.success) return finish("ok", null, { reply: checked.reply, extraction: "frontmatter" });
     if (!checked.retry) return finish("invalid", `reply cannot be used: ${checked.problem}`);
-    if (attempt < retries && timeIsUp())
+    const sendBack = attempt < maxRetries && retriesOn("invalid-reply");
+    if (sendBack && timeIsUp())
       return finish("timeout", `${limitSpent(attempt + 1)}; the last reply: ${checked.problem}`);
-    if (attempt < retries) {
+    if (sendBack) {
       const retryPrompt = buildRetryPrompt(checked.problem, schema, { previousReply: result.reply });
       if (keepsConversation(result)) {
         previousVisit = {

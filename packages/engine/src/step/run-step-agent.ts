@@ -9,7 +9,9 @@ import { checkStoreWritable } from "./check-store-writable.ts";
 import type { PlannedStep } from "./choose-step.ts";
 import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import type { StepState } from "./load-step-state.ts";
+import { roleRetryPolicy } from "./role-retry-policy.ts";
 import { type AgentRunResult, runAgentWithRetries } from "./run-agent-with-retries.ts";
+import { suspendOnTimeout } from "./suspend-on-timeout.ts";
 
 /** What routing made of the accepted reply: where it leads (null when it suspends), and when it arrived. */
 export interface RoutedReply {
@@ -64,7 +66,9 @@ export interface StepStart {
 
 /**
  * The step's third phase: checks the store can take the step, then runs the agent, validating and
- * routing its reply and asking again with either problem. Stopped when the lease is lost.
+ * routing its reply and asking again with either problem, under the role's `retries:` when it has
+ * them (config's `retries` otherwise). Stopped when the lease is lost. A run that ran out of time for a
+ * role with `onTimeout: suspend` becomes that role's suspension (suspendOnTimeout).
  */
 export async function runStepAgent(
   state: StepState,
@@ -81,6 +85,7 @@ export async function runStepAgent(
   await options.onStarted?.({ thread: state.record.id, number, role: roleName, agent: agent.alias, at: startedAt });
   const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: number };
   options.onProgress(progress);
+  const role = workflow.roles[roleName];
   const run = await runAgentWithRetries<RoutedReply>({
     config,
     spec: agent.spec,
@@ -89,6 +94,7 @@ export async function runStepAgent(
     ...(continuationPrompt === null ? {} : { continuationPrompt }),
     schema: buildReplySchema(workflow, roleName),
     retries: config.retries,
+    policy: roleRetryPolicy(role),
     cwd: chain.start.cwd,
     env: { thread: record.id, role: roleName, step: number, home: options.home },
     timeoutMs: agent.timeoutMs,
@@ -130,6 +136,9 @@ export async function runStepAgent(
   });
   options.trace?.("agent done, reply checked and routed");
   options.onProgress(null);
+  if (run.outcome === "timeout" && role?.onTimeout === "suspend") {
+    return { startedAt, run: suspendOnTimeout(run, agent.timeoutMs, { decision: null, completedAt: options.now() }) };
+  }
   return { startedAt, run };
 }
 

@@ -9,6 +9,8 @@ import {
   type ThreadFailure,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { checkResumeAnswer } from "../answers/check-answer.ts";
+import { isAnswerable } from "../answers/read-suspension.ts";
 import { crashPoint } from "../branches/crash-point.ts";
 import { ensureBranches } from "../branches/ensure-branches.ts";
 import { spentWithBranches } from "../branches/parent-budget.ts";
@@ -22,8 +24,6 @@ import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { type HeldLease, withThreadLease } from "../lease/with-thread-lease.ts";
-import { checkResumeAnswer } from "../suspensions/check-answer.ts";
-import { isAnswerable } from "../suspensions/read-suspension.ts";
 import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";

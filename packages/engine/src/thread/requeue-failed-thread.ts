@@ -1,6 +1,8 @@
 import type { Store } from "@uwf/cas";
 import { type BudgetLimits, mergeBudgetLimits, newThreadBudget, type ThreadRecord } from "@uwf/protocol";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
+import { ResumeMismatchError } from "../errors/resume-mismatch-error.ts";
+import { SuspendTimeoutError } from "../errors/suspend-timeout-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { withThreadLease } from "../lease/with-thread-lease.ts";
@@ -23,7 +25,8 @@ export interface RequeueOutcome {
 /**
  * `uwf resume --queue`: a thread a worker set `failed` becomes active again, its failure cleared, and
  * queued for the next worker to claim; no agent runs here. Done under the thread's lease, so no worker
- * claims it half-changed. A thread of any other status is left alone.
+ * claims it half-changed. A thread of any other status is left alone; one that failed because its
+ * suspension waited past its `suspendTimeout` is refused (ResumeMismatchError): it needs an answer.
  */
 export async function requeueFailedThread(options: RequeueFailedThreadOptions): Promise<RequeueOutcome> {
   const { store, threadId, now } = options;
@@ -33,6 +36,9 @@ export async function requeueFailedThread(options: RequeueFailedThreadOptions): 
       const record = await store.refs.getThread(threadId);
       if (record === null) throw new ThreadNotFoundError(threadId);
       if (record.status !== "failed") return { requeued: false, record };
+      // Its suspension waited too long: it needs an answer, which no worker can give.
+      if (record.failure?.code === SuspendTimeoutError.code)
+        throw new ResumeMismatchError(threadId, { needs: "answer", role: record.next });
       const budget = newThreadBudget(mergeBudgetLimits(options.limits, record.budget));
       const { failure: _cleared, ...kept } = record;
       const changed = {

@@ -58,6 +58,17 @@ export async function startThread(options: StartThreadOptions): Promise<ThreadRe
  * Every start's inputs are checked before anything is written.
  */
 export async function startThreads(options: StartThreadsOptions): Promise<ThreadRecord[]> {
+  const records = await planThreads(options);
+  if (records.length === 1) await options.store.refs.createThread(records[0] as ThreadRecord);
+  else if (records.length > 1) await options.store.refs.createThreads(records);
+  return records;
+}
+
+/**
+ * The records startThreads creates, with their start nodes written (content-addressed, harmless if
+ * nothing ever names them), but not the records: what a schedule's fire creates in its own transaction.
+ */
+export async function planThreads(options: StartThreadsOptions): Promise<ThreadRecord[]> {
   const { store, now } = options;
   const { address: workflowAddress, workflow } = await resolveWorkflow({
     ...options,
@@ -108,7 +119,5 @@ export async function startThreads(options: StartThreadsOptions): Promise<Thread
     if (options.queued === true) record.queued = true;
     records.push(record);
   }
-  if (records.length === 1) await store.refs.createThread(records[0] as ThreadRecord);
-  else if (records.length > 1) await store.refs.createThreads(records);
   return records;
 }

@@ -77,6 +77,45 @@ const typesOf = (events: CliEvent[], thread: string) =>
   events.filter((event) => event.thread === thread).map((event) => event.type);
 
 describe("runWorker", () => {
+  it("fires a due schedule with `schedules`, queues its thread and steps it; fires none without", async () => {
+    const schedule = {
+      name: "due",
+      workflow: LINEAR,
+      cron: "0 * * * *",
+      tz: null,
+      prompt: "Write hello.txt",
+      inputs: {},
+      overlap: "skip" as const,
+      catchUp: null,
+      queue: false,
+      paused: false,
+      source: "command" as const,
+      nextFireAt: new Date(Date.now() - 60_000).toISOString(),
+      lastFireAt: null,
+      lastThread: null,
+      buffered: null,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    };
+    await store.refs.createSchedule(schedule);
+    expect(await work().done).toMatchObject({ claimed: 0 });
+    expect((await store.refs.listThreads({ scheduledBy: "due" })).total).toBe(0);
+
+    const { done, events } = work({ schedules: { cwd: home, newId: () => "01JW0RKERSCHED000000000000" } });
+    expect(await done).toMatchObject({ claimed: 1, steps: 2 });
+    const fired = events.find((event) => event.type === "schedule-fired");
+    expect(fired).toMatchObject({ schedule: "due", thread: "01JW0RKERSCHED000000000000", queued: true });
+    expect(await store.refs.getThread("01JW0RKERSCHED000000000000")).toMatchObject({
+      status: "ended",
+      queued: true,
+      scheduledBy: { schedule: "due", fireTime: schedule.nextFireAt },
+    });
+    // Fired before it claimed: the event comes before the claim of its thread.
+    expect(events.map((event) => event.type).indexOf("schedule-fired")).toBeLessThan(
+      events.map((event) => event.type).indexOf("thread-claimed"),
+    );
+  });
+
   it("cancels a claimed thread whose expired lease carried a cancel request, running no step of it", async () => {
     const thread = await start(true);
     // A holder on another host was asked to cancel the thread, then died: its lease expires with the request.

@@ -3,6 +3,8 @@ import { type CliEvent, type Config, messageOf, type WorkerResult } from "@uwf/p
 import { settleParent } from "../branches/settle-parent.ts";
 import { claimOrphanedThread } from "../lease/claim-orphaned-thread.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
+import { fireDueSchedules } from "../schedules/fire-due-schedules.ts";
+import { expireDueSuspensions } from "../suspensions/expire-due-suspensions.ts";
 import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
 import { settleOptions, workClaimedThread } from "./work-claimed-thread.ts";
@@ -49,6 +51,11 @@ export interface RunWorkerOptions {
   /** Every event, as it happens; awaited, so a printer may keep them in order. Must not throw. */
   onEvent(event: CliEvent): Promise<void>;
   onStderr(chunk: string): void;
+  /**
+   * Fire due schedules each poll round (`uwf worker`, unless `--no-schedules`): their threads are started
+   * queued, in `cwd`, with ids from `newId`, and claimed like any queued thread. Absent: fire none.
+   */
+  schedules?: { cwd: string; newId(): string };
   /** What the person running the worker should see: an agent's warnings, a thread the worker could not finish. */
   onWarning(message: string): void;
 }
@@ -56,7 +63,8 @@ export interface RunWorkerOptions {
 /**
  * `uwf worker`: claims queued threads (a dead local holder's first, see claimOrphanedThread, then `claimThread`),
  * at most `concurrency` at once, and steps each until it ends, suspends or fails (workClaimedThread).
- * When nothing is claimable it polls, every `pollMs` give or take a fifth. It stops when `stop` aborts
+ * When nothing is claimable it polls, every `pollMs` give or take a fifth. Each round first times out the
+ * suspensions whose `suspendTimeout` ran out (expireDueSuspensions). It stops when `stop` aborts
  * (after the running steps finish, or the grace runs out), after `maxSteps`, or with `once` when nothing is left;
  * every lease it took is released by then.
  */
@@ -145,6 +153,56 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
     }
   };
 
+  // Due work besides the queue, once per poll interval at most, before claiming: each pass by name (its
+  // failure is a warning, not the worker's end). Suspensions timed out first, so a thread that makes
+  // runnable is claimed this round; schedules fired start their threads queued, claimed below.
+  const duePasses: Array<{ name: string; run: () => Promise<void> }> = [
+    {
+      name: "suspension deadlines",
+      run: async () => {
+        const { expired } = await expireDueSuspensions({
+          ...settleOptions({ ...options, store, worker, emit: options.onEvent }),
+          ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
+          signal: stop,
+        });
+        for (const { thread, role, routed, record } of expired) {
+          const at = options.now().toISOString();
+          await options.onEvent({
+            type: "suspension-timed-out",
+            thread,
+            role,
+            routed,
+            status: record.status,
+            worker,
+            at,
+          });
+        }
+      },
+    },
+  ];
+  const { schedules } = options;
+  if (schedules !== undefined) {
+    duePasses.push({
+      name: "schedules",
+      run: async () => {
+        const fires = await fireDueSchedules({ ...options, ...schedules, queued: true });
+        for (const fire of fires) await options.onEvent({ type: "schedule-fired", ...fire });
+      },
+    });
+  }
+  let dueWorkAt = Number.NEGATIVE_INFINITY;
+  const doDueWork = async (): Promise<void> => {
+    if (stop.aborted || performance.now() - dueWorkAt < pollMs) return;
+    dueWorkAt = performance.now();
+    for (const pass of duePasses) {
+      try {
+        await pass.run();
+      } catch (error) {
+        options.onWarning(`${pass.name}: ${messageOf(error)}`);
+      }
+    }
+  };
+
   await options.onEvent({
     type: "worker-started",
     thread: null,
@@ -162,6 +220,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
     for (;;) {
       // Reset before claiming, so a thread that finishes from here on wakes the wait below.
       threadFinished = Promise.withResolvers<void>();
+      await doDueWork();
       let idle = false;
       while (!stop.aborted && running.size < Math.min(concurrency, stepsLeft())) {
         let claimed = await claim();

@@ -1,6 +1,7 @@
 import type { ClaimedThread, Store } from "@uwf/cas";
 import type { CliEvent, Config, THREAD_RELEASE_REASONS, ThreadRecord } from "@uwf/protocol";
 import { type SettleParentOptions, settleParent, settleParentAfterBranch } from "../branches/settle-parent.ts";
+import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { classifyStepFailure } from "../errors/classify-step-failure.ts";
 import { holdLease, honourCancelRequest, type LeaseHold, stopReplacedAgent } from "../lease/with-thread-lease.ts";
 import { describeFailure, failThread } from "../step/fail-thread.ts";
@@ -47,7 +48,8 @@ export interface ClaimedThreadOutcome {
 /**
  * Steps a thread a worker claimed until it ends, suspends or fails, holding the claimed lease (renewed
  * while agents run) across its steps and releasing it at the end. A failed step is tried again after a
- * growing wait, up to the policy's retries; then the thread is set `failed` with the last error. The
+ * growing wait, up to the policy's retries (not the agent failure of a role with its own `retries:`,
+ * which the step has retried already); then the thread is set `failed` with the last error. The
  * thread is let go as it stands, still active, when the worker stops (or has no `--max-steps` left)
  * before a step or a retry, when its step is interrupted, or when the lease is lost. A cancel request
  * (`uwf cancel`) stops the running step's agent and starts no other; the thread is then cancelled.
@@ -169,7 +171,9 @@ async function stepUntilSettled(
       if (started === null) options.returnStep();
       if (kind === "interrupted" || kind === "lost") return kind;
       if (kind === "refused") return releaseReasonOf(outcome.record);
-      if (attempt >= attempts) return giveUp(options, hold, outcome, failure, attempt);
+      // A role's own `retries:` is the whole policy: its failed step is not tried again on top of it.
+      const retriedByRole = error instanceof AgentFailedError && error.retriedByRole;
+      if (attempt >= attempts || retriedByRole) return giveUp(options, hold, outcome, failure, attempt);
       const delayMs = retryDelayMs(retry, attempt);
       attempt++;
       await options.emit({ type: "step-retry", worker, thread: threadId, number, attempt, attempts, delayMs });

@@ -185,6 +185,25 @@ export const workerStoppedEventSchema = z.object({
 });
 export type WorkerStoppedEvent = z.infer<typeof workerStoppedEventSchema>;
 
+/**
+ * A schedule fired (`uwf worker`, `uwf tick`, `uwf schedule trigger`): its fire time and the thread it
+ * started, or none, with why: `overlap` (its last thread still runs, `--overlap skip`, or one fire is
+ * buffered already), `buffered` (held back until its last thread stops, `buffer-one`), `missed` (older
+ * than its `--catch-up`), `failed` (its workflow or inputs could not start a thread: `problem` says why).
+ */
+export const scheduleFiredEventSchema = z.object({
+  type: z.literal("schedule-fired"),
+  thread: z.string().nullable(),
+  schedule: z.string(),
+  fireTime: z.string(),
+  skipped: z.enum(["overlap", "buffered", "missed", "failed"]).optional(),
+  problem: z.string().optional(),
+  /** Whether the thread was started queued, for workers (a worker's fires and `--queue` schedules are). */
+  queued: z.boolean(),
+  at: z.string(),
+});
+export type ScheduleFiredEvent = z.infer<typeof scheduleFiredEventSchema>;
+
 /** One branch as the fan-out events name it: its key and its thread. */
 export const branchRefSchema = z.object({
   key: z.string(),
@@ -225,6 +244,22 @@ export const branchesJoinedEventSchema = z.object({
 });
 export type BranchesJoinedEvent = z.infer<typeof branchesJoinedEventSchema>;
 
+/**
+ * A suspension's `suspendTimeout` passed unanswered (found by a worker's poll round or `uwf tick`): its
+ * timeout step was recorded and routed to `routed` (a role, or `$END`) by the role's `$timeout` edge, or,
+ * with no such edge, the thread failed (`suspend-timeout`) and `routed` is null.
+ */
+export const suspensionTimedOutEventSchema = z.object({
+  type: z.literal("suspension-timed-out"),
+  thread: z.string(),
+  role: z.string(),
+  routed: z.string().nullable(),
+  status: threadStatusSchema,
+  worker: workerField,
+  at: z.string(),
+});
+export type SuspensionTimedOutEvent = z.infer<typeof suspensionTimedOutEventSchema>;
+
 /** `uwf ui` is serving its page at `url` (with the session token for the first visit) until stopped. */
 export const uiStartedEventSchema = z.object({
   type: z.literal("ui-started"),
@@ -251,5 +286,7 @@ export const cliEventSchema = z.discriminatedUnion("type", [
   uiStartedEventSchema,
   branchesStartedEventSchema,
   branchesJoinedEventSchema,
+  scheduleFiredEventSchema,
+  suspensionTimedOutEventSchema,
 ]);
 export type CliEvent = z.infer<typeof cliEventSchema>;

@@ -19,6 +19,8 @@ export const storeCopyReportSchema = z.object({
   /** Objects read from the source, and put into the target (a node already there is left as it is). */
   objects: z.object({ read: count, written: count }),
   workflows: z.object({ copied: count, unchanged: count, kept: count }),
+  /** Schedules: `kept` when the target's was changed later (a pause, a fire there). */
+  schedules: z.object({ copied: count, unchanged: count, kept: count }),
   /** `kept`: the target's thread is further along the same chain, or was changed later. */
   threads: z.object({ created: count, updated: count, unchanged: count, kept: count }),
   chainIndexes: count,

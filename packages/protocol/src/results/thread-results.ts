@@ -119,6 +119,8 @@ export const listedThreadSchema = threadRecordSchema.extend({
   budget: budgetReportSchema.optional(),
   /** `list --running`: the lease held on the thread. */
   lease: leaseHolderSchema.optional(),
+  /** A suspended thread's: when its role's `suspendTimeout` runs out. Absent on every other thread. */
+  deadline: z.iso.datetime().optional(),
 });
 export type ListedThread = z.infer<typeof listedThreadSchema>;
 

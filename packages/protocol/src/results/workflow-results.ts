@@ -11,7 +11,17 @@ export const workflowProblemSchema = z.object({
 });
 export type WorkflowProblem = z.infer<typeof workflowProblemSchema>;
 
-export const workflowAddResultSchema = z.object({ name: z.string(), hash: addressSchema, changed: z.boolean() });
+export const workflowAddResultSchema = z.object({
+  name: z.string(),
+  hash: addressSchema,
+  changed: z.boolean(),
+  /**
+   * What became of the workflow's `schedule:` (the schedule named after the workflow): `registered`,
+   * `updated`, `unchanged`, `removed` (the workflow no longer declares one), or `taken` (a schedule of that
+   * name was made by `uwf schedule add`, and is left as it is). Absent when neither has one.
+   */
+  schedule: z.enum(["registered", "updated", "unchanged", "removed", "taken"]).optional(),
+});
 export type WorkflowAddResult = z.infer<typeof workflowAddResultSchema>;
 
 export const workflowValidateResultSchema = z.object({

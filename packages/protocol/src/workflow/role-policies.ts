@@ -16,7 +16,10 @@ export type RetryTrigger = z.infer<typeof retryTriggerSchema>;
  */
 export const roleRetriesSchema = z
   .object({
-    max: z.number().int().nonnegative(),
+    max: z
+      .number()
+      .nonnegative("expected 0 retries or more")
+      .refine(Number.isInteger, "expected a whole number of retries"),
     backoff: durationSchema.optional(),
     on: z.array(retryTriggerSchema).min(1).optional(),
   })
@@ -24,7 +27,10 @@ export const roleRetriesSchema = z
 export type RoleRetries = z.infer<typeof roleRetriesSchema>;
 
 /** A role's agent deadline: a duration (`10m`) or a number of seconds, as agent configs write it. */
-export const roleTimeoutSchema = z.union([z.number().positive(), durationSchema]);
+export const roleTimeoutSchema = z.union([
+  z.number().positive("expected a number of seconds over 0, or a duration such as 10m"),
+  durationSchema,
+]);
 export type RoleTimeout = z.infer<typeof roleTimeoutSchema>;
 
 /**

@@ -4,9 +4,11 @@ import {
   type FanOut,
   parallelBranches,
   START,
+  TIMEOUT,
   type Transition,
   type WorkflowNode,
 } from "@uwf/protocol";
+import { isTimeoutEdge } from "../schema/timeout-edge.ts";
 
 /**
  * A Mermaid flowchart of the graph: `$START` and `$END` as circles, roles as boxes, edges
@@ -15,7 +17,8 @@ import {
  * edge leads to a fork node (a hexagon: `parallel`, or `foreach EXPRESSION as NAME`), from it to
  * each branch, labelled with its key (`each NAME` for foreach): a `role:` branch to its role's box, a
  * `workflow:` branch to a subroutine box naming the workflow; from each branch a dotted arrow to
- * the join role, labelled with the join's policy.
+ * the join role, labelled with the join's policy. A `$timeout` edge (taken when a suspension waits past
+ * its role's `suspendTimeout`) is dashed, labelled `$timeout after DURATION`.
  */
 export function workflowToMermaid(workflow: WorkflowNode): string {
   const lines = ["flowchart TD", `  ${nodeId(START)}(("${START}"))`];
@@ -23,8 +26,10 @@ export function workflowToMermaid(workflow: WorkflowNode): string {
   lines.push(`  ${nodeId(END)}(("${END}"))`);
   for (const [from, transitions] of Object.entries(workflow.graph)) {
     transitions.forEach((transition, index) => {
-      const label = edgeLabel(from, transition);
-      const arrow = label === null ? "-->" : `-->|"${escapeLabel(label)}"|`;
+      const timeout = isTimeoutEdge(transition);
+      const label = timeout ? timeoutLabel(workflow, from) : edgeLabel(from, transition);
+      const link = timeout ? "-.->" : "-->";
+      const arrow = label === null ? link : `${link}|"${escapeLabel(label)}"|`;
       if (transition.fanOut === undefined) lines.push(`  ${nodeId(from)} ${arrow} ${nodeId(transition.role)}`);
       else lines.push(...fanOutLines(from, index, arrow, transition.role, transition.fanOut));
     });
@@ -81,6 +86,12 @@ function edgeLabel(from: string, transition: Transition): string | null {
   if (transition.status !== null) parts.push(from === START ? transition.status : `$status: ${transition.status}`);
   if (transition.condition !== null) parts.push(transition.condition);
   return parts.length === 0 ? null : parts.join(" and ");
+}
+
+/** What a `$timeout` edge waits for: `$timeout after 24h`. */
+function timeoutLabel(workflow: WorkflowNode, from: string): string {
+  const after = workflow.roles[from]?.suspendTimeout;
+  return after === undefined ? TIMEOUT : `${TIMEOUT} after ${after}`;
 }
 
 function escapeLabel(text: string): string {

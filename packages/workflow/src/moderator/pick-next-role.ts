@@ -1,7 +1,8 @@
-import { START, type Transition } from "@uwf/protocol";
+import { START, TIMEOUT, type Transition } from "@uwf/protocol";
 import { ConditionFailedError } from "../errors/condition-failed-error.ts";
 import { NoResumeEdgeError } from "../errors/no-resume-edge-error.ts";
 import { NoTransitionError, type TriedTransition } from "../errors/no-transition-error.ts";
+import { isTimeoutEdge } from "../schema/timeout-edge.ts";
 import type { CompiledWorkflow } from "./compile-workflow.ts";
 import { evaluateCondition } from "./evaluate-condition.ts";
 import {
@@ -19,7 +20,9 @@ import { renderEdgePrompt } from "./render-edge-prompt.ts";
  * resume, else the last step's role — try the edges in order; the first whose status and
  * condition both hold wins, and its prompt is rendered. A fan-out edge instead plans its branches
  * (planFanOut): the decision names the join's role, with an empty prompt (renderJoinPrompt renders
- * it once the branches have ended). Pure apart from the clock.
+ * it once the branches have ended). A timeout step (`$status: $timeout`, recorded when a suspension
+ * waited past its role's `suspendTimeout`) follows only the `$timeout` edges (the first that holds),
+ * which no other step follows. Pure apart from the clock.
  */
 export async function pickNextRole(
   compiled: CompiledWorkflow,
@@ -36,12 +39,15 @@ export async function pickNextRole(
   }
 
   const status = from === START ? undefined : last?.output.$status;
+  const timedOut = from !== START && status === TIMEOUT;
   const tried: TriedTransition[] = [];
   for (const edge of edges) {
     const { transition, template } = edge;
+    if (isTimeoutEdge(transition) !== timedOut) continue;
     tried.push(describe(transition));
     if (!statusHolds(transition, from, mode, status)) continue;
-    if (transition.condition !== null) {
+    // `condition: $timeout` is what marks the edge; a `status: $timeout` edge may test a condition of its own.
+    if (transition.condition !== null && transition.condition !== TIMEOUT) {
       const condition = compiled.condition(transition.condition);
       // Validation rejects unknown names; a hand-made node could still carry one.
       if (condition === undefined) throw new ConditionFailedError(transition.condition, "no such condition", null);

@@ -1,8 +1,12 @@
 import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
 import { restoreFieldOrder } from "./field-order.ts";
 import { ASK_KEYWORD, CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
+import { isTimeoutEdge } from "./timeout-edge.ts";
 
-/** The `$status` values a role's outgoing map-form edges answer, and whether one of them must be given. */
+/**
+ * The `$status` values a role's outgoing map-form edges answer, and whether one of them must be given.
+ * `$timeout` edges are left out: uwf records that status when a suspension's wait runs out, no reply sends it.
+ */
 export interface RoleStatuses {
   values: string[];
   /** True when every outgoing edge tests `$status`: without one, no edge could hold. */
@@ -10,7 +14,7 @@ export interface RoleStatuses {
 }
 
 export function listRoleStatuses(workflow: WorkflowNode, roleName: string): RoleStatuses {
-  const transitions = workflow.graph[roleName] ?? [];
+  const transitions = (workflow.graph[roleName] ?? []).filter((transition) => !isTimeoutEdge(transition));
   const values = [
     ...new Set(transitions.flatMap((transition) => (transition.status === null ? [] : [transition.status]))),
   ];

@@ -1,4 +1,4 @@
-import { END, START, SUSPEND, type WorkflowNode } from "@uwf/protocol";
+import { END, START, SUSPEND, TIMEOUT, type WorkflowNode } from "@uwf/protocol";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { listStatusBranches } from "../schema/status-branches.ts";
 import { type EdgePathOf, statusPathOf } from "./edge-paths.ts";
@@ -35,13 +35,18 @@ export function checkEdges(workflow: WorkflowNode, edgePathOf: EdgePathOf): Work
       if (transition.role !== END && transition.role !== "" && transition.prompt.trim() === "") {
         error([...at, "prompt"], `${target} to ${transition.role} needs a prompt telling it what to do`);
       }
-      if (transition.condition !== null && !conditionNames.includes(transition.condition)) {
+      // `$timeout` is a reserved condition (checkTimeoutEdges), and a status no reply sends.
+      if (
+        transition.condition !== null &&
+        transition.condition !== TIMEOUT &&
+        !conditionNames.includes(transition.condition)
+      ) {
         error(
           [...path, "condition"],
           `unknown condition "${transition.condition}" (conditions: ${listOrNone(conditionNames)})`,
         );
       }
-      if (transition.status === null) return;
+      if (transition.status === null || transition.status === TIMEOUT) return;
       if (from === START && !START_STATUSES.includes(transition.status)) {
         error(statusPathOf(path), `at $START the status is "new" or "resume", not "${transition.status}"`);
       } else if (from !== START && statuses !== null && !statuses.includes(transition.status)) {

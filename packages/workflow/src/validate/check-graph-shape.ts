@@ -1,5 +1,6 @@
-import { END, START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import { END, START, TIMEOUT, type Transition, type WorkflowNode } from "@uwf/protocol";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
+import { isTimeoutEdge } from "../schema/timeout-edge.ts";
 import type { EdgePathOf } from "./edge-paths.ts";
 
 /** The graph as a whole: where it starts, which keys it may have, what can reach what. */
@@ -66,8 +67,13 @@ export function checkGraphShape(workflow: WorkflowNode, edgePathOf: EdgePathOf):
 /**
  * An edge without a condition holds whenever its status does, so it hides every later edge
  * whose status it covers. At `$START` no status means `new`, and `resume` edges stand apart.
+ * `$timeout` edges stand apart too: one with no condition of its own always holds for a timeout step, and only for it.
  */
 function shadows(from: string, earlier: Transition, later: Transition): boolean {
+  if (isTimeoutEdge(earlier) || isTimeoutEdge(later)) {
+    const always = earlier.condition === null || earlier.condition === TIMEOUT;
+    return isTimeoutEdge(earlier) && isTimeoutEdge(later) && always;
+  }
   if (earlier.condition !== null) return false;
   const normalise = (status: string | null) => (from === START && status === null ? "new" : status);
   const earlierStatus = normalise(earlier.status);

@@ -19,7 +19,7 @@ export interface WorkflowFileCheck {
   issues: WorkflowIssue[];
 }
 
-const FILE_KEYS = ["name", "description", "version", "inputs", "budget", "roles", "conditions", "graph"];
+const FILE_KEYS = ["name", "description", "version", "inputs", "budget", "schedule", "roles", "conditions", "graph"];
 
 /** Schema and semantic checks of a parsed workflow file together, so one run reports every problem. */
 export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOptions = {}): WorkflowFileCheck {

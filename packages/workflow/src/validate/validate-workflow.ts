@@ -7,6 +7,9 @@ import { checkFanOuts } from "./check-fan-outs.ts";
 import { checkFrontmatterSchemas } from "./check-frontmatter-schemas.ts";
 import { checkGraphShape } from "./check-graph-shape.ts";
 import { checkNames } from "./check-names.ts";
+import { checkRolePolicies } from "./check-role-policies.ts";
+import { checkSchedule } from "./check-schedule.ts";
+import { checkTimeoutEdges } from "./check-timeout-edges.ts";
 import { type EdgePathOf, listEdgePath } from "./edge-paths.ts";
 
 export interface ValidateWorkflowOptions {
@@ -25,8 +28,11 @@ export function validateWorkflow(workflow: WorkflowNode, options: ValidateWorkfl
     ...checkGraphShape(workflow, edgePathOf),
     ...checkEdges(workflow, edgePathOf),
     ...checkFanOuts(workflow, edgePathOf),
+    ...checkTimeoutEdges(workflow, edgePathOf),
     ...checkConditions(workflow),
     ...checkFrontmatterSchemas(workflow),
     ...checkEdgeTemplates(workflow, edgePathOf),
+    ...checkRolePolicies(workflow),
+    ...checkSchedule(workflow),
   ];
 }

@@ -130,7 +130,8 @@ function jsonText(table: CommandTable): string {
     "it happens (step-started, step-finished, step-failed, thread-ended, thread-suspended, and",
     "thread-stopped for a batch's thread it started no more steps of; each event has `type` and",
     "`thread`, and cliEventSchema covers them all). uwf worker prints those with a `worker` field,",
-    "and its own: worker-started, thread-claimed, step-retry, thread-failed, thread-released and",
-    "worker-stopped. Other commands print their document as one line.",
+    "and its own: worker-started, thread-claimed, step-retry, thread-failed, thread-released,",
+    "suspension-timed-out (a suspension past its suspendTimeout) and worker-stopped. Other",
+    "commands print their document as one line.",
   ].join("\n");
 }

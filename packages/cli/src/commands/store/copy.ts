@@ -42,13 +42,14 @@ export async function storeCopyCommand(options: StoreCopyOptions, context: Comma
   return {
     result,
     format: (value: StoreCopyResult) => {
-      const { objects, workflows, threads } = value;
+      const { objects, workflows, schedules, threads } = value;
       return [
         ...value.problems.map((problem) => `${problem.kind} ${problem.subject}: ${problem.message}`),
         ...value.busy.map((thread) => `thread ${thread} was being stepped: copy again once its step is recorded`),
         `copied ${value.from} to ${value.to}`,
         `objects: ${objects.read} read, ${objects.written} put`,
         `workflows: ${workflows.copied} copied, ${workflows.unchanged} unchanged, ${workflows.kept} kept as the target had them`,
+        `schedules: ${schedules.copied} copied, ${schedules.unchanged} unchanged, ${schedules.kept} kept as the target had them`,
         `threads: ${threads.created} created, ${threads.updated} updated, ${threads.unchanged} unchanged, ${threads.kept} kept as the target had them`,
         `chain indexes: ${value.chainIndexes}`,
         value.ok ? "verified: the target holds everything copied" : `${value.problems.length} problem(s)`,

@@ -1,5 +1,5 @@
 import type { ListThreadsQuery, ListThreadsResult, RefStore } from "@uwf/cas";
-import { listRunningThreads, resolveThread } from "@uwf/engine";
+import { listRunningThreads, readSuspensionWait, resolveThread } from "@uwf/engine";
 import { type LeaseHolder, type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
@@ -10,6 +10,8 @@ import { toShownThread } from "./to-shown-thread.ts";
 export interface ListCommandOptions {
   status?: string;
   workflow?: string;
+  /** Only the threads this schedule started. */
+  schedule?: string;
   /** Only the ended threads whose outcome's `$status` is this. */
   outcome?: string;
   /** At most this many; 0 for all (default DEFAULT_LIST_LIMIT). */
@@ -53,6 +55,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   const query = {
     status: status?.data,
     workflow: options.workflow,
+    scheduledBy: options.schedule,
     outcome: options.outcome,
     forksOf: parent === undefined ? undefined : { thread: parent.id, recursive: options.recursive === true },
     limit,
@@ -69,7 +72,10 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
       try {
         if (readHeads) await store.objects.get(thread.head);
         else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
-        return withLease(toShownThread(thread), leases.get(thread.id));
+        // A suspension with a suspendTimeout: when it runs out (its head was read above, and is read once a process).
+        const wait = thread.status === "suspended" ? await readSuspensionWait(store.objects, thread) : null;
+        const shown = wait === null ? toShownThread(thread) : { ...toShownThread(thread), deadline: wait.deadline };
+        return withLease(shown, leases.get(thread.id));
       } catch (error) {
         const reason = messageOf(error);
         context.warn(`thread ${thread.id}: ${reason}`);

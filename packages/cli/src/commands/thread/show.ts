@@ -1,5 +1,12 @@
 import type { Store } from "@uwf/cas";
-import { expandNode, loadBranchGroups, loadSuspensionView, resolveNodeOrThread, spentWithBranches } from "@uwf/engine";
+import {
+  expandNode,
+  loadBranchGroups,
+  loadSuspensionView,
+  readSuspensionWait,
+  resolveNodeOrThread,
+  spentWithBranches,
+} from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
@@ -53,7 +60,9 @@ export async function showCommand(
       ...(branches.length === 0 ? {} : { branches }),
       ...(suspension === null ? {} : { suspension }),
     };
-    return { result: shown, format: (value, color) => formatThreadRecord(value as ShownThread, color) };
+    // A suspension with a suspendTimeout: until when it waits.
+    const wait = thread.status === "suspended" ? await readSuspensionWait(store.objects, thread) : null;
+    return { result: shown, format: (value, color) => formatThreadRecord(value as ShownThread, color, wait) };
   }
   const expanded = await expandNode(store.objects, address as string);
   return { result: expanded, format: (value, color) => formatExpandedNode(value as typeof expanded, color) };

@@ -177,7 +177,8 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   // What to do next goes to stderr, where a script does not read it: the answer a role waits for, or that a failed step can be tried again.
   const asks = describeSuspension(result);
   if (asks !== null) context.note(asks);
-  if (record.status === "failed" && error !== undefined)
+  // A suspension whose wait ran out (suspend-timeout) takes no retry, only a late answer, which the error's hint names.
+  if (record.status === "failed" && error !== undefined && record.failure?.code !== "suspend-timeout")
     context.note(`thread ${id} failed: \`uwf step ${id}\` tries its step again`);
   return {
     result,

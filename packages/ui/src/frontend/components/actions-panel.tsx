@@ -29,7 +29,9 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
   const [confirming, setConfirming] = useState(false);
   // A parent waiting for its branches is stepped (its step steps its branches) and cancelled (with them) as an active one.
   const waiting = thread.status === "waiting";
-  const steppable = thread.status === "active" || thread.status === "failed" || waiting;
+  // A suspension that waited past its suspendTimeout with no $timeout edge failed, and takes a late answer, not a step.
+  const lateAnswer = thread.status === "failed" && thread.failure?.code === "suspend-timeout";
+  const steppable = thread.status === "active" || (thread.status === "failed" && !lateAnswer) || waiting;
   const cancellable =
     thread.status === "active" || thread.status === "suspended" || thread.status === "failed" || waiting;
   const busy = [step, run, queue, cancel, resume].some((action) => action.state.phase === "running");
@@ -40,7 +42,7 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
   return (
     <section class="panel actions" data-testid="thread-actions">
       <h2>Actions</h2>
-      {thread.status === "suspended" ? (
+      {thread.status === "suspended" || lateAnswer ? (
         <ResumeForm thread={thread} running={resume.state.phase === "running"} resume={resume.run} />
       ) : null}
       <div class="action-row">

@@ -1,0 +1,63 @@
+import type { ScheduleFire } from "@uwf/engine";
+import { messageOf, type TickResult } from "@uwf/protocol";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import { stepCommand } from "../thread/step.ts";
+
+/**
+ * Reports each fire as a `schedule-fired` event, then steps each thread a fire started unqueued until it
+ * ends, suspends or fails, here: what `uwf tick` and `uwf schedule trigger` do after firing.
+ */
+export async function runFiredThreads(
+  fires: readonly ScheduleFire[],
+  agentFlags: { agent?: string; timeout?: number },
+  context: CommandContext,
+): Promise<TickResult["ran"]> {
+  for (const fire of fires) await context.emit({ type: "schedule-fired", ...fire });
+  const unqueued = fires.flatMap((fire) => (fire.thread === null || fire.queued ? [] : [fire.thread]));
+  return runThreadsHere(unqueued, agentFlags, context);
+}
+
+/**
+ * Steps each thread until it ends, suspends or fails, here, one after the other: the threads a round of
+ * due work started or made runnable that no worker will claim (not queued).
+ */
+export async function runThreadsHere(
+  threads: readonly string[],
+  agentFlags: { agent?: string; timeout?: number },
+  context: CommandContext,
+): Promise<TickResult["ran"]> {
+  const ran: TickResult["ran"] = [];
+  for (const thread of threads) {
+    if (context.signal.aborted) break;
+    try {
+      const { result } = await stepCommand({ ...agentFlags, thread, all: true }, context);
+      ran.push({ thread, status: result.status, steps: result.steps.length });
+    } catch (error) {
+      // A failed step fails its thread, not the round: the other threads still run.
+      context.warn(`thread ${thread}: ${messageOf(error)}`);
+      const record = await (await context.openStore()).refs.getThread(thread);
+      if (record !== null) ran.push({ thread, status: record.status, steps: 0 });
+    }
+  }
+  return ran;
+}
+
+/** The text of `uwf tick` and `uwf schedule trigger`: a line per fire and per thread run. */
+export function formatTick(result: TickResult): string {
+  const lines = result.fired.map((fire) => {
+    if (fire.thread === null) {
+      const why = fire.problem === undefined ? fire.skipped : `${fire.skipped}: ${fire.problem}`;
+      return `${fire.schedule} ${fire.fireTime}: no thread (${why})`;
+    }
+    return `${fire.schedule} ${fire.fireTime}: started ${fire.thread}${fire.queued ? " (queued)" : ""}`;
+  });
+  for (const expired of result.expired) {
+    const after =
+      expired.routed === null ? "failed (suspend-timeout)" : `$timeout → ${expired.routed} (${expired.status})`;
+    lines.push(`${expired.thread} ${expired.role} waited past its suspendTimeout: ${after}`);
+  }
+  for (const run of result.ran) {
+    lines.push(`${run.thread} ${run.status} after ${run.steps} step${run.steps === 1 ? "" : "s"}`);
+  }
+  return lines.length === 0 ? "nothing due" : lines.join("\n");
+}

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { buildContinuationPrompt, buildRetryPrompt, safeExtractFrontmatter, safeLoadScenario } from "@uwf/agents";
 import { createMemoryStore, type Store } from "@uwf/cas";
 import { type Address, type AgentRunNode, defaultConfig, type TextNode, type WorkflowNode } from "@uwf/protocol";
-import { buildReplySchema, loadWorkflowFile } from "@uwf/workflow";
+import { buildReplySchema, loadWorkflowFile, loadYaml } from "@uwf/workflow";
 import { loadHistory, readChain, resumeThread, startThread, stepUntilDone } from "./index.ts";
 
 /**
@@ -22,7 +22,14 @@ const INPUTS: Record<string, Record<string, unknown>> = { "review-pr": { repo: "
 const ANSWER = "Frontend developers who have never used the tool.";
 
 interface Scenario {
-  steps: Array<{ role: string; output?: Record<string, unknown>; body?: string; branch?: string }>;
+  steps: Array<{
+    role: string;
+    output?: Record<string, unknown>;
+    body?: string;
+    branch?: string;
+    /** On the entry after a typed suspension: the person's answer, given with `resume --answer`. */
+    answer?: Record<string, unknown>;
+  }>;
 }
 
 /** Runs a scenario with the scripted agent on a memory store and a clock that ticks a second a call. */
@@ -72,6 +79,14 @@ async function runScenario(name: string, scenario: Scenario, answer?: string) {
     if (answer !== undefined && first.record.status === "suspended") {
       await resumeThread({ ...step, answer });
     }
+    // A typed suspension is answered as the scenario's next entry says, and the thread goes on.
+    const main = scenario.steps.filter((entry) => entry.branch === undefined);
+    for (;;) {
+      const now = await store.refs.getThread(record.id);
+      const typedAnswer = now === null ? undefined : main[now.stepCount]?.answer;
+      if (now?.status !== "suspended" || typedAnswer === undefined) break;
+      await stepUntilDone({ ...step, maxSteps: scenario.steps.length, resume: { typedAnswer } });
+    }
     return { store, head: ((await store.refs.getThread(record.id))?.head ?? record.start) as Address, workflow };
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -87,13 +102,17 @@ async function storedPrompt(store: Store, run: string): Promise<string> {
 async function goldenPrompts(name: string): Promise<Map<string, string>> {
   const loaded = await safeLoadScenario(join(EXAMPLES, `${name}.scenario.yaml`));
   if (!loaded.success) throw loaded.error;
+  const answers = (
+    loadYaml().parse(readFileSync(join(EXAMPLES, `${name}.scenario.yaml`), "utf8")) as Scenario
+  ).steps.map((entry) => entry.answer);
   const scenario: Scenario = {
-    steps: loaded.value.steps.map(({ role, output, body, branch }) => ({
+    steps: loaded.value.steps.map(({ role, output, body, branch }, index) => ({
       role,
       output,
       body,
       // A fan-out's branch entries keep their key: they are played by the branches, apart from the main sequence.
       ...(branch === null ? {} : { branch }),
+      ...(answers[index] === undefined ? {} : { answer: answers[index] }),
     })),
   };
   const { store, head, workflow } = await runScenario(name, scenario);
@@ -124,6 +143,12 @@ async function goldenPrompts(name: string): Promise<Map<string, string>> {
       continuesConversation: true,
     });
     prompts.set(file(laterStep.number, "later-visit-continuing", laterStep.role), continuing);
+  }
+
+  // The step that answers a typed suspension: its role told the person's answer as YAML.
+  const answered = history.find((step) => step.answer !== undefined);
+  if (answered !== undefined) {
+    prompts.set(file(answered.number, "answered", answered.role), await storedPrompt(store, answered.run));
   }
 
   const perStatus = history.find((step) => isPerStatus(workflow, step.role));

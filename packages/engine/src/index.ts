@@ -1,6 +1,8 @@
 // The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
 // and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
+export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answers/check-answer.ts";
+export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
 export { loadBranchGroups } from "./branches/load-branch-groups.ts";
@@ -22,6 +24,7 @@ export {
   type EnvironmentErrorCode,
   HeadConflictError,
   InterruptedError,
+  InvalidAnswerError,
   InvalidScheduleError,
   LeaseLostError,
   NodeNotOnThreadError,
@@ -119,7 +122,11 @@ export {
   setSchedulePaused,
   type WorkflowScheduleChange,
 } from "./schedules/manage-schedules.ts";
-export { answeredSuspensionPrompt, readAnsweredSuspension } from "./step/answered-suspension.ts";
+export {
+  answeredSuspensionPrompt,
+  answeredTypedSuspensionPrompt,
+  readAnsweredSuspension,
+} from "./step/answered-suspension.ts";
 export { describeFailure, failThread } from "./step/fail-thread.ts";
 export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
 export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";

@@ -4,6 +4,7 @@ import * as entry from "./index.ts";
 describe("the @uwf/workflow entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {
     expect(Object.keys(entry).sort()).toEqual([
+      "ASK_KEYWORD",
       "CONVENTION_KEYWORD",
       "ConditionFailedError",
       "ConditionTimeoutError",

@@ -69,7 +69,7 @@ export {
 export { describeValue } from "./schema/describe-value.ts";
 export { FIELD_ORDER_KEYWORD, restoreFieldOrder, restoreWorkflowFieldOrder } from "./schema/field-order.ts";
 export { allBranchProperties, branchAnswers, listStatusBranches, type StatusBranch } from "./schema/status-branches.ts";
-export { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./schema/status-fields.ts";
+export { ASK_KEYWORD, CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./schema/status-fields.ts";
 export { isTimeoutEdge } from "./schema/timeout-edge.ts";
 export { validateOutputFields } from "./schema/validate-output-fields.ts";
 export { type SchemaIssue, schemaIssuesToWorkflowIssues } from "./validate/schema-issues.ts";

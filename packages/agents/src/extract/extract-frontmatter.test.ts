@@ -192,6 +192,28 @@ describe("extractFrontmatter", () => {
     });
   });
 
+  it("holds a suspending reply of a role with ask: to its ask, required fields and all, and keeps its fields", () => {
+    const asking = {
+      ...reviewerSchema,
+      "x-uwf-ask": {
+        type: "object",
+        properties: { question: { type: "string" }, options: { type: "array", items: { type: "string" } } },
+        required: ["question"],
+      },
+    };
+    expect(
+      extractFrontmatter("---\n$status: $SUSPEND\nreason: Unsure\nquestion: Which?\noptions: [a, b]\n---\n", asking),
+    ).toEqual({
+      fields: { $status: "$SUSPEND", reason: "Unsure", question: "Which?", options: ["a", "b"] },
+      body: "",
+    });
+    expect(problemOf("---\n$status: $SUSPEND\nreason: Unsure\n---\n", asking)).toBe(
+      'missing required field "question" (with $status: $SUSPEND)',
+    );
+    // Any other reply is held to the role's own fields, as before.
+    expect(problemOf("---\nquestion: Which?\n---\n", asking)).toBe('missing required field "approved"');
+  });
+
   it("still checks the types of fields given with $SUSPEND", () => {
     expect(problemOf("---\n$status: $SUSPEND\nreason: why\napproved: maybe\n---\n", reviewerSchema)).toBe(
       'field "approved": expected boolean, got string "maybe"',

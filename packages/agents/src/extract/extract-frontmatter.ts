@@ -1,5 +1,6 @@
 import { findLoneSurrogate, type JsonSchemaObject, type SafeResult, TIMEOUT } from "@uwf/protocol";
 import {
+  ASK_KEYWORD,
   allBranchProperties,
   branchAnswers,
   describeValue,
@@ -78,7 +79,9 @@ function checkReply(reply: string, schema: JsonSchemaObject | undefined): ReplyC
   const parsed = parseFields(split.yaml, split.firstLine);
   if (!parsed.success) return parsed;
   const branches = listStatusBranches(replySchema);
-  const properties = allBranchProperties(branches);
+  const ask = askSchemaOf(roleSchema, parsed.fields);
+  // A role that asks (`ask:`) suspends with the fields of its question, not of its reply.
+  const properties = ask === null ? allBranchProperties(branches) : ask.properties;
   const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(parsed.fields)) if (Object.hasOwn(properties, name)) fields[name] = value;
 
@@ -105,15 +108,34 @@ function checkReply(reply: string, schema: JsonSchemaObject | undefined): ReplyC
         problem: `"${STATUS_FIELD}: ${SUSPEND_STATUS}" needs a "${REASON_FIELD}" field: a string saying why you stop and what you need, got ${describeValue(reason)}`,
       };
     }
-    checkedSchema = { type: "object", properties: { ...properties, [STATUS_FIELD]: { type: "string" } } };
+    checkedSchema =
+      ask === null ? { type: "object", properties: { ...properties, [STATUS_FIELD]: { type: "string" } } } : ask.schema;
   }
   const validation = validateOutputFields(fields, checkedSchema);
   if (!validation.success) {
+    if (ask !== null)
+      return { success: false, problem: `${validation.problem} (with ${STATUS_FIELD}: ${SUSPEND_STATUS})` };
     return branches.length > 1
       ? { success: false, problem: describeBranchProblem(fields, branches, validation.problem) }
       : validation;
   }
   return { success: true, fields, body: split.body };
+}
+
+/**
+ * The schema a suspending reply of a role with `ask:` is held to: the ask, with `$status` and `reason`
+ * (its `required` kept: they are what the question needs); null for any other reply or role.
+ */
+function askSchemaOf(
+  roleSchema: JsonSchemaObject,
+  parsed: Record<string, unknown>,
+): { schema: JsonSchemaObject; properties: Record<string, unknown> } | null {
+  const ask = roleSchema[ASK_KEYWORD];
+  if (parsed[STATUS_FIELD] !== SUSPEND_STATUS || ask === null || typeof ask !== "object" || Array.isArray(ask))
+    return null;
+  const schema = withStatusFields(ask as JsonSchemaObject);
+  const properties = schema.properties as Record<string, unknown>;
+  return { schema: { ...schema, properties: { ...properties, [STATUS_FIELD]: { type: "string" } } }, properties };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { ASK_KEYWORD } from "@uwf/workflow";
+
 /** The property keys the Messages API accepts in a tool's `input_schema`. */
 const WIRE_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 const MAX_KEY_LENGTH = 64;
@@ -38,6 +40,8 @@ function convertSchema(node: unknown): unknown {
 function convertLevel(node: Schema, names: Map<string, string>): Schema {
   const copy: Schema = {};
   for (const [key, value] of Object.entries(node)) {
+    // A role's `ask:` is uwf's own check of a suspending reply: no part of what the API is told.
+    if (key === ASK_KEYWORD) continue;
     if (key === "properties" && isObject(value)) {
       copy.properties = Object.fromEntries(
         Object.entries(value).map(([name, subschema]) => [names.get(name) ?? name, convertSchema(subschema)]),

@@ -1,7 +1,16 @@
-import type { Role, WorkflowNode } from "@uwf/protocol";
-import { buildReplySchema, formatYaml, restoreFieldOrder, STATUS_FIELD, UnknownRoleError } from "@uwf/workflow";
-import { buildOutputFormatSection } from "./build-output-format-section.ts";
+import { answerSchemaOf, type Role, type WorkflowNode } from "@uwf/protocol";
+import {
+  buildReplySchema,
+  formatYaml,
+  REASON_FIELD,
+  restoreFieldOrder,
+  STATUS_FIELD,
+  SUSPEND_STATUS,
+  UnknownRoleError,
+} from "@uwf/workflow";
+import { buildOutputFormatSection, formatField } from "./build-output-format-section.ts";
 import { describeRoutes } from "./describe-routes.ts";
+import { describeSchemaFields } from "./describe-schema-fields.ts";
 import { fenceText } from "./fence-text.ts";
 import { formatHistorySection } from "./format-history-section.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
@@ -50,6 +59,7 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;
   const sections = [
     buildOutputFormatSection(buildReplySchema(workflow, roleName), { routes: describeRoutes(workflow, roleName) }),
+    ...formatAskingSection(role),
     formatRoleSection(workflow, roleName, role),
     formatTaskSection(task, options.inputs),
     formatHistorySection({
@@ -76,6 +86,33 @@ function inFieldOrder(workflow: WorkflowNode, entry: HistoryEntry): HistoryEntry
   for (const name of order) if (name in entry.output) output[name] = entry.output[name];
   for (const [name, value] of Object.entries(entry.output)) if (!(name in output)) output[name] = value;
   return { ...entry, output };
+}
+
+/**
+ * For a role that declares `ask:` or `answer:`: what a suspending reply carries, and the shape of the
+ * answer a person gives back (it comes in the prompt of the step that answers). None for other roles.
+ */
+function formatAskingSection(role: Role): string[] {
+  if (role.ask === undefined && role.answer === undefined) return [];
+  const parts = ["## When you suspend"];
+  const suspend = `reply \`${STATUS_FIELD}: ${SUSPEND_STATUS}\` with a \`${REASON_FIELD}:\``;
+  if (role.ask === undefined) parts.push(`To ask a person, ${suspend} saying what you need.`);
+  else {
+    const fields = describeSchemaFields(restoreFieldOrder(role.ask));
+    parts.push(
+      `To ask a person, ${suspend} and these fields (instead of the fields above):`,
+      fields.length === 0 ? "No other fields." : fields.map(formatField).join("\n"),
+    );
+  }
+  const answer = answerSchemaOf(role);
+  if (answer !== null) {
+    const fields = describeSchemaFields(restoreFieldOrder(answer));
+    parts.push(
+      "The person's answer comes back to you, in your next step's prompt, as YAML with these fields:",
+      fields.length === 0 ? "(any fields)" : fields.map(formatField).join("\n"),
+    );
+  }
+  return [parts.join("\n\n")];
 }
 
 function formatTaskSection(task: string, inputs: Record<string, unknown> | undefined): string {

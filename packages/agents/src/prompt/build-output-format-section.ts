@@ -111,7 +111,7 @@ function branchHeading(branch: StatusBranch, own: string[]): string {
   return `With any \`${STATUS_FIELD}\``;
 }
 
-function formatField(field: SchemaFieldDescription): string {
+export function formatField(field: SchemaFieldDescription): string {
   const details = [field.type, field.required ? "**required**" : "optional"];
   if (field.allowedValues !== null) {
     details.push(

@@ -327,6 +327,11 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     options: {
       prompt: { flags: "-p, --prompt <answer>", description: "the answer or new instruction (- reads stdin)" },
       promptFile: { ...PROMPT_FILE_OPTION, description: "the answer from a file (- reads stdin)" },
+      answer: {
+        flags: "--answer <fields>",
+        description:
+          "the answer a role with `answer:` needs, as YAML or JSON: inline, a file, or - (stdin); checked before anything runs",
+      },
       ...BUDGET_OPTIONS,
       all: { flags: "--all", description: "then step on until the thread ends or suspends, as `run` does" },
       agent: AGENT_OPTION,
@@ -335,8 +340,8 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: [
       'uwf resume 01J9 -p "Yes, drop the old API" --all',
+      `uwf resume 01J9 --answer '{"approved": true, "comment": "ship it"}'`,
       "uwf resume 01J9 --max-cost 5",
-      "uwf resume 01J9 --queue",
     ],
     json: "stepResultSchema, or shownThreadSchema with --queue",
     load: async () => (await import("./thread/resume.ts")).resumeCommand,

@@ -264,6 +264,8 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   NodeNotOnThreadError: () => new engine.NodeNotOnThreadError("0000000000002", "T1"),
   NotAThreadNodeError: () => new engine.NotAThreadNodeError("0000000000002", "text"),
   NotAWorkflowError: () => new engine.NotAWorkflowError("0000000000002"),
+  InvalidAnswerError: () =>
+    new engine.InvalidAnswerError("T1", "gate", "approved", 'field "approved": expected boolean, got string "yes"'),
   ResumeMismatchError: () => new engine.ResumeMismatchError("T1", { needs: "answer", role: "draft" }),
   SuspendTimeoutError: () => new engine.SuspendTimeoutError("T1", "draft", "24h", "2026-01-02T00:00:00.000Z"),
   ThreadAlreadyEndedError: () => new engine.ThreadAlreadyEndedError("T1", "0000000000002"),

@@ -4,6 +4,7 @@ import { createPalette, type Palette } from "./create-palette.ts";
 import { formatBudget } from "./describe-budget.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
 import { describeOutcome } from "./format-step-result.ts";
+import { formatSuspension } from "./format-suspension.ts";
 import { formatUsage } from "./format-usage.ts";
 
 /** `wait`: a suspension's deadline (its role's `suspendTimeout`), shown under its status. */
@@ -57,6 +58,10 @@ export function formatThreadRecord(
   if (failed !== "") rows.push(["failed runs", `${failed} (included in usage)`]);
   if (thread.budget !== undefined) rows.push(["budget", formatBudget(thread.budget)]);
   const lines = rows.map(([key, value]) => `${paint.dim(key.padEnd(12))}${value}`);
+  if (thread.suspension !== undefined) {
+    lines.push("", paint.bold(`${thread.suspension.role} asks: ${thread.suspension.reason ?? ""}`));
+    lines.push(...formatSuspension(thread.id, thread.suspension));
+  }
   for (const group of thread.branches ?? []) lines.push("", ...formatBranchGroup(group, paint));
   return lines.join("\n");
 }

@@ -2,6 +2,7 @@ import { describeReachedLimit } from "@uwf/engine";
 import type { StepResult, ThreadOutcome } from "@uwf/protocol";
 import { createPalette } from "./create-palette.ts";
 import { raiseLimitHint } from "./describe-budget.ts";
+import { formatSuspension } from "./format-suspension.ts";
 
 /**
  * Where the thread stands after `step`, `run`, `resume` or `log --follow`. Each step's own line was
@@ -54,10 +55,12 @@ export function describeOutcome(outcome: ThreadOutcome): string {
  * answers it. Null when the thread is not suspended, or its budget suspended it (formatStepResult says how to raise that).
  */
 export function describeSuspension(
-  result: Pick<StepResult, "thread" | "status" | "next" | "reason" | "budget">,
+  result: Pick<StepResult, "thread" | "status" | "next" | "reason" | "budget" | "suspension">,
 ): string | null {
   if (result.status !== "suspended" || result.budget?.exceeded != null) return null;
   const who = result.next ?? "the role";
+  if (result.suspension !== undefined)
+    return [`${who} asks: ${result.reason ?? ""}`, ...formatSuspension(result.thread, result.suspension)].join("\n");
   return `${who} asks: ${result.reason ?? ""}
 answer with: uwf resume ${result.thread} -p "ANSWER"`;
 }

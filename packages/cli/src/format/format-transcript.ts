@@ -81,7 +81,10 @@ function formatStep(step: HistoryStep): string {
     "",
   ];
   const answered = readAnsweredSuspension(step.edgePrompt);
-  if (answered !== null) {
+  if (answered !== null && step.answer !== undefined) {
+    lines.push(`> **Asked:** ${answered.reason}`, ">", "> **The human answered:**", "");
+    lines.push("```yaml", stringify(step.answer).trimEnd(), "```", "");
+  } else if (answered !== null) {
     lines.push(`> **Asked:** ${answered.reason}`, ">", quote(`**The human answered:** ${answered.answer}`), "");
   } else if (step.edgePrompt.trim() !== "") {
     lines.push(quote(`**Prompt:** ${step.edgePrompt.trim()}`), "");

@@ -66,6 +66,35 @@ describe("the examples", () => {
     );
   });
 
+  it("run the release gate: it waits for the release manager's approval, then publishes", async () => {
+    const scenario = join(EXAMPLES, "release-gate.scenario.yaml");
+    const first = await temp.uwf(runExampleArgs("release-gate", "Release the export command"));
+    expect(first.exitCode).toBe(20);
+    const asked = stepResultSchema.parse(first.json());
+    expect(asked.suspension?.ask).toEqual({
+      question: "Release 2.4.0 (risk medium) today?",
+      version: "2.4.0",
+      risk: "medium",
+    });
+    const answer = '{"approved": true, "comment": "Ship it after the 10:00 stand-up."}';
+    const resumed = await temp.uwf([
+      "resume",
+      asked.thread,
+      "--answer",
+      answer,
+      "--all",
+      "--agent",
+      `scripted:${scenario}`,
+      "--json",
+    ]);
+    expect(resumed.exitCode).toBe(0);
+    const run = stepResultSchema.parse(resumed.json());
+    expect(run.status).toBe("ended");
+    expect(run.steps.map((step) => step.role)).toEqual(["approver", "publisher"]);
+    const read = await temp.uwf(["read", run.thread]);
+    expect(read.stdout).toContain("Publish it. The release manager said: Ship it after the 10:00 stand-up.");
+  }, 60_000);
+
   it("keep the newest steps within the read quota and say how to see the rest", async () => {
     const run = stepResultSchema.parse((await temp.uwf(runExampleArgs("review-loop", "Fix it"))).json());
     const full = readResultSchema.parse((await temp.uwf(["read", run.thread, "--json"])).json());

@@ -11,6 +11,7 @@ export { classifyStepFailure, failsThread, type StepFailureKind } from "./classi
 export { asEnvironmentError, EnvironmentError, type EnvironmentErrorCode } from "./environment-error.ts";
 export { HeadConflictError } from "./head-conflict-error.ts";
 export { InterruptedError } from "./interrupted-error.ts";
+export { InvalidAnswerError } from "./invalid-answer-error.ts";
 export { InvalidScheduleError } from "./invalid-schedule-error.ts";
 export { LeaseLostError, type LeaseLostErrorOptions } from "./lease-lost-error.ts";
 export { NoReplyToReplaceError } from "./no-reply-to-replace-error.ts";

@@ -16,6 +16,8 @@ export interface HistoryStep {
   completedAt: string;
   run: string;
   usage: Usage | null;
+  /** On the step that answered a typed suspension: the person's answer (its `answer/1` node). */
+  answer?: Record<string, unknown>;
 }
 
 /** Every step of the chain, whole: each one's output, body and agent run (for `read` and `log`, which show them all). */

@@ -1,5 +1,5 @@
 import type { ObjectStore } from "@uwf/cas";
-import type { AgentRunNode, OutputNode, TextNode, ThreadStepNode } from "@uwf/protocol";
+import type { AgentRunNode, AnswerNode, OutputNode, TextNode, ThreadStepNode } from "@uwf/protocol";
 import type { HistoryStep } from "./load-history.ts";
 import type { ChainStep, ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";
@@ -10,6 +10,8 @@ export interface StepReads {
   output?: Record<string, unknown>;
   body?: string;
   run?: AgentRunNode;
+  /** The person's answer, on a step that answered a typed suspension (read with the step). */
+  answer?: Record<string, unknown>;
 }
 
 /**
@@ -55,6 +57,7 @@ export class ThreadHistory {
     const output = await this.output(index);
     const body = await this.body(index);
     const run = await this.run(index);
+    const answer = await this.answer(index);
     return {
       number: index + 1,
       address: chainStep.address,
@@ -67,7 +70,17 @@ export class ThreadHistory {
       completedAt: node.completedAt,
       run: node.run,
       usage: run.usage,
+      ...(answer === null ? {} : { answer }),
     };
+  }
+
+  /** The person's answer recorded with the step at `index`; null when it answered no typed suspension. */
+  async answer(index: number): Promise<Record<string, unknown> | null> {
+    const node = await this.node(index);
+    if (node.answer === undefined) return null;
+    const reads = this.readsOf(index);
+    reads.answer ??= storedNodeAs<AnswerNode>("answer/1", node.answer, await this.objects.get(node.answer)).fields;
+    return reads.answer;
   }
 
   /** The output fields of the step at `index`. */

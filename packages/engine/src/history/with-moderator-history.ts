@@ -86,9 +86,16 @@ function viewOf(history: ThreadHistory): HistoryView {
  */
 function moderatorStep(history: ThreadHistory, index: number, view: HistoryView): ModeratorStep {
   const { role } = history.steps[index] as ChainStep;
-  const { node, output, body, run } = history.peek(index);
-  if (node !== undefined && output !== undefined && body !== undefined && run !== undefined) {
-    return { role, output, body, agent: run.agent, startedAt: node.startedAt, completedAt: node.completedAt };
+  const { node, output, body, run, answer } = history.peek(index);
+  if (
+    node !== undefined &&
+    output !== undefined &&
+    body !== undefined &&
+    run !== undefined &&
+    (node.answer === undefined || answer !== undefined)
+  ) {
+    const step = { role, output, body, agent: run.agent, startedAt: node.startedAt, completedAt: node.completedAt };
+    return answer === undefined ? step : { ...step, answer };
   }
   return {
     role,
@@ -106,6 +113,13 @@ function moderatorStep(history: ThreadHistory, index: number, view: HistoryView)
     },
     get completedAt() {
       return history.peek(index).node?.completedAt ?? unread(view, index);
+    },
+    // A typed suspension's answer: undefined on a step that answered none (known once its node is read).
+    get answer() {
+      const read = history.peek(index);
+      if (read.node === undefined) return unread(view, index);
+      if (read.node.answer === undefined) return undefined;
+      return read.answer ?? unread(view, index);
     },
   };
 }

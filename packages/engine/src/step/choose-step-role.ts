@@ -6,7 +6,7 @@ import { readFanOut } from "../branches/read-fan-out.ts";
 import type { ThreadChain } from "../history/read-chain.ts";
 import type { ThreadHistory } from "../history/thread-history.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
-import { answeredSuspensionPrompt } from "./answered-suspension.ts";
+import { answeredSuspensionPrompt, answeredTypedSuspensionPrompt } from "./answered-suspension.ts";
 import type { StepMode } from "./check-steppable.ts";
 
 export type StepRole =
@@ -19,6 +19,8 @@ export type StepRole =
       endsBranch: boolean;
       /** The step is a join: the branches it joins. */
       join: PreparedJoin | null;
+      /** The step answers a typed suspension: the person's answer. */
+      answer: Record<string, unknown> | null;
     };
 
 export interface ChooseStepRoleOptions {
@@ -28,6 +30,8 @@ export interface ChooseStepRoleOptions {
   history: ThreadHistory;
   mode: StepMode;
   resumeAnswer: string | undefined;
+  /** A typed answer's accepted fields: the answering step's prompt shows them as YAML. */
+  answerFields?: Record<string, unknown> | undefined;
   store: Store;
 }
 
@@ -43,12 +47,17 @@ export async function chooseStepRole(options: ChooseStepRoleOptions): Promise<St
   const endsBranch = branch !== undefined && branch.role !== null && mode !== "resume-ended";
   if (mode === "answer-suspended" && last !== undefined) {
     const reason = record.reason ?? "(no reason given)";
+    const fields = options.answerFields ?? null;
     return {
       ended: false,
       roleName: last.role,
-      edgePrompt: answeredSuspensionPrompt(reason, resumeAnswer ?? ""),
+      edgePrompt:
+        fields === null
+          ? answeredSuspensionPrompt(reason, resumeAnswer ?? "")
+          : answeredTypedSuspensionPrompt(reason, resumeAnswer ?? ""),
       endsBranch,
       join: null,
+      answer: fields,
     };
   }
   // A `role:` branch's one step: its role, told what its fan-out rendered for it.
@@ -57,7 +66,7 @@ export async function chooseStepRole(options: ChooseStepRoleOptions): Promise<St
       ({ key }) => key === branch.branch,
     );
     if (planned === undefined) throw new UnknownRoleError(record.workflow, `${branch.role} (branch ${branch.branch})`);
-    return { ended: false, roleName: branch.role, edgePrompt: planned.prompt, endsBranch, join: null };
+    return { ended: false, roleName: branch.role, edgePrompt: planned.prompt, endsBranch, join: null, answer: null };
   }
   // The step after a fan-out is its join, once the policy holds (the parent is active again).
   if (mode !== "resume-ended" && last !== undefined && (await history.node(history.length - 1)).fanOut !== undefined) {
@@ -69,7 +78,7 @@ export async function chooseStepRole(options: ChooseStepRoleOptions): Promise<St
   );
   if (decision.role === END) return { ended: true };
   const edgePrompt = mode === "resume-ended" ? `${decision.prompt}\n\n${resumeAnswer}` : decision.prompt;
-  return { ended: false, roleName: decision.role, edgePrompt, endsBranch: false, join: null };
+  return { ended: false, roleName: decision.role, edgePrompt, endsBranch: false, join: null, answer: null };
 }
 
 /** The join role, told its edge prompt (rendered with `branches`) and then every branch's result. */
@@ -85,5 +94,5 @@ async function chooseJoin(options: ChooseStepRoleOptions, fanOutAddress: Address
       renderJoinPrompt({ compiled: options.compiled, from, edge: plan.edge, history: view, branches: join.value }),
   );
   const edgePrompt = rendered.trim() === "" ? join.section : `${rendered}\n\n${join.section}`;
-  return { ended: false, roleName: plan.join.role, edgePrompt, endsBranch: false, join };
+  return { ended: false, roleName: plan.join.role, edgePrompt, endsBranch: false, join, answer: null };
 }

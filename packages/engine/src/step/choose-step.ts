@@ -34,6 +34,8 @@ export interface PlannedStep {
   endsBranch: boolean;
   /** A join step: the branches it joins, recorded with it. */
   join: PreparedJoin | null;
+  /** The step that answers a typed suspension: the person's answer, recorded with it as an `answer/1` node. */
+  answer: Record<string, unknown> | null;
 }
 
 export interface ChooseStepOptions {
@@ -45,6 +47,8 @@ export interface ChooseStepOptions {
   /** Overrides every agent's timeout. */
   timeoutSeconds?: number;
   resumeAnswer?: string;
+  /** A typed answer's accepted fields (`Resume.answerFields`). */
+  answerFields?: Record<string, unknown>;
   /** Called as each phase of the step ends, with its name (`UWF_TRACE` in the CLI); for finding where time goes. */
   trace?(phase: string): void;
 }
@@ -55,10 +59,15 @@ export async function chooseStep(
   options: ChooseStepOptions,
 ): Promise<{ ended: true } | ({ ended: false } & PlannedStep)> {
   const { chain, history, workflow } = state;
-  const chosen = await chooseOrExplain({ ...state, resumeAnswer: options.resumeAnswer, store: options.store });
+  const chosen = await chooseOrExplain({
+    ...state,
+    resumeAnswer: options.resumeAnswer,
+    answerFields: options.answerFields,
+    store: options.store,
+  });
   options.trace?.("next role chosen");
   if (chosen.ended) return chosen;
-  const { roleName, edgePrompt, endsBranch, join } = chosen;
+  const { roleName, edgePrompt, endsBranch, join, answer } = chosen;
   const role = workflow.roles[roleName];
   if (role === undefined) throw new UnknownRoleError(workflow.name, roleName);
   const agent = resolveAgent({
@@ -97,6 +106,7 @@ export async function chooseStep(
     continuationPrompt,
     endsBranch,
     join,
+    answer,
   };
 }
 

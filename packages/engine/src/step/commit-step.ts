@@ -1,6 +1,7 @@
 import type { Store } from "@uwf/cas";
 import {
   type Address,
+  type AnswerNode,
   addUsage,
   END,
   type FanOutNode,
@@ -90,6 +91,8 @@ export async function commitStep(
   const fanOut = decision?.fanOut;
   if (fanOut !== undefined) stepNode.fanOut = batch.add({ type: "fan-out/1", ...fanOut } satisfies FanOutNode);
   if (planned.join !== null) stepNode.joined = batch.add(planned.join.node);
+  if (planned.answer !== null)
+    stepNode.answer = batch.add({ type: "answer/1", fields: planned.answer } satisfies AnswerNode);
   const stepAddress = batch.add(stepNode);
   await batch.write(store.objects);
 
@@ -105,6 +108,7 @@ export async function commitStep(
     completedAt: stepNode.completedAt,
     run: runAddress,
     usage: run.usage,
+    ...(planned.answer === null ? {} : { answer: planned.answer }),
   };
   options.trace?.("nodes written");
   const ended = decision !== null && decision.role === END;

@@ -124,6 +124,8 @@ export async function runStepAgent(
         agent: agent.alias,
         startedAt: startedAt.toISOString(),
         completedAt: completedAt.toISOString(),
+        // The step that answers a typed suspension: its conditions read `steps[-1].answer`.
+        ...(planned.answer === null ? {} : { answer: planned.answer }),
       };
       // A `role:` branch's reply is its result: the branch ends, whatever the role's own edges say.
       if (planned.endsBranch) return { success: true, route: { decision: branchEnd(roleName), completedAt } };

@@ -9,6 +9,8 @@ import {
   type ThreadFailure,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { checkResumeAnswer } from "../answers/check-answer.ts";
+import { isAnswerable } from "../answers/read-suspension.ts";
 import { crashPoint } from "../branches/crash-point.ts";
 import { ensureBranches } from "../branches/ensure-branches.ts";
 import { spentWithBranches } from "../branches/parent-budget.ts";
@@ -69,6 +71,14 @@ export interface StepThreadOptions extends StepAgentCallbacks {
 export interface Resume {
   /** The answer to a suspended role, or the prompt that continues an ended thread. */
   answer?: string;
+  /**
+   * The answer to a role that declares `answer:` (`uwf resume --answer`): YAML or JSON text, or the
+   * fields. Checked against the role's schema before anything runs (InvalidAnswerError), recorded as
+   * the step's `answer/1` node, and shown to the role and its conditions as structured fields.
+   */
+  typedAnswer?: string | Record<string, unknown>;
+  /** Set by stepThread once `typedAnswer` is checked: the accepted fields. */
+  answerFields?: Record<string, unknown>;
   /** Limits raised before the step (over the thread's own): they lift a suspension for the budget. */
   limits?: Partial<BudgetLimits>;
 }
@@ -86,7 +96,8 @@ export type StepThreadOutcome =
  * budget (suspending it instead of going over a limit), choose the role, agent and prompt, run the agent (validating and routing its reply, retrying with either problem), commit the nodes and
  * compare-and-swap the head — with the record `ended` at once when the reply routes to `$END`.
  */
-export async function stepThread(options: StepThreadOptions): Promise<StepThreadOutcome> {
+export async function stepThread(given: StepThreadOptions): Promise<StepThreadOutcome> {
+  const options = await withCheckedAnswer(given);
   if (options.lease !== undefined) return stepUnderLease(options, options.lease, {});
   const parentStep = await stepAsParent(options);
   if (parentStep !== null) return parentStep;
@@ -101,6 +112,28 @@ export async function stepThread(options: StepThreadOptions): Promise<StepThread
     const branchOf = seen.record?.branchOf;
     if (branchOf !== undefined) await settleParentAfter(branchOf.thread, after, options);
   }
+}
+
+/**
+ * A resume's answer checked against what the suspended role takes (its `answer:` schema, or text)
+ * before any lease is taken or anything written: a refused answer leaves the thread as it was. An
+ * accepted typed answer goes on as its fields and, for the prompt, their YAML.
+ */
+async function withCheckedAnswer(options: StepThreadOptions): Promise<StepThreadOptions> {
+  const { resume } = options;
+  if (resume === undefined || resume.answerFields !== undefined) return options;
+  const given = {
+    ...(resume.answer === undefined ? {} : { text: resume.answer }),
+    ...(resume.typedAnswer === undefined ? {} : { typed: resume.typedAnswer }),
+  };
+  // Raised limits alone lift a budget's suspension; anything else that answers no role is the step's to refuse.
+  if (given.text === undefined && given.typed === undefined && resume.limits !== undefined) {
+    const record = await options.store.refs.getThread(options.threadId);
+    if (record === null || !isAnswerable(record)) return options;
+  }
+  const checked = await checkResumeAnswer(options.store, options.threadId, given);
+  if (checked === null || checked.fields === null) return options;
+  return { ...options, resume: { ...resume, answer: checked.text, answerFields: checked.fields } };
 }
 
 /** `after`: the branch as its step left it; read again when the step failed (it may have set it `failed`). */
@@ -240,7 +273,11 @@ async function stepUnderLease(
   const budget = await checkBudget(loaded, lease, { ...options, resumeLimits: resume?.limits });
   if (budget.kind === "suspended") return budget;
   const { state } = budget;
-  const planned = await chooseStep(state, { ...options, resumeAnswer: resume?.answer });
+  const planned = await chooseStep(state, {
+    ...options,
+    resumeAnswer: resume?.answer,
+    ...(resume?.answerFields === undefined ? {} : { answerFields: resume.answerFields }),
+  });
   if (planned.ended) return endThread(store, state.record, options.now());
   const run = await runStepAgent(state, planned, lease, options);
   const committed = await commitStep(state, planned, run, lease, options);

@@ -20,7 +20,7 @@ export interface ApiRoute {
 /** The body's fields that are present but not of the type given: a message, or null. */
 function checkFields(
   body: Record<string, unknown>,
-  types: Record<string, "string" | "boolean" | "positive integer">,
+  types: Record<string, "string" | "boolean" | "positive integer" | "object">,
 ): string | null {
   for (const [field, type] of Object.entries(types)) {
     const value = body[field];
@@ -28,7 +28,9 @@ function checkFields(
     const ok =
       type === "positive integer"
         ? typeof value === "number" && Number.isInteger(value) && value > 0
-        : typeof value === type;
+        : type === "object"
+          ? value !== null && typeof value === "object" && !Array.isArray(value)
+          : typeof value === type;
     if (!ok) return `the body's "${field}" must be a ${type}`;
   }
   return null;
@@ -174,9 +176,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     options: ({ params, body }) => ({
       thread: params.id,
       prompt: typeof body.prompt === "string" ? body.prompt : undefined,
+      // A typed answer's fields, as JSON text (never a file name: it starts with `{`), checked by the command as the CLI checks them.
+      answer: typeof body.answer === "object" && body.answer !== null ? JSON.stringify(body.answer) : undefined,
       all: body.all === true ? true : undefined,
     }),
-    check: (body) => checkFields(body, { prompt: "string", all: "boolean" }),
+    check: (body) => checkFields(body, { prompt: "string", answer: "object", all: "boolean" }),
   },
   {
     method: "POST",

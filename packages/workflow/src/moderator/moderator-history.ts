@@ -8,6 +8,11 @@ export interface ModeratorStep {
   agent: string;
   startedAt: string;
   completedAt: string;
+  /**
+   * On the step that answers a typed suspension (`uwf resume --answer`): the person's answer, as its
+   * role's `answer:` schema accepted it. Conditions read `steps[-1].answer.approved`. Absent otherwise.
+   */
+  answer?: Record<string, unknown>;
 }
 
 /** What the moderator decides from: the thread's start, its id, and its steps oldest first. */

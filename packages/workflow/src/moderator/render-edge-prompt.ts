@@ -1,4 +1,4 @@
-import { END, messageOf, START, type WorkflowNode } from "@uwf/protocol";
+import { answerSchemaOf, END, messageOf, START, type WorkflowNode } from "@uwf/protocol";
 import { EdgePromptError } from "../errors/edge-prompt-error.ts";
 import { allBranchProperties, listStatusBranches } from "../schema/status-branches.ts";
 import { declaredInputs } from "./declared-inputs.ts";
@@ -29,7 +29,9 @@ export interface RenderEdgePromptOptions {
  * same name, so a template always means the same thing. A field the role declares, or an input
  * the workflow declares, that is missing is null: it renders empty, as Liquid renders a missing
  * optional value, instead of failing the step. At a fan-out's join (the history has `branches`),
- * `branches` holds the branches' results, winning over a field of that name too.
+ * `branches` holds the branches' results, winning over a field of that name too. After a role that
+ * declares `answer:`, `answer` is the person's answer its step was given (`uwf resume --answer`), null
+ * on a step that answered none, winning over a field of that name.
  */
 export function edgePromptContext(
   from: string,
@@ -42,7 +44,23 @@ export function edgePromptContext(
   if (history.branches !== undefined) base.branches = history.branches;
   const last = history.steps.at(-1);
   if (from === START || last === undefined) return { ...inputs, ...base };
-  return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...base };
+  const answer = answerContext(last.answer, workflow?.roles[last.role]);
+  return { ...nulls(declared?.fields(last.role)), ...inputs, ...last.output, _body: last.body, ...answer, ...base };
+}
+
+/**
+ * `answer` for an edge prompt: the person's answer, with every field its schema declares that it left
+ * out as null (it renders empty); null after a step that answered none of a role that takes one.
+ */
+function answerContext(
+  answer: Record<string, unknown> | undefined,
+  role: WorkflowNode["roles"][string] | undefined,
+): { answer?: Record<string, unknown> | null } {
+  const schema = role === undefined ? null : answerSchemaOf(role);
+  if (answer === undefined) return schema === null ? {} : { answer: null };
+  const properties = schema?.properties;
+  const declared = properties !== null && typeof properties === "object" ? Object.keys(properties) : [];
+  return { answer: { ...nulls(declared), ...answer } };
 }
 
 interface DeclaredNames {

@@ -1,6 +1,6 @@
 import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
 import { restoreFieldOrder } from "./field-order.ts";
-import { CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
+import { ASK_KEYWORD, CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
 import { isTimeoutEdge } from "./timeout-edge.ts";
 
 /**
@@ -27,8 +27,15 @@ export function listRoleStatuses(workflow: WorkflowNode, roleName: string): Role
  * `$status` and `reason`. When the role's edges all route on `$status`, the
  * field becomes required and limited to those values (and `$SUSPEND`), so a
  * reply no edge could follow is sent back to the agent with a precise problem.
+ * A role with `ask:` carries it under ASK_KEYWORD: what a suspending reply is checked against.
  */
 export function buildReplySchema(workflow: WorkflowNode, roleName: string): JsonSchemaObject {
+  const schema = buildFieldsSchema(workflow, roleName);
+  const ask = workflow.roles[roleName]?.ask;
+  return ask === undefined ? schema : { ...schema, [ASK_KEYWORD]: restoreFieldOrder(ask) };
+}
+
+function buildFieldsSchema(workflow: WorkflowNode, roleName: string): JsonSchemaObject {
   const frontmatter = workflow.roles[roleName]?.frontmatter;
   // In the author's field order: the prompt, examples and problems list fields as they were written.
   const schema = frontmatter === undefined ? { type: "object" } : restoreFieldOrder(frontmatter);

@@ -19,10 +19,21 @@ export function recordFieldOrder(workflow: WorkflowNode): WorkflowNode {
   const roles = Object.fromEntries(
     Object.entries(workflow.roles).map(([name, role]) => [
       name,
-      role.frontmatter === undefined ? role : { ...role, frontmatter: mapSchema(role.frontmatter, recordOrder) },
+      mapRoleSchemas(role, (schema) => mapSchema(schema, recordOrder)),
     ]),
   );
   return { ...workflow, roles };
+}
+
+type Role = WorkflowNode["roles"][string];
+
+/** A role with its schemas mapped: `frontmatter`, and `ask` and `answer` (unless `approval`) when it has them. */
+function mapRoleSchemas(role: Role, map: (schema: JsonSchemaObject) => JsonSchemaObject): Role {
+  const mapped: Role = { ...role };
+  if (role.frontmatter !== undefined) mapped.frontmatter = map(role.frontmatter);
+  if (role.ask !== undefined) mapped.ask = map(role.ask);
+  if (role.answer !== undefined && role.answer !== "approval") mapped.answer = map(role.answer);
+  return mapped;
 }
 
 export interface RestoreFieldOrderOptions {
@@ -43,7 +54,7 @@ export function restoreWorkflowFieldOrder(
   const roles = Object.fromEntries(
     Object.entries(workflow.roles).map(([name, role]) => [
       name,
-      role.frontmatter === undefined ? role : { ...role, frontmatter: restoreFieldOrder(role.frontmatter, options) },
+      mapRoleSchemas(role, (schema) => restoreFieldOrder(schema, options)),
     ]),
   );
   return { ...workflow, roles };

@@ -15,3 +15,9 @@ export const SUSPEND_STATUS = SUSPEND;
  * JSON Schema ignores unknown keywords.
  */
 export const CONVENTION_KEYWORD = "x-uwf-convention";
+
+/**
+ * Carries a role's `ask:` schema on its reply schema (`buildReplySchema`): a reply with
+ * `$status: $SUSPEND` is checked against it instead of the role's fields. JSON Schema ignores it.
+ */
+export const ASK_KEYWORD = "x-uwf-ask";

@@ -35,7 +35,9 @@ export function checkEdgeTemplates(workflow: WorkflowNode, edgePathOf: EdgePathO
     transitions.forEach((transition, index) => {
       // Routing a join role's reply, conditions and prompts also see its fan-out's `branches`.
       const afterJoin = joinRoles.has(from) ? ["branches"] : [];
-      for (const template of templatesOf(transition, edgePathOf(from, index), afterJoin)) {
+      // A role that takes a typed answer: its answering step's prompts read the person's `answer`.
+      const answered = role?.answer === undefined ? [] : ["answer"];
+      for (const template of templatesOf(transition, edgePathOf(from, index), [...afterJoin, ...answered])) {
         let variables: string[][];
         try {
           variables = edgeTemplateVariables(parseEdgeTemplate(template.source));

@@ -39,4 +39,33 @@ describe("checkFrontmatterSchemas", () => {
   it('tells 1 from "1" and [1] from {"0": 1}', () => {
     expect(checkFrontmatterSchemas(workflowWithEnum([1, "1", [1], { 0: 1 }]))).toEqual([]);
   });
+
+  it("checks a role's ask and answer schemas as it checks frontmatter, and takes answer: approval", () => {
+    const workflow: WorkflowNode = {
+      type: "workflow/1",
+      name: "w",
+      roles: {
+        gate: {
+          goal: "Ask.",
+          ask: { type: "object", properties: { question: { type: "string" } }, requried: ["question"] },
+          answer: { type: "array" },
+        },
+        approver: { goal: "Ask.", ask: { type: "object" }, answer: "approval" },
+      },
+      conditions: {},
+      graph: {},
+    };
+    expect(checkFrontmatterSchemas(workflow)).toEqual([
+      {
+        severity: "error",
+        path: ["roles", "gate", "ask", "requried"],
+        message: 'invalid JSON Schema: strict mode: unknown keyword: "requried"',
+      },
+      {
+        severity: "error",
+        path: ["roles", "gate", "answer", "type"],
+        message: 'an answer is named fields, so the type is "object"',
+      },
+    ]);
+  });
 });

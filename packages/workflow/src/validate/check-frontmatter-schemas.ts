@@ -6,7 +6,7 @@ import { enforcedFormats } from "./enforced-formats.ts";
 import { linearUniqueItems } from "./linear-unique-items.ts";
 
 /**
- * Each role's `frontmatter`, and the workflow's `inputs`, must be a JSON Schema that Ajv accepts: valid against the
+ * Each role's `frontmatter`, `ask` and `answer` (unless `approval`), and the workflow's `inputs`, must be a JSON Schema that Ajv accepts: valid against the
  * meta-schema, and compilable in strict mode (which catches typos such as `requried`).
  * `format` must be one the run-time check enforces (`enforcedFormats`); any other is an error
  * naming it and the supported ones, since a reply would never be held to it.
@@ -18,6 +18,11 @@ export function checkFrontmatterSchemas(workflow: WorkflowNode): WorkflowIssue[]
     const schema = definition.frontmatter;
     if (schema !== undefined)
       issues.push(...checkObjectSchema(ajv, schema, ["roles", role, "frontmatter"], "a role reports fields"));
+    // What a role sends when it suspends, and the answer a person gives it, are fields too.
+    if (definition.ask !== undefined)
+      issues.push(...checkObjectSchema(ajv, definition.ask, ["roles", role, "ask"], "a role asks with fields"));
+    if (definition.answer !== undefined && definition.answer !== "approval")
+      issues.push(...checkObjectSchema(ajv, definition.answer, ["roles", role, "answer"], "an answer is named fields"));
   }
   // The start inputs are a map of names to values, declared the same way.
   if (workflow.inputs !== undefined) {

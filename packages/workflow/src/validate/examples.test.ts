@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { END } from "@uwf/protocol";
+import { answerSchemaOf, END } from "@uwf/protocol";
 import { Ajv } from "ajv";
 import { parse } from "yaml";
 import { loadWorkflowFile } from "../load/load-workflow-file.ts";
@@ -17,6 +17,8 @@ interface ScenarioStep {
   body?: string;
   /** Played by a fan-out's branch of this key (or every branch: `*`), apart from the main sequence. */
   branch?: string;
+  /** On the entry after a typed suspension: the person's answer (`uwf resume --answer`). */
+  answer?: Record<string, unknown>;
 }
 
 const workflowFiles = readdirSync(EXAMPLES).filter((name) => name.endsWith(".yaml") && !name.includes(".scenario."));
@@ -49,9 +51,30 @@ describe("examples", () => {
         thread: { id: "01J0000000000000000000THRD" },
         steps: [],
       };
+      let suspended: string | null = null;
       for (const step of steps) {
-        const decision = await pickNextRole(compiled, history, { mode: "continue" });
+        // A suspension is not routed: its role runs again with the person's answer.
+        const decision: Awaited<ReturnType<typeof pickNextRole>> =
+          suspended === null
+            ? await pickNextRole(compiled, history, { mode: "continue" })
+            : {
+                role: suspended,
+                prompt: "(the answer)",
+                transition: { role: suspended, condition: null, status: null, prompt: "" },
+                from: suspended,
+              };
         expect(decision.role).toBe(step.role);
+        suspended = null;
+        if (step.output.$status === "$SUSPEND") {
+          const ask = workflow.roles[step.role]?.ask ?? {};
+          expect(ajv.validate(ask, step.output), `${step.role} asks: ${ajv.errorsText()}`).toBe(true);
+          suspended = step.role;
+          continue;
+        }
+        const answerSchema = answerSchemaOf(workflow.roles[step.role] ?? {});
+        if (answerSchema !== null) {
+          expect(ajv.validate(answerSchema, step.answer), `${step.role}'s answer: ${ajv.errorsText()}`).toBe(true);
+        }
         if (decision.fanOut === undefined) {
           expect(decision.prompt).not.toBe("");
         } else {
@@ -92,6 +115,7 @@ describe("examples", () => {
             agent: "scripted",
             startedAt: at,
             completedAt: at,
+            ...(step.answer === undefined ? {} : { answer: step.answer }),
           },
         ];
       }

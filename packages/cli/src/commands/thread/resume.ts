@@ -1,10 +1,13 @@
-import { requeueFailedThread, resolveThread } from "@uwf/engine";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { checkResumeAnswer, isAnswerable, requeueFailedThread, resolveThread } from "@uwf/engine";
 import { isUwfError, type ResumeResult, type ShownThread } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { readInputFile } from "../../read-input-file.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
-import { readPrompt } from "./read-prompt.ts";
+import { promptReadsStdin, readPrompt } from "./read-prompt.ts";
 import { stepCommand } from "./step.ts";
 import { toShownThread } from "./to-shown-thread.ts";
 
@@ -14,6 +17,8 @@ export interface ResumeCommandOptions extends BudgetFlags {
   prompt?: string;
   /** `--prompt-file FILE` (`-` for stdin). */
   promptFile?: string;
+  /** `--answer FILE|-|INLINE`: the fields a role with `answer:` needs, as YAML or JSON. */
+  answer?: string;
   agent?: string;
   timeout?: number;
   /** A failed thread goes back to the queue for workers instead of being stepped here. */
@@ -33,19 +38,26 @@ export async function resumeCommand(
   context: CommandContext,
 ): Promise<CommandOutcome<ResumeResult>> {
   const resumeLimits = limitsFromFlags(options);
-  const answered = options.prompt !== undefined || options.promptFile !== undefined;
+  const texted = options.prompt !== undefined || options.promptFile !== undefined;
+  const answered = texted || options.answer !== undefined;
   if (options.queue === true) return requeue(options, answered, context);
   const resumeFailed = !answered && resumeLimits === undefined && (await isFailed(options.thread, context));
   if (!answered && resumeLimits === undefined && !resumeFailed) {
+    // A role that declares `answer:` says which fields it needs.
+    await checkNeededAnswer(options.thread, context);
     throw new UsageError(
       "the prompt is missing: -p TEXT, -p - (stdin) or --prompt-file FILE; a thread its budget suspended takes a raised limit instead (--max-steps, --max-tokens, --max-cost)",
     );
   }
-  const resumeAnswer = answered ? await readPrompt({ ...options, cwd: context.cwd }) : undefined;
+  if (options.answer === "-" && promptReadsStdin(options))
+    throw new UsageError("only one of -p/--prompt-file and --answer can read stdin");
+  const resumeAnswer = texted ? await readPrompt({ ...options, cwd: context.cwd }) : undefined;
+  const typedAnswer = options.answer === undefined ? undefined : await readAnswer(options.answer, context.cwd);
   return stepCommand(
     {
       thread: options.thread,
       resumeAnswer,
+      resumeTypedAnswer: typedAnswer,
       resumeLimits,
       resumeFailed,
       all: options.all,
@@ -54,6 +66,29 @@ export async function resumeCommand(
     },
     context,
   );
+}
+
+/**
+ * `--answer`'s text: `-` reads stdin, the name of an existing file reads that file, anything else is
+ * the answer itself (YAML or JSON). The engine parses and checks it against the role's schema.
+ */
+async function readAnswer(answer: string, cwd: string): Promise<string> {
+  if (answer === "-") return readInputFile("-", { cwd, label: "--answer -" });
+  const path = resolve(cwd, answer);
+  const isFile = !/[\n{:]/.test(answer) && existsSync(path) && !statSync(path).isDirectory();
+  return isFile ? readInputFile(answer, { cwd, label: `--answer ${answer}` }) : answer;
+}
+
+/** A resume with nothing to a thread whose role declares `answer:`: the refusal names the fields it needs. */
+async function checkNeededAnswer(reference: string, context: CommandContext): Promise<void> {
+  const store = await context.openStore({ create: false });
+  let record: Awaited<ReturnType<typeof resolveThread>>;
+  try {
+    record = await resolveThread(store.refs, reference);
+  } catch {
+    return;
+  }
+  if (isAnswerable(record)) await checkResumeAnswer(store, record.id, {});
 }
 
 /**

@@ -1,5 +1,12 @@
 import type { Store } from "@uwf/cas";
-import { expandNode, loadBranchGroups, readSuspensionWait, resolveNodeOrThread, spentWithBranches } from "@uwf/engine";
+import {
+  expandNode,
+  loadBranchGroups,
+  loadSuspensionView,
+  readSuspensionWait,
+  resolveNodeOrThread,
+  spentWithBranches,
+} from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
@@ -42,6 +49,7 @@ export async function showCommand(
     const start = threadStartNodeSchema.safeParse(await store.objects.get(thread.start));
     const inputs = start.success ? start.data.inputs : undefined;
     const branches = await loadBranchGroups(store, thread);
+    const suspension = await loadSuspensionView(store, thread);
     const shown: ShownThread = {
       ...toShownThread(thread),
       // A parent's budget counts what its branches spent: the same figures its steps are checked against.
@@ -50,6 +58,7 @@ export async function showCommand(
         : { budget: { ...thread.budget, spent: await spentWithBranches(store, thread) } }),
       ...(inputs === undefined ? {} : { inputs }),
       ...(branches.length === 0 ? {} : { branches }),
+      ...(suspension === null ? {} : { suspension }),
     };
     // A suspension with a suspendTimeout: until when it waits.
     const wait = thread.status === "suspended" ? await readSuspensionWait(store.objects, thread) : null;

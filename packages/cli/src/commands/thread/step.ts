@@ -1,7 +1,15 @@
-import { loadBranchGroups, type Resume, resolveThread, spentWithBranches, stepUntilDone } from "@uwf/engine";
+import {
+  loadBranchGroups,
+  loadSuspensionView,
+  type Resume,
+  resolveThread,
+  spentWithBranches,
+  stepUntilDone,
+} from "@uwf/engine";
 import type { BudgetLimits, CliEvent } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
+import { resumeLine } from "../../format/format-suspension.ts";
 import { loadConfigForAgents } from "../../home/load-config-for-agents.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { trace } from "../../trace.ts";
@@ -19,6 +27,8 @@ export interface StepCommandOptions {
   timeout?: number;
   /** Set by `resume` for its first step. */
   resumeAnswer?: string;
+  /** Set by `resume --answer` for its first step: the answer's YAML or JSON text. */
+  resumeTypedAnswer?: string;
   /** Set by `resume --max-…` for its first step. */
   resumeLimits?: Partial<BudgetLimits>;
   /** Set by `resume` of a failed thread, which takes neither: its first step tries the failed one again. */
@@ -39,11 +49,18 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   const config = await loadConfigForAgents(context);
   trace("config loaded");
   const { id } = await resolveThread(store.refs, options.thread);
-  const { resumeAnswer, resumeLimits } = options;
+  const { resumeAnswer, resumeLimits, resumeTypedAnswer } = options;
   const resume: Resume | undefined =
-    resumeAnswer === undefined && resumeLimits === undefined && options.resumeFailed !== true
+    resumeAnswer === undefined &&
+    resumeTypedAnswer === undefined &&
+    resumeLimits === undefined &&
+    options.resumeFailed !== true
       ? undefined
-      : { answer: resumeAnswer, limits: resumeLimits };
+      : {
+          answer: resumeAnswer,
+          limits: resumeLimits,
+          ...(resumeTypedAnswer === undefined ? {} : { typedAnswer: resumeTypedAnswer }),
+        };
   // Reported in the order they make sense to a reader: a fan-out after the step that fanned out (the engine
   // makes the branches before that step is reported), a join after the branch steps that led to it (the
   // engine settles the parent before it reports the branch steps). Each is held until then, or until the
@@ -115,10 +132,14 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     if (standing !== null) await context.emit(standing);
   }
   const result = await toStepResult(record, steps, error);
+  // A role's question, and the answer it needs, for a bot or a form (absent when the budget suspended it).
+  const suspension = record.status === "suspended" ? await loadSuspensionView(store, record) : null;
+  if (suspension !== null) result.suspension = suspension;
   // A parent's budget counts what its branches spent: the same figures its steps are checked against.
   if (result.budget !== undefined && record.stepCount > 0 && (await store.refs.listBranches(record.id)).length > 0) {
     result.budget = { ...result.budget, spent: await spentWithBranches(store, record) };
   }
+  const answers = new Map<string, Record<string, unknown> | null>();
   if (record.status === "waiting") {
     const group = (await loadBranchGroups(store, record)).at(-1);
     if (group !== undefined) {
@@ -126,6 +147,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
       const suspended = [];
       for (const branch of pending.filter(({ status }) => status === "suspended")) {
         const asked = await store.refs.getThread(branch.thread);
+        if (asked !== null) answers.set(branch.thread, (await loadSuspensionView(store, asked))?.answerSchema ?? null);
         suspended.push({
           key: branch.key,
           thread: branch.thread,
@@ -148,13 +170,13 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   if (waitsForAnswers) {
     for (const branch of result.waitingFor?.suspended ?? []) {
       context.note(
-        `branch ${branch.key} (${branch.thread}) asks: ${branch.reason} — answer with \`uwf resume ${branch.thread} -p ANSWER\``,
+        `branch ${branch.key} (${branch.thread}) asks: ${branch.reason} — answer with \`${resumeLine(branch.thread, answers.get(branch.thread) ?? null)}\``,
       );
     }
   }
   // What to do next goes to stderr, where a script does not read it: the answer a role waits for, or that a failed step can be tried again.
-  const suspension = describeSuspension(result);
-  if (suspension !== null) context.note(suspension);
+  const asks = describeSuspension(result);
+  if (asks !== null) context.note(asks);
   // A suspension whose wait ran out (suspend-timeout) takes no retry, only a late answer, which the error's hint names.
   if (record.status === "failed" && error !== undefined && record.failure?.code !== "suspend-timeout")
     context.note(`thread ${id} failed: \`uwf step ${id}\` tries its step again`);

@@ -1,8 +1,9 @@
-import type { ForkResult, ShownThread, StepResult } from "@uwf/protocol";
+import type { ForkResult, ShownThread, StepResult, SuspensionView } from "@uwf/protocol";
 import { useState } from "preact/hooks";
 import { getJson } from "../lib/api.ts";
 import { navigate } from "../lib/router.tsx";
 import { ActionButton, ActionOutcome, useAction } from "./actions-common.tsx";
+import { type AnswerField, type AnswerValues, answerFieldsOf, buildAnswer, TypedAnswerInputs } from "./answer-form.tsx";
 import { ErrorBox } from "./error-box.tsx";
 
 function describeStep(result: StepResult): string {
@@ -118,19 +119,20 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
   );
 }
 
-/**
- * The answer a suspended role asked for, as the user types it. Today every role gets a text box; a
- * role with an answer schema (typed answers, a later issue) gets a form generated from it here.
- */
+/** The text answer of a role without an answer schema (`uwf resume -p`), as the user types it. */
 export interface AnswerInputProps {
   value: string;
   onInput(value: string): void;
   disabled: boolean;
 }
 
-/** Picks the input for a suspended role's answer. Slot for a schema-driven form: `answerInputFor(schema)`. */
-export function answerInputFor(_role: string | null) {
-  return TextAnswer;
+/**
+ * The inputs for a suspended role's answer: a form generated from its answer schema (`suspension.answerSchema`,
+ * see answer-form.tsx), or a text box for a role that takes text. Null fields: the whole answer as JSON.
+ */
+export function answerInputFor(suspension: SuspensionView | undefined): { fields: AnswerField[] | null } | null {
+  const schema = suspension?.answerSchema ?? null;
+  return schema === null ? null : { fields: answerFieldsOf(schema) };
 }
 
 function TextAnswer(props: AnswerInputProps) {
@@ -155,24 +157,48 @@ function ResumeForm(props: {
 }) {
   const { thread, running } = props;
   const [answer, setAnswer] = useState("");
+  const [values, setValues] = useState<AnswerValues>({});
+  const [problem, setProblem] = useState<string | null>(null);
   const [all, setAll] = useState(true);
-  const Input = answerInputFor(thread.next);
+  const typed = answerInputFor(thread.suspension);
   return (
     <form
       class="resume-form"
       data-testid="resume-form"
       onSubmit={(event) => {
         event.preventDefault();
-        void props.resume(`/api/threads/${thread.thread}/resume`, {
-          ...(answer.trim() === "" ? {} : { prompt: answer }),
-          all,
-        });
+        if (typed === null) {
+          void props.resume(`/api/threads/${thread.thread}/resume`, {
+            ...(answer.trim() === "" ? {} : { prompt: answer }),
+            all,
+          });
+          return;
+        }
+        // The server checks the answer against the schema, as `uwf resume --answer` does; a refusal shows below.
+        const built = buildAnswer(typed.fields, values);
+        setProblem("problem" in built ? built.problem : null);
+        if ("answer" in built) void props.resume(`/api/threads/${thread.thread}/resume`, { answer: built.answer, all });
       }}
     >
       <div class="question" data-testid="resume-question">
         <span class="muted">{thread.next ?? "The thread"} asks:</span> {thread.reason ?? "(no reason given)"}
       </div>
-      <Input value={answer} onInput={setAnswer} disabled={running} />
+      {typed === null || thread.suspension === undefined ? (
+        <TextAnswer value={answer} onInput={setAnswer} disabled={running} />
+      ) : (
+        <TypedAnswerInputs
+          suspension={thread.suspension}
+          fields={typed.fields}
+          values={values}
+          onChange={setValues}
+          disabled={running}
+        />
+      )}
+      {problem === null ? null : (
+        <p class="action-error" data-testid="answer-problem">
+          {problem}
+        </p>
+      )}
       <div class="action-row">
         <button type="submit" class="action-button action-primary" data-testid="resume-submit" disabled={running}>
           {running ? <span class="spinner" aria-hidden="true" /> : null}

@@ -193,3 +193,20 @@ describe("per-role policies", () => {
     expect(readFileSync(join(temp.work, "prompt.2"), "utf8")).toContain("Take the short way.");
   });
 });
+
+it("a role with answer: whose agent ran out of time under onTimeout: suspend asks for text, not its typed answer", async () => {
+  const workflow = workflowWith("timeout: 1s\nonTimeout: suspend\nanswer: approval");
+  const ran = await temp.uwf(["run", workflow, "-p", "Plan", "--agent", "halfway", "--json"]);
+  expect(ran.exitCode).toBe(20);
+  const { thread } = stepResultSchema.parse(ran.json());
+  const shown = await temp.showThread(thread);
+  expect(shown.suspension).toMatchObject({ role: "planner", answerSchema: null, ask: {} });
+  const typed = await temp.uwf(["resume", thread, "--answer", '{"approved": true}']);
+  expect(typed.exitCode).toBe(2);
+  expect(typed.stderr).toContain(
+    "role planner's agent ran out of time, so the thread asks how to go on: give it with -p TEXT",
+  );
+  const resumed = await temp.uwf(["resume", thread, "-p", "Take the short way.", "--agent", "halfway", "--json"]);
+  expect(resumed.exitCode).toBe(0);
+  expect(await temp.showThread(thread)).toMatchObject({ status: "ended", stepCount: 2 });
+});

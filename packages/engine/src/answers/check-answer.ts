@@ -1,5 +1,4 @@
 import type { Store } from "@uwf/cas";
-import { answerSchemaOf } from "@uwf/protocol";
 import {
   describeValue,
   describeYamlError,
@@ -11,7 +10,7 @@ import {
 } from "@uwf/workflow";
 import { InvalidAnswerError } from "../errors/invalid-answer-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
-import { readSuspension, type Suspension } from "./read-suspension.ts";
+import { readSuspension, type Suspension, suspensionAnswerSchema } from "./read-suspension.ts";
 
 /** What a resume brings as its answer: `-p` text, or `--answer` (YAML or JSON text, or the fields themselves). */
 export interface GivenAnswer {
@@ -55,12 +54,16 @@ export async function checkResumeAnswer(
 /** checkResumeAnswer once the suspension is read: pure. */
 export function checkAnswer(thread: string, suspension: Suspension, given: GivenAnswer): CheckedAnswer | null {
   const { role } = suspension;
-  const declared = answerSchemaOf(suspension.definition ?? {});
+  const declared = suspensionAnswerSchema(suspension);
   const schema = declared === null ? null : restoreFieldOrder(declared);
   const refuse = (field: string | null, problem: string) => new InvalidAnswerError(thread, role, field, problem);
   if (schema === null) {
-    if (given.typed !== undefined)
-      throw refuse(null, `role ${role} declares no answer: schema, so it takes text: give it with -p TEXT`);
+    if (given.typed !== undefined) {
+      const why = suspension.agentTimedOut
+        ? `role ${role}'s agent ran out of time, so the thread asks how to go on`
+        : `role ${role} declares no answer: schema, so it takes text`;
+      throw refuse(null, `${why}: give it with -p TEXT`);
+    }
     return given.text === undefined ? null : { text: given.text, fields: null };
   }
   if (given.typed === undefined) {

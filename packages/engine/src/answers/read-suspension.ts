@@ -1,5 +1,6 @@
 import type { Store } from "@uwf/cas";
 import {
+  type AgentRunNode,
   answerSchemaOf,
   type OutputNode,
   parseDuration,
@@ -27,6 +28,16 @@ export interface Suspension {
   ask: Record<string, unknown>;
   /** When the suspending step completed. */
   suspendedAt: string;
+  /**
+   * The suspension is the role's agent running out of time (`onTimeout: suspend`), not its question: it
+   * takes text (how to go on) whatever the role's `answer:` says.
+   */
+  agentTimedOut: boolean;
+}
+
+/** The JSON Schema an answer to this suspension is checked against; null when it takes text (`resume -p`). */
+export function suspensionAnswerSchema(suspension: Suspension): Record<string, unknown> | null {
+  return suspension.agentTimedOut ? null : answerSchemaOf(suspension.definition ?? {});
 }
 
 /**
@@ -56,7 +67,9 @@ export async function readSuspension(store: Store, record: ThreadRecord): Promis
     if (name !== STATUS_FIELD && name !== REASON_FIELD) ask[name] = value;
   }
   const reason = output[REASON_FIELD];
+  const run = storedNodeAs<AgentRunNode>("agent-run/1", step.run, await store.objects.get(step.run));
   return {
+    agentTimedOut: run.outcome === "timeout",
     role: step.role,
     definition: workflow.roles[step.role],
     reason: typeof reason === "string" ? reason : record.reason,
@@ -67,13 +80,12 @@ export async function readSuspension(store: Store, record: ThreadRecord): Promis
 
 /** What `show --json` and a step's result give of a suspension, for a bot or a form. */
 export function toSuspensionView(suspension: Suspension): SuspensionView {
-  const role: Partial<Role> = suspension.definition ?? {};
-  const timeout = role.suspendTimeout ?? null;
+  const timeout = suspension.definition?.suspendTimeout ?? null;
   return {
     role: suspension.role,
     reason: suspension.reason,
     ask: suspension.ask,
-    answerSchema: readableSchema(answerSchemaOf(role)),
+    answerSchema: readableSchema(suspensionAnswerSchema(suspension)),
     timeout,
     deadline: suspensionDeadline(suspension.suspendedAt, timeout === null ? null : parseDuration(timeout)),
   };

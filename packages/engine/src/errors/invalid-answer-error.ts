@@ -11,7 +11,9 @@ export class InvalidAnswerError extends UwfError<"invalid-answer"> {
   static override readonly name = "InvalidAnswerError";
 
   constructor(thread: string, role: string, field: string | null, problem: string) {
-    super(`thread ${thread}: the answer to role ${role} is refused: ${problem}`, {
+    // A thread that waits for no answer has no role to name: the problem says where it stands.
+    const to = role.startsWith("$") || role === "(none)" ? "the answer" : `the answer to role ${role}`;
+    super(`thread ${thread}: ${to} is refused: ${problem}`, {
       data: { thread, role, field, problem },
     });
   }

@@ -20,6 +20,8 @@ const MORE = [
   "eval",
   "queue",
   "ui",
+  "schedule",
+  "tick",
 ];
 
 let temp: TempHome;

@@ -41,6 +41,8 @@ export const IDLE_PASS_TARGET_MS = 20;
 const SUSPEND_TIMEOUT = "24h";
 const HOUR_MS = 3_600_000;
 const SUSPENDED_AGO_MS = 25 * HOUR_MS;
+/** expireDueSuspensions' page of suspended threads. */
+const LISTING_PAGE = 500;
 /** Threads stepped at once while a store is built (not measured). */
 const BUILD_LANES = 4;
 
@@ -79,6 +81,11 @@ export interface DueWorkBenchResult {
     first: { suspensionsMs: number; schedulesMs: number; totalMs: number };
     /** The passes after it. */
     steady: DuePassTimes;
+    /**
+     * Listing the suspended threads alone, in pages of 500 as expireDueSuspensions lists them (the part of
+     * its pass that grows with them), measured between the passes.
+     */
+    listing: Summary;
     targetMs: number;
   };
   due: DuePassTimes & {
@@ -90,8 +97,11 @@ export interface DueWorkBenchResult {
     /** The whole pass's median divided by every item. */
     perItemMs: number;
   };
-  /** `uwf tick` with nothing due on the idle store, and `bun -e 0` measured round-robin with it. */
-  tick: { summary: Summary; floor: Summary; floorMultiple: number };
+  /**
+   * `uwf tick` with nothing due on the idle store, the same on an empty store (what a tick costs whatever the
+   * store holds), and `bun -e 0`, the three measured round-robin.
+   */
+  tick: { summary: Summary; emptyStore: Summary; floor: Summary; floorMultiple: number };
   /** The 1, 5 and 15 minute load averages when the measuring began and ended. */
   loadAverage: { start: number[]; end: number[] };
 }
@@ -138,14 +148,14 @@ graph:
 const scenarioOf = (role: string) =>
   JSON.stringify({ steps: [{ role, output: { $status: "$SUSPEND", reason: "Waiting for a person." } }] });
 
-interface Files {
+export interface DueWorkFiles {
   workflow: string;
   approver: string;
   asker: string;
 }
 
 /** What one store holds: suspended threads and schedules, and how many of each are due. */
-interface StoreShape {
+export interface DueWorkStoreShape {
   suspended: number;
   schedules: number;
   dueSuspensions: number;
@@ -155,22 +165,15 @@ interface StoreShape {
 export async function measureDueWork(options: DueWorkBenchOptions): Promise<DueWorkBenchResult> {
   const { plan, progress } = options;
   const root = mkdtempSync(join(options.temporaryRoot, "due-work-bench-"));
-  const files: Files = {
-    workflow: join(root, "bench-gate.yaml"),
-    approver: join(root, "approver.scenario.json"),
-    asker: join(root, "asker.scenario.json"),
-  };
-  writeFileSync(files.workflow, GATE_WORKFLOW);
-  writeFileSync(files.approver, scenarioOf("approver"));
-  writeFileSync(files.asker, scenarioOf("asker"));
+  const files = writeDueWorkFiles(root);
   const timed = Math.floor(plan.suspended / 2);
   if (plan.dueSuspensions > timed || plan.dueSchedules > plan.schedules) throw new Error("more due than there are");
   try {
     progress(`due work: building a store of ${plan.suspended} suspended threads and ${plan.schedules} schedules`);
     const idleHome = join(root, "idle-home");
-    const idleBuild = await buildStore(idleHome, files, { ...plan, dueSuspensions: 0, dueSchedules: 0 });
+    const idleBuild = await buildDueWorkStore(idleHome, files, { ...plan, dueSuspensions: 0, dueSchedules: 0 });
     const dueTemplate = join(root, "due-template");
-    const dueBuild = await buildStore(dueTemplate, files, plan);
+    const dueBuild = await buildDueWorkStore(dueTemplate, files, plan);
     progress(
       `due work: stores built in ${idleBuild.toFixed(1)} s and ${dueBuild.toFixed(1)} s (${plan.dueSuspensions} suspensions and ${plan.dueSchedules} schedules due in the second)`,
     );
@@ -180,13 +183,13 @@ export async function measureDueWork(options: DueWorkBenchOptions): Promise<DueW
     // 1. The idle pass: first, then steady.
     const idle = await measureIdlePasses(idleHome, plan);
     progress(
-      `due work, idle pass: first ${idle.first.totalMs} ms, steady median ${idle.steady.total.medianMs} ms (suspensions ${idle.steady.suspensions.medianMs}, schedules ${idle.steady.schedules.medianMs})`,
+      `due work, idle pass: first ${idle.first.totalMs} ms, steady median ${idle.steady.total.medianMs} ms (suspensions ${idle.steady.suspensions.medianMs}, of it listing them ${idle.listing.medianMs}; schedules ${idle.steady.schedules.medianMs})`,
     );
 
     // 3. `uwf tick` with nothing due, against the floor (before the due passes, which warm nothing it uses).
-    const tick = await measureTick(idleHome, options);
+    const tick = await measureTick(root, idleHome, options);
     progress(
-      `due work, uwf tick with nothing due: median ${tick.summary.medianMs} ms (floor ${tick.floor.medianMs} ms, ${tick.floorMultiple}×)`,
+      `due work, uwf tick with nothing due: median ${tick.summary.medianMs} ms (floor ${tick.floor.medianMs} ms, ${tick.floorMultiple}×; on an empty store ${tick.emptyStore.medianMs} ms)`,
     );
 
     // 2. The due pass, each on a fresh copy of the due store.
@@ -209,12 +212,25 @@ export async function measureDueWork(options: DueWorkBenchOptions): Promise<DueW
   }
 }
 
+/** The gate workflow and its two roles' scenarios, written in `directory`. */
+export function writeDueWorkFiles(directory: string): DueWorkFiles {
+  const files: DueWorkFiles = {
+    workflow: join(directory, "bench-gate.yaml"),
+    approver: join(directory, "approver.scenario.json"),
+    asker: join(directory, "asker.scenario.json"),
+  };
+  writeFileSync(files.workflow, GATE_WORKFLOW);
+  writeFileSync(files.approver, scenarioOf("approver"));
+  writeFileSync(files.asker, scenarioOf("asker"));
+  return files;
+}
+
 /**
  * A home whose store holds `shape.suspended` suspended threads of the gate workflow (the first half of the
  * `approver`, whose wait is 24h; `dueSuspensions` of those suspended 25 hours ago) and `shape.schedules`
  * schedules of it (`dueSchedules` of them due an hour ago, the rest due in twelve hours). Returns seconds.
  */
-async function buildStore(home: string, files: Files, shape: StoreShape): Promise<number> {
+export async function buildDueWorkStore(home: string, files: DueWorkFiles, shape: DueWorkStoreShape): Promise<number> {
   const began = performance.now();
   mkdirSync(join(home, "work"), { recursive: true });
   const store = await openFileStore(home);
@@ -355,10 +371,18 @@ async function measureIdlePasses(
   const config = defaultConfig();
   try {
     const passes: PassResult[] = [];
+    const listing: number[] = [];
     for (let pass = 0; pass <= plan.passes; pass++) {
       const result = await duePass(store, home, config);
       if (result.expired !== 0 || result.fired !== 0) throw new Error("the idle store had due work");
       passes.push(result);
+      if (pass === 0) continue;
+      const began = Bun.nanoseconds();
+      for (let offset = 0; ; offset += LISTING_PAGE) {
+        const { threads } = await store.refs.listThreads({ status: "suspended", limit: LISTING_PAGE, offset });
+        if (threads.length < LISTING_PAGE) break;
+      }
+      listing.push((Bun.nanoseconds() - began) / 1e6);
     }
     const [first, ...later] = passes as [PassResult, ...PassResult[]];
     return {
@@ -368,6 +392,7 @@ async function measureIdlePasses(
         totalMs: round(first.suspensionsMs + first.schedulesMs),
       },
       steady: passTimes(later),
+      listing: summarize(listing),
     };
   } finally {
     await store.close();
@@ -416,27 +441,46 @@ async function measureDuePasses(root: string, template: string, plan: DueWorkPla
   };
 }
 
-async function measureTick(home: string, options: DueWorkBenchOptions): Promise<DueWorkBenchResult["tick"]> {
+async function measureTick(
+  root: string,
+  home: string,
+  options: DueWorkBenchOptions,
+): Promise<DueWorkBenchResult["tick"]> {
   const { plan } = options;
-  const cwd = join(home, "work");
-  const env = options.environment(home);
-  // Once, untimed: nothing is due, so the timed runs change nothing.
-  const check = Bun.spawnSync([options.binary, "tick", "--json"], { cwd, env, stdout: "pipe", stderr: "pipe" });
-  const checked = JSON.parse(check.stdout.toString()) as { fired: unknown[]; expired: unknown[]; ran: unknown[] };
-  if (check.exitCode !== 0 || checked.fired.length + checked.expired.length + checked.ran.length !== 0)
-    throw new Error(`uwf tick on the idle store: exit ${check.exitCode}, ${check.stdout}${check.stderr}`);
-  const process = (command: string[]): MeasureProcessOptions => ({
+  // An empty store beside it, for what a tick costs whatever the store holds.
+  const emptyHome = join(root, "empty-home");
+  mkdirSync(join(emptyHome, "work"), { recursive: true });
+  await (await openFileStore(emptyHome)).close();
+  // Once each, untimed: nothing is due, so the timed runs change nothing.
+  for (const checkedHome of [home, emptyHome]) {
+    const check = Bun.spawnSync([options.binary, "tick", "--json"], {
+      cwd: join(checkedHome, "work"),
+      env: options.environment(checkedHome),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const checked = JSON.parse(check.stdout.toString()) as { fired: unknown[]; expired: unknown[]; ran: unknown[] };
+    if (check.exitCode !== 0 || checked.fired.length + checked.expired.length + checked.ran.length !== 0)
+      throw new Error(`uwf tick in ${checkedHome}: exit ${check.exitCode}, ${check.stdout}${check.stderr}`);
+  }
+  const process = (command: string[], at = home): MeasureProcessOptions => ({
     command,
-    cwd,
-    env,
+    cwd: join(at, "work"),
+    env: options.environment(at),
     runs: plan.tickRuns,
     warmup: plan.warmup,
   });
-  const [floor, tick] = (await measureInterleaved([
+  const [floor, tick, empty] = (await measureInterleaved([
     process([globalThis.process.execPath, "-e", "0"]),
     process([options.binary, "tick"]),
-  ])) as [Summary, Summary];
-  return { summary: tick, floor, floorMultiple: round(tick.medianMs / floor.medianMs, 2) };
+    process([options.binary, "tick"], emptyHome),
+  ])) as [Summary, Summary, Summary];
+  return {
+    summary: tick,
+    emptyStore: empty,
+    floor,
+    floorMultiple: round(tick.medianMs / floor.medianMs, 2),
+  };
 }
 
 export function checkDueWorkTargets(result: DueWorkBenchResult): { target: string; measured: string; met: boolean }[] {

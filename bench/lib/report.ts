@@ -383,12 +383,13 @@ function formatDueWork(result: DueWorkBenchResult): string[] {
     `| due work (issue 32), ${store}, in-process unless a command | median ms (min–max) |`,
     "|---|--:|",
     `| a worker's round with nothing due, first pass: suspensions + schedules | ${idle.first.suspensionsMs} + ${idle.first.schedulesMs} = ${idle.first.totalMs} |`,
-    `| the same round, steady (${idle.steady.total.runs} passes after the first; target under ${idle.targetMs} ms) | ${span(idle.steady.total)} |`,
-    `| of it, expireDueSuspensions / fireDueSchedules | ${idle.steady.suspensions.medianMs} / ${idle.steady.schedules.medianMs} |`,
-    `| the round with ${due.dueSuspensions} suspensions and ${due.dueSchedules} schedules due (${due.total.runs} passes, each on a fresh copy) | ${span(due.total)} |`,
+    `| the same round, steady (${idle.steady.total.runs} pass${idle.steady.total.runs === 1 ? "" : "es"} after the first; target under ${idle.targetMs} ms) | ${span(idle.steady.total)} |`,
+    `| of it, expireDueSuspensions (listing the suspended threads alone: ${idle.listing.medianMs}) / fireDueSchedules | ${idle.steady.suspensions.medianMs} / ${idle.steady.schedules.medianMs} |`,
+    `| the round with ${due.dueSuspensions} suspensions and ${due.dueSchedules} schedules due (${due.total.runs} pass${due.total.runs === 1 ? "" : "es"}, each on a fresh copy) | ${span(due.total)} |`,
     `| of it, ${due.dueSuspensions} suspensions timed out / ${due.dueSchedules} schedules fired | ${due.suspensions.medianMs} / ${due.schedules.medianMs} |`,
     `| per suspension timed out / per schedule fired / per item | ${due.perSuspensionMs} / ${due.perScheduleMs} / ${due.perItemMs} |`,
     `| \`uwf tick\` with nothing due (${tick.floorMultiple}× the floor) | ${span(tick.summary)} |`,
-    `| floor (\`bun -e 0\`), measured with it | ${span(tick.floor)} |`,
+    `| \`uwf tick\` on an empty store | ${span(tick.emptyStore)} |`,
+    `| floor (\`bun -e 0\`), measured with both | ${span(tick.floor)} |`,
   ];
 }

@@ -186,7 +186,7 @@ export async function measureDueWork(options: DueWorkBenchOptions): Promise<DueW
       `due work, idle pass: first ${idle.first.totalMs} ms, steady median ${idle.steady.total.medianMs} ms (suspensions ${idle.steady.suspensions.medianMs}, of it listing them ${idle.listing.medianMs}; schedules ${idle.steady.schedules.medianMs})`,
     );
 
-    // 3. `uwf tick` with nothing due, against the floor (before the due passes, which warm nothing it uses).
+    // 3. `uwf tick` with nothing due, against the floor: a process of its own, its caches cold whatever ran here.
     const tick = await measureTick(root, idleHome, options);
     progress(
       `due work, uwf tick with nothing due: median ${tick.summary.medianMs} ms (floor ${tick.floor.medianMs} ms, ${tick.floorMultiple}×; on an empty store ${tick.emptyStore.medianMs} ms)`,

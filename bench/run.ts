@@ -13,6 +13,12 @@ import { copyStore, openFileStore, openPostgresStore, type Store } from "../pack
 import { startTestPostgres } from "../packages/cas/src/testing/index.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
 import { checkBranchTargets, measureBranches } from "./lib/branch-benchmarks.ts";
+import {
+  checkDueWorkTargets,
+  FULL_DUE_WORK_PLAN,
+  measureDueWork,
+  SMOKE_DUE_WORK_PLAN,
+} from "./lib/due-work-benchmarks.ts";
 import { measureEnumValidation, writeEnumWorkflow } from "./lib/enum-workflow.ts";
 import { checkEvalTargets, measureEvalScoring } from "./lib/eval-benchmarks.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
@@ -83,6 +89,8 @@ const plan = smoke
       liveSteps: 5,
       // Issue 31: rounds of the branch benchmarks (the fan-out's have three times as many).
       branchRuns: 1,
+      // Issue 32: a worker's round of due work over 100 suspended threads and 10 schedules, and `uwf tick`.
+      dueWork: SMOKE_DUE_WORK_PLAN,
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -109,6 +117,8 @@ const plan = smoke
       uiApiRuns: 30,
       liveSteps: 30,
       branchRuns: 5,
+      // Issue 32: over 1,000 suspended threads and 100 schedules, none due (idle) and 100 + 20 due.
+      dueWork: FULL_DUE_WORK_PLAN,
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -394,6 +404,11 @@ async function runSuite(): Promise<BenchResults> {
     progress,
   });
 
+  progress(
+    `due work: a worker's round over ${plan.dueWork.suspended} suspended threads and ${plan.dueWork.schedules} schedules, idle and due; uwf tick (issue 32)`,
+  );
+  const dueWork = await measureDueWork({ binary, temporaryRoot, environment, plan: plan.dueWork, progress });
+
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);
   progress(
@@ -481,6 +496,7 @@ async function runSuite(): Promise<BenchResults> {
     evalScoring: evaluation,
     suite,
     branches,
+    dueWork,
     uiApi,
     live,
     targets: [
@@ -490,6 +506,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkEvalTargets(evaluation),
       ...checkSuiteTargets(suite),
       ...checkBranchTargets(branches),
+      ...checkDueWorkTargets(dueWork),
       ...checkUiApiTargets(uiApi),
       ...checkLiveTargets(live),
     ],

@@ -1,6 +1,7 @@
 /** The benchmark's results as data, as a markdown table and as a list of targets met or missed. */
 
 import type { BranchBenchResult } from "./branch-benchmarks.ts";
+import type { DueWorkBenchResult } from "./due-work-benchmarks.ts";
 import type { EnumValidationResult } from "./enum-workflow.ts";
 import type { EvalScoringResult } from "./eval-benchmarks.ts";
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
@@ -70,6 +71,8 @@ export interface BenchResults {
   suite: SuiteBenchResult;
   /** Issue 31: a 100-branch fan-out made, 100 branches joined against 100 forks stepped, the join's reads. */
   branches: BranchBenchResult;
+  /** Issue 32: a worker's round of due work (suspension deadlines, schedules), idle and with work due; `uwf tick`. */
+  dueWork: DueWorkBenchResult;
   /** Issue 30: a step recorded by a separate `uwf step` process, timed to the store's change feed. */
   live: LiveLatencyRun[];
   targets: TargetCheck[];
@@ -143,6 +146,8 @@ export function formatResults(results: BenchResults): string {
     `| \`uwf step - --all --parallel ${results.suite.parallel}\` over the same threads, started beforehand | ${results.suite.stepBatch.medianMs} (${results.suite.stepBatch.minMs}–${results.suite.stepBatch.maxMs}) |`,
     "",
     ...formatBranches(results.branches),
+    "",
+    ...formatDueWork(results.dueWork),
     "",
     ...formatLiveLatency(results.live),
     "",
@@ -367,5 +372,24 @@ function formatBranches(result: BranchBenchResult): string[] {
       (entry) =>
         `| the join step of ${entry.branches} branches of ${entry.ownSteps} own step${entry.ownSteps === 1 ? "" : "s"} each, in-process (${entry.reads} nodes read) | ${span(entry.step)} |`,
     ),
+  ];
+}
+
+function formatDueWork(result: DueWorkBenchResult): string[] {
+  const span = (summary: Summary) => `${summary.medianMs} (${summary.minMs}–${summary.maxMs})`;
+  const { idle, due, tick } = result;
+  const store = `${count(result.suspended)} suspended threads (${count(result.timed)} with a \`suspendTimeout: 24h\`), ${count(result.schedules)} schedules`;
+  return [
+    `| due work (issue 32), ${store}, in-process unless a command | median ms (min–max) |`,
+    "|---|--:|",
+    `| a worker's round with nothing due, first pass: suspensions + schedules | ${idle.first.suspensionsMs} + ${idle.first.schedulesMs} = ${idle.first.totalMs} |`,
+    `| the same round, steady (${idle.steady.total.runs} pass${idle.steady.total.runs === 1 ? "" : "es"} after the first; target under ${idle.targetMs} ms) | ${span(idle.steady.total)} |`,
+    `| of it, expireDueSuspensions (listing the suspended threads alone: ${idle.listing.medianMs}) / fireDueSchedules | ${idle.steady.suspensions.medianMs} / ${idle.steady.schedules.medianMs} |`,
+    `| the round with ${due.dueSuspensions} suspensions and ${due.dueSchedules} schedules due (${due.total.runs} pass${due.total.runs === 1 ? "" : "es"}, each on a fresh copy) | ${span(due.total)} |`,
+    `| of it, ${due.dueSuspensions} suspensions timed out / ${due.dueSchedules} schedules fired | ${due.suspensions.medianMs} / ${due.schedules.medianMs} |`,
+    `| per suspension timed out / per schedule fired / per item | ${due.perSuspensionMs} / ${due.perScheduleMs} / ${due.perItemMs} |`,
+    `| \`uwf tick\` with nothing due (${tick.floorMultiple}× the floor) | ${span(tick.summary)} |`,
+    `| \`uwf tick\` on an empty store | ${span(tick.emptyStore)} |`,
+    `| floor (\`bun -e 0\`), measured with both | ${span(tick.floor)} |`,
   ];
 }

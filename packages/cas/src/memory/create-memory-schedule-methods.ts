@@ -3,18 +3,7 @@ import { ScheduleExistsError } from "../errors/schedule-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkFireThread, checkSchedule, firedSchedule, fireMatches, updatedSchedule } from "../refs/check-schedule.ts";
-import type { RefStore } from "../refs/ref-store.ts";
-
-type ScheduleMethods = Pick<
-  RefStore,
-  | "createSchedule"
-  | "putSchedule"
-  | "getSchedule"
-  | "listSchedules"
-  | "updateSchedule"
-  | "deleteSchedule"
-  | "fireSchedule"
->;
+import type { ScheduleMethods } from "../refs/ref-store.ts";
 
 /** The schedules of a memory ref store, in a Map by name; `threads` is the store's, where a fire creates its thread. */
 export function createMemoryScheduleMethods(threads: Map<string, ThreadRecord>): ScheduleMethods {

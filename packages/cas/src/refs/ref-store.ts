@@ -386,3 +386,15 @@ export interface RefStore {
    */
   watchChanges(onChange: () => void, options?: WatchChangesOptions): Promise<StopWatchingChanges>;
 }
+
+/** The ref store's schedule methods: what each backend's schedule file makes. */
+export type ScheduleMethods = Pick<
+  RefStore,
+  | "createSchedule"
+  | "putSchedule"
+  | "getSchedule"
+  | "listSchedules"
+  | "updateSchedule"
+  | "deleteSchedule"
+  | "fireSchedule"
+>;

@@ -4,19 +4,8 @@ import { ScheduleExistsError } from "../errors/schedule-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkFireThread, checkSchedule, firedSchedule, fireMatches, updatedSchedule } from "../refs/check-schedule.ts";
-import type { RefStore } from "../refs/ref-store.ts";
+import type { ScheduleMethods } from "../refs/ref-store.ts";
 import { THREAD_COLUMNS, THREAD_PLACEHOLDERS, threadToRowValues } from "../refs/thread-rows.ts";
-
-type ScheduleMethods = Pick<
-  RefStore,
-  | "createSchedule"
-  | "putSchedule"
-  | "getSchedule"
-  | "listSchedules"
-  | "updateSchedule"
-  | "deleteSchedule"
-  | "fireSchedule"
->;
 
 /**
  * The schedules of a SQLite ref store: one row each, the whole record as JSON and its next fire time

@@ -888,11 +888,12 @@ export const COMMAND_TABLE: CommandTable = [
   },
   defineCommand({
     name: "tick",
-    description: "one round of due work (fire due schedules), then exit: for a system cron or CI without a worker",
+    description:
+      "one round of due work (time out due suspensions, fire due schedules), then exit: for a system cron or CI without a worker",
     options: {
       queue: {
         flags: "--queue",
-        description: "leave the threads it starts to `uwf worker` instead of running them here",
+        description: "leave the threads it starts or routes on to `uwf worker` instead of running them here",
       },
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,

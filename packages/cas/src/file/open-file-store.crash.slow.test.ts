@@ -44,8 +44,15 @@ describe("openFileStore after SIGKILL", () => {
         stdout: "pipe",
         stderr: "pipe",
       });
-      // Wait until it is writing, then let it run 5-60 ms before the kill.
-      await writer.stdout.getReader().read();
+      // Wait until it is writing (every tenth writer: until it has advanced the head once, so the thread
+      // has steps however slow the machine), then let it run 5-60 ms before the kill.
+      const output = writer.stdout.getReader();
+      const awaited = kill % 10 === 0 ? "advanced" : "ready";
+      for (let seen = ""; !seen.includes(awaited); ) {
+        const chunk = await output.read();
+        if (chunk.done) break;
+        seen += new TextDecoder().decode(chunk.value);
+      }
       await Bun.sleep(5 + Math.random() * 55);
       writer.kill("SIGKILL");
       expect(await writer.exited).not.toBe(0);

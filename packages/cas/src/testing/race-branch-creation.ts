@@ -42,7 +42,8 @@ export async function raceBranchCreation(
 ): Promise<BranchRace> {
   const parent = sampleThreadId(1);
   await store.refs.createThread(sampleThreadRecord({ id: parent, status: "waiting", next: "synthesizer" }));
-  const startAt = Date.now() + 1500;
+  // Far enough ahead that every racer has started and opened the store before any begins, on a busy machine too.
+  const startAt = Date.now() + 5000;
   const children = Array.from({ length: workers }, (_, worker) =>
     Bun.spawn(
       [process.execPath, FIXTURE, location, parent, String(steps), String(keys), String(worker), String(startAt)],

@@ -30,7 +30,8 @@ export async function raceHeadAdvances(
   const threadId = sampleThreadId(1);
   await store.refs.createThread(sampleThreadRecord({ id: threadId, start, head: start }));
 
-  const startAt = Date.now() + 1500;
+  // Far enough ahead that every racer has started and opened the store before any begins, on a busy machine too.
+  const startAt = Date.now() + 5000;
   const children = Array.from({ length: workers }, (_, worker) =>
     Bun.spawn([process.execPath, FIXTURE, location, threadId, String(attempts), String(worker), String(startAt)], {
       stdout: "pipe",

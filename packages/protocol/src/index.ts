@@ -48,6 +48,8 @@ export {
   anthropicAgentSpecSchema,
   type CommandAgentSpec,
   commandAgentSpecSchema,
+  type OpenaiAgentSpec,
+  openaiAgentSpecSchema,
   type PresetAgentSpec,
   presetAgentSpecSchema,
   type ScriptedAgentSpec,
@@ -68,6 +70,16 @@ export {
   workerConfigSchema,
 } from "./config/config.ts";
 export { CONFIG_SCHEMA_REVISION, defaultConfig } from "./config/default-config.ts";
+export {
+  type HttpMcpServerSpec,
+  httpMcpServerSpecSchema,
+  type McpServerSpec,
+  type McpServers,
+  mcpServerSpecSchema,
+  mcpServersSchema,
+  type StdioMcpServerSpec,
+  stdioMcpServerSpecSchema,
+} from "./config/mcp-server-spec.ts";
 export type {
   CommandLineData,
   ConfigProblem,

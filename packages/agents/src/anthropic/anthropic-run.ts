@@ -1,10 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@uwf/protocol";
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
+import type { ToolContext } from "../tools/agent-tool.ts";
+import type { toolDefinitions } from "../tools/agent-tools.ts";
 import type { CallWithApiRetriesOptions } from "./call-with-api-retries.ts";
 import type { ModelSettings } from "./resolve-model-settings.ts";
-import type { ToolContext } from "./tools/agent-tool.ts";
-import type { toolDefinitions } from "./tools/agent-tools.ts";
 import type { TranscriptMessage } from "./transcript.ts";
 
 /** One run of the built-in `anthropic` agent, as its phases share it: what was set up, and the conversation so far. */

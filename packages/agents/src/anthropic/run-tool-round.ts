@@ -1,6 +1,6 @@
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
+import { runAgentTool } from "../tools/agent-tools.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
-import { runAgentTool } from "./tools/agent-tools.ts";
 import type { ContentBlock } from "./transcript.ts";
 
 /**

@@ -4,13 +4,13 @@ import { loadConfig } from "../config/load-config.ts";
 import { NoWorkingDirectoryError } from "../errors/no-working-directory-error.ts";
 import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
 import { formatSeconds } from "../process/format-seconds.ts";
+import { toolDefinitions } from "../tools/agent-tools.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
 import { createAnthropicClient, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./create-anthropic-client.ts";
 import { summarizeApiError } from "./describe-api-error.ts";
 import { apiKeyHint, readApiKey } from "./read-api-key.ts";
 import { type ModelSettings, resolveModelSettings } from "./resolve-model-settings.ts";
 import type { RunAnthropicAgentOptions } from "./run-anthropic-agent.ts";
-import { toolDefinitions } from "./tools/agent-tools.ts";
 
 export type SetUpAnthropicRunResult = { success: true; run: AnthropicRun } | { success: false; error: string };
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { mcpServersSchema } from "./mcp-server-spec.ts";
 
 const timeoutSeconds = z.number().positive().describe("seconds before the agent is killed");
 
@@ -54,6 +55,29 @@ export const anthropicAgentSpecSchema = z
     /** For `run_command`. */
     passEnv: passEnv.optional(),
     timeout: timeoutSeconds.optional(),
+    /** MCP servers whose tools the model gets beside the built-in ones. */
+    mcpServers: mcpServersSchema.optional(),
+  })
+  .strict();
+
+/**
+ * The built-in agent loop on an OpenAI-compatible Chat Completions API (OpenAI, a gateway, OpenRouter,
+ * vLLM, llama.cpp, Ollama...): the same tools and contract as `anthropic`.
+ */
+export const openaiAgentSpecSchema = z
+  .object({
+    builtin: z.literal("openai"),
+    /** A `models:` alias of config.yaml, or a model name the provider knows. */
+    model: z.string().optional(),
+    /** The server's base URL (…/v1); beats the model's provider's `baseUrl`. */
+    baseUrl: z.string().url().optional(),
+    /** The variable holding the key; beats the provider's `apiKeyEnv`. Default `OPENAI_API_KEY`. */
+    apiKeyEnv: z.string().optional(),
+    maxTurns: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    passEnv: passEnv.optional(),
+    timeout: timeoutSeconds.optional(),
+    mcpServers: mcpServersSchema.optional(),
   })
   .strict();
 
@@ -73,6 +97,7 @@ export const agentSpecSchema = z.union([
   scriptedAgentSpecSchema,
   shellAgentSpecSchema,
   anthropicAgentSpecSchema,
+  openaiAgentSpecSchema,
   presetAgentSpecSchema,
 ]);
 
@@ -80,5 +105,6 @@ export type CommandAgentSpec = z.infer<typeof commandAgentSpecSchema>;
 export type ScriptedAgentSpec = z.infer<typeof scriptedAgentSpecSchema>;
 export type ShellAgentSpec = z.infer<typeof shellAgentSpecSchema>;
 export type AnthropicAgentSpec = z.infer<typeof anthropicAgentSpecSchema>;
+export type OpenaiAgentSpec = z.infer<typeof openaiAgentSpecSchema>;
 export type PresetAgentSpec = z.infer<typeof presetAgentSpecSchema>;
 export type AgentSpec = z.infer<typeof agentSpecSchema>;

@@ -15,7 +15,8 @@ export type Prices = z.infer<typeof pricesSchema>;
 
 export const providerSchema = z
   .object({
-    type: z.enum(["anthropic"]).default("anthropic"),
+    /** `openai`: any server speaking the OpenAI Chat Completions API at `baseUrl`. */
+    type: z.enum(["anthropic", "openai"]).default("anthropic"),
     baseUrl: z.string().optional(),
     apiKeyEnv: z.string().optional(),
   })

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
-import { liveProcessesInGroup, makeTempDirectory } from "../../../test/fixtures/agents/fixtures.ts";
+import { liveProcessesInGroup, makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
 import type { ToolContext } from "./agent-tool.ts";
 import { runAgentTool } from "./agent-tools.ts";
 import { resolveWorkspacePath } from "./resolve-workspace-path.ts";

@@ -1,6 +1,6 @@
 import { messageOf } from "@uwf/protocol";
-import { formatSeconds } from "../../process/format-seconds.ts";
-import { DEFAULT_KILL_GRACE_MS } from "../../process/run-process-group.ts";
+import { formatSeconds } from "../process/format-seconds.ts";
+import { DEFAULT_KILL_GRACE_MS } from "../process/run-process-group.ts";
 import { type AgentTool, TOOL_TIME_LIMIT_REASON, type ToolContext, type ToolResult } from "./agent-tool.ts";
 import { editFileTool } from "./edit-file-tool.ts";
 import { listFilesTool } from "./list-files-tool.ts";
@@ -25,12 +25,12 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
 ];
 
 /** The `tools` parameter of a Messages API request. */
-export function toolDefinitions(): Array<{
+export function toolDefinitions(tools: readonly AgentTool[] = AGENT_TOOLS): Array<{
   name: string;
   description: string;
   input_schema: AgentTool["inputSchema"];
 }> {
-  return AGENT_TOOLS.map((tool) => ({
+  return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
     input_schema: tool.inputSchema,
@@ -46,11 +46,16 @@ export function toolDefinitions(): Array<{
  * not returned is left behind with an error result, so the step always ends.
  * Secrets (see `collectSecretValues`) are cut out of the result.
  */
-export async function runAgentTool(name: string, input: unknown, context: ToolContext): Promise<ToolResult> {
-  const tool = AGENT_TOOLS.find((candidate) => candidate.name === name);
+export async function runAgentTool(
+  name: string,
+  input: unknown,
+  context: ToolContext,
+  tools: readonly AgentTool[] = AGENT_TOOLS,
+): Promise<ToolResult> {
+  const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) {
     return {
-      content: `unknown tool "${name}"; the tools are ${AGENT_TOOLS.map((t) => t.name).join(", ")}`,
+      content: `unknown tool "${name}"; the tools are ${tools.map((t) => t.name).join(", ")}`,
       isError: true,
     };
   }

@@ -1,7 +1,7 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
-import { dotenvFilePath } from "../../config/dotenv-file.ts";
-import { RefusedFileError } from "../../errors/refused-file-error.ts";
+import { dotenvFilePath } from "../config/dotenv-file.ts";
+import { RefusedFileError } from "../errors/refused-file-error.ts";
 import { ToolInputError } from "./agent-tool.ts";
 
 // Non-blocking, so opening a FIFO never waits for a writer (or a reader); no symlink in the last component.

@@ -1,6 +1,6 @@
 import { MAX_CONFIG_BYTES, safeReadBoundedFile } from "@uwf/workflow";
-import { dotenvFilePath, parseDotenv } from "../../config/dotenv-file.ts";
-import { isProviderKeyVariable } from "../../process/child-environment.ts";
+import { dotenvFilePath, parseDotenv } from "../config/dotenv-file.ts";
+import { isProviderKeyVariable } from "../process/child-environment.ts";
 import type { ToolContext } from "./agent-tool.ts";
 
 /** Shorter values are not replaced: they would match ordinary text. */

@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isPathInside } from "@uwf/workflow";
-import { RefusedFileError } from "../../errors/refused-file-error.ts";
+import { RefusedFileError } from "../errors/refused-file-error.ts";
 import type { ToolContext } from "./agent-tool.ts";
 import { resolveWorkspacePath } from "./resolve-workspace-path.ts";
 

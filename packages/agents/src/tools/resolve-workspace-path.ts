@@ -1,7 +1,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { isPathInside } from "@uwf/workflow";
-import { PathOutsideWorkspaceError } from "../../errors/path-outside-workspace-error.ts";
+import { PathOutsideWorkspaceError } from "../errors/path-outside-workspace-error.ts";
 
 /**
  * The real path a file tool may use for `path` (relative to the workspace, or

@@ -1,4 +1,4 @@
-import type { AgentEnvironment } from "../../process/agent-launch-result.ts";
+import type { AgentEnvironment } from "../process/agent-launch-result.ts";
 
 /** What every tool call of the built-in agent can use. */
 export interface ToolContext {

@@ -1,6 +1,6 @@
-import { buildChildEnvironment } from "../../process/child-environment.ts";
-import { runProcessGroup } from "../../process/run-process-group.ts";
-import { TailBuffer } from "../../process/tail-buffer.ts";
+import { buildChildEnvironment } from "../process/child-environment.ts";
+import { runProcessGroup } from "../process/run-process-group.ts";
+import { TailBuffer } from "../process/tail-buffer.ts";
 import { type AgentTool, optionalNumberInput, stringInput, type ToolResult } from "./agent-tool.ts";
 
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 120;

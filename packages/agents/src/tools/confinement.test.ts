@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { linkSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeTempDirectory } from "../../../test/fixtures/agents/fixtures.ts";
+import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
 import type { ToolContext } from "./agent-tool.ts";
 import { runAgentTool } from "./agent-tools.ts";
 

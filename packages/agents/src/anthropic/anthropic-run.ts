@@ -1,7 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@uwf/protocol";
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
-import type { ToolContext } from "../tools/agent-tool.ts";
+import type { AgentTool, ToolContext } from "../tools/agent-tool.ts";
 import type { toolDefinitions } from "../tools/agent-tools.ts";
 import type { CallWithApiRetriesOptions } from "./call-with-api-retries.ts";
 import type { ModelSettings } from "./resolve-model-settings.ts";
@@ -12,6 +12,9 @@ export interface AnthropicRun {
   settings: ModelSettings;
   client: Anthropic;
   sdk: typeof import("@anthropic-ai/sdk");
+  /** The run's tools: the built-in ones and its MCP servers' (see `openRunTools`). */
+  agentTools: readonly AgentTool[];
+  /** `agentTools` as the API's `tools` parameter. */
   tools: ReturnType<typeof toolDefinitions>;
   toolContext: ToolContext;
   /** Aborted on the run's timeout or the caller's interrupt. */
@@ -25,8 +28,8 @@ export interface AnthropicRun {
   onRetry: (what: string) => NonNullable<CallWithApiRetriesOptions["onRetry"]>;
   /** The result's fields when the run was interrupted or timed out, else null. */
   stopped: () => Partial<AgentLaunchResult> | null;
-  /** Clears the run's timer. */
-  dispose: () => void;
+  /** Clears the run's timer and stops what its tools started (MCP servers). */
+  dispose: () => Promise<void>;
   /** The conversation so far, stored with the run. */
   transcript: TranscriptMessage[];
   usage: Usage | null;

@@ -93,7 +93,7 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
   } catch (error) {
     return failed(error, 1);
   } finally {
-    run.dispose();
+    await run.dispose();
   }
 }
 

@@ -14,7 +14,7 @@ export async function runToolRound(
 ): Promise<Partial<AgentLaunchResult> | null> {
   const results: ContentBlock[] = [];
   for (const call of calls) {
-    const outcome = await runAgentTool(String(call.name), call.input, run.toolContext);
+    const outcome = await runAgentTool(String(call.name), call.input, run.toolContext, run.agentTools);
     run.note(`  ${String(call.name)}${outcome.isError ? " (error)" : ""}: ${firstLine(outcome.content)}`);
     results.push({
       type: "tool_result",

@@ -4,7 +4,9 @@ import { loadConfig } from "../config/load-config.ts";
 import { NoWorkingDirectoryError } from "../errors/no-working-directory-error.ts";
 import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
 import { formatSeconds } from "../process/format-seconds.ts";
+import type { ToolContext } from "../tools/agent-tool.ts";
 import { toolDefinitions } from "../tools/agent-tools.ts";
+import { openRunTools } from "../tools/run-tools.ts";
 import type { AnthropicRun } from "./anthropic-run.ts";
 import { createAnthropicClient, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./create-anthropic-client.ts";
 import { summarizeApiError } from "./describe-api-error.ts";
@@ -84,24 +86,32 @@ export async function setUpAnthropicRun(
       deadline === null ? DEFAULT_REQUEST_TIMEOUT_MS : Math.min(DEFAULT_REQUEST_TIMEOUT_MS, options.timeoutMs),
   });
   const warned = new Set<string>();
+  const toolContext: ToolContext = {
+    workspace,
+    env: options.env,
+    signal,
+    deadline,
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    // Tools run without the provider keys or the store's secrets, and no tool result shows them.
+    keyVariables,
+    passEnv: options.spec.passEnv ?? [],
+    secretValues: [apiKey, ...storeSecrets],
+  };
+  const runTools = await openRunTools({ servers: options.spec.mcpServers, context: toolContext, note });
+  if (!runTools.success) {
+    if (timer !== null) clearTimeout(timer);
+    return { success: false, error: runTools.error };
+  }
+  const { tools: agentTools, close: closeTools } = runTools.value;
   return {
     success: true,
     run: {
       settings,
       client,
       sdk,
-      tools: toolDefinitions(),
-      toolContext: {
-        workspace,
-        env: options.env,
-        signal,
-        deadline,
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-        // Tools run without the provider keys or the store's secrets, and no tool result shows them.
-        keyVariables,
-        passEnv: options.spec.passEnv ?? [],
-        secretValues: [apiKey, ...storeSecrets],
-      },
+      agentTools,
+      tools: toolDefinitions(agentTools),
+      toolContext,
       signal,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       note,
@@ -115,8 +125,9 @@ export async function setUpAnthropicRun(
         );
       },
       stopped,
-      dispose: () => {
+      dispose: async () => {
         if (timer !== null) clearTimeout(timer);
+        await closeTools();
       },
       transcript: [],
       usage: null,

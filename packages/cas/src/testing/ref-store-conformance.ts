@@ -15,7 +15,7 @@ const HEAD_B = "B1XRH20GCX3FB";
 const HEAD_C = "191B06QRP5RG9";
 
 /** A fork's origin that did not replace a reply. */
-function forkAt(address: string, thread: string | null, step: number): ThreadRecord["forkedFrom"] {
+function forkAt(address: string, thread: string | null, step: number): NonNullable<ThreadRecord["forkedFrom"]> {
   return { thread, step, address, replaced: false };
 }
 
@@ -191,6 +191,37 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       const moved = { thread: sampleThreadId(3), step: 1, address: HEAD_B, replaced: false };
       expect(await refs.updateThread(addressOnly.id, addressOnly.head, { forkedFrom: moved })).toBe(true);
       expect((await refs.getThread(addressOnly.id))?.forkedFrom).toEqual(moved);
+    });
+
+    it("keeps the workflow a fork onto another workflow version left, absent from every other fork", async () => {
+      const { refs } = current();
+      const parent = sampleThreadRecord({ id: sampleThreadId(1) });
+      const onto = sampleThreadRecord({
+        id: sampleThreadId(2),
+        workflowAddress: HEAD_B,
+        forkedFrom: { ...forkAt(HEAD_A, parent.id, 0), workflow: parent.workflowAddress },
+      });
+      const kept = sampleThreadRecord({ id: sampleThreadId(3), forkedFrom: forkAt(HEAD_A, parent.id, 0) });
+      for (const record of [parent, onto, kept]) await refs.createThread(record);
+      expect(await refs.getThread(onto.id)).toEqual(onto);
+      expect(Object.keys((await refs.getThread(kept.id))?.forkedFrom ?? {}).sort()).toEqual([
+        "address",
+        "replaced",
+        "step",
+        "thread",
+      ]);
+      expect((await refs.listThreads({ forksOf: { thread: parent.id } })).threads).toEqual([kept, onto]);
+      await expect(
+        refs.createThread(
+          sampleThreadRecord({
+            id: sampleThreadId(4),
+            forkedFrom: { ...forkAt(HEAD_A, parent.id, 0), workflow: "not an address" },
+          }),
+        ),
+      ).rejects.toThrow(InvalidRecordError);
+      const moved = { ...forkAt(HEAD_B, parent.id, 1), workflow: HEAD_C };
+      expect(await refs.updateThread(kept.id, kept.head, { forkedFrom: moved })).toBe(true);
+      expect((await refs.getThread(kept.id))?.forkedFrom).toEqual(moved);
     });
 
     it("lists the forks of a thread, and with `recursive` their forks at any depth", async () => {

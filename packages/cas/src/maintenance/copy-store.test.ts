@@ -92,6 +92,30 @@ describe("copyStore", () => {
     expect((await verifyStore(target)).problems).toEqual([]);
   });
 
+  it("copies a fork onto another workflow version with the workflow it left in its lineage", async () => {
+    const original = (await source.refs.getThread(sampleThreadId(1))) as ThreadRecord;
+    const version2 = await source.objects.put({ ...nodes["workflow/1"], description: "version 2" });
+    const onto = sampleThreadRecord({
+      id: sampleThreadId(2),
+      workflowAddress: version2,
+      start: original.start,
+      head: original.head,
+      stepCount: 1,
+      forkedFrom: {
+        thread: original.id,
+        step: 1,
+        address: original.head,
+        replaced: false,
+        workflow: original.workflowAddress,
+      },
+    });
+    await source.refs.createThread(onto);
+    const report = await copyStore(source, target);
+    expect(report.problems).toEqual([]);
+    expect(await target.refs.getThread(onto.id)).toEqual(onto);
+    expect((await copyStore(source, target)).threads).toEqual({ created: 0, updated: 0, unchanged: 2, kept: 0 });
+  });
+
   it("changes nothing when run again, and brings over steps the source took since", async () => {
     await copyStore(source, target);
     const again = await copyStore(source, target);

@@ -197,7 +197,6 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: [
       "uwf fork 01J9 --count 5 | uwf step - --all --parallel 5",
-      "uwf fork 7QK2M9XH3DP4A --from 01J9",
       "uwf fork 7QK2M9XH3DP4A --output better-reply.md",
       "uwf fork 7QK2M9XH3DP4A --workflow review.yaml",
     ],

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ThreadRecord, ThreadStepNode } from "@uwf/protocol";
+import type { ThreadRecord, ThreadStepNode, WorkflowNode } from "@uwf/protocol";
 import { addressOfNode } from "../encoding/hash-node.ts";
 import { objectLocation } from "../file/object-file-layout.ts";
 import { openFileStore } from "../file/open-file-store.ts";
@@ -94,7 +94,7 @@ describe("copyStore", () => {
 
   it("copies a fork onto another workflow version with the workflow it left in its lineage", async () => {
     const original = (await source.refs.getThread(sampleThreadId(1))) as ThreadRecord;
-    const version2 = await source.objects.put({ ...nodes["workflow/1"], description: "version 2" });
+    const version2 = await source.objects.put({ ...(nodes["workflow/1"] as WorkflowNode), description: "version 2" });
     const onto = sampleThreadRecord({
       id: sampleThreadId(2),
       workflowAddress: version2,

@@ -254,27 +254,26 @@ async function standingAt(
   if (last !== undefined) {
     const plan = await readFanOut(history.objects, last.address);
     if (plan !== null) {
-      if (mismatch !== null && compiled.workflow.roles[plan.join.role] === undefined) {
-        throw mismatch(plan.join.role, `the join role ${plan.join.role} its branches wait for is not one of its roles`);
+      // The fork's own branches run the roles the step planned, then its join.
+      const roles = [...plan.branches.flatMap((branch) => (branch.role === null ? [] : [branch.role])), plan.join.role];
+      const missing = mismatch === null ? undefined : roles.find((role) => compiled.workflow.roles[role] === undefined);
+      if (mismatch !== null && missing !== undefined) {
+        throw mismatch(missing, `the role ${missing} its fan-out's branches or join run is not one of its roles`);
       }
       return { next: plan.join.role, waiting: true, suspended: null, outcome: null };
     }
   }
   const mode = history.length === 0 ? "new" : "continue";
-  if (mismatch !== null) {
-    // The new graph must route from here: the error says why it cannot, before any fork is made.
-    await withModeratorHistory({ record: thread, start: chain.start, history }, async (view) => {
-      try {
-        await pickNextRole(compiled, view, { mode });
-      } catch (error) {
-        if (!isRoutingError(error)) throw error;
-        throw mismatch(last?.role ?? null, `it cannot route from there: ${(error as Error).message}`);
-      }
-    });
-  }
-  const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
-    predictNextDecision(compiled, view, mode),
-  );
+  const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, async (view) => {
+    if (mismatch === null) return predictNextDecision(compiled, view, mode);
+    // The new graph must route from here: the moderator's error says why it cannot, before any fork is made.
+    try {
+      return await pickNextRole(compiled, view, { mode });
+    } catch (error) {
+      if (!isRoutingError(error)) throw error;
+      throw mismatch(last?.role ?? null, `it cannot route from there: ${(error as Error).message}`);
+    }
+  });
   const ended = decision !== null && decision.role === END && last !== undefined;
   return {
     next: decision?.role ?? null,

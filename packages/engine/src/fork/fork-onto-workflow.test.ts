@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
+import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import {
   buildFamilyTree,
   diffChains,
   resolveWorkflow,
   resumeThread,
+  stepThread,
   stepUntilDone,
   WorkflowMismatchError,
 } from "../index.ts";
@@ -179,6 +180,24 @@ describe("forkThread onto another workflow version", () => {
     expect(refused).toBeInstanceOf(WorkflowMismatchError);
     expect((refused as Error).message).toContain("cannot route from there");
     expect((await kit.store.refs.listThreads({})).total).toBe(1);
+  });
+
+  it("refuses a fanned-out head on a version without the join role its branches wait for", async () => {
+    const review = join(FIXTURES, "review-fan-out.yaml");
+    const started = await kit.startThread({ workflow: review });
+    const agent = `scripted:${join(FIXTURES, "review-fan-out.scenario.yaml")}`;
+    const fanned = await stepThread(kit.stepOptions(started.id, { defaultAgent: agent }));
+    expect(fanned.record).toMatchObject({ status: "waiting", next: "synthesizer" });
+    const renamed = readFileSync(review, "utf8").replaceAll("synthesizer", "merger");
+    const before = (await kit.store.refs.listThreads({})).total;
+    const refused = await kit
+      .fork(fanned.record.head, {
+        parent: fanned.record,
+        workflow: await storedVersion(renamed, "review-fan-out.yaml"),
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "workflow-mismatch", data: { role: "synthesizer", step: 1 } });
+    expect((await kit.store.refs.listThreads({})).total).toBe(before);
   });
 
   it("keeps a fork at a suspension suspended, and resumes it on the new version", async () => {

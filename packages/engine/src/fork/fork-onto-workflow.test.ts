@@ -5,6 +5,7 @@ import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/en
 import {
   buildFamilyTree,
   diffChains,
+  forkThreads,
   resolveWorkflow,
   resumeThread,
   stepThread,
@@ -147,6 +148,33 @@ describe("forkThread onto another workflow version", () => {
         ],
       },
     });
+  });
+
+  it("makes many forks, and counterfactuals checked and routed by the new version", async () => {
+    const original = await kit.finishedThread();
+    const reviewed = await storedVersion(REVIEWED);
+    const forks = await forkThreads({
+      store: kit.store,
+      address: original.planner,
+      forks: [null, null, { text: "---\nplan: a shorter plan\n---\nShorter.\n", file: "reply.md" }],
+      workflow: reviewed,
+      now: kit.now,
+      newId: kit.newId,
+    });
+    expect(forks.map((fork) => [fork.next, fork.workflowAddress, fork.forkedFrom?.replaced])).toEqual([
+      ["reviewer", reviewed.address, false],
+      ["reviewer", reviewed.address, false],
+      ["reviewer", reviewed.address, true],
+    ]);
+    for (const fork of forks) expect(fork.forkedFrom?.workflow).toBe(original.record.workflowAddress);
+    // A replacement that does not fit the role's schema is refused as without --workflow.
+    const refused = await kit
+      .fork(original.planner, {
+        workflow: reviewed,
+        replacementReply: { text: "---\nok: true\n---\n", file: "bad.md" },
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "invalid-reply", data: { file: "bad.md", role: "planner" } });
   });
 
   it("makes a plain fork when the version is the parent's own", async () => {

@@ -5,7 +5,8 @@ import { branchLabel } from "./format-family-tree.ts";
  * A Mermaid flowchart of a family tree: a box per thread (id, status, steps, cost), an edge from each
  * parent labelled with the step its fork branched at, dotted for a fork placed by its address only, thick
  * for a branch of a fan-out (labelled with its step and key); the
- * thread asked about is drawn with a thick border. A fork onto another workflow version says so in its box. Same tree, same text.
+ * thread asked about is drawn with a thick border. A fork onto another workflow version says so in its
+ * box. Same tree, same text.
  */
 export function familyTreeToMermaid(result: Omit<TreeResult, "mermaid">): string {
   const lines = ["flowchart TD"];

@@ -341,6 +341,23 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       for await (const root of refs.listThreadRoots()) roots.add(root);
       expect([...roots].sort()).toEqual([HEAD_C, HEAD_A, HEAD_B].sort());
     });
+
+    it("lists the workflow a fork onto another version runs under as a root, which no start node names", async () => {
+      const { refs } = current();
+      const version = "0123456789ABC";
+      await refs.createThread(
+        sampleThreadRecord({
+          id: sampleThreadId(1),
+          start: HEAD_A,
+          head: HEAD_B,
+          workflowAddress: version,
+          forkedFrom: { ...forkAt(HEAD_B, null, 1), workflow: HEAD_C },
+        }),
+      );
+      const roots = new Set<string>();
+      for await (const root of refs.listThreadRoots()) roots.add(root);
+      expect([...roots].sort()).toEqual([HEAD_A, HEAD_B, version].sort());
+    });
   });
 
   describe("workflow registry", () => {

@@ -44,6 +44,7 @@ describe("the @uwf/engine entry", () => {
       "WATCH_LOOKBACK_MS",
       "WORKER_POLL_MS",
       "WORKFLOW_FIELD_NAMES",
+      "WorkflowMismatchError",
       "WorkflowNotFoundError",
       "addSchedule",
       "answeredSuspensionPrompt",

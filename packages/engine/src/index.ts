@@ -47,6 +47,7 @@ export {
   ThreadSuspendedError,
   UnexpectedNodeKindError,
   UnroutableReplyError,
+  WorkflowMismatchError,
   WorkflowNotFoundError,
 } from "./errors/index.ts";
 export { buildFamilyTree } from "./fork/build-family-tree.ts";

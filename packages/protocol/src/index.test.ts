@@ -235,6 +235,7 @@ describe("the @uwf/protocol entry", () => {
       "workerStartedEventSchema",
       "workerStoppedEventSchema",
       "workflowAddResultSchema",
+      "workflowChangeSchema",
       "workflowEntrySchema",
       "workflowFileSchema",
       "workflowListResultSchema",
@@ -242,7 +243,9 @@ describe("the @uwf/protocol entry", () => {
       "workflowProblemSchema",
       "workflowScheduleSchema",
       "workflowShowResultSchema",
+      "workflowSwitchSchema",
       "workflowValidateResultSchema",
+      "workflowVersionSchema",
     ]);
   });
 });

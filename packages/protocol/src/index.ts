@@ -282,6 +282,12 @@ export {
   diffTotalsSchema,
   type FieldDifference,
   fieldDifferenceSchema,
+  type WorkflowChange,
+  type WorkflowSwitch,
+  type WorkflowVersion,
+  workflowChangeSchema,
+  workflowSwitchSchema,
+  workflowVersionSchema,
 } from "./results/diff-result.ts";
 export {
   type CompletionCandidatesResult,

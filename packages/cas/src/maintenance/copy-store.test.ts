@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ThreadRecord, ThreadStepNode } from "@uwf/protocol";
+import type { ThreadRecord, ThreadStepNode, WorkflowNode } from "@uwf/protocol";
 import { addressOfNode } from "../encoding/hash-node.ts";
 import { objectLocation } from "../file/object-file-layout.ts";
 import { openFileStore } from "../file/open-file-store.ts";
@@ -90,6 +90,30 @@ describe("copyStore", () => {
       await source.refs.recallChainIndex(sampleThreadId(1)),
     );
     expect((await verifyStore(target)).problems).toEqual([]);
+  });
+
+  it("copies a fork onto another workflow version with the workflow it left in its lineage", async () => {
+    const original = (await source.refs.getThread(sampleThreadId(1))) as ThreadRecord;
+    const version2 = await source.objects.put({ ...(nodes["workflow/1"] as WorkflowNode), description: "version 2" });
+    const onto = sampleThreadRecord({
+      id: sampleThreadId(2),
+      workflowAddress: version2,
+      start: original.start,
+      head: original.head,
+      stepCount: 1,
+      forkedFrom: {
+        thread: original.id,
+        step: 1,
+        address: original.head,
+        replaced: false,
+        workflow: original.workflowAddress,
+      },
+    });
+    await source.refs.createThread(onto);
+    const report = await copyStore(source, target);
+    expect(report.problems).toEqual([]);
+    expect(await target.refs.getThread(onto.id)).toEqual(onto);
+    expect((await copyStore(source, target)).threads).toEqual({ created: 0, updated: 0, unchanged: 2, kept: 0 });
   });
 
   it("changes nothing when run again, and brings over steps the source took since", async () => {

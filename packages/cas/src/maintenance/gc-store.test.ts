@@ -66,6 +66,41 @@ for (const name of backends) {
       await cleanup();
     });
 
+    it("keeps the workflow a fork onto another version runs under once the registry has moved on", async () => {
+      const { store, cleanup } = await open();
+      const original = await writeSampleThread(store, sampleThreadId(1), 2);
+      const version = (description: string) =>
+        store.objects.put({ type: "workflow/1", name: "moved", description, roles: {}, conditions: {}, graph: {} });
+      const second = await version("version 2");
+      const forkPoint = original.steps[0]?.address as Address;
+      await store.refs.createThread(
+        sampleThreadRecord({
+          id: sampleThreadId(2),
+          start: original.record.start,
+          head: forkPoint,
+          workflowAddress: second,
+          stepCount: 1,
+          forkedFrom: {
+            thread: original.record.id,
+            step: 1,
+            address: forkPoint,
+            replaced: false,
+            workflow: original.record.workflowAddress,
+          },
+        }),
+      );
+      // The name points at a third version now: only the fork's record names the second.
+      await store.refs.setWorkflow({
+        name: "moved",
+        address: await version("version 3"),
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      });
+      const report = await gcStore(store, { now: new Date(Date.now() + 2 * HOUR), graceMs: HOUR });
+      expect(report.deleted).toEqual([]);
+      expect(await store.objects.has(second)).toBe(true);
+      await cleanup();
+    });
+
     it("forgets the cached chain links of the step nodes it deletes, and only those", async () => {
       const { store, cleanup } = await open();
       const thread = await writeSampleThread(store, sampleThreadId(1), 1);

@@ -130,16 +130,31 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       return updated.length === 1;
     },
     listThreadRoots: async function* () {
-      type RootRow = { head: string; start: string; forked_from: string | null; branch_of: string | null };
+      type RootRow = {
+        head: string;
+        start: string;
+        forked_from: string | null;
+        forked_from_workflow: string | null;
+        branch_of: string | null;
+        workflow_address: string;
+      };
       const rows = await query<RootRow>(
-        `SELECT head, start, forked_from, (branch_of::jsonb ->> 'address') AS branch_of FROM ${threads}`,
+        `SELECT head, start, forked_from, forked_from_workflow, (branch_of::jsonb ->> 'address') AS branch_of,
+           workflow_address FROM ${threads}`,
       );
       yield* listThreadRootsOf(
         rows.map((row) => ({
           head: row.head,
           start: row.start,
-          forkedFrom: row.forked_from === null ? null : { address: row.forked_from },
+          forkedFrom:
+            row.forked_from === null
+              ? null
+              : {
+                  address: row.forked_from,
+                  ...(row.forked_from_workflow === null ? {} : { workflow: row.forked_from_workflow }),
+                },
           branchOf: row.branch_of === null ? null : { address: row.branch_of },
+          workflowAddress: row.workflow_address,
         })),
       );
     },

@@ -160,6 +160,45 @@ describe("openPostgresStore", () => {
     ]);
   });
 
+  it("migrates a version 8 schema, whose forks keep their lineage with no workflow left, and records one after", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const first = await openPostgresStore(url);
+    const parent = sampleThreadRecord({ id: sampleThreadId(1) });
+    const fork = sampleThreadRecord({
+      id: sampleThreadId(2),
+      forkedFrom: { thread: parent.id, step: 0, address: parent.start, replaced: false },
+    });
+    await first.refs.createThreads([parent, fork]);
+    await first.close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN forked_from_workflow`);
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = 8`);
+
+    const store = await openPostgresStore(url);
+    try {
+      expect(await store.refs.getThread(fork.id)).toEqual(fork);
+      expect((await store.refs.getThread(fork.id))?.forkedFrom).not.toHaveProperty("workflow");
+      const onto = sampleThreadRecord({
+        id: sampleThreadId(3),
+        workflowAddress: "B1XRH20GCX3FB",
+        forkedFrom: {
+          thread: parent.id,
+          step: 0,
+          address: parent.start,
+          replaced: false,
+          workflow: parent.workflowAddress,
+        },
+      });
+      await store.refs.createThread(onto);
+      expect((await store.refs.listThreads({ forksOf: { thread: parent.id } })).threads).toEqual([onto, fork]);
+    } finally {
+      await store.close();
+    }
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
   it("tells a server out of reach from one that refuses the login, never showing the password", async () => {
     const url = new URL((await startTestPostgres()).newStoreUrl());
     const away = new URL(url);

@@ -143,8 +143,12 @@ function isBranchOrigin(value: unknown): boolean {
 }
 
 function isForkOrigin(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  // `workflow` is there only on a fork onto another workflow version.
+  const keys = ["thread", "step", "address", "replaced", ...(Object.hasOwn(value, "workflow") ? ["workflow"] : [])];
   return (
-    hasExactly(value, ["thread", "step", "address", "replaced"]) &&
+    hasExactly(value, keys) &&
+    (value.workflow === undefined || isAddress(value.workflow)) &&
     (value.thread === null || (typeof value.thread === "string" && THREAD_ID_PATTERN.test(value.thread))) &&
     (value.step === null || isCount(value.step)) &&
     isAddress(value.address) &&

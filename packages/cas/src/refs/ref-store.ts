@@ -231,7 +231,7 @@ export interface RefStore {
   updateThread(id: string, expectedHead: Address, update: ThreadUpdate): Promise<boolean>;
   /**
    * Heads, start nodes, fork points (`forkedFrom`) and branch points (`branchOf`, the parent's fan-out
-   * step) of every thread: the roots `gc` keeps.
+   * step) of every thread, and the workflow of a fork onto another version: the roots `gc` keeps.
    */
   listThreadRoots(): AsyncIterable<Address>;
   /**

@@ -33,9 +33,15 @@ const COLUMN_OF = {
 /**
  * The rest of a fork's origin beside its address (`forked_from`, which older schemas had alone): NULL on
  * an original, and on a fork recorded before these columns existed, which then reads with a null thread,
- * step and `replaced`. `forked_from_replaced` is 0 or 1.
+ * step and `replaced`. `forked_from_replaced` is 0 or 1. `forked_from_workflow` (ref schema 17) is the
+ * workflow a fork onto another version left; NULL on every other fork, which then reads without it.
  */
-const FORK_COLUMNS = ["forked_from_thread", "forked_from_step", "forked_from_replaced"] as const;
+const FORK_COLUMNS = [
+  "forked_from_thread",
+  "forked_from_step",
+  "forked_from_replaced",
+  "forked_from_workflow",
+] as const;
 
 /**
  * A branch's parent beside its whole lineage (`branch_of`, JSON), indexed, so that a parent's branches are
@@ -136,8 +142,13 @@ function toSql(field: Field, value: unknown): SqlValue {
 }
 
 function forkDetailsToSql(origin: ForkOrigin | null): SqlValue[] {
-  if (origin === null) return [null, null, null];
-  return [origin.thread, origin.step, origin.replaced === null ? null : Number(origin.replaced)];
+  if (origin === null) return [null, null, null, null];
+  return [
+    origin.thread,
+    origin.step,
+    origin.replaced === null ? null : Number(origin.replaced),
+    origin.workflow ?? null,
+  ];
 }
 
 function branchDetailsToSql(origin: BranchOrigin | undefined): SqlValue[] {
@@ -148,10 +159,13 @@ function forkOriginFromRow(row: ThreadRow): ForkOrigin | null {
   const address = row.forked_from;
   if (address === null) return null;
   const replaced = row.forked_from_replaced;
-  return {
+  const origin: ForkOrigin = {
     thread: row.forked_from_thread as string | null,
     step: row.forked_from_step as number | null,
     address: address as string,
     replaced: replaced === null ? null : replaced === 1,
   };
+  // Absent, not null, on a fork that kept its parent's workflow: the record reads as it was written.
+  if (row.forked_from_workflow != null) origin.workflow = row.forked_from_workflow as string;
+  return origin;
 }

@@ -115,6 +115,44 @@ describe("createSqliteRefStore", () => {
     reopened.close();
   });
 
+  it("migrates a version 16 database, whose forks keep their lineage with no workflow left, and records one after", async () => {
+    const first = createSqliteRefStore(path);
+    const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });
+    const fork = sampleThreadRecord({
+      id: sampleThreadId(2),
+      start: "2W53JPNXF556H",
+      head: "B1XRH20GCX3FB",
+      forkedFrom: { thread: original.id, step: 0, address: "2W53JPNXF556H", replaced: false },
+    });
+    await first.createThread(original);
+    await first.createThread(fork);
+    await first.close();
+    rollBack(path, 16);
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(fork.id)).toEqual(fork);
+    expect((await refs.getThread(fork.id))?.forkedFrom).not.toHaveProperty("workflow");
+    expect((await refs.listThreads({ forksOf: { thread: original.id } })).threads).toEqual([fork]);
+    const onto = sampleThreadRecord({
+      id: sampleThreadId(3),
+      start: "2W53JPNXF556H",
+      workflowAddress: "2SPNY716211N9",
+      forkedFrom: {
+        thread: original.id,
+        step: 0,
+        address: "2W53JPNXF556H",
+        replaced: false,
+        workflow: original.workflowAddress,
+      },
+    });
+    await refs.createThread(onto);
+    expect(await refs.getThread(onto.id)).toEqual(onto);
+    await refs.close();
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
+    reopened.close();
+  });
+
   it("migrates a version 7 database, whose threads then have no budget until an update gives one", async () => {
     const first = createSqliteRefStore(path);
     await first.createThread(sampleThreadRecord());
@@ -435,6 +473,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     "ALTER TABLE threads DROP COLUMN branch_of_thread",
   ],
   16: ["DROP TABLE schedules", "DROP INDEX threads_by_schedule", "ALTER TABLE threads DROP COLUMN scheduled_by"],
+  17: ["ALTER TABLE threads DROP COLUMN forked_from_workflow"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

@@ -143,18 +143,33 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
     },
     listThreadRoots: async function* () {
       // Read fully before yielding, so no read transaction stays open while the caller works.
-      type RootRow = { head: string; start: string; forkedFrom: string | null; branchOf: string | null };
+      type RootRow = {
+        head: string;
+        start: string;
+        forkedFrom: string | null;
+        forkedFromWorkflow: string | null;
+        branchOf: string | null;
+        workflowAddress: string;
+      };
       const rows = database
         .query<RootRow, []>(
-          "SELECT head, start, forked_from AS forkedFrom, json_extract(branch_of, '$.address') AS branchOf FROM threads",
+          `SELECT head, start, forked_from AS forkedFrom, forked_from_workflow AS forkedFromWorkflow,
+             json_extract(branch_of, '$.address') AS branchOf, workflow_address AS workflowAddress FROM threads`,
         )
         .all();
       yield* listThreadRootsOf(
         rows.map((row) => ({
           head: row.head,
           start: row.start,
-          forkedFrom: row.forkedFrom === null ? null : { address: row.forkedFrom },
+          forkedFrom:
+            row.forkedFrom === null
+              ? null
+              : {
+                  address: row.forkedFrom,
+                  ...(row.forkedFromWorkflow === null ? {} : { workflow: row.forkedFromWorkflow }),
+                },
           branchOf: row.branchOf === null ? null : { address: row.branchOf },
+          workflowAddress: row.workflowAddress,
         })),
       );
     },

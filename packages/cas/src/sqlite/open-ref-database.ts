@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 16;
+export const REF_SCHEMA_VERSION = 17;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -170,6 +170,10 @@ const MIGRATIONS: readonly string[] = [
     record TEXT NOT NULL,
     next_fire_at TEXT
   ) WITHOUT ROWID;
+  `,
+  `
+  -- The workflow a fork onto another workflow version left (fork --workflow); NULL on every other thread.
+  ALTER TABLE threads ADD COLUMN forked_from_workflow TEXT;
   `,
 ];
 

@@ -15,7 +15,7 @@ const HEAD_B = "B1XRH20GCX3FB";
 const HEAD_C = "191B06QRP5RG9";
 
 /** A fork's origin that did not replace a reply. */
-function forkAt(address: string, thread: string | null, step: number): ThreadRecord["forkedFrom"] {
+function forkAt(address: string, thread: string | null, step: number): NonNullable<ThreadRecord["forkedFrom"]> {
   return { thread, step, address, replaced: false };
 }
 
@@ -193,6 +193,37 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect((await refs.getThread(addressOnly.id))?.forkedFrom).toEqual(moved);
     });
 
+    it("keeps the workflow a fork onto another workflow version left, absent from every other fork", async () => {
+      const { refs } = current();
+      const parent = sampleThreadRecord({ id: sampleThreadId(1) });
+      const onto = sampleThreadRecord({
+        id: sampleThreadId(2),
+        workflowAddress: HEAD_B,
+        forkedFrom: { ...forkAt(HEAD_A, parent.id, 0), workflow: parent.workflowAddress },
+      });
+      const kept = sampleThreadRecord({ id: sampleThreadId(3), forkedFrom: forkAt(HEAD_A, parent.id, 0) });
+      for (const record of [parent, onto, kept]) await refs.createThread(record);
+      expect(await refs.getThread(onto.id)).toEqual(onto);
+      expect(Object.keys((await refs.getThread(kept.id))?.forkedFrom ?? {}).sort()).toEqual([
+        "address",
+        "replaced",
+        "step",
+        "thread",
+      ]);
+      expect((await refs.listThreads({ forksOf: { thread: parent.id } })).threads).toEqual([kept, onto]);
+      await expect(
+        refs.createThread(
+          sampleThreadRecord({
+            id: sampleThreadId(4),
+            forkedFrom: { ...forkAt(HEAD_A, parent.id, 0), workflow: "not an address" },
+          }),
+        ),
+      ).rejects.toThrow(InvalidRecordError);
+      const moved = { ...forkAt(HEAD_B, parent.id, 1), workflow: HEAD_C };
+      expect(await refs.updateThread(kept.id, kept.head, { forkedFrom: moved })).toBe(true);
+      expect((await refs.getThread(kept.id))?.forkedFrom).toEqual(moved);
+    });
+
     it("lists the forks of a thread, and with `recursive` their forks at any depth", async () => {
       const { refs } = current();
       // 1 ← 2 ← 4 ← 5, 1 ← 3, and 6 a fork that named only its address.
@@ -309,6 +340,23 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       const roots = new Set<string>();
       for await (const root of refs.listThreadRoots()) roots.add(root);
       expect([...roots].sort()).toEqual([HEAD_C, HEAD_A, HEAD_B].sort());
+    });
+
+    it("lists the workflow a fork onto another version runs under as a root, which no start node names", async () => {
+      const { refs } = current();
+      const version = "0123456789ABC";
+      await refs.createThread(
+        sampleThreadRecord({
+          id: sampleThreadId(1),
+          start: HEAD_A,
+          head: HEAD_B,
+          workflowAddress: version,
+          forkedFrom: { ...forkAt(HEAD_B, null, 1), workflow: HEAD_C },
+        }),
+      );
+      const roots = new Set<string>();
+      for await (const root of refs.listThreadRoots()) roots.add(root);
+      expect([...roots].sort()).toEqual([HEAD_A, HEAD_B, version].sort());
     });
   });
 

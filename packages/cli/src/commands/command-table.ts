@@ -189,11 +189,16 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       },
       ...BUDGET_OPTIONS,
       queue: { flags: "--queue", description: "put the forks in the queue for `uwf worker`" },
+      workflow: {
+        flags: "--workflow <file-or-name>",
+        description: "continue on another workflow version: the next step is routed by its graph",
+        completes: "workflow",
+      },
     },
     examples: [
       "uwf fork 01J9 --count 5 | uwf step - --all --parallel 5",
-      "uwf fork 7QK2M9XH3DP4A --from 01J9",
       "uwf fork 7QK2M9XH3DP4A --output better-reply.md",
+      "uwf fork 7QK2M9XH3DP4A --workflow review.yaml",
     ],
     json: "forkResultSchema, or forksResultSchema with --count or --output DIR",
     load: async () => (await import("./thread/fork.ts")).forkCommand,

@@ -5,13 +5,15 @@ import { branchLabel } from "./format-family-tree.ts";
  * A Mermaid flowchart of a family tree: a box per thread (id, status, steps, cost), an edge from each
  * parent labelled with the step its fork branched at, dotted for a fork placed by its address only, thick
  * for a branch of a fan-out (labelled with its step and key); the
- * thread asked about is drawn with a thick border. Same tree, same text.
+ * thread asked about is drawn with a thick border. A fork onto another workflow version says so in its
+ * box. Same tree, same text.
  */
 export function familyTreeToMermaid(result: Omit<TreeResult, "mermaid">): string {
   const lines = ["flowchart TD"];
   const visit = (node: FamilyTreeNode) => {
     const steps = `${node.stepCount} ${node.stepCount === 1 ? "step" : "steps"}`;
-    const note = node.note === null ? "" : `<br/>${node.note}`;
+    const onto = node.forkedOnto === undefined ? "" : `<br/>onto ${node.forkedOnto.name}@${node.forkedOnto.address}`;
+    const note = (node.note === null ? "" : `<br/>${node.note}`) + onto;
     lines.push(
       `  ${nodeId(node)}["${node.thread}<br/>${node.status} · ${steps} · $${node.usage.costUsd.toFixed(4)}${escapeLabel(note)}"]`,
     );

@@ -17,6 +17,7 @@ export function formatDiff(result: DiffResult, color: boolean): string {
     `${paint.bold("left")}   ${describeSide(result.left)}`,
     `${paint.bold("right")}  ${describeSide(result.right)}`,
     describeCommon(result),
+    ...describeWorkflowChange(result),
   ];
   if (result.steps.length === 0) lines.push(paint.dim("no steps after the common ones: the two chains are the same"));
   else {
@@ -47,6 +48,22 @@ export function formatDiff(result: DiffResult, color: boolean): string {
 
 function describeSide(side: DiffSide): string {
   return side.thread === null ? `node ${side.head}` : `thread ${side.thread} (head ${side.head})`;
+}
+
+/** Two workflow versions: each side's, then where each side's lineage moved onto another. */
+function describeWorkflowChange(result: DiffResult): string[] {
+  const change = result.workflowChange;
+  if (change === undefined) return [];
+  const lines = [
+    `workflow: different versions, left ${change.left.name}@${change.left.address}, right ${change.right.name}@${change.right.address}`,
+  ];
+  for (const side of ["left", "right"] as const) {
+    for (const move of change.switches[side]) {
+      const where = move.step === null ? "" : ` after step ${move.step}`;
+      lines.push(`  ${side}: ${move.thread} forked onto ${move.to.name}@${move.to.address} from ${move.from}${where}`);
+    }
+  }
+  return lines;
 }
 
 function describeCommon(result: DiffResult): string {

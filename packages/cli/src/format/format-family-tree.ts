@@ -11,6 +11,8 @@ import { describeOutcome } from "./format-step-result.ts";
  *     ├─ step 0: 01JB…  active  0 steps  $0.0000
  *     └─ step 2, reply replaced: 01JC…  ended  2 steps  $0.0000
  *
+ * A fork made onto another workflow version (`fork --workflow`) ends with `forked onto workflow NAME@ADDRESS`.
+ *
  * A branch (a child thread of a fan-out) is introduced by its parent's step and its key, with an arrow
  * that no fork has: `├─ step 2 ⇉ branch security: 01JD…  ended  3 steps  $0.0000`.
  */
@@ -35,6 +37,9 @@ function describeNode(node: FamilyTreeNode, asked: string, paint: Palette): stri
   if (node.outcome !== undefined) parts.push(`outcome ${describeOutcome(node.outcome)}`);
   if (node.budget !== undefined) parts.push(`budget ${formatBudget(node.budget)}`);
   let line = (where === null ? "" : `${where}: `) + parts.join("  ");
+  if (node.forkedOnto !== undefined) {
+    line += paint.cyan(`  forked onto workflow ${node.forkedOnto.name}@${node.forkedOnto.address}`);
+  }
   if (node.placement === "address") line += paint.dim("  (forked by address before uwf recorded lineage)");
   if (node.note !== null) line += paint.dim(`  (${node.note})`);
   return node.thread === asked ? `${line} *` : line;

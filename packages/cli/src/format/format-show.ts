@@ -45,6 +45,12 @@ export function formatThreadRecord(
     ]);
   }
   if (thread.forkedFrom !== null) rows.push(["forked from", describeForkOrigin(thread.forkedFrom)]);
+  if (thread.forkedFrom?.workflow !== undefined) {
+    rows.push([
+      "version",
+      `forked onto ${thread.workflow}@${thread.workflowAddress} from workflow ${thread.forkedFrom.workflow} (its parent's)`,
+    ]);
+  }
   if (thread.scheduledBy !== undefined) {
     rows.push(["scheduled by", `schedule ${thread.scheduledBy.schedule}, fired for ${thread.scheduledBy.fireTime}`]);
   }

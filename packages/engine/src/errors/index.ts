@@ -32,4 +32,5 @@ export { ThreadStrandedError } from "./thread-stranded-error.ts";
 export { ThreadSuspendedError } from "./thread-suspended-error.ts";
 export { UnexpectedNodeKindError } from "./unexpected-node-kind-error.ts";
 export { UnroutableReplyError } from "./unroutable-reply-error.ts";
+export { WorkflowMismatchError } from "./workflow-mismatch-error.ts";
 export { WorkflowNotFoundError } from "./workflow-not-found-error.ts";

@@ -112,6 +112,9 @@ async function buildFamily(
       ...(budget === undefined ? {} : { budget }),
       head: record.head,
       forkedFrom: record.forkedFrom,
+      ...(record.forkedFrom?.workflow === undefined
+        ? {}
+        : { forkedOnto: { name: record.workflow, address: record.workflowAddress } }),
       branchedAt: placement.branchedAt,
       replaced: placement.replaced,
       placement: placement.placement,

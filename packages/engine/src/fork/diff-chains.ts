@@ -9,6 +9,8 @@ import {
   type FieldDifference,
   type ThreadRecord,
   type Usage,
+  type WorkflowChange,
+  type WorkflowSwitch,
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { createTwoFilesPatch } from "diff";
@@ -83,6 +85,7 @@ export async function diffChains(
     right: totalsOf(rightHistory.length, right.thread, common, commonLast, rightBranch),
   };
   options.trace?.("totals added");
+  const workflowChange = await compareWorkflows(store, left.thread, right.thread);
   return {
     left: sideOf(left, leftChain),
     right: sideOf(right, rightChain),
@@ -91,7 +94,50 @@ export async function diffChains(
     commonAddress: sameStart ? (leftChain.steps[commonSteps - 1]?.address ?? leftChain.startAddress) : null,
     steps,
     totals,
+    ...(workflowChange === null ? {} : { workflowChange }),
   };
+}
+
+/** How far up a lineage the switches of workflow version are looked for: a cycle only damage could make stops sooner. */
+const MAX_LINEAGE_DEPTH = 1000;
+
+/**
+ * Two threads that run under different workflow addresses: each side's version, and where each side's
+ * lineage moved onto another version (`fork --workflow`), oldest first. Null for the same version, and
+ * when a side names a node rather than a thread.
+ */
+async function compareWorkflows(
+  store: Pick<Store, "refs">,
+  left: ThreadRecord | null,
+  right: ThreadRecord | null,
+): Promise<WorkflowChange | null> {
+  if (left === null || right === null || left.workflowAddress === right.workflowAddress) return null;
+  return {
+    left: { name: left.workflow, address: left.workflowAddress },
+    right: { name: right.workflow, address: right.workflowAddress },
+    switches: { left: await workflowSwitches(store, left), right: await workflowSwitches(store, right) },
+  };
+}
+
+/** The forks onto another version in a thread's lineage, itself included, oldest first: up through each fork's parent. */
+async function workflowSwitches(store: Pick<Store, "refs">, thread: ThreadRecord): Promise<WorkflowSwitch[]> {
+  const switches: WorkflowSwitch[] = [];
+  const seen = new Set<string>();
+  let current: ThreadRecord | null = thread;
+  while (current !== null && !seen.has(current.id) && seen.size < MAX_LINEAGE_DEPTH) {
+    seen.add(current.id);
+    const origin: ThreadRecord["forkedFrom"] = current.forkedFrom;
+    if (origin?.workflow !== undefined) {
+      switches.unshift({
+        thread: current.id,
+        step: origin.step,
+        from: origin.workflow,
+        to: { name: current.workflow, address: current.workflowAddress },
+      });
+    }
+    current = origin?.thread == null ? null : await store.refs.getThread(origin.thread);
+  }
+  return switches;
 }
 
 function readTargetChain(store: Pick<Store, "objects" | "refs">, target: DiffTarget): Promise<ThreadChain> {

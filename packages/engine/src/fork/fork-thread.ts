@@ -13,20 +13,23 @@ import {
   type ThreadOutcome,
   type ThreadRecord,
   type ThreadStepNode,
+  type WorkflowNode,
   workflowNodeSchema,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import { buildReplySchema, type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
+import { buildReplySchema, type CompiledWorkflow, compileWorkflow, pickNextRole } from "@uwf/workflow";
 import { branchOutcome } from "../branches/branch-steps.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
 import { NoReplyToReplaceError } from "../errors/no-reply-to-replace-error.ts";
 import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
 import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
+import { WorkflowMismatchError } from "../errors/workflow-mismatch-error.ts";
 import { chainRecordFields } from "../history/chain-record-fields.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
+import { isRoutingError } from "../routing/is-routing-error.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
 import { predictNextDecision } from "../routing/predict-next-role.ts";
 import { routeReply } from "../routing/route-reply.ts";
@@ -55,6 +58,13 @@ export interface ForkThreadOptions {
   limits?: Partial<BudgetLimits>;
   /** Put the forks in the queue for workers (`queued: true`). */
   queued?: boolean;
+  /**
+   * Continue on another workflow version (`fork --workflow`), already stored: the fork runs under it, routed
+   * by its graph from the node on, and its lineage names the workflow it left (its parent's). Refused with
+   * WorkflowMismatchError when it lacks a role the fork needs or cannot route from the node, and for a
+   * branch's fork (which forks the branch's parent too). The parent's own version makes a plain fork.
+   */
+  workflow?: { address: Address; node: WorkflowNode };
   now(): Date;
   newId(): string;
 }
@@ -111,8 +121,32 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   const branchFork =
     branchOrigin !== undefined && (branchOrigin.role === null || point.step > branchOrigin.step) ? branchOrigin : null;
   const endsBranch = branchFork !== null && branchFork.role !== null;
-  const workflow = workflowNodeSchema.parse(await store.objects.get(chain.start.workflow));
+  // A fork runs under its parent's workflow (a fork onto another version moved it off its start node's).
+  const left = parent?.workflowAddress ?? chain.start.workflow;
+  const onto = options.workflow !== undefined && options.workflow.address !== left ? options.workflow : null;
+  const workflow = onto?.node ?? workflowNodeSchema.parse(await store.objects.get(left));
   const compiled = compileWorkflow(workflow);
+  const mismatch =
+    onto === null
+      ? null
+      : (role: string | null, problem: string) =>
+          new WorkflowMismatchError({
+            workflow: workflow.name,
+            workflowAddress: onto.address,
+            node: address,
+            step: point.step,
+            role,
+            problem,
+          });
+  if (mismatch !== null) {
+    if (parent?.branchOf !== undefined) {
+      throw mismatch(null, `${parent.id} is a branch, whose fork forks its parent too; fork the parent instead`);
+    }
+    const role = chain.nodes[chain.steps.length - 1]?.role;
+    if (role !== undefined && workflow.roles[role] === undefined) {
+      throw mismatch(role, `the node's role ${role} is not one of its roles`);
+    }
+  }
   // Each fork's id comes first: the moderator sees it while routing (a condition or edge prompt may read it).
   const planned: Array<{ id: string; replacement: CheckedReplacement | null; standing: Standing }> = [];
   // One history for every fork at the node as it stands: what the first one's moderator reads, the rest reuse.
@@ -122,7 +156,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     if (planned.length % batchSize === 0 && (await stoppedMeanwhile(options.signal))) return [];
     const thread = { id: options.newId(), workflow: workflow.name };
     if (reply === null) {
-      const standing = await standingAt(history, chain, compiled, thread, endsBranch);
+      const standing = await standingAt(history, chain, compiled, thread, endsBranch, mismatch);
       planned.push({ id: thread.id, replacement: null, standing });
     } else {
       const replacement = await checkReplacement({ store, chain, reply, compiled, thread, now: now(), endsBranch });
@@ -150,14 +184,20 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     const forkChain = replacement === null ? chain : await readChain(store, head);
     const createdAt = now().toISOString();
     const record: ThreadRecord = {
-      ...chainRecordFields({ id, workflow, chain, head }),
+      ...chainRecordFields({ id, workflow, chain, head, workflowAddress: onto?.address ?? left }),
       status: standing.suspended !== null ? "suspended" : standing.next === END ? "ended" : "active",
       next: standing.next,
       reason: standing.suspended?.reason ?? null,
       stepCount: forkChain.steps.length,
       createdAt,
       updatedAt: createdAt,
-      forkedFrom: { thread: parent?.id ?? null, step: point.step, address, replaced: replacement !== null },
+      forkedFrom: {
+        thread: parent?.id ?? null,
+        step: point.step,
+        address,
+        replaced: replacement !== null,
+        ...(onto === null ? {} : { workflow: left }),
+      },
       usage: ZERO_USAGE,
     };
     if (standing.waiting) record.status = "waiting";
@@ -190,13 +230,18 @@ interface Standing {
   outcome: ThreadOutcome | null;
 }
 
-/** A fork at the node as it is: suspended when that step suspended, else where the moderator goes next. */
+/**
+ * A fork at the node as it is: suspended when that step suspended, else where the moderator goes next.
+ * `mismatch` is set for a fork onto another workflow version: a role it lacks, or a route it cannot take
+ * from the node, is refused with the error it makes rather than left for the next step to report.
+ */
 async function standingAt(
   history: ThreadHistory,
   chain: ThreadChain,
   compiled: CompiledWorkflow,
   thread: { id: string; workflow: string },
   endsBranch: boolean,
+  mismatch: ((role: string | null, problem: string) => Error) | null,
 ): Promise<Standing> {
   const last = history.length > 0 ? await history.step(history.length - 1) : undefined;
   if (last !== undefined && last.output.$status === SUSPEND) {
@@ -208,12 +253,27 @@ async function standingAt(
   }
   if (last !== undefined) {
     const plan = await readFanOut(history.objects, last.address);
-    if (plan !== null) return { next: plan.join.role, waiting: true, suspended: null, outcome: null };
+    if (plan !== null) {
+      // The fork's own branches run the roles the step planned, then its join.
+      const roles = [...plan.branches.flatMap((branch) => (branch.role === null ? [] : [branch.role])), plan.join.role];
+      const missing = mismatch === null ? undefined : roles.find((role) => compiled.workflow.roles[role] === undefined);
+      if (mismatch !== null && missing !== undefined) {
+        throw mismatch(missing, `the role ${missing} its fan-out's branches or join run is not one of its roles`);
+      }
+      return { next: plan.join.role, waiting: true, suspended: null, outcome: null };
+    }
   }
   const mode = history.length === 0 ? "new" : "continue";
-  const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, (view) =>
-    predictNextDecision(compiled, view, mode),
-  );
+  const decision = await withModeratorHistory({ record: thread, start: chain.start, history }, async (view) => {
+    if (mismatch === null) return predictNextDecision(compiled, view, mode);
+    // The new graph must route from here: the moderator's error says why it cannot, before any fork is made.
+    try {
+      return await pickNextRole(compiled, view, { mode });
+    } catch (error) {
+      if (!isRoutingError(error)) throw error;
+      throw mismatch(last?.role ?? null, `it cannot route from there: ${(error as Error).message}`);
+    }
+  });
   const ended = decision !== null && decision.role === END && last !== undefined;
   return {
     next: decision?.role ?? null,

@@ -6,6 +6,8 @@ export interface ChainRecordFieldsInput {
   workflow: WorkflowNode;
   chain: ThreadChain;
   head: Address;
+  /** The workflow the thread runs under when it is not its start node's (a fork onto another version). */
+  workflowAddress?: Address;
 }
 
 /** The fields of a thread record that say which chain it is: its id, its workflow, its start node and its head. */
@@ -15,7 +17,7 @@ export function chainRecordFields(
   return {
     id: input.id,
     workflow: input.workflow.name,
-    workflowAddress: input.chain.start.workflow,
+    workflowAddress: input.workflowAddress ?? input.chain.start.workflow,
     start: input.chain.startAddress,
     head: input.head,
   };

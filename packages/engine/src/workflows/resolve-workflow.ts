@@ -25,6 +25,11 @@ export interface ResolveWorkflowOptions {
   cwd: string;
   home: string;
   now(): Date;
+  /**
+   * Point the file's name at the version read from a file (the default), or only store it, for a caller that
+   * registers it once its own checks pass (`fork --workflow` refused changes no registry entry).
+   */
+  register?: boolean;
 }
 
 /**
@@ -34,6 +39,10 @@ export interface ResolveWorkflowOptions {
 export async function resolveWorkflow(options: ResolveWorkflowOptions): Promise<ResolvedWorkflow> {
   const { store, reference, cwd } = options;
   const file = findWorkflowFile(options);
+  if (file !== null && options.register === false) {
+    const { workflow } = loadWorkflowFile(file);
+    return { address: await store.objects.put(workflow, { durable: true }), workflow, file };
+  }
   if (file !== null) return registerWorkflowFile({ ...options, file });
   const entry = await store.refs.getWorkflow(reference);
   if (entry !== null)

@@ -228,6 +228,21 @@ export interface ErrorDataByCode {
   "stdout-closed": NoData;
   /** An error uwf did not expect: a bug, to be reported. */
   internal: NoData;
+
+  // `uwf fork NODE --workflow W` (issue 34).
+  /**
+   * `uwf fork NODE --workflow W` where W cannot continue the chain: `role` (the node's, a suspended role
+   * or a pending join's) is not one of W's roles, or W's graph cannot route from the node (`role` null
+   * when the node is the start node). Nothing was written.
+   */
+  "workflow-mismatch": {
+    workflow: string;
+    workflowAddress: string;
+    node: string;
+    step: number;
+    role: string | null;
+    problem: string;
+  };
 }
 
 /** Every code a UwfError carries: the keys of ErrorDataByCode. */

@@ -58,6 +58,33 @@ export const diffTotalsSchema = z.object({
 });
 export type DiffTotals = z.infer<typeof diffTotalsSchema>;
 
+/** A workflow version: its name and address. */
+export const workflowVersionSchema = z.object({ name: z.string(), address: addressSchema });
+export type WorkflowVersion = z.infer<typeof workflowVersionSchema>;
+
+/**
+ * A change of workflow version in a thread's lineage: the thread forked onto another version (`fork
+ * --workflow`) at step `step` of its parent's chain, so its steps after `step` ran under `to`.
+ */
+export const workflowSwitchSchema = z.object({
+  thread: z.string(),
+  step: z.number().int().nonnegative().nullable(),
+  from: addressSchema,
+  to: workflowVersionSchema,
+});
+export type WorkflowSwitch = z.infer<typeof workflowSwitchSchema>;
+
+/**
+ * Two threads that run under different workflow versions: each side's, and the switches of version in
+ * each side's lineage, oldest first (where one side moved onto the other version).
+ */
+export const workflowChangeSchema = z.object({
+  left: workflowVersionSchema,
+  right: workflowVersionSchema,
+  switches: z.object({ left: z.array(workflowSwitchSchema), right: z.array(workflowSwitchSchema) }),
+});
+export type WorkflowChange = z.infer<typeof workflowChangeSchema>;
+
 /** `uwf diff A B --json`. */
 export const diffResultSchema = z.object({
   left: diffSideSchema,
@@ -71,5 +98,7 @@ export const diffResultSchema = z.object({
   /** Every step after the common ones, paired by number. */
   steps: z.array(diffStepSchema),
   totals: z.object({ left: diffTotalsSchema, right: diffTotalsSchema }),
+  /** Both sides name threads that run under different workflow addresses; absent otherwise. */
+  workflowChange: workflowChangeSchema.optional(),
 });
 export type DiffResult = z.infer<typeof diffResultSchema>;

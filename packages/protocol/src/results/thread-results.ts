@@ -73,7 +73,13 @@ export const stepResultSchema = z.object({
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 
-export const forkResultSchema = z.object({ thread: z.string(), forkedFrom: forkOriginSchema, head: addressSchema });
+export const forkResultSchema = z.object({
+  thread: z.string(),
+  forkedFrom: forkOriginSchema,
+  head: addressSchema,
+  /** With `--workflow` onto another version: the workflow the fork runs under (`forkedFrom.workflow`, the one it left). */
+  workflow: addressSchema.optional(),
+});
 export type ForkResult = z.infer<typeof forkResultSchema>;
 
 /** `fork --count N` and `fork --output DIR`: the forks made, in order (of the folder's files, sorted by name). */

@@ -49,6 +49,11 @@ export const familyTreeNodeSchema = z.object({
   kind: z.enum(["fork", "branch"]).optional(),
   /** A branch's lineage, as its record holds it (parent, step, key). Absent on every other thread. */
   branchOf: branchOriginSchema.optional(),
+  /**
+   * Set on a fork made onto another workflow version (`fork --workflow`, its lineage's `workflow` names the
+   * one it left): the workflow it runs under, by name and address. Absent on every other thread.
+   */
+  forkedOnto: z.object({ name: z.string(), address: addressSchema }).optional(),
   /** Forks and branches of this thread, by the step they branched at, then oldest first (branches in their fan-out's order). */
   get children(): z.ZodArray<typeof familyTreeNodeSchema> {
     return z.array(familyTreeNodeSchema);

@@ -17,7 +17,10 @@ export type ThreadStatus = z.infer<typeof threadStatusSchema>;
  * chain does not hold (its head is a new sibling of that step). `thread` is the parent thread and `step`
  * the number of that node in the parent's chain (0 for its start node). `thread` is null when no thread
  * recorded then held the node; `thread`, `step` and `replaced` are all null on a fork made by a uwf that
- * recorded only the address (ref schema 6 and older).
+ * recorded only the address (ref schema 6 and older). `workflow` is set only on a fork made onto another
+ * workflow version (`fork --workflow`): the workflow it left, its parent's; the record's own
+ * `workflowAddress` names the one it runs under. Absent on every other fork, and on forks recorded before
+ * ref schema 17.
  */
 export const forkOriginSchema = z
   .object({
@@ -25,6 +28,7 @@ export const forkOriginSchema = z
     step: z.number().int().nonnegative().nullable(),
     address: addressSchema,
     replaced: z.boolean().nullable(),
+    workflow: addressSchema.optional(),
   })
   .strict();
 export type ForkOrigin = z.infer<typeof forkOriginSchema>;

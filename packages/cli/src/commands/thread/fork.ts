@@ -1,7 +1,14 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseAddress } from "@uwf/cas";
-import { forkThreads, type ReplacementReply, resolveNodeOrThread, resolveThread } from "@uwf/engine";
+import {
+  forkThreads,
+  type ReplacementReply,
+  registerWorkflowFile,
+  resolveNodeOrThread,
+  resolveThread,
+  resolveWorkflow,
+} from "@uwf/engine";
 import type { ForkResult, ForksResult, ThreadRecord } from "@uwf/protocol";
 import { ForksInterruptedError } from "../../errors/forks-interrupted-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
@@ -24,6 +31,8 @@ export interface ForkCommandOptions extends BudgetFlags {
   queue?: boolean;
   /** `--max-forks N`: the most forks this command may make (default MAX_FORKS_PER_COMMAND). */
   maxForks?: number;
+  /** `--workflow FILE|NAME|ADDRESS`: continue on another workflow version. */
+  workflow?: string;
 }
 
 /**
@@ -66,6 +75,18 @@ export async function forkCommand(
   let parent: ThreadRecord | undefined;
   if (thread !== null) parent = thread;
   else if (options.from !== undefined) parent = await resolveThread(store.refs, options.from);
+  // Stored before the fork, but a file's name points at it only once the fork is made.
+  const onto =
+    options.workflow === undefined
+      ? undefined
+      : await resolveWorkflow({
+          store,
+          reference: options.workflow,
+          cwd: context.cwd,
+          home: context.home,
+          now: context.now,
+          register: false,
+        });
   const records = await forkThreads({
     store,
     address: address ?? (parent as ThreadRecord).head,
@@ -76,12 +97,16 @@ export async function forkCommand(
     now: context.now,
     newId: context.newId,
     signal: context.signal,
+    ...(onto === undefined ? {} : { workflow: { address: onto.address, node: onto.workflow } }),
   });
+  if (onto?.file != null && records.length > 0)
+    await registerWorkflowFile({ store, file: onto.file, now: context.now });
   const results = records.map(
     (record): ForkResult => ({
       thread: record.id,
       forkedFrom: record.forkedFrom as ForkResult["forkedFrom"],
       head: record.head,
+      ...(record.forkedFrom?.workflow === undefined ? {} : { workflow: record.workflowAddress }),
     }),
   );
   // Stopped between batches: what was made is printed, then the interruption is reported.

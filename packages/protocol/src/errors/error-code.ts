@@ -228,6 +228,10 @@ export interface ErrorDataByCode {
   "stdout-closed": NoData;
   /** An error uwf did not expect: a bug, to be reported. */
   internal: NoData;
+
+  // OpenTelemetry export.
+  /** `uwf trace export`: the collector refused the spans, or could not be reached in time. */
+  "trace-export-failed": { endpoint: string; spans: number; reason: string };
 }
 
 /** Every code a UwfError carries: the keys of ErrorDataByCode. */

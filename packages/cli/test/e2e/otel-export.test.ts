@@ -220,6 +220,36 @@ describe("OpenTelemetry export", () => {
     temp.writeConfig("");
   });
 
+  it("sends a step that failed after its retries as an ERROR span, and speaks protobuf when asked", async () => {
+    temp.writeConfig(fixtureAgentsConfig(["always-invalid"]).join("\n"));
+    const collector = receiver();
+    const thread = await temp.startThread(LINEAR, "Write hello.txt");
+    const env = exporting(collector);
+    const failed = await temp.uwf(["step", thread, "--agent", "always-invalid"], { env });
+    expect(failed.exitCode).toBe(1);
+    const [span] = await collector.waitForSpans(1);
+    expect(span?.name).toBe("invoke_agent planner");
+    expect(span?.status).toEqual({ code: 2, message: "agent-failed" });
+    expect(span?.attributes).toMatchObject({
+      "error.type": "agent-failed",
+      "uwf.agent": "always-invalid",
+      "uwf.attempts": 3,
+    });
+    expect(span?.events.filter((event) => event.name === "uwf.attempt.failed")).toHaveLength(3);
+    expect(span?.events.filter((event) => event.name === "uwf.retry")).toHaveLength(2);
+
+    const protobuf = receiver();
+    await threadOf(
+      ["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED],
+      exporting(protobuf, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }),
+    );
+    expect(protobuf.requests.map((request) => [request.path, request.contentType])).toEqual([
+      ["/v1/traces", "application/x-protobuf"],
+    ]);
+    expect(protobuf.requests[0]?.bytes).toBeGreaterThan(0);
+    temp.writeConfig("");
+  });
+
   it("sends nothing at all without an endpoint, or with OTEL_SDK_DISABLED=true", async () => {
     const collector = receiver();
     // OTEL_EXPORTER_OTLP_ENDPOINT is unset in this environment unless a test sets it.

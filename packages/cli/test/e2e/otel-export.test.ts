@@ -250,6 +250,35 @@ describe("OpenTelemetry export", () => {
     temp.writeConfig("");
   });
 
+  it("exports the steps a worker runs, into the trace of the thread it took", async () => {
+    const collector = receiver();
+    const queued = await temp.uwf(["start", LINEAR, "-p", "Write hello.txt", "--queue", "--json"]);
+    const { thread } = queued.json<{ thread: string }>();
+    const worker = await temp.uwf(["worker", "--once", "--agent", SCRIPTED], { env: exporting(collector) });
+    expect(worker.exitCode).toBe(0);
+    const spans = await collector.waitForSpans(2);
+    expect(stepSpans(spans, thread).map((span) => span.name)).toEqual(["invoke_agent planner", "invoke_agent doer"]);
+    const replay = receiver();
+    expect((await temp.uwf(["trace", "export", thread, "--endpoint", replay.url])).exitCode).toBe(0);
+    expect(replay.spans().map((span) => span.spanId)).toEqual(spans.map((span) => span.spanId));
+  });
+
+  it("sends what a step committed before SIGTERM stopped the next one, and exits as a stopped step does", async () => {
+    const agent = join(FIXTURES, "otel/agents/plan-then-hang.sh");
+    temp.writeConfig(["agents:", "  hang:", "    command: sh", `    args: ["${agent}"]`].join("\n"));
+    const collector = receiver();
+    const pidFile = join(temp.work, "doer.pid");
+    const running = temp.spawn(["run", LINEAR, "-p", "Write hello.txt", "--agent", "hang"], {
+      env: exporting(collector, { PID_FILE: pidFile }),
+    });
+    while (!existsSync(pidFile)) await Bun.sleep(20);
+    running.kill("SIGTERM");
+    expect(await running.exited).toBe(130);
+    const spans = collector.spans();
+    expect(spans.map((span) => span.name)).toEqual(["invoke_agent planner"]);
+    temp.writeConfig("");
+  });
+
   it("sends nothing at all without an endpoint, or with OTEL_SDK_DISABLED=true", async () => {
     const collector = receiver();
     // OTEL_EXPORTER_OTLP_ENDPOINT is unset in this environment unless a test sets it.

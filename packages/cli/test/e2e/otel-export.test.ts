@@ -279,6 +279,32 @@ describe("OpenTelemetry export", () => {
     temp.writeConfig("");
   });
 
+  it("exports a suspension's wait that `uwf tick` timed out, with the timeout step and the step it routed to", async () => {
+    const wait = join(FIXTURES, "workflows/wait.yaml");
+    const agent = `scripted:${join(FIXTURES, "workflows/wait.scenario.yaml")}`;
+    const collector = receiver();
+    const env = exporting(collector);
+    const { thread, exitCode } = await threadOf(["run", wait, "-p", "Pick a colour", "--agent", agent], env);
+    expect(exitCode).toBe(20);
+    // The role's suspendTimeout is 2 s: tick (as a system cron would) until it has timed the wait out.
+    for (;;) {
+      const tick = await temp.uwf(["tick", "--agent", agent, "--json"], { env });
+      expect(tick.exitCode).toBe(0);
+      if (tick.json<{ expired: unknown[] }>().expired.length > 0) break;
+      await Bun.sleep(250);
+    }
+    const spans = await collector.waitForSpans(4);
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+    expect(stepSpans(spans, thread).map((span) => [span.name, span.attributes["uwf.agent"]])).toEqual([
+      ["invoke_agent asker", "scripted"],
+      ["invoke_agent asker", "$timeout"],
+      ["invoke_agent chaser", "scripted"],
+    ]);
+    const waited = spans.find((span) => span.name === "suspension asker");
+    expect(waited?.attributes["uwf.suspension.resolution"]).toBe("timeout");
+    expect(waited?.endMs).toBeGreaterThanOrEqual((waited?.startMs ?? 0) + 2000);
+  });
+
   it("sends nothing at all without an endpoint, or with OTEL_SDK_DISABLED=true", async () => {
     const collector = receiver();
     // OTEL_EXPORTER_OTLP_ENDPOINT is unset in this environment unless a test sets it.

@@ -44,7 +44,8 @@ export function startLiveExport(settings: OtelSettings): LiveExport {
   });
   const resource = makeResource(settings.serviceName);
   const pending = new Set<Promise<void>>();
-  let source: SpanSource | undefined;
+  // A source per update: its caches live as long as one step's spans, not as long as a worker or the UI.
+  const newSource = (store: Store) => new SpanSource(store, { captureContent: settings.captureContent });
 
   const send = (spans: UwfSpan[]) => {
     for (const span of spans) processor.onEnd(toReadableSpan(span, resource));
@@ -56,11 +57,9 @@ export function startLiveExport(settings: OtelSettings): LiveExport {
   };
 
   const onUpdate = (store: Store, id: string, expectedHead: Address, update: ThreadUpdate) => {
-    source ??= new SpanSource(store, { captureContent: settings.captureContent });
-    const spanSource = source;
+    const spanSource = newSource(store);
     track(
       (async () => {
-        spanSource.forget(id);
         const stored = await spanSource.record(id);
         if (stored === null) return;
         const record = { ...stored, ...update } as ThreadRecord;
@@ -79,8 +78,7 @@ export function startLiveExport(settings: OtelSettings): LiveExport {
   const onCreate = (store: Store, record: ThreadRecord) => {
     // `fork --output`: the replacement reply is a step the fork records as it is made.
     if (record.forkedFrom?.replaced !== true) return;
-    source ??= new SpanSource(store, { captureContent: settings.captureContent });
-    const spanSource = source;
+    const spanSource = newSource(store);
     track(
       (async () => {
         const chain = await readChain(store, record.head, { thread: record });

@@ -28,7 +28,8 @@ export async function traceExportCommand(options: TraceExportCommandOptions, con
     throw new UsageError("give the threads to export (THREAD…, - for stdin) or --forks-of THREAD");
   }
   const { collectThreadSpans, readOtelSettings, sendSpans } = await import("@uwf/otel");
-  const settings = readOtelSettings(context.env, options.endpoint);
+  // OTEL_SDK_DISABLED turns off what runs by itself (the live export); this command is asked for by name.
+  const settings = readOtelSettings({ ...context.env, OTEL_SDK_DISABLED: undefined }, options.endpoint);
   if (settings === null) {
     throw new UsageError("no collector to export to: give --endpoint URL or set OTEL_EXPORTER_OTLP_ENDPOINT");
   }

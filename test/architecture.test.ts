@@ -12,7 +12,7 @@ describe("the workspace's layering (docs/architecture.md)", () => {
     expect([...packages].sort()).toEqual([...PACKAGE_ORDER].sort());
   });
 
-  it("has no package importing one after it in the order protocol ← cas ← workflow ← agents ← engine ← eval ← ui ← cli", () => {
+  it("has no package importing one after it in the order protocol ← cas ← workflow ← agents ← engine ← eval ← ui ← otel ← cli", () => {
     expect(importsAgainstOrder(files)).toEqual([]);
   });
 
@@ -47,6 +47,25 @@ describe("the workspace's layering (docs/architecture.md)", () => {
         file.imports
           .filter((found) => !found.dynamic)
           .filter((found) => found.specifier === "@uwf/ui" || found.resolved?.startsWith(uiCommandFolder) === true)
+          .map((found) => `${file.path} imports ${found.specifier}`),
+      );
+    expect(eager).toEqual([]);
+  });
+
+  // Without OTEL_EXPORTER_OTLP_ENDPOINT a step must not pay for the OpenTelemetry packages (docs/observability.md).
+  it("loads @uwf/otel only when an OTLP endpoint is set or `uwf trace` runs", () => {
+    const lazyFolders = ["packages/cli/src/telemetry/", "packages/cli/src/commands/trace/"];
+    const eager = files
+      .filter((file) => file.packageName === "cli" && !file.isTest)
+      .flatMap((file) =>
+        file.imports
+          .filter((found) => !found.dynamic)
+          .filter(
+            (found) =>
+              (found.specifier === "@uwf/otel" && !lazyFolders.some((folder) => file.path.startsWith(folder))) ||
+              found.resolved === "packages/cli/src/telemetry/live-telemetry.ts" ||
+              found.resolved?.startsWith("packages/cli/src/commands/trace/") === true,
+          )
           .map((found) => `${file.path} imports ${found.specifier}`),
       );
     expect(eager).toEqual([]);

@@ -137,6 +137,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   internal: EXIT_FAILED,
 
   "workflow-mismatch": EXIT_FAILED,
+  "trace-export-failed": EXIT_FAILED,
 };
 
 export function exitCodeForError(code: ErrorCode): ExitCode {

@@ -219,6 +219,8 @@ describe("the @uwf/protocol entry", () => {
       "threadSuspendedEventSchema",
       "threadUpdatedEventSchema",
       "tickResultSchema",
+      "traceExportResultSchema",
+      "traceExportThreadSchema",
       "transcriptNodeSchema",
       "transitionInputSchema",
       "transitionSchema",

@@ -376,6 +376,12 @@ export {
   stepSummarySchema,
 } from "./results/thread-results.ts";
 export {
+  type TraceExportResult,
+  type TraceExportThread,
+  traceExportResultSchema,
+  traceExportThreadSchema,
+} from "./results/trace-export-result.ts";
+export {
   type FamilyTreeNode,
   familyTreeNodeSchema,
   type TreeResult,

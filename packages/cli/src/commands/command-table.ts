@@ -22,7 +22,7 @@ import type { UiCommandOptions } from "./ui/ui.ts";
  */
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
-  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui"] },
+  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui", "trace"] },
   { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval"] },
   { heading: "Workers:", commands: ["worker", "queue", "wait", "schedule", "tick"] },
   { heading: "Store:", commands: ["cas", "store"] },
@@ -1026,4 +1026,36 @@ export const COMMAND_TABLE: CommandTable = [
     json: "helpTopicResultSchema",
     load: async () => (await import("./help/help-topic.ts")).helpTopicCommand(COMMAND_TABLE),
   }),
+  {
+    name: "trace",
+    description: "OpenTelemetry: send stored threads' steps to an OTLP collector as traces (not UWF_TRACE's timings)",
+    commands: [
+      defineCommand({
+        name: "export",
+        description:
+          "send threads (with their branches) as OTLP/HTTP spans, the same ones OTEL_EXPORTER_OTLP_ENDPOINT exports live",
+        arguments: [{ syntax: "[thread...]", key: "threads", completes: "thread" }],
+        options: {
+          endpoint: {
+            flags: "--endpoint <url>",
+            description:
+              "the collector's OTLP/HTTP endpoint (/v1/traces is added); default OTEL_EXPORTER_OTLP_ENDPOINT",
+          },
+          forksOf: {
+            flags: "--forks-of <thread>",
+            description: "this thread and its forks, at any depth",
+            completes: "thread",
+          },
+        },
+        examples: [
+          "uwf trace export 01J9 --endpoint http://localhost:4318",
+          "uwf trace export --forks-of 01J9 --json",
+          "uwf list --status ended --json | jq -r '.threads[].id' | uwf trace export -",
+        ],
+        json: "traceExportResultSchema",
+        load: async () => (await import("./trace/export.ts")).traceExportCommand,
+      }),
+    ],
+    examples: ["uwf trace export 01J9 --endpoint http://localhost:4318"],
+  },
 ];

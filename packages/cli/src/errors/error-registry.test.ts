@@ -297,6 +297,8 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   StdoutClosedError: () => new cliErrors.StdoutClosedError(new Error("EPIPE")),
   UsageError: () => new cliErrors.UsageError("--cwd /gone: not a directory", { cwd: "/gone" }),
   WaitTimeoutError: () => new cliErrors.WaitTimeoutError(5, ["T1"]),
+  TraceExportFailedError: () =>
+    new cliErrors.TraceExportFailedError("http://127.0.0.1:4318/v1/traces", 6, "connect ECONNREFUSED 127.0.0.1:4318"),
 };
 
 describe("the error registry", () => {

@@ -3,6 +3,7 @@ import type { AgentActivity } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import type { CliEvent, Config } from "@uwf/protocol";
 import { escapeControlCharacters } from "../format/escape-control-characters.ts";
+import { telemetryWanted } from "../telemetry/telemetry-wanted.ts";
 import { stderrIsTerminal } from "../terminal/standard-streams.ts";
 
 /** What every command gets besides its options. Commands never print and never exit. */
@@ -112,18 +113,25 @@ export function createContext(options: CreateContextOptions): CommandContext {
     openStore(openOptions = {}) {
       store ??= (async () => {
         const { openStoreFromEnvironment } = await import("../home/open-store.ts");
-        return openStoreFromEnvironment(options.home, options.env, {
+        const opened = await openStoreFromEnvironment(options.home, options.env, {
           create: openOptions.create !== false,
           storeFlag: options.storeFlag,
           onMissingHome: (home) => note(`no uwf home at ${home}: read as empty (nothing was created)`),
           onReadOnlyHome: (home, reason) =>
             note(`the store in ${home} cannot be written, so it is read read-only: ${reason}`),
         });
+        // OpenTelemetry export (docs/observability.md): the steps this store commits become spans.
+        if (!telemetryWanted(options.env)) return opened;
+        const { observeForTelemetry } = await import("../telemetry/live-telemetry.ts");
+        return observeForTelemetry(opened, options.env);
       })();
       return store;
     },
     async close() {
-      if (store !== undefined) await (await store).close();
+      if (store === undefined) return;
+      // The spans are built from the store, so they are sent (within the exit deadline) before it closes.
+      if (telemetryWanted(options.env)) await (await import("../telemetry/live-telemetry.ts")).flushTelemetry();
+      await (await store).close();
     },
     loadConfig() {
       config ??= import("../home/load-home-config.ts").then(({ loadConfig }) => loadConfig(options.home));

@@ -243,6 +243,10 @@ export interface ErrorDataByCode {
     role: string | null;
     problem: string;
   };
+
+  // OpenTelemetry export.
+  /** `uwf trace export`: the collector refused the spans, or could not be reached in time. */
+  "trace-export-failed": { endpoint: string; spans: number; reason: string };
 }
 
 /** Every code a UwfError carries: the keys of ErrorDataByCode. */

@@ -135,6 +135,8 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "hung-up": EXIT_HANGUP,
   "stdout-closed": EXIT_STDOUT_CLOSED,
   internal: EXIT_FAILED,
+
+  "scenario-not-exportable": EXIT_FAILED,
 };
 
 export function exitCodeForError(code: ErrorCode): ExitCode {

@@ -228,6 +228,9 @@ export interface ErrorDataByCode {
   "stdout-closed": NoData;
   /** An error uwf did not expect: a bug, to be reported. */
   internal: NoData;
+  // Scenarios.
+  /** `uwf scenario export` of a thread the scripted agent could not play back step for step (`problem` says why). */
+  "scenario-not-exportable": { thread: string; problem: string };
 }
 
 /** Every code a UwfError carries: the keys of ErrorDataByCode. */

@@ -22,6 +22,7 @@ const MORE = [
   "ui",
   "schedule",
   "tick",
+  "scenario",
 ];
 
 let temp: TempHome;

@@ -193,6 +193,37 @@ describe("uwf scenario export", () => {
     expect(unpicked.stderr).toContain(`holds 2 threads: pick one with scripted:${file}#THREAD (${original}, ${fork})`);
   });
 
+  it("plays back a thread continued after it ended (resume -p through the $START resume edge)", async () => {
+    const workflow = join(temp.work, "reopen.yaml");
+    writeFileSync(
+      workflow,
+      [
+        "name: reopen",
+        "roles:",
+        "  worker:",
+        "    goal: Work.",
+        "    frontmatter: { type: object, properties: { result: { type: string } }, required: [result] }",
+        "graph:",
+        "  $START:",
+        '    new: { role: worker, prompt: "Do: {{ start.prompt }}" }',
+        '    resume: { role: worker, prompt: "Go on with: {{ start.prompt }}" }',
+        "  worker:",
+        '    - { role: $END, prompt: "Finished." }',
+      ].join("\n"),
+    );
+    const original = await runThread([workflow, "-p", "the report", ...PLAYER]);
+    expect((await temp.uwf(["resume", original, "-p", "add a summary", ...PLAYER])).exitCode).toBe(0);
+    const file = join(temp.work, "reopen.scenario.yaml");
+    expect((await temp.uwf(["scenario", "export", original, "-o", file])).exitCode).toBe(0);
+    const played = await runThread([workflow, "-p", "the report", "--agent", `scripted:${file}`]);
+    const chain = await chainOf(played);
+    expect(chain).toEqual(await chainOf(original));
+    expect(chain.steps.map((step) => step.edgePrompt)).toEqual([
+      "Do: the report",
+      "Go on with: the report\n\nadd a summary",
+    ]);
+  });
+
   it("prints the scenario on stdout without -o: YAML, or the JSON document under --json", async () => {
     const original = await listThread();
     const yaml = await temp.uwf(["scenario", "export", original]);

@@ -76,6 +76,35 @@ describe("exportScenarios", () => {
     expect(threads[0]?.steps.map((step) => step.answer ?? null)).toEqual(["a.txt, please", null, null]);
   });
 
+  it("records the prompt that continued an ended thread on the step that ended it", async () => {
+    const workflow = join(kit.home, "reopen.yaml");
+    writeFileSync(
+      workflow,
+      [
+        "name: reopen",
+        "roles:",
+        "  worker:",
+        "    goal: Work.",
+        "    frontmatter: { type: object, properties: { result: { type: string } }, required: [result] }",
+        "graph:",
+        "  $START:",
+        '    new: { role: worker, prompt: "Do the task." }',
+        '    resume: { role: worker, prompt: "Continue: {{ start.prompt }}" }',
+        "  worker:",
+        '    - { role: $END, prompt: "Finished." }',
+      ].join("\n"),
+    );
+    const agent = kit.scriptedAgent([
+      { role: "worker", output: { result: "one" }, body: "One.\n\nTwo paragraphs." },
+      { role: "worker", output: { result: "two" } },
+    ]);
+    const started = await kit.startThread({ workflow });
+    expect((await runToEnd(started.id, agent)).status).toBe("ended");
+    expect((await runToEnd(started.id, agent, "And then\n\nsome more.")).status).toBe("ended");
+    const { threads } = await exportScenarios({ store: kit.store, threads: [started.id] });
+    expect(threads[0]?.steps.map((step) => step.answer ?? null)).toEqual(["And then\n\nsome more.", null]);
+  });
+
   it("appends each branch's own steps under its key, after the thread's", async () => {
     const parent = await kit.startThread({ workflow: join(FIXTURES, "review-fan-out.yaml") });
     await runToEnd(parent.id, `scripted:${join(FIXTURES, "review-fan-out.scenario.yaml")}`);

@@ -5,10 +5,12 @@ import { ScenarioNotExportableError } from "../errors/scenario-not-exportable-er
 import { readChain } from "../history/read-chain.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { readAnsweredSuspension } from "../step/answered-suspension.ts";
+import { findContinuation, lazyCompiledWorkflow } from "./find-continuation.ts";
 
 /**
  * A thread's chain as a scenario: each step's accepted reply (its stored output and body; failed
- * attempts are not in the chain), the answer that resumed each suspension, and after the thread's own
+ * attempts are not in the chain), the answer that resumed each suspension (and the prompt that continued
+ * the thread where it had ended), and after the thread's own
  * steps each branch's steps under its key, read from the branches' own chains. Reads the thread's
  * chain, its branch links and its branches' chains; nothing else.
  *
@@ -41,6 +43,7 @@ async function threadEntries(
 ): Promise<ScenarioEntry[]> {
   const chain = await readChain(store, record.head, { thread: record });
   const history = new ThreadHistory(store.objects, chain);
+  const continuation = { record, chain, history, compiled: lazyCompiledWorkflow(store.objects, record) };
   const entries: ScenarioEntry[] = [];
   for (let index = from; index < history.length; index++) {
     const node = await history.node(index);
@@ -52,8 +55,12 @@ async function threadEntries(
     }
     const output = await history.output(index);
     const entry: ScenarioEntry = { role: node.role, output, body: await history.body(index) };
-    if (output.$status === SUSPEND && index + 1 < history.length) {
-      const answer = await answerOf(history, index + 1);
+    if (index + 1 < history.length) {
+      // What resumed the thread after this step: the answer to its suspension, or the prompt that continued it once ended.
+      const answer =
+        output.$status === SUSPEND
+          ? await answerOf(history, index + 1)
+          : await findContinuation(continuation, index + 1);
       if (answer !== null) entry.answer = answer;
     }
     entries.push(entry);

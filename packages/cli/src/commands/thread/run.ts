@@ -40,8 +40,9 @@ const SCRIPTED_PREFIX = "scripted:";
 /**
  * With `--agent scripted:FILE`, a role's suspension that the scenario recorded an answer for (its
  * entry's `answer:`, as `uwf scenario export` writes it) is resumed with that answer, as the recorded
- * thread was, and the run goes on: one command plays the whole thread. The steps of every round are
- * reported together. A suspension without a recorded answer stops the run as any other does.
+ * thread was, and the run goes on: one command plays the whole thread. So is an end the recorded thread
+ * was continued from (`resume -p` of an ended thread): with the recorded prompt. The steps of every round
+ * are reported together. A suspension or end without a recorded answer stops the run as any other does.
  */
 async function playRecordedAnswers(
   first: Awaited<ReturnType<typeof stepCommand>>,
@@ -52,15 +53,19 @@ async function playRecordedAnswers(
   if (scenario === undefined || !scenario.startsWith(SCRIPTED_PREFIX)) return first;
   let outcome = first;
   const steps = [...first.result.steps];
-  while (outcome.error === undefined && outcome.result.suspension !== undefined) {
+  while (
+    outcome.error === undefined &&
+    (outcome.result.suspension !== undefined || outcome.result.status === "ended")
+  ) {
     const record = await (await context.openStore()).refs.getThread(step.thread);
-    if (record === null || record.status !== "suspended") break;
+    if (record === null || (record.status !== "suspended" && record.status !== "ended")) break;
     const answer = await loadRecordedAnswer({
       scenario: scenario.slice(SCRIPTED_PREFIX.length),
       baseDir: context.cwd,
       stepIndex: record.stepCount - 1,
     });
-    if (answer === null) break;
+    // An ended thread is continued with a prompt, never with a typed answer's fields.
+    if (answer === null || (record.status === "ended" && !("text" in answer))) break;
     context.note(`resuming with the scenario's recorded answer to step ${record.stepCount}`);
     outcome = await stepCommand(
       "text" in answer

@@ -17,8 +17,8 @@ beforeEach(() => {
     workflow: { name: "ask", address: "0000000000000" },
     prompt: "Pick a colour",
     steps: [
-      { role: "asker", output: { $status: "$SUSPEND", reason: "Which one?" }, body: "I ask.", answer },
-      { role: "asker", output: { answer: "blue" }, body },
+      { role: "asker", output: { $status: "$SUSPEND", reason: "Which one?" }, body: "I ask." },
+      { role: "asker", answer, output: { answer: "blue" }, body },
     ],
   });
   writeFileSync(
@@ -41,7 +41,7 @@ describe("safeLoadScenario", () => {
   it("reads a one-thread file as before, with its recorded thread and answers", async () => {
     const loaded = await safeLoadScenario(join(temp.path, "one.json"));
     expect(loaded.success && loaded.value.thread).toBe(FIRST);
-    expect(loaded.success && loaded.value.steps.map((step) => step.answer)).toEqual(["blue", null]);
+    expect(loaded.success && loaded.value.steps.map((step) => step.answer)).toEqual([null, "blue"]);
   });
 
   it("picks a thread of a file of several, and refuses to guess which one", async () => {
@@ -81,12 +81,13 @@ describe("the scripted agent and recorded answers", () => {
     expect(result.reply).toBe("---\nanswer: blue\n---\n\nTyped.\n");
   });
 
-  it("gives the answer recorded for a suspension, text or fields, and null where none is", async () => {
+  it("gives the answer recorded for the step to play next, text or fields, and null where none is", async () => {
     const answer = (scenario: string, stepIndex: number) =>
       loadRecordedAnswer({ scenario, baseDir: temp.path, stepIndex });
-    expect(await answer(`family.json#${FIRST}`, 0)).toEqual({ text: "blue" });
-    expect(await answer(`family.json#${SECOND}`, 0)).toEqual({ fields: { approved: true } });
-    expect(await answer(`family.json#${SECOND}`, 1)).toBeNull();
-    expect(await answer("family.json", 0)).toBeNull();
+    expect(await answer(`family.json#${FIRST}`, 1)).toEqual({ text: "blue" });
+    expect(await answer(`family.json#${SECOND}`, 1)).toEqual({ fields: { approved: true } });
+    expect(await answer(`family.json#${SECOND}`, 0)).toBeNull();
+    expect(await answer(`family.json#${SECOND}`, 2)).toBeNull();
+    expect(await answer("family.json", 1)).toBeNull();
   });
 });

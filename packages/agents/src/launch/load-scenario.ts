@@ -15,8 +15,9 @@ export interface ScenarioStep {
    */
   branch: string | null;
   /**
-   * On an entry whose reply suspends the thread: the answer `uwf run` resumes it with (text, as
-   * `resume -p` gives; fields, as `resume --answer` gives). Null when the run should stop there.
+   * On the entry of a step that a person's answer led to: the answer `uwf run` resumes the thread with
+   * before playing it — to the suspension before it (text, as `resume -p` gives; fields, as `resume
+   * --answer` gives), or the prompt that continued an ended thread. Null when the run should stop there.
    */
   answer: string | Record<string, unknown> | null;
 }

@@ -6,7 +6,7 @@ export interface RecordedAnswerOptions {
   scenario: string;
   /** The folder a relative file name is read from. */
   baseDir: string;
-  /** The 0-based index, in the scenario's main sequence, of the step that suspended the thread. */
+  /** The 0-based index, in the scenario's main sequence, of the step to play next (the thread's step count). */
   stepIndex: number;
 }
 
@@ -14,10 +14,11 @@ export interface RecordedAnswerOptions {
 export type RecordedAnswer = { text: string } | { fields: Record<string, unknown> };
 
 /**
- * The answer a scenario recorded for the suspension at `stepIndex` (its entry's `answer:`), so `uwf run
- * --agent scripted:FILE` can resume the thread as the recorded one was resumed. Null when the entry
- * records none (the run stops at the suspension, as a real one does) or the scenario cannot be read
- * (the step that read it has already said why).
+ * The answer a scenario recorded on the entry at `stepIndex` (its `answer:`): what the recorded thread
+ * was resumed with to make that step, after a suspension or its end, so `uwf run --agent scripted:FILE`
+ * can resume the thread as the recorded one was. Null when the entry records none (the run stops at the
+ * suspension, as a real one does), or there is no such entry, or the scenario cannot be read (the step
+ * that read it has already said why).
  */
 export async function loadRecordedAnswer(options: RecordedAnswerOptions): Promise<RecordedAnswer | null> {
   const reference = parseScenarioReference(options.scenario);

@@ -112,8 +112,8 @@ describe("uwf scenario export", () => {
       ["writer", null],
       ["reviewer", null],
       ["writer", null],
-      ["reviewer", "yes, ship it"],
       ["reviewer", null],
+      ["reviewer", "yes, ship it"],
     ]);
 
     // One command plays it all: the suspension is answered with the recorded answer.
@@ -149,7 +149,7 @@ describe("uwf scenario export", () => {
       ["checker", "security"],
       ["checker", "speed"],
     ]);
-    expect("steps" in scenario && scenario.steps[2]?.answer).toEqual({ approved: true, comment: "after the freeze" });
+    expect("steps" in scenario && scenario.steps[3]?.answer).toEqual({ approved: true, comment: "after the freeze" });
 
     const played = await runThread([MAP, "-p", "Cache sessions", "--agent", `scripted:${file}`]);
     const chain = await chainOf(played);

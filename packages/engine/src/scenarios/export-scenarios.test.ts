@@ -63,7 +63,7 @@ describe("exportScenarios", () => {
     }
   });
 
-  it("records the answer that resumed a suspension on the step that suspended", async () => {
+  it("records the answer that resumed a suspension on the step it led to", async () => {
     const agent = kit.scriptedAgent([
       { role: "planner", output: { $status: "$SUSPEND", reason: "Which file?" }, body: "I ask." },
       { role: "planner", output: { plan: "write a.txt" } },
@@ -73,10 +73,10 @@ describe("exportScenarios", () => {
     expect((await runToEnd(started.id, agent)).status).toBe("suspended");
     await runToEnd(started.id, agent, "a.txt, please");
     const { threads } = await exportScenarios({ store: kit.store, threads: [started.id] });
-    expect(threads[0]?.steps.map((step) => step.answer ?? null)).toEqual(["a.txt, please", null, null]);
+    expect(threads[0]?.steps.map((step) => step.answer ?? null)).toEqual([null, "a.txt, please", null]);
   });
 
-  it("records the prompt that continued an ended thread on the step that ended it", async () => {
+  it("records the prompt that continued an ended thread on the step it led to", async () => {
     const workflow = join(kit.home, "reopen.yaml");
     writeFileSync(
       workflow,
@@ -102,7 +102,7 @@ describe("exportScenarios", () => {
     expect((await runToEnd(started.id, agent)).status).toBe("ended");
     expect((await runToEnd(started.id, agent, "And then\n\nsome more.")).status).toBe("ended");
     const { threads } = await exportScenarios({ store: kit.store, threads: [started.id] });
-    expect(threads[0]?.steps.map((step) => step.answer ?? null)).toEqual(["And then\n\nsome more.", null]);
+    expect(threads[0]?.steps.map((step) => step.answer ?? null)).toEqual([null, "And then\n\nsome more."]);
   });
 
   it("appends each branch's own steps under its key, after the thread's", async () => {

@@ -9,8 +9,8 @@ import { findContinuation, lazyCompiledWorkflow } from "./find-continuation.ts";
 
 /**
  * A thread's chain as a scenario: each step's accepted reply (its stored output and body; failed
- * attempts are not in the chain), the answer that resumed each suspension (and the prompt that continued
- * the thread where it had ended), and after the thread's own
+ * attempts are not in the chain), on the step a suspension's answer resumed the thread with that answer
+ * (and on the step that continued an ended thread, its prompt), and after the thread's own
  * steps each branch's steps under its key, read from the branches' own chains. Reads the thread's
  * chain, its branch links and its branches' chains; nothing else.
  *
@@ -55,14 +55,14 @@ async function threadEntries(
     }
     const output = await history.output(index);
     const entry: ScenarioEntry = { role: node.role, output, body: await history.body(index) };
-    if (index + 1 < history.length) {
-      // What resumed the thread after this step: the answer to its suspension, or the prompt that continued it once ended.
-      const answer =
-        output.$status === SUSPEND
-          ? await answerOf(history, index + 1)
-          : await findContinuation(continuation, index + 1);
-      if (answer !== null) entry.answer = answer;
-    }
+    // What resumed the thread into this step: the answer to the suspension before it, or the prompt that continued it once ended.
+    const answer =
+      index === 0
+        ? null
+        : (await history.output(index - 1)).$status === SUSPEND
+          ? await answerOf(history, index)
+          : await findContinuation(continuation, index);
+    if (answer !== null) entry.answer = answer;
     entries.push(entry);
   }
   return entries;

@@ -13,8 +13,9 @@ export const scenarioEntrySchema = z
     /** A branch's step: the branch's key. Absent on the thread's own steps. */
     branch: z.string().min(1).optional(),
     /**
-     * On a step that suspended the thread (`$status: $SUSPEND`) and was answered: the answer, as text
-     * (`uwf resume -p`) or as a typed answer's fields (`uwf resume --answer`). `uwf run` plays it back.
+     * On a step a person's answer led to: the answer to the suspension before it, as text (`uwf resume -p`)
+     * or as a typed answer's fields (`uwf resume --answer`), or the prompt that continued the thread after
+     * it ended. `uwf run` resumes with it before playing the step.
      */
     answer: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   })

@@ -38,11 +38,11 @@ export async function runCommand(
 const SCRIPTED_PREFIX = "scripted:";
 
 /**
- * With `--agent scripted:FILE`, a role's suspension that the scenario recorded an answer for (its
- * entry's `answer:`, as `uwf scenario export` writes it) is resumed with that answer, as the recorded
- * thread was, and the run goes on: one command plays the whole thread. So is an end the recorded thread
- * was continued from (`resume -p` of an ended thread): with the recorded prompt. The steps of every round
- * are reported together. A suspension or end without a recorded answer stops the run as any other does.
+ * With `--agent scripted:FILE`, a suspension whose next scenario entry records the answer that resumed it
+ * (`answer:`, as `uwf scenario export` writes it and the examples' scenarios note it) is resumed with that
+ * answer, as the recorded thread was, and the run goes on: one command plays the whole thread. So is an
+ * end the recorded thread was continued from (`resume -p` of an ended thread), with the recorded prompt.
+ * The steps of every round are reported together. Without a recorded answer the run stops as any other does.
  */
 async function playRecordedAnswers(
   first: Awaited<ReturnType<typeof stepCommand>>,
@@ -62,11 +62,11 @@ async function playRecordedAnswers(
     const answer = await loadRecordedAnswer({
       scenario: scenario.slice(SCRIPTED_PREFIX.length),
       baseDir: context.cwd,
-      stepIndex: record.stepCount - 1,
+      stepIndex: record.stepCount,
     });
     // An ended thread is continued with a prompt, never with a typed answer's fields.
     if (answer === null || (record.status === "ended" && !("text" in answer))) break;
-    context.note(`resuming with the scenario's recorded answer to step ${record.stepCount}`);
+    context.note(`resuming with the answer the scenario records for step ${record.stepCount + 1}`);
     outcome = await stepCommand(
       "text" in answer
         ? { ...step, resumeAnswer: answer.text }

@@ -240,7 +240,7 @@ describe("uwf scenario export", () => {
     expect(await chainOf(played)).toEqual(await chainOf(original));
   });
 
-  it("refuses an unknown thread (exit 1, thread-not-found) and no thread at all (exit 2), writing no file", async () => {
+  it("refuses an unknown thread (exit 1, thread-not-found), no thread at all and an -o in no folder (exit 2), writing no file", async () => {
     const file = join(temp.work, "never.yaml");
     const unknown = await temp.uwf(["scenario", "export", "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "-o", file, "--json"]);
     expect(unknown.exitCode).toBe(1);
@@ -252,6 +252,9 @@ describe("uwf scenario export", () => {
     expect(text.exitCode).toBe(1);
     expect(text.stderr).toContain('no thread "NOPE"');
     expect(text.stdout).toBe("");
+    const nowhere = await temp.uwf(["scenario", "export", "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "-o", join(file, "x.yaml")]);
+    expect(nowhere.exitCode).toBe(2);
+    expect(nowhere.stderr).toContain(`the folder ${file} does not exist`);
     const none = await temp.uwf(["scenario", "export"]);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain("--forks-of");

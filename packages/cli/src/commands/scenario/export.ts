@@ -1,5 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { type Stats, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { exportScenarios, serializeScenario } from "@uwf/engine";
 import type { ScenarioDocument, ScenarioExportResult, ScenarioThread } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
@@ -26,16 +26,14 @@ export async function scenarioExportCommand(
   if (threads.length === 0 && options.forksOf === undefined) {
     throw new UsageError("name the threads to export (THREAD…), or --forks-of THREAD for a thread and its forks");
   }
+  const file = options.output === undefined ? null : writableFile(resolve(context.cwd, options.output), options.output);
   const store = await context.openStore({ create: false });
   const exported = await exportScenarios({
     store,
     threads,
     ...(options.forksOf === undefined ? {} : { forksOf: options.forksOf }),
   });
-  if (options.output === undefined) {
-    return { result: exported.document, format: formatOutcome };
-  }
-  const file = resolve(context.cwd, options.output);
+  if (file === null) return { result: exported.document, format: formatOutcome };
   const format = file.endsWith(".json") ? "json" : "yaml";
   writeFileSync(file, serializeScenario(exported.document, format));
   const result: ScenarioExportResult = { file, format, threads: exported.threads.map(summarize) };
@@ -45,6 +43,23 @@ export async function scenarioExportCommand(
 /** The scenario itself as YAML (no `-o`), or what was written where. */
 function formatOutcome(value: ScenarioDocument | ScenarioExportResult): string {
   return "file" in value ? formatExportResult(value) : serializeScenario(value, "yaml").trimEnd();
+}
+
+/** The `-o` file, checked before anything is read: a file (new or not) in a folder that exists. */
+function writableFile(file: string, given: string): string {
+  const folder = statOrNull(dirname(file));
+  if (folder === null || !folder.isDirectory())
+    throw new UsageError(`-o ${given}: the folder ${dirname(file)} does not exist`);
+  if (statOrNull(file)?.isDirectory() === true) throw new UsageError(`-o ${given}: ${file} is a folder, not a file`);
+  return file;
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function summarize(thread: ScenarioThread): ScenarioExportResult["threads"][number] {

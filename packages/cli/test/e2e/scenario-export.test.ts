@@ -105,8 +105,10 @@ describe("uwf scenario export", () => {
       threads: [{ thread: original, workflow: "scenario-list", steps: 5, answers: 1 }],
     });
 
-    // Today's single-thread format, with the thread's start beside its steps.
-    const scenario = scenarioDocumentSchema.parse(parseYaml(readFileSync(file, "utf8")));
+    // Today's single-thread format, with the thread's start beside its steps, and nothing of the configuration.
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain("scenario-player.sh");
+    const scenario = scenarioDocumentSchema.parse(parseYaml(text));
     expect(scenario).toMatchObject({ thread: original, prompt: "Write a haiku", workflow: { name: "scenario-list" } });
     expect("steps" in scenario && scenario.steps.map((step) => [step.role, step.answer ?? null])).toEqual([
       ["writer", null],

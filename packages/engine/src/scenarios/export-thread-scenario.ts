@@ -2,7 +2,7 @@ import type { Store } from "@uwf/cas";
 import type { ScenarioEntry, ScenarioThread } from "@uwf/protocol";
 import { SUSPEND, type ThreadRecord } from "@uwf/protocol";
 import { ScenarioNotExportableError } from "../errors/scenario-not-exportable-error.ts";
-import { readChain } from "../history/read-chain.ts";
+import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { readAnsweredSuspension } from "../step/answered-suspension.ts";
 import { findContinuation, lazyCompiledWorkflow } from "./find-continuation.ts";
@@ -22,8 +22,7 @@ export async function exportThreadScenario(
   store: Pick<Store, "objects" | "refs">,
   record: ThreadRecord,
 ): Promise<ScenarioThread> {
-  const chain = await readChain(store, record.head, { thread: record });
-  const steps = await threadEntries(store, record, 0);
+  const { chain, entries: steps } = await threadEntries(store, record, 0);
   const branches = new Map<string, string>();
   await collectBranchEntries(store, record, steps, branches);
   return {
@@ -35,12 +34,12 @@ export async function exportThreadScenario(
   };
 }
 
-/** The entries of a thread's steps from `from` (0-based) on, each with the answer the step after it gave. */
+/** The entries of a thread's steps from `from` (0-based) on, each with the answer that led to it, and the chain read. */
 async function threadEntries(
   store: Pick<Store, "objects" | "refs">,
   record: ThreadRecord,
   from: number,
-): Promise<ScenarioEntry[]> {
+): Promise<{ chain: ThreadChain; entries: ScenarioEntry[] }> {
   const chain = await readChain(store, record.head, { thread: record });
   const history = new ThreadHistory(store.objects, chain);
   const continuation = { record, chain, history, compiled: lazyCompiledWorkflow(store.objects, record) };
@@ -65,7 +64,7 @@ async function threadEntries(
     if (answer !== null) entry.answer = answer;
     entries.push(entry);
   }
-  return entries;
+  return { chain, entries };
 }
 
 /** The answer the step at `index` was given for the suspension before it: typed fields, text, or null (not an answer). */
@@ -77,7 +76,7 @@ async function answerOf(history: ThreadHistory, index: number): Promise<string |
 
 /**
  * Appends the steps of every branch of `record` (and of their branches), oldest fan-out first and each
- * in its key order, as `branch: KEY` entries. `seen` maps each key used so far to the thread it came from.
+ * fan-out's in the order they were made, as `branch: KEY` entries. `seen` maps each key used so far to the thread it came from.
  */
 async function collectBranchEntries(
   store: Pick<Store, "objects" | "refs">,
@@ -98,7 +97,7 @@ async function collectBranchEntries(
     seen.set(link.key, branch.id);
     // A `role:` branch's chain goes through its parent's steps; only the steps after them are its own.
     const shared = branch.branchOf?.role === null || branch.branchOf === undefined ? 0 : branch.branchOf.step;
-    for (const { role, ...reply } of await threadEntries(store, branch, shared)) {
+    for (const { role, ...reply } of (await threadEntries(store, branch, shared)).entries) {
       entries.push({ role, branch: link.key, ...reply });
     }
     await collectBranchEntries(store, branch, entries, seen);

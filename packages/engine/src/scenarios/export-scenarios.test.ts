@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ScenarioThread, scenarioDocumentSchema } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
+import { ScenarioNotExportableError } from "../errors/scenario-not-exportable-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { loadHistory } from "../history/load-history.ts";
 import { readChain } from "../history/read-chain.ts";
@@ -116,6 +117,46 @@ describe("exportScenarios", () => {
       ["reviewer", "speed", "fast"],
       ["reviewer", "style", "tidy"],
     ]);
+  });
+
+  it("refuses a thread whose two fan-outs made branches of the same key, which a scenario cannot tell apart", async () => {
+    const workflow = join(kit.home, "fan-twice.yaml");
+    writeFileSync(
+      workflow,
+      [
+        "name: fan-twice",
+        "roles:",
+        "  planner: { goal: Plan., frontmatter: { type: object, properties: { plan: { type: string } } } }",
+        "  checker: { goal: Check., frontmatter: { type: object, properties: { $status: { enum: [pass] } } } }",
+        "  merger:",
+        "    goal: Merge.",
+        "    frontmatter: { type: object, properties: { $status: { enum: [again, done] } }, required: [$status] }",
+        "graph:",
+        "  $START:",
+        '    new: { role: planner, prompt: "Plan." }',
+        "  planner:",
+        "    - parallel:",
+        '        only: { role: checker, prompt: "Check." }',
+        '      join: { role: merger, policy: all, prompt: "Merge." }',
+        "  checker:",
+        "    pass: { role: $END }",
+        "  merger:",
+        '    again: { role: planner, prompt: "Again." }',
+        '    done: { role: $END, prompt: "Done." }',
+      ].join("\n"),
+    );
+    const agent = kit.scriptedAgent([
+      { role: "planner", output: { plan: "one" } },
+      { role: "merger", output: { $status: "again" } },
+      { role: "planner", output: { plan: "two" } },
+      { role: "merger", output: { $status: "done" } },
+      { role: "checker", branch: "only", output: { $status: "pass" } },
+    ]);
+    const started = await kit.startThread({ workflow });
+    expect((await runToEnd(started.id, agent)).status).toBe("ended");
+    const refused = exportScenarios({ store: kit.store, threads: [started.id] });
+    await expect(refused).rejects.toThrow(ScenarioNotExportableError);
+    await expect(refused).rejects.toThrow('branch key "only" is used by two fan-outs');
   });
 
   it("writes several threads as `threads:`, a thread and its forks oldest first, each once", async () => {

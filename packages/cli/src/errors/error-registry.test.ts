@@ -297,6 +297,11 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   StdoutClosedError: () => new cliErrors.StdoutClosedError(new Error("EPIPE")),
   UsageError: () => new cliErrors.UsageError("--cwd /gone: not a directory", { cwd: "/gone" }),
   WaitTimeoutError: () => new cliErrors.WaitTimeoutError(5, ["T1"]),
+  ScenarioNotExportableError: () =>
+    new engine.ScenarioNotExportableError(
+      "01J9AAAAAAAAAAAAAAAAAAAAAA",
+      "step 3 records a suspension that timed out unanswered",
+    ),
 };
 
 describe("the error registry", () => {

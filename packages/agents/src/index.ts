@@ -68,7 +68,15 @@ export {
   findConfigReferenceProblems,
 } from "./launch/find-config-reference-problems.ts";
 export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./launch/launch-agent.ts";
-export { type Scenario, type ScenarioStep, safeLoadScenario } from "./launch/load-scenario.ts";
+export {
+  type LoadScenarioOptions,
+  parseScenarioReference,
+  type Scenario,
+  type ScenarioReference,
+  type ScenarioStep,
+  safeLoadScenario,
+} from "./launch/load-scenario.ts";
+export { loadRecordedAnswer, type RecordedAnswer, type RecordedAnswerOptions } from "./launch/recorded-answer.ts";
 export {
   type AgentSource,
   type ResolveAgentOptions,

@@ -138,6 +138,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
 
   "workflow-mismatch": EXIT_FAILED,
   "trace-export-failed": EXIT_FAILED,
+  "scenario-not-exportable": EXIT_FAILED,
 };
 
 export function exitCodeForError(code: ErrorCode): ExitCode {

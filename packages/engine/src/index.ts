@@ -50,6 +50,7 @@ export {
   WorkflowMismatchError,
   WorkflowNotFoundError,
 } from "./errors/index.ts";
+export { ScenarioNotExportableError } from "./errors/scenario-not-exportable-error.ts";
 export { buildFamilyTree } from "./fork/build-family-tree.ts";
 export { type CompareFamilyOptions, type CompareTarget, compareFamily } from "./fork/compare-family.ts";
 export { type DiffChainsOptions, type DiffTarget, diffChains } from "./fork/diff-chains.ts";
@@ -98,6 +99,9 @@ export {
   type RecoverThreadsResult,
   recoverThreads,
 } from "./repair/recover-threads.ts";
+export { type ExportedScenarios, type ExportScenariosOptions, exportScenarios } from "./scenarios/export-scenarios.ts";
+export { exportThreadScenario } from "./scenarios/export-thread-scenario.ts";
+export { serializeScenario } from "./scenarios/serialize-scenario.ts";
 export {
   buildSchedule,
   COMMAND_FIELD_NAMES,

@@ -321,6 +321,16 @@ export {
 } from "./results/node-results.ts";
 export type { SafeResult } from "./results/safe-result.ts";
 export {
+  type ScenarioDocument,
+  type ScenarioEntry,
+  type ScenarioExportResult,
+  type ScenarioThread,
+  scenarioDocumentSchema,
+  scenarioEntrySchema,
+  scenarioExportResultSchema,
+  scenarioThreadSchema,
+} from "./results/scenario-results.ts";
+export {
   type ScheduleListResult,
   type ScheduleRemoveResult,
   type ScheduleShowResult,

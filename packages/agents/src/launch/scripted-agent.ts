@@ -3,7 +3,7 @@ import type { ScriptedAgentSpec } from "@uwf/protocol";
 import { formatFrontmatter } from "@uwf/workflow";
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 import { buildLaunchResult } from "../process/build-launch-result.ts";
-import { type ScenarioStep, safeLoadScenario } from "./load-scenario.ts";
+import { parseScenarioReference, type ScenarioStep, safeLoadScenario } from "./load-scenario.ts";
 
 export interface RunScriptedAgentOptions {
   spec: ScriptedAgentSpec;
@@ -21,20 +21,20 @@ export interface RunScriptedAgentOptions {
 }
 
 /**
- * The `scripted` built-in: replays entry `stepIndex` of a scenario file's main sequence (its entries
+ * The `scripted` built-in: replays entry `stepIndex` of a scenario's main sequence (its entries
  * without `branch`), or for a branch's step the branch's own entries (`branch: KEY`, else `branch: "*"`),
  * after checking that the moderator routed to the role the entry names. The
  * reply is the entry's `output` as frontmatter plus its `body`, or its raw
- * `reply`. A mismatch or a missing entry is a failed launch naming both sides.
+ * `reply`. A mismatch or a missing entry is a failed launch naming both sides. The scenario is a file,
+ * or `FILE#THREAD` for one thread of a file of several (`uwf scenario export T1 T2`).
  */
 export async function runScriptedAgent(options: RunScriptedAgentOptions): Promise<AgentLaunchResult> {
   const startedAt = new Date();
   if (options.signal?.aborted)
     return buildLaunchResult(startedAt, { interrupted: true, error: "the scripted agent was interrupted" });
-  const file = isAbsolute(options.spec.scenario)
-    ? options.spec.scenario
-    : resolve(options.baseDir, options.spec.scenario);
-  const loaded = await safeLoadScenario(file);
+  const reference = parseScenarioReference(options.spec.scenario);
+  const file = isAbsolute(reference.file) ? reference.file : resolve(options.baseDir, reference.file);
+  const loaded = await safeLoadScenario(file, { thread: reference.thread });
   if (!loaded.success) return buildLaunchResult(startedAt, { error: loaded.error.message });
 
   const { steps, stepIndex, where } = sequenceFor(loaded.value.steps, options);

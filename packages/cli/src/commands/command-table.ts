@@ -23,7 +23,7 @@ import type { UiCommandOptions } from "./ui/ui.ts";
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui", "trace"] },
-  { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval"] },
+  { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval", "scenario"] },
   { heading: "Workers:", commands: ["worker", "queue", "wait", "schedule", "tick"] },
   { heading: "Store:", commands: ["cas", "store"] },
   { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
@@ -1057,5 +1057,35 @@ export const COMMAND_TABLE: CommandTable = [
       }),
     ],
     examples: ["uwf trace export 01J9 --endpoint http://localhost:4318"],
+  },
+  {
+    name: "scenario",
+    description: "recorded threads as scenarios for the scripted agent: export",
+    commands: [
+      defineCommand({
+        name: "export",
+        description: "write threads' recorded replies as a scenario that `uwf run --agent scripted:FILE` plays back",
+        arguments: [{ syntax: "[thread...]", key: "threads", completes: "thread" }],
+        options: {
+          forksOf: {
+            flags: "--forks-of <thread>",
+            description: "this thread and its forks, at any depth",
+            completes: "thread",
+          },
+          output: {
+            flags: "-o, --output <file>",
+            description: "write the scenario to FILE (JSON if it ends in .json, else YAML) instead of stdout",
+            completes: "file",
+          },
+        },
+        examples: [
+          "uwf scenario export 01J9 -o review.scenario.yaml",
+          "uwf scenario export --forks-of 01J9 -o family.scenario.json",
+        ],
+        json: "scenarioDocumentSchema, or scenarioExportResultSchema with -o",
+        load: async () => (await import("./scenario/export.ts")).scenarioExportCommand,
+      }),
+    ],
+    examples: ["uwf scenario export 01J9 -o review.scenario.yaml"],
   },
 ];

@@ -299,6 +299,11 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   WaitTimeoutError: () => new cliErrors.WaitTimeoutError(5, ["T1"]),
   TraceExportFailedError: () =>
     new cliErrors.TraceExportFailedError("http://127.0.0.1:4318/v1/traces", 6, "connect ECONNREFUSED 127.0.0.1:4318"),
+  ScenarioNotExportableError: () =>
+    new engine.ScenarioNotExportableError(
+      "01J9AAAAAAAAAAAAAAAAAAAAAA",
+      "step 3 records a suspension that timed out unanswered",
+    ),
 };
 
 describe("the error registry", () => {

@@ -68,7 +68,9 @@ describe("the examples", () => {
 
   it("run the release gate: it waits for the release manager's approval, then publishes", async () => {
     const scenario = join(EXAMPLES, "release-gate.scenario.yaml");
-    const first = await temp.uwf(runExampleArgs("release-gate", "Release the export command"));
+    // `step` stops where the approver asks; `run` (below) answers with the answer the scenario records.
+    const started = await temp.startThread(join(EXAMPLES, "release-gate.yaml"), "Release the export command");
+    const first = await temp.uwf(["step", started, "--all", "--agent", `scripted:${scenario}`, "--json"]);
     expect(first.exitCode).toBe(20);
     const asked = stepResultSchema.parse(first.json());
     expect(asked.suspension?.ask).toEqual({
@@ -93,6 +95,16 @@ describe("the examples", () => {
     expect(run.steps.map((step) => step.role)).toEqual(["approver", "publisher"]);
     const read = await temp.uwf(["read", run.thread]);
     expect(read.stdout).toContain("Publish it. The release manager said: Ship it after the 10:00 stand-up.");
+
+    const played = await temp.uwf(runExampleArgs("release-gate", "Release the export command"));
+    expect(played.exitCode).toBe(0);
+    expect(stepResultSchema.parse(played.json()).steps.map((step) => step.role)).toEqual([
+      "preparer",
+      "reviewer",
+      "approver",
+      "approver",
+      "publisher",
+    ]);
   }, 60_000);
 
   it("keep the newest steps within the read quota and say how to see the rest", async () => {

@@ -23,6 +23,7 @@ const MORE = [
   "schedule",
   "tick",
   "trace",
+  "scenario",
 ];
 
 let temp: TempHome;

@@ -19,6 +19,7 @@ export { NodeNotOnThreadError } from "./node-not-on-thread-error.ts";
 export { NotAThreadNodeError } from "./not-a-thread-node-error.ts";
 export { NotAWorkflowError } from "./not-a-workflow-error.ts";
 export { ResumeMismatchError, type ResumeNeed } from "./resume-mismatch-error.ts";
+export { ScenarioNotExportableError } from "./scenario-not-exportable-error.ts";
 export { ScheduleNotFoundError } from "./schedule-not-found-error.ts";
 export { SuspendTimeoutError } from "./suspend-timeout-error.ts";
 export { ThreadAlreadyEndedError } from "./thread-already-ended-error.ts";

@@ -247,6 +247,9 @@ export interface ErrorDataByCode {
   // OpenTelemetry export.
   /** `uwf trace export`: the collector refused the spans, or could not be reached in time. */
   "trace-export-failed": { endpoint: string; spans: number; reason: string };
+  // Scenarios.
+  /** `uwf scenario export` of a thread the scripted agent could not play back step for step (`problem` says why). */
+  "scenario-not-exportable": { thread: string; problem: string };
 }
 
 /** Every code a UwfError carries: the keys of ErrorDataByCode. */

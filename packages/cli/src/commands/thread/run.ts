@@ -1,9 +1,11 @@
+import { loadRecordedAnswer } from "@uwf/agents";
 import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { type StartCommandOptions, startCommand } from "./start.ts";
-import { stepCommand } from "./step.ts";
+import { type StepCommandOptions, stepCommand } from "./step.ts";
 
 /** `start`'s flags (`--queue` only starts the thread, for `uwf worker`), and the steps' agent and time limit. */
 export interface RunCommandOptions extends StartCommandOptions {
@@ -13,7 +15,8 @@ export interface RunCommandOptions extends StartCommandOptions {
 
 /**
  * `start` (with its budget flags: `--max-steps N` is the thread's step limit) then `step --all`, which
- * stops when the thread ends, suspends, or reaches a limit; prints what `step` prints. With `--queue`,
+ * stops when the thread ends, suspends, or reaches a limit; prints what `step` prints (with a scripted
+ * scenario's recorded answers, suspensions are answered and the run goes on). With `--queue`,
  * only `start --queue`: a worker steps the thread, and `uwf wait` waits for it.
  */
 export async function runCommand(
@@ -28,5 +31,51 @@ export async function runCommand(
   }
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
-  return stepCommand({ thread, all: true, agent: options.agent, timeout: options.timeout }, context);
+  const step = { thread, all: true, agent: options.agent, timeout: options.timeout };
+  return playRecordedAnswers(await stepCommand(step, context), step, context);
+}
+
+const SCRIPTED_PREFIX = "scripted:";
+
+/**
+ * With `--agent scripted:FILE`, a suspension whose next scenario entry records the answer that resumed it
+ * (`answer:`, as `uwf scenario export` writes it and the examples' scenarios note it) is resumed with that
+ * answer, as the recorded thread was, and the run goes on: one command plays the whole thread. So is an
+ * end the recorded thread was continued from (`resume -p` of an ended thread), with the recorded prompt.
+ * The steps of every round are reported together. Without a recorded answer the run stops as any other does.
+ */
+async function playRecordedAnswers(
+  first: Awaited<ReturnType<typeof stepCommand>>,
+  step: StepCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<RunResult>> {
+  const scenario = resolveAgentFlag(step.agent, context.cwd);
+  if (scenario === undefined || !scenario.startsWith(SCRIPTED_PREFIX)) return first;
+  let outcome = first;
+  const steps = [...first.result.steps];
+  while (
+    outcome.error === undefined &&
+    (outcome.result.suspension !== undefined || outcome.result.status === "ended")
+  ) {
+    const record = await (await context.openStore()).refs.getThread(step.thread);
+    if (record === null || (record.status !== "suspended" && record.status !== "ended")) break;
+    const answer = await loadRecordedAnswer({
+      scenario: scenario.slice(SCRIPTED_PREFIX.length),
+      baseDir: context.cwd,
+      stepIndex: record.stepCount,
+    });
+    // An ended thread is continued with a prompt, never with a typed answer's fields.
+    if (answer === null || (record.status === "ended" && !("text" in answer))) break;
+    context.note(`resuming with the answer the scenario records for step ${record.stepCount + 1}`);
+    outcome = await stepCommand(
+      "text" in answer
+        ? { ...step, resumeAnswer: answer.text }
+        : { ...step, resumeTypedAnswer: JSON.stringify(answer.fields) },
+      context,
+    );
+    steps.push(...outcome.result.steps);
+  }
+  if (outcome === first) return first;
+  outcome.result.steps = steps;
+  return outcome;
 }

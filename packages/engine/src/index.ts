@@ -98,6 +98,13 @@ export {
   recoverThreads,
 } from "./repair/recover-threads.ts";
 export {
+  type LoadReplayWorkflowOptions,
+  loadReplayWorkflow,
+  type ReplayWorkflow,
+} from "./replay/load-replay-workflow.ts";
+export { replayThread } from "./replay/replay-thread.ts";
+export { type ReplayThreadsOptions, replayThreads } from "./replay/replay-threads.ts";
+export {
   buildSchedule,
   COMMAND_FIELD_NAMES,
   nextFireAfter,

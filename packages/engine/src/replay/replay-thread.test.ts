@@ -1,0 +1,187 @@
+import { afterEach, describe, expect, it } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ThreadRecord } from "@uwf/protocol";
+import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
+import { stepUntilDone } from "../step/step-until-done.ts";
+import { loadReplayWorkflow } from "./load-replay-workflow.ts";
+import { replayThreads } from "./replay-threads.ts";
+
+const REVIEW_LIST = join(FIXTURES, "replay/review-list.yaml");
+const TRIAGE_MAP = join(FIXTURES, "replay/triage-map.yaml");
+const scripted = (workflow: string) => `scripted:${workflow.replace(/\.yaml$/, ".scenario.yaml")}`;
+
+let kit: EngineTestKit;
+afterEach(() => kit.cleanup());
+
+/** A thread of `workflow` run to its end by its scenario. */
+async function finishedThread(workflow: string): Promise<ThreadRecord> {
+  const started = await kit.startThread({ workflow, prompt: "The app crashes on start" });
+  const done = await stepUntilDone({
+    ...kit.stepOptions(started.id, { defaultAgent: scripted(workflow) }),
+    maxSteps: Number.POSITIVE_INFINITY,
+  });
+  if (done.error !== undefined) throw done.error;
+  return done.record;
+}
+
+let copies = 0;
+/** A copy of `workflow` with each `[from, to]` replaced (each must be there), in a folder of its own so it keeps its name. */
+function editedCopy(workflow: string, ...edits: Array<[string, string]>): string {
+  let text = readFileSync(workflow, "utf8");
+  for (const [from, to] of edits) {
+    if (!text.includes(from)) throw new Error(`the fixture has no ${JSON.stringify(from)}`);
+    text = text.replace(from, to);
+  }
+  copies += 1;
+  const folder = join(kit.home, `copy-${copies}`);
+  mkdirSync(folder);
+  const file = join(folder, workflow.split("/").at(-1) as string);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function objectCount(): Promise<number> {
+  let count = 0;
+  for await (const _ of kit.store.objects.list()) count += 1;
+  return count;
+}
+
+async function replay(record: ThreadRecord, workflow: string) {
+  const target = await loadReplayWorkflow({ store: kit.store, reference: workflow, cwd: kit.home, home: kit.home });
+  const result = await replayThreads({ store: kit.store, target, threads: [record.id] });
+  const [thread] = result.threads;
+  if (thread === undefined) throw new Error("no thread replayed");
+  return thread;
+}
+
+describe("replayThread, ordered transitions with JSONata conditions", () => {
+  it("replays a thread through its own workflow identically, writing nothing", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(REVIEW_LIST);
+    const before = await objectCount();
+    const thread = await replay(record, REVIEW_LIST);
+    expect(thread).toMatchObject({ result: "identical", steps: 4, replayed: 4, divergence: null, notReplayed: null });
+    expect(await objectCount()).toBe(before);
+  });
+
+  it("names the field a required field added to the schema refuses", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(REVIEW_LIST);
+    const edited = editedCopy(
+      REVIEW_LIST,
+      ["summary: { type: string }", "summary: { type: string }\n        files: { type: array }"],
+      ["required: [summary]", "required: [summary, files]"],
+    );
+    const thread = await replay(record, edited);
+    expect(thread.result).toBe("diverged");
+    expect(thread.divergence).toMatchObject({ kind: "reply-refused", step: 1, role: "writer", field: "files" });
+    expect(thread.divergence?.address).toBe((await kit.stepAddresses(record))[0] as string);
+  });
+
+  it("reports a changed condition as the old and the new role", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(REVIEW_LIST);
+    const edited = editedCopy(REVIEW_LIST, ["approved = false", "approved = true"]);
+    const thread = await replay(record, edited);
+    expect(thread.divergence).toMatchObject({
+      kind: "route-changed",
+      step: 2,
+      role: "reviewer",
+      expected: "writer",
+      actual: "$END",
+    });
+    expect(thread.replayed).toBe(1);
+  });
+
+  it("reports a role the new workflow no longer has at the step that played it", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(REVIEW_LIST);
+    const edited = editedCopy(
+      REVIEW_LIST,
+      ["  reviewer:\n    goal: Review the change.", "  critic:\n    goal: Review the change."],
+      ["{ role: reviewer,", "{ role: critic,"],
+      ["  reviewer:\n    - { role: writer", "  critic:\n    - { role: writer"],
+    );
+    const thread = await replay(record, edited);
+    expect(thread.divergence).toMatchObject({ kind: "role-missing", step: 2, role: "reviewer", expected: "reviewer" });
+  });
+
+  it("reports an edge prompt that no longer renders", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(REVIEW_LIST);
+    const edited = editedCopy(
+      REVIEW_LIST,
+      ["summary: { type: string }", "summary: { type: string }\n        files: { type: string }"],
+      // A field the reply leaves out renders empty: a prompt of nothing else renders empty, which a step refuses.
+      ["Review the change: {{ summary }}", "{{ files }}"],
+    );
+    const thread = await replay(record, edited);
+    expect(thread.divergence).toMatchObject({ kind: "prompt-failed", step: 1, role: "writer", actual: "reviewer" });
+    expect(thread.divergence?.reason).toContain("files");
+  });
+});
+
+describe("replayThread, $status-keyed maps with per-status oneOf outputs and Liquid prompts", () => {
+  it("replays identically through the same workflow", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(TRIAGE_MAP);
+    expect(record.status).toBe("ended");
+    const thread = await replay(record, TRIAGE_MAP);
+    expect(thread).toMatchObject({ result: "identical", steps: 4, replayed: 4 });
+  });
+
+  it("refuses a reply whose oneOf branch now requires a field", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(TRIAGE_MAP);
+    const edited = editedCopy(
+      TRIAGE_MAP,
+      [
+        "severity: { type: string, enum: [low, high] }",
+        "severity: { type: string, enum: [low, high] }\n            component: { type: string }",
+      ],
+      ["required: [$status, severity]", "required: [$status, severity, component]"],
+    );
+    const thread = await replay(record, edited);
+    expect(thread.divergence).toMatchObject({ kind: "reply-refused", step: 1, role: "triager", field: "component" });
+  });
+
+  it("reports a status edge that now leads elsewhere, including the last step's route to $END", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(TRIAGE_MAP);
+    const middle = await replay(
+      record,
+      editedCopy(TRIAGE_MAP, ["wontfix: { role: triager,", "wontfix: { role: answerer,"]),
+    );
+    expect(middle.divergence).toMatchObject({
+      kind: "route-changed",
+      step: 2,
+      expected: "triager",
+      actual: "answerer",
+    });
+
+    const last = await replay(
+      record,
+      editedCopy(TRIAGE_MAP, [
+        'answered: { role: $END, prompt: "Answered." }',
+        'answered: { role: triager, prompt: "Again." }',
+      ]),
+    );
+    expect(last.divergence).toMatchObject({ kind: "route-changed", step: 4, expected: "$END", actual: "triager" });
+  });
+
+  it("reports a Liquid prompt that needs a field the reply does not set", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(TRIAGE_MAP);
+    const edited = editedCopy(
+      TRIAGE_MAP,
+      ["topic: { type: string }", "topic: { type: string }\n            area: { type: string }"],
+      [
+        '"Answer the question about {{ topic | upcase }}."',
+        '"{% if area %}Answer about {{ topic }} in {{ area }}.{% endif %}"',
+      ],
+    );
+    const thread = await replay(record, edited);
+    expect(thread.divergence).toMatchObject({ kind: "prompt-failed", step: 3, role: "triager", actual: "answerer" });
+  });
+});

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ThreadRecord } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
+import { stepThread } from "../step/step-thread.ts";
 import { stepUntilDone } from "../step/step-until-done.ts";
 import { loadReplayWorkflow } from "./load-replay-workflow.ts";
 import { replayThreads } from "./replay-threads.ts";
@@ -183,5 +184,181 @@ describe("replayThread, $status-keyed maps with per-status oneOf outputs and Liq
     );
     const thread = await replay(record, edited);
     expect(thread.divergence).toMatchObject({ kind: "prompt-failed", step: 3, role: "triager", actual: "answerer" });
+  });
+});
+
+const APPROVAL = `name: approval
+description: A gate that asks a person, and routes on the typed answer
+roles:
+  gate:
+    goal: Ask whether to deploy, then pass the decision on.
+    ask:
+      type: object
+      properties:
+        question: { type: string }
+      required: [question]
+    answer: approval
+  deployer:
+    goal: Deploy.
+  stopper:
+    goal: Say why nothing was deployed.
+conditions:
+  approved:
+    description: The person approved
+    expression: "steps[-1].answer.approved = true"
+graph:
+  $START:
+    - { role: gate, prompt: "Ask whether to deploy." }
+  gate:
+    - { role: deployer, condition: approved, prompt: "Deploy. The person said: {{ answer.comment }}" }
+    - { role: stopper, prompt: "The person said no." }
+  deployer:
+    - { role: $END }
+  stopper:
+    - { role: $END }
+`;
+
+const REOPEN = `name: reopen
+description: A thread continued after it ends
+roles:
+  worker:
+    goal: Do the work.
+    frontmatter:
+      type: object
+      properties:
+        result: { type: string }
+      required: [result]
+graph:
+  $START:
+    new: { role: worker, prompt: "Do the task." }
+    resume: { role: worker, prompt: "Continue where you left off." }
+  worker:
+    - { role: $END, prompt: "Finished." }
+`;
+
+/** Writes a workflow into a folder of its own under the kit's home and returns its file. */
+function workflowFile(text: string, edits: Array<[string, string]> = []): string {
+  copies += 1;
+  const folder = join(kit.home, `workflow-${copies}`);
+  mkdirSync(folder);
+  const name = /^name: (\S+)/.exec(text)?.[1] as string;
+  let edited = text;
+  for (const [from, to] of edits) {
+    if (!edited.includes(from)) throw new Error(`the workflow has no ${JSON.stringify(from)}`);
+    edited = edited.replace(from, to);
+  }
+  const file = join(folder, `${name}.yaml`);
+  writeFileSync(file, edited);
+  return file;
+}
+
+describe("replayThread, suspensions, answers and resumes", () => {
+  it("replays a suspension and its typed answer, which the conditions read, and refuses an answer the new schema refuses", async () => {
+    kit = createEngineTestKit();
+    const approval = workflowFile(APPROVAL);
+    const agent = kit.scriptedAgent([
+      { role: "gate", output: { $status: "$SUSPEND", reason: "Deploy?", question: "Deploy v2 now?" } },
+      { role: "gate", output: { $status: "decided" } },
+      { role: "deployer", output: {}, body: "Deployed." },
+    ]);
+    const started = await kit.startThread({ workflow: approval });
+    const options = kit.stepOptions(started.id, { defaultAgent: agent });
+    const suspended = await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
+    expect(suspended.record.status).toBe("suspended");
+    // A suspended thread replays identically: its last reply leads nowhere yet.
+    expect(await replay(suspended.record, approval)).toMatchObject({ result: "identical", steps: 1 });
+
+    await stepThread({ ...options, resume: { typedAnswer: { approved: true, comment: "ship it" } } });
+    const done = await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
+    expect(done.record.status).toBe("ended");
+    expect(await replay(done.record, approval)).toMatchObject({ result: "identical", steps: 3, replayed: 3 });
+
+    const stricter = workflowFile(APPROVAL, [
+      [
+        "    answer: approval",
+        "    answer:\n      type: object\n      properties:\n        approved: { type: boolean }\n        ticket: { type: string }\n      required: [approved, ticket]",
+      ],
+    ]);
+    expect((await replay(done.record, stricter)).divergence).toMatchObject({
+      kind: "answer-refused",
+      step: 2,
+      role: "gate",
+      field: "ticket",
+    });
+
+    // The answer is history: a condition that reads it differently routes the answer's step elsewhere.
+    const inverted = workflowFile(APPROVAL, [["answer.approved = true", "answer.approved = false"]]);
+    expect((await replay(done.record, inverted)).divergence).toMatchObject({
+      kind: "route-changed",
+      step: 2,
+      expected: "deployer",
+      actual: "stopper",
+    });
+  });
+
+  it("follows a thread continued after it ended through $START's resume edge", async () => {
+    kit = createEngineTestKit();
+    const reopen = workflowFile(REOPEN);
+    const agent = kit.scriptedAgent([
+      { role: "worker", output: { result: "first" } },
+      { role: "worker", output: { result: "second" } },
+    ]);
+    const started = await kit.startThread({ workflow: reopen });
+    const options = kit.stepOptions(started.id, { defaultAgent: agent });
+    await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
+    const resumed = await stepThread({ ...options, resume: { answer: "Now do more." } });
+    expect(resumed.record).toMatchObject({ status: "ended", stepCount: 2 });
+    expect(await replay(resumed.record, reopen)).toMatchObject({ result: "identical", steps: 2, replayed: 2 });
+
+    const noResume = workflowFile(REOPEN, [
+      ['    resume: { role: worker, prompt: "Continue where you left off." }\n', ""],
+    ]);
+    expect((await replay(resumed.record, noResume)).divergence).toMatchObject({ kind: "no-route", step: 1 });
+  });
+});
+
+describe("replayThread, fan-outs", () => {
+  const REVIEW = join(FIXTURES, "review-fan-out.yaml");
+  const REVIEW_AGENT = `scripted:${join(FIXTURES, "review-fan-out.scenario.yaml")}`;
+
+  it("checks a fan-out up to its join role and reports its branches and join as not replayed", async () => {
+    kit = createEngineTestKit();
+    const started = await kit.startThread({ workflow: REVIEW });
+    const done = await stepUntilDone({
+      ...kit.stepOptions(started.id, { defaultAgent: REVIEW_AGENT }),
+      maxSteps: Number.POSITIVE_INFINITY,
+    });
+    expect(done.record).toMatchObject({ status: "ended", stepCount: 2 });
+    const thread = await replay(done.record, REVIEW);
+    expect(thread).toMatchObject({ result: "identical", replayed: 1, notReplayed: { fromStep: 2 } });
+    expect(thread.notReplayed?.reason).toContain("not replayed");
+
+    // A new join role, merger, which hands over to the synthesizer.
+    const otherJoin = editedCopy(
+      REVIEW,
+      ["    role: synthesizer\n        policy: all", "    role: merger\n        policy: all"],
+      [
+        "  synthesizer:\n    goal: Merge the reviews.",
+        "  merger:\n    goal: Merge.\n  synthesizer:\n    goal: Merge the reviews.",
+      ],
+      [
+        "  synthesizer:\n    merged:",
+        "  merger:\n    - { role: synthesizer, prompt: Go on. }\n  synthesizer:\n    merged:",
+      ],
+    );
+    expect((await replay(done.record, otherJoin)).divergence).toMatchObject({
+      kind: "route-changed",
+      step: 1,
+      expected: "synthesizer",
+      actual: "merger",
+    });
+
+    const [branch] = await kit.store.refs.listBranches(done.record.id);
+    const branchRecord = await kit.store.refs.getThread(branch?.thread as string);
+    expect(await replay(branchRecord as ThreadRecord, REVIEW)).toMatchObject({
+      result: "identical",
+      replayed: 0,
+      notReplayed: { fromStep: 1 },
+    });
   });
 });

@@ -17,7 +17,9 @@ export function formatReplay(result: ReplayResult, color: boolean): string {
 function formatThreadLine(thread: ReplayedThread, paint: Palette): string {
   const id = paint.cyan(thread.thread);
   if (thread.divergence !== null) return `${id} ${paint.red("diverged ")} ${describeDivergence(thread.divergence)}`;
-  const steps = `${thread.steps} step${thread.steps === 1 ? "" : "s"}`;
+  const branches =
+    thread.branches === 0 ? "" : ` (${thread.branches} branch thread${thread.branches === 1 ? "" : "s"} not replayed)`;
+  const steps = `${thread.steps} step${thread.steps === 1 ? "" : "s"}${branches}`;
   if (thread.notReplayed === null) return `${id} ${paint.green("identical")} ${steps}`;
   const { fromStep, reason } = thread.notReplayed;
   const checked = fromStep <= 1 ? "nothing replayed" : `steps 1-${fromStep - 1} of ${thread.steps}`;

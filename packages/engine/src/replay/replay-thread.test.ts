@@ -321,7 +321,7 @@ describe("replayThread, fan-outs", () => {
   const REVIEW = join(FIXTURES, "review-fan-out.yaml");
   const REVIEW_AGENT = `scripted:${join(FIXTURES, "review-fan-out.scenario.yaml")}`;
 
-  it("checks a fan-out up to its join role and reports its branches and join as not replayed", async () => {
+  it("checks a fan-out's join role and join prompt, routes the join's reply with the branches it joined, and counts the branches not replayed", async () => {
     kit = createEngineTestKit();
     const started = await kit.startThread({ workflow: REVIEW });
     const done = await stepUntilDone({
@@ -330,8 +330,37 @@ describe("replayThread, fan-outs", () => {
     });
     expect(done.record).toMatchObject({ status: "ended", stepCount: 2 });
     const thread = await replay(done.record, REVIEW);
-    expect(thread).toMatchObject({ result: "identical", replayed: 1, notReplayed: { fromStep: 2 } });
-    expect(thread.notReplayed?.reason).toContain("not replayed");
+    expect(thread).toMatchObject({ result: "identical", replayed: 2, branches: 3, notReplayed: null });
+
+    // The join's conditions read `branches` as the join saw them.
+    const picky = editedCopy(
+      REVIEW,
+      ["  reviewer:\n    goal:", "  auditor:\n    goal: Audit.\n  reviewer:\n    goal:"],
+      [
+        "  synthesizer:\n    merged: { role: $END, prompt: Done. }",
+        "  synthesizer:\n    - { role: auditor, condition: fast, prompt: Audit. }\n    - { role: $END, prompt: Done. }\n  auditor:\n    - { role: $END }",
+      ],
+      ["graph:", "conditions:\n  fast:\n    expression: \"branches.speed.output.verdict = 'fast'\"\ngraph:"],
+    );
+    expect((await replay(done.record, picky)).divergence).toMatchObject({
+      kind: "route-changed",
+      step: 2,
+      role: "synthesizer",
+      expected: "$END",
+      actual: "auditor",
+    });
+
+    // A join prompt that needs what no branch reported no longer renders.
+    const brokenJoin = editedCopy(REVIEW, [
+      "{{ pair[1].output.verdict }}",
+      "{{ pair[1].output.verdict.first.name | upcase }}",
+    ]);
+    expect((await replay(done.record, brokenJoin)).divergence).toMatchObject({
+      kind: "prompt-failed",
+      step: 1,
+      role: "planner",
+      actual: "synthesizer",
+    });
 
     // A new join role, merger, which hands over to the synthesizer.
     const otherJoin = editedCopy(

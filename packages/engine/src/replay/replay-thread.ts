@@ -2,10 +2,13 @@ import { safeExtractFrontmatter } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import {
   END,
+  type JoinedBranchesNode,
+  type OutputNode,
   type ReplayDivergence,
   type ReplayedThread,
   START,
   SUSPEND,
+  type TextNode,
   type ThreadRecord,
   type WorkflowNode,
 } from "@uwf/protocol";
@@ -20,6 +23,7 @@ import {
   type ModeratorMode,
   type ModeratorStep,
   pickNextRole,
+  renderJoinPrompt,
 } from "@uwf/workflow";
 import { checkAnswer } from "../answers/check-answer.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
@@ -65,14 +69,15 @@ export async function replayThread(
   };
   if (record.branchOf !== undefined) {
     const reason = `a branch of thread ${record.branchOf.thread}: branches are not replayed`;
-    return { ...base, replayed: 0, result: "identical", divergence: null, notReplayed: { fromStep: 1, reason } };
+    const notReplayed = { fromStep: 1, reason };
+    return { ...base, replayed: 0, branches: 0, result: "identical", divergence: null, notReplayed };
   }
   const chain = await readChain(store, record.head, { thread: record });
   const history = new ThreadHistory(store.objects, chain);
   const steps = await history.stepsFrom(0);
   const replay = new StepReplay({ store, record, chain, history, steps }, target);
   const outcome = await replay.run();
-  const found = { ...base, steps: steps.length, replayed: outcome.replayed };
+  const found = { ...base, steps: steps.length, replayed: outcome.replayed, branches: replay.branchesNotReplayed };
   if (outcome.finding.kind === "diverged") {
     return { ...found, result: "diverged", divergence: outcome.finding.divergence, notReplayed: null };
   }
@@ -94,6 +99,10 @@ class StepReplay {
   /** The replayed steps so far: each recorded step with its fields as the new schema keeps them. */
   private readonly replayed: ModeratorStep[] = [];
   private recordedWorkflow: CompiledWorkflow | null = null;
+  /** The branches each join step joined, by the join step's index: its reply's conditions read them. */
+  private readonly joinBranches = new Map<number, unknown>();
+  /** Branch threads joined on this thread's chain, whose own steps are not replayed. */
+  branchesNotReplayed = 0;
 
   private readonly store: Store;
   private readonly record: ThreadRecord;
@@ -168,7 +177,7 @@ class StepReplay {
     const nextMissing = next === undefined ? null : this.missingRole(next);
     if (nextMissing !== null) return nextMissing;
     if (node.fanOut !== undefined) return this.replayFanOut(step, index, at);
-    const routed = await this.route("continue", this.replayed);
+    const routed = await this.route("continue", this.replayed, this.joinBranches.get(index));
     if ("decision" in routed && routed.decision.fanOut !== undefined) {
       const join = routed.decision.role;
       const reason = `role ${step.role}'s reply now fans out to branches joined by role ${join}; the thread did not fan out`;
@@ -200,11 +209,40 @@ class StepReplay {
       const reason = `the reply now goes to role ${joinRole} directly; it fanned out to branches joined by ${joinRole}`;
       return diverged({ ...at, kind: "route-changed", field: null, expected: joinRole, actual: joinRole, reason });
     }
-    return {
-      kind: "stop",
-      fromStep: index + 2,
-      reason: `step ${step.number} fans out: its branches, the join (role ${joinRole}) and the steps after are not replayed`,
-    };
+    const join = this.steps[index + 1];
+    const joined = join === undefined ? undefined : (await this.history.node(index + 1)).joined;
+    // The thread still waits for its branches (or its join was never recorded): nothing more to follow.
+    if (join === undefined) return { kind: "next" };
+    if (joined === undefined || !("decision" in routed) || routed.decision.fanOut === undefined) {
+      return {
+        kind: "stop",
+        fromStep: index + 2,
+        reason: `step ${step.number} fans out and no join is recorded after it: the steps from ${index + 2} are not replayed`,
+      };
+    }
+    // The join sees its branches as recorded: their results are the join step's `branches/1` node.
+    const branches = await readJoinedBranches(this.store, joined, plan?.kind ?? "parallel");
+    this.branchesNotReplayed += branches.count;
+    this.joinBranches.set(index + 1, branches.value);
+    try {
+      await renderJoinPrompt({
+        compiled: this.target.compiled,
+        from: step.role,
+        edge: routed.decision.fanOut.edge,
+        history: this.view(this.replayed),
+        branches: branches.value,
+      });
+    } catch (error) {
+      if (!(error instanceof EdgePromptError)) throw error;
+      // A join prompt that renders empty is allowed: the join role reads the branches' results after it.
+      if (!String(error.data.reason ?? "").startsWith("rendered empty")) {
+        const fields = this.replayed.at(-1)?.output ?? {};
+        const reason = describeRoutingProblem(error, { workflow: this.target.workflow, fields }) ?? error.message;
+        const field = fieldOf(reason);
+        return diverged({ ...at, kind: "prompt-failed", field, expected: joinRole, actual: joinRole, reason });
+      }
+    }
+    return { kind: "next" };
   }
 
   /** A `role-missing` divergence at the step when the new workflow has no role of its name; null when it has. */
@@ -246,8 +284,9 @@ class StepReplay {
   }
 
   /** The new moderator's pick from the replayed history; routing errors are kept as the result. */
-  private async route(mode: ModeratorMode, steps: readonly ModeratorStep[]): Promise<Routed> {
-    return routeThrough(this.target.compiled, this.view(steps), mode);
+  private async route(mode: ModeratorMode, steps: readonly ModeratorStep[], branches?: unknown): Promise<Routed> {
+    const view = this.view(steps);
+    return routeThrough(this.target.compiled, branches === undefined ? view : { ...view, branches }, mode);
   }
 
   /** Where step `index`'s reply led under the thread's own workflow: read only when the new route differs. */
@@ -337,4 +376,31 @@ function orNext(finding: StepFinding | null): StepFinding {
 /** `missing required field "approved"`, `field "score": expected …` → the field's name. */
 function fieldOf(problem: string): string | null {
   return /field "([^"]*)"/.exec(problem)?.[1] ?? null;
+}
+
+/**
+ * `branches` as a join step's prompt and conditions saw it, from its `branches/1` node: each branch's
+ * status, outcome, error, usage and last reply (by key for `parallel`, in item order for `foreach`).
+ */
+async function readJoinedBranches(
+  store: Store,
+  address: string,
+  kind: "parallel" | "foreach",
+): Promise<{ value: unknown; count: number }> {
+  const node = storedNodeAs<JoinedBranchesNode>("branches/1", address, await store.objects.get(address));
+  const values = [];
+  for (const result of node.results) {
+    const output =
+      result.output === null
+        ? {}
+        : storedNodeAs<OutputNode>("output/1", result.output, await store.objects.get(result.output)).fields;
+    const body =
+      result.body === null
+        ? ""
+        : storedNodeAs<TextNode>("text/1", result.body, await store.objects.get(result.body)).text;
+    const { key, thread, status, outcome, error, usage } = result;
+    values.push({ key, thread, status, outcome, output, body, error, usage });
+  }
+  const value = kind === "foreach" ? values : Object.fromEntries(values.map((branch) => [branch.key, branch]));
+  return { value, count: node.results.length };
 }

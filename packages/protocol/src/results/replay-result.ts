@@ -43,7 +43,7 @@ export const replayDivergenceSchema = z
   .strict();
 export type ReplayDivergence = z.infer<typeof replayDivergenceSchema>;
 
-/** Steps the replay did not check, and why (a fan-out's branches and join). */
+/** Steps the replay did not check, and why (a branch thread named on its own; a fan-out with no join recorded after it). */
 export const replayNotReplayedSchema = z
   .object({
     /** The first step not checked. */
@@ -65,6 +65,8 @@ export const replayedThreadSchema = z
     steps: z.number().int().nonnegative(),
     /** The steps whose reply and route were checked before the first divergence (or all that could be). */
     replayed: z.number().int().nonnegative(),
+    /** Branch threads joined on this thread's chain: their joins are replayed (with the results recorded), their own steps are not. */
+    branches: z.number().int().nonnegative(),
     result: z.enum(["identical", "diverged"]),
     divergence: replayDivergenceSchema.nullable(),
     notReplayed: replayNotReplayedSchema.nullable(),

@@ -332,6 +332,14 @@ describe("replayThread, fan-outs", () => {
     const thread = await replay(done.record, REVIEW);
     expect(thread).toMatchObject({ result: "identical", replayed: 2, branches: 3, notReplayed: null });
 
+    const fewer = editedCopy(REVIEW, [
+      '        style: { role: reviewer, prompt: "Review {{ plan }} for style" }\n',
+      "",
+    ]);
+    const narrowed = await replay(done.record, fewer);
+    expect(narrowed.divergence).toMatchObject({ kind: "route-changed", step: 1, expected: "synthesizer" });
+    expect(narrowed.divergence?.reason).toContain("now fans out to branches security, speed");
+
     // The join's conditions read `branches` as the join saw them.
     const picky = editedCopy(
       REVIEW,

@@ -2,13 +2,10 @@ import { safeExtractFrontmatter } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import {
   END,
-  type JoinedBranchesNode,
-  type OutputNode,
   type ReplayDivergence,
   type ReplayedThread,
   START,
   SUSPEND,
-  type TextNode,
   type ThreadRecord,
   type WorkflowNode,
 } from "@uwf/protocol";
@@ -18,11 +15,9 @@ import {
   compileWorkflow,
   EdgePromptError,
   formatFrontmatter,
-  type ModeratorDecision,
   type ModeratorHistory,
   type ModeratorMode,
   type ModeratorStep,
-  pickNextRole,
   renderJoinPrompt,
 } from "@uwf/workflow";
 import { checkAnswer } from "../answers/check-answer.ts";
@@ -32,12 +27,10 @@ import type { HistoryStep } from "../history/load-history.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
-import { isRoutingError } from "../routing/is-routing-error.ts";
 import { describeRoutingProblem } from "../routing/route-reply.ts";
 import type { ReplayWorkflow } from "./load-replay-workflow.ts";
-
-/** A route the moderator picked, or the routing error it threw instead. */
-type Routed = { decision: ModeratorDecision } | { error: unknown };
+import { readJoinedBranches } from "./read-joined-branches.ts";
+import { describeRoutingFailure, describeTarget, fieldOf, type Routed, routeThrough } from "./replay-route.ts";
 
 /** What the replay of one step found: nothing (go on), a divergence, or a point past which it cannot go. */
 type StepFinding =
@@ -52,8 +45,9 @@ type StepFinding =
  * a recorded typed answer the new role's `answer:`, and the new moderator, run on the replayed history
  * (the fields as the new schema keeps them), must pick the role that came next — or, after the last
  * step, lead where the thread stands (`$END` for an ended thread, its next role otherwise), rendering
- * each edge prompt as a step would. The first step that does not is the divergence. A fan-out is
- * checked up to its join's role; its branches and the steps after are reported as not replayed.
+ * each edge prompt as a step would. The first step that does not is the divergence. A fan-out must fan
+ * out again to the same branches and join role; the join's prompt and its reply's route see the branches'
+ * recorded results. The branch threads' own steps are not replayed: they are counted.
  */
 export async function replayThread(
   store: Store,
@@ -209,6 +203,13 @@ class StepReplay {
       const reason = `the reply now goes to role ${joinRole} directly; it fanned out to branches joined by ${joinRole}`;
       return diverged({ ...at, kind: "route-changed", field: null, expected: joinRole, actual: joinRole, reason });
     }
+    // The same join over other branches is another fan-out: the join would see other results.
+    const planned = "decision" in routed ? (routed.decision.fanOut?.branches.map(({ key }) => key) ?? []) : [];
+    const recordedKeys = plan?.branches.map(({ key }) => key) ?? [];
+    if (planned.join("\n") !== recordedKeys.join("\n")) {
+      const reason = `the reply now fans out to branches ${planned.join(", ") || "(none)"}; it fanned out to ${recordedKeys.join(", ") || "(none)"}`;
+      return diverged({ ...at, kind: "route-changed", field: null, expected: joinRole, actual: joinRole, reason });
+    }
     const join = this.steps[index + 1];
     const joined = join === undefined ? undefined : (await this.history.node(index + 1)).joined;
     // The thread still waits for its branches (or its join was never recorded): nothing more to follow.
@@ -329,37 +330,6 @@ class StepReplay {
 
 type At = Pick<ReplayDivergence, "step" | "address" | "role">;
 
-async function routeThrough(
-  compiled: CompiledWorkflow,
-  history: ModeratorHistory,
-  mode: ModeratorMode,
-): Promise<Routed> {
-  try {
-    return { decision: await pickNextRole(compiled, history, { mode }) };
-  } catch (error) {
-    if (!isRoutingError(error)) throw error;
-    return { error };
-  }
-}
-
-/** A routing error as a divergence: an edge prompt that does not render, or no edge (or condition) that holds. */
-function describeRoutingFailure(
-  error: unknown,
-  expected: string,
-  described: string | null,
-): Omit<ReplayDivergence, "step" | "address" | "role"> {
-  const reason = described ?? (error as Error).message;
-  if (error instanceof EdgePromptError) {
-    const { to } = error.data as { to: string };
-    return { kind: "prompt-failed", field: fieldOf(reason), expected, actual: to, reason };
-  }
-  return { kind: "no-route", field: null, expected, actual: null, reason };
-}
-
-function describeTarget(role: string): string {
-  return role === END ? "$END" : `role ${role}`;
-}
-
 function toModeratorStep(step: HistoryStep): ModeratorStep {
   const { role, output, body, agent, startedAt, completedAt, answer } = step;
   return { role, output, body, agent, startedAt, completedAt, ...(answer === undefined ? {} : { answer }) };
@@ -371,36 +341,4 @@ function diverged(divergence: ReplayDivergence): StepFinding {
 
 function orNext(finding: StepFinding | null): StepFinding {
   return finding ?? { kind: "next" };
-}
-
-/** `missing required field "approved"`, `field "score": expected …` → the field's name. */
-function fieldOf(problem: string): string | null {
-  return /field "([^"]*)"/.exec(problem)?.[1] ?? null;
-}
-
-/**
- * `branches` as a join step's prompt and conditions saw it, from its `branches/1` node: each branch's
- * status, outcome, error, usage and last reply (by key for `parallel`, in item order for `foreach`).
- */
-async function readJoinedBranches(
-  store: Store,
-  address: string,
-  kind: "parallel" | "foreach",
-): Promise<{ value: unknown; count: number }> {
-  const node = storedNodeAs<JoinedBranchesNode>("branches/1", address, await store.objects.get(address));
-  const values = [];
-  for (const result of node.results) {
-    const output =
-      result.output === null
-        ? {}
-        : storedNodeAs<OutputNode>("output/1", result.output, await store.objects.get(result.output)).fields;
-    const body =
-      result.body === null
-        ? ""
-        : storedNodeAs<TextNode>("text/1", result.body, await store.objects.get(result.body)).text;
-    const { key, thread, status, outcome, error, usage } = result;
-    values.push({ key, thread, status, outcome, output, body, error, usage });
-  }
-  const value = kind === "foreach" ? values : Object.fromEntries(values.map((branch) => [branch.key, branch]));
-  return { value, count: node.results.length };
 }

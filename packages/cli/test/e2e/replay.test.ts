@@ -234,3 +234,13 @@ describe("uwf replay --forks-of", () => {
     expect(result.threads[1]?.divergence).toMatchObject({ kind: "role-missing", step: 1, role: "triager" });
   });
 });
+
+describe("uwf replay's help", () => {
+  it("shows its flags and examples, and the exit-codes topic says what exit 1 means for it", async () => {
+    const help = await temp.uwf(["replay", "--help"]);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("--workflow <file-or-name>");
+    expect(help.stdout).toContain("--forks-of <thread>");
+    expect((await temp.uwf(["help", "exit-codes"])).stdout).toContain("`replay`: a thread diverged");
+  });
+});

@@ -235,6 +235,27 @@ describe("uwf replay --forks-of", () => {
   });
 });
 
+describe("the CI job of docs/replay.md", () => {
+  // The job's own words: the last month's threads of a workflow, by `list --json` and jq, replayed from stdin.
+  it.skipIf(Bun.which("jq") === null)(
+    "replays the last month's threads of a workflow through the edited file",
+    async () => {
+      const threads = [await ranThread(REVIEW_LIST), await ranThread(REVIEW_LIST)];
+      const edited = editedCopy(REVIEW_LIST, ["approved = false", "approved = true"]);
+      const job = await temp.shell(`set -eu
+since=$(date -u -d '30 days ago' +%Y-%m-%dT%H:%M:%SZ)
+$UWF list --workflow review-list --limit 0 --json \\
+  | jq -r --arg since "$since" '.threads[] | select(.createdAt >= $since) | .id' > threads.txt
+$UWF replay - --workflow ${edited} < threads.txt`);
+      expect(job.exitCode).toBe(1);
+      const lines = job.stdout.trim().split("\n");
+      for (const thread of threads) expect(lines.find((line) => line.startsWith(thread))).toContain("route-changed");
+      expect(lines.at(-1)).toContain("2 threads replayed through review-list");
+      expect((await temp.shell(`$UWF replay - --workflow ${REVIEW_LIST} < threads.txt`)).exitCode).toBe(0);
+    },
+  );
+});
+
 describe("uwf replay's help", () => {
   it("shows its flags and examples, and the exit-codes topic says what exit 1 means for it", async () => {
     const help = await temp.uwf(["replay", "--help"]);

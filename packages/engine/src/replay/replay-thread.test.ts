@@ -5,6 +5,7 @@ import type { ThreadRecord } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import { stepThread } from "../step/step-thread.ts";
 import { stepUntilDone } from "../step/step-until-done.ts";
+import { expireDueSuspensions } from "../suspensions/expire-due-suspensions.ts";
 import { loadReplayWorkflow } from "./load-replay-workflow.ts";
 import { replayThreads } from "./replay-threads.ts";
 
@@ -314,6 +315,54 @@ describe("replayThread, suspensions, answers and resumes", () => {
       ['    resume: { role: worker, prompt: "Continue where you left off." }\n', ""],
     ]);
     expect((await replay(resumed.record, noResume)).divergence).toMatchObject({ kind: "no-route", step: 1 });
+  });
+});
+
+describe("replayThread, a suspension that timed out", () => {
+  const GATE = `name: gate
+roles:
+  asker: { goal: Ask., suspendTimeout: 200ms }
+  closer: { goal: Close. }
+graph:
+  $START: [{ role: asker, prompt: "Ask." }]
+  asker:
+    done: { role: $END }
+    $timeout: { role: closer, prompt: "Nobody answered." }
+  closer:
+    - { role: $END }
+`;
+
+  it("takes uwf's timeout step as recorded and routes it by the new $timeout edges", async () => {
+    kit = createEngineTestKit();
+    const gate = workflowFile(GATE);
+    const agent = kit.scriptedAgent([
+      { role: "asker", output: { $status: "$SUSPEND", reason: "Which colour?" } },
+      // Step 2 is uwf's own timeout record: the agent plays no part in it.
+      { role: "asker", output: { $status: "done" } },
+      { role: "closer", output: {}, body: "Closed." },
+    ]);
+    const started = await kit.startThread({ workflow: gate });
+    const options = kit.stepOptions(started.id, { defaultAgent: agent });
+    await stepThread(options);
+    await Bun.sleep(250);
+    await expireDueSuspensions({ store: kit.store, home: kit.home, host: "engine-test", now: kit.now });
+    const done = await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
+    expect(done.record).toMatchObject({ status: "ended", stepCount: 3 });
+    expect(await replay(done.record, gate)).toMatchObject({ result: "identical", replayed: 3 });
+
+    const elsewhere = workflowFile(GATE, [
+      [
+        '$timeout: { role: closer, prompt: "Nobody answered." }',
+        "$timeout: { role: $END }\n    again: { role: closer, prompt: Close. }",
+      ],
+    ]);
+    expect((await replay(done.record, elsewhere)).divergence).toMatchObject({
+      kind: "route-changed",
+      step: 2,
+      role: "asker",
+      expected: "closer",
+      actual: "$END",
+    });
   });
 });
 

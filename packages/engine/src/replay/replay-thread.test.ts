@@ -109,6 +109,18 @@ describe("replayThread, ordered transitions with JSONata conditions", () => {
     expect(thread.divergence).toMatchObject({ kind: "role-missing", step: 2, role: "reviewer", expected: "reviewer" });
   });
 
+  it("reports start inputs the new workflow's inputs: schema refuses, at step 0", async () => {
+    kit = createEngineTestKit();
+    const record = await finishedThread(REVIEW_LIST);
+    const edited = editedCopy(REVIEW_LIST, [
+      "roles:\n",
+      "inputs:\n  type: object\n  properties:\n    ticket: { type: string }\n  required: [ticket]\nroles:\n",
+    ]);
+    const thread = await replay(record, edited);
+    expect(thread.divergence).toMatchObject({ kind: "inputs-refused", step: 0, role: "$START", field: "ticket" });
+    expect(thread.divergence?.address).toBe(record.start);
+  });
+
   it("reports an edge prompt that no longer renders", async () => {
     kit = createEngineTestKit();
     const record = await finishedThread(REVIEW_LIST);

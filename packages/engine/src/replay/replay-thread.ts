@@ -15,10 +15,12 @@ import {
   compileWorkflow,
   EdgePromptError,
   formatFrontmatter,
+  InvalidInputsError,
   type ModeratorHistory,
   type ModeratorMode,
   type ModeratorStep,
   renderJoinPrompt,
+  validateStartInputs,
 } from "@uwf/workflow";
 import { checkAnswer } from "../answers/check-answer.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
@@ -95,6 +97,8 @@ class StepReplay {
   private recordedWorkflow: CompiledWorkflow | null = null;
   /** The branches each join step joined, by the join step's index: its reply's conditions read them. */
   private readonly joinBranches = new Map<number, unknown>();
+  /** The start inputs as the new workflow takes them (set by `run` before any route). */
+  private inputs: Record<string, unknown> = {};
   /** Branch threads joined on this thread's chain, whose own steps are not replayed. */
   branchesNotReplayed = 0;
 
@@ -118,8 +122,20 @@ class StepReplay {
     const first = this.steps[0];
     const missingFirst = first === undefined ? null : this.missingRole(first);
     if (missingFirst !== null) return { replayed: 0, finding: missingFirst };
-    const opening = await this.route("new", this.replayed);
     const start = { step: 0, address: this.chain.startAddress, role: START };
+    // The start inputs as the new workflow would take them (its defaults filled in): conditions and prompts read them.
+    try {
+      this.inputs = validateStartInputs(this.target.workflow, this.chain.start.inputs ?? {});
+    } catch (error) {
+      if (!(error instanceof InvalidInputsError)) throw error;
+      const reason = String(error.data.problem);
+      const field = /input "([^"]*)"/.exec(reason)?.[1] ?? null;
+      return {
+        replayed: 0,
+        finding: diverged({ ...start, kind: "inputs-refused", field, expected: null, actual: null, reason }),
+      };
+    }
+    const opening = await this.route("new", this.replayed);
     const expectedFirst = first?.role ?? this.standing();
     if (expectedFirst !== null) {
       const finding = this.compare(opening, expectedFirst, start);
@@ -300,14 +316,18 @@ class StepReplay {
       ),
     );
     const recorded = this.steps.slice(0, index + 1).map(toModeratorStep);
-    const routed = await routeThrough(this.recordedWorkflow, this.view(recorded), "continue");
+    const routed = await routeThrough(
+      this.recordedWorkflow,
+      this.view(recorded, this.chain.start.inputs ?? {}),
+      "continue",
+    );
     return "decision" in routed ? routed.decision.role : null;
   }
 
-  private view(steps: readonly ModeratorStep[]): ModeratorHistory {
+  private view(steps: readonly ModeratorStep[], inputs = this.inputs): ModeratorHistory {
     const { start } = this.chain;
     return {
-      start: { prompt: start.prompt, workflow: this.record.workflow, cwd: start.cwd, inputs: start.inputs ?? {} },
+      start: { prompt: start.prompt, workflow: this.record.workflow, cwd: start.cwd, inputs },
       thread: { id: this.record.id },
       steps,
     };

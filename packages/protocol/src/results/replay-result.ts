@@ -9,7 +9,8 @@ import { threadIdSchema, threadStatusSchema } from "../threads/thread-record.ts"
  * - `route-changed`: the new graph routes elsewhere (`expected` is what came next in the thread, `actual` the new pick);
  * - `role-missing`: the recorded role is not in the new workflow;
  * - `prompt-failed`: the edge the new graph takes cannot render its prompt;
- * - `no-route`: no edge of the new graph holds for the reply (or a condition fails to evaluate).
+ * - `no-route`: no edge of the new graph holds for the reply (or a condition fails to evaluate);
+ * - `inputs-refused`: the new workflow's `inputs:` schema refuses the thread's start inputs (step 0).
  */
 export const replayDivergenceKindSchema = z.enum([
   "reply-refused",
@@ -18,6 +19,7 @@ export const replayDivergenceKindSchema = z.enum([
   "role-missing",
   "prompt-failed",
   "no-route",
+  "inputs-refused",
 ]);
 export type ReplayDivergenceKind = z.infer<typeof replayDivergenceKindSchema>;
 

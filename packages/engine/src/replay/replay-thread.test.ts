@@ -299,6 +299,17 @@ describe("replayThread, suspensions, answers and resumes", () => {
       field: "ticket",
     });
 
+    const textOnly = workflowFile(APPROVAL, [
+      ["    answer: approval\n", ""],
+      ["The person said: {{ answer.comment }}", "The person approved."],
+      ["steps[-1].answer.approved = true", "true"],
+    ]);
+    const untyped = await replay(done.record, textOnly);
+    expect(untyped.divergence).toMatchObject({ kind: "answer-refused", step: 2, field: null });
+    expect(untyped.divergence?.reason).toBe(
+      "role gate declares no answer: schema, so it takes text; the recorded answer is typed",
+    );
+
     // The answer is history: a condition that reads it differently routes the answer's step elsewhere.
     const inverted = workflowFile(APPROVAL, [["answer.approved = true", "answer.approved = false"]]);
     expect((await replay(done.record, inverted)).divergence).toMatchObject({

@@ -290,7 +290,9 @@ class StepReplay {
     } catch (error) {
       if (!(error instanceof InvalidAnswerError)) throw error;
       const { field, problem } = error.data as { field: string | null; problem: string };
-      return { kind: "answer-refused", field, expected: null, actual: null, reason: problem };
+      // What `resume` would tell the person to type instead means nothing for an answer already recorded.
+      const reason = problem.replace(/: give it with -p TEXT$/, "; the recorded answer is typed");
+      return { kind: "answer-refused", field, expected: null, actual: null, reason };
     }
   }
 

@@ -410,7 +410,9 @@ describe("replayThread, fan-outs", () => {
     ]);
     const narrowed = await replay(done.record, fewer);
     expect(narrowed.divergence).toMatchObject({ kind: "route-changed", step: 1, expected: "synthesizer" });
-    expect(narrowed.divergence?.reason).toContain("now fans out to branches security, speed");
+    expect(narrowed.divergence?.reason).toContain(
+      "now fans out to branches security (role reviewer), speed (role reviewer); it fanned out to security (role reviewer), speed (role reviewer), style (role reviewer)",
+    );
 
     // The join's conditions read `branches` as the join saw them.
     const picky = editedCopy(

@@ -220,8 +220,8 @@ class StepReplay {
       return diverged({ ...at, kind: "route-changed", field: null, expected: joinRole, actual: joinRole, reason });
     }
     // The same join over other branches is another fan-out: the join would see other results.
-    const planned = "decision" in routed ? (routed.decision.fanOut?.branches.map(({ key }) => key) ?? []) : [];
-    const recordedKeys = plan?.branches.map(({ key }) => key) ?? [];
+    const planned = "decision" in routed ? (routed.decision.fanOut?.branches.map(describeBranch) ?? []) : [];
+    const recordedKeys = plan?.branches.map(describeBranch) ?? [];
     if (planned.join("\n") !== recordedKeys.join("\n")) {
       const reason = `the reply now fans out to branches ${planned.join(", ") || "(none)"}; it fanned out to ${recordedKeys.join(", ") || "(none)"}`;
       return diverged({ ...at, kind: "route-changed", field: null, expected: joinRole, actual: joinRole, reason });
@@ -363,4 +363,9 @@ function diverged(divergence: ReplayDivergence): StepFinding {
 
 function orNext(finding: StepFinding | null): StepFinding {
   return finding ?? { kind: "next" };
+}
+
+/** A planned branch as a fan-out's comparison sees it: its key and what it runs (its prompt may change freely). */
+function describeBranch(branch: { key: string; role: string | null; workflow: string | null }): string {
+  return `${branch.key} (${branch.role === null ? `workflow ${branch.workflow}` : `role ${branch.role}`})`;
 }

@@ -99,6 +99,13 @@ export {
   type RecoverThreadsResult,
   recoverThreads,
 } from "./repair/recover-threads.ts";
+export {
+  type LoadReplayWorkflowOptions,
+  loadReplayWorkflow,
+  type ReplayWorkflow,
+} from "./replay/load-replay-workflow.ts";
+export { replayThread } from "./replay/replay-thread.ts";
+export { type ReplayThreadsOptions, replayThreads } from "./replay/replay-threads.ts";
 export { type ExportedScenarios, type ExportScenariosOptions, exportScenarios } from "./scenarios/export-scenarios.ts";
 export { exportThreadScenario } from "./scenarios/export-thread-scenario.ts";
 export { serializeScenario } from "./scenarios/serialize-scenario.ts";

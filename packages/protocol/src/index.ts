@@ -319,6 +319,18 @@ export {
   type ShowTextResult,
   showTextResultSchema,
 } from "./results/node-results.ts";
+export {
+  type ReplayDivergence,
+  type ReplayDivergenceKind,
+  type ReplayedThread,
+  type ReplayNotReplayed,
+  type ReplayResult,
+  replayDivergenceKindSchema,
+  replayDivergenceSchema,
+  replayedThreadSchema,
+  replayNotReplayedSchema,
+  replayResultSchema,
+} from "./results/replay-result.ts";
 export type { SafeResult } from "./results/safe-result.ts";
 export {
   type ScenarioDocument,

@@ -23,7 +23,10 @@ import type { UiCommandOptions } from "./ui/ui.ts";
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui", "trace"] },
-  { heading: "Experiment (fork, compare and judge):", commands: ["fork", "diff", "compare", "eval", "scenario"] },
+  {
+    heading: "Experiment (fork, compare and judge):",
+    commands: ["fork", "diff", "compare", "eval", "scenario", "replay"],
+  },
   { heading: "Workers:", commands: ["worker", "queue", "wait", "schedule", "tick"] },
   { heading: "Store:", commands: ["cas", "store"] },
   { heading: "Set up:", commands: ["init", "setup", "config", "workflow", "completion", "version", "help"] },
@@ -1088,4 +1091,30 @@ export const COMMAND_TABLE: CommandTable = [
     ],
     examples: ["uwf scenario export 01J9 -o review.scenario.yaml"],
   },
+  defineCommand({
+    name: "replay",
+    description:
+      "re-route threads' recorded replies through another workflow, running no agent and writing nothing; exit 1 when one diverges",
+    arguments: [{ syntax: "[thread...]", key: "threads", completes: "thread" }],
+    options: {
+      workflow: {
+        flags: "--workflow <file-or-name>",
+        description: "the workflow to replay through: a file, a registered name or an address",
+        required: true,
+        completes: "workflow",
+      },
+      forksOf: {
+        flags: "--forks-of <thread>",
+        description: "also this thread and its forks, at any depth",
+        completes: "thread",
+      },
+    },
+    examples: [
+      "uwf replay 01J9 --workflow review.yaml",
+      "uwf replay --forks-of 01J9 --workflow review",
+      "uwf list --workflow review --limit 0 --json | jq -r '.threads[].id' | uwf replay - --workflow review.yaml",
+    ],
+    json: "replayResultSchema",
+    load: async () => (await import("./replay.ts")).replayCommand,
+  }),
 ];

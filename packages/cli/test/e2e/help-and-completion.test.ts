@@ -184,7 +184,14 @@ describe("help", () => {
         .map((line) => line.trim().split(" ")[0]);
     expect(under("Run threads:")).toEqual(["start", "run", "step", "resume", "cancel", "delete", "thread"]);
     expect(under("Inspect threads:")).toEqual(["list", "show", "log", "read", "tree", "ui", "trace"]);
-    expect(under("Experiment (fork, compare and judge):")).toEqual(["fork", "diff", "compare", "eval", "scenario"]);
+    expect(under("Experiment (fork, compare and judge):")).toEqual([
+      "fork",
+      "diff",
+      "compare",
+      "eval",
+      "scenario",
+      "replay",
+    ]);
     expect(under("Workers:")).toEqual(["worker", "queue", "wait", "schedule", "tick"]);
     expect((await temp.uwf(["thread", "--help"])).stdout).toContain("\nInspect threads:\n  list");
   });

@@ -24,6 +24,7 @@ const MORE = [
   "tick",
   "trace",
   "scenario",
+  "replay",
 ];
 
 let temp: TempHome;

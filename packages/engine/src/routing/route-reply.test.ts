@@ -22,6 +22,7 @@ graph:
   reviewer:
     approved: { role: $END, prompt: "Done." }
     rejected: { role: writer, prompt: "{{ comments }}" }
+    parked: { role: writer, prompt: "{% if comments %}{{ comments }}{% endif %}" }
 `,
     { file: "review.yaml" },
   ).workflow,
@@ -65,7 +66,7 @@ describe("routeReply", () => {
     expect(await route("reviewer", { $status: "maybe" })).toEqual({
       success: false,
       retry: true,
-      problem: `$status "maybe" has no edge from role reviewer; the edges answer: approved, rejected`,
+      problem: `$status "maybe" has no edge from role reviewer; the edges answer: approved, rejected, parked`,
     });
   });
 
@@ -84,6 +85,15 @@ describe("routeReply", () => {
     if (routed.success) return;
     expect(routed.problem).toContain("the edge from role reviewer to writer");
     expect(routed.problem).toContain('needs the field "comments", which the reply does not set');
+  });
+
+  it("names only fields, not Liquid's closing tags, when a conditional prompt renders empty", async () => {
+    const routed = await route("reviewer", { $status: "parked" });
+    expect(routed.success).toBe(false);
+    if (routed.success) return;
+    expect(routed.problem).toContain(
+      'rendered an empty prompt: it needs the field "comments", which the reply does not set',
+    );
   });
 });
 

@@ -80,6 +80,19 @@ function describeNoTransition(error: NoTransitionError): string {
 
 /** Names an edge prompt reads from the context that are not the reply's fields. */
 const CONTEXT_NAMES = new Set(["start", "thread", "inputs", "_body"]);
+/** Liquid's own words that open a tag without naming a variable (`{% endif %}`, `{% else %}`). */
+const LIQUID_TAG_WORDS = new Set([
+  "else",
+  "endif",
+  "endunless",
+  "endfor",
+  "endcase",
+  "endcapture",
+  "endraw",
+  "endcomment",
+  "break",
+  "continue",
+]);
 /** The variable a Liquid output (`{{ name ...`) or tag (`{% if name ...`) starts with. */
 const TEMPLATE_VARIABLE = /\{[{%]-?\s*(?:(?:if|unless|elsif|for\s+\w+\s+in|case)\s+)?([A-Za-z_][A-Za-z0-9_]*)/g;
 
@@ -95,7 +108,7 @@ function describeEdgePrompt(error: EdgePromptError, workflow: WorkflowNode, fiel
   for (const transition of workflow.graph[from] ?? []) {
     if (transition.role !== to) continue;
     for (const [, name] of transition.prompt.matchAll(TEMPLATE_VARIABLE)) {
-      if (name === undefined || CONTEXT_NAMES.has(name)) continue;
+      if (name === undefined || CONTEXT_NAMES.has(name) || LIQUID_TAG_WORDS.has(name)) continue;
       const value = fields[name];
       if (value === undefined || value === null || value === "") missing.add(name);
     }

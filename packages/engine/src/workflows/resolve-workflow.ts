@@ -84,7 +84,12 @@ async function readWorkflowNode(store: Store, address: Address): Promise<Workflo
   return parsed.data;
 }
 
-function findWorkflowFile({ reference, cwd, home }: ResolveWorkflowOptions): string | null {
+/** The workflow file a reference names (a path, or the home's `workflows/NAME.yaml`); null when it names none. */
+export function findWorkflowFile({
+  reference,
+  cwd,
+  home,
+}: Pick<ResolveWorkflowOptions, "reference" | "cwd" | "home">): string | null {
   const looksLikeFile = /\.(ya?ml)$/i.test(reference) || reference.includes("/");
   if (looksLikeFile) {
     const path = resolve(cwd, reference);

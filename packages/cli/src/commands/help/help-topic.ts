@@ -47,7 +47,7 @@ function topicText(topic: string, table: CommandTable): (() => string) | undefin
 const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT_OK]: "done; `wait`, `log --follow`: every thread ended",
   [EXIT_FAILED]:
-    "failed: an agent failed (the thread is set failed), a reply stayed invalid, a workflow or config is invalid, not found, corrupt; `wait`, `log --follow`: a thread failed or was cancelled",
+    "failed: an agent failed (the thread is set failed), a reply stayed invalid, a workflow or config is invalid, not found, corrupt; `wait`, `log --follow`: a thread failed or was cancelled; `replay`: a thread diverged",
   [EXIT_USAGE]: "usage: unknown flag, bad value, malformed address, ambiguous or unknown prefix, refused start inputs",
   [EXIT_GATE_FAILED]: "`eval`: the report's gate did not hold (it is still printed and stored)",
   [EXIT_ENDED]: "nothing to do: `step` of a thread that has ended",

@@ -1,10 +1,10 @@
 import { type Config, messageOf } from "@uwf/protocol";
-import { callWithApiRetries } from "./call-with-api-retries.ts";
-import { captureSdkWarnings } from "./capture-sdk-warnings.ts";
+import { callWithApiRetries } from "../tool-loop/call-with-api-retries.ts";
+import { captureSdkWarnings } from "../tool-loop/capture-sdk-warnings.ts";
+import { describeApiError } from "../tool-loop/describe-api-error.ts";
+import { apiKeyHint, readApiKey } from "../tool-loop/read-api-key.ts";
+import { resolveModelSettings } from "../tool-loop/resolve-model-settings.ts";
 import { createAnthropicClient } from "./create-anthropic-client.ts";
-import { describeApiError } from "./describe-api-error.ts";
-import { apiKeyHint, readApiKey } from "./read-api-key.ts";
-import { resolveModelSettings } from "./resolve-model-settings.ts";
 
 export interface VerifyModelAccessOptions {
   config: Config;

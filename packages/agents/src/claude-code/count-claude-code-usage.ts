@@ -1,5 +1,5 @@
 import { addUsage, type Config, type ModelUsage, type Prices, type Usage } from "@uwf/protocol";
-import { computeUsage } from "../anthropic/compute-usage.ts";
+import { computeUsage } from "../tool-loop/compute-usage.ts";
 import { findDefaultPrices } from "../anthropic/default-prices.ts";
 import type { ClaudeCodeResult, ClaudeCodeTokens } from "./read-claude-code-stream.ts";
 

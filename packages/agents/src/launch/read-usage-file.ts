@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import type { Config, ModelUsage, Usage } from "@uwf/protocol";
-import { computeUsage } from "../anthropic/compute-usage.ts";
+import { computeUsage } from "../tool-loop/compute-usage.ts";
 import { findModelPrices } from "../claude-code/count-claude-code-usage.ts";
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 

@@ -25,13 +25,13 @@ export const CONTINUE_PROMPT =
  * inside a tool call or before any text, or one that filled the context window.
  */
 export function describeUnfinishedTurn(
-  message: { stop_reason: string | null; stop_details?: unknown; content: ReadonlyArray<{ type: string }> },
+  message: { stopReason: string | null; stopDetails?: unknown; content: ReadonlyArray<{ type: string }> },
   hasToolCalls: boolean,
   maxTokens: number,
 ): string | null {
-  switch (message.stop_reason) {
+  switch (message.stopReason) {
     case "refusal": {
-      const details = message.stop_details as { category?: unknown; explanation?: unknown } | null | undefined;
+      const details = message.stopDetails as { category?: unknown; explanation?: unknown } | null | undefined;
       const why = [details?.category, details?.explanation].filter((part) => typeof part === "string").join(": ");
       return `the model refused to answer (stop_reason refusal${why === "" ? "" : `, ${why}`}); the refused conversation is kept in the run but never continued`;
     }

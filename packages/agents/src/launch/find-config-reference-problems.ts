@@ -51,9 +51,7 @@ export function findConfigReferenceProblems(config: Config): ConfigReferenceProb
       checkModel(`agents.${alias}.model`, spec.model);
     }
   }
-  const providers = [
-    ...new Set([DEFAULT_PROVIDER, DEFAULT_OPENAI_PROVIDER, ...Object.keys(config.providers)]),
-  ].sort();
+  const providers = [...new Set([DEFAULT_PROVIDER, DEFAULT_OPENAI_PROVIDER, ...Object.keys(config.providers)])].sort();
   for (const [alias, model] of Object.entries(config.models)) {
     if (providers.includes(model.provider)) continue;
     problems.push({

@@ -87,6 +87,18 @@ export function checkChatRequest(body: unknown): ChatRequestProblem | null {
   }
   const tools = checkTools(body.tools);
   if (tools !== null) return tools;
+  const forced =
+    isObject(body.tool_choice) && isObject(body.tool_choice.function) ? body.tool_choice.function.name : undefined;
+  const offered = Array.isArray(body.tools)
+    ? body.tools.map((tool) => (tool as { function: { name: unknown } }).function.name)
+    : [];
+  if (forced !== undefined && !offered.includes(forced)) {
+    return problem(
+      `Invalid value for 'tool_choice': function '${String(forced)}' is not among the request's tools.`,
+      "tool_choice",
+      "invalid_value",
+    );
+  }
   return checkMessages(body.messages);
 }
 

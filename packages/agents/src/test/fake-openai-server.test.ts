@@ -232,6 +232,10 @@ describe("startFakeOpenaiServer", () => {
         { ...REQUEST, tools: [{ type: "function", function: { name: "f", parameters: { type: "string" } } }] },
         "Invalid schema for function 'f'",
       ],
+      [
+        { ...REQUEST, tool_choice: { type: "function", function: { name: "nope" } } },
+        "Invalid value for 'tool_choice': function 'nope' is not among the request's tools.",
+      ],
     ];
     for (const [body, message] of cases) {
       const refused = await refusal(body);

@@ -93,6 +93,7 @@ export { type ApiKey, apiKeyHint, readApiKey } from "./tool-loop/read-api-key.ts
 export {
   DEFAULT_API_KEY_ENV,
   DEFAULT_MODEL,
+  DEFAULT_OPENAI_API_KEY_ENV,
   type ModelSettings,
   type ResolveModelSettingsOptions,
   resolveModelSettings,

@@ -64,14 +64,27 @@ export function toChatTools(tools: readonly AgentTool[]): ChatTool[] {
   }));
 }
 
+/**
+ * A stored `tool_use` block as a tool call. The arguments are sent as JSON with sorted keys: the store
+ * keeps objects canonical (keys sorted), so a conversation continued on a later visit is sent with the
+ * very bytes the visit itself sent, and a server's prompt cache (by prefix) still matches. Arguments
+ * that were not JSON are kept as the model wrote them (`input` is then that string) and sent back so.
+ */
 function toToolCall(block: ContentBlock): ChatToolCall {
-  // Arguments that were not JSON are kept as the model wrote them (`input` is then that string) and sent back so.
   const input = block.input;
   return {
     id: String(block.id),
     type: "function",
-    function: { name: String(block.name), arguments: typeof input === "string" ? input : JSON.stringify(input ?? {}) },
+    function: { name: String(block.name), arguments: typeof input === "string" ? input : sortedJson(input ?? {}) },
   };
+}
+
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 function textBlocks(content: readonly ContentBlock[]): string {

@@ -1,4 +1,4 @@
-import { summarizeApiError } from "../tool-loop/describe-api-error.ts";
+import { apiErrorMessage, summarizeApiError } from "../tool-loop/describe-api-error.ts";
 import type { ModelProvider, ModelTurnReply, ModelTurnRequest } from "../tool-loop/model-provider.ts";
 import type { CreateProviderOptions, ToolLoopApi } from "../tool-loop/set-up-tool-loop-run.ts";
 import { toChatMessages, toChatTools } from "./chat-messages.ts";
@@ -56,10 +56,10 @@ export async function createOpenaiProvider(options: CreateProviderOptions): Prom
     },
     countTokens: async () => ({ unavailable: "the Chat Completions API does not count tokens" }),
     describeOverflow: (error) => {
-      if (!(error instanceof sdk.BadRequestError || error instanceof sdk.APIError)) return null;
+      if (!(error instanceof sdk.APIError)) return null;
       const code = typeof error.code === "string" ? error.code : "";
-      const overflow = OVERFLOW_CODES.has(code) || (error.status === 400 && OVERFLOW_WORDS.test(error.message));
-      return overflow ? summarizeApiError(error, sdk) : null;
+      if (OVERFLOW_CODES.has(code)) return `${error.status ?? "mid-stream"} ${code}: ${apiErrorMessage(error)}`;
+      return error.status === 400 && OVERFLOW_WORDS.test(error.message) ? summarizeApiError(error, sdk) : null;
     },
   };
 }

@@ -106,7 +106,7 @@ describe("runOpenaiAgent", () => {
     server = startFakeOpenaiServer({ apiKey: KEY, contextWindow: 1_000 });
     const result = await run({ config: config({ maxTokens: 900 }) });
     expect(result.error).toContain(
-      "the request is over llama-3.3-70b's context window: 400 invalid_request_error: This model's maximum context length is 1000 tokens",
+      "the request is over llama-3.3-70b's context window: 400 context_length_exceeded: This model's maximum context length is 1000 tokens",
     );
     expect(result.error).toContain("set models.NAME.contextWindow");
     expect(server.completionRequests()).toHaveLength(1);

@@ -80,7 +80,8 @@ function apiErrorType(error: { error?: unknown }): string {
   return typeof detail?.code === "string" ? detail.code : "error";
 }
 
-function apiErrorMessage(error: { error?: unknown; message: string }): string {
+/** The API's own message of an SDK error (from its body), else the error's message. */
+export function apiErrorMessage(error: { error?: unknown; message: string }): string {
   const detail = errorDetail(error);
   return typeof detail?.message === "string" ? detail.message : error.message;
 }

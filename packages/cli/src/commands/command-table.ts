@@ -991,7 +991,6 @@ export const COMMAND_TABLE: CommandTable = [
     },
     examples: [
       "uwf setup",
-      'printf %s "$KEY" | uwf setup --api-key -',
       "uwf setup --agent openai --base-url http://localhost:11434/v1 --model qwen3:8b --api-key-env OLLAMA_API_KEY",
       "uwf setup --agent claude-code",
     ],

@@ -13,7 +13,7 @@ export interface ChatToolCall {
   function: { name: string; arguments: string };
 }
 
-/** What the model sent back in a `tool_calls` entry's place in the transcript. */
+/** One entry of the `tools` parameter: a function the model may call. */
 export interface ChatTool {
   type: "function";
   function: { name: string; description: string; parameters: AgentTool["inputSchema"] };

@@ -34,8 +34,8 @@ export async function createOpenaiProvider(options: CreateProviderOptions): Prom
       const stream = await client.chat.completions.create(
         {
           model: settings.model,
-          messages: toChatMessages(request.system, request.messages) as never,
-          ...(request.tools.length === 0 ? {} : { tools: toChatTools(request.tools) as never }),
+          messages: toChatMessages(request.system, request.messages),
+          ...(request.tools.length === 0 ? {} : { tools: toChatTools(request.tools) }),
           [limitField]: settings.maxTokens,
           stream: true,
           stream_options: { include_usage: true },

@@ -1,9 +1,10 @@
 import { type ContentBlock, textOf } from "./transcript.ts";
 
 /*
- * How the built-in agent treats the end of a model turn: an answer (end_turn,
+ * How the built-in agents treat the end of a model turn: an answer (end_turn,
  * stop_sequence), an empty answer (asked again), an answer cut off at
  * max_tokens (continued), or a turn that cannot be used (see describeUnfinishedTurn).
+ * Stop reasons are the Messages API's words; each provider's adapter maps its own to them.
  */
 
 /** What the agent says after an empty answer. */

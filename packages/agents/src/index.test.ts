@@ -9,6 +9,7 @@ describe("the @uwf/agents entry", () => {
       "DEFAULT_API_KEY_ENV",
       "DEFAULT_BODY_QUOTA",
       "DEFAULT_MODEL",
+      "DEFAULT_OPENAI_API_KEY_ENV",
       "DotenvUnreadableError",
       "EXTRACTION_TOOL_NAME",
       "IncompleteHistoryError",

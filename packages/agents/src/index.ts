@@ -1,14 +1,6 @@
 // The @uwf/agents entry: prompts, extraction, launching agents (command, shell, scripted, the built-in
 // Anthropic agent, Claude Code) and config. Above @uwf/workflow; the fakes are @uwf/agents/test.
 
-export { type ApiKey, apiKeyHint, readApiKey } from "./anthropic/read-api-key.ts";
-export {
-  DEFAULT_API_KEY_ENV,
-  DEFAULT_MODEL,
-  type ModelSettings,
-  type ResolveModelSettingsOptions,
-  resolveModelSettings,
-} from "./anthropic/resolve-model-settings.ts";
 export {
   type VerifyModelAccessOptions,
   type VerifyModelAccessResult,
@@ -105,3 +97,12 @@ export { type BuildRetryPromptOptions, buildRetryPrompt } from "./prompt/build-r
 export { firstShownStep } from "./prompt/first-shown-step.ts";
 export { type FormatHistorySectionOptions, formatHistorySection } from "./prompt/format-history-section.ts";
 export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";
+export { type ApiKey, apiKeyHint, readApiKey } from "./tool-loop/read-api-key.ts";
+export {
+  DEFAULT_API_KEY_ENV,
+  DEFAULT_MODEL,
+  DEFAULT_OPENAI_API_KEY_ENV,
+  type ModelSettings,
+  type ResolveModelSettingsOptions,
+  resolveModelSettings,
+} from "./tool-loop/resolve-model-settings.ts";

@@ -1,9 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 
-/** uwf's retries of one request (`callWithApiRetries`): connection errors, 408/409/429/5xx/529 and errors mid-stream. */
-export const DEFAULT_MAX_RETRIES = 4;
-/** The longest one request may take (the SDK retries a timed-out request too). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "../tool-loop/request-limits.ts";
 
 export interface CreateAnthropicClientOptions {
   apiKey: string;

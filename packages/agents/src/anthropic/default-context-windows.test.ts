@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { configSchema } from "@uwf/protocol";
+import { resolveModelSettings } from "../tool-loop/resolve-model-settings.ts";
 import { FALLBACK_CONTEXT_WINDOW, findDefaultContextWindow } from "./default-context-windows.ts";
-import { resolveModelSettings } from "./resolve-model-settings.ts";
 
 describe("findDefaultContextWindow", () => {
   it("knows current Claude models, dated ids too, and assumes 200,000 tokens for others", () => {

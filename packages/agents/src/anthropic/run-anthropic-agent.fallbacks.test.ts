@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import type { AnthropicAgentSpec } from "@uwf/protocol";
-import { FAKE_KEY as KEY, useFakeAnthropicRun } from "../test/fake-anthropic-run.ts";
+import { FAKE_KEY as KEY, FAKE_KEY_VARIABLE as KEY_VARIABLE, useFakeAnthropicRun } from "../test/fake-anthropic-run.ts";
 import {
   estimateFakeInputTokens,
   fakeErrorReply,
@@ -244,5 +244,31 @@ describe("runAnthropicAgent against the strict fake: prompt caching", () => {
     expect(JSON.stringify(withoutBreakpoints(secondTurn.messages.slice(0, 5)))).toBe(
       JSON.stringify(withoutBreakpoints(firstOfSecond.messages)),
     );
+  });
+});
+
+describe("runAnthropicAgent against the strict fake: providers", () => {
+  it("refuses a model served by a provider of type openai, before any request", async () => {
+    const config = fake.config({ provider: "local" }, { providers: { local: { type: "openai", apiKeyEnv: "X_KEY" } } });
+    const result = await run({ config });
+    expect(result.error).toBe(
+      'model "sonnet" is served by provider "local" of type openai, but the built-in anthropic agent needs a provider of type anthropic; set the agent\'s model to one on such a provider',
+    );
+    expect(fake.server.requests).toHaveLength(0);
+  });
+
+  it("fails cleanly, without retrying, when the prompt is over the context window", async () => {
+    // A server of its own: the overflow is the refusal this test wants, which the shared fake would count against it.
+    const small = startFakeAnthropicServer({ apiKey: KEY, contextWindow: 50 });
+    try {
+      const providers = { fake: { baseUrl: small.url, apiKeyEnv: KEY_VARIABLE } };
+      const result = await run({ config: fake.config({}, { providers }) });
+      expect(result.error).toContain(
+        "the request is over claude-sonnet-5-5's context window: 400 invalid_request_error: prompt is too long",
+      );
+      expect(small.messageRequests()).toHaveLength(1);
+    } finally {
+      await small.close();
+    }
   });
 });

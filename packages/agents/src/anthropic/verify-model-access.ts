@@ -1,10 +1,10 @@
 import { type Config, messageOf } from "@uwf/protocol";
-import { callWithApiRetries } from "./call-with-api-retries.ts";
-import { captureSdkWarnings } from "./capture-sdk-warnings.ts";
+import { callWithApiRetries } from "../tool-loop/call-with-api-retries.ts";
+import { captureSdkWarnings } from "../tool-loop/capture-sdk-warnings.ts";
+import { describeApiError } from "../tool-loop/describe-api-error.ts";
+import { apiKeyHint, readApiKey } from "../tool-loop/read-api-key.ts";
+import { resolveModelSettings } from "../tool-loop/resolve-model-settings.ts";
 import { createAnthropicClient } from "./create-anthropic-client.ts";
-import { describeApiError } from "./describe-api-error.ts";
-import { apiKeyHint, readApiKey } from "./read-api-key.ts";
-import { resolveModelSettings } from "./resolve-model-settings.ts";
 
 export interface VerifyModelAccessOptions {
   config: Config;
@@ -22,7 +22,8 @@ export type VerifyModelAccessResult =
 
 /**
  * One minimal request (`max_tokens: 1`) to the configured model, to check the
- * provider's URL, the key and the model name before a workflow depends on them.
+ * provider's URL, the key and the model name before a workflow depends on them:
+ * on the Messages API, or on `/chat/completions` for a provider of type `openai`.
  * Retries only once: `uwf setup` should answer quickly. Never throws.
  */
 export async function verifyModelAccess(options: VerifyModelAccessOptions): Promise<VerifyModelAccessResult> {
@@ -35,6 +36,13 @@ export async function verifyModelAccess(options: VerifyModelAccessOptions): Prom
   const key = await readApiKey(settings.apiKeyEnv, options.home, options.environment);
   if (key === null) {
     return { success: false, problem: `${settings.apiKeyEnv} is not set; ${apiKeyHint(settings.apiKeyEnv)}` };
+  }
+  if (settings.providerType === "openai") {
+    const { verifyOpenaiAccess } = await import("../openai/verify-openai-access.ts");
+    const problem = await verifyOpenaiAccess({ settings, apiKey: key.value, signal: options.signal });
+    return problem === null
+      ? { success: true, model: settings.model, provider: settings.provider }
+      : { success: false, problem };
   }
   const { client, sdk } = await createAnthropicClient({
     apiKey: key.value,

@@ -1,6 +1,6 @@
 import { addUsage, type Config, type ModelUsage, type Prices, type Usage } from "@uwf/protocol";
-import { computeUsage } from "../anthropic/compute-usage.ts";
 import { findDefaultPrices } from "../anthropic/default-prices.ts";
+import { computeUsage } from "../tool-loop/compute-usage.ts";
 import type { ClaudeCodeResult, ClaudeCodeTokens } from "./read-claude-code-stream.ts";
 
 export interface CountClaudeCodeUsageOptions {

@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { configSchema } from "@uwf/protocol";
 import {
   type FakeAnthropicServer,
+  fakeChatToolCallReply,
   fakeErrorReply,
   fakeTextReply,
   fakeToolUseReply,
   startFakeAnthropicServer,
+  startFakeOpenaiServer,
 } from "../test/index.ts";
 import { EXTRACTION_TOOL_NAME, extractWithModel } from "./extract-with-model.ts";
 
@@ -140,5 +142,44 @@ describe("extractWithModel", () => {
       usage: null,
     });
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("extractWithModel with a model on an openai provider", () => {
+  it("forces a function call on the Chat Completions API and validates its arguments", async () => {
+    const chat = startFakeOpenaiServer({ apiKey: "test-key-not-secret" });
+    try {
+      chat.enqueue(
+        fakeChatToolCallReply(
+          { name: EXTRACTION_TOOL_NAME, arguments: { approved: true, comments: "Ship it." } },
+          { usage: { prompt_tokens: 300, completion_tokens: 20 } },
+        ),
+        fakeChatToolCallReply({ name: EXTRACTION_TOOL_NAME, arguments: "{broken" }),
+      );
+      const config = configSchema.parse({
+        providers: { local: { type: "openai", baseUrl: chat.url, apiKeyEnv: KEY_VARIABLE } },
+        models: { qwen: { provider: "local", model: "qwen3-8b", prices: { input: 1, output: 5 } } },
+        extractionModel: "qwen",
+      });
+      const result = await extractWithModel({ ...options("Approved: ship it."), config });
+      expect(result).toEqual({
+        success: true,
+        fields: { approved: true, comments: "Ship it." },
+        body: "Approved: ship it.",
+        usage: { inputTokens: 300, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0004 },
+        model: "qwen3-8b",
+      });
+      const body = chat.completionRequests()[0]?.body as Record<string, unknown>;
+      expect(body.tool_choice).toEqual({ type: "function", function: { name: EXTRACTION_TOOL_NAME } });
+      expect(body.max_tokens).toBe(4_096);
+      const broken = await extractWithModel({ ...options("Approved."), config });
+      expect(broken).toMatchObject({
+        success: false,
+        problem: `the extraction model's ${EXTRACTION_TOOL_NAME} arguments are not JSON`,
+      });
+      expect(chat.rejectedRequests()).toEqual([]);
+    } finally {
+      await chat.close();
+    }
   });
 });

@@ -1,13 +1,15 @@
 import { type Config, type JsonSchemaObject, messageOf, type Usage } from "@uwf/protocol";
 import { CONVENTION_KEYWORD, formatFrontmatter } from "@uwf/workflow";
-import { callWithApiRetries } from "../anthropic/call-with-api-retries.ts";
-import { captureSdkWarnings } from "../anthropic/capture-sdk-warnings.ts";
-import { computeUsage } from "../anthropic/compute-usage.ts";
-import { createAnthropicClient, DEFAULT_MAX_RETRIES } from "../anthropic/create-anthropic-client.ts";
-import { describeApiError } from "../anthropic/describe-api-error.ts";
-import { apiKeyHint, readApiKey } from "../anthropic/read-api-key.ts";
-import { resolveModelSettings } from "../anthropic/resolve-model-settings.ts";
+import { createAnthropicClient } from "../anthropic/create-anthropic-client.ts";
+import { callWithApiRetries } from "../tool-loop/call-with-api-retries.ts";
+import { captureSdkWarnings } from "../tool-loop/capture-sdk-warnings.ts";
+import { computeUsage } from "../tool-loop/compute-usage.ts";
+import { describeApiError } from "../tool-loop/describe-api-error.ts";
+import { apiKeyHint, readApiKey } from "../tool-loop/read-api-key.ts";
+import { DEFAULT_MAX_RETRIES } from "../tool-loop/request-limits.ts";
+import { resolveModelSettings } from "../tool-loop/resolve-model-settings.ts";
 import { safeExtractFrontmatter } from "./extract-frontmatter.ts";
+import type { ExtractionCall, ExtractionRequest } from "./extraction-request.ts";
 import { splitFrontmatter } from "./split-frontmatter.ts";
 import { toWireSchema } from "./to-wire-schema.ts";
 
@@ -37,7 +39,9 @@ export type ExtractWithModelResult =
 /**
  * LLM extraction, the fallback when an agent's reply still has no valid
  * frontmatter after the retries: the `extractionModel` of config.yaml is made
- * to call one tool (`tool_choice: { type: "tool" }`) whose input schema is the
+ * to call one tool (the Messages API's `tool_choice: { type: "tool" }`, or a
+ * forced function on Chat Completions when the model's provider is of type
+ * `openai`) whose input schema is the
  * role's reply schema with wire-safe property names (`toWireSchema`: the API
  * refuses `$status` as a key), and the tool input, its keys mapped back, is
  * validated exactly like a frontmatter reply. The body is the reply without
@@ -63,57 +67,30 @@ export async function extractWithModel(options: ExtractWithModelOptions): Promis
       usage: null,
     };
   }
-  // uwf counts and paces the retries itself, as the built-in agent does.
-  const { client, sdk } = await createAnthropicClient({ apiKey: key.value, baseUrl: settings.baseUrl, maxRetries: 0 });
   const split = splitFrontmatter(options.reply);
   const body = (split.success ? split.body : options.reply).trim();
   const wire = toWireSchema(toToolSchema(options.schema));
-  const request = {
-    model: settings.model,
-    max_tokens: Math.min(settings.maxTokens, EXTRACTION_MAX_TOKENS),
+  const request: ExtractionRequest = {
+    apiKey: key.value,
+    settings,
+    maxTokens: Math.min(settings.maxTokens, EXTRACTION_MAX_TOKENS),
     system:
       "You read the reply an agent gave for one step of a workflow and report the structured fields it states, " +
       `by calling the ${EXTRACTION_TOOL_NAME} tool once. Take every value from the reply; leave out optional fields it does not support.`,
-    messages: [
-      {
-        role: "user" as const,
-        content: `The reply of the role "${options.roleName}":\n\n<reply>\n${options.reply}\n</reply>`,
-      },
-    ],
-    tools: [
-      {
-        name: EXTRACTION_TOOL_NAME,
-        description: `The fields of the ${options.roleName} role's reply.`,
-        input_schema: wire.schema as { type: "object" },
-      },
-    ],
-    tool_choice: { type: "tool" as const, name: EXTRACTION_TOOL_NAME },
+    user: `The reply of the role "${options.roleName}":\n\n<reply>\n${options.reply}\n</reply>`,
+    toolName: EXTRACTION_TOOL_NAME,
+    toolDescription: `The fields of the ${options.roleName} role's reply.`,
+    inputSchema: wire.schema as { type: "object" },
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const answered = await callWithApiRetries(
-    () =>
-      captureSdkWarnings(
-        () => client.messages.create(request, options.signal === undefined ? {} : { signal: options.signal }),
-        () => {},
-      ),
-    {
-      sdk,
-      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    },
-  );
-  if (!answered.success) {
-    return {
-      success: false,
-      problem: describeApiError(answered.error, sdk, settings, answered.attempts).message,
-      usage: null,
-    };
-  }
-  const message = answered.value;
-  const usage = computeUsage(message.usage, settings.prices);
-  const call = message.content.find((block) => block.type === "tool_use" && block.name === EXTRACTION_TOOL_NAME);
-  if (call === undefined || call.type !== "tool_use") {
-    return { success: false, problem: `the extraction model did not call ${EXTRACTION_TOOL_NAME}`, usage };
-  }
+  // The model's provider decides the API: the Messages API's forced tool, or a forced function on Chat Completions.
+  const call =
+    settings.providerType === "openai"
+      ? await (await import("../openai/request-openai-extraction.ts")).requestOpenaiExtraction(request)
+      : await requestAnthropicExtraction(request);
+  if (!call.success) return { success: false, problem: call.problem, usage: call.usage };
+  const { usage } = call;
   const input = wire.restore(call.input);
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     return { success: false, problem: "the extraction model's tool input is not an object", usage };
@@ -122,6 +99,53 @@ export async function extractWithModel(options: ExtractWithModelOptions): Promis
   if (!checked.success)
     return { success: false, problem: `the extracted fields are invalid: ${checked.error.problem}`, usage };
   return { success: true, ...checked.value, usage, model: settings.model };
+}
+
+/**
+ * The Messages API's part of `extractWithModel`: one request that must call the tool
+ * (`tool_choice: { type: "tool" }`), retried as the built-in agent's requests are.
+ */
+async function requestAnthropicExtraction(request: ExtractionRequest): Promise<ExtractionCall> {
+  // uwf counts and paces the retries itself, as the built-in agent does.
+  const { client, sdk } = await createAnthropicClient({
+    apiKey: request.apiKey,
+    baseUrl: request.settings.baseUrl,
+    maxRetries: 0,
+  });
+  const params = {
+    model: request.settings.model,
+    max_tokens: request.maxTokens,
+    system: request.system,
+    messages: [{ role: "user" as const, content: request.user }],
+    tools: [{ name: request.toolName, description: request.toolDescription, input_schema: request.inputSchema }],
+    tool_choice: { type: "tool" as const, name: request.toolName },
+  };
+  const answered = await callWithApiRetries(
+    () =>
+      captureSdkWarnings(
+        () => client.messages.create(params, request.signal === undefined ? {} : { signal: request.signal }),
+        () => {},
+      ),
+    {
+      sdk,
+      maxRetries: request.maxRetries,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    },
+  );
+  if (!answered.success) {
+    return {
+      success: false,
+      problem: describeApiError(answered.error, sdk, request.settings, answered.attempts).message,
+      usage: null,
+    };
+  }
+  const message = answered.value;
+  const usage = computeUsage(message.usage, request.settings.prices);
+  const call = message.content.find((block) => block.type === "tool_use" && block.name === request.toolName);
+  if (call === undefined || call.type !== "tool_use") {
+    return { success: false, problem: `the extraction model did not call ${request.toolName}`, usage };
+  }
+  return { success: true, input: call.input, usage };
 }
 
 /** The reply schema as a tool input schema: an object schema without uwf's own annotation keyword. */

@@ -1,6 +1,6 @@
 import type { Config } from "@uwf/protocol";
 import { DEFAULT_PRICES, findDefaultPrices } from "../anthropic/default-prices.ts";
-import { DEFAULT_PROVIDER } from "../anthropic/resolve-model-settings.ts";
+import { DEFAULT_OPENAI_PROVIDER, DEFAULT_PROVIDER } from "../tool-loop/resolve-model-settings.ts";
 import { SCRIPTED_ALIAS_PREFIX } from "./resolve-agent.ts";
 
 /** A setting that names an agent, model or provider the config does not know. */
@@ -16,7 +16,7 @@ export interface ConfigReferenceProblem {
  * resolves its agent and model: `defaultAgent` and `agentOverrides` name an alias of `agents` (or
  * `scripted:FILE`); `defaultModel`, `extractionModel` and a built-in anthropic agent's `model` name an
  * alias of `models` or a model id uwf knows the prices of; a `models` entry names one of `providers`
- * (or `anthropic`, always known). The schema cannot say this: each key is valid alone.
+ * (or `anthropic` or `openai`, always known). A built-in openai agent's model may be any name its server knows. The schema cannot say this: each key is valid alone.
  */
 export function findConfigReferenceProblems(config: Config): ConfigReferenceProblem[] {
   const problems: ConfigReferenceProblem[] = [];
@@ -51,7 +51,7 @@ export function findConfigReferenceProblems(config: Config): ConfigReferenceProb
       checkModel(`agents.${alias}.model`, spec.model);
     }
   }
-  const providers = [...new Set([DEFAULT_PROVIDER, ...Object.keys(config.providers)])].sort();
+  const providers = [...new Set([DEFAULT_PROVIDER, DEFAULT_OPENAI_PROVIDER, ...Object.keys(config.providers)])].sort();
   for (const [alias, model] of Object.entries(config.models)) {
     if (providers.includes(model.provider)) continue;
     problems.push({

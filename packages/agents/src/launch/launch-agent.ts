@@ -99,6 +99,17 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
           ...(options.config === undefined ? {} : { config: options.config }),
         });
       }
+      case "openai": {
+        const { runOpenaiAgent } = await import("../openai/run-openai-agent.ts");
+        return runOpenaiAgent({
+          spec,
+          alias: options.alias,
+          ...processOptions,
+          ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
+          ...(options.continuationPrompt === undefined ? {} : { continuationPrompt: options.continuationPrompt }),
+          ...(options.config === undefined ? {} : { config: options.config }),
+        });
+      }
     }
   }
   if ("preset" in spec && spec.preset === "claude-code") {

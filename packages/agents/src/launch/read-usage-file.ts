@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import type { Config, ModelUsage, Usage } from "@uwf/protocol";
-import { computeUsage } from "../anthropic/compute-usage.ts";
 import { findModelPrices } from "../claude-code/count-claude-code-usage.ts";
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
+import { computeUsage } from "../tool-loop/compute-usage.ts";
 
 /** Bytes of a usage file read at most: a few numbers and a model name. */
 const MAX_USAGE_FILE_BYTES = 64 * 1024;

@@ -5,14 +5,24 @@ describe("the @uwf/agents/test entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "AGENT_RUN_THREAD",
+      "CHAT_FUNCTION_NAME_PATTERN",
+      "CHAT_REQUEST_FIELDS",
       "DEFAULT_FAKE_CONTEXT_WINDOW",
+      "DEFAULT_FAKE_OPENAI_CONTEXT_WINDOW",
+      "FAKE_CHAT_ERRORS",
       "FAKE_ERROR_STATUS",
       "MAX_CACHE_BREAKPOINTS",
       "PROPERTY_KEY_PATTERN",
       "TOOL_NAME_PATTERN",
+      "checkChatRequest",
       "checkMessagesRequest",
       "createAgentRunFixture",
+      "estimateChatTokens",
       "estimateFakeInputTokens",
+      "fakeChatErrorReply",
+      "fakeChatStreamErrorReply",
+      "fakeChatTextReply",
+      "fakeChatToolCallReply",
       "fakeErrorReply",
       "fakeMaxTokensReply",
       "fakeRefusalReply",
@@ -20,6 +30,7 @@ describe("the @uwf/agents/test entry", () => {
       "fakeTextReply",
       "fakeToolUseReply",
       "startFakeAnthropicServer",
+      "startFakeOpenaiServer",
     ]);
   });
 });

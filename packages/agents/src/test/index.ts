@@ -1,6 +1,7 @@
 /**
  * Test support, not part of uwf's runtime: `@uwf/agents/test`.
- * A local fake of the Anthropic Messages API and builders for its scripted replies, and a place to launch agents in.
+ * Local fakes of the Anthropic Messages API and the OpenAI Chat Completions API, builders for their
+ * scripted replies, and a place to launch agents in.
  */
 export {
   AGENT_RUN_THREAD,
@@ -8,7 +9,14 @@ export {
   type CreateAgentRunFixtureOptions,
   createAgentRunFixture,
 } from "./agent-run-fixture.ts";
+export type { FakeCompletion } from "./build-fake-completion.ts";
 export type { FakeMessage } from "./build-fake-message.ts";
+export {
+  CHAT_FUNCTION_NAME_PATTERN,
+  CHAT_REQUEST_FIELDS,
+  type ChatRequestProblem,
+  checkChatRequest,
+} from "./check-chat-request.ts";
 export {
   type CheckMessagesRequestOptions,
   checkMessagesRequest,
@@ -23,6 +31,29 @@ export {
   type StartFakeAnthropicServerOptions,
   startFakeAnthropicServer,
 } from "./fake-anthropic-server.ts";
+export {
+  FAKE_CHAT_ERRORS,
+  type FakeChatErrorCode,
+  type FakeChatErrorReply,
+  type FakeChatFinishReason,
+  type FakeChatMessageReply,
+  type FakeChatReply,
+  type FakeChatStreamErrorReply,
+  type FakeChatToolCall,
+  type FakeChatUsage,
+  fakeChatErrorReply,
+  fakeChatStreamErrorReply,
+  fakeChatTextReply,
+  fakeChatToolCallReply,
+  type ScriptedChatReply,
+} from "./fake-chat-replies.ts";
+export {
+  DEFAULT_FAKE_OPENAI_CONTEXT_WINDOW,
+  estimateChatTokens,
+  type FakeOpenaiServer,
+  type StartFakeOpenaiServerOptions,
+  startFakeOpenaiServer,
+} from "./fake-openai-server.ts";
 export {
   FAKE_ERROR_STATUS,
   type FakeContentBlock,

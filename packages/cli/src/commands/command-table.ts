@@ -973,14 +973,17 @@ export const COMMAND_TABLE: CommandTable = [
     name: "setup",
     description: "configure a model provider, its API key, the default model and agent (asks on a terminal)",
     options: {
-      provider: { flags: "--provider <name>", description: "provider name in config.yaml (default anthropic)" },
+      provider: {
+        flags: "--provider <name>",
+        description: "provider name in config.yaml (default: the agent's name, anthropic or openai)",
+      },
       baseUrl: {
         flags: "--base-url <url>",
-        description: "the provider's base URL, for an Anthropic-compatible gateway",
+        description: "the provider's base URL: a gateway, or an OpenAI-compatible server (…/v1) with --agent openai",
       },
       apiKeyEnv: {
         flags: "--api-key-env <variable>",
-        description: "environment variable holding the key (default ANTHROPIC_API_KEY)",
+        description: "environment variable holding the key (default ANTHROPIC_API_KEY, or OPENAI_API_KEY)",
       },
       apiKey: {
         flags: "--api-key <key>",
@@ -989,12 +992,16 @@ export const COMMAND_TABLE: CommandTable = [
       model: { flags: "--model <model>", description: "default model: a model id or a models alias" },
       agent: {
         flags: "--agent <agent>",
-        description: "default agent: anthropic (built-in) or claude-code",
-        completes: ["anthropic", "claude-code"],
+        description: "default agent: anthropic or openai (built-in; the provider's type), or claude-code",
+        completes: ["anthropic", "openai", "claude-code"],
       },
       verify: { flags: "--no-verify", description: "do not check the key with a request" },
     },
-    examples: ["uwf setup", 'printf %s "$KEY" | uwf setup --api-key -', "uwf setup --agent claude-code"],
+    examples: [
+      "uwf setup",
+      "uwf setup --agent openai --base-url http://localhost:11434/v1 --model qwen3:8b --api-key-env OLLAMA_API_KEY",
+      "uwf setup --agent claude-code",
+    ],
     load: async () => (await import("./setup/setup.ts")).setupCommand,
   }),
   defineCommand({

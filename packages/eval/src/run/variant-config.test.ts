@@ -16,6 +16,7 @@ const HOME: Config = {
   agents: {
     claude: { preset: "claude-code" },
     api: { builtin: "anthropic", model: "claude-haiku-4-5" },
+    local: { builtin: "openai", model: "qwen3-8b" },
     script: { command: "./agent.sh", args: [] },
   },
   defaultAgent: "claude",
@@ -34,17 +35,18 @@ describe("variantConfig", () => {
     );
     expect(merged.retries).toBe(0);
     expect(merged.budget).toEqual({ max_steps: 5 });
-    expect(Object.keys(merged.agents).sort()).toEqual(["api", "claude", "mine", "script"]);
+    expect(Object.keys(merged.agents).sort()).toEqual(["api", "claude", "local", "mine", "script"]);
     expect(merged.agents.mine).toEqual({ command: "echo", args: [] });
     expect(merged.defaultAgent).toBe("claude");
   });
 
-  it("sets the model as defaultModel and on every anthropic and preset agent, not on command agents", () => {
+  it("sets the model as defaultModel and on every anthropic, openai and preset agent, not on command agents", () => {
     const merged = variantConfig(HOME, variant({ model: "claude-sonnet-4-5" }));
     expect(merged.defaultModel).toBe("claude-sonnet-4-5");
     expect(merged.agents).toEqual({
       claude: { preset: "claude-code", model: "claude-sonnet-4-5" },
       api: { builtin: "anthropic", model: "claude-sonnet-4-5" },
+      local: { builtin: "openai", model: "claude-sonnet-4-5" },
       script: { command: "./agent.sh", args: [] },
     });
   });

@@ -4,7 +4,7 @@ import type { SuiteVariant } from "../suite/suite.ts";
 /**
  * The config a variant's runs step with: its `config:` laid over the home's (maps merged key by key,
  * anything else replaced), checked with config.yaml's schema; its `model:` then becomes `defaultModel`
- * and the `model` of every anthropic and preset (Claude Code) agent the config defines. Throws the
+ * and the `model` of every built-in model agent (anthropic, openai) and preset (Claude Code) agent the config defines. Throws the
  * schema's error when the merged config is not one.
  */
 export function variantConfig(base: Config, variant: SuiteVariant): Config {
@@ -14,7 +14,9 @@ export function variantConfig(base: Config, variant: SuiteVariant): Config {
   if (model === null) return merged;
   const agents: Record<string, AgentSpec> = {};
   for (const [alias, spec] of Object.entries(merged.agents)) {
-    agents[alias] = ("builtin" in spec && spec.builtin === "anthropic") || "preset" in spec ? { ...spec, model } : spec;
+    const takesModel =
+      ("builtin" in spec && (spec.builtin === "anthropic" || spec.builtin === "openai")) || "preset" in spec;
+    agents[alias] = takesModel ? { ...spec, model } : spec;
   }
   return { ...merged, agents, defaultModel: model };
 }

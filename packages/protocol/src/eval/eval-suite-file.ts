@@ -28,7 +28,7 @@ export const suiteVariantFileSchema = z
     name: z.string().min(1, "expected a variant name").optional(),
     /** As `--agent`: a config alias, or `scripted:FILE` relative to the suite file. */
     agent: z.string().min(1).optional(),
-    /** Set as the model of the agents it uses (`defaultModel`, and the `model` of anthropic and preset agents). */
+    /** Set as the model of the agents it uses (`defaultModel`, and the `model` of anthropic, openai and preset agents). */
     model: z.string().min(1).optional(),
     /** A workflow file (relative to the suite file) or a registered name. */
     workflow: z.string().min(1).optional(),

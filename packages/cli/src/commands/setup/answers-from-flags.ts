@@ -2,11 +2,18 @@ import { DEFAULT_MODEL } from "@uwf/agents";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readStdin } from "../../read-input-file.ts";
 import { checkName, checkVariable, defaultKeyVariable, emptyToUndefined } from "./check-setup-values.ts";
-import type { SetupAnswers, SetupOptions } from "./setup-options.ts";
+import type { BuiltinSetupAgent, SetupAnswers, SetupOptions } from "./setup-options.ts";
 
-/** The built-in agent's settings from the flags, their defaults filled in; `--api-key -` reads stdin. */
-export async function answersFromFlags(options: SetupOptions): Promise<SetupAnswers> {
-  const provider = checkName(options.provider ?? "anthropic", "--provider");
+/**
+ * The built-in agent's settings from the flags, their defaults filled in; `--api-key -` reads stdin.
+ * The openai agent has no default model (servers differ): `--model` is required with it.
+ */
+export async function answersFromFlags(options: SetupOptions, type: BuiltinSetupAgent): Promise<SetupAnswers> {
+  const provider = checkName(options.provider ?? type, "--provider");
+  const model = emptyToUndefined(options.model);
+  if (type === "openai" && model === undefined) {
+    throw new UsageError("--agent openai needs --model: the model name your server knows (e.g. --model gpt-5-mini)");
+  }
   let apiKey = options.apiKey;
   if (apiKey === "-") {
     const read = await readStdin();
@@ -15,11 +22,12 @@ export async function answersFromFlags(options: SetupOptions): Promise<SetupAnsw
   }
   if (apiKey !== undefined && apiKey.trim() === "") throw new UsageError("--api-key is empty");
   return {
+    type,
     provider,
     baseUrl: emptyToUndefined(options.baseUrl),
     apiKeyEnv: checkVariable(options.apiKeyEnv ?? defaultKeyVariable(provider)),
     apiKey: apiKey?.trim(),
-    model: emptyToUndefined(options.model) ?? DEFAULT_MODEL,
+    model: model ?? DEFAULT_MODEL,
     verify: options.verify !== false,
   };
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_MODEL } from "@uwf/agents";
 import { SetupCancelledError } from "../../errors/setup-cancelled-error.ts";
 import { checkName, checkVariable, defaultKeyVariable, emptyToUndefined } from "./check-setup-values.ts";
-import type { SetupAgent, SetupAnswers, SetupOptions } from "./setup-options.ts";
+import type { BuiltinSetupAgent, SetupAgent, SetupAnswers, SetupOptions } from "./setup-options.ts";
 
 /** The first question, on stderr (stdout keeps the result). @clack/prompts is loaded only when asking. */
 export async function askAgent(): Promise<SetupAgent> {
@@ -13,6 +13,11 @@ export async function askAgent(): Promise<SetupAgent> {
       message: "Which agent should play roles by default?",
       options: [
         { value: "anthropic", label: "anthropic", hint: "uwf's built-in agent on the Messages API" },
+        {
+          value: "openai",
+          label: "openai",
+          hint: "uwf's built-in agent on an OpenAI-compatible API: OpenAI, OpenRouter, a gateway, vLLM, llama.cpp, Ollama",
+        },
         { value: "claude-code", label: "claude-code", hint: "the Claude Code CLI (claude), run headless" },
       ],
       output: process.stderr,
@@ -20,23 +25,24 @@ export async function askAgent(): Promise<SetupAgent> {
   );
 }
 
-/** The built-in agent's questions: provider, key, model. */
-export async function askAnswers(options: SetupOptions): Promise<SetupAnswers> {
+/** The built-in agent's questions: provider, base URL, key, model (the agent's kind is the provider's type). */
+export async function askAnswers(options: SetupOptions, type: BuiltinSetupAgent): Promise<SetupAnswers> {
   const prompts = await import("@clack/prompts");
   const output = process.stderr;
   const answer = <Value>(value: Value): Exclude<Value, symbol> => answerOf(prompts, value);
   const provider = checkName(
-    answer(
-      await prompts.text({ message: "Provider name", defaultValue: "anthropic", placeholder: "anthropic", output }),
-    ),
+    answer(await prompts.text({ message: "Provider name", defaultValue: type, placeholder: type, output })),
     "provider",
   );
   const baseUrl = emptyToUndefined(
     answer(
       await prompts.text({
-        message: "Base URL (empty for the Anthropic API; a gateway's URL otherwise)",
+        message:
+          type === "openai"
+            ? "Base URL (empty for the OpenAI API; e.g. http://localhost:11434/v1 for Ollama, https://openrouter.ai/api/v1)"
+            : "Base URL (empty for the Anthropic API; a gateway's URL otherwise)",
         defaultValue: "",
-        placeholder: "https://api.anthropic.com",
+        placeholder: type === "openai" ? "https://api.openai.com/v1" : "https://api.anthropic.com",
         output,
       }),
     ),
@@ -60,14 +66,25 @@ export async function askAnswers(options: SetupOptions): Promise<SetupAnswers> {
   );
   const apiKey = store ? answer(await prompts.password({ message: "API key", output })).trim() : undefined;
   const model = answer(
-    await prompts.text({ message: "Default model", defaultValue: DEFAULT_MODEL, placeholder: DEFAULT_MODEL, output }),
+    type === "openai"
+      ? await prompts.text({
+          message: "Default model (the name your server knows)",
+          validate: (value) => (value === undefined || value.trim() === "" ? "a model name is needed" : undefined),
+          output,
+        })
+      : await prompts.text({
+          message: "Default model",
+          defaultValue: DEFAULT_MODEL,
+          placeholder: DEFAULT_MODEL,
+          output,
+        }),
   );
   const verify =
     options.verify === false
       ? false
       : answer(await prompts.confirm({ message: "Check the key with one small request now?", output }));
   prompts.outro("Writing config.yaml", { output });
-  return { provider, baseUrl, apiKeyEnv, apiKey: emptyToUndefined(apiKey), model: model.trim(), verify };
+  return { type, provider, baseUrl, apiKeyEnv, apiKey: emptyToUndefined(apiKey), model: model.trim(), verify };
 }
 
 /** A prompt's answer; a cancelled prompt (Ctrl-C) stops setup before anything is written. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "bun:test";
 import { configSchema } from "@uwf/protocol";
-import { buildAnthropicSettings, buildClaudeCodeSettings } from "./build-setup-settings.ts";
+import { buildBuiltinSettings, buildClaudeCodeSettings } from "./build-setup-settings.ts";
 
 const answers = {
+  type: "anthropic" as const,
   provider: "gateway",
   baseUrl: "https://gateway.example",
   apiKeyEnv: "GATEWAY_API_KEY",
@@ -11,9 +12,9 @@ const answers = {
   verify: false,
 };
 
-describe("buildAnthropicSettings", () => {
+describe("buildBuiltinSettings", () => {
   it("returns every setting for one write: provider, model alias, default model, agent, default agent", () => {
-    const { settings, modelAlias } = buildAnthropicSettings(answers, configSchema.parse({}));
+    const { settings, modelAlias } = buildBuiltinSettings(answers, configSchema.parse({}));
     expect(modelAlias).toBe("claude-haiku-4-5");
     expect(settings).toEqual([
       {
@@ -37,9 +38,33 @@ describe("buildAnthropicSettings", () => {
       models: { fast: { provider: "gateway", model: "claude-haiku-4-5" } },
       agents: { anthropic: { builtin: "anthropic", maxTurns: 3 } },
     });
-    const { settings, modelAlias } = buildAnthropicSettings({ ...answers, model: "fast" }, existing);
+    const { settings, modelAlias } = buildBuiltinSettings({ ...answers, model: "fast" }, existing);
     expect(modelAlias).toBe("fast");
     expect(settings.map((setting) => setting.key)).toEqual(["providers.gateway", "defaultModel", "defaultAgent"]);
+  });
+});
+
+describe("buildBuiltinSettings for the openai agent", () => {
+  it("writes a provider of type openai and makes the openai agent the default", () => {
+    const { settings, modelAlias } = buildBuiltinSettings(
+      { ...answers, type: "openai", provider: "local", baseUrl: "http://localhost:11434/v1", model: "qwen3:8b" },
+      configSchema.parse({}),
+    );
+    expect(modelAlias).toBe("qwen3-8b");
+    expect(settings).toEqual([
+      {
+        key: "providers.local",
+        valueText: JSON.stringify({
+          type: "openai",
+          apiKeyEnv: "GATEWAY_API_KEY",
+          baseUrl: "http://localhost:11434/v1",
+        }),
+      },
+      { key: "models.qwen3-8b", valueText: JSON.stringify({ provider: "local", model: "qwen3:8b" }) },
+      { key: "defaultModel", valueText: '"qwen3-8b"' },
+      { key: "agents.openai", valueText: '{"builtin":"openai"}' },
+      { key: "defaultAgent", valueText: "openai" },
+    ]);
   });
 });
 

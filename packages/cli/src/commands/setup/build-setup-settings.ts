@@ -4,14 +4,15 @@ import type { SetupAnswers } from "./setup-options.ts";
 
 /**
  * What `uwf setup` sets for the built-in agent, in order: the provider, the model's alias (unless the
- * model is already one), the default model, the `anthropic` agent (unless one of that kind is there,
- * with its maxTurns, model…) and the default agent. All of it is written to config.yaml at once.
+ * model is already one), the default model, the built-in agent of the answers' type — `anthropic` or
+ * `openai`, whose name is also the provider's type — (unless one of that kind is there, with its
+ * maxTurns, model…) and the default agent. All of it is written to config.yaml at once.
  */
-export function buildAnthropicSettings(
+export function buildBuiltinSettings(
   answers: SetupAnswers,
   existing: Config,
 ): { settings: ConfigSetting[]; modelAlias: string } {
-  const providerEntry: Record<string, string> = { type: "anthropic", apiKeyEnv: answers.apiKeyEnv };
+  const providerEntry: Record<string, string> = { type: answers.type, apiKeyEnv: answers.apiKeyEnv };
   if (answers.baseUrl !== undefined) providerEntry.baseUrl = answers.baseUrl;
   const settings: ConfigSetting[] = [
     { key: `providers.${answers.provider}`, valueText: JSON.stringify(providerEntry) },
@@ -25,12 +26,12 @@ export function buildAnthropicSettings(
     });
   }
   settings.push({ key: "defaultModel", valueText: JSON.stringify(modelAlias) });
-  const agentSpec = { builtin: "anthropic" };
-  const configured = existing.agents.anthropic;
+  const agentSpec = { builtin: answers.type };
+  const configured = existing.agents[answers.type];
   if (configured === undefined || JSON.stringify(agentKind(configured)) !== JSON.stringify(agentSpec)) {
-    settings.push({ key: "agents.anthropic", valueText: JSON.stringify(agentSpec) });
+    settings.push({ key: `agents.${answers.type}`, valueText: JSON.stringify(agentSpec) });
   }
-  settings.push({ key: "defaultAgent", valueText: "anthropic" });
+  settings.push({ key: "defaultAgent", valueText: answers.type });
   return { settings, modelAlias };
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_API_KEY_ENV } from "@uwf/agents";
+import { DEFAULT_API_KEY_ENV, DEFAULT_OPENAI_API_KEY_ENV } from "@uwf/agents";
 import { UsageError } from "../../errors/usage-error.ts";
 import { SETUP_AGENTS, type SetupAgent } from "./setup-options.ts";
 
@@ -25,8 +25,9 @@ export function emptyToUndefined(value: string | undefined): string | undefined 
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-/** `ANTHROPIC_API_KEY` for the anthropic provider, else `<PROVIDER>_API_KEY`. */
+/** `ANTHROPIC_API_KEY` for the anthropic provider, `OPENAI_API_KEY` for the openai one, else `<PROVIDER>_API_KEY`. */
 export function defaultKeyVariable(provider: string): string {
   if (provider === "anthropic") return DEFAULT_API_KEY_ENV;
+  if (provider === "openai") return DEFAULT_OPENAI_API_KEY_ENV;
   return `${provider.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_API_KEY`;
 }

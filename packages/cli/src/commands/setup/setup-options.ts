@@ -1,5 +1,5 @@
 /** The agents `uwf setup` can make the default. */
-export const SETUP_AGENTS = ["anthropic", "claude-code"] as const;
+export const SETUP_AGENTS = ["anthropic", "openai", "claude-code"] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 
 /** `uwf setup`'s flags. */
@@ -15,8 +15,13 @@ export interface SetupOptions {
   verify?: boolean;
 }
 
+/** The built-in agents `uwf setup` configures with a provider: the agent's kind is the provider's type. */
+export type BuiltinSetupAgent = Exclude<SetupAgent, "claude-code">;
+
 /** The built-in agent's settings, from the flags or the questions. */
 export interface SetupAnswers {
+  /** `anthropic`: the Messages API; `openai`: an OpenAI-compatible Chat Completions API. */
+  type: BuiltinSetupAgent;
   provider: string;
   baseUrl: string | undefined;
   apiKeyEnv: string;

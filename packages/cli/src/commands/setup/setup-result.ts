@@ -10,7 +10,8 @@ export interface AnthropicSetupResult {
   keySource: "environment" | "dotenv" | "missing";
   dotenvFile: string | null;
   model: string;
-  agent: "anthropic";
+  /** The built-in agent made the default: `anthropic`, or `openai` (its provider is then of type openai). */
+  agent: "anthropic" | "openai";
   /** True when one minimal request succeeded, null when not checked (`--no-verify`). */
   verified: boolean | null;
 }

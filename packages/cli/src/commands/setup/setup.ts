@@ -11,7 +11,7 @@ import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { answersFromFlags } from "./answers-from-flags.ts";
 import { askAgent, askAnswers } from "./ask-setup-questions.ts";
-import { buildAnthropicSettings } from "./build-setup-settings.ts";
+import { buildBuiltinSettings } from "./build-setup-settings.ts";
 import { checkAgent } from "./check-setup-values.ts";
 import { formatSetup } from "./format-setup.ts";
 import { setupClaudeCode } from "./setup-claude-code.ts";
@@ -21,7 +21,7 @@ import type { AnthropicSetupResult, SetupResult } from "./setup-result.ts";
 /** `uwf setup` where it cannot ask (no terminal on stdin, or `--json`) and no setting was given. */
 const NO_TERMINAL_MESSAGE =
   "uwf setup asks its questions on a terminal; without one, give the settings as flags: " +
-  "--agent anthropic|claude-code, --provider NAME, --base-url URL, --api-key-env VARIABLE, " +
+  "--agent anthropic|openai|claude-code, --provider NAME, --base-url URL, --api-key-env VARIABLE, " +
   "--api-key KEY (- reads stdin), --model MODEL, --no-verify (e.g. uwf setup --api-key-env ANTHROPIC_API_KEY)";
 
 /**
@@ -33,7 +33,9 @@ const NO_TERMINAL_MESSAGE =
  * is a usage error naming them: nothing is written); then checks the key with one minimal
  * request unless `--no-verify`. A failed check throws `ModelAccessError` after
  * writing, so the settings can be fixed one by one with `uwf config set`.
- * With the `claude-code` agent there is no provider or key to ask about (see
+ * The built-in agent chosen (`anthropic`, or `openai` for an OpenAI-compatible server, checked on its
+ * `/chat/completions`) is also the provider's type. With the `claude-code` agent there is no provider
+ * or key to ask about (see
  * `setupClaudeCode`).
  */
 export async function setupCommand(
@@ -54,9 +56,9 @@ export async function setupCommand(
   if (!interactive && noSettings) throw new UsageError(NO_TERMINAL_MESSAGE);
   const agent = interactive ? await askAgent() : checkAgent(options.agent ?? "anthropic");
   if (agent === "claude-code") return setupClaudeCode(options, context, interactive);
-  const answers = interactive ? await askAnswers(options) : await answersFromFlags(options);
+  const answers = interactive ? await askAnswers(options, agent) : await answersFromFlags(options, agent);
 
-  const { settings, modelAlias } = buildAnthropicSettings(answers, await loadConfig(context.home));
+  const { settings, modelAlias } = buildBuiltinSettings(answers, await loadConfig(context.home));
   const config = await setConfigValues(context.home, settings);
 
   let dotenvFile: string | null = null;
@@ -71,7 +73,7 @@ export async function setupCommand(
     keySource: key === null ? "missing" : key.source,
     dotenvFile,
     model: modelAlias,
-    agent: "anthropic",
+    agent: answers.type,
     verified: null,
   };
   if (answers.verify) {

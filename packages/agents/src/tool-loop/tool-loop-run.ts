@@ -1,29 +1,24 @@
-import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@uwf/protocol";
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 import type { AgentTool, ToolContext } from "../tools/agent-tool.ts";
-import type { toolDefinitions } from "../tools/agent-tools.ts";
 import type { CallWithApiRetriesOptions } from "./call-with-api-retries.ts";
+import type { ModelProvider } from "./model-provider.ts";
 import type { ModelSettings } from "./resolve-model-settings.ts";
 import type { TranscriptMessage } from "./transcript.ts";
 
-/** One run of the built-in `anthropic` agent, as its phases share it: what was set up, and the conversation so far. */
-export interface AnthropicRun {
+/** One run of a built-in agent's tool loop, as its phases share it: what was set up, and the conversation so far. */
+export interface ToolLoopRun {
   settings: ModelSettings;
-  client: Anthropic;
-  sdk: typeof import("@anthropic-ai/sdk");
+  /** The model API, behind its adapter. */
+  provider: ModelProvider;
   /** The run's tools: the built-in ones and its MCP servers' (see `openRunTools`). */
   agentTools: readonly AgentTool[];
-  /** `agentTools` as the API's `tools` parameter. */
-  tools: ReturnType<typeof toolDefinitions>;
   toolContext: ToolContext;
   /** Aborted on the run's timeout or the caller's interrupt. */
   signal: AbortSignal;
   maxRetries: number;
   /** A line for the log (the result's `stderrTail`) and for `onStderr`. */
   note: (line: string) => void;
-  /** Logs each distinct SDK warning once. */
-  onWarning: (text: string) => void;
   /** Logs a retry of the request named `what`. */
   onRetry: (what: string) => NonNullable<CallWithApiRetriesOptions["onRetry"]>;
   /** The result's fields when the run was interrupted or timed out, else null. */

@@ -1,9 +1,10 @@
 import { type ContentBlock, textOf } from "./transcript.ts";
 
 /*
- * How the built-in agent treats the end of a model turn: an answer (end_turn,
+ * How the built-in agents treat the end of a model turn: an answer (end_turn,
  * stop_sequence), an empty answer (asked again), an answer cut off at
  * max_tokens (continued), or a turn that cannot be used (see describeUnfinishedTurn).
+ * Stop reasons are the Messages API's words; each provider's adapter maps its own to them.
  */
 
 /** What the agent says after an empty answer. */
@@ -25,13 +26,13 @@ export const CONTINUE_PROMPT =
  * inside a tool call or before any text, or one that filled the context window.
  */
 export function describeUnfinishedTurn(
-  message: { stop_reason: string | null; stop_details?: unknown; content: ReadonlyArray<{ type: string }> },
+  message: { stopReason: string | null; stopDetails?: unknown; content: ReadonlyArray<{ type: string }> },
   hasToolCalls: boolean,
   maxTokens: number,
 ): string | null {
-  switch (message.stop_reason) {
+  switch (message.stopReason) {
     case "refusal": {
-      const details = message.stop_details as { category?: unknown; explanation?: unknown } | null | undefined;
+      const details = message.stopDetails as { category?: unknown; explanation?: unknown } | null | undefined;
       const why = [details?.category, details?.explanation].filter((part) => typeof part === "string").join(": ");
       return `the model refused to answer (stop_reason refusal${why === "" ? "" : `, ${why}`}); the refused conversation is kept in the run but never continued`;
     }

@@ -1,14 +1,20 @@
 import type { Config, Prices } from "@uwf/protocol";
+import { findDefaultContextWindow } from "../anthropic/default-context-windows.ts";
+import { findDefaultPrices } from "../anthropic/default-prices.ts";
 import { UnknownProviderError } from "../errors/unknown-provider-error.ts";
-import { findDefaultContextWindow } from "./default-context-windows.ts";
-import { findDefaultPrices } from "./default-prices.ts";
 
 /** The model used when neither the agent, nor `defaultModel` in config.yaml, names one. */
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 export const DEFAULT_PROVIDER = "anthropic";
 export const DEFAULT_API_KEY_ENV = "ANTHROPIC_API_KEY";
+/** The provider a model name that is no `models` alias is served by, for the built-in `openai` agent. */
+export const DEFAULT_OPENAI_PROVIDER = "openai";
+export const DEFAULT_OPENAI_API_KEY_ENV = "OPENAI_API_KEY";
 export const DEFAULT_MAX_TOKENS = 16_384;
 export const DEFAULT_MAX_TURNS = 50;
+
+/** Which API a provider speaks: the Messages API, or the OpenAI Chat Completions API. */
+export type ProviderType = "anthropic" | "openai";
 
 /** Everything needed to call one model: where, with which key, how much, at what price. */
 export interface ModelSettings {
@@ -17,7 +23,9 @@ export interface ModelSettings {
   /** The model id sent to the API. */
   model: string;
   provider: string;
-  /** Undefined: the SDK's default (`ANTHROPIC_BASE_URL`, else the Anthropic API). */
+  /** The API the provider speaks (its `type` in config.yaml). */
+  providerType: ProviderType;
+  /** Undefined: the SDK's default (the Anthropic API, or the OpenAI API). */
   baseUrl: string | undefined;
   /** The environment variable (or `.env` entry in the uwf home) holding the API key. */
   apiKeyEnv: string;
@@ -35,12 +43,20 @@ export interface ResolveModelSettingsOptions {
   model?: string | undefined;
   maxTokens?: number | undefined;
   maxTurns?: number | undefined;
+  /**
+   * The kind of built-in agent asking (default `anthropic`): a name that is no alias is served by
+   * that kind's default provider (`anthropic`, or `openai`), with that kind's default key variable.
+   */
+  agentType?: ProviderType | undefined;
+  /** The agent's own `baseUrl` and `apiKeyEnv` (the openai agent has them): they beat the provider's. */
+  baseUrl?: string | undefined;
+  apiKeyEnv?: string | undefined;
 }
 
 /**
  * Picks the model and its provider: the requested name (else `defaultModel`,
  * else {@link DEFAULT_MODEL}) is looked up in `models`; a name that is not an
- * alias is used as the API model id on the `anthropic` provider. Limits come
+ * alias is used as the API model id on the `anthropic` provider (`openai` for the openai agent). Limits come
  * from the agent, then the model entry, then the defaults; prices from the
  * model entry, then the built-in table. Throws `UnknownProviderError`.
  */
@@ -49,17 +65,26 @@ export function resolveModelSettings(options: ResolveModelSettingsOptions): Mode
   const name = options.model ?? config.defaultModel ?? DEFAULT_MODEL;
   const entry = Object.hasOwn(config.models, name) ? config.models[name] : undefined;
   const model = entry?.model ?? name;
-  const provider = entry?.provider ?? DEFAULT_PROVIDER;
+  const agentType = options.agentType ?? "anthropic";
+  const defaultProvider = agentType === "openai" ? DEFAULT_OPENAI_PROVIDER : DEFAULT_PROVIDER;
+  const provider = entry?.provider ?? defaultProvider;
   const providerEntry = Object.hasOwn(config.providers, provider) ? config.providers[provider] : undefined;
-  if (providerEntry === undefined && provider !== DEFAULT_PROVIDER) {
+  if (providerEntry === undefined && provider !== DEFAULT_PROVIDER && provider !== DEFAULT_OPENAI_PROVIDER) {
     throw new UnknownProviderError(provider, name, Object.keys(config.providers).sort());
   }
+  // The two built-in providers need no entry: `anthropic` and `openai` are of their own type.
+  const providerType: ProviderType =
+    providerEntry?.type ?? (provider === DEFAULT_OPENAI_PROVIDER ? "openai" : "anthropic");
   return {
     name,
     model,
     provider,
-    baseUrl: emptyToUndefined(providerEntry?.baseUrl),
-    apiKeyEnv: emptyToUndefined(providerEntry?.apiKeyEnv) ?? DEFAULT_API_KEY_ENV,
+    providerType,
+    baseUrl: emptyToUndefined(options.baseUrl) ?? emptyToUndefined(providerEntry?.baseUrl),
+    apiKeyEnv:
+      emptyToUndefined(options.apiKeyEnv) ??
+      emptyToUndefined(providerEntry?.apiKeyEnv) ??
+      (providerType === "openai" ? DEFAULT_OPENAI_API_KEY_ENV : DEFAULT_API_KEY_ENV),
     maxTokens: options.maxTokens ?? entry?.maxTokens ?? DEFAULT_MAX_TOKENS,
     maxTurns: options.maxTurns ?? entry?.maxTurns ?? DEFAULT_MAX_TURNS,
     contextWindow: entry?.contextWindow ?? findDefaultContextWindow(model),

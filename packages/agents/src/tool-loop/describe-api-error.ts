@@ -1,4 +1,5 @@
 import { messageOf } from "@uwf/protocol";
+import type { ApiErrorClasses } from "./api-error-classes.ts";
 import { apiKeyHint } from "./read-api-key.ts";
 import type { ModelSettings } from "./resolve-model-settings.ts";
 
@@ -16,7 +17,7 @@ export interface ApiErrorDescription {
  */
 export function describeApiError(
   error: unknown,
-  sdk: typeof import("@anthropic-ai/sdk"),
+  sdk: ApiErrorClasses,
   settings: ModelSettings,
   attempts: number,
 ): ApiErrorDescription {
@@ -54,7 +55,7 @@ export function describeApiError(
  * `529 overloaded_error: Overloaded`, `overloaded_error mid-stream (after HTTP 200): Overloaded`,
  * `connection error: …`.
  */
-export function summarizeApiError(error: unknown, sdk: typeof import("@anthropic-ai/sdk")): string {
+export function summarizeApiError(error: unknown, sdk: ApiErrorClasses): string {
   if (error instanceof sdk.APIConnectionError) return `connection error: ${error.message}`;
   if (!(error instanceof sdk.APIError)) return messageOf(error);
   const type = error.type ?? apiErrorType(error);
@@ -62,12 +63,32 @@ export function summarizeApiError(error: unknown, sdk: typeof import("@anthropic
   return `${reason}: ${apiErrorMessage(error)}`;
 }
 
-function apiErrorType(error: { error?: unknown }): string {
-  const body = error.error as { error?: { type?: unknown } } | undefined;
-  return typeof body?.error?.type === "string" ? body.error.type : "error";
+/**
+ * The error's detail in the body: the Messages API's `{ type: "error", error: { type, message } }`,
+ * or the OpenAI SDK's `error`, which is already the inner `{ message, type, code, param }`.
+ */
+function errorDetail(error: { error?: unknown }): { type?: unknown; code?: unknown; message?: unknown } | undefined {
+  const body = error.error as { error?: unknown; message?: unknown } | null | undefined;
+  if (body === null || typeof body !== "object") return undefined;
+  if (body.error !== null && typeof body.error === "object") return body.error as { type?: unknown; message?: unknown };
+  return typeof body.message === "string" ? body : undefined;
 }
 
-function apiErrorMessage(error: { error?: unknown; message: string }): string {
-  const body = error.error as { error?: { message?: unknown } } | undefined;
-  return typeof body?.error?.message === "string" ? body.error.message : error.message;
+function apiErrorType(error: { error?: unknown }): string {
+  const detail = errorDetail(error);
+  if (typeof detail?.type === "string") return detail.type;
+  return typeof detail?.code === "string" ? detail.code : "error";
+}
+
+/** The API's own message of an SDK error (from its body), else the error's message. */
+export function apiErrorMessage(error: { error?: unknown; message: string }): string {
+  const detail = errorDetail(error);
+  return typeof detail?.message === "string" ? detail.message : error.message;
+}
+
+/** The OpenAI-style error `code` of an API error (`context_length_exceeded`...), or null. */
+export function apiErrorCode(error: unknown): string | null {
+  if (error === null || typeof error !== "object") return null;
+  const code = errorDetail(error as { error?: unknown })?.code;
+  return typeof code === "string" ? code : null;
 }

@@ -1,6 +1,6 @@
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 import { runAgentTool } from "../tools/agent-tools.ts";
-import type { AnthropicRun } from "./anthropic-run.ts";
+import type { ToolLoopRun } from "./tool-loop-run.ts";
 import type { ContentBlock } from "./transcript.ts";
 
 /**
@@ -9,7 +9,7 @@ import type { ContentBlock } from "./transcript.ts";
  * was interrupted or timed out during the round (the round's results are then not kept), else null.
  */
 export async function runToolRound(
-  run: AnthropicRun,
+  run: ToolLoopRun,
   calls: readonly ContentBlock[],
 ): Promise<Partial<AgentLaunchResult> | null> {
   const results: ContentBlock[] = [];

@@ -1,8 +1,9 @@
 import type { Usage } from "@uwf/protocol";
 
 /**
- * One message of the built-in agent's stored transcript: the Messages API's
- * `{ role, content }`, for the model's turns the model, stop reason and that
+ * One message of a built-in agent's stored transcript, whatever its provider: the Messages API's
+ * `{ role, content }` with `text`, `tool_use` and `tool_result` blocks (each provider's adapter maps
+ * them to its API's messages), for the model's turns the model, stop reason and that
  * turn's usage, and on the first message the system prompt the conversation
  * was held under (and why it was started afresh, when it was). Stored as the
  * run's `transcript/1` node; a later visit of the role sends it again to
@@ -22,14 +23,6 @@ export interface TranscriptMessage {
 
 /** A content block as the API returns or accepts it (text, tool_use, tool_result, thinking...). */
 export type ContentBlock = { type: string } & Record<string, unknown>;
-
-/** What the Messages API accepts: `{ role, content }` only. */
-export interface ApiMessage {
-  role: "user" | "assistant";
-  content: ContentBlock[];
-}
-
-const CACHE_BREAKPOINT = { type: "ephemeral" } as const;
 
 /** Adds a user turn (merged into the last message when that is already a user turn, as the API needs alternation). */
 export function appendUserText(messages: TranscriptMessage[], text: string): TranscriptMessage[] {
@@ -55,31 +48,6 @@ export function readTranscript(value: readonly unknown[] | null | undefined): Tr
     messages.push(item as TranscriptMessage);
   }
   return messages;
-}
-
-/**
- * The messages as the API takes them (`{ role, content }`, the stored
- * metadata left out), with a prompt-cache breakpoint on the last block of each
- * message whose index is in `breakpoints`. Blocks are otherwise sent exactly
- * as stored, so each request repeats the previous one byte for byte before
- * what is new.
- */
-export function toApiMessages(messages: readonly TranscriptMessage[], breakpoints: readonly number[]): ApiMessage[] {
-  return messages.map((message, index) => {
-    if (!breakpoints.includes(index)) return { role: message.role, content: message.content };
-    const last = message.content.length - 1;
-    const content = message.content.map((block, blockIndex) =>
-      blockIndex === last ? { ...block, cache_control: CACHE_BREAKPOINT } : block,
-    );
-    return { role: message.role, content };
-  });
-}
-
-/** The system prompt as one text block with a cache breakpoint: with the tools before it, the stable prefix of every request. */
-export function toSystemBlocks(
-  system: string,
-): Array<{ type: "text"; text: string; cache_control: { type: "ephemeral" } }> {
-  return [{ type: "text", text: system, cache_control: CACHE_BREAKPOINT }];
 }
 
 /** The text of a model turn: its text blocks, joined. */

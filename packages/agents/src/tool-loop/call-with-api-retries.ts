@@ -1,7 +1,19 @@
-type Sdk = typeof import("@anthropic-ai/sdk");
+import type { ApiErrorClasses } from "./api-error-classes.ts";
 
-/** The error types the API may send in an `error` event after HTTP 200 that are worth another attempt. */
-const RETRYABLE_STREAM_ERRORS = new Set(["overloaded_error", "api_error", "rate_limit_error", "timeout_error"]);
+type Sdk = ApiErrorClasses;
+
+/**
+ * The error types an API may send in the stream after HTTP 200 that are worth another attempt: the
+ * Messages API's `error` events, and the OpenAI-style `{ error: { type | code } }` chunk.
+ */
+const RETRYABLE_STREAM_ERRORS = new Set([
+  "overloaded_error",
+  "api_error",
+  "rate_limit_error",
+  "timeout_error",
+  "server_error",
+  "rate_limit_exceeded",
+]);
 const INITIAL_DELAY_SECONDS = 0.5;
 const MAX_DELAY_SECONDS = 8;
 
@@ -54,7 +66,7 @@ export function isRetryableApiError(error: unknown, sdk: Sdk): boolean {
   if (error instanceof sdk.APIUserAbortError) return false;
   if (error instanceof sdk.APIConnectionError) return true;
   if (!(error instanceof sdk.APIError)) return false;
-  if (error.status === undefined) return RETRYABLE_STREAM_ERRORS.has(String(error.type));
+  if (error.status === undefined) return RETRYABLE_STREAM_ERRORS.has(String(error.type ?? streamErrorCode(error)));
   const header = error.headers?.get("x-should-retry");
   if (header === "true") return true;
   if (header === "false") return false;
@@ -95,4 +107,10 @@ function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<v
     const timer = setTimeout(done, milliseconds);
     signal?.addEventListener("abort", done, { once: true });
   });
+}
+
+/** The `code` of an OpenAI-style error chunk, for one that has no `type`. */
+function streamErrorCode(error: { error: unknown }): string | undefined {
+  const body = error.error as { code?: unknown } | null | undefined;
+  return typeof body?.code === "string" ? body.code : undefined;
 }

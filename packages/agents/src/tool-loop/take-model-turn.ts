@@ -1,9 +1,9 @@
 import { addUsage } from "@uwf/protocol";
 import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
-import type { AnthropicRun } from "./anthropic-run.ts";
+import { callWithApiRetries } from "./call-with-api-retries.ts";
 import { computeUsage } from "./compute-usage.ts";
 import { CONTINUE_PROMPT, describeUnfinishedTurn, EMPTY_ANSWER_PROMPT, isAnswer } from "./describe-unfinished-turn.ts";
-import { requestModelTurn } from "./request-model-turn.ts";
+import type { ToolLoopRun } from "./tool-loop-run.ts";
 import { appendUserText, type ContentBlock, textOf } from "./transcript.ts";
 
 /** What one model turn leads to. */
@@ -30,25 +30,23 @@ export interface TurnConversation {
  * refusal, a cut-off tool call or running out of `maxTurns` ends the run with an error.
  */
 export async function takeModelTurn(
-  run: AnthropicRun,
+  run: ToolLoopRun,
   turn: number,
   conversation: TurnConversation,
 ): Promise<ModelTurnOutcome> {
   const { settings, note } = run;
-  const outcome = await requestModelTurn({
-    client: run.client,
-    sdk: run.sdk,
-    model: settings.model,
-    maxTokens: settings.maxTokens,
+  const request = {
     system: conversation.system,
     messages: run.transcript,
-    // The end of the stored conversation and the newest message: each request reads the previous one from the cache.
-    breakpoints: [...(conversation.continued > 0 ? [conversation.continued - 1] : []), run.transcript.length - 1],
-    tools: run.tools,
+    continued: conversation.continued,
+    tools: run.agentTools,
     signal: run.signal,
+  };
+  const outcome = await callWithApiRetries(() => run.provider.requestTurn(request), {
+    sdk: run.provider.errors,
     maxRetries: run.maxRetries,
+    signal: run.signal,
     onRetry: run.onRetry(`turn ${turn}`),
-    onWarning: run.onWarning,
   });
   if (!outcome.success) return { kind: "request-failed", error: outcome.error, attempts: outcome.attempts };
   const message = outcome.value;
@@ -56,15 +54,15 @@ export async function takeModelTurn(
   run.usage = run.usage === null ? turnUsage : addUsage(run.usage, turnUsage);
   // An empty text block is refused when sent back, so it is not kept.
   const content = message.content
-    .map((block) => ({ ...block }) as ContentBlock)
+    .map((block) => ({ ...block }))
     .filter((block) => !(block.type === "text" && block.text === ""));
   const toolCalls = content.filter((block) => block.type === "tool_use");
   note(
-    `turn ${turn}: ${message.stop_reason ?? "no stop reason"}, ${turnUsage.inputTokens} in / ${turnUsage.outputTokens} out` +
+    `turn ${turn}: ${message.stopReason ?? "no stop reason"}, ${turnUsage.inputTokens} in / ${turnUsage.outputTokens} out` +
       (turnUsage.cacheReadTokens > 0 ? `, ${turnUsage.cacheReadTokens} read from the cache` : "") +
       (toolCalls.length === 0 ? "" : `, ${toolCalls.map((call) => String(call.name)).join(", ")}`),
   );
-  if (content.length === 0 && isAnswer(message.stop_reason) && turn < settings.maxTurns) {
+  if (content.length === 0 && isAnswer(message.stopReason) && turn < settings.maxTurns) {
     // An empty answer cannot be sent back (the API refuses empty messages): it is left out, and the model asked again.
     note(`turn ${turn}: the model answered nothing; asking for the answer`);
     run.transcript = appendUserText(run.transcript, EMPTY_ANSWER_PROMPT);
@@ -74,7 +72,7 @@ export async function takeModelTurn(
     role: "assistant",
     content,
     model: message.model,
-    stopReason: message.stop_reason,
+    stopReason: message.stopReason,
     usage: turnUsage,
   });
   const unfinished = describeUnfinishedTurn(message, toolCalls.length > 0, settings.maxTokens);
@@ -82,7 +80,7 @@ export async function takeModelTurn(
     note(unfinished);
     return { kind: "ended", fields: { error: unfinished } };
   }
-  if (message.stop_reason === "max_tokens") {
+  if (message.stopReason === "max_tokens") {
     // Text only, cut off by the output limit: the model goes on where it stopped, in the next turn.
     if (turn >= settings.maxTurns) {
       return {

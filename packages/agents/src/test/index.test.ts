@@ -13,12 +13,15 @@ describe("the @uwf/agents/test entry", () => {
       "checkMessagesRequest",
       "createAgentRunFixture",
       "estimateFakeInputTokens",
+      "everythingServerSpec",
       "fakeErrorReply",
       "fakeMaxTokensReply",
       "fakeRefusalReply",
       "fakeStreamErrorReply",
       "fakeTextReply",
       "fakeToolUseReply",
+      "filesystemServerSpec",
+      "isProcessRunning",
       "startFakeAnthropicServer",
     ]);
   });

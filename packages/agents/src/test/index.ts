@@ -43,3 +43,4 @@ export {
   fakeToolUseReply,
   type ScriptedReply,
 } from "./fake-replies.ts";
+export { everythingServerSpec, filesystemServerSpec, isProcessRunning } from "./mcp-test-servers.ts";

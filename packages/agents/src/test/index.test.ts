@@ -22,6 +22,7 @@ describe("the @uwf/agents/test entry", () => {
       "fakeToolUseReply",
       "filesystemServerSpec",
       "isProcessRunning",
+      "processesWithCwd",
       "startFakeAnthropicServer",
     ]);
   });

@@ -43,4 +43,4 @@ export {
   fakeToolUseReply,
   type ScriptedReply,
 } from "./fake-replies.ts";
-export { everythingServerSpec, filesystemServerSpec, isProcessRunning } from "./mcp-test-servers.ts";
+export { everythingServerSpec, filesystemServerSpec, isProcessRunning, processesWithCwd } from "./mcp-test-servers.ts";

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { StdioMcpServerSpec } from "@uwf/protocol";
 
@@ -36,4 +37,24 @@ export function isProcessRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The processes (not zombies) whose working directory is `directory`, read from /proc (Linux): the
+ * MCP servers a step started in the thread's cwd, found without knowing their pids.
+ */
+export function processesWithCwd(directory: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readlinkSync(`/proc/${name}/cwd`) !== directory) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (state !== "Z" && state !== "X") found.push(Number(name));
+    } catch {
+      // Gone while being read, or another user's.
+    }
+  }
+  return found;
 }

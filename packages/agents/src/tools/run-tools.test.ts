@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { McpServers } from "@uwf/protocol";
@@ -252,5 +253,94 @@ describe("openRunTools with MCP servers", () => {
       success: false,
       error: `MCP server "remote": header Authorization: \${UWF_TEST_NO_SUCH_VAR} is not set`,
     });
+  });
+});
+
+describe("openRunTools with a streamable HTTP server", () => {
+  it(
+    "lists and calls the tools of a server already running, with headers from the environment",
+    async () => {
+      const port = freePort();
+      const [command, script] = [everythingServerSpec().command, everythingServerSpec().args[0] ?? ""];
+      const running = Bun.spawn([command, script, "streamableHttp"], {
+        env: { ...process.env, PORT: String(port) },
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      let stopProxy = () => {};
+      try {
+        await waitForLine(running.stderr, "listening on port");
+        writeFileSync(join(fixture.home, ".env"), "MCP_TEST_TOKEN=token-from-dotenv-123\n");
+        // A pass-through in front of the real server, to see the headers uwf sends.
+        const authorizations: Array<string | null> = [];
+        const proxy = Bun.serve({
+          port: 0,
+          hostname: "127.0.0.1",
+          fetch: (request) => {
+            authorizations.push(request.headers.get("authorization"));
+            const target = new URL(request.url);
+            target.port = String(port);
+            return fetch(new Request(target, request));
+          },
+        });
+        stopProxy = () => proxy.stop(true);
+        const tools = await open({
+          remote: {
+            url: `http://127.0.0.1:${proxy.port}/mcp`,
+            headers: { Authorization: `Bearer \${MCP_TEST_TOKEN}` },
+            allow: ["echo"],
+          },
+        });
+        expect(
+          toolDefinitions(tools.tools)
+            .map((tool) => tool.name)
+            .filter((name) => name.includes("__")),
+        ).toEqual(["remote__echo"]);
+        expect(await runAgentTool("remote__echo", { message: "over http" }, context, tools.tools)).toEqual({
+          content: "Echo: over http",
+          isError: false,
+        });
+        await tools.close();
+        expect(authorizations.length).toBeGreaterThanOrEqual(3);
+        expect(new Set(authorizations)).toEqual(new Set(["Bearer token-from-dotenv-123"]));
+      } finally {
+        stopProxy();
+        running.kill("SIGKILL");
+        await running.exited;
+      }
+    },
+    HANG_GUARD_MS,
+  );
+});
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port ?? 0;
+  probe.stop(true);
+  return port;
+}
+
+async function waitForLine(stream: ReadableStream<Uint8Array>, text: string): Promise<void> {
+  const decoder = new TextDecoder();
+  let seen = "";
+  for await (const chunk of stream) {
+    seen += decoder.decode(chunk, { stream: true });
+    if (seen.includes(text)) return;
+  }
+  throw new Error(`the server ended without saying "${text}": ${seen}`);
+}
+
+describe("openRunTools without MCP servers", () => {
+  it("gives the built-in tools without loading the MCP SDK", () => {
+    const script = [
+      `const { openRunTools } = await import(${JSON.stringify(join(import.meta.dir, "run-tools.ts"))});`,
+      "const loaded = () => Object.keys(require.cache).some((key) => key.includes('/node_modules/@modelcontextprotocol/'));",
+      "const context = { workspace: '.', env: { thread: 'T', role: 'r', step: 1, home: '.' }, signal: new AbortController().signal, deadline: null };",
+      "const opened = await openRunTools({ servers: {}, context, note: () => {} });",
+      "console.log(JSON.stringify({ tools: opened.value.tools.length, loaded: loaded() }));",
+    ].join("\n");
+    const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ tools: 6, loaded: false });
   });
 });

@@ -280,7 +280,7 @@ describe("openRunTools with a streamable HTTP server", () => {
             authorizations.push(request.headers.get("authorization"));
             const target = new URL(request.url);
             target.port = String(port);
-            return fetch(new Request(target, request));
+            return fetch(new Request(target.toString(), request));
           },
         });
         stopProxy = () => proxy.stop(true);

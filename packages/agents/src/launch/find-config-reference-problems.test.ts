@@ -52,6 +52,7 @@ describe("findConfigReferenceProblems", () => {
           mcpServers: {
             fs: { command: "mcp-fs", deny: ["has space", "x".repeat(61)], env: { TOKEN: `\${FS TOKEN}` } },
             web: { url: "https://example.test/mcp", headers: { Authorization: "Bearer ${WEB_TOKEN" } },
+            ["s".repeat(62)]: { command: "mcp-long" },
           },
         },
       },
@@ -62,6 +63,7 @@ describe("findConfigReferenceProblems", () => {
       "agents.broken.mcpServers.fs.deny",
       "agents.broken.mcpServers.fs.env.TOKEN",
       "agents.broken.mcpServers.web.headers.Authorization",
+      `agents.broken.mcpServers.${"s".repeat(62)}`,
     ]);
     expect(problems[0]?.message).toBe(
       'the tool "fs__has space" has characters a tool name may not have (letters, digits, _ and - only)',

@@ -10,7 +10,7 @@ import { type AgentTool, TOOL_TIME_LIMIT_REASON, type ToolContext } from "../too
 import { DEFAULT_TOOL_TIME_LIMIT_MS } from "../tools/agent-tools.ts";
 import { expandVariables } from "./expand-variables.ts";
 import { formatMcpToolResult } from "./format-mcp-tool-result.ts";
-import { mcpToolName, toolNameProblem } from "./mcp-tool-name.ts";
+import { MAX_SERVER_NAME_LENGTH, mcpToolName, SERVER_NAME_TOO_LONG, toolNameProblem } from "./mcp-tool-name.ts";
 import { ProcessGroupTransport } from "./process-group-transport.ts";
 
 /** How long a server may take to start and list its tools, unless the step's deadline comes first. */
@@ -41,6 +41,7 @@ export interface OpenedMcpServer {
  */
 export async function openMcpServer(options: OpenMcpServerOptions): Promise<OpenedMcpServer> {
   const { spec, context } = options;
+  if (options.name.length > MAX_SERVER_NAME_LENGTH) throw new Error(SERVER_NAME_TOO_LONG);
   const client = new Client({ name: "uwf", version: "1" }, { capabilities: {} });
   let stdio: ProcessGroupTransport | null = null;
   const startLimit = AbortSignal.timeout(MCP_START_TIME_LIMIT_MS);

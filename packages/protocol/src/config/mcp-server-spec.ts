@@ -36,12 +36,9 @@ export const httpMcpServerSpecSchema = z
 
 export const mcpServerSpecSchema = z.union([stdioMcpServerSpecSchema, httpMcpServerSpecSchema]);
 
-/** server name → server; its tools reach the model as `SERVER__TOOL`, at most 64 characters: a name has at most 61. */
+/** server name → server; its tools reach the model as `SERVER__TOOL`. */
 export const mcpServersSchema = z.record(
-  z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, "expected a server name of letters, digits, _ and -")
-    .max(61, "expected a server name of at most 61 characters: its tools are named SERVER__TOOL, at most 64"),
+  z.string().regex(/^[A-Za-z0-9_-]+$/, "expected a server name of letters, digits, _ and -"),
   mcpServerSpecSchema,
 );
 

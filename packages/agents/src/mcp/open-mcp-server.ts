@@ -44,9 +44,12 @@ export async function openMcpServer(options: OpenMcpServerOptions): Promise<Open
   if (options.name.length > MAX_SERVER_NAME_LENGTH) throw new Error(SERVER_NAME_TOO_LONG);
   const client = new Client({ name: "uwf", version: "1" }, { capabilities: {} });
   let stdio: ProcessGroupTransport | null = null;
+  let http: StreamableHTTPClientTransport | null = null;
   const startLimit = AbortSignal.timeout(MCP_START_TIME_LIMIT_MS);
   const signal = AbortSignal.any([context.signal, startLimit]);
   const close = async () => {
+    // The server keeps running (uwf did not start it); the session this step opened ends with it.
+    if (http?.sessionId !== undefined) await http.terminateSession().catch(() => {});
     await client.close().catch(() => {});
     await stdio?.close();
   };
@@ -78,10 +81,8 @@ export async function openMcpServer(options: OpenMcpServerOptions): Promise<Open
     } else {
       const headers = expandVariables(spec.headers ?? {}, options.variables);
       if (!headers.success) throw new Error(`header ${headers.error}`);
-      const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
-        requestInit: { headers: headers.value },
-      });
-      await connect(client, transport, signal, () => null);
+      http = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: headers.value } });
+      await connect(client, http, signal, () => null);
     }
     const listed = await listTools(client, signal);
     const timeLimitMs = spec.timeout === undefined ? DEFAULT_TOOL_TIME_LIMIT_MS : spec.timeout * 1000;

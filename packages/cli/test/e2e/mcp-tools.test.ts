@@ -17,6 +17,11 @@ import { FAKE_MODEL_ENV, FAKE_MODEL_KEY, fakeModelConfig } from "../helpers/fake
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
+
+interface RequestBody {
+  messages: unknown[];
+  tools: Array<{ name: string }>;
+}
 const env = FAKE_MODEL_ENV;
 
 let temp: TempHome;
@@ -73,10 +78,13 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
     expect(result.status).toBe("ended");
     expect(readFileSync(join(temp.work, "hello.txt"), "utf8")).toBe("hello from MCP\n");
 
-    const results = JSON.stringify((server.messageRequests()[1]?.body as { messages: unknown[] }).messages.at(-1));
+    const requests = server.messageRequests().map((request) => request.body as RequestBody);
+    const results = JSON.stringify(requests[1]?.messages.at(-1));
     expect(results).toContain("Successfully wrote to hello.txt");
-    expect(results).toContain(`the tool \\"files__move_file\\" is not available: the deny list of MCP server \\"files\\" names it`);
-    const offered = (server.messageRequests()[0]?.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    expect(results).toContain(
+      `the tool \\"files__move_file\\" is not available: the deny list of MCP server \\"files\\" names it`,
+    );
+    const offered = requests[0]?.tools.map((tool) => tool.name) ?? [];
     expect(offered).toContain("files__write_file");
     expect(offered).toContain("everything__echo");
     expect(offered).not.toContain("files__move_file");

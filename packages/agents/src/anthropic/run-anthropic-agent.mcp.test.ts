@@ -155,4 +155,21 @@ describe("the built-in anthropic agent with MCP servers", () => {
     },
     HANG_GUARD_MS,
   );
+
+  it(
+    "is interrupted, not failed, by Ctrl-C while its servers start, and leaves none running",
+    async () => {
+      const stop = new AbortController();
+      setTimeout(() => stop.abort("SIGINT"), 50);
+      const result = await fake.run(
+        { prompt: PROMPT, config: fake.config(), signal: stop.signal },
+        { mcpServers: { everything: everythingServerSpec(), files: filesystemServerSpec() } },
+      );
+      expect(result.interrupted).toBe(true);
+      expect(result.error).toBe("the agent was interrupted");
+      expect(fake.server.requests).toHaveLength(0);
+      expect(processesWithCwd(fake.fixture.cwd)).toEqual([]);
+    },
+    HANG_GUARD_MS,
+  );
 });

@@ -62,7 +62,7 @@ export async function runAnthropicAgent(options: RunAnthropicAgentOptions): Prom
       ...fields,
     });
   };
-  if (!setUp.success) return finish({ error: setUp.error });
+  if (!setUp.success) return finish({ error: setUp.error, ...setUp.stop });
   const { run } = setUp;
   const failed = (error: unknown, attempts: number): AgentLaunchResult => {
     const stop = run.stopped();

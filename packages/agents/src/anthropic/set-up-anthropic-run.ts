@@ -2,6 +2,7 @@ import { realpath } from "node:fs/promises";
 import { messageOf } from "@uwf/protocol";
 import { loadConfig } from "../config/load-config.ts";
 import { NoWorkingDirectoryError } from "../errors/no-working-directory-error.ts";
+import type { AgentLaunchResult } from "../process/agent-launch-result.ts";
 import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
 import { formatSeconds } from "../process/format-seconds.ts";
 import type { ToolContext } from "../tools/agent-tool.ts";
@@ -14,7 +15,10 @@ import { apiKeyHint, readApiKey } from "./read-api-key.ts";
 import { type ModelSettings, resolveModelSettings } from "./resolve-model-settings.ts";
 import type { RunAnthropicAgentOptions } from "./run-anthropic-agent.ts";
 
-export type SetUpAnthropicRunResult = { success: true; run: AnthropicRun } | { success: false; error: string };
+/** `stop`: the run was interrupted or timed out while it was set up (its MCP servers starting). */
+export type SetUpAnthropicRunResult =
+  | { success: true; run: AnthropicRun }
+  | { success: false; error: string; stop?: Partial<AgentLaunchResult> };
 
 /**
  * The first phase of a run: the model's settings from config.yaml, the API key, the thread's cwd as
@@ -100,7 +104,9 @@ export async function setUpAnthropicRun(
   const runTools = await openRunTools({ servers: options.spec.mcpServers, context: toolContext, note });
   if (!runTools.success) {
     if (timer !== null) clearTimeout(timer);
-    return { success: false, error: runTools.error };
+    // Ctrl-C or the timeout while the servers started is that, not a failure of the servers.
+    const stop = stopped();
+    return { success: false, error: runTools.error, ...(stop === null ? {} : { stop }) };
   }
   const { tools: agentTools, close: closeTools } = runTools.value;
   return {

@@ -82,7 +82,7 @@ export async function openMcpServer(options: OpenMcpServerOptions): Promise<Open
       const headers = expandVariables(spec.headers ?? {}, options.variables);
       if (!headers.success) throw new Error(`header ${headers.error}`);
       http = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: headers.value } });
-      await connect(client, http, signal, () => null);
+      await connect(client, http, signal, () => null, "could not connect: ");
     }
     const listed = await listTools(client, signal);
     const timeLimitMs = spec.timeout === undefined ? DEFAULT_TOOL_TIME_LIMIT_MS : spec.timeout * 1000;
@@ -162,11 +162,12 @@ async function connect(
   transport: Parameters<Client["connect"]>[0],
   signal: AbortSignal,
   explainFailure: () => string | null,
+  prefix = "",
 ): Promise<void> {
   try {
     await client.connect(transport, { signal, timeout: MCP_START_TIME_LIMIT_MS });
   } catch (error) {
-    throw new Error(explainFailure() ?? describeStartFailure(error, signal));
+    throw new Error(explainFailure() ?? `${prefix}${describeStartFailure(error, signal)}`);
   }
 }
 

@@ -38,7 +38,6 @@ export class ProcessGroupTransport implements Transport {
   private readonly readBuffer = new ReadBuffer();
   private readonly stderr = new TailBuffer(2_048);
   private stopping: Promise<void> | null = null;
-  private readonly killOnExit = () => this.killNow();
 
   private readonly options: ProcessGroupTransportOptions;
 
@@ -82,7 +81,7 @@ export class ProcessGroupTransport implements Transport {
     this.subprocess = subprocess;
     this.options.onSpawn?.(subprocess.pid);
     // A uwf that exits without closing the run (a crash) still takes the server with it.
-    process.on("exit", this.killOnExit);
+    killOnExit(subprocess.pid);
     void this.readMessages(subprocess.stdout);
     void this.readStderr(subprocess.stderr);
     subprocess.exited.then(() => this.onclose?.());
@@ -121,12 +120,8 @@ export class ProcessGroupTransport implements Transport {
     await waitForGroupToEnd(group, KILL_WAIT_MS);
     // Reaped, so that no zombie of it is left either (what it started is reaped by init).
     await Promise.race([subprocess.exited, sleep(KILL_WAIT_MS)]);
-    process.off("exit", this.killOnExit);
+    liveGroups.delete(group);
     this.readBuffer.clear();
-  }
-
-  private killNow(): void {
-    if (this.subprocess !== null) signalGroup(this.subprocess.pid, "SIGKILL");
   }
 
   private async readMessages(stream: ReadableStream<Uint8Array>): Promise<void> {
@@ -159,6 +154,19 @@ export class ProcessGroupTransport implements Transport {
       // The server's stderr is only kept for error messages.
     }
   }
+}
+
+/** The groups of the servers running in this process; one exit handler for all (a worker runs many steps). */
+const liveGroups = new Set<number>();
+let exitHandlerInstalled = false;
+
+function killOnExit(group: number): void {
+  liveGroups.add(group);
+  if (exitHandlerInstalled) return;
+  exitHandlerInstalled = true;
+  process.on("exit", () => {
+    for (const live of liveGroups) signalGroup(live, "SIGKILL");
+  });
 }
 
 async function waitForGroupToEnd(group: number, milliseconds: number): Promise<void> {

@@ -4,7 +4,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { McpServers } from "@uwf/protocol";
 import { type AgentRunFixture, createAgentRunFixture } from "../test/agent-run-fixture.ts";
-import { everythingServerSpec, filesystemServerSpec, isProcessRunning } from "../test/mcp-test-servers.ts";
+import {
+  everythingServerSpec,
+  filesystemServerSpec,
+  isProcessRunning,
+  processesWithCwd,
+} from "../test/mcp-test-servers.ts";
 import type { ToolContext } from "./agent-tool.ts";
 import { runAgentTool, toolDefinitions } from "./agent-tools.ts";
 import { openRunTools, type RunTools } from "./run-tools.ts";
@@ -207,6 +212,26 @@ describe("openRunTools with MCP servers", () => {
   );
 
   it(
+    "stops what a server started through a wrapper too: its whole process group",
+    async () => {
+      const server = everythingServerSpec();
+      // The shell leaves a sleeper behind, which ignores the end of its input: the group's SIGTERM ends it.
+      const script = `sleep 300 & exec "$0" "$@"`;
+      const tools = await open({
+        wrapped: { command: "sh", args: ["-c", script, server.command, ...server.args] },
+      });
+      expect(await runAgentTool("wrapped__echo", { message: "wrapped" }, context, tools.tools)).toEqual({
+        content: "Echo: wrapped",
+        isError: false,
+      });
+      expect(processesWithCwd(fixture.cwd).length).toBe(2);
+      await tools.close();
+      expect(processesWithCwd(fixture.cwd)).toEqual([]);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
     "fails with one line naming a server that cannot start, having stopped the others",
     async () => {
       const result = await openRunTools({
@@ -311,6 +336,20 @@ describe("openRunTools with a streamable HTTP server", () => {
     },
     HANG_GUARD_MS,
   );
+});
+
+describe("openRunTools with an HTTP server it cannot reach", () => {
+  it("fails with one line naming the server", async () => {
+    const result = await openRunTools({
+      servers: { remote: { url: `http://127.0.0.1:${freePort()}/mcp` } },
+      context,
+      note: () => {},
+    });
+    expect(result).toEqual({
+      success: false,
+      error: expect.stringMatching(/^MCP server "remote": could not connect: [^\n]+$/),
+    });
+  });
 });
 
 function freePort(): number {

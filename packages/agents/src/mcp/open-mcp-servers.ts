@@ -1,5 +1,6 @@
 import { type McpServers, messageOf } from "@uwf/protocol";
 import type { AgentTool, ToolContext } from "../tools/agent-tool.ts";
+import { collectSecretValues, redactSecrets } from "../tools/redact-secrets.ts";
 import { variablesForExpansion } from "./expand-variables.ts";
 import { type OpenedMcpServer, openMcpServer } from "./open-mcp-server.ts";
 
@@ -44,7 +45,10 @@ export async function openMcpServers(options: OpenMcpServersOptions): Promise<Op
     await closeAll();
     const outcome = opened[failed] as PromiseRejectedResult;
     const name = entries[failed]?.[0] ?? "";
-    return { success: false, error: `MCP server "${name}": ${messageOf(outcome.reason).split("\n")[0]}` };
+    // The message may quote the server's stderr, and it is stored with the run: no secret in it either.
+    const secrets = await collectSecretValues(options.context);
+    const message = redactSecrets(messageOf(outcome.reason).split("\n")[0] ?? "", secrets);
+    return { success: false, error: `MCP server "${name}": ${message}` };
   }
   const tools = servers.flatMap((server) => server.tools);
   const seen = new Set<string>();

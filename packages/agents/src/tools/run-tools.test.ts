@@ -254,6 +254,21 @@ describe("openRunTools with MCP servers", () => {
     HANG_GUARD_MS,
   );
 
+  it(
+    "keeps secrets out of the error of a server that cannot start (it is stored with the run)",
+    async () => {
+      const shown = await openRunTools({
+        servers: { ghost: { command: "/no/such/dir/the-api-key-in-use", args: [] } },
+        context,
+        note: () => {},
+      });
+      expect(shown.success ? "" : shown.error).toStartWith(
+        `MCP server "ghost": could not start /no/such/dir/[redacted]`,
+      );
+    },
+    HANG_GUARD_MS,
+  );
+
   it("fails with one line naming a server whose command does not exist", async () => {
     const result = await openRunTools({
       servers: { ghost: { command: "uwf-no-such-mcp-server", args: [] } },

@@ -212,6 +212,28 @@ describe("openRunTools with MCP servers", () => {
   );
 
   it(
+    "answers a call of a server that crashed during it with an error result, and the step goes on",
+    async () => {
+      const tools = await open({ everything: everythingServerSpec() });
+      const pid = pids.get("everything") ?? 0;
+      setTimeout(() => process.kill(pid, "SIGKILL"), 300);
+      const crashed = await runAgentTool(
+        "everything__trigger-long-running-operation",
+        { duration: 20, steps: 2 },
+        context,
+        tools.tools,
+      );
+      expect(crashed.isError).toBe(true);
+      expect(crashed.content).toContain("Connection closed");
+      const after = await runAgentTool("everything__echo", { message: "anyone?" }, context, tools.tools);
+      expect(after.isError).toBe(true);
+      await tools.close();
+      expect(processesWithCwd(fixture.cwd)).toEqual([]);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
     "stops what a server started through a wrapper too: its whole process group",
     async () => {
       const server = everythingServerSpec();

@@ -121,6 +121,25 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
     expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 0 });
   });
 
+  it("stops the servers when the step times out during a tool call: the thread failed, no server process left", async () => {
+    writeConfig({ slow: everythingServerSpec({ timeout: 120 }) });
+    const thread = await temp.startThread(WORKFLOW, "Take your time");
+    const seen: number[] = [];
+    server.enqueue(() => {
+      seen.push(...processesWithCwd(temp.work));
+      return fakeToolUseReply({ name: "slow__trigger-long-running-operation", input: { duration: 120, steps: 2 } });
+    });
+    const stepped = await temp.uwf(["step", thread, "--timeout", "6", "--json"], { env });
+    expect(stepped.exitCode).toBe(1);
+    const error = lastError(stepped.stderr);
+    expect(error.code).toBe("agent-failed");
+    expect(error.message).toContain("timed out after 6 s");
+    expect(seen.length).toBeGreaterThan(0);
+    for (const pid of seen) expect(isProcessRunning(pid)).toBe(false);
+    expect(processesWithCwd(temp.work)).toEqual([]);
+    expect(await temp.showThread(thread)).toMatchObject({ status: "failed", stepCount: 0 });
+  });
+
   it("fails the step with one line naming a server that cannot start", async () => {
     writeConfig({ broken: { command: "uwf-no-such-mcp-server", args: [] } });
     const thread = await temp.startThread(WORKFLOW, "Anything");

@@ -118,8 +118,11 @@ export class ProcessGroupTransport implements Transport {
     await waitForGroupToEnd(group, graceMs);
     signalGroup(group, "SIGKILL");
     await waitForGroupToEnd(group, KILL_WAIT_MS);
-    // Reaped, so that no zombie of it is left either (what it started is reaped by init).
-    await Promise.race([subprocess.exited, sleep(KILL_WAIT_MS)]);
+    // Reaped, so that no zombie of it is left either (what it started is reaped by init). The timer is
+    // cleared after: a pending one would keep uwf from exiting when the step is done.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([subprocess.exited, new Promise((resolve) => (timer = setTimeout(resolve, KILL_WAIT_MS)))]);
+    clearTimeout(timer);
     liveGroups.delete(group);
     this.readBuffer.clear();
   }

@@ -36,4 +36,42 @@ describe("findConfigReferenceProblems", () => {
     const [agent] = findConfigReferenceProblems(configSchema.parse(config));
     expect(agent?.message).toStartWith('unknown agent "gone"; known: fast (or scripted:FILE)');
   });
+
+  it(`names MCP tools whose SERVER__TOOL name no API accepts, and malformed \${NAME} references`, () => {
+    const config = {
+      agents: {
+        fine: {
+          builtin: "anthropic",
+          mcpServers: {
+            fs: { command: "mcp-fs", args: ["."], env: { TOKEN: `\${FS_TOKEN}` }, allow: ["read_file"] },
+            web: { url: "https://example.test/mcp", headers: { Authorization: `Bearer \${WEB_TOKEN}` } },
+          },
+        },
+        broken: {
+          builtin: "anthropic",
+          mcpServers: {
+            fs: { command: "mcp-fs", deny: ["has space", "x".repeat(61)], env: { TOKEN: `\${FS TOKEN}` } },
+            web: { url: "https://example.test/mcp", headers: { Authorization: "Bearer ${WEB_TOKEN" } },
+            ["s".repeat(62)]: { command: "mcp-long" },
+          },
+        },
+      },
+    };
+    const problems = findConfigReferenceProblems(configSchema.parse(config));
+    expect(problems.map((problem) => problem.key)).toEqual([
+      "agents.broken.mcpServers.fs.deny",
+      "agents.broken.mcpServers.fs.deny",
+      "agents.broken.mcpServers.fs.env.TOKEN",
+      "agents.broken.mcpServers.web.headers.Authorization",
+      `agents.broken.mcpServers.${"s".repeat(62)}`,
+    ]);
+    expect(problems[0]?.message).toBe(
+      'the tool "fs__has space" has characters a tool name may not have (letters, digits, _ and - only)',
+    );
+    expect(problems[1]?.message).toStartWith('the tool "fs__xxx');
+    expect(problems[1]?.message).toEndWith("is longer than the 64 characters a tool name may have");
+    expect(problems[3]?.message).toBe(
+      `"Bearer \${WEB_TOKEN" has a \${ that does not name a variable; write \${NAME} (letters, digits and _)`,
+    );
+  });
 });

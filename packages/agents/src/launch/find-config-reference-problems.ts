@@ -1,5 +1,6 @@
 import type { Config } from "@uwf/protocol";
 import { DEFAULT_PRICES, findDefaultPrices } from "../anthropic/default-prices.ts";
+import { findMcpServerProblems } from "../mcp/find-mcp-server-problems.ts";
 import { DEFAULT_OPENAI_PROVIDER, DEFAULT_PROVIDER } from "../tool-loop/resolve-model-settings.ts";
 import { SCRIPTED_ALIAS_PREFIX } from "./resolve-agent.ts";
 
@@ -16,7 +17,9 @@ export interface ConfigReferenceProblem {
  * resolves its agent and model: `defaultAgent` and `agentOverrides` name an alias of `agents` (or
  * `scripted:FILE`); `defaultModel`, `extractionModel` and a built-in anthropic agent's `model` name an
  * alias of `models` or a model id uwf knows the prices of; a `models` entry names one of `providers`
- * (or `anthropic` or `openai`, always known). A built-in openai agent's model may be any name its server knows. The schema cannot say this: each key is valid alone.
+ * (or `anthropic` or `openai`, always known). A built-in openai agent's model may be any name its server knows,
+ * and a built-in agent's `mcpServers` name tools the APIs accept and variables as `${NAME}` (see
+ * `findMcpServerProblems`). The schema cannot say this: each key is valid alone.
  */
 export function findConfigReferenceProblems(config: Config): ConfigReferenceProblem[] {
   const problems: ConfigReferenceProblem[] = [];
@@ -58,6 +61,10 @@ export function findConfigReferenceProblems(config: Config): ConfigReferenceProb
       key: `models.${alias}.provider`,
       message: `unknown provider "${model.provider}"; known: ${providers.join(", ")}; add one with uwf config set providers.${model.provider} '{ type: anthropic, … }'`,
     });
+  }
+  // MCP servers of built-in agents: tool names the APIs refuse, malformed ${NAME} references.
+  for (const [alias, spec] of Object.entries(config.agents)) {
+    if ("mcpServers" in spec) problems.push(...findMcpServerProblems(`agents.${alias}`, spec.mcpServers));
   }
   return problems;
 }

@@ -1,5 +1,6 @@
 import type { ContentBlock, TranscriptMessage } from "../tool-loop/transcript.ts";
 import type { AgentTool } from "../tools/agent-tool.ts";
+import { offeredTools } from "../tools/agent-tools.ts";
 
 /** A Chat Completions message as uwf sends it. */
 export type ChatMessage =
@@ -58,7 +59,7 @@ export function toChatMessages(system: string, messages: readonly TranscriptMess
 
 /** The run's tools as the `tools` parameter: one function each, its input schema as `parameters`. */
 export function toChatTools(tools: readonly AgentTool[]): ChatTool[] {
-  return tools.map((tool) => ({
+  return offeredTools(tools).map((tool) => ({
     type: "function",
     function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
   }));

@@ -19,6 +19,7 @@ describe("the @uwf/agents/test entry", () => {
       "createAgentRunFixture",
       "estimateChatTokens",
       "estimateFakeInputTokens",
+      "everythingServerSpec",
       "fakeChatErrorReply",
       "fakeChatStreamErrorReply",
       "fakeChatTextReply",
@@ -29,6 +30,9 @@ describe("the @uwf/agents/test entry", () => {
       "fakeStreamErrorReply",
       "fakeTextReply",
       "fakeToolUseReply",
+      "filesystemServerSpec",
+      "isProcessRunning",
+      "processesWithCwd",
       "startFakeAnthropicServer",
       "startFakeOpenaiServer",
     ]);

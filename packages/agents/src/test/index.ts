@@ -74,3 +74,4 @@ export {
   fakeToolUseReply,
   type ScriptedReply,
 } from "./fake-replies.ts";
+export { everythingServerSpec, filesystemServerSpec, isProcessRunning, processesWithCwd } from "./mcp-test-servers.ts";

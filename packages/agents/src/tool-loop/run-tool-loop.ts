@@ -40,7 +40,7 @@ export async function runToolLoop(options: ToolLoopOptions, api: ToolLoopApi): P
       ...fields,
     });
   };
-  if (!setUp.success) return finish({ error: setUp.error });
+  if (!setUp.success) return finish({ error: setUp.error, ...setUp.stop });
   const { run } = setUp;
   const failed = (error: unknown, attempts: number): AgentLaunchResult => {
     const stop = run.stopped();

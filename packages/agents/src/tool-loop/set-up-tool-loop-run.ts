@@ -3,7 +3,7 @@ import { type Config, type McpServers, messageOf } from "@uwf/protocol";
 import { loadConfig } from "../config/load-config.ts";
 import { NoWorkingDirectoryError } from "../errors/no-working-directory-error.ts";
 import type { PreviousVisit } from "../launch/launch-agent.ts";
-import type { AgentRunContext } from "../process/agent-launch-result.ts";
+import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
 import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
 import { formatSeconds } from "../process/format-seconds.ts";
 import type { ToolContext } from "../tools/agent-tool.ts";
@@ -59,7 +59,10 @@ export interface ToolLoopApi {
   createProvider(options: CreateProviderOptions): Promise<ModelProvider>;
 }
 
-export type SetUpToolLoopRunResult = { success: true; run: ToolLoopRun } | { success: false; error: string };
+/** `stop`: the run was interrupted or timed out while it was set up (its MCP servers starting). */
+export type SetUpToolLoopRunResult =
+  | { success: true; run: ToolLoopRun }
+  | { success: false; error: string; stop?: Partial<AgentLaunchResult> };
 
 /**
  * The first phase of a run: the model's settings from config.yaml (a model on a provider of another
@@ -159,7 +162,9 @@ export async function setUpToolLoopRun(
   const runTools = await openRunTools({ servers: options.spec.mcpServers, context: toolContext, note });
   if (!runTools.success) {
     if (timer !== null) clearTimeout(timer);
-    return { success: false, error: runTools.error };
+    // Ctrl-C or the timeout while the servers started is that, not a failure of the servers.
+    const stop = stopped();
+    return { success: false, error: runTools.error, ...(stop === null ? {} : { stop }) };
   }
   const { tools: agentTools, close: closeTools } = runTools.value;
   return {

@@ -37,6 +37,11 @@ export interface AgentTool {
   description: string;
   inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
   run(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
+  /**
+   * Set on a tool the model is not offered (an MCP server's tool its `allow`/`deny` lists leave out):
+   * `toolDefinitions` leaves it out, and a call of it is refused with this reason.
+   */
+  refusal?: string;
   /** Milliseconds one call may take (see `runAgentTool`); default `DEFAULT_TOOL_TIME_LIMIT_MS`. */
   timeLimitMs?(input: Record<string, unknown>): number;
 }

@@ -24,13 +24,18 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   runCommandTool,
 ];
 
-/** The `tools` parameter of a Messages API request. */
+/** The tools the model is offered: all but those with a `refusal` (see `AgentTool.refusal`). */
+export function offeredTools(tools: readonly AgentTool[]): AgentTool[] {
+  return tools.filter((tool) => tool.refusal === undefined);
+}
+
+/** The `tools` parameter of a Messages API request: the offered tools. */
 export function toolDefinitions(tools: readonly AgentTool[] = AGENT_TOOLS): Array<{
   name: string;
   description: string;
   input_schema: AgentTool["inputSchema"];
 }> {
-  return tools.map((tool) => ({
+  return offeredTools(tools).map((tool) => ({
     name: tool.name,
     description: tool.description,
     input_schema: tool.inputSchema,
@@ -55,10 +60,14 @@ export async function runAgentTool(
   const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) {
     return {
-      content: `unknown tool "${name}"; the tools are ${tools.map((t) => t.name).join(", ")}`,
+      content: `unknown tool "${name}"; the tools are ${offeredTools(tools)
+        .map((t) => t.name)
+        .join(", ")}`,
       isError: true,
     };
   }
+  if (tool.refusal !== undefined)
+    return { content: `the tool "${name}" is not available: ${tool.refusal}`, isError: true };
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     return { content: "the tool input must be a JSON object", isError: true };
   }

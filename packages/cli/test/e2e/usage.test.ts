@@ -22,6 +22,7 @@ const MORE = [
   "ui",
   "schedule",
   "tick",
+  "mcp",
 ];
 
 let temp: TempHome;

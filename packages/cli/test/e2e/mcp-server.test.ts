@@ -19,7 +19,9 @@ const ASK_AGENT = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
 const APPROVAL = join(FIXTURES, "workflows/approval.yaml");
 const APPROVAL_AGENT = `scripted:${join(FIXTURES, "workflows/approval.scenario.yaml")}`;
 
-const temp = useTempHome({ setUp: (home) => home.writeConfig(`${fixtureAgentsConfig(["sleepy"]).join("\n")}\n`) });
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig(`${fixtureAgentsConfig(["sleepy", "plan-then-fail"]).join("\n")}\n`),
+});
 
 interface Session {
   client: Client;
@@ -238,6 +240,18 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     );
     expect(approved.steps.map((step) => step.role)).toEqual(["gate", "deployer"]);
     expect(approved.status).toBe("ended");
+  });
+
+  it("reports a step that failed after others as an error, with the steps recorded before it, as --json does", async () => {
+    const session = await connect(temp);
+    const failed = await session.call("run", { workflow: LINEAR, prompt: "Write hello.txt", agent: "plan-then-fail" });
+    const error = errorOf(failed);
+    expect(error).toMatchObject({ code: "agent-failed", data: { role: "doer" } });
+    expect(failed._meta).toEqual({ "uwf/exitCode": 1 });
+    const recorded = stepResultSchema.parse(JSON.parse((failed.content[1] as { text: string }).text));
+    expect(recorded.steps.map((step) => step.role)).toEqual(["planner"]);
+    expect(recorded).toMatchObject({ status: "failed", next: "doer", error });
+    expect(await session.result("log", { thread: recorded.thread })).toEqual(await cliJson(["log", recorded.thread]));
   });
 
   it("cancels a thread and gives its record, as `uwf cancel --json` does", async () => {

@@ -55,7 +55,7 @@ export async function runToolCommand(options: RunToolCommandOptions): Promise<To
         env: context.env,
         json: true,
         quiet: true,
-        verbose: false,
+        verbose: context.verbose,
         color: false,
         interactive: false,
         signal,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isProcessAlive } from "@uwf/cas";
 import {
   errorResultSchema,
   forkResultSchema,
@@ -273,6 +274,11 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(read.contents[0]?.mimeType).toBe("application/json");
     const content = read.contents[0] as { text: string };
     expect(JSON.parse(content.text)).toEqual(await cliJson(["show", thread]));
+    const completed = await session.client.complete({
+      ref: { type: "ref/resource", uri: "uwf://threads/{id}" },
+      argument: { name: "id", value: thread.slice(0, 12).toLowerCase() },
+    });
+    expect(completed.completion.values).toEqual([thread]);
     const missing = session.client.readResource({ uri: "uwf://threads/01ZZZZZZZZZZZZZZZZZZZZZZZZ" });
     await expect(missing).rejects.toThrow(/no thread/);
   });
@@ -328,6 +334,58 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(listed.threads.map((listedThread) => listedThread.id)).toEqual([thread]);
     expect(readFileSync(join(other, "refs.db")).length).toBeGreaterThan(0);
   });
+
+  it("writes only MCP messages on stdout while agents run, and interrupts a running step when the client closes stdin", async () => {
+    const pidFile = join(temp.work, "sleepy.pid");
+    const thread = await temp.startThread();
+    // By hand rather than through the SDK's transport: every byte of stdout is read here.
+    const child = Bun.spawn([...UWF_COMMAND, "mcp"], {
+      cwd: temp.work,
+      env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1", PID_FILE: pidFile },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    // plan-then-fail is a command agent that prints its reply (and the doer's complaint on stderr).
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "run", arguments: { workflow: LINEAR, prompt: "Go", agent: "plan-then-fail" } },
+    });
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "step", arguments: { thread, agent: "sleepy" } },
+    });
+    child.stdin.flush();
+    await waitFor(() => existsSync(pidFile));
+    const sleepers = [pidFile, `${pidFile}.child`].map((file) => Number(readFileSync(file, "utf8")));
+    child.stdin.end();
+    const [stdout, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    expect(exitCode).toBe(0);
+    const messages = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; result?: { isError?: boolean } });
+    expect(messages.every((message) => message.jsonrpc === "2.0")).toBe(true);
+    expect(messages.map((message) => message.id).toSorted()).toEqual([1, 2, 3]);
+    // The step the closed stdin interrupted: its agent is gone, the thread where it was and free to step.
+    expect(messages.find((message) => message.id === 3)?.result?.isError).toBe(true);
+    for (const sleeper of sleepers) expect(isProcessAlive(sleeper)).toBe(false);
+    const shown = await temp.showThread(thread);
+    expect(shown.stepCount).toBe(0);
+    expect(await isRunning(thread)).toBe(false);
+  }, 30_000);
 
   it("refuses --json: stdout carries the MCP messages only", async () => {
     const run = await temp.uwf(["mcp", "--json"]);

@@ -168,6 +168,18 @@ function registerThreadResources(server: McpServer, options: CreateUwfMcpServerO
         })),
       };
     },
+    complete: {
+      // Thread ids that start with what was typed, newest first (MCP takes at most 100).
+      id: async (typed) => {
+        const listed = await run(listSpec, { limit: 0 });
+        if (!listed.ok) return [];
+        const prefix = typed.toUpperCase();
+        return (listed.result as ListResult).threads
+          .map((thread) => thread.id)
+          .filter((id) => id.startsWith(prefix))
+          .slice(0, 100);
+      },
+    },
   });
   server.registerResource(
     "thread",

@@ -30,9 +30,10 @@ export async function mcpCommand(
     throw new UsageError("uwf mcp speaks MCP on stdout, so it has no --json or --jsonl output: leave the flag out");
   }
   // The SDK is loaded only here: no other command pays for it.
-  const [{ StdioServerTransport }, { createUwfMcpServer }] = await Promise.all([
+  const [{ StdioServerTransport }, { createUwfMcpServer }, { trackOpenRequests }] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/stdio.js"),
     import("./create-uwf-mcp-server.ts"),
+    import("./track-open-requests.ts"),
   ]);
   const store = await context.openStore({ create: options.readOnly !== true });
   const stop = new AbortController();
@@ -58,9 +59,11 @@ export async function mcpCommand(
   if (context.signal.aborted) onAbort();
   else context.signal.addEventListener("abort", onAbort, { once: true });
   await server.connect(transport);
+  const requests = trackOpenRequests(transport);
   const stoppedBy = await stopped.promise;
   stop.abort(stoppedBy);
   await Promise.allSettled([...calls]);
+  await requests.answered();
   process.stdin.off("end", onEnd);
   process.stdin.off("close", onEnd);
   await server.close();

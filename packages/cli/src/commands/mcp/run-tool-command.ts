@@ -30,7 +30,7 @@ export interface RunToolCommandOptions {
 
 /**
  * Runs a tool's command as `uwf … --json` would, on the server's store, with a context that never
- * prints: machine output, quiet, no progress line, events handed to `onEvent` instead of stdout
+ * writes to stdout: machine output, no progress line, events handed to `onEvent` instead of stdout
  * (stdout is the MCP channel). Every failure comes back as the CLI's error object, never thrown.
  */
 export async function runToolCommand(options: RunToolCommandOptions): Promise<ToolCommandOutcome> {
@@ -53,8 +53,9 @@ export async function runToolCommand(options: RunToolCommandOptions): Promise<To
         storeFlag: context.storeFlag,
         cwd: context.cwd,
         env: context.env,
+        // Machine output: no notes; warnings still reach stderr, which clients keep in their logs.
         json: true,
-        quiet: true,
+        quiet: context.quiet,
         verbose: context.verbose,
         color: false,
         interactive: false,

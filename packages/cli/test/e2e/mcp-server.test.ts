@@ -5,19 +5,30 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isProcessAlive } from "@uwf/cas";
+import { startTestPostgres } from "@uwf/cas/test";
 import {
   errorResultSchema,
   forkResultSchema,
+  listResultSchema,
   shownThreadSchema,
   startResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
 import { UWF_COMMAND } from "../helpers/run-process.ts";
-import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, type TempHome, useTempHome } from "../helpers/temp-home.ts";
+import {
+  EXAMPLES,
+  FIXTURES,
+  fixtureAgentsConfig,
+  LINEAR,
+  SCRIPTED,
+  type TempHome,
+  useTempHome,
+} from "../helpers/temp-home.ts";
 
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_AGENT = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
 const APPROVAL = join(FIXTURES, "workflows/approval.yaml");
+const REVIEW_PR = join(EXAMPLES, "review-pr.yaml");
 const APPROVAL_AGENT = `scripted:${join(FIXTURES, "workflows/approval.scenario.yaml")}`;
 
 const temp = useTempHome({
@@ -386,6 +397,39 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(shown.stepCount).toBe(0);
     expect(await isRunning(thread)).toBe(false);
   }, 30_000);
+
+  it("takes start inputs as an object, checked against the workflow's inputs: schema", async () => {
+    const session = await connect(temp);
+    const started = startResultSchema.parse(
+      await session.result("start", {
+        workflow: REVIEW_PR,
+        prompt: "Review it",
+        inputs: { repo: "acme/shop", prNumber: 42 },
+      }),
+    );
+    const shown = (await cliJson(["show", started.thread])) as { inputs?: unknown };
+    // As `--input repo=acme/shop --input prNumber=42` gives them, with the schema's default filled in.
+    expect(shown.inputs).toEqual({ repo: "acme/shop", prNumber: 42, repoPath: "." });
+    const refused = errorOf(
+      await session.call("start", { workflow: REVIEW_PR, prompt: "Review it", inputs: { repo: 1 } }),
+    );
+    expect(refused.message).toContain("prNumber");
+  });
+
+  it("works on a PostgreSQL store named by --store", async () => {
+    const postgres = await startTestPostgres();
+    const url = postgres.newStoreUrl();
+    const session = await connect(temp, { globals: ["--store", url] });
+    const ran = stepResultSchema.parse(
+      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+    );
+    expect(ran.status).toBe("ended");
+    const listed = listResultSchema.parse(await session.result("list", {}));
+    expect(listed.threads.map((thread) => thread.id)).toEqual([ran.thread]);
+    expect(listed).toEqual(listResultSchema.parse(await cliJson(["--store", url, "list"])));
+    // Nothing went to the home's own store.
+    expect(await cliJson(["list"])).toMatchObject({ threads: [] });
+  }, 120_000);
 
   it("refuses --json: stdout carries the MCP messages only", async () => {
     const run = await temp.uwf(["mcp", "--json"]);

@@ -160,6 +160,8 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(first.status).toBe("active");
     expect(first.next).toBe("doer");
     expect(stepped._meta).toEqual({ "uwf/exitCode": 0 });
+    // The step as `uwf log --json` reads it back.
+    expect(first.steps).toEqual(((await cliJson(["log", thread])) as { steps: unknown }).steps as typeof first.steps);
     expect(progress).toEqual([
       { progress: 0, total: 1, message: "step 1: planner (scripted) started" },
       { progress: 1, total: 1, message: "step 1: planner finished" },

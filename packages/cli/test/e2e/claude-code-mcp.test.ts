@@ -47,14 +47,18 @@ afterEach(async () => {
 });
 
 /** `claude -p PROMPT` with uwf registered as its MCP server `uwf` (this temp home's store), allowed these tools. */
-async function runClaude(prompt: string, allowedTools: string[]) {
+async function runClaude(
+  prompt: string,
+  allowedTools: string[],
+  serverEnv: Record<string, string> = { UWF_HOME: temp.home },
+) {
   const mcpConfig = {
     mcpServers: {
       uwf: {
         type: "stdio",
         command: UWF_COMMAND[0],
         args: [...UWF_COMMAND.slice(1), "mcp"],
-        env: { UWF_HOME: temp.home, NO_COLOR: "1" },
+        env: { NO_COLOR: "1", ...serverEnv },
       },
     },
   };
@@ -71,7 +75,14 @@ async function runClaude(prompt: string, allowedTools: string[]) {
       "--allowedTools",
       allowedTools.join(","),
     ],
-    { cwd: temp.work, env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" },
+    {
+      cwd: temp.work,
+      // The server inherits Claude Code's environment: no UWF_HOME unless the config gives one.
+      env: { ...withoutUwfHome(process.env), ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    },
   );
   const [stdout, stderr, exitCode] = await Promise.all([
     new Response(child.stdout).text(),
@@ -79,6 +90,11 @@ async function runClaude(prompt: string, allowedTools: string[]) {
     child.exited,
   ]);
   return { stdout, stderr, exitCode };
+}
+
+function withoutUwfHome(environment: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const { UWF_HOME: _home, ...rest } = environment;
+  return rest;
 }
 
 interface ToolResultBlock {
@@ -171,5 +187,22 @@ describe("uwf mcp used by the real claude CLI against the fake Messages API", ()
     expect(failed?.is_error).toBe(true);
     expect(resultText(failed)).toContain('"code":"thread-not-found"');
     expect(server.rejectedRequests()).toEqual([]);
+  }, 120_000);
+
+  it("serves the project's own .uwf/ when the config names no home: Claude Code starts it in its working directory", async () => {
+    const initialized = await temp.uwf(["init"], { cwd: temp.work, env: { UWF_HOME: "" } });
+    expect(initialized.exitCode).toBe(0);
+    server.enqueue(
+      fakeToolUseReply({ name: "mcp__uwf__start", input: { workflow: LINEAR, prompt: "In the project" } }),
+      fakeTextReply("Started."),
+    );
+    const run = await runClaude("Start a thread.", ["mcp__uwf__start"], {});
+    expect({ exitCode: run.exitCode, stderr: run.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    const project = join(temp.work, ".uwf");
+    const listed = listResultSchema.parse((await temp.uwf(["--home", project, "list", "--json"])).json());
+    expect(listed.threads.map((thread) => thread.workflow)).toEqual(["linear"]);
+    expect(toolResults(server.scriptedRequests()[1]).join("")).toContain(listed.threads[0]?.id ?? "no thread");
+    // The temp home the other commands use got nothing.
+    expect(listResultSchema.parse((await temp.uwf(["list", "--json"])).json()).threads).toEqual([]);
   }, 120_000);
 });

@@ -75,18 +75,22 @@ async function callTool(
 ): Promise<CallToolResult> {
   const progressToken = extra._meta?.progressToken;
   let finished = 0;
+  // Sent before the result: a client drops progress that comes after it.
+  const notifications: Promise<void>[] = [];
   const onEvent = (event: CliEvent) => {
     if (progressToken === undefined || !spec.runsAgents) return;
     const message = progressMessage(event);
     if (message === undefined) return;
     if (event.type === "step-finished") finished += 1;
     const total = spec.name === "step" && input.all !== true ? ((input.steps as number | undefined) ?? 1) : undefined;
-    void extra
-      .sendNotification({
-        method: "notifications/progress",
-        params: { progressToken, progress: finished, ...(total === undefined ? {} : { total }), message },
-      })
-      .catch(() => {});
+    notifications.push(
+      extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress: finished, ...(total === undefined ? {} : { total }), message },
+        })
+        .catch(() => {}),
+    );
   };
   const outcome = await runToolCommand({
     spec,
@@ -97,6 +101,7 @@ async function callTool(
     signal: AbortSignal.any([options.signal, extra.signal]),
     onEvent,
   });
+  await Promise.all(notifications);
   return toToolResult(outcome, spec);
 }
 

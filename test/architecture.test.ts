@@ -71,6 +71,24 @@ describe("the workspace's layering (docs/architecture.md)", () => {
     expect(eager).toEqual([]);
   });
 
+  // Likewise for the MCP SDK: only `uwf mcp` loads it (issue 33).
+  it("loads the MCP SDK and the MCP server only when `uwf mcp` runs", () => {
+    const mcpCommandFolder = "packages/cli/src/commands/mcp/";
+    const eager = files
+      .filter((file) => file.packageName === "cli" && !file.isTest && !file.path.startsWith(mcpCommandFolder))
+      .flatMap((file) =>
+        file.imports
+          .filter((found) => !found.dynamic)
+          .filter(
+            (found) =>
+              found.specifier.startsWith("@modelcontextprotocol/") ||
+              found.resolved?.startsWith(mcpCommandFolder) === true,
+          )
+          .map((found) => `${file.path} imports ${found.specifier}`),
+      );
+    expect(eager).toEqual([]);
+  });
+
   it("has no value-carrying import cycle between source files", () => {
     expect(importCycles(files).files).toEqual([]);
   });

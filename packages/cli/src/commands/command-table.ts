@@ -1,5 +1,6 @@
 import type { CommandContext } from "../pipeline/command-context.ts";
 import { type CommandEntry, type CommandTable, defineCommand, withoutOptions } from "./define-command.ts";
+import type { McpCommandOptions } from "./mcp/mcp.ts";
 import {
   collect,
   parseGcGraceSeconds,
@@ -22,7 +23,7 @@ import type { UiCommandOptions } from "./ui/ui.ts";
  */
 export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly string[] }> = [
   { heading: "Run threads:", commands: ["start", "run", "step", "resume", "cancel", "delete", "thread"] },
-  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui", "trace"] },
+  { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui", "trace", "mcp"] },
   {
     heading: "Experiment (fork, compare and judge):",
     commands: ["fork", "diff", "compare", "eval", "scenario", "replay"],
@@ -1123,5 +1124,22 @@ export const COMMAND_TABLE: CommandTable = [
     ],
     json: "replayResultSchema",
     load: async () => (await import("./replay.ts")).replayCommand,
+  }),
+  defineCommand({
+    name: "mcp",
+    description:
+      "serve uwf as an MCP server on stdio: start, step, run, show, log, read, list, fork, diff, resume and cancel as tools, threads as resources",
+    options: {
+      readOnly: {
+        flags: "--read-only",
+        description: "offer only the tools that read the store: show, log, read, list and diff",
+      },
+    },
+    examples: ["claude mcp add uwf -- uwf mcp", "uwf --store postgres://uwf@db.internal/uwf mcp --read-only"],
+    // The command table is handed over rather than imported: each tool call runs one of its commands.
+    load: async () => {
+      const { mcpCommand } = await import("./mcp/mcp.ts");
+      return (options: McpCommandOptions, context: CommandContext) => mcpCommand(options, context, COMMAND_TABLE);
+    },
   }),
 ];

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { stepResultSchema } from "@uwf/protocol";
-import { createTempHome, runExampleArgs, type TempHome } from "../helpers/temp-home.ts";
+import { createTempHome, LINEAR, runExampleArgs, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 import { startUi } from "../helpers/ui-browser.ts";
 
 // The README runs the compiled binary, which the build changes (bundled, bytecode, commander's
@@ -12,11 +14,12 @@ import { startUi } from "../helpers/ui-browser.ts";
 const BUILD_SCRIPT = resolve(import.meta.dir, "../../scripts/build.ts");
 
 let buildDirectory: string;
+let binary: string;
 let compiled: TempHome;
 let sources: TempHome;
 beforeAll(() => {
   buildDirectory = mkdtempSync(join(tmpdir(), "uwf-build-"));
-  const binary = join(buildDirectory, "uwf");
+  binary = join(buildDirectory, "uwf");
   const build = Bun.spawnSync([process.execPath, BUILD_SCRIPT, "--outfile", binary], { stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`the build failed: ${build.stderr.toString()}`);
   compiled = createTempHome({ binary });
@@ -76,6 +79,32 @@ describe("the compiled binary", () => {
       expect(((await list.json()) as { threads: unknown[] }).threads).toBeArray();
     } finally {
       expect(await ui.stop()).toBe(0);
+    }
+  });
+
+  // The MCP SDK is a chunk of the executable that only `uwf mcp` loads.
+  it("serves uwf mcp to the MCP SDK's client", async () => {
+    const transport = new StdioClientTransport({
+      command: binary,
+      args: ["mcp"],
+      cwd: compiled.work,
+      env: { ...(process.env as Record<string, string>), UWF_HOME: compiled.home },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "uwf-e2e", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("step");
+      const ran = await client.callTool({
+        name: "run",
+        arguments: { workflow: LINEAR, prompt: "Go", agent: SCRIPTED },
+      });
+      const result = stepResultSchema.parse(ran.structuredContent);
+      expect(result.status).toBe("ended");
+      const shown = await compiled.showThread(result.thread);
+      expect([shown.status, shown.stepCount, shown.head]).toEqual(["ended", 2, result.head]);
+    } finally {
+      await client.close();
     }
   });
 });

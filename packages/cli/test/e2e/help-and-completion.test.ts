@@ -183,7 +183,7 @@ describe("help", () => {
         .filter((line) => /^ {2}\S/.test(line))
         .map((line) => line.trim().split(" ")[0]);
     expect(under("Run threads:")).toEqual(["start", "run", "step", "resume", "cancel", "delete", "thread"]);
-    expect(under("Inspect threads:")).toEqual(["list", "show", "log", "read", "tree", "ui", "trace"]);
+    expect(under("Inspect threads:")).toEqual(["list", "show", "log", "read", "tree", "ui", "trace", "mcp"]);
     expect(under("Experiment (fork, compare and judge):")).toEqual([
       "fork",
       "diff",

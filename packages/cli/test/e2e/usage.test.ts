@@ -25,6 +25,7 @@ const MORE = [
   "trace",
   "scenario",
   "replay",
+  "mcp",
 ];
 
 let temp: TempHome;

@@ -1,5 +1,5 @@
 import { addUsage, type Config, type ModelUsage, type Prices, type Usage } from "@uwf/protocol";
-import { findDefaultPrices } from "../anthropic/default-prices.ts";
+import { findDefaultPrices } from "../model-tables/default-prices.ts";
 import { computeUsage } from "../tool-loop/compute-usage.ts";
 import type { ClaudeCodeResult, ClaudeCodeTokens } from "./read-claude-code-stream.ts";
 

@@ -1,6 +1,6 @@
 import type { Config, Prices } from "@uwf/protocol";
-import { findDefaultContextWindow } from "../anthropic/default-context-windows.ts";
-import { findDefaultPrices } from "../anthropic/default-prices.ts";
+import { findDefaultContextWindow } from "../model-tables/default-context-windows.ts";
+import { findDefaultPrices } from "../model-tables/default-prices.ts";
 import { UnknownProviderError } from "../errors/unknown-provider-error.ts";
 
 /** The model used when neither the agent, nor `defaultModel` in config.yaml, names one. */

@@ -304,6 +304,15 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
       "01J9AAAAAAAAAAAAAAAAAAAAAA",
       "step 3 records a suspension that timed out unanswered",
     ),
+  WorkflowMismatchError: () =>
+    new engine.WorkflowMismatchError({
+      workflow: "review",
+      workflowAddress: "0000000000004",
+      node: "0000000000005",
+      step: 2,
+      role: "writer",
+      problem: "the node's role writer is not one of its roles",
+    }),
 };
 
 describe("the error registry", () => {

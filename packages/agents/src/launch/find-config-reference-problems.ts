@@ -1,6 +1,6 @@
 import type { Config } from "@uwf/protocol";
-import { DEFAULT_PRICES, findDefaultPrices } from "../model-tables/default-prices.ts";
 import { findMcpServerProblems } from "../mcp/find-mcp-server-problems.ts";
+import { DEFAULT_PRICES, findDefaultPrices } from "../model-tables/default-prices.ts";
 import { DEFAULT_OPENAI_PROVIDER, DEFAULT_PROVIDER } from "../tool-loop/resolve-model-settings.ts";
 import { SCRIPTED_ALIAS_PREFIX } from "./resolve-agent.ts";
 

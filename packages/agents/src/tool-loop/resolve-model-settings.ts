@@ -1,7 +1,7 @@
 import type { Config, Prices } from "@uwf/protocol";
+import { UnknownProviderError } from "../errors/unknown-provider-error.ts";
 import { findDefaultContextWindow } from "../model-tables/default-context-windows.ts";
 import { findDefaultPrices } from "../model-tables/default-prices.ts";
-import { UnknownProviderError } from "../errors/unknown-provider-error.ts";
 
 /** The model used when neither the agent, nor `defaultModel` in config.yaml, names one. */
 export const DEFAULT_MODEL = "claude-sonnet-5-5";

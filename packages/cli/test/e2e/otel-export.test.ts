@@ -50,6 +50,8 @@ async function threadOf(args: string[], env: Record<string, string>): Promise<{ 
   return { thread: run.json<StepResult>().thread, exitCode: run.exitCode };
 }
 
+const bySpanId = (spans: readonly ReceivedSpan[]) => spans.toSorted((a, b) => a.spanId.localeCompare(b.spanId));
+
 const stepSpans = (spans: readonly ReceivedSpan[], thread: string) =>
   spans.filter((span) => span.name.startsWith("invoke_agent ") && span.attributes["uwf.thread"] === thread);
 
@@ -71,7 +73,9 @@ describe("OpenTelemetry export", () => {
     const spans = await collector.waitForSpans(6);
 
     expect(collector.requests.every((request) => request.path === "/v1/traces")).toBe(true);
-    expect(collector.requests.every((request) => request.contentType === "application/json")).toBe(true);
+    expect(collector.requests.map((request) => [request.contentType, request.encoding])).toEqual(
+      collector.requests.map(() => ["application/json", "json"]),
+    );
     expect(collector.requests.every((request) => request.headers["x-team"] === "uwf tests")).toBe(true);
     expect(new Set(spans.map((span) => span.service))).toEqual(new Set(["docs-bot"]));
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
@@ -117,7 +121,7 @@ describe("OpenTelemetry export", () => {
     expect(wait.endMs).toBe(steps[1]?.startMs ?? 0);
 
     // Contents stay out without the opt-in: no prompt, reply, reason or refused text anywhere.
-    const sent = JSON.stringify(collector.requests.map((request) => request.body));
+    const sent = collector.requests.map((request) => new TextDecoder().decode(request.body)).join("\n");
     for (const secret of [
       "gen_ai.input.messages",
       "gen_ai.output.messages",
@@ -146,9 +150,13 @@ describe("OpenTelemetry export", () => {
       },
     ]);
 
-    // After the fact, `uwf trace export` sends the same spans: the same trace and span ids.
+    // After the fact, `uwf trace export` sends the same spans, here as OTLP/protobuf: decoded by the
+    // OpenTelemetry protos, every span is the one the live export sent (names, ids, parents, attributes,
+    // events, links, status, times).
     const replay = receiver();
-    const exported = await temp.uwf(["trace", "export", thread, fork, "--endpoint", replay.url, "--json"]);
+    const exported = await temp.uwf(["trace", "export", thread, fork, "--endpoint", replay.url, "--json"], {
+      env: { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_SERVICE_NAME: "docs-bot" },
+    });
     expect(exported.exitCode).toBe(0);
     const result: TraceExportResult = traceExportResultSchema.parse(exported.json());
     expect(result.spans).toBe(withFork.length);
@@ -156,8 +164,10 @@ describe("OpenTelemetry export", () => {
       [thread, 6],
       [fork, 1],
     ]);
-    const ids = (list: readonly ReceivedSpan[]) => list.map((span) => `${span.traceId}/${span.spanId}`).sort();
-    expect(ids(replay.spans())).toEqual(ids(withFork));
+    expect(replay.requests.map((request) => [request.path, request.contentType, request.encoding])).toEqual(
+      replay.requests.map(() => ["/v1/traces", "application/x-protobuf", "protobuf"]),
+    );
+    expect(bySpanId(replay.spans())).toEqual(bySpanId(withFork));
     expect(replay.spans().find((span) => span.spanId === forked.spanId)?.links).toEqual(forked.links);
   });
 
@@ -165,9 +175,10 @@ describe("OpenTelemetry export", () => {
     const collector = receiver();
     const { thread } = await threadOf(
       ["run", FAN_OUT, "-p", "a cache", "--agent", FAN_OUT_AGENT],
-      exporting(collector),
+      exporting(collector, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }),
     );
     const spans = await collector.waitForSpans(4);
+    expect(collector.requests.every((request) => request.encoding === "protobuf")).toBe(true);
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
     const parentSteps = stepSpans(spans, thread);
     expect(parentSteps.map((span) => span.name)).toEqual(["invoke_agent planner", "invoke_agent synthesizer"]);
@@ -179,11 +190,11 @@ describe("OpenTelemetry export", () => {
       expect(branch.parentSpanId).toBe(fanOut.spanId);
       expect(branch.attributes["uwf.thread"]).not.toBe(thread);
     }
+    // Re-exported as OTLP/JSON, the tree decodes to the same spans.
     const replay = receiver();
     expect((await temp.uwf(["trace", "export", thread, "--endpoint", replay.url])).exitCode).toBe(0);
-    const ids = (list: readonly ReceivedSpan[]) =>
-      list.map((span) => `${span.traceId}/${span.spanId}/${span.parentSpanId}`).sort();
-    expect(ids(replay.spans())).toEqual(ids(spans));
+    expect(replay.requests.every((request) => request.encoding === "json")).toBe(true);
+    expect(bySpanId(replay.spans())).toEqual(bySpanId(spans));
   });
 
   it("reports an agent's usage and model, and sends prompts and replies only with the opt-in", async () => {
@@ -239,14 +250,19 @@ describe("OpenTelemetry export", () => {
     expect(span?.events.filter((event) => event.name === "uwf.retry")).toHaveLength(2);
 
     const protobuf = receiver();
-    await threadOf(
+    const run = await threadOf(
       ["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED],
       exporting(protobuf, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }),
     );
     expect(protobuf.requests.map((request) => [request.path, request.contentType])).toEqual([
       ["/v1/traces", "application/x-protobuf"],
     ]);
-    expect(protobuf.requests[0]?.bytes).toBeGreaterThan(0);
+    const steps = protobuf.spans();
+    expect(steps.map((step) => [step.name, step.attributes["uwf.step"], step.status.code, step.parentSpanId])).toEqual([
+      ["invoke_agent planner", 1, 1, null],
+      ["invoke_agent doer", 2, 1, null],
+    ]);
+    expect(steps.every((step) => step.attributes["uwf.thread"] === run.thread)).toBe(true);
     temp.writeConfig("");
   });
 

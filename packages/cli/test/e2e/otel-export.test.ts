@@ -59,6 +59,7 @@ describe("OpenTelemetry export", () => {
   it("sends a thread as one trace: a span per step with GenAI attributes, its retries, its suspension's wait and a fork's link", async () => {
     const collector = receiver();
     const env = exporting(collector, {
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
       OTEL_EXPORTER_OTLP_HEADERS: "x-team=uwf%20tests",
       OTEL_SERVICE_NAME: "docs-bot",
     });
@@ -74,7 +75,7 @@ describe("OpenTelemetry export", () => {
 
     expect(collector.requests.every((request) => request.path === "/v1/traces")).toBe(true);
     expect(collector.requests.map((request) => [request.contentType, request.encoding])).toEqual(
-      collector.requests.map(() => ["application/json", "json"]),
+      collector.requests.map(() => ["application/x-protobuf", "protobuf"]),
     );
     expect(collector.requests.every((request) => request.headers["x-team"] === "uwf tests")).toBe(true);
     expect(new Set(spans.map((span) => span.service))).toEqual(new Set(["docs-bot"]));
@@ -150,12 +151,12 @@ describe("OpenTelemetry export", () => {
       },
     ]);
 
-    // After the fact, `uwf trace export` sends the same spans, here as OTLP/protobuf: decoded by the
-    // OpenTelemetry protos, every span is the one the live export sent (names, ids, parents, attributes,
-    // events, links, status, times).
+    // After the fact, `uwf trace export` sends the same spans, here as OTLP/JSON: decoded by the
+    // OpenTelemetry protos, every span is the one the live protobuf export sent (names, ids, parents,
+    // attributes, events, links, status, times).
     const replay = receiver();
     const exported = await temp.uwf(["trace", "export", thread, fork, "--endpoint", replay.url, "--json"], {
-      env: { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_SERVICE_NAME: "docs-bot" },
+      env: { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "docs-bot" },
     });
     expect(exported.exitCode).toBe(0);
     const result: TraceExportResult = traceExportResultSchema.parse(exported.json());
@@ -165,7 +166,7 @@ describe("OpenTelemetry export", () => {
       [fork, 1],
     ]);
     expect(replay.requests.map((request) => [request.path, request.contentType, request.encoding])).toEqual(
-      replay.requests.map(() => ["/v1/traces", "application/x-protobuf", "protobuf"]),
+      replay.requests.map(() => ["/v1/traces", "application/json", "json"]),
     );
     expect(bySpanId(replay.spans())).toEqual(bySpanId(withFork));
     expect(replay.spans().find((span) => span.spanId === forked.spanId)?.links).toEqual(forked.links);
@@ -175,10 +176,13 @@ describe("OpenTelemetry export", () => {
     const collector = receiver();
     const { thread } = await threadOf(
       ["run", FAN_OUT, "-p", "a cache", "--agent", FAN_OUT_AGENT],
-      exporting(collector, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }),
+      exporting(collector),
     );
     const spans = await collector.waitForSpans(4);
-    expect(collector.requests.every((request) => request.encoding === "protobuf")).toBe(true);
+    // OTLP/protobuf is the default.
+    expect(collector.requests.map((request) => [request.contentType, request.encoding])).toEqual(
+      collector.requests.map(() => ["application/x-protobuf", "protobuf"]),
+    );
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
     const parentSteps = stepSpans(spans, thread);
     expect(parentSteps.map((span) => span.name)).toEqual(["invoke_agent planner", "invoke_agent synthesizer"]);
@@ -190,9 +194,10 @@ describe("OpenTelemetry export", () => {
       expect(branch.parentSpanId).toBe(fanOut.spanId);
       expect(branch.attributes["uwf.thread"]).not.toBe(thread);
     }
-    // Re-exported as OTLP/JSON, the tree decodes to the same spans.
+    // Re-exported as OTLP/JSON (the traces variable beats the general one), the tree decodes to the same spans.
     const replay = receiver();
-    expect((await temp.uwf(["trace", "export", thread, "--endpoint", replay.url])).exitCode).toBe(0);
+    const json = { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" };
+    expect((await temp.uwf(["trace", "export", thread, "--endpoint", replay.url], { env: json })).exitCode).toBe(0);
     expect(replay.requests.every((request) => request.encoding === "json")).toBe(true);
     expect(bySpanId(replay.spans())).toEqual(bySpanId(spans));
   });
@@ -231,7 +236,7 @@ describe("OpenTelemetry export", () => {
     temp.writeConfig("");
   });
 
-  it("sends a step that failed after its retries as an ERROR span, and speaks protobuf when asked", async () => {
+  it("sends a step that failed after its retries as an ERROR span, and speaks OTLP/JSON when asked", async () => {
     temp.writeConfig(fixtureAgentsConfig(["always-invalid"]).join("\n"));
     const collector = receiver();
     const thread = await temp.startThread(LINEAR, "Write hello.txt");
@@ -248,16 +253,17 @@ describe("OpenTelemetry export", () => {
     });
     expect(span?.events.filter((event) => event.name === "uwf.attempt.failed")).toHaveLength(3);
     expect(span?.events.filter((event) => event.name === "uwf.retry")).toHaveLength(2);
+    expect(collector.requests.map((request) => request.encoding)).toEqual(["protobuf"]);
 
-    const protobuf = receiver();
+    const json = receiver();
     const run = await threadOf(
       ["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED],
-      exporting(protobuf, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }),
+      exporting(json, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }),
     );
-    expect(protobuf.requests.map((request) => [request.path, request.contentType])).toEqual([
-      ["/v1/traces", "application/x-protobuf"],
+    expect(json.requests.map((request) => [request.path, request.contentType, request.encoding])).toEqual([
+      ["/v1/traces", "application/json", "json"],
     ]);
-    const steps = protobuf.spans();
+    const steps = json.spans();
     expect(steps.map((step) => [step.name, step.attributes["uwf.step"], step.status.code, step.parentSpanId])).toEqual([
       ["invoke_agent planner", 1, 1, null],
       ["invoke_agent doer", 2, 1, null],

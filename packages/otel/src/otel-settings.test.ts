@@ -15,10 +15,10 @@ describe("readOtelSettings", () => {
     expect(readOtelSettings({}, "http://given:4318/v1/traces")?.url).toBe("http://given:4318/v1/traces");
   });
 
-  it("defaults to OTLP/JSON, service uwf and no contents", () => {
+  it("defaults to OTLP/protobuf, service uwf and no contents", () => {
     expect(readOtelSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c" })).toEqual({
       url: "http://c/v1/traces",
-      protocol: "http/json",
+      protocol: "http/protobuf",
       headers: {},
       serviceName: "uwf",
       captureContent: false,
@@ -28,18 +28,30 @@ describe("readOtelSettings", () => {
   it("reads the protocol, service name, headers and the content opt-in", () => {
     const settings = readOtelSettings({
       OTEL_EXPORTER_OTLP_ENDPOINT: "http://c",
-      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_SERVICE_NAME: "reviews",
       OTEL_EXPORTER_OTLP_HEADERS: "a=1,b=two%20words",
       OTEL_EXPORTER_OTLP_TRACES_HEADERS: "b=3",
       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
     });
     expect(settings).toMatchObject({
-      protocol: "http/protobuf",
+      protocol: "http/json",
       serviceName: "reviews",
       headers: { a: "1", b: "3" },
       captureContent: true,
     });
+  });
+
+  it("takes the traces protocol over the general one, and any value but http/json as protobuf", () => {
+    const protocol = (env: NodeJS.ProcessEnv) =>
+      readOtelSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", ...env })?.protocol;
+    expect(
+      protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }),
+    ).toBe("http/json");
+    expect(protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: " " })).toBe(
+      "http/json",
+    );
+    expect(protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toBe("http/protobuf");
   });
 });
 

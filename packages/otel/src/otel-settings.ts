@@ -6,7 +6,7 @@
 export interface OtelSettings {
   /** The OTLP/HTTP traces URL the spans are posted to (`…/v1/traces`). */
   url: string;
-  /** `http/json` (the default) or `http/protobuf`. */
+  /** `http/protobuf` (the default, as in the OpenTelemetry SDKs) or `http/json`. */
   protocol: OtlpProtocol;
   /** Extra request headers (`OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`). */
   headers: Record<string, string>;
@@ -55,9 +55,10 @@ function withTracesPath(base: string): string {
   return trimmed.endsWith(`/${TRACES_PATH}`) ? trimmed : `${trimmed}/${TRACES_PATH}`;
 }
 
+/** Any value but `http/json` (`grpc` included, which uwf does not speak) is the default, `http/protobuf`. */
 function readProtocol(env: NodeJS.ProcessEnv): OtlpProtocol {
   const given = nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? nonEmpty(env.OTEL_EXPORTER_OTLP_PROTOCOL);
-  return given === "http/protobuf" ? "http/protobuf" : "http/json";
+  return given === "http/json" ? "http/json" : "http/protobuf";
 }
 
 /**

@@ -50,6 +50,8 @@ async function threadOf(args: string[], env: Record<string, string>): Promise<{ 
   return { thread: run.json<StepResult>().thread, exitCode: run.exitCode };
 }
 
+const bySpanId = (spans: readonly ReceivedSpan[]) => spans.toSorted((a, b) => a.spanId.localeCompare(b.spanId));
+
 const stepSpans = (spans: readonly ReceivedSpan[], thread: string) =>
   spans.filter((span) => span.name.startsWith("invoke_agent ") && span.attributes["uwf.thread"] === thread);
 
@@ -57,6 +59,7 @@ describe("OpenTelemetry export", () => {
   it("sends a thread as one trace: a span per step with GenAI attributes, its retries, its suspension's wait and a fork's link", async () => {
     const collector = receiver();
     const env = exporting(collector, {
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
       OTEL_EXPORTER_OTLP_HEADERS: "x-team=uwf%20tests",
       OTEL_SERVICE_NAME: "docs-bot",
     });
@@ -71,7 +74,9 @@ describe("OpenTelemetry export", () => {
     const spans = await collector.waitForSpans(6);
 
     expect(collector.requests.every((request) => request.path === "/v1/traces")).toBe(true);
-    expect(collector.requests.every((request) => request.contentType === "application/json")).toBe(true);
+    expect(collector.requests.map((request) => [request.contentType, request.encoding])).toEqual(
+      collector.requests.map(() => ["application/x-protobuf", "protobuf"]),
+    );
     expect(collector.requests.every((request) => request.headers["x-team"] === "uwf tests")).toBe(true);
     expect(new Set(spans.map((span) => span.service))).toEqual(new Set(["docs-bot"]));
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
@@ -117,7 +122,7 @@ describe("OpenTelemetry export", () => {
     expect(wait.endMs).toBe(steps[1]?.startMs ?? 0);
 
     // Contents stay out without the opt-in: no prompt, reply, reason or refused text anywhere.
-    const sent = JSON.stringify(collector.requests.map((request) => request.body));
+    const sent = collector.requests.map((request) => new TextDecoder().decode(request.body)).join("\n");
     for (const secret of [
       "gen_ai.input.messages",
       "gen_ai.output.messages",
@@ -146,9 +151,13 @@ describe("OpenTelemetry export", () => {
       },
     ]);
 
-    // After the fact, `uwf trace export` sends the same spans: the same trace and span ids.
+    // After the fact, `uwf trace export` sends the same spans, here as OTLP/JSON: decoded by the
+    // OpenTelemetry protos, every span is the one the live protobuf export sent (names, ids, parents,
+    // attributes, events, links, status, times).
     const replay = receiver();
-    const exported = await temp.uwf(["trace", "export", thread, fork, "--endpoint", replay.url, "--json"]);
+    const exported = await temp.uwf(["trace", "export", thread, fork, "--endpoint", replay.url, "--json"], {
+      env: { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "docs-bot" },
+    });
     expect(exported.exitCode).toBe(0);
     const result: TraceExportResult = traceExportResultSchema.parse(exported.json());
     expect(result.spans).toBe(withFork.length);
@@ -156,8 +165,10 @@ describe("OpenTelemetry export", () => {
       [thread, 6],
       [fork, 1],
     ]);
-    const ids = (list: readonly ReceivedSpan[]) => list.map((span) => `${span.traceId}/${span.spanId}`).sort();
-    expect(ids(replay.spans())).toEqual(ids(withFork));
+    expect(replay.requests.map((request) => [request.path, request.contentType, request.encoding])).toEqual(
+      replay.requests.map(() => ["/v1/traces", "application/json", "json"]),
+    );
+    expect(bySpanId(replay.spans())).toEqual(bySpanId(withFork));
     expect(replay.spans().find((span) => span.spanId === forked.spanId)?.links).toEqual(forked.links);
   });
 
@@ -168,6 +179,10 @@ describe("OpenTelemetry export", () => {
       exporting(collector),
     );
     const spans = await collector.waitForSpans(4);
+    // OTLP/protobuf is the default.
+    expect(collector.requests.map((request) => [request.contentType, request.encoding])).toEqual(
+      collector.requests.map(() => ["application/x-protobuf", "protobuf"]),
+    );
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
     const parentSteps = stepSpans(spans, thread);
     expect(parentSteps.map((span) => span.name)).toEqual(["invoke_agent planner", "invoke_agent synthesizer"]);
@@ -179,11 +194,12 @@ describe("OpenTelemetry export", () => {
       expect(branch.parentSpanId).toBe(fanOut.spanId);
       expect(branch.attributes["uwf.thread"]).not.toBe(thread);
     }
+    // Re-exported as OTLP/JSON (the traces variable beats the general one), the tree decodes to the same spans.
     const replay = receiver();
-    expect((await temp.uwf(["trace", "export", thread, "--endpoint", replay.url])).exitCode).toBe(0);
-    const ids = (list: readonly ReceivedSpan[]) =>
-      list.map((span) => `${span.traceId}/${span.spanId}/${span.parentSpanId}`).sort();
-    expect(ids(replay.spans())).toEqual(ids(spans));
+    const json = { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" };
+    expect((await temp.uwf(["trace", "export", thread, "--endpoint", replay.url], { env: json })).exitCode).toBe(0);
+    expect(replay.requests.every((request) => request.encoding === "json")).toBe(true);
+    expect(bySpanId(replay.spans())).toEqual(bySpanId(spans));
   });
 
   it("reports an agent's usage and model, and sends prompts and replies only with the opt-in", async () => {
@@ -220,7 +236,7 @@ describe("OpenTelemetry export", () => {
     temp.writeConfig("");
   });
 
-  it("sends a step that failed after its retries as an ERROR span, and speaks protobuf when asked", async () => {
+  it("sends a step that failed after its retries as an ERROR span, and speaks OTLP/JSON when asked", async () => {
     temp.writeConfig(fixtureAgentsConfig(["always-invalid"]).join("\n"));
     const collector = receiver();
     const thread = await temp.startThread(LINEAR, "Write hello.txt");
@@ -237,16 +253,22 @@ describe("OpenTelemetry export", () => {
     });
     expect(span?.events.filter((event) => event.name === "uwf.attempt.failed")).toHaveLength(3);
     expect(span?.events.filter((event) => event.name === "uwf.retry")).toHaveLength(2);
+    expect(collector.requests.map((request) => request.encoding)).toEqual(["protobuf"]);
 
-    const protobuf = receiver();
-    await threadOf(
+    const json = receiver();
+    const run = await threadOf(
       ["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED],
-      exporting(protobuf, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }),
+      exporting(json, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }),
     );
-    expect(protobuf.requests.map((request) => [request.path, request.contentType])).toEqual([
-      ["/v1/traces", "application/x-protobuf"],
+    expect(json.requests.map((request) => [request.path, request.contentType, request.encoding])).toEqual([
+      ["/v1/traces", "application/json", "json"],
     ]);
-    expect(protobuf.requests[0]?.bytes).toBeGreaterThan(0);
+    const steps = json.spans();
+    expect(steps.map((step) => [step.name, step.attributes["uwf.step"], step.status.code, step.parentSpanId])).toEqual([
+      ["invoke_agent planner", 1, 1, null],
+      ["invoke_agent doer", 2, 1, null],
+    ]);
+    expect(steps.every((step) => step.attributes["uwf.thread"] === run.thread)).toBe(true);
     temp.writeConfig("");
   });
 

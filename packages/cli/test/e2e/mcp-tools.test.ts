@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   everythingServerSpec,
-  type FakeAnthropicServer,
   fakeTextReply,
   fakeToolUseReply,
   filesystemServerSpec,
@@ -13,8 +12,9 @@ import {
 } from "@uwf/agents/test";
 import { waitFor } from "@uwf/cas/test";
 import { type McpServers, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";
 import { FAKE_MODEL_ENV, FAKE_MODEL_KEY, fakeModelConfig } from "../helpers/fake-model-api.ts";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
 
@@ -24,18 +24,7 @@ interface RequestBody {
 }
 const env = FAKE_MODEL_ENV;
 
-let temp: TempHome;
-let server: FakeAnthropicServer;
-beforeEach(() => {
-  temp = createTempHome();
-  server = startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY });
-});
-afterEach(async () => {
-  const rejected = server.rejectedRequests().map((request) => request.rejection);
-  await server.close();
-  temp.cleanup();
-  expect(rejected).toEqual([]);
-});
+const { temp, server } = useTempHomeWithFakeApi(() => startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY }));
 
 /** config.yaml: the fake model's config, with the built-in agent `model` given `servers` (JSON is YAML). */
 function writeConfig(servers: McpServers): void {

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  type FakeAnthropicServer,
   fakeRefusalReply,
   fakeStreamErrorReply,
   fakeTextReply,
@@ -16,24 +15,14 @@ import {
   threadStepNodeSchema,
   transcriptNodeSchema,
 } from "@uwf/protocol";
+import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";
 import { FAKE_MODEL_ENV, FAKE_MODEL_KEY, FAKE_MODEL_KEY_VARIABLE, fakeModelConfig } from "../helpers/fake-model-api.ts";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
 
-let temp: TempHome;
-let server: FakeAnthropicServer;
-beforeEach(() => {
-  temp = createTempHome();
-  // Strict (the default): a request the real Messages API would refuse gets its 400.
-  server = startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY });
-});
-afterEach(async () => {
-  const rejected = server.rejectedRequests().map((request) => request.rejection);
-  await server.close();
-  temp.cleanup();
-  expect(rejected).toEqual([]);
-});
+// Strict (the default): a request the real Messages API would refuse gets its 400.
+const { temp, server } = useTempHomeWithFakeApi(() => startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY }));
 
 function writeConfig(extra: string[] = []): void {
   const models = {

@@ -1,13 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type FakeOpenaiServer,
-  fakeChatErrorReply,
-  fakeChatTextReply,
-  fakeChatToolCallReply,
-  startFakeOpenaiServer,
-} from "@uwf/agents/test";
+import { fakeChatErrorReply, fakeChatTextReply, fakeChatToolCallReply, startFakeOpenaiServer } from "@uwf/agents/test";
 import {
   agentRunNodeSchema,
   configSchema,
@@ -17,7 +11,8 @@ import {
   transcriptNodeSchema,
 } from "@uwf/protocol";
 import { parse as parseYaml } from "yaml";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";
+import { FIXTURES } from "../helpers/temp-home.ts";
 
 const STATUS_MAP_WORKFLOW = join(FIXTURES, "workflows/openai-review.yaml");
 const ORDERED_WORKFLOW = join(FIXTURES, "workflows/openai-review-ordered.yaml");
@@ -25,19 +20,8 @@ const KEY_VARIABLE = "UWF_E2E_FAKE_OPENAI_KEY";
 const KEY = "test-key-not-secret";
 const env = { [KEY_VARIABLE]: KEY };
 
-let temp: TempHome;
-let server: FakeOpenaiServer;
-beforeEach(() => {
-  temp = createTempHome();
-  // Strict (the default): a request the real Chat Completions API would refuse gets its 400.
-  server = startFakeOpenaiServer({ apiKey: KEY });
-});
-afterEach(async () => {
-  const rejected = server.rejectedRequests().map((request) => request.rejection);
-  await server.close();
-  temp.cleanup();
-  expect(rejected).toEqual([]);
-});
+// Strict (the default): a request the real Chat Completions API would refuse gets its 400.
+const { temp, server, replaceServer } = useTempHomeWithFakeApi(() => startFakeOpenaiServer({ apiKey: KEY }));
 
 /** The built-in openai agent as the default, on provider `local` (type openai) served by the fake. */
 function writeConfig(extra: string[] = []): void {
@@ -215,8 +199,7 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
   }, 60_000);
 
   it("fails the step cleanly when the conversation is over the server's context window", async () => {
-    await server.close();
-    server = startFakeOpenaiServer({ apiKey: KEY, contextWindow: 2_000 });
+    await replaceServer(() => startFakeOpenaiServer({ apiKey: KEY, contextWindow: 2_000 }));
     writeConfig(["retries: 0"]);
     const run = await temp.uwf(["run", STATUS_MAP_WORKFLOW, "-p", "Create hello.txt"], { env });
     expect(run.exitCode).toBe(1);

@@ -41,6 +41,21 @@ function lastError(stderr: string): { code: string; message: string; data: Recor
   return (JSON.parse(line) as { error: { code: string; message: string; data: Record<string, unknown> } }).error;
 }
 
+/**
+ * A thread whose first step's model calls a tool of a real MCP server `slow` that takes two minutes;
+ * `seen` gets the processes running in the work folder (the server's) when that call is asked for.
+ */
+async function startSlowToolCall(): Promise<{ thread: string; seen: number[] }> {
+  writeConfig({ slow: everythingServerSpec({ timeout: 120 }) });
+  const thread = await temp.startThread(WORKFLOW, "Take your time");
+  const seen: number[] = [];
+  server.enqueue(() => {
+    seen.push(...processesWithCwd(temp.work));
+    return fakeToolUseReply({ name: "slow__trigger-long-running-operation", input: { duration: 120, steps: 2 } });
+  });
+  return { thread, seen };
+}
+
 describe("MCP servers of the built-in agent, through the uwf binary", () => {
   it("runs a workflow whose writer uses a real MCP server's tools; the servers are gone after each step", async () => {
     writeConfig({
@@ -92,13 +107,7 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
   });
 
   it("stops the servers when uwf gets SIGTERM during a tool call: exit 130, no server process left", async () => {
-    writeConfig({ slow: everythingServerSpec({ timeout: 120 }) });
-    const thread = await temp.startThread(WORKFLOW, "Take your time");
-    const seen: number[] = [];
-    server.enqueue(() => {
-      seen.push(...processesWithCwd(temp.work));
-      return fakeToolUseReply({ name: "slow__trigger-long-running-operation", input: { duration: 120, steps: 2 } });
-    });
+    const { thread, seen } = await startSlowToolCall();
     const stepper = temp.spawn(["step", thread, "--json"], { env });
     await waitFor(() => server.requests.length === 1 && seen.length > 0, { what: "the model's tool call" });
     stepper.kill("SIGTERM");
@@ -111,13 +120,7 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
   });
 
   it("stops the servers when the step times out during a tool call: the thread failed, no server process left", async () => {
-    writeConfig({ slow: everythingServerSpec({ timeout: 120 }) });
-    const thread = await temp.startThread(WORKFLOW, "Take your time");
-    const seen: number[] = [];
-    server.enqueue(() => {
-      seen.push(...processesWithCwd(temp.work));
-      return fakeToolUseReply({ name: "slow__trigger-long-running-operation", input: { duration: 120, steps: 2 } });
-    });
+    const { thread, seen } = await startSlowToolCall();
     const stepped = await temp.uwf(["step", thread, "--timeout", "6", "--json"], { env });
     expect(stepped.exitCode).toBe(1);
     const error = lastError(stepped.stderr);

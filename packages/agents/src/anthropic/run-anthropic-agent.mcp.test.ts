@@ -2,6 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { McpServers } from "@uwf/protocol";
+import { BUILT_IN_TOOL_NAMES } from "../test/built-in-tool-names.ts";
 import { useFakeAnthropicRun } from "../test/fake-anthropic-run.ts";
 import { fakeTextReply, fakeToolUseReply } from "../test/index.ts";
 import {
@@ -60,14 +61,7 @@ describe("the built-in anthropic agent with MCP servers", () => {
       expect(result.reply).toBe(DONE);
 
       const offered = offeredTools(0);
-      expect(offered.slice(0, 6)).toEqual([
-        "read_file",
-        "write_file",
-        "edit_file",
-        "list_files",
-        "search_files",
-        "run_command",
-      ]);
+      expect(offered.slice(0, 6)).toEqual(BUILT_IN_TOOL_NAMES);
       expect(offered).toContain("everything__echo");
       expect(offered).toContain("files__read_text_file");
       expect(offered).not.toContain("files__write_file");

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import type { AnthropicAgentSpec } from "@uwf/protocol";
 import { liveProcessesInGroup } from "../../test/fixtures/agents/fixtures.ts";
+import { BUILT_IN_TOOL_NAMES } from "../test/built-in-tool-names.ts";
 import { FAKE_KEY as KEY, FAKE_KEY_VARIABLE as KEY_VARIABLE, useFakeAnthropicRun } from "../test/fake-anthropic-run.ts";
 import { fakeErrorReply, fakeTextReply, fakeToolUseReply } from "../test/index.ts";
 import type { RunAnthropicAgentOptions } from "./run-anthropic-agent.ts";
@@ -67,14 +68,7 @@ describe("runAnthropicAgent", () => {
     expect(JSON.stringify(firstBody.system)).toContain("# Your role: writer");
     expect(JSON.stringify(firstBody.system)).not.toContain("# Task");
     expect(JSON.stringify(firstBody.messages)).toContain("# Task\\n\\nWrite notes.");
-    expect((firstBody.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual([
-      "read_file",
-      "write_file",
-      "edit_file",
-      "list_files",
-      "search_files",
-      "run_command",
-    ]);
+    expect((firstBody.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual(BUILT_IN_TOOL_NAMES);
     expect(first?.headers["x-api-key"] ?? first?.headers.authorization).toBe("[redacted]");
     expect(JSON.stringify(fake.server.requests)).not.toContain(KEY);
     const results = toolResults(1);

@@ -1,6 +1,7 @@
 import { buildFakeMessage } from "./build-fake-message.ts";
 import { checkMessagesRequest } from "./check-messages-request.ts";
 import { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
+import { eventStreamResponse, isObject, type RecordedRequest, startFakeApiServer } from "./fake-api-server.ts";
 import {
   FAKE_ERROR_STATUS,
   type FakeErrorReply,
@@ -12,24 +13,7 @@ import {
 import { encodeMessageEvents, type FakeStreamError } from "./fake-stream-events.ts";
 
 export type { FakeMessage } from "./build-fake-message.ts";
-
-/** One request the fake server received. Secret headers are replaced by `[redacted]`; keys are never stored. */
-export interface RecordedRequest {
-  method: string;
-  /** The path with its query, e.g. `/v1/messages?beta=true`. */
-  path: string;
-  headers: Record<string, string>;
-  /** The body parsed as JSON, or its text when it is not JSON. */
-  body: unknown;
-  /** Whether the request carried an API key (in `x-api-key` or `authorization`). */
-  hasApiKey: boolean;
-  /** Whether the reply came from the scripted list (false: the default reply, an auth failure, a 404 or a rejection). */
-  scripted: boolean;
-  /** The HTTP status sent back. */
-  status: number;
-  /** In strict mode, why the request was refused with 400 (the real API's message), else null. */
-  rejection: string | null;
-}
+export type { RecordedRequest } from "./fake-api-server.ts";
 
 export interface StartFakeAnthropicServerOptions {
   /** Replies to `POST /v1/messages`, in order. More can be added with `enqueue`. */
@@ -89,8 +73,6 @@ export const DEFAULT_FAKE_CONTEXT_WINDOW = 200_000;
  * answer 404 with a `not_found_error` body. Every request is recorded, minus secrets.
  */
 export function startFakeAnthropicServer(options: StartFakeAnthropicServerOptions = {}): FakeAnthropicServer {
-  const queue: ScriptedReply[] = [...(options.replies ?? [])];
-  const requests: RecordedRequest[] = [];
   const defaultReply = options.defaultReply ?? fakeTextReply("OK");
   const strict = options.strict ?? true;
   const contextWindow = options.contextWindow ?? DEFAULT_FAKE_CONTEXT_WINDOW;
@@ -101,37 +83,14 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
     nextToolId: () => `toolu_fake_${String(++toolCount).padStart(4, "0")}`,
   };
 
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      const body = parseBody(await request.text());
-      const { headers, hasApiKey, apiKey } = recordHeaders(request.headers);
-      const record: RecordedRequest = {
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        body,
-        hasApiKey,
-        scripted: false,
-        status: 200,
-        rejection: null,
-      };
-      requests.push(record);
-      const respond = (response: Response): Response => {
-        record.status = response.status;
-        return response;
-      };
-      const reject = (message: string): Response => {
-        record.rejection = message;
-        return respond(errorResponse({ type: "error", errorType: "invalid_request_error", message }));
-      };
-
+  const server = startFakeApiServer<ScriptedReply>({
+    replies: options.replies,
+    secretHeaders: SECRET_HEADERS,
+    readApiKey: (headers) =>
+      headers.get("x-api-key") ?? headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? null,
+    handle({ request, url, body, apiKey, record, requestId, takeScripted }) {
       if (options.apiKey !== undefined && apiKey !== options.apiKey) {
-        return respond(
-          errorResponse({ type: "error", errorType: "authentication_error", message: "invalid x-api-key" }),
-        );
+        return errorResponse({ type: "error", errorType: "authentication_error", message: "invalid x-api-key" });
       }
       const endpoint =
         request.method !== "POST"
@@ -142,27 +101,27 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
               ? "count_tokens"
               : null;
       if (endpoint === null) {
-        return respond(
-          errorResponse({
-            type: "error",
-            errorType: "not_found_error",
-            message: `no route ${request.method} ${url.pathname}`,
-          }),
-        );
+        return errorResponse({
+          type: "error",
+          errorType: "not_found_error",
+          message: `no route ${request.method} ${url.pathname}`,
+        });
       }
       const problem = strict ? checkMessagesRequest(body, { endpoint, contextWindow }) : null;
-      if (problem !== null) return reject(problem);
-      if (endpoint === "count_tokens") return respond(Response.json({ input_tokens: estimateFakeInputTokens(body) }));
+      if (problem !== null) {
+        record.rejection = problem;
+        return errorResponse({ type: "error", errorType: "invalid_request_error", message: problem });
+      }
+      if (endpoint === "count_tokens") return Response.json({ input_tokens: estimateFakeInputTokens(body) });
 
       const view: FakeRequestView = { path: record.path, body };
       const wantsScript = options.isScripted?.(view) ?? true;
-      const next = wantsScript ? queue.shift() : undefined;
-      record.scripted = next !== undefined;
+      const next = wantsScript ? takeScripted() : undefined;
       const reply = resolveReply(next ?? defaultReply, view);
-      if (reply.type === "error") return respond(errorResponse(reply));
+      if (reply.type === "error") return errorResponse(reply);
       const streaming = isObject(body) && body.stream === true;
       if (reply.type === "stream-error" && !streaming) {
-        return respond(errorResponse({ type: "error", errorType: reply.errorType, message: reply.message }));
+        return errorResponse({ type: "error", errorType: reply.errorType, message: reply.message });
       }
 
       const message = buildFakeMessage(
@@ -172,43 +131,23 @@ export function startFakeAnthropicServer(options: StartFakeAnthropicServerOption
         body,
         ids,
       );
-      if (!streaming) return respond(Response.json(message, { headers: { "request-id": requestId(requests.length) } }));
+      if (!streaming) return Response.json(message, { headers: { "request-id": requestId } });
       const streamError: FakeStreamError | undefined =
         reply.type === "stream-error" ? { type: reply.errorType, message: reply.message } : undefined;
-      const events = encodeMessageEvents(message, streamError);
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const encoder = new TextEncoder();
-          for (const event of events) controller.enqueue(encoder.encode(event));
-          controller.close();
-        },
-      });
-      return respond(
-        new Response(stream, {
-          headers: {
-            "content-type": "text/event-stream; charset=utf-8",
-            "cache-control": "no-cache",
-            "request-id": requestId(requests.length),
-          },
-        }),
-      );
+      return eventStreamResponse(encodeMessageEvents(message, streamError), { "request-id": requestId });
     },
   });
 
   return {
-    url: `http://127.0.0.1:${server.port}`,
-    requests,
-    scriptedRequests: () => requests.filter((request) => request.scripted),
+    url: server.origin,
+    requests: server.requests,
+    scriptedRequests: server.scriptedRequests,
     messageRequests: () =>
-      requests.filter((request) => request.method === "POST" && request.path.split("?")[0] === MESSAGES_PATH),
-    rejectedRequests: () => requests.filter((request) => request.rejection !== null),
-    enqueue: (...replies) => {
-      queue.push(...replies);
-    },
-    remaining: () => queue.length,
-    close: async () => {
-      await server.stop(true);
-    },
+      server.requests.filter((request) => request.method === "POST" && request.path.split("?")[0] === MESSAGES_PATH),
+    rejectedRequests: server.rejectedRequests,
+    enqueue: server.enqueue,
+    remaining: server.remaining,
+    close: server.close,
   };
 }
 
@@ -223,34 +162,4 @@ function errorResponse(reply: FakeErrorReply): Response {
     { type: "error", error: { type: reply.errorType, message: reply.message }, request_id: id },
     { status, headers: { "request-id": id, ...reply.headers } },
   );
-}
-
-function recordHeaders(source: Headers): {
-  headers: Record<string, string>;
-  hasApiKey: boolean;
-  apiKey: string | null;
-} {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of source.entries()) headers[name] = SECRET_HEADERS.has(name) ? "[redacted]" : value;
-  const direct = source.get("x-api-key");
-  const bearer = source.get("authorization")?.replace(/^Bearer\s+/i, "") ?? null;
-  const apiKey = direct ?? bearer;
-  return { headers, hasApiKey: apiKey !== null && apiKey !== "", apiKey };
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function requestId(index: number): string {
-  return `req_fake_${String(index).padStart(4, "0")}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

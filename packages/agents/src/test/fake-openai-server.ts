@@ -1,6 +1,6 @@
 import { buildFakeCompletion } from "./build-fake-completion.ts";
 import { checkChatRequest } from "./check-chat-request.ts";
-import type { RecordedRequest } from "./fake-anthropic-server.ts";
+import { eventStreamResponse, isObject, type RecordedRequest, startFakeApiServer } from "./fake-api-server.ts";
 import { encodeChatChunks } from "./fake-chat-chunks.ts";
 import {
   FAKE_CHAT_ERRORS,
@@ -64,8 +64,6 @@ export const DEFAULT_FAKE_OPENAI_CONTEXT_WINDOW = 128_000;
  * lists models. Other paths answer 404. Every request is recorded, minus secrets.
  */
 export function startFakeOpenaiServer(options: StartFakeOpenaiServerOptions = {}): FakeOpenaiServer {
-  const queue: ScriptedChatReply[] = [...(options.replies ?? [])];
-  const requests: RecordedRequest[] = [];
   const defaultReply = options.defaultReply ?? fakeChatTextReply("OK");
   const strict = options.strict ?? true;
   const contextWindow = options.contextWindow ?? DEFAULT_FAKE_OPENAI_CONTEXT_WINDOW;
@@ -77,72 +75,53 @@ export function startFakeOpenaiServer(options: StartFakeOpenaiServerOptions = {}
     nextCallId: () => `call_fake_${String(++callCount).padStart(4, "0")}`,
   };
 
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      const body = parseBody(await request.text());
-      const { headers, apiKey } = recordHeaders(request.headers);
-      const record: RecordedRequest = {
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        body,
-        hasApiKey: apiKey !== null,
-        scripted: false,
-        status: 200,
-        rejection: null,
-      };
-      requests.push(record);
-      const respond = (response: Response): Response => {
-        record.status = response.status;
-        return response;
-      };
-
+  const server = startFakeApiServer<ScriptedChatReply>({
+    replies: options.replies,
+    secretHeaders: SECRET_HEADERS,
+    readApiKey: (headers) => {
+      const bearer =
+        headers
+          .get("authorization")
+          ?.match(/^Bearer\s+(.+)$/i)?.[1]
+          ?.trim() ?? "";
+      return bearer === "" ? null : bearer;
+    },
+    handle({ request, url, body, apiKey, record, requestId, takeScripted }) {
       if (apiKey === null) {
-        return respond(
-          errorResponse(401, {
-            message:
-              "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
-            type: "invalid_request_error",
-            code: null,
-          }),
-        );
+        return errorResponse(401, {
+          message:
+            "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+          type: "invalid_request_error",
+          code: null,
+        });
       }
       if (options.apiKey !== undefined && apiKey !== options.apiKey) {
-        return respond(
-          errorResponse(401, {
-            message: "Incorrect API key provided.",
-            type: "invalid_request_error",
-            code: "invalid_api_key",
-          }),
-        );
+        return errorResponse(401, {
+          message: "Incorrect API key provided.",
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        });
       }
       if (request.method === "GET" && url.pathname === MODELS_PATH) {
         const data = [...models].map((id) => ({ id, object: "model", created: 0, owned_by: "fake" }));
-        return respond(Response.json({ object: "list", data }));
+        return Response.json({ object: "list", data });
       }
       if (request.method !== "POST" || url.pathname !== COMPLETIONS_PATH) {
-        return respond(
-          errorResponse(404, {
-            message: `Invalid URL (${request.method} ${url.pathname})`,
-            type: "invalid_request_error",
-            code: null,
-          }),
-        );
+        return errorResponse(404, {
+          message: `Invalid URL (${request.method} ${url.pathname})`,
+          type: "invalid_request_error",
+          code: null,
+        });
       }
       const problem = strict ? checkChatRequest(body) : null;
       if (problem !== null) {
         record.rejection = problem.message;
-        return respond(
-          errorResponse(400, {
-            message: problem.message,
-            type: "invalid_request_error",
-            param: problem.param,
-            code: problem.code,
-          }),
-        );
+        return errorResponse(400, {
+          message: problem.message,
+          type: "invalid_request_error",
+          param: problem.param,
+          code: problem.code,
+        });
       }
       const fields = isObject(body) ? body : {};
       const model = typeof fields.model === "string" ? fields.model : "fake-model";
@@ -151,81 +130,55 @@ export function startFakeOpenaiServer(options: StartFakeOpenaiServerOptions = {}
       const promptTokens = estimateChatTokens(fields);
       if (promptTokens + (limit ?? 0) > contextWindow) {
         const message = `This model's maximum context length is ${contextWindow} tokens. However, you requested ${promptTokens + (limit ?? 0)} tokens (${promptTokens} in the messages, ${limit ?? 0} in the completion). Please reduce the length of the messages or completion.`;
-        return respond(
-          errorResponse(400, {
-            message,
-            type: "invalid_request_error",
-            param: "messages",
-            code: "context_length_exceeded",
-          }),
-        );
+        return errorResponse(400, {
+          message,
+          type: "invalid_request_error",
+          param: "messages",
+          code: "context_length_exceeded",
+        });
       }
 
       const view: FakeRequestView = { path: record.path, body };
-      const next = queue.shift();
-      record.scripted = next !== undefined;
-      const reply = resolveReply(next ?? defaultReply, view);
+      const reply = resolveReply(takeScripted() ?? defaultReply, view);
       if (reply.type === "error") {
         const known = FAKE_CHAT_ERRORS[reply.code];
-        return respond(
-          errorResponse(
-            reply.status ?? known.status,
-            { message: reply.message, type: known.type, code: reply.code },
-            reply.headers,
-          ),
+        return errorResponse(
+          reply.status ?? known.status,
+          { message: reply.message, type: known.type, code: reply.code },
+          reply.headers,
         );
       }
       const streaming = fields.stream === true;
       if (reply.type === "stream-error" && !streaming) {
         const known = FAKE_CHAT_ERRORS[reply.code];
-        return respond(errorResponse(known.status, { message: reply.message, type: known.type, code: reply.code }));
+        return errorResponse(known.status, { message: reply.message, type: known.type, code: reply.code });
       }
       const completion = buildFakeCompletion(
         reply.type === "stream-error" ? { type: "message", content: reply.text ?? "" } : reply,
         { model, promptTokens, limit, ...ids },
       );
-      if (!streaming)
-        return respond(Response.json(completion, { headers: { "x-request-id": requestId(requests.length) } }));
+      if (!streaming) return Response.json(completion, { headers: { "x-request-id": requestId } });
       const includeUsage = isObject(fields.stream_options) && fields.stream_options.include_usage === true;
       const chunks = encodeChatChunks(
         completion,
         includeUsage,
         reply.type === "stream-error" ? errorChunk(reply.code, reply.message) : undefined,
       );
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const encoder = new TextEncoder();
-          for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
-          controller.close();
-        },
-      });
-      return respond(
-        new Response(stream, {
-          headers: {
-            "content-type": "text/event-stream; charset=utf-8",
-            "cache-control": "no-cache",
-            "x-request-id": requestId(requests.length),
-          },
-        }),
-      );
+      return eventStreamResponse(chunks, { "x-request-id": requestId });
     },
   });
 
   const isCompletion = (request: RecordedRequest) =>
     request.method === "POST" && request.path.split("?")[0] === COMPLETIONS_PATH;
   return {
-    url: `http://127.0.0.1:${server.port}/v1`,
-    requests,
-    completionRequests: () => requests.filter(isCompletion),
-    scriptedRequests: () => requests.filter((request) => request.scripted),
-    rejectedRequests: () => requests.filter((request) => request.rejection !== null),
-    enqueue: (...replies) => {
-      queue.push(...replies);
-    },
-    remaining: () => queue.length,
-    close: async () => {
-      await server.stop(true);
-    },
+    url: `${server.origin}/v1`,
+    requests: server.requests,
+    completionRequests: () => server.requests.filter(isCompletion),
+    scriptedRequests: server.scriptedRequests,
+    rejectedRequests: server.rejectedRequests,
+    enqueue: server.enqueue,
+    remaining: server.remaining,
+    close: server.close,
   };
 }
 
@@ -259,32 +212,4 @@ function errorResponse(
     { error: { message: error.message, type: error.type, param: error.param ?? null, code: error.code } },
     { status, headers: { "x-request-id": `req_fake_error_${status}`, ...headers } },
   );
-}
-
-function recordHeaders(source: Headers): { headers: Record<string, string>; apiKey: string | null } {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of source.entries()) headers[name] = SECRET_HEADERS.has(name) ? "[redacted]" : value;
-  const bearer =
-    source
-      .get("authorization")
-      ?.match(/^Bearer\s+(.+)$/i)?.[1]
-      ?.trim() ?? "";
-  return { headers, apiKey: bearer === "" ? null : bearer };
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function requestId(index: number): string {
-  return `req_fake_${String(index).padStart(4, "0")}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

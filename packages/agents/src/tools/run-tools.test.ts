@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { McpServers } from "@uwf/protocol";
 import { type AgentRunFixture, createAgentRunFixture } from "../test/agent-run-fixture.ts";
+import { BUILT_IN_TOOL_NAMES } from "../test/built-in-tool-names.ts";
 import {
   everythingServerSpec,
   filesystemServerSpec,
@@ -61,14 +62,7 @@ describe("openRunTools with MCP servers", () => {
     async () => {
       const tools = await open({ everything: everythingServerSpec() });
       const names = toolDefinitions(tools.tools).map((tool) => tool.name);
-      expect(names.slice(0, 6)).toEqual([
-        "read_file",
-        "write_file",
-        "edit_file",
-        "list_files",
-        "search_files",
-        "run_command",
-      ]);
+      expect(names.slice(0, 6)).toEqual(BUILT_IN_TOOL_NAMES);
       expect(names).toContain("everything__echo");
       expect(names).toContain("everything__get-sum");
       for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);

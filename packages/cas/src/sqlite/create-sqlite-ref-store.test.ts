@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ThreadRecord } from "@uwf/protocol";
 import { hashNode } from "../encoding/hash-node.ts";
 import { RefStoreDamagedError } from "../errors/ref-store-damaged-error.ts";
 import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
@@ -87,18 +88,7 @@ describe("createSqliteRefStore", () => {
   });
 
   it("migrates a version 6 database, whose forks then name their address only, and still lists them", async () => {
-    const first = createSqliteRefStore(path);
-    const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });
-    const fork = sampleThreadRecord({
-      id: sampleThreadId(2),
-      start: "2W53JPNXF556H",
-      head: "B1XRH20GCX3FB",
-      forkedFrom: { thread: original.id, step: 0, address: "2W53JPNXF556H", replaced: false },
-    });
-    await first.createThread(original);
-    await first.createThread(fork);
-    await first.close();
-    rollBack(path, 6);
+    const { original, fork } = await forkAtVersion(path, 6);
 
     const refs = createSqliteRefStore(path);
     const addressOnly = { ...fork, forkedFrom: { thread: null, step: null, address: "2W53JPNXF556H", replaced: null } };
@@ -116,18 +106,7 @@ describe("createSqliteRefStore", () => {
   });
 
   it("migrates a version 16 database, whose forks keep their lineage with no workflow left, and records one after", async () => {
-    const first = createSqliteRefStore(path);
-    const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });
-    const fork = sampleThreadRecord({
-      id: sampleThreadId(2),
-      start: "2W53JPNXF556H",
-      head: "B1XRH20GCX3FB",
-      forkedFrom: { thread: original.id, step: 0, address: "2W53JPNXF556H", replaced: false },
-    });
-    await first.createThread(original);
-    await first.createThread(fork);
-    await first.close();
-    rollBack(path, 16);
+    const { original, fork } = await forkAtVersion(path, 16);
 
     const refs = createSqliteRefStore(path);
     expect(await refs.getThread(fork.id)).toEqual(fork);
@@ -477,6 +456,23 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */
+/** A thread and a fork of it at its first step, stored at `path`, the database then rolled back to `version`. */
+async function forkAtVersion(path: string, version: number): Promise<{ original: ThreadRecord; fork: ThreadRecord }> {
+  const first = createSqliteRefStore(path);
+  const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });
+  const fork = sampleThreadRecord({
+    id: sampleThreadId(2),
+    start: "2W53JPNXF556H",
+    head: "B1XRH20GCX3FB",
+    forkedFrom: { thread: original.id, step: 0, address: "2W53JPNXF556H", replaced: false },
+  });
+  await first.createThread(original);
+  await first.createThread(fork);
+  await first.close();
+  rollBack(path, version);
+  return { original, fork };
+}
+
 function rollBack(path: string, version: number): void {
   const database = new Database(path);
   for (let undone = REF_SCHEMA_VERSION; undone > version; undone--) {

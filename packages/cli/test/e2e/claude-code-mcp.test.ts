@@ -1,15 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import {
-  type FakeAnthropicServer,
-  type FakeRequestView,
-  fakeTextReply,
-  fakeToolUseReply,
-  startFakeAnthropicServer,
-} from "@uwf/agents/test";
+import { type FakeAnthropicServer, fakeTextReply, fakeToolUseReply, startFakeAnthropicServer } from "@uwf/agents/test";
 import { listResultSchema, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
-import { claudeCodeCli } from "../helpers/claude-code-cli.ts";
-import { UWF_COMMAND } from "../helpers/run-process.ts";
+import { claudeCodeCli, claudeCodeEnv, isClaudeAgentTurn } from "../helpers/claude-code-cli.ts";
+import { runProcess, UWF_COMMAND } from "../helpers/run-process.ts";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../helpers/temp-home.ts";
 
 /** The real `claude` CLI, installed for these tests on first use (see claude-code-cli.ts). */
@@ -19,23 +13,11 @@ let temp: TempHome;
 let server: FakeAnthropicServer;
 let env: Record<string, string>;
 
-/** Claude Code's agent loop sends its tools; side requests (titles, quota checks) get the default reply. */
-const isAgentTurn = (request: FakeRequestView) => {
-  const tools = (request.body as { tools?: unknown[] } | null)?.tools;
-  return Array.isArray(tools) && tools.length > 0;
-};
-
 beforeEach(() => {
   temp = createTempHome();
-  server = startFakeAnthropicServer({ isScripted: isAgentTurn });
+  server = startFakeAnthropicServer({ isScripted: isClaudeAgentTurn });
   env = {
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: "test-key-not-secret",
-    CLAUDE_CONFIG_DIR: join(temp.home, "..", "claude-config"),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1",
+    ...claudeCodeEnv(server.url, temp.home),
     // MCP tools offered up front, with their schemas (which the strict fake checks), rather than found
     // through Claude Code's ToolSearch first.
     ENABLE_TOOL_SEARCH: "false",
@@ -62,7 +44,7 @@ async function runClaude(
       },
     },
   };
-  const child = Bun.spawn(
+  return runProcess(
     [
       CLAUDE,
       "-p",
@@ -79,17 +61,8 @@ async function runClaude(
       cwd: temp.work,
       // The server inherits Claude Code's environment: no UWF_HOME unless the config gives one.
       env: { ...withoutUwfHome(process.env), ...env },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
     },
   );
-  const [stdout, stderr, exitCode] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { stdout, stderr, exitCode };
 }
 
 function withoutUwfHome(environment: NodeJS.ProcessEnv): Record<string, string | undefined> {

@@ -1,15 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type FakeAnthropicServer,
-  type FakeRequestView,
-  fakeTextReply,
-  fakeToolUseReply,
-  startFakeAnthropicServer,
-} from "@uwf/agents/test";
+import { type FakeAnthropicServer, fakeTextReply, fakeToolUseReply, startFakeAnthropicServer } from "@uwf/agents/test";
 import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
-import { claudeCodeCli } from "../helpers/claude-code-cli.ts";
+import { claudeCodeCli, claudeCodeEnv, isClaudeAgentTurn } from "../helpers/claude-code-cli.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 /** The real `claude` CLI, installed for these tests on first use (see claude-code-cli.ts). */
@@ -22,27 +16,13 @@ let temp: TempHome;
 let server: FakeAnthropicServer;
 let env: Record<string, string>;
 
-/** Claude Code's agent loop sends its tools; side requests (titles, quota checks) get the default reply. */
-const isAgentTurn = (request: FakeRequestView) => {
-  const tools = (request.body as { tools?: unknown[] } | null)?.tools;
-  return Array.isArray(tools) && tools.length > 0;
-};
-
 beforeEach(() => {
   temp = createTempHome();
-  server = startFakeAnthropicServer({ isScripted: isAgentTurn });
+  server = startFakeAnthropicServer({ isScripted: isClaudeAgentTurn });
   temp.writeConfig(
     `defaultAgent: claude\nagents:\n  claude: { preset: claude-code, command: "${CLAUDE}", model: ${MODEL} }\n`,
   );
-  env = {
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: "test-key-not-secret",
-    CLAUDE_CONFIG_DIR: join(temp.home, "..", "claude-config"),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1",
-  };
+  env = claudeCodeEnv(server.url, temp.home);
 });
 afterEach(async () => {
   await server.close();

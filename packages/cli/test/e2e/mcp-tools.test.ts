@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   everythingServerSpec,
-  type FakeAnthropicServer,
   fakeTextReply,
   fakeToolUseReply,
   filesystemServerSpec,
@@ -13,8 +12,9 @@ import {
 } from "@uwf/agents/test";
 import { waitFor } from "@uwf/cas/test";
 import { type McpServers, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";
 import { FAKE_MODEL_ENV, FAKE_MODEL_KEY, fakeModelConfig } from "../helpers/fake-model-api.ts";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
 
@@ -24,18 +24,7 @@ interface RequestBody {
 }
 const env = FAKE_MODEL_ENV;
 
-let temp: TempHome;
-let server: FakeAnthropicServer;
-beforeEach(() => {
-  temp = createTempHome();
-  server = startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY });
-});
-afterEach(async () => {
-  const rejected = server.rejectedRequests().map((request) => request.rejection);
-  await server.close();
-  temp.cleanup();
-  expect(rejected).toEqual([]);
-});
+const { temp, server } = useTempHomeWithFakeApi(() => startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY }));
 
 /** config.yaml: the fake model's config, with the built-in agent `model` given `servers` (JSON is YAML). */
 function writeConfig(servers: McpServers): void {
@@ -50,6 +39,21 @@ function writeConfig(servers: McpServers): void {
 function lastError(stderr: string): { code: string; message: string; data: Record<string, unknown> } {
   const line = stderr.trim().split("\n").at(-1) ?? "";
   return (JSON.parse(line) as { error: { code: string; message: string; data: Record<string, unknown> } }).error;
+}
+
+/**
+ * A thread whose first step's model calls a tool of a real MCP server `slow` that takes two minutes;
+ * `seen` gets the processes running in the work folder (the server's) when that call is asked for.
+ */
+async function startSlowToolCall(): Promise<{ thread: string; seen: number[] }> {
+  writeConfig({ slow: everythingServerSpec({ timeout: 120 }) });
+  const thread = await temp.startThread(WORKFLOW, "Take your time");
+  const seen: number[] = [];
+  server.enqueue(() => {
+    seen.push(...processesWithCwd(temp.work));
+    return fakeToolUseReply({ name: "slow__trigger-long-running-operation", input: { duration: 120, steps: 2 } });
+  });
+  return { thread, seen };
 }
 
 describe("MCP servers of the built-in agent, through the uwf binary", () => {
@@ -103,13 +107,7 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
   });
 
   it("stops the servers when uwf gets SIGTERM during a tool call: exit 130, no server process left", async () => {
-    writeConfig({ slow: everythingServerSpec({ timeout: 120 }) });
-    const thread = await temp.startThread(WORKFLOW, "Take your time");
-    const seen: number[] = [];
-    server.enqueue(() => {
-      seen.push(...processesWithCwd(temp.work));
-      return fakeToolUseReply({ name: "slow__trigger-long-running-operation", input: { duration: 120, steps: 2 } });
-    });
+    const { thread, seen } = await startSlowToolCall();
     const stepper = temp.spawn(["step", thread, "--json"], { env });
     await waitFor(() => server.requests.length === 1 && seen.length > 0, { what: "the model's tool call" });
     stepper.kill("SIGTERM");
@@ -122,13 +120,7 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
   });
 
   it("stops the servers when the step times out during a tool call: the thread failed, no server process left", async () => {
-    writeConfig({ slow: everythingServerSpec({ timeout: 120 }) });
-    const thread = await temp.startThread(WORKFLOW, "Take your time");
-    const seen: number[] = [];
-    server.enqueue(() => {
-      seen.push(...processesWithCwd(temp.work));
-      return fakeToolUseReply({ name: "slow__trigger-long-running-operation", input: { duration: 120, steps: 2 } });
-    });
+    const { thread, seen } = await startSlowToolCall();
     const stepped = await temp.uwf(["step", thread, "--timeout", "6", "--json"], { env });
     expect(stepped.exitCode).toBe(1);
     const error = lastError(stepped.stderr);

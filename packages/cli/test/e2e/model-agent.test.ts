@@ -1,39 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  type FakeAnthropicServer,
   fakeRefusalReply,
   fakeStreamErrorReply,
   fakeTextReply,
   fakeToolUseReply,
   startFakeAnthropicServer,
 } from "@uwf/agents/test";
-import {
-  agentRunNodeSchema,
-  shownThreadSchema,
-  stepResultSchema,
-  threadStepNodeSchema,
-  transcriptNodeSchema,
-} from "@uwf/protocol";
+import { shownThreadSchema, stepResultSchema, transcriptNodeSchema } from "@uwf/protocol";
+import { getNode, runOfStep } from "../helpers/cas-nodes.ts";
+import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";
 import { FAKE_MODEL_ENV, FAKE_MODEL_KEY, FAKE_MODEL_KEY_VARIABLE, fakeModelConfig } from "../helpers/fake-model-api.ts";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES } from "../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
 
-let temp: TempHome;
-let server: FakeAnthropicServer;
-beforeEach(() => {
-  temp = createTempHome();
-  // Strict (the default): a request the real Messages API would refuse gets its 400.
-  server = startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY });
-});
-afterEach(async () => {
-  const rejected = server.rejectedRequests().map((request) => request.rejection);
-  await server.close();
-  temp.cleanup();
-  expect(rejected).toEqual([]);
-});
+// Strict (the default): a request the real Messages API would refuse gets its 400.
+const { temp, server } = useTempHomeWithFakeApi(() => startFakeAnthropicServer({ apiKey: FAKE_MODEL_KEY }));
 
 function writeConfig(extra: string[] = []): void {
   const models = {
@@ -45,17 +29,6 @@ function writeConfig(extra: string[] = []): void {
 
 const KEY_VARIABLE = FAKE_MODEL_KEY_VARIABLE;
 const env = FAKE_MODEL_ENV;
-
-async function getNode(address: string): Promise<unknown> {
-  const result = await temp.uwf(["cas", "get", address]);
-  expect(result.exitCode).toBe(0);
-  return result.json();
-}
-
-async function runOfStep(stepAddress: string) {
-  const step = threadStepNodeSchema.parse(await getNode(stepAddress));
-  return agentRunNodeSchema.parse(await getNode(step.run));
-}
 
 describe("the built-in anthropic agent, end to end against the fake Messages API", () => {
   it("runs a two-role workflow to its end: tools change files, the writer's second visit continues its conversation, usage is summed", async () => {
@@ -141,15 +114,15 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     expect(log.stdout).toContain(`2,200 in · 150 out · $${(0.00885).toFixed(4)}`);
 
     // The run records the transcript (tool calls, results, usage per turn) and the extraction.
-    const firstRun = await runOfStep(result.steps[0]?.address ?? "");
+    const firstRun = await runOfStep(temp, result.steps[0]?.address ?? "");
     // The writer's second run records the prompt it was really sent: the steps since its last visit.
-    const continuedRun = await runOfStep(result.steps[2]?.address ?? "");
-    const sentPrompt = (await getNode(continuedRun.prompt)) as { text: string };
+    const continuedRun = await runOfStep(temp, result.steps[2]?.address ?? "");
+    const sentPrompt = (await getNode(temp, continuedRun.prompt)) as { text: string };
     expect(sentPrompt.text).toContain("This conversation holds the thread up to there");
     expect(continuedRun.attempts[0]?.request).toBe(continuedRun.prompt);
     expect(firstRun.extraction).toBe("frontmatter");
     expect(firstRun.usage?.inputTokens).toBe(2_200);
-    const transcript = transcriptNodeSchema.parse(await getNode(firstRun.transcript ?? ""));
+    const transcript = transcriptNodeSchema.parse(await getNode(temp, firstRun.transcript ?? ""));
     expect(transcript.messages).toHaveLength(4);
     expect(JSON.stringify(transcript.messages[2])).toContain('"type":"tool_result"');
     expect(transcript.messages[1]).toMatchObject({
@@ -224,7 +197,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     const sentSchema = (extraction.tools as Array<{ input_schema: { properties: object } }>)[0]?.input_schema;
     expect(Object.keys(sentSchema?.properties ?? {})).toEqual(["summary", "status", "reason"]);
 
-    const run = await runOfStep(output?.address ?? "");
+    const run = await runOfStep(temp, output?.address ?? "");
     expect(run.extraction).toBe("llm");
     expect(run.attempts).toHaveLength(2);
     expect(run.outcome).toBe("ok");
@@ -305,7 +278,7 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
       { summary: "wrote hello.txt" },
       { $status: "approved", comments: "fine" },
     ]);
-    const writerRun = await runOfStep(result.steps[0]?.address ?? "");
+    const writerRun = await runOfStep(temp, result.steps[0]?.address ?? "");
     const log = writerRun.attempts[0]?.stderrTail ?? "";
     expect(log).toContain(
       "turn 1: overloaded_error mid-stream (after HTTP 200): Overloaded (attempt 1 of 5); retrying in",
@@ -351,11 +324,11 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     // Both later visits were measured before sending: the writer's did not fit, the reviewer's did.
     expect(server.requests.filter((request) => request.path === "/v1/messages/count_tokens")).toHaveLength(2);
     expect((server.messageRequests()[4]?.body as { messages: unknown[] } | undefined)?.messages).toHaveLength(3);
-    const writerRun = await runOfStep(result.steps[2]?.address ?? "");
+    const writerRun = await runOfStep(temp, result.steps[2]?.address ?? "");
     expect(writerRun.attempts[0]?.stderrTail).toContain(
       "starting a fresh conversation: the stored conversation and the new prompt take",
     );
-    const transcript = transcriptNodeSchema.parse(await getNode(writerRun.transcript ?? ""));
+    const transcript = transcriptNodeSchema.parse(await getNode(temp, writerRun.transcript ?? ""));
     expect(transcript.messages[0]).toMatchObject({ freshStart: expect.stringContaining("context window") });
   }, 60_000);
 });

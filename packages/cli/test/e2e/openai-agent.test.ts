@@ -1,23 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type FakeOpenaiServer,
-  fakeChatErrorReply,
-  fakeChatTextReply,
-  fakeChatToolCallReply,
-  startFakeOpenaiServer,
-} from "@uwf/agents/test";
-import {
-  agentRunNodeSchema,
-  configSchema,
-  shownThreadSchema,
-  stepResultSchema,
-  threadStepNodeSchema,
-  transcriptNodeSchema,
-} from "@uwf/protocol";
+import { fakeChatErrorReply, fakeChatTextReply, fakeChatToolCallReply, startFakeOpenaiServer } from "@uwf/agents/test";
+import { configSchema, shownThreadSchema, stepResultSchema, transcriptNodeSchema } from "@uwf/protocol";
 import { parse as parseYaml } from "yaml";
-import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
+import { getNode, runOfStep } from "../helpers/cas-nodes.ts";
+import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";
+import { FIXTURES } from "../helpers/temp-home.ts";
 
 const STATUS_MAP_WORKFLOW = join(FIXTURES, "workflows/openai-review.yaml");
 const ORDERED_WORKFLOW = join(FIXTURES, "workflows/openai-review-ordered.yaml");
@@ -25,19 +14,8 @@ const KEY_VARIABLE = "UWF_E2E_FAKE_OPENAI_KEY";
 const KEY = "test-key-not-secret";
 const env = { [KEY_VARIABLE]: KEY };
 
-let temp: TempHome;
-let server: FakeOpenaiServer;
-beforeEach(() => {
-  temp = createTempHome();
-  // Strict (the default): a request the real Chat Completions API would refuse gets its 400.
-  server = startFakeOpenaiServer({ apiKey: KEY });
-});
-afterEach(async () => {
-  const rejected = server.rejectedRequests().map((request) => request.rejection);
-  await server.close();
-  temp.cleanup();
-  expect(rejected).toEqual([]);
-});
+// Strict (the default): a request the real Chat Completions API would refuse gets its 400.
+const { temp, server, replaceServer } = useTempHomeWithFakeApi(() => startFakeOpenaiServer({ apiKey: KEY }));
 
 /** The built-in openai agent as the default, on provider `local` (type openai) served by the fake. */
 function writeConfig(extra: string[] = []): void {
@@ -55,17 +33,6 @@ function writeConfig(extra: string[] = []): void {
       ...extra,
     ].join("\n"),
   );
-}
-
-async function getNode(address: string): Promise<unknown> {
-  const result = await temp.uwf(["cas", "get", address]);
-  expect(result.exitCode).toBe(0);
-  return result.json();
-}
-
-async function runOfStep(stepAddress: string) {
-  const step = threadStepNodeSchema.parse(await getNode(stepAddress));
-  return agentRunNodeSchema.parse(await getNode(step.run));
 }
 
 type ChatBody = { model: string; messages: Array<{ role: string; content?: unknown; tool_calls?: unknown }> } & Record<
@@ -124,7 +91,7 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
     const statuses = server.completionRequests().map((request) => request.status);
     expect(statuses).toEqual([429, 200, 200, 200, 200, 200, 200]);
     expect(requestBody(1)).toEqual(requestBody(0));
-    const firstRun = await runOfStep(result.steps[0]?.address ?? "");
+    const firstRun = await runOfStep(temp, result.steps[0]?.address ?? "");
     expect(firstRun.attempts[0]?.stderrTail).toContain(
       "turn 1: 429 requests: Rate limit reached for requests (attempt 1 of 5); retrying in 0.2 s",
     );
@@ -172,15 +139,15 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
 
     // The store keeps each run's transcript (tool calls, results, usage per turn).
     expect(firstRun.usage?.inputTokens).toBe(2_200);
-    const transcript = transcriptNodeSchema.parse(await getNode(firstRun.transcript ?? ""));
+    const transcript = transcriptNodeSchema.parse(await getNode(temp, firstRun.transcript ?? ""));
     expect(transcript.messages).toHaveLength(4);
     expect(JSON.stringify(transcript.messages[2])).toContain('"type":"tool_result"');
     expect(transcript.messages[1]).toMatchObject({
       role: "assistant",
       usage: { inputTokens: 1_000, outputTokens: 100 },
     });
-    const continuedRun = await runOfStep(result.steps[2]?.address ?? "");
-    const sentPrompt = (await getNode(continuedRun.prompt)) as { text: string };
+    const continuedRun = await runOfStep(temp, result.steps[2]?.address ?? "");
+    const sentPrompt = (await getNode(temp, continuedRun.prompt)) as { text: string };
     expect(sentPrompt.text).toContain("This conversation holds the thread up to there");
   }, 60_000);
 
@@ -205,7 +172,7 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
     const extraction = requestBody(1);
     expect(extraction.model).toBe("qwen3-8b");
     expect(extraction.tool_choice).toEqual({ type: "function", function: { name: "report_fields" } });
-    const writerRun = await runOfStep(result.steps[0]?.address ?? "");
+    const writerRun = await runOfStep(temp, result.steps[0]?.address ?? "");
     expect(writerRun.extraction).toBe("llm");
     // The agent's turn at llama's prices and the extraction at small's.
     expect(writerRun.usage).toMatchObject({ inputTokens: 310, outputTokens: 25 });
@@ -215,8 +182,7 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
   }, 60_000);
 
   it("fails the step cleanly when the conversation is over the server's context window", async () => {
-    await server.close();
-    server = startFakeOpenaiServer({ apiKey: KEY, contextWindow: 2_000 });
+    await replaceServer(() => startFakeOpenaiServer({ apiKey: KEY, contextWindow: 2_000 }));
     writeConfig(["retries: 0"]);
     const run = await temp.uwf(["run", STATUS_MAP_WORKFLOW, "-p", "Create hello.txt"], { env });
     expect(run.exitCode).toBe(1);

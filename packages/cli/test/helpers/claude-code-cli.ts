@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { FakeRequestView } from "@uwf/agents/test";
 
 /**
  * The folder that pins the real `claude` CLI for the tests that drive it (its own package.json and
@@ -27,4 +28,29 @@ export function claudeCodeCli(): string {
     );
   }
   return binary;
+}
+
+/**
+ * Which requests of the real `claude` CLI take the fake Messages API's scripted replies: Claude Code's
+ * agent loop sends its tools; side requests (titles, quota checks) get the default reply.
+ */
+export function isClaudeAgentTurn(request: FakeRequestView): boolean {
+  const tools = (request.body as { tools?: unknown[] } | null)?.tools;
+  return Array.isArray(tools) && tools.length > 0;
+}
+
+/**
+ * The environment that points the real `claude` CLI at the fake Messages API at `baseUrl`: a made-up
+ * key, its config in a folder beside the temp home `home`, and nothing sent anywhere else.
+ */
+export function claudeCodeEnv(baseUrl: string, home: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: "test-key-not-secret",
+    CLAUDE_CONFIG_DIR: join(home, "..", "claude-config"),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1",
+  };
 }

@@ -130,11 +130,20 @@ export function useTempHome(options: TempHomeOptions & { setUp?: (temp: TempHome
     current?.cleanup();
     current = undefined;
   });
-  return new Proxy({} as TempHome, {
+  return currentWhileTestRuns(() => current, "the temp home");
+}
+
+/**
+ * An object that stands for what `current()` returns during the running test (made in a beforeEach),
+ * so a test file can hold it in a `const`; touching it outside a test throws, naming `what`.
+ */
+export function currentWhileTestRuns<Value extends object>(current: () => Value | undefined, what: string): Value {
+  return new Proxy({} as Value, {
     get(_target, key) {
-      if (current === undefined) throw new Error("the temp home exists only while a test runs");
-      const value: unknown = Reflect.get(current, key);
-      return typeof value === "function" ? value.bind(current) : value;
+      const value = current();
+      if (value === undefined) throw new Error(`${what} exists only while a test runs`);
+      const field: unknown = Reflect.get(value, key);
+      return typeof field === "function" ? field.bind(value) : field;
     },
   });
 }

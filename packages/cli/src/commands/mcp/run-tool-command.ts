@@ -7,7 +7,8 @@ import { UsageError } from "../../errors/usage-error.ts";
 import { exitCodeForError } from "../../exit-codes.ts";
 import { type CommandContext, createContext } from "../../pipeline/command-context.ts";
 import { describeError } from "../../pipeline/report-error.ts";
-import { type CommandEntry, type CommandTable, isCommandGroup } from "../define-command.ts";
+import type { CommandTable } from "../define-command.ts";
+import { findCommand, withoutUndefined } from "../find-command.ts";
 import type { McpToolSpec } from "./mcp-tools.ts";
 
 /** What one tool call did: the command's `--json` result and exit code, or the error the CLI would report. */
@@ -83,23 +84,4 @@ export async function runToolCommand(options: RunToolCommandOptions): Promise<To
   } finally {
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-function findCommand(table: CommandTable, path: readonly string[]): CommandEntry {
-  let entries = table;
-  for (const [index, word] of path.entries()) {
-    const found = entries.find((entry) => entry.name === word);
-    if (found === undefined) break;
-    if (!isCommandGroup(found)) {
-      if (index === path.length - 1) return found;
-      break;
-    }
-    entries = found.commands;
-  }
-  throw new Error(`no command ${path.join(" ")} in the command table`);
-}
-
-/** A field the call left out is absent, as a flag not given on the command line. */
-function withoutUndefined(options: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }

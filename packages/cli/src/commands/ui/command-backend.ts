@@ -1,9 +1,10 @@
 import type { Store } from "@uwf/cas";
-import type { CommandOutcome, CommandPath, UiBackend } from "@uwf/ui";
+import type { CommandOutcome, UiBackend } from "@uwf/ui";
 import { exitCodeForError } from "../../exit-codes.ts";
 import { type CommandContext, createContext } from "../../pipeline/command-context.ts";
 import { describeError } from "../../pipeline/report-error.ts";
-import { type CommandEntry, type CommandTable, isCommandGroup } from "../define-command.ts";
+import type { CommandTable } from "../define-command.ts";
+import { findCommand, withoutUndefined } from "../find-command.ts";
 
 /**
  * The web UI's backend: each API call runs the command of the command table that `uwf … --json` runs,
@@ -63,23 +64,4 @@ export function createMachineContext(
     progress: () => {},
     emit: async () => {},
   });
-}
-
-function findCommand(table: CommandTable, path: CommandPath): CommandEntry {
-  let entries = table;
-  for (const [index, word] of path.entries()) {
-    const found = entries.find((entry) => entry.name === word);
-    if (found === undefined) break;
-    if (!isCommandGroup(found)) {
-      if (index === path.length - 1) return found;
-      break;
-    }
-    entries = found.commands;
-  }
-  throw new Error(`no command ${path.join(" ")} in the command table`);
-}
-
-/** An option the request left out is absent, as a flag not given on the command line. */
-function withoutUndefined(options: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }

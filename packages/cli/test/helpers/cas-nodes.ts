@@ -1,0 +1,16 @@
+import { expect } from "bun:test";
+import { agentRunNodeSchema, threadStepNodeSchema } from "@uwf/protocol";
+import type { TempHome } from "./temp-home.ts";
+
+/** The node at `address` in the temp home's store, read with `uwf cas get` (which must succeed). */
+export async function getNode(temp: TempHome, address: string): Promise<unknown> {
+  const result = await temp.uwf(["cas", "get", address]);
+  expect(result.exitCode).toBe(0);
+  return result.json();
+}
+
+/** The agent-run node of the thread step at `stepAddress`. */
+export async function runOfStep(temp: TempHome, stepAddress: string) {
+  const step = threadStepNodeSchema.parse(await getNode(temp, stepAddress));
+  return agentRunNodeSchema.parse(await getNode(temp, step.run));
+}

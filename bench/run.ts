@@ -33,6 +33,12 @@ import {
   summarize,
 } from "./lib/measure.ts";
 import {
+  checkReplayOtelMcpTargets,
+  FULL_REPLAY_OTEL_MCP_PLAN,
+  measureReplayOtelMcp,
+  SMOKE_REPLAY_OTEL_MCP_PLAN,
+} from "./lib/replay-otel-mcp-benchmarks.ts";
+import {
   type BenchResults,
   checkTargets,
   checkWorkerTargets,
@@ -91,6 +97,8 @@ const plan = smoke
       branchRuns: 1,
       // Issue 32: a worker's round of due work over 100 suspended threads and 10 schedules, and `uwf tick`.
       dueWork: SMOKE_DUE_WORK_PLAN,
+      // Issues 33 and 34: replay of 20 threads, export of 20 steps, a step with live OTLP export, uwf mcp.
+      replayOtelMcp: SMOKE_REPLAY_OTEL_MCP_PLAN,
     }
   : {
       stepSizes: [1, 100, 1000],
@@ -119,6 +127,9 @@ const plan = smoke
       branchRuns: 5,
       // Issue 32: over 1,000 suspended threads and 100 schedules, none due (idle) and 100 + 20 due.
       dueWork: FULL_DUE_WORK_PLAN,
+      // Issues 33 and 34: replay of a family of 500 threads of 10 steps, export of a 200-step thread, the cost of
+      // live OTLP export on a step (no endpoint, a fast one, a silent one), uwf mcp's start-up and tool calls.
+      replayOtelMcp: FULL_REPLAY_OTEL_MCP_PLAN,
     };
 
 const repositoryRoot = resolve(import.meta.dir, "..");
@@ -409,6 +420,17 @@ async function runSuite(): Promise<BenchResults> {
   );
   const dueWork = await measureDueWork({ binary, temporaryRoot, environment, plan: plan.dueWork, progress });
 
+  progress(
+    "replay of a family, scenario export, live OTLP export on a step, uwf mcp's start-up and calls (issues 33, 34)",
+  );
+  const replayOtelMcp = await measureReplayOtelMcp({
+    binary,
+    temporaryRoot,
+    environment,
+    plan: plan.replayOtelMcp,
+    progress,
+  });
+
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);
   progress(
@@ -497,6 +519,7 @@ async function runSuite(): Promise<BenchResults> {
     suite,
     branches,
     dueWork,
+    replayOtelMcp,
     uiApi,
     live,
     targets: [
@@ -507,6 +530,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkSuiteTargets(suite),
       ...checkBranchTargets(branches),
       ...checkDueWorkTargets(dueWork),
+      ...checkReplayOtelMcpTargets(replayOtelMcp),
       ...checkUiApiTargets(uiApi),
       ...checkLiveTargets(live),
     ],

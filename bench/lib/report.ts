@@ -7,6 +7,7 @@ import type { EvalScoringResult } from "./eval-benchmarks.ts";
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import { formatLiveLatency, type LiveLatencyRun } from "./live-feed-benchmark.ts";
 import type { Summary } from "./measure.ts";
+import { formatReplayOtelMcp, type ReplayOtelMcpResult } from "./replay-otel-mcp-benchmarks.ts";
 import type { StartupVariant } from "./startup-split.ts";
 import type { StepTrace } from "./step-trace.ts";
 import type { SuiteBenchResult } from "./suite-benchmark.ts";
@@ -73,6 +74,8 @@ export interface BenchResults {
   branches: BranchBenchResult;
   /** Issue 32: a worker's round of due work (suspension deadlines, schedules), idle and with work due; `uwf tick`. */
   dueWork: DueWorkBenchResult;
+  /** Issues 33 and 34: `uwf replay` of a family, `uwf scenario export`, live OTLP export's cost on a step, `uwf mcp`. */
+  replayOtelMcp: ReplayOtelMcpResult;
   /** Issue 30: a step recorded by a separate `uwf step` process, timed to the store's change feed. */
   live: LiveLatencyRun[];
   targets: TargetCheck[];
@@ -148,6 +151,8 @@ export function formatResults(results: BenchResults): string {
     ...formatBranches(results.branches),
     "",
     ...formatDueWork(results.dueWork),
+    "",
+    ...formatReplayOtelMcp(results.replayOtelMcp),
     "",
     ...formatLiveLatency(results.live),
     "",

@@ -107,6 +107,11 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     expect(answering.answer).toBeDefined();
     const answer = answerNodeSchema.parse((await temp.uwf(["cas", "get", answering.answer ?? ""])).json());
     expect(answer.fields).toEqual({ approved: true, comment: "ship it" });
+    // `show STEP` gives the answer's fields beside the step's output, in text and JSON.
+    const shown = await temp.uwf(["show", result.steps[0]?.address ?? "", "--json"]);
+    expect(shown.json<{ answer?: unknown }>().answer).toEqual({ approved: true, comment: "ship it" });
+    const shownText = await temp.uwf(["show", result.steps[0]?.address ?? ""]);
+    expect(shownText.stdout).toContain("answer\n\napproved: true\ncomment: ship it\n\noutput");
     // The edge prompt after it renders the answer's comment.
     const deploy = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", result.steps[1]?.address ?? ""])).json());
     expect(deploy.edgePrompt).toBe("Deploy. The person said: ship it");

@@ -225,6 +225,10 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     const stepped = await temp.uwf(["step", again, "--agent", SCRIPTED]);
     expect(stepped.exitCode).toBe(20);
     expect(stepped.stderr).toContain(`answer with: uwf resume ${again} --answer '{"approved":true}'`);
+    // Stepping it again is refused (exit 20) with the typed resume, not -p.
+    const waiting = await temp.uwf(["step", again, "--agent", SCRIPTED]);
+    expect(waiting.exitCode).toBe(20);
+    expect(waiting.stderr).toContain(`answer with \`uwf resume ${again} --answer FIELDS\``);
   }, 60_000);
 
   it("keeps the thread suspended when the answered step fails, with the answer in the failed run's prompt; answering again works", async () => {

@@ -41,6 +41,10 @@ describe("hintFor", () => {
     expect(messageWithHint(new ThreadSuspendedError(byRole))).toBe(
       `thread ${THREAD} is suspended: which file? — answer with \`uwf resume ${THREAD} -p "..."\``,
     );
+    // A role that declares answer: takes typed fields, and the hint says so.
+    expect(hintFor(new ThreadSuspendedError(byRole, "fields"))).toBe(
+      ` — answer with \`uwf resume ${THREAD} --answer FIELDS\` (\`uwf show ${THREAD}\` lists them)`,
+    );
     const byBudget = sampleThreadRecord({
       status: "suspended",
       reason: "budget",

@@ -34,9 +34,11 @@ const HINTS: { readonly [C in ErrorCode]?: Hint<C> } = {
   "suspend-timeout": (data) => ` — it still takes a late answer: \`uwf resume ${text(data.thread)} -p "..."\``,
   "not-resumable": (data) => `: use \`uwf step ${text(data.thread)}\``,
   "thread-suspended": (data) =>
-    data.limit === null || data.limit === undefined
-      ? ` — answer with \`uwf resume ${text(data.thread)} -p "..."\``
-      : ` — raise it with \`${raiseLimitHint(text(data.thread), data.limit)}\``,
+    data.limit !== null && data.limit !== undefined
+      ? ` — raise it with \`${raiseLimitHint(text(data.thread), data.limit)}\``
+      : data.answer === "fields"
+        ? ` — answer with \`uwf resume ${text(data.thread)} --answer FIELDS\` (\`uwf show ${text(data.thread)}\` lists them)`
+        : ` — answer with \`uwf resume ${text(data.thread)} -p "..."\``,
   "budget-exceeded": (data) => ` — raise the limit above that: \`${raiseLimitHint(text(data.thread), data.limit)}\``,
   "thread-stranded": (data) =>
     ` Fork the thread with a corrected reply: \`uwf fork ${text(data.head)} --output FILE\` (FILE holds the whole reply, frontmatter first), ` +

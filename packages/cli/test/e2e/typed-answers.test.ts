@@ -107,6 +107,11 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     expect(answering.answer).toBeDefined();
     const answer = answerNodeSchema.parse((await temp.uwf(["cas", "get", answering.answer ?? ""])).json());
     expect(answer.fields).toEqual({ approved: true, comment: "ship it" });
+    // `show STEP` gives the answer's fields beside the step's output, in text and JSON.
+    const shown = await temp.uwf(["show", result.steps[0]?.address ?? "", "--json"]);
+    expect(shown.json<{ answer?: unknown }>().answer).toEqual({ approved: true, comment: "ship it" });
+    const shownText = await temp.uwf(["show", result.steps[0]?.address ?? ""]);
+    expect(shownText.stdout).toContain("answer\n\napproved: true\ncomment: ship it\n\noutput");
     // The edge prompt after it renders the answer's comment.
     const deploy = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", result.steps[1]?.address ?? ""])).json());
     expect(deploy.edgePrompt).toBe("Deploy. The person said: ship it");
@@ -220,6 +225,10 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     const stepped = await temp.uwf(["step", again, "--agent", SCRIPTED]);
     expect(stepped.exitCode).toBe(20);
     expect(stepped.stderr).toContain(`answer with: uwf resume ${again} --answer '{"approved":true}'`);
+    // Stepping it again is refused (exit 20) with the typed resume, not -p.
+    const waiting = await temp.uwf(["step", again, "--agent", SCRIPTED]);
+    expect(waiting.exitCode).toBe(20);
+    expect(waiting.stderr).toContain(`answer with \`uwf resume ${again} --answer FIELDS\``);
   }, 60_000);
 
   it("keeps the thread suspended when the answered step fails, with the answer in the failed run's prompt; answering again works", async () => {

@@ -320,6 +320,33 @@ describe("replayThread, suspensions, answers and resumes", () => {
     });
   });
 
+  it("refuses a text answer where the new role declares answer:, and takes it where the role still takes text", async () => {
+    kit = createEngineTestKit();
+    const textOnly = workflowFile(APPROVAL, [
+      ["    answer: approval\n", ""],
+      ["The person said: {{ answer.comment }}", "The person approved."],
+      ["steps[-1].answer.approved = true", "true"],
+    ]);
+    const agent = kit.scriptedAgent([
+      { role: "gate", output: { $status: "$SUSPEND", reason: "Deploy?", question: "Deploy v2 now?" } },
+      { role: "gate", output: { $status: "decided" } },
+      { role: "deployer", output: {}, body: "Deployed." },
+    ]);
+    const started = await kit.startThread({ workflow: textOnly });
+    const options = kit.stepOptions(started.id, { defaultAgent: agent });
+    await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
+    await stepThread({ ...options, resume: { answer: "Yes, ship it." } });
+    const done = await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
+    expect(done.record.status).toBe("ended");
+    expect(await replay(done.record, textOnly)).toMatchObject({ result: "identical", steps: 3 });
+
+    const typed = await replay(done.record, workflowFile(APPROVAL));
+    expect(typed.divergence).toMatchObject({ kind: "answer-refused", step: 2, role: "gate", field: null });
+    expect(typed.divergence?.reason).toBe(
+      "role gate declares answer: with its fields: approved (boolean, required), comment (string); the recorded answer is text",
+    );
+  });
+
   it("follows a thread continued after it ended through $START's resume edge", async () => {
     kit = createEngineTestKit();
     const reopen = workflowFile(REOPEN);

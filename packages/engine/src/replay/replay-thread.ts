@@ -1,6 +1,7 @@
 import { safeExtractFrontmatter } from "@uwf/agents";
 import type { Store } from "@uwf/cas";
 import {
+  type AgentRunNode,
   END,
   type ReplayDivergence,
   type ReplayedThread,
@@ -167,8 +168,9 @@ class StepReplay {
       }
       fields = checked.value.fields;
     }
-    if (step.answer !== undefined) {
-      const refused = this.checkAnswer(step, index);
+    const suspension = node.timedOut === undefined ? await this.answeredSuspension(index) : null;
+    if (suspension !== null) {
+      const refused = this.checkAnswer(step, index, suspension.agentTimedOut);
       if (refused !== null) return diverged({ ...at, ...refused });
     }
     this.replayed.push({
@@ -270,8 +272,28 @@ class StepReplay {
     return diverged({ ...at, kind: "role-missing", field: null, expected: step.role, actual: null, reason });
   }
 
-  /** A recorded typed answer checked against the new role's `answer:` schema, as `resume --answer` checks it. */
-  private checkAnswer(step: HistoryStep, index: number): Omit<ReplayDivergence, "step" | "address" | "role"> | null {
+  /**
+   * When step `index` answered its role's suspension (the step before it is the same role's `$SUSPEND`
+   * reply): whether that suspension was the agent running out of time, which takes text whatever the
+   * role's `answer:` says. Null for any other step.
+   */
+  private async answeredSuspension(index: number): Promise<{ agentTimedOut: boolean } | null> {
+    const step = this.steps[index] as HistoryStep;
+    const previous = this.steps[index - 1];
+    if (previous === undefined || previous.role !== step.role || previous.output.$status !== SUSPEND) return null;
+    const run = storedNodeAs<AgentRunNode>("agent-run/1", previous.run, await this.store.objects.get(previous.run));
+    return { agentTimedOut: run.outcome === "timeout" };
+  }
+
+  /**
+   * The answer step `index` recorded (typed, or text given with `-p`) checked against the new role's
+   * `answer:` schema, as `resume` checks it.
+   */
+  private checkAnswer(
+    step: HistoryStep,
+    index: number,
+    agentTimedOut: boolean,
+  ): Omit<ReplayDivergence, "step" | "address" | "role"> | null {
     const previous = this.steps[index - 1];
     try {
       checkAnswer(
@@ -282,16 +304,19 @@ class StepReplay {
           reason: previous === undefined ? null : String(previous.output.reason ?? ""),
           ask: {},
           suspendedAt: previous?.completedAt ?? step.startedAt,
-          agentTimedOut: false,
+          agentTimedOut,
         },
-        { typed: step.answer },
+        // The text of a `-p` answer is in the step's prompt; only its being text matters here.
+        step.answer === undefined ? { text: "" } : { typed: step.answer },
       );
       return null;
     } catch (error) {
       if (!(error instanceof InvalidAnswerError)) throw error;
       const { field, problem } = error.data as { field: string | null; problem: string };
       // What `resume` would tell the person to type instead means nothing for an answer already recorded.
-      const reason = problem.replace(/: give it with -p TEXT$/, "; the recorded answer is typed");
+      const reason = problem
+        .replace(/: give it with -p TEXT$/, "; the recorded answer is typed")
+        .replace(/^-p gives text, but (.*), so give --answer with (.*)$/, "$1 with $2; the recorded answer is text");
       return { kind: "answer-refused", field, expected: null, actual: null, reason };
     }
   }

@@ -1,7 +1,9 @@
 import type { Store } from "@uwf/cas";
 import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
 import { type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
+import { readSuspension, suspensionAnswerSchema } from "../answers/read-suspension.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
+import { ThreadSuspendedError } from "../errors/thread-suspended-error.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
@@ -31,7 +33,7 @@ export async function loadStepState(
 ): Promise<StepState> {
   const record = await store.refs.getThread(threadId);
   if (record === null) throw new ThreadNotFoundError(threadId);
-  const mode = checkSteppable(record, options.resume);
+  const mode = await checkSteppableSaying(store, record, options.resume);
   const chain = await readChain(store, record.head, { thread: record });
   const workflow = storedNodeAs<WorkflowNode>(
     "workflow/1",
@@ -43,4 +45,20 @@ export async function loadStepState(
   if (history.length > 0) await history.step(history.length - 1);
   options.trace?.("chain read");
   return { record, mode, chain, workflow, compiled: compileWorkflow(workflow), history };
+}
+
+/** `checkSteppable`, whose refusal of a thread waiting for a person says which answer its role takes. */
+async function checkSteppableSaying(
+  store: Store,
+  record: ThreadRecord,
+  resume: ResumeRequest | undefined,
+): Promise<StepMode> {
+  try {
+    return checkSteppable(record, resume);
+  } catch (error) {
+    if (!(error instanceof ThreadSuspendedError) || error.data.limit !== null) throw error;
+    const suspension = await readSuspension(store, record);
+    if (suspension === null) throw error;
+    throw new ThreadSuspendedError(record, suspensionAnswerSchema(suspension) === null ? "text" : "fields");
+  }
 }

@@ -67,7 +67,13 @@ export interface ErrorDataByCode {
   /** Stepping a thread that has ended: nothing to do. */
   "thread-ended": { thread: string; head: string };
   /** Stepping a suspended thread: it waits for `uwf resume`. */
-  "thread-suspended": { thread: string; reason: string | null; limit: BudgetLimit | null };
+  "thread-suspended": {
+    thread: string;
+    reason: string | null;
+    limit: BudgetLimit | null;
+    /** The answer its role takes: `text` (`resume -p`) or `fields` (`resume --answer`); null when not read. */
+    answer: "text" | "fields" | null;
+  };
   /** Stepping a cancelled thread: it takes no more steps. */
   "thread-cancelled": { thread: string; run: string | null };
   /** Stepping a thread a worker gave up on after its retries: `uwf resume` makes it active again. */

@@ -38,6 +38,8 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
   let original: StepResult;
   let fork: ForkResult;
   let counterfactual: ForkResult;
+  /** The linear thread's step 1 continued on another version of its workflow (`fork --workflow`). */
+  let moved: ForkResult;
   let report: string;
 
   /** Runs uwf; `expected` is the exit code it must end with (20: suspended). */
@@ -85,6 +87,9 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
     counterfactual = forkResultSchema.parse(
       JSON.parse(await uwf(["fork", second.address, "--output", reply, "--json"])),
     );
+    const v2 = join(home.work, "linear.yaml");
+    writeFileSync(v2, readFileSync(LINEAR, "utf8").replace("Carry out this plan:", "Now do this plan:"));
+    moved = forkResultSchema.parse(JSON.parse(await uwf(["fork", first.address, "--workflow", v2, "--json"])));
 
     // A project workflow that does not validate (a role it cannot reach, an edge to a role it lacks).
     mkdirSync(join(home.home, "workflows"), { recursive: true });
@@ -230,6 +235,12 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
       await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "2 steps (1 own)");
       expect(await texts(page, `.family-member[data-thread="${fork.thread}"] .family-tag`)).toEqual([]);
       await waitForText(page, `.family-member[data-thread="${original.thread}"] .outcome-text`, "doer");
+      // A fork continued on another workflow version is tagged with the version it runs under.
+      await waitForText(
+        page,
+        `.family-member[data-thread="${moved.thread}"] .family-tag.onto`,
+        `onto linear@${moved.workflow}`,
+      );
 
       expect(await attribute(page, ".family-diff", "disabled")).not.toBeNull();
       await page.click(`input[aria-label="select ${original.thread}"]`);
@@ -239,6 +250,15 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
         `location.pathname === ${JSON.stringify(`/diff/${original.thread}/${counterfactual.thread}`)}`,
       );
       await page.waitForSelector(".diff-table");
+      expect(pageProblems()).toEqual([]);
+    });
+  }, 30_000);
+
+  it("shows on a fork's page the workflow version its parent ran under, when it continued on another", async () => {
+    const { page, pageProblems } = await open(`/threads/${moved.thread}`);
+    await withScreenshotOnFailure(page, "moved-fork", async () => {
+      await waitForText(page, '[data-testid="thread-forked-from"]', original.thread);
+      await waitForText(page, '[data-testid="thread-forked-from"]', `from workflow ${moved.forkedFrom.workflow}`);
       expect(pageProblems()).toEqual([]);
     });
   }, 30_000);

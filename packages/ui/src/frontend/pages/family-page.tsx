@@ -60,6 +60,11 @@ function Member(props: {
             <>
               forked at step {node.branchedAt}
               {node.replaced && <span class="family-tag replaced">replaced reply</span>}
+              {node.forkedOnto !== undefined && (
+                <span class="family-tag onto" title="continued on another version of the workflow">
+                  onto {node.forkedOnto.name}@{node.forkedOnto.address}
+                </span>
+              )}
             </>
           )}
         </span>

@@ -205,6 +205,11 @@ function StateCard(props: { thread: ShownThread }) {
               {thread.forkedFrom.address}
             </Link>
             {thread.forkedFrom.replaced === true ? <span class="tag">reply replaced</span> : null}
+            {thread.forkedFrom.workflow !== undefined ? (
+              <span class="tag" title="the workflow version its parent ran under">
+                from workflow {thread.forkedFrom.workflow}
+              </span>
+            ) : null}
           </Field>
         ) : null}
         {thread.branchOf !== undefined ? (

@@ -32,6 +32,7 @@ import {
 } from "../../packages/engine/src/index.ts";
 import { type Config, defaultConfig } from "../../packages/protocol/src/index.ts";
 import { type MeasureProcessOptions, measureInterleaved, round, type Summary, summarize } from "./measure.ts";
+import { runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
 import { ulidAt } from "./ulid.ts";
 
 const repositoryRoot = resolve(import.meta.dir, "../..");
@@ -519,28 +520,10 @@ export const SMOKE_DUE_WORK_PLAN: DueWorkPlan = {
 };
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { smoke: { type: "boolean", default: false } } });
-  const binary = join(repositoryRoot, "packages/cli/dist/uwf");
-  if (!existsSync(binary)) {
-    const build = Bun.spawnSync([process.execPath, "run", "build"], { cwd: repositoryRoot, stdout: "inherit" });
-    if (build.exitCode !== 0) throw new Error("bun run build failed");
-  }
-  const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-due-work-bench-"));
-  try {
-    const result = await measureDueWork({
-      binary,
-      temporaryRoot,
-      environment: (home) => {
-        const { UWF_STORE: _store, UWF_HOME: _home, ...rest } = process.env;
-        return { ...rest, UWF_HOME: home, HOME: temporaryRoot, NO_COLOR: "1" };
-      },
-      plan: values.smoke ? SMOKE_DUE_WORK_PLAN : FULL_DUE_WORK_PLAN,
-      progress: (message) => console.error(`[bench] ${message}`),
-    });
-    console.log(JSON.stringify(result, null, 2));
-    for (const target of checkDueWorkTargets(result))
-      console.log(`${target.met ? "met" : "MISSED"}: ${target.target}: ${target.measured}`);
-  } finally {
-    rmSync(temporaryRoot, { recursive: true, force: true });
-  }
+  await runBenchmarkAlone({
+    name: "uwf-due-work-bench-",
+    plans: { full: FULL_DUE_WORK_PLAN, smoke: SMOKE_DUE_WORK_PLAN },
+    measure: measureDueWork,
+    report: (result) => targetLines(checkDueWorkTargets(result)),
+  });
 }

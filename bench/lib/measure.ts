@@ -41,25 +41,35 @@ export async function measureProcess(options: MeasureProcessOptions): Promise<Su
  * touches each of them alike instead of skewing whichever happened to run then: what a
  * comparison between them (the same step in a small and a large store) needs.
  */
-export async function measureInterleaved(list: readonly MeasureProcessOptions[]): Promise<Summary[]> {
+export async function measureInterleaved(
+  list: readonly MeasureProcessOptions[],
+  run: ProcessRunner = runProcess,
+): Promise<Summary[]> {
   const samples: number[][] = list.map(() => []);
   const rounds = Math.max(...list.map((options) => options.warmup + options.runs));
   for (let round = 0; round < rounds; round++) {
     for (const [index, options] of list.entries()) {
       if (round >= options.warmup + options.runs) continue;
       await options.before?.();
-      const run = runProcess(options.command, options.cwd, options.env);
-      if (run.exitCode !== (options.expectExitCode ?? 0)) {
+      const done = await run(options.command, options.cwd, options.env);
+      if (done.exitCode !== (options.expectExitCode ?? 0)) {
         throw new Error(
-          `${options.command.join(" ")} exited with ${run.exitCode} (expected ${options.expectExitCode ?? 0}):\n${run.stderr.slice(-2000)}`,
+          `${options.command.join(" ")} exited with ${done.exitCode} (expected ${options.expectExitCode ?? 0}):\n${done.stderr.slice(-2000)}`,
         );
       }
-      await options.after?.(run);
-      if (round >= options.warmup) samples[index]?.push(run.ms);
+      await options.after?.(done);
+      if (round >= options.warmup) samples[index]?.push(done.ms);
     }
   }
   return samples.map(summarize);
 }
+
+/** How a benchmark runs one process: `runProcess`, or one that leaves this process's event loop free. */
+export type ProcessRunner = (
+  command: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+) => ProcessRun | Promise<ProcessRun>;
 
 /** One run, timed from just before the spawn to the moment its exit is seen; stdout is piped like `| jq` would. */
 export function runProcess(command: string[], cwd: string, env: Record<string, string | undefined>): ProcessRun {

@@ -38,6 +38,7 @@ import {
   summarize,
 } from "./measure.ts";
 import type { TargetCheck } from "./report.ts";
+import { runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
 import { ulidAt } from "./ulid.ts";
 
 const repositoryRoot = resolve(import.meta.dir, "../..");
@@ -379,24 +380,6 @@ async function runProcessAsync(
   return { exitCode, stdout, stderr, ms: (Bun.nanoseconds() - began) / 1e6 };
 }
 
-/** measureInterleaved with runProcessAsync: the receivers in this process answer while a step runs. */
-async function measureInterleavedAsync(list: readonly MeasureProcessOptions[]): Promise<Summary[]> {
-  const samples: number[][] = list.map(() => []);
-  const rounds = Math.max(...list.map((options) => options.warmup + options.runs));
-  for (let round = 0; round < rounds; round++) {
-    for (const [index, options] of list.entries()) {
-      if (round >= options.warmup + options.runs) continue;
-      await options.before?.();
-      const run = await runProcessAsync(options.command, options.cwd, options.env);
-      if (run.exitCode !== (options.expectExitCode ?? 0))
-        throw new Error(`${options.command.join(" ")} exited with ${run.exitCode}:\n${run.stderr.slice(-2000)}`);
-      await options.after?.(run);
-      if (round >= options.warmup) samples[index]?.push(run.ms);
-    }
-  }
-  return samples.map(summarize);
-}
-
 async function measureOtel(
   options: ReplayOtelMcpOptions,
   built: BenchHome,
@@ -448,21 +431,24 @@ async function measureOtel(
   });
   let before = 0;
   try {
-    const [floor, none, withFast, withSilent] = (await measureInterleavedAsync([
-      { command: floorCommand, cwd: built.work, env: environment(), runs: plan.otelRuns, warmup: plan.warmup },
-      step({}, plan.otelRuns),
-      {
-        ...step({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${fast.port}` }, plan.otelRuns),
-        before: () => {
-          before = requests;
+    const [floor, none, withFast, withSilent] = (await measureInterleaved(
+      [
+        { command: floorCommand, cwd: built.work, env: environment(), runs: plan.otelRuns, warmup: plan.warmup },
+        step({}, plan.otelRuns),
+        {
+          ...step({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${fast.port}` }, plan.otelRuns),
+          before: () => {
+            before = requests;
+          },
+          after: async (run) => {
+            if (requests === before) throw new Error(`the fast collector got no spans:\n${run.stderr}`);
+            await reset();
+          },
         },
-        after: async (run) => {
-          if (requests === before) throw new Error(`the fast collector got no spans:\n${run.stderr}`);
-          await reset();
-        },
-      },
-      step({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${silent.port}` }, plan.otelSilentRuns, 0),
-    ])) as [Summary, Summary, Summary, Summary];
+        step({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${silent.port}` }, plan.otelSilentRuns, 0),
+      ],
+      runProcessAsync,
+    )) as [Summary, Summary, Summary, Summary];
     const timed = (summary: Summary): Timed => ({
       summary,
       floorMultiple: round(summary.medianMs / floor.medianMs, 2),
@@ -634,29 +620,10 @@ export const SMOKE_REPLAY_OTEL_MCP_PLAN: ReplayOtelMcpPlan = {
 };
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { smoke: { type: "boolean", default: false } } });
-  const binary = join(repositoryRoot, "packages/cli/dist/uwf");
-  if (!existsSync(binary)) {
-    const build = Bun.spawnSync([process.execPath, "run", "build"], { cwd: repositoryRoot, stdout: "inherit" });
-    if (build.exitCode !== 0) throw new Error("bun run build failed");
-  }
-  const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-replay-otel-mcp-bench-"));
-  try {
-    const result = await measureReplayOtelMcp({
-      binary,
-      temporaryRoot,
-      environment: (home) => {
-        const { UWF_STORE: _store, UWF_HOME: _home, ...rest } = process.env;
-        return { ...rest, UWF_HOME: home, HOME: temporaryRoot, NO_COLOR: "1" };
-      },
-      plan: values.smoke ? SMOKE_REPLAY_OTEL_MCP_PLAN : FULL_REPLAY_OTEL_MCP_PLAN,
-      progress: (message) => console.error(`[bench] ${message}`),
-    });
-    console.log(JSON.stringify(result, null, 2));
-    console.log(formatReplayOtelMcp(result).join("\n"));
-    for (const target of checkReplayOtelMcpTargets(result))
-      console.log(`${target.met ? "met" : "MISSED"}: ${target.target}: ${target.measured}`);
-  } finally {
-    rmSync(temporaryRoot, { recursive: true, force: true });
-  }
+  await runBenchmarkAlone({
+    name: "uwf-replay-otel-mcp-bench-",
+    plans: { full: FULL_REPLAY_OTEL_MCP_PLAN, smoke: SMOKE_REPLAY_OTEL_MCP_PLAN },
+    measure: measureReplayOtelMcp,
+    report: (result) => [...formatReplayOtelMcp(result), ...targetLines(checkReplayOtelMcpTargets(result))],
+  });
 }

@@ -1,0 +1,59 @@
+/**
+ * What a benchmark module does when run alone (`bun bench/lib/X.ts [--smoke]`): builds the CLI if it is
+ * missing, measures with the full or the smoke plan in a temp root it removes after, and prints the result
+ * as JSON, then its report lines (tables, `met`/`MISSED` targets).
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { TargetCheck } from "./report.ts";
+
+const repositoryRoot = resolve(import.meta.dir, "../..");
+
+/** What every such module's measure function takes. */
+export interface AloneOptions<Plan> {
+  binary: string;
+  temporaryRoot: string;
+  environment(home: string): Record<string, string | undefined>;
+  plan: Plan;
+  progress(message: string): void;
+}
+
+export async function runBenchmarkAlone<Plan, Result>(module: {
+  /** The temp root's name prefix. */
+  name: string;
+  plans: { full: Plan; smoke: Plan };
+  measure(options: AloneOptions<Plan>): Promise<Result>;
+  /** Lines printed after the JSON: tables, then targets. */
+  report(result: Result): string[];
+}): Promise<void> {
+  const { values } = parseArgs({ options: { smoke: { type: "boolean", default: false } } });
+  const binary = join(repositoryRoot, "packages/cli/dist/uwf");
+  if (!existsSync(binary)) {
+    const build = Bun.spawnSync([process.execPath, "run", "build"], { cwd: repositoryRoot, stdout: "inherit" });
+    if (build.exitCode !== 0) throw new Error("bun run build failed");
+  }
+  const temporaryRoot = mkdtempSync(join(tmpdir(), module.name));
+  try {
+    const result = await module.measure({
+      binary,
+      temporaryRoot,
+      environment: (home) => {
+        const { UWF_STORE: _store, UWF_HOME: _home, ...rest } = process.env;
+        return { ...rest, UWF_HOME: home, HOME: temporaryRoot, NO_COLOR: "1" };
+      },
+      plan: values.smoke ? module.plans.smoke : module.plans.full,
+      progress: (message) => console.error(`[bench] ${message}`),
+    });
+    console.log(JSON.stringify(result, null, 2));
+    for (const line of module.report(result)) console.log(line);
+  } finally {
+    rmSync(temporaryRoot, { recursive: true, force: true });
+  }
+}
+
+/** A target as its `met`/`MISSED` line. */
+export function targetLines(targets: readonly TargetCheck[]): string[] {
+  return targets.map((target) => `${target.met ? "met" : "MISSED"}: ${target.target}: ${target.measured}`);
+}

@@ -12,7 +12,7 @@ describe("the workspace's layering (docs/architecture.md)", () => {
     expect([...packages].sort()).toEqual([...PACKAGE_ORDER].sort());
   });
 
-  it("has no package importing one after it in the order protocol ← cas ← workflow ← agents ← engine ← eval ← ui ← otel ← cli", () => {
+  it("has no package importing one after it in the order protocol ← cas ← workflow ← agent-kit ← engine ← eval ← ui ← otel ← cli", () => {
     expect(importsAgainstOrder(files)).toEqual([]);
   });
 

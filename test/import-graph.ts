@@ -6,7 +6,17 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /** The one-way order of the packages: a package may import only packages before it. */
-export const PACKAGE_ORDER = ["protocol", "cas", "workflow", "agents", "engine", "eval", "ui", "otel", "cli"] as const;
+export const PACKAGE_ORDER = [
+  "protocol",
+  "cas",
+  "workflow",
+  "agent-kit",
+  "engine",
+  "eval",
+  "ui",
+  "otel",
+  "cli",
+] as const;
 
 export interface SourceFile {
   /** Path relative to the repository root. */

@@ -60,9 +60,9 @@ function variants(): { name: string; imports: string; source: () => string }[] {
       source: () => keep(join(repositoryRoot, "packages/workflow/src/index.ts")),
     },
     {
-      name: "@uwf/agents",
-      imports: "packages/agents/src/index.ts",
-      source: () => keep(join(repositoryRoot, "packages/agents/src/index.ts")),
+      name: "@uwf/agent-kit",
+      imports: "packages/agent-kit/src/index.ts",
+      source: () => keep(join(repositoryRoot, "packages/agent-kit/src/index.ts")),
     },
     {
       name: "@uwf/engine",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildContinuationPrompt, buildRetryPrompt, safeExtractFrontmatter, safeLoadScenario } from "@uwf/agents";
+import { buildContinuationPrompt, buildRetryPrompt, safeExtractFrontmatter, safeLoadScenario } from "@uwf/agent-kit";
 import { createMemoryStore, type Store } from "@uwf/cas";
 import { type Address, type AgentRunNode, defaultConfig, type TextNode, type WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema, loadWorkflowFile, loadYaml } from "@uwf/workflow";

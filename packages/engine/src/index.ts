@@ -1,5 +1,5 @@
 // The @uwf/engine entry: the thread engine as a library (see README.md). Above @uwf/cas, @uwf/workflow
-// and @uwf/agents, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
+// and @uwf/agent-kit, below @uwf/cli; it knows no command line, prints nothing and exits nothing.
 
 export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answers/check-answer.ts";
 export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";

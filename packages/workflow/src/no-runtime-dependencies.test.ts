@@ -8,7 +8,7 @@ import { join } from "node:path";
  */
 const FORBIDDEN_MODULES = [
   "@anthropic-ai/sdk",
-  "@uwf/agents",
+  "@uwf/agent-kit",
   "@uwf/engine",
   "@uwf/cli",
   "node:child_process",
@@ -50,7 +50,7 @@ describe("@uwf/workflow's sources", () => {
 
   it("are checked by a test that sees each kind of forbidden use", () => {
     expect(findRuntimeDependencies('import Anthropic from "@anthropic-ai/sdk";')).toEqual(["@anthropic-ai/sdk"]);
-    expect(findRuntimeDependencies('import type { X } from "@uwf/agents/test";')).toEqual(["@uwf/agents/test"]);
+    expect(findRuntimeDependencies('import type { X } from "@uwf/agent-kit/test";')).toEqual(["@uwf/agent-kit/test"]);
     expect(findRuntimeDependencies('const { launch } = await import("@uwf/engine");')).toEqual(["@uwf/engine"]);
     expect(findRuntimeDependencies('export { run } from "@uwf/cli";')).toEqual(["@uwf/cli"]);
     expect(findRuntimeDependencies('const cp = require("node:child_process");')).toEqual(["node:child_process"]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import * as agents from "@uwf/agents";
+import * as agents from "@uwf/agent-kit";
 import * as cas from "@uwf/cas";
 import * as engine from "@uwf/engine";
 import * as evaluation from "@uwf/eval";

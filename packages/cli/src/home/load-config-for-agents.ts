@@ -4,7 +4,7 @@ import type { CommandContext } from "../pipeline/command-context.ts";
 /**
  * config.yaml as a command that launches agents uses it: `store` names the store the command uses
  * when `--store` or `UWF_STORE` gives one (they beat config, as in `openStoreFromEnvironment`), so its
- * password is kept out of every agent's environment, whichever variable holds it (@uwf/agents'
+ * password is kept out of every agent's environment, whichever variable holds it (@uwf/agent-kit'
  * `storeSecretValues`).
  */
 export async function loadConfigForAgents(

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { AgentActivity } from "@uwf/agents";
+import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { CliEvent, Config } from "@uwf/protocol";
 import { escapeControlCharacters } from "../format/escape-control-characters.ts";

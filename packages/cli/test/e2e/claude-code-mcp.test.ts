@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { type FakeAnthropicServer, fakeTextReply, fakeToolUseReply, startFakeAnthropicServer } from "@uwf/agents/test";
+import {
+  type FakeAnthropicServer,
+  fakeTextReply,
+  fakeToolUseReply,
+  startFakeAnthropicServer,
+} from "@uwf/agent-kit/test";
 import { listResultSchema, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
 import { claudeCodeCli, claudeCodeEnv, isClaudeAgentTurn } from "../helpers/claude-code-cli.ts";
 import { runProcess, UWF_COMMAND } from "../helpers/run-process.ts";

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeAnthropicServer, fakeTextReply, fakeToolUseReply, startFakeAnthropicServer } from "@uwf/agents/test";
+import {
+  type FakeAnthropicServer,
+  fakeTextReply,
+  fakeToolUseReply,
+  startFakeAnthropicServer,
+} from "@uwf/agent-kit/test";
 import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { claudeCodeCli, claudeCodeEnv, isClaudeAgentTurn } from "../helpers/claude-code-cli.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";

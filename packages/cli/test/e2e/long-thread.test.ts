@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agents";
+import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agent-kit";
 import { openFileStore, type Store } from "@uwf/cas";
 import { scriptedAgentRun } from "@uwf/cas/test";
 import {

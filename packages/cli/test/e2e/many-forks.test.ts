@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeAnthropicServer, fakeTextReply } from "@uwf/agents/test";
+import { type FakeAnthropicServer, fakeTextReply } from "@uwf/agent-kit/test";
 import { waitFor } from "@uwf/cas/test";
 import {
   forksResultSchema,

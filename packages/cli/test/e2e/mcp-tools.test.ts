@@ -9,7 +9,7 @@ import {
   isProcessRunning,
   processesWithCwd,
   startFakeAnthropicServer,
-} from "@uwf/agents/test";
+} from "@uwf/agent-kit/test";
 import { waitFor } from "@uwf/cas/test";
 import { type McpServers, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";

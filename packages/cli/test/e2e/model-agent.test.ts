@@ -7,7 +7,7 @@ import {
   fakeTextReply,
   fakeToolUseReply,
   startFakeAnthropicServer,
-} from "@uwf/agents/test";
+} from "@uwf/agent-kit/test";
 import { shownThreadSchema, stepResultSchema, transcriptNodeSchema } from "@uwf/protocol";
 import { getNode, runOfStep } from "../helpers/cas-nodes.ts";
 import { useTempHomeWithFakeApi } from "../helpers/fake-api-home.ts";

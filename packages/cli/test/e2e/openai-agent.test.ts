@@ -1,7 +1,12 @@
 import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeChatErrorReply, fakeChatTextReply, fakeChatToolCallReply, startFakeOpenaiServer } from "@uwf/agents/test";
+import {
+  fakeChatErrorReply,
+  fakeChatTextReply,
+  fakeChatToolCallReply,
+  startFakeOpenaiServer,
+} from "@uwf/agent-kit/test";
 import { configSchema, shownThreadSchema, stepResultSchema, transcriptNodeSchema } from "@uwf/protocol";
 import { parse as parseYaml } from "yaml";
 import { getNode, runOfStep } from "../helpers/cas-nodes.ts";

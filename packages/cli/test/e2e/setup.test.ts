@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, statSync, watch } from "node:fs";
 import { dirname, join } from "node:path";
-import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agents/test";
+import { type FakeAnthropicServer, fakeTextReply, startFakeAnthropicServer } from "@uwf/agent-kit/test";
 import { configSchema } from "@uwf/protocol";
 import { parse } from "yaml";
 import { claudeCodeCli } from "../helpers/claude-code-cli.ts";

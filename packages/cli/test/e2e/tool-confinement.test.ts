@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type FakeAnthropicServer, fakeTextReply, fakeToolUseReply, startFakeAnthropicServer } from "@uwf/agents/test";
+import {
+  type FakeAnthropicServer,
+  fakeTextReply,
+  fakeToolUseReply,
+  startFakeAnthropicServer,
+} from "@uwf/agent-kit/test";
 import { waitFor } from "@uwf/cas/test";
 import { errorResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";

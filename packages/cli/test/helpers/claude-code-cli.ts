@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { FakeRequestView } from "@uwf/agents/test";
+import type { FakeRequestView } from "@uwf/agent-kit/test";
 
 /**
  * The folder that pins the real `claude` CLI for the tests that drive it (its own package.json and

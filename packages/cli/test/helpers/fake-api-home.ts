@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect } from "bun:test";
-import type { RecordedRequest } from "@uwf/agents/test";
+import type { RecordedRequest } from "@uwf/agent-kit/test";
 import { createTempHome, currentWhileTestRuns, type TempHome } from "./temp-home.ts";
 
 /** What both strict fakes (`startFakeAnthropicServer`, `startFakeOpenaiServer`) offer that this needs. */

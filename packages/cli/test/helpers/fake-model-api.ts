@@ -2,7 +2,7 @@ import {
   type FakeAnthropicServer,
   type StartFakeAnthropicServerOptions,
   startFakeAnthropicServer,
-} from "@uwf/agents/test";
+} from "@uwf/agent-kit/test";
 import type { TempHome } from "./temp-home.ts";
 
 /** The variable uwf reads the fake Messages API's key from, and the key the fake API accepts. */

@@ -1,4 +1,4 @@
-import { InvalidReplyError, safeExtractFrontmatter } from "@uwf/agents";
+import { InvalidReplyError, safeExtractFrontmatter } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,

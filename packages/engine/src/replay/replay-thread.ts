@@ -1,4 +1,4 @@
-import { safeExtractFrontmatter } from "@uwf/agents";
+import { safeExtractFrontmatter } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type AgentRunNode,

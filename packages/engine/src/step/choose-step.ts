@@ -5,7 +5,7 @@ import {
   type NamedStep,
   type ResolvedAgent,
   resolveAgent,
-} from "@uwf/agents";
+} from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { Config } from "@uwf/protocol";
 import { UnknownRoleError } from "@uwf/workflow";

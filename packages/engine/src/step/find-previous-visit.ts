@@ -1,4 +1,4 @@
-import type { PreviousVisit } from "@uwf/agents";
+import type { PreviousVisit } from "@uwf/agent-kit";
 import type { ObjectStore } from "@uwf/cas";
 import type { ThreadRecord, TranscriptNode } from "@uwf/protocol";
 import type { ThreadChain } from "../history/read-chain.ts";

@@ -7,7 +7,7 @@ import {
   launchAgent,
   type PreviousVisit,
   safeExtractFrontmatter,
-} from "@uwf/agents";
+} from "@uwf/agent-kit";
 import {
   type AgentRunOutcome,
   addUsage,

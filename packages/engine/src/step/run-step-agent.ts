@@ -1,4 +1,4 @@
-import type { AgentActivity } from "@uwf/agents";
+import type { AgentActivity } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import { type BranchesJoinedEvent, type BranchesStartedEvent, type Config, END, SUSPEND } from "@uwf/protocol";
 import { buildReplySchema, type ModeratorDecision } from "@uwf/workflow";

@@ -1,4 +1,4 @@
-import { formatHistorySection, type HistoryEntry } from "@uwf/agents";
+import { formatHistorySection, type HistoryEntry } from "@uwf/agent-kit";
 import type { EvalThreadView } from "@uwf/protocol";
 import { formatYaml } from "@uwf/workflow";
 

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { runProcessGroup } from "@uwf/agents";
+import { runProcessGroup } from "@uwf/agent-kit";
 import { type EvalScorerReply, type EvalThreadView, evalScorerReplySchema } from "@uwf/protocol";
 import { type AssertionResult, errored, oneLine, passedOrFailed } from "./assertion-result.ts";
 

@@ -1,4 +1,4 @@
-import { getConfigValue } from "@uwf/agents";
+import { getConfigValue } from "@uwf/agent-kit";
 import { stringify } from "yaml";
 import { ConfigKeyNotSetError } from "../../errors/config-key-not-set-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";

@@ -1,4 +1,4 @@
-import { listConfigValues } from "@uwf/agents";
+import { listConfigValues } from "@uwf/agent-kit";
 import { formatTable } from "../../format/format-table.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { maskSecrets } from "./mask-secrets.ts";

@@ -1,4 +1,4 @@
-import { type EditConfigOptions, findConfigReferenceProblems } from "@uwf/agents";
+import { type EditConfigOptions, findConfigReferenceProblems } from "@uwf/agent-kit";
 import { UsageError } from "../../errors/usage-error.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { getConfigValue, setConfigValue } from "@uwf/agents";
+import { getConfigValue, setConfigValue } from "@uwf/agent-kit";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 import { refuseUnknownReferences } from "./refuse-unknown-references.ts";

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { configFilePath, getConfigValue, unsetConfigValue } from "@uwf/agents";
+import { configFilePath, getConfigValue, unsetConfigValue } from "@uwf/agent-kit";
 import { parseDocument } from "yaml";
 import { ConfigKeyNotSetError } from "../../errors/config-key-not-set-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";

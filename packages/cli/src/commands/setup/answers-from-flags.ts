@@ -1,4 +1,4 @@
-import { DEFAULT_MODEL } from "@uwf/agents";
+import { DEFAULT_MODEL } from "@uwf/agent-kit";
 import { UsageError } from "../../errors/usage-error.ts";
 import { readStdin } from "../../read-input-file.ts";
 import { checkName, checkVariable, defaultKeyVariable, emptyToUndefined } from "./check-setup-values.ts";

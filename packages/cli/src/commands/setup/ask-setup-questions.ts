@@ -1,4 +1,4 @@
-import { DEFAULT_MODEL } from "@uwf/agents";
+import { DEFAULT_MODEL } from "@uwf/agent-kit";
 import { SetupCancelledError } from "../../errors/setup-cancelled-error.ts";
 import { checkName, checkVariable, defaultKeyVariable, emptyToUndefined } from "./check-setup-values.ts";
 import type { BuiltinSetupAgent, SetupAgent, SetupAnswers, SetupOptions } from "./setup-options.ts";

@@ -1,4 +1,4 @@
-import type { ConfigSetting } from "@uwf/agents";
+import type { ConfigSetting } from "@uwf/agent-kit";
 import type { Config } from "@uwf/protocol";
 import type { SetupAnswers } from "./setup-options.ts";
 

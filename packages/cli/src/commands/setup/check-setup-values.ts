@@ -1,4 +1,4 @@
-import { DEFAULT_API_KEY_ENV, DEFAULT_OPENAI_API_KEY_ENV } from "@uwf/agents";
+import { DEFAULT_API_KEY_ENV, DEFAULT_OPENAI_API_KEY_ENV } from "@uwf/agent-kit";
 import { UsageError } from "../../errors/usage-error.ts";
 import { SETUP_AGENTS, type SetupAgent } from "./setup-options.ts";
 

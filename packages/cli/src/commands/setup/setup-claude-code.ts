@@ -1,4 +1,4 @@
-import { checkClaudeCode, configFilePath, loadConfig, setConfigValues } from "@uwf/agents";
+import { checkClaudeCode, configFilePath, loadConfig, setConfigValues } from "@uwf/agent-kit";
 import { ClaudeCodeUnavailableError } from "../../errors/claude-code-unavailable-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";

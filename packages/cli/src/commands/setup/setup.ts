@@ -6,7 +6,7 @@ import {
   setConfigValues,
   verifyModelAccess,
   writeDotenvValue,
-} from "@uwf/agents";
+} from "@uwf/agent-kit";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { answersFromFlags } from "./answers-from-flags.ts";

@@ -1,4 +1,4 @@
-import { loadRecordedAnswer } from "@uwf/agents";
+import { loadRecordedAnswer } from "@uwf/agent-kit";
 import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";

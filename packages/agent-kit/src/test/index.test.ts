@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import * as testing from "./index.ts";
 
-describe("the @uwf/agents/test entry", () => {
+describe("the @uwf/agent-kit/test entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "AGENT_RUN_THREAD",

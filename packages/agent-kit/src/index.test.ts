@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import * as entry from "./index.ts";
 
-describe("the @uwf/agents entry", () => {
+describe("the @uwf/agent-kit entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {
     expect(Object.keys(entry).sort()).toEqual([
       "AgentUnavailableError",

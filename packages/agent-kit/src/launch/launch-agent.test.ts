@@ -71,7 +71,7 @@ describe("launchAgent", () => {
   });
 });
 
-describe("the @uwf/agents entry", () => {
+describe("the @uwf/agent-kit entry", () => {
   it("loads neither a JSON Schema validator nor the Anthropic SDK until they are needed", () => {
     const script = [
       `const kit = await import(${JSON.stringify(join(import.meta.dir, "..", "index.ts"))});`,

@@ -1,5 +1,5 @@
 /**
- * Test support, not part of uwf's runtime: `@uwf/agents/test`.
+ * Test support, not part of uwf's runtime: `@uwf/agent-kit/test`.
  * Local fakes of the Anthropic Messages API and the OpenAI Chat Completions API, builders for their
  * scripted replies, and a place to launch agents in.
  */

@@ -1,4 +1,4 @@
-/** Every error class of @uwf/agents, one per file. */
+/** Every error class of @uwf/agent-kit, one per file. */
 export { AgentUnavailableError } from "./agent-unavailable-error.ts";
 export { DotenvUnreadableError } from "./dotenv-unreadable-error.ts";
 export { IncompleteHistoryError } from "./incomplete-history-error.ts";

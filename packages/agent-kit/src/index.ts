@@ -1,5 +1,5 @@
-// The @uwf/agents entry: prompts, extraction, launching agents (command, shell, scripted, the built-in
-// Anthropic agent, Claude Code) and config. Above @uwf/workflow; the fakes are @uwf/agents/test.
+// The @uwf/agent-kit entry: prompts, extraction, launching agents (command, shell, scripted, the built-in
+// Anthropic agent, Claude Code) and config. Above @uwf/workflow; the fakes are @uwf/agent-kit/test.
 
 export {
   type VerifyModelAccessOptions,

@@ -336,7 +336,10 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
     const inputsFile = join(temp.work, "inputs.yaml");
     writeFileSync(inputsFile, "ok: 1\n__proto__: { polluted: true }\n");
     for (const [args, message] of [
-      [["--input", "k=.inf"], "--input k: .inf is not a number JSON can carry; quote it to keep it as text"],
+      [
+        ["--input", "k=.inf"],
+        "--input k: .inf (or a number too large to hold) is not a number JSON can carry; quote it to keep it as text",
+      ],
       [
         ["--input", "k={a: [1, .nan]}"],
         "--input k: a[1]: .nan is not a number JSON can carry; quote it to keep it as text",

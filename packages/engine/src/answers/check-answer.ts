@@ -5,6 +5,7 @@ import {
   formatYaml,
   loadYaml,
   restoreFieldOrder,
+  toJsonValue,
   validateOutputFields,
   yamlToValue,
 } from "@uwf/workflow";
@@ -71,7 +72,7 @@ export function checkAnswer(thread: string, suspension: Suspension, given: Given
     throw refuse(null, `${how}, but role ${role} declares answer:, so give --answer with ${describeFields(schema)}`);
   }
   if (given.text !== undefined) throw refuse(null, "give the answer once: --answer or -p, not both");
-  const fields = typeof given.typed === "string" ? parseAnswer(given.typed, refuse) : given.typed;
+  const fields = exactFields(typeof given.typed === "string" ? parseAnswer(given.typed, refuse) : given.typed, refuse);
   const checked = validateOutputFields(fields, schema);
   if (!checked.success) throw refuse(firstField(checked.problem), checked.problem);
   return { text: formatYaml(fields), fields };
@@ -82,7 +83,8 @@ type Refuse = (field: string | null, problem: string) => InvalidAnswerError;
 /** `--answer` text: one YAML (or JSON, which is YAML) mapping. */
 function parseAnswer(text: string, refuse: Refuse): Record<string, unknown> {
   const { parseDocument } = loadYaml();
-  const document = parseDocument(text, { prettyErrors: false });
+  // Integers arrive exactly (as BigInt), so one beyond 2^53 is refused by exactFields rather than rounded.
+  const document = parseDocument(text, { prettyErrors: false, intAsBigInt: true });
   const error = document.errors[0];
   if (error !== undefined) throw refuse(null, `not YAML or JSON: ${describeYamlError(error)}`);
   const converted = yamlToValue(document);
@@ -91,6 +93,19 @@ function parseAnswer(text: string, refuse: Refuse): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof Map)
     throw refuse(null, `expected an object of fields (YAML or JSON), got ${describeValue(value)}`);
   return value as Record<string, unknown>;
+}
+
+/**
+ * The answer's fields as JSON carries them exactly, or refused naming the field: an integer beyond 2^53
+ * (which a number would round), an infinity (`1e3000000`), NaN, a lone surrogate (which cannot be stored).
+ */
+function exactFields(fields: Record<string, unknown>, refuse: Refuse): Record<string, unknown> {
+  const exact = toJsonValue(fields);
+  if (!exact.success) {
+    const field = exact.path === "" ? null : exact.path;
+    throw refuse(field, `${field === null ? "" : `field "${field}": `}${exact.problem}`);
+  }
+  return exact.value as Record<string, unknown>;
 }
 
 /** `field "approved": expected boolean…` or `missing required field "approved"` → `approved`. */

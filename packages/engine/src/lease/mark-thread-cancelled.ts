@@ -22,7 +22,12 @@ export async function markThreadCancelled(
   const current = await refs.getThread(threadId);
   if (current === null) throw new ThreadNotFoundError(threadId);
   if (isSettled(current)) return { record: current, changed: false };
-  const update = { status: "cancelled", updatedAt: now().toISOString() } as const;
+  // A cancelled thread is no worker's to claim: it leaves the queue (`show` no longer says `queued yes`).
+  const update = {
+    status: "cancelled",
+    updatedAt: now().toISOString(),
+    ...(current.queued === true ? { queued: false } : {}),
+  } as const;
   if (!(await refs.updateThread(current.id, current.head, update))) {
     throw new HeadConflictError(current.id, current.head, current.head);
   }

@@ -1,5 +1,6 @@
 import { isUwfError, type StepSummary, type ThreadRecord } from "@uwf/protocol";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
+import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { ThreadEndedError } from "../errors/thread-ended-error.ts";
 import { ThreadFailedError } from "../errors/thread-failed-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
@@ -96,6 +97,9 @@ export async function stepUntilDone(options: StepUntilDoneOptions): Promise<Step
       }
       if (outcome.failure !== undefined)
         return { record, steps, error: outcome.failure, refused: false, failedStep: null };
+      // Cancelled while its branches ran (`uwf cancel` stopped them): it stopped as a plain thread cancelled mid-step does.
+      if (record.status === "cancelled")
+        return { record, steps, error: new ThreadCancelledError(threadId), refused: false, failedStep: null };
       if (outcome.blocked || (record.status !== "active" && record.status !== "waiting")) break;
       // Every runnable branch is being stepped elsewhere (workers): look again shortly.
       if (!outcome.progressed) await sleepUnlessAborted(BRANCH_POLL_MS, options.signal);

@@ -7,7 +7,9 @@ import { FIXTURES, fixtureAgentsConfig, LINEAR, useTempHome } from "../helpers/t
 
 const FAN_OUT = join(FIXTURES, "workflows/fan-out-review.yaml");
 
-const temp = useTempHome({ setUp: (home) => home.writeConfig(fixtureAgentsConfig(["plan-then-sleep", "sleepy"]).join("\n")) });
+const temp = useTempHome({
+  setUp: (home) => home.writeConfig(fixtureAgentsConfig(["plan-then-sleep", "sleepy"]).join("\n")),
+});
 
 describe("cancelling a fan-out parent that `uwf run` is stepping", () => {
   it("stops the run with exit 1 and thread-cancelled, as a plain thread cancelled mid-step does", async () => {

@@ -5,6 +5,7 @@ import { hintFor } from "../hint-for.ts";
 import { loadConfigForAgents } from "../home/load-config-for-agents.ts";
 import type { CommandContext } from "../pipeline/command-context.ts";
 import type { CommandOutcome } from "../pipeline/command-outcome.ts";
+import { checkAgentFlag } from "./thread/check-agent-flag.ts";
 import { resolveAgentFlag } from "./thread/resolve-agent-flag.ts";
 
 export interface WorkerCommandOptions {
@@ -39,6 +40,7 @@ export async function workerCommand(
   const defaultAgent = resolveAgentFlag(options.agent, context.cwd);
   const store = await context.openStore();
   const config = await loadConfigForAgents(context);
+  checkAgentFlag(options.agent, config);
   // A closed stdout stops the worker as a second signal would: nothing more can be reported.
   const outputGone = new AbortController();
   let printFailure: unknown;

@@ -52,7 +52,14 @@ const MACHINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "corrupt-node",
 ]);
 
+/**
+ * Mistakes of the configuration, found before any agent ran: no agent for the role, an alias config.yaml
+ * does not define, an agent kind this uwf cannot launch. Nothing ran, so nothing failed: the thread
+ * stays as it was (DESIGN §5: a thread is `failed` only when something ran and failed).
+ */
+const CONFIG_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["no-agent", "unknown-agent", "agent-unavailable"]);
+
 /** Whether a failed step's error code (after describeFailure) is the step's own, which sets its thread `failed`. */
 export function failsThread(error: unknown, code: ErrorCode): boolean {
-  return classifyStepFailure(error) === "retry" && !MACHINE_CODES.has(code);
+  return classifyStepFailure(error) === "retry" && !MACHINE_CODES.has(code) && !CONFIG_CODES.has(code);
 }

@@ -3,6 +3,7 @@ import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { checkAgentFlag } from "./check-agent-flag.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { type StartCommandOptions, startCommand } from "./start.ts";
 import { type StepCommandOptions, stepCommand } from "./step.ts";
@@ -29,6 +30,8 @@ export async function runCommand(
     }
     return startCommand(options, context);
   }
+  // A mistyped --agent is refused before a thread is started.
+  checkAgentFlag(options.agent, await context.loadConfig());
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
   const step = { thread, all: true, agent: options.agent, timeout: options.timeout };

@@ -13,6 +13,7 @@ import { resumeLine } from "../../format/format-suspension.ts";
 import { loadConfigForAgents } from "../../home/load-config-for-agents.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { trace } from "../../trace.ts";
+import { checkAgentFlag } from "./check-agent-flag.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
 
@@ -48,6 +49,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   trace("store open");
   const config = await loadConfigForAgents(context);
   trace("config loaded");
+  checkAgentFlag(options.agent, config);
   const { id } = await resolveThread(store.refs, options.thread);
   const { resumeAnswer, resumeLimits, resumeTypedAnswer } = options;
   const resume: Resume | undefined =

@@ -46,7 +46,7 @@ export async function writeObjectFiles(
         renameSync(temporary, write.path);
       } catch (error) {
         unlinkQuietly(temporary);
-        throw error;
+        throw namingPath(error, write.path);
       }
     }
     return;
@@ -57,7 +57,11 @@ export async function writeObjectFiles(
       const temporary = temporaryPath(write.directory);
       const descriptor = openSync(temporary, "w");
       temporaries.push({ write, temporary, descriptor });
-      writeAll(descriptor, write.bytes);
+      try {
+        writeAll(descriptor, write.bytes);
+      } catch (error) {
+        throw namingPath(error, write.path);
+      }
     }
     await settleAll(temporaries.map((entry) => fsyncDescriptor(entry.descriptor)));
   } catch (error) {
@@ -96,6 +100,16 @@ async function syncDirectory(directory: string): Promise<void> {
 
 function fsyncDescriptor(descriptor: number): Promise<void> {
   return new Promise((resolve, reject) => fsync(descriptor, (error) => (error === null ? resolve() : reject(error))));
+}
+
+/**
+ * A write to a descriptor fails without a path (`EFBIG: file too large, write`, `ENOSPC`): the object's
+ * file is named on the error, so the message says which file could not be written.
+ */
+function namingPath(error: unknown, path: string): unknown {
+  if (error instanceof Error && (error as NodeJS.ErrnoException).path === undefined)
+    (error as NodeJS.ErrnoException).path = path;
+  return error;
 }
 
 function unlinkQuietly(path: string): void {

@@ -12,6 +12,8 @@ export type EnvironmentErrorCode =
 const KINDS: Readonly<Record<string, { code: EnvironmentErrorCode; reason: string }>> = {
   ENOSPC: { code: "no-space", reason: "no space left on device" },
   EDQUOT: { code: "no-space", reason: "disk quota exceeded" },
+  // The process's file-size limit (`ulimit -f`), met as a full disk is: SIGXFSZ is ignored, so the write fails.
+  EFBIG: { code: "no-space", reason: "file too large for this process's file-size limit (ulimit -f)" },
   EROFS: { code: "read-only-file-system", reason: "read-only file system" },
   EACCES: { code: "permission-denied", reason: "permission denied" },
   EPERM: { code: "permission-denied", reason: "operation not permitted" },

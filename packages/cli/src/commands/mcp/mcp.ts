@@ -30,8 +30,8 @@ export async function mcpCommand(
     throw new UsageError("uwf mcp speaks MCP on stdout, so it has no --json or --jsonl output: leave the flag out");
   }
   // The SDK is loaded only here: no other command pays for it.
-  const [{ StdioServerTransport }, { createUwfMcpServer }, { trackOpenRequests }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
+  const [{ LineStdioTransport }, { createUwfMcpServer }, { trackOpenRequests }] = await Promise.all([
+    import("./line-stdio-transport.ts"),
     import("./create-uwf-mcp-server.ts"),
     import("./track-open-requests.ts"),
   ]);
@@ -50,7 +50,9 @@ export async function mcpCommand(
       void call.finally(() => calls.delete(call)).catch(() => {});
     },
   });
-  const transport = new StdioServerTransport();
+  // uwf reads the lines itself: a malformed or oversized message is answered with its JSON-RPC error
+  // (and a warning on stderr) while the server goes on, where the SDK's transport would stop reading.
+  const transport = new LineStdioTransport({ onRefused: (problem) => context.warn(`uwf mcp: ${problem}`) });
   transport.onclose = () => stopped.resolve("stdin closed");
   const onEnd = () => stopped.resolve("stdin closed");
   process.stdin.once("end", onEnd);

@@ -105,7 +105,7 @@ describe("uwf mcp's stdio transport", () => {
     const started = await server.next();
     expect(started.id).toBe(1);
     expect(started.result?.isError).not.toBe(true);
-    const thread = (started.result?.structuredContent as { thread: string }).thread;
+    const thread = (started.result?.structuredContent as { thread?: string } | undefined)?.thread;
     expect(thread).toMatch(/^[0-9A-Z]{26}$/);
 
     await server.write(

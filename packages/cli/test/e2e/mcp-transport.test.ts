@@ -118,7 +118,7 @@ describe("uwf mcp's stdio transport", () => {
     await server.write(request(3, "tools/call", { name: "list", arguments: {} }));
     const listed = await server.next();
     expect(listed.id).toBe(3);
-    expect(JSON.stringify(listed.result)).toContain(thread);
+    expect(JSON.stringify(listed.result)).toContain(String(thread));
 
     const { exitCode, stderr } = await server.stop();
     expect(exitCode).toBe(0);

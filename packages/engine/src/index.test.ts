@@ -80,6 +80,7 @@ describe("the @uwf/engine entry", () => {
       "getScheduleOrThrow",
       "holdLease",
       "isAnswerable",
+      "leaseLifetimeMs",
       "listRunningThreads",
       "loadBranchGroups",
       "loadHistory",

@@ -147,6 +147,7 @@ const LEASE: Lease = {
   acquiredAt: "2026-01-01T00:00:00.000Z",
   expiresAt: "2026-01-01T00:01:00.000Z",
   cancelRequestedAt: null,
+  intendedHead: null,
 };
 
 const RECORD: ThreadRecord = {

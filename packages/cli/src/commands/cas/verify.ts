@@ -46,10 +46,16 @@ export async function casVerifyCommand(context: CommandContext) {
             ? `leftover object set aside by an interrupted gc: ${leftover.name} (still read; \`uwf cas gc\` puts it back)`
             : `leftover temporary file ${leftover.name} (removed by \`uwf cas gc\`)`,
         ),
+        ...value.abandoned
+          .filter((entry) => entry.reason === "crashed")
+          .map(
+            (entry) =>
+              `settled: step ${entry.address} of thread ${entry.thread} was written by a step that died before moving the head to it (its lease says so); the thread stays at its recorded head, and gc deletes the node once older than its grace`,
+          ),
         ...(value.abandoned.length === 0
           ? []
           : [
-              `${value.abandoned.length} step(s) their threads went on without or deleted, which gc deletes once older than its grace`,
+              `${value.abandoned.length} step(s) their threads went on without, deleted, or left by a crashed step, which gc deletes once older than its grace`,
             ]),
         ...(value.problems.some((problem) => problem.kind === "unrecorded-head" || problem.kind === "unrecorded-thread")
           ? [`recover cannot rebuild what only the lost records held: ${NOT_REBUILT.join("; ")}`]

@@ -38,6 +38,7 @@ describe("the @uwf/engine entry", () => {
       "ThreadFailedError",
       "ThreadNotFoundError",
       "ThreadNotResumableError",
+      "ThreadRecordBehindError",
       "ThreadStrandedError",
       "ThreadSuspendedError",
       "UnexpectedNodeKindError",

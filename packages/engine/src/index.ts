@@ -43,6 +43,7 @@ export {
   ThreadFailedError,
   ThreadNotFoundError,
   ThreadNotResumableError,
+  ThreadRecordBehindError,
   ThreadStrandedError,
   ThreadSuspendedError,
   UnexpectedNodeKindError,

@@ -277,6 +277,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   ThreadNotFoundError: () => new engine.ThreadNotFoundError("T9"),
   ThreadNotResumableError: () => new engine.ThreadNotResumableError("T1", "active"),
   ThreadStrandedError: () => new engine.ThreadStrandedError("T1", "0000000000002", "draft", "no edge holds"),
+  ThreadRecordBehindError: () => new engine.ThreadRecordBehindError("T1", "0000000000002", 2, "0000000000003", 3),
   ThreadSuspendedError: () => new engine.ThreadSuspendedError(RECORD),
   UnexpectedNodeKindError: () => new engine.UnexpectedNodeKindError("0000000000002", "a workflow", "text"),
   UnroutableReplyError: () => new engine.UnroutableReplyError("reply.md", "draft", "no edge holds"),

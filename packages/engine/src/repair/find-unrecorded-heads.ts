@@ -127,11 +127,12 @@ export async function findUnrecordedHeads(
       continue;
     }
     const record = recordOf.get(thread);
-    // A recorded thread's head moves only forward along its own chain: a tip past it is where it got to.
+    // A recorded thread's head moves only forward along its own chain: a tip past it is where it got to,
+    // even when a fork holds it (the thread's record alone was restored to an older head).
     const ahead =
       record === undefined
         ? newestFirst
-        : newestFirst.filter((address) => !held.has(address) && chainOf(scan, address).includes(record.head));
+        : newestFirst.filter((address) => address !== record.head && chainOf(scan, address).includes(record.head));
     const head = ahead[0];
     if (head !== undefined && record !== undefined && isCrashedStep(scan, head, record, intended.get(thread))) {
       // One step past its record, the step its lease says was about to move the head there: it died first.
@@ -178,7 +179,7 @@ export async function findUnrecordedHeads(
   // In address order, so what verify and recover report does not depend on the order of a scan.
   found.sort((left, right) => (left.address < right.address ? -1 : left.address > right.address ? 1 : 0));
   for (const head of found) {
-    if (heldNow.has(head.address)) continue;
+    if (head.behind === null ? heldNow.has(head.address) : await movedOn(store, head.behind)) continue;
     const writtenAt = await store.objects.writtenAt(head.address);
     if (writtenAt === null) continue; // deleted since the scan
     (writtenAt >= cutoff ? inFlight : heads).push(head);
@@ -206,6 +207,12 @@ function isCrashedStep(scan: ThreadNodeScan, head: Address, record: ThreadRecord
   if (intended !== head) return false;
   const step = scan.steps.get(head);
   return step !== undefined && (step.prev ?? step.start) === record.head;
+}
+
+/** Whether a behind thread's record moved since it was read (a step committed meanwhile): it stands. */
+async function movedOn(store: Pick<Store, "refs">, behind: ThreadRecord): Promise<boolean> {
+  const now = await store.refs.getThread(behind.id);
+  return now === null || now.head !== behind.head;
 }
 
 /** Every node the chains of these roots hold. */

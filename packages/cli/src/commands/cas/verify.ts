@@ -23,7 +23,9 @@ export async function casVerifyCommand(context: CommandContext) {
     const message =
       head.behind === null
         ? `head of ${whose} that no thread record holds (${steps} step(s), ${count} held by no record): \`uwf cas recover\` records it again; gc refuses to run until then`
-        : `head ${address} of thread ${head.behind.id} is ${count} step(s) past its recorded head ${head.behind.head} (the ref store is older than its objects): \`uwf cas recover\` moves it forward; gc refuses to run until then`;
+        : count === 0
+          ? `head ${address} of thread ${head.behind.id} is ${steps - head.behind.stepCount} step(s) past its recorded head ${head.behind.head}, steps another thread (a fork) holds: its record was restored from an older copy, and its next step would write a second step ${head.behind.stepCount + 1}; \`uwf cas recover\` moves it forward (its steps refuse until then)`
+          : `head ${address} of thread ${head.behind.id} is ${count} step(s) past its recorded head ${head.behind.head} (the ref store is older than its objects): \`uwf cas recover\` moves it forward; gc refuses to run until then`;
     report.problems.push({ kind: "unrecorded-head", address, thread, steps, unrecorded: count, message });
   }
   // A lost thread that took steps is reported once, at its head, rather than at its start node too.

@@ -64,6 +64,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "thread-already-ended": EXIT_FAILED,
   "not-resumable": EXIT_FAILED,
   "thread-stranded": EXIT_FAILED,
+  "thread-record-behind": EXIT_FAILED,
   "branch-failed": EXIT_FAILED,
   "thread-exists": EXIT_FAILED,
   "schedule-exists": EXIT_FAILED,

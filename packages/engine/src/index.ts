@@ -43,6 +43,7 @@ export {
   ThreadFailedError,
   ThreadNotFoundError,
   ThreadNotResumableError,
+  ThreadRecordBehindError,
   ThreadStrandedError,
   ThreadSuspendedError,
   UnexpectedNodeKindError,
@@ -74,7 +75,7 @@ export {
 } from "./lease/cancel-thread.ts";
 export { type ClaimOrphanedThreadOptions, claimOrphanedThread } from "./lease/claim-orphaned-thread.ts";
 export { listRunningThreads, type RunningThread } from "./lease/list-running-threads.ts";
-export { STEP_LEASE_TTL_MS } from "./lease/step-lease-ttl.ts";
+export { leaseLifetimeMs, STEP_LEASE_TTL_MS } from "./lease/step-lease-ttl.ts";
 export {
   type HeldLease,
   type HoldLeaseOptions,

@@ -1,3 +1,5 @@
+import type { Address } from "@uwf/protocol";
+import { parseAddress } from "../encoding/parse-address.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
 import type { LeaseAgent } from "../refs/ref-store.ts";
 
@@ -11,4 +13,13 @@ export function checkLeaseAgent(agent: LeaseAgent | null): LeaseAgent | null {
     throw new InvalidRecordError("lease agent", ["start: expected a string or null"]);
   }
   return { group: agent.group, start: agent.start };
+}
+
+/** A head recorded in a lease (RefStore.recordLeaseHead): a well-formed address, upper case. */
+export function checkLeaseHead(head: Address): Address {
+  try {
+    return parseAddress(head);
+  } catch {
+    throw new InvalidRecordError("lease head", [`intendedHead: expected an address, got ${JSON.stringify(head)}`]);
+  }
 }

@@ -1,6 +1,6 @@
 import type { Lease, ThreadRecord } from "@uwf/protocol";
 import type { ClaimThreadOptions, RefStore } from "../refs/ref-store.ts";
-import { checkLeaseAgent } from "./check-lease-agent.ts";
+import { checkLeaseAgent, checkLeaseHead } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
 
 /**
@@ -13,7 +13,14 @@ export function createMemoryLeaseMethods(
   leases: Map<string, Lease>,
 ): Pick<
   RefStore,
-  "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "requestCancel" | "listLeases"
+  | "acquireLease"
+  | "claimThread"
+  | "renewLease"
+  | "recordLeaseAgent"
+  | "recordLeaseHead"
+  | "releaseLease"
+  | "requestCancel"
+  | "listLeases"
 > {
   return {
     async acquireLease(threadId, options) {
@@ -61,11 +68,22 @@ export function createMemoryLeaseMethods(
       holder.agentStart = checked?.start ?? null;
       return true;
     },
+    async recordLeaseHead(lease, head) {
+      const checked = checkLeaseHead(head);
+      const holder = leases.get(lease.threadId);
+      if (holder === undefined || holder.token !== lease.token) return false;
+      holder.intendedHead = checked;
+      return true;
+    },
     async releaseLease(lease) {
       const holder = leases.get(lease.threadId);
       if (holder === undefined || holder.token !== lease.token) return null;
-      leases.delete(lease.threadId);
-      return holder;
+      const released = { ...holder };
+      const intended = holder.intendedHead;
+      if (intended !== null && threads.has(lease.threadId) && threads.get(lease.threadId)?.head !== intended) {
+        leases.set(lease.threadId, unsettledLease(holder));
+      } else leases.delete(lease.threadId);
+      return released;
     },
     async requestCancel(threadId, now) {
       const holder = leases.get(threadId);
@@ -81,6 +99,20 @@ export function createMemoryLeaseMethods(
 }
 
 /** A new lease for this holder, as a fresh acquire or claim makes it: no agent yet, and the cancel request of the lease it replaces. */
+/** A released lease whose intended head is unsettled, as releaseLease leaves it: expired, held by no process. */
+function unsettledLease(holder: Lease): Lease {
+  return {
+    ...holder,
+    token: crypto.randomUUID(),
+    pid: 0,
+    processStart: null,
+    agentGroup: null,
+    agentStart: null,
+    expiresAt: holder.acquiredAt,
+    cancelRequestedAt: null,
+  };
+}
+
 function newLease(threadId: string, options: ClaimThreadOptions, replaced: Lease | undefined): Lease {
   return {
     threadId,
@@ -93,5 +125,6 @@ function newLease(threadId: string, options: ClaimThreadOptions, replaced: Lease
     acquiredAt: options.now.toISOString(),
     expiresAt: new Date(options.now.getTime() + options.ttlMs).toISOString(),
     cancelRequestedAt: replaced?.cancelRequestedAt ?? null,
+    intendedHead: replaced?.intendedHead ?? null,
   };
 }

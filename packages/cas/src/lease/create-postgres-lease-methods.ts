@@ -1,12 +1,12 @@
 import type { PostgresConnection, PostgresQuery } from "../postgres/postgres-connection.ts";
 import type { RefStore } from "../refs/ref-store.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
-import { checkLeaseAgent } from "./check-lease-agent.ts";
+import { checkLeaseAgent, checkLeaseHead } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
 import { type LeaseRow, leaseFromRow, type NewLeaseRow, newLeaseRow } from "./lease-rows.ts";
 
 const LEASE_COLUMNS =
-  "thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at, cancel_requested_at";
+  "thread_id, token, pid, host, process_start, agent_group, agent_start, acquired_at, expires_at, cancel_requested_at, intended_head";
 
 /** What one lease-taking transaction saw and did; null when another process inserted the row meanwhile (look again). */
 type Taken = { granted: true; replaced: LeaseRow | null } | { granted: false; holder: LeaseRow } | null;
@@ -26,7 +26,14 @@ export function createPostgresLeaseMethods(
   schema: string,
 ): Pick<
   RefStore,
-  "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "requestCancel" | "listLeases"
+  | "acquireLease"
+  | "claimThread"
+  | "renewLease"
+  | "recordLeaseAgent"
+  | "recordLeaseHead"
+  | "releaseLease"
+  | "requestCancel"
+  | "listLeases"
 > {
   const { query } = connection;
   const leases = `"${schema}".leases`;
@@ -40,7 +47,7 @@ export function createPostgresLeaseMethods(
     );
     if (before === undefined) {
       const inserted = await transaction(
-        `INSERT INTO ${leases} (${LEASE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7, NULL)
+        `INSERT INTO ${leases} (${LEASE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, NULL, NULL, $6, $7, NULL, NULL)
          ON CONFLICT (thread_id) DO NOTHING RETURNING 1`,
         values,
       );
@@ -48,13 +55,14 @@ export function createPostgresLeaseMethods(
     }
     const free = Number(before.expires_at) <= Number(row.acquired_at) || before.token === takeOver;
     if (!free) return { granted: false, holder: before };
-    // The cancel request of the lease replaced stays, for the new holder to honour.
+    // The cancel request of the lease replaced stays, for the new holder to honour; so does its intended head.
     await transaction(
       `UPDATE ${leases} SET token = $2, pid = $3, host = $4, process_start = $5, agent_group = NULL,
          agent_start = NULL, acquired_at = $6, expires_at = $7 WHERE thread_id = $1`,
       values,
     );
     row.cancel_requested_at = before.cancel_requested_at === null ? null : Number(before.cancel_requested_at);
+    row.intended_head = before.intended_head;
     return { granted: true, replaced: before };
   }
 
@@ -109,12 +117,38 @@ export function createPostgresLeaseMethods(
       );
       return recorded.length === 1;
     },
-    async releaseLease(lease) {
-      const [released] = await query<LeaseRow>(
-        `DELETE FROM ${leases} WHERE thread_id = $1 AND token = $2 RETURNING ${LEASE_COLUMNS}`,
-        [lease.threadId, lease.token],
+    async recordLeaseHead(lease, head) {
+      const checked = checkLeaseHead(head);
+      const recorded = await query(
+        `UPDATE ${leases} SET intended_head = $1 WHERE thread_id = $2 AND token = $3 RETURNING 1`,
+        [checked, lease.threadId, lease.token],
       );
-      return released === undefined ? null : leaseFromRow(released);
+      return recorded.length === 1;
+    },
+    async releaseLease(lease) {
+      // A dead holder's intended head that no step settled stays on the row, expired and held by no process.
+      const released = await connection.transaction(async (transaction) => {
+        const [held] = await transaction<LeaseRow & { head: string | null }>(
+          `SELECT ${LEASE_COLUMNS.split(", ")
+            .map((column) => `lease.${column}`)
+            .join(", ")}, thread.head AS head
+           FROM ${leases} AS lease LEFT JOIN ${threads} AS thread ON thread.id = lease.thread_id
+           WHERE lease.thread_id = $1 AND lease.token = $2 FOR UPDATE OF lease`,
+          [lease.threadId, lease.token],
+        );
+        if (held === undefined) return null;
+        const { head, ...row } = held;
+        if (row.intended_head !== null && head !== null && head !== row.intended_head) {
+          await transaction(
+            `UPDATE ${leases} SET token = $3, pid = 0, process_start = NULL, agent_group = NULL, agent_start = NULL,
+               expires_at = acquired_at, cancel_requested_at = NULL WHERE thread_id = $1 AND token = $2`,
+            [lease.threadId, lease.token, crypto.randomUUID()],
+          );
+        } else
+          await transaction(`DELETE FROM ${leases} WHERE thread_id = $1 AND token = $2`, [lease.threadId, lease.token]);
+        return row;
+      });
+      return released === null ? null : leaseFromRow(released);
     },
     async requestCancel(threadId, now) {
       const [holder] = await query<LeaseRow>(

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { InternalError } from "@uwf/protocol";
 import type { AcquireLeaseOptions, ClaimedThread, RefStore } from "../refs/ref-store.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
-import { checkLeaseAgent } from "./check-lease-agent.ts";
+import { checkLeaseAgent, checkLeaseHead } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
 import { type LeaseRow, leaseFromRow, type NewLeaseRow, newLeaseRow } from "./lease-rows.ts";
 
@@ -21,7 +21,14 @@ export function createSqliteLeaseMethods(
   database: Database,
 ): Pick<
   RefStore,
-  "acquireLease" | "claimThread" | "renewLease" | "recordLeaseAgent" | "releaseLease" | "requestCancel" | "listLeases"
+  | "acquireLease"
+  | "claimThread"
+  | "renewLease"
+  | "recordLeaseAgent"
+  | "recordLeaseHead"
+  | "releaseLease"
+  | "requestCancel"
+  | "listLeases"
 > {
   const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
   const upsertLease = database.query<
@@ -41,9 +48,28 @@ export function createSqliteLeaseMethods(
   const recordAgent = database.query<never, [number | null, string | null, string, string]>(
     "UPDATE leases SET agent_group = ?, agent_start = ? WHERE thread_id = ? AND token = ?",
   );
-  const releaseLease = database.query<LeaseRow, [string, string]>(
-    "DELETE FROM leases WHERE thread_id = ? AND token = ? RETURNING *",
+  const recordHead = database.query<never, [string, string, string]>(
+    "UPDATE leases SET intended_head = ? WHERE thread_id = ? AND token = ?",
   );
+  const selectHeld = database.query<LeaseRow & { head: string | null }, [string, string]>(
+    `SELECT leases.*, threads.head AS head FROM leases LEFT JOIN threads ON threads.id = leases.thread_id
+     WHERE leases.thread_id = ? AND leases.token = ?`,
+  );
+  const deleteLease = database.query<never, [string, string]>("DELETE FROM leases WHERE thread_id = ? AND token = ?");
+  const leaveUnsettled = database.query<never, [string, string, string]>(
+    `UPDATE leases SET token = ?1, pid = 0, process_start = NULL, agent_group = NULL, agent_start = NULL,
+       expires_at = acquired_at, cancel_requested_at = NULL WHERE thread_id = ?2 AND token = ?3`,
+  );
+  // A dead holder's intended head that no step settled stays on the row, expired and held by no process.
+  const release = database.transaction((threadId: string, token: string): LeaseRow | null => {
+    const held = selectHeld.get(threadId, token);
+    if (held === null) return null;
+    const { head, ...row } = held;
+    if (row.intended_head !== null && head !== null && head !== row.intended_head) {
+      leaveUnsettled.run(crypto.randomUUID(), threadId, token);
+    } else deleteLease.run(threadId, token);
+    return row;
+  });
   const requestCancel = database.query<LeaseRow, [number, string]>(
     `UPDATE leases SET cancel_requested_at = COALESCE(cancel_requested_at, ?1)
      WHERE thread_id = ?2 AND expires_at > ?1 RETURNING *`,
@@ -63,8 +89,9 @@ export function createSqliteLeaseMethods(
       takeOver,
     );
     if (changes === 1) {
-      // The row kept the request of the lease it replaced (the upsert leaves that column alone).
+      // The row kept the request and the intended head of the lease it replaced (the upsert leaves those alone).
       row.cancel_requested_at = before === null ? null : (before.cancel_requested_at as number | null);
+      row.intended_head = before === null ? null : before.intended_head;
       return { granted: true, replaced: before };
     }
     // Nothing changed only because a row is there, the one read above.
@@ -115,8 +142,12 @@ export function createSqliteLeaseMethods(
       const checked = checkLeaseAgent(agent);
       return recordAgent.run(checked?.group ?? null, checked?.start ?? null, lease.threadId, lease.token).changes === 1;
     },
+    async recordLeaseHead(lease, head) {
+      const checked = checkLeaseHead(head);
+      return recordHead.run(checked, lease.threadId, lease.token).changes === 1;
+    },
     async releaseLease(lease) {
-      const released = releaseLease.get(lease.threadId, lease.token);
+      const released = release.immediate(lease.threadId, lease.token);
       return released === null ? null : leaseFromRow(released);
     },
     async requestCancel(threadId, now) {

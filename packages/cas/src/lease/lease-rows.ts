@@ -1,4 +1,4 @@
-import type { Lease } from "@uwf/protocol";
+import type { Address, Lease } from "@uwf/protocol";
 import type { AcquireLeaseOptions } from "../refs/ref-store.ts";
 
 /** A lease as the SQL backends keep it: times in epoch milliseconds, compared in SQL. */
@@ -14,6 +14,7 @@ export interface LeaseRow {
   acquired_at: number | string;
   expires_at: number | string;
   cancel_requested_at: number | string | null;
+  intended_head: string | null;
 }
 
 /** A row this process builds, before any database gives it back: its times are numbers. */
@@ -33,6 +34,7 @@ export function newLeaseRow(threadId: string, options: AcquireLeaseOptions): New
     acquired_at: now,
     expires_at: now + options.ttlMs,
     cancel_requested_at: null,
+    intended_head: null,
   };
 }
 
@@ -49,5 +51,6 @@ export function leaseFromRow(row: LeaseRow): Lease {
     expiresAt: new Date(Number(row.expires_at)).toISOString(),
     cancelRequestedAt:
       row.cancel_requested_at === null ? null : new Date(Number(row.cancel_requested_at)).toISOString(),
+    intendedHead: row.intended_head as Address | null,
   };
 }

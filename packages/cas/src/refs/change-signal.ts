@@ -16,6 +16,7 @@ const WRITE_METHODS: ReadonlySet<string> = new Set([
   "claimThread",
   "renewLease",
   "recordLeaseAgent",
+  "recordLeaseHead",
   "releaseLease",
   "requestCancel",
 ] satisfies (keyof RefStore)[]);

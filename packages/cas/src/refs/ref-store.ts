@@ -324,8 +324,17 @@ export interface RefStore {
   /** Records the agent this holder runs now (null: none) in a lease it still owns; false when it was lost. */
   recordLeaseAgent(lease: Lease, agent: LeaseAgent | null): Promise<boolean>;
   /**
+   * Records, in a lease this holder still owns, the head its step is about to move the thread to
+   * (`intendedHead`), before the step node is written; false when the lease was lost. A holder that dies
+   * before moving the head leaves it there: the step's leftovers, not a lost head.
+   */
+  recordLeaseHead(lease: Lease, head: Address): Promise<boolean>;
+  /**
    * Releases a lease if this holder (token) still owns it: the lease as it stood when released, so the
-   * holder learns of a cancel request made since it last renewed; null when it no longer held it.
+   * holder learns of a cancel request made since it last renewed; null when it no longer held it. A lease
+   * whose `intendedHead` is set and is not its thread's head (a dead holder's step, inherited with the
+   * lease, that no later step settled) is not deleted but left expired, held by no process (pid 0), so
+   * `verify` and `gc` still know that head for a crashed step's; the thread's next lease takes it over.
    */
   releaseLease(lease: Lease): Promise<Lease | null>;
   /**

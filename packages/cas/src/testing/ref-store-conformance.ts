@@ -620,6 +620,43 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(named.acquired ? named.lease.cancelRequestedAt : "busy").toBe(at(1).toISOString());
     });
 
+    it("records the head a holder is about to move its thread to, and hands it on to whoever takes the lease over", async () => {
+      const { refs } = current();
+      await refs.createThread(sampleThreadRecord({ id: threadId, start: HEAD_A, head: HEAD_A }));
+      const held = await refs.acquireLease(threadId, request(0));
+      if (!held.acquired) throw new Error("expected the lease");
+      expect(held.lease.intendedHead).toBeNull();
+      expect(await refs.recordLeaseHead(held.lease, HEAD_B.toLowerCase() as typeof HEAD_B)).toBe(true);
+      expect((await refs.listLeases())[0]?.intendedHead).toBe(HEAD_B);
+      await expect(refs.recordLeaseHead(held.lease, "nope" as typeof HEAD_B)).rejects.toThrow(InvalidRecordError);
+      // Its holder died before moving the head: the next holder inherits the head it meant to write.
+      const taken = await refs.acquireLease(threadId, { ...request(1, 200), takeOver: held.lease.token });
+      if (!taken.acquired) throw new Error("expected the takeover");
+      expect(taken.lease.intendedHead).toBe(HEAD_B);
+      expect(taken.replaced?.intendedHead).toBe(HEAD_B);
+      expect(await refs.recordLeaseHead(held.lease, HEAD_C)).toBe(false);
+      // Released with that head unsettled (the thread is still at HEAD_A), the row stays: expired, held by no process.
+      expect(await refs.releaseLease(taken.lease)).toEqual(taken.lease);
+      const [left] = await refs.listLeases();
+      expect(left).toMatchObject({ threadId, pid: 0, intendedHead: HEAD_B, expiresAt: at(1).toISOString() });
+      expect(left?.token).not.toBe(taken.lease.token);
+      expect(await refs.releaseLease(taken.lease)).toBeNull();
+      // Anyone takes it, and a step that moves the head to what it recorded settles it: released, it goes.
+      const next = await refs.acquireLease(threadId, request(2, 300));
+      if (!next.acquired) throw new Error("expected the expired lease");
+      expect(next.lease.intendedHead).toBe(HEAD_B);
+      expect(await refs.recordLeaseHead(next.lease, HEAD_C)).toBe(true);
+      expect(await refs.updateThread(threadId, HEAD_A, { head: HEAD_C, stepCount: 1 })).toBe(true);
+      expect(await refs.releaseLease(next.lease)).toMatchObject({ intendedHead: HEAD_C });
+      expect(await refs.listLeases()).toEqual([]);
+      // A lease with no head recorded, or of a thread that has no record, goes when released.
+      const plain = await refs.acquireLease(sampleThreadId(2), request(3));
+      if (!plain.acquired) throw new Error("expected the lease");
+      await refs.recordLeaseHead(plain.lease, HEAD_B);
+      await refs.releaseLease(plain.lease);
+      expect(await refs.listLeases()).toEqual([]);
+    });
+
     it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {
       const { refs } = current();
       await expect(refs.acquireLease(threadId, { ...request(0), ttlMs: 0 })).rejects.toThrow(InvalidRecordError);

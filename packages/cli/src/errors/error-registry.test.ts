@@ -147,6 +147,7 @@ const LEASE: Lease = {
   acquiredAt: "2026-01-01T00:00:00.000Z",
   expiresAt: "2026-01-01T00:01:00.000Z",
   cancelRequestedAt: null,
+  intendedHead: null,
 };
 
 const RECORD: ThreadRecord = {
@@ -276,6 +277,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   ThreadNotFoundError: () => new engine.ThreadNotFoundError("T9"),
   ThreadNotResumableError: () => new engine.ThreadNotResumableError("T1", "active"),
   ThreadStrandedError: () => new engine.ThreadStrandedError("T1", "0000000000002", "draft", "no edge holds"),
+  ThreadRecordBehindError: () => new engine.ThreadRecordBehindError("T1", "0000000000002", 2, "0000000000003", 3),
   ThreadSuspendedError: () => new engine.ThreadSuspendedError(RECORD),
   UnexpectedNodeKindError: () => new engine.UnexpectedNodeKindError("0000000000002", "a workflow", "text"),
   UnroutableReplyError: () => new engine.UnroutableReplyError("reply.md", "draft", "no edge holds"),

@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -121,7 +122,7 @@ describe("a thread's step lease", () => {
       expect(busy.stderr).toMatch(
         new RegExp(
           `^uwf: thread ${thread} is busy: pid ${stepper.pid} on ${hostname()} has been stepping it since \\S+; ` +
-            "its lease expires at \\d{4}-\\d\\d-\\d\\dT\\S+Z \\(in (5\\d|60) s\\) unless that stepper renews it while it runs\\n$",
+            "its lease expires at \\d{4}-\\d\\d-\\d\\dT\\S+Z \\(in (\\d|1[0-5]) s\\) unless that stepper renews it while it runs\\n$",
         ),
       );
       const asJson = await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"]);
@@ -175,4 +176,50 @@ describe("a thread's step lease", () => {
       expect((await record(thread)).stepCount).toBe(1);
     },
   );
+});
+
+describe("a worker lost with its machine", () => {
+  it("holds its thread for the configured lease lifetime, renewed by heartbeat, and not a moment longer", async () => {
+    temp.writeConfig([...fixtureAgentsConfig(["sleepy", "plan-then-do"]), "leases:", "  lifetime: 5"].join("\n"));
+    const thread = await start();
+    const { stepper, shell } = await stepperWithSleepingAgent(thread);
+    try {
+      // Its heartbeat renews the 5 s lease every 1.25 s while the agent runs.
+      const first = (await leases())[0] as Lease;
+      await until(async () => (await leases())[0]?.expiresAt !== first.expiresAt, "the lease renewed");
+      stepper.kill("SIGKILL");
+      await stepper.exited;
+      const killedAt = Date.now();
+      // The machine it ran on is gone with it: its lease names another host, whose pids this host cannot check.
+      const database = new Database(refDatabasePath(temp.home));
+      database.run("UPDATE leases SET host = 'lost-machine.invalid' WHERE thread_id = ?", [thread]);
+      database.close();
+      const held = (await leases())[0] as Lease;
+      const expiresAt = Date.parse(held.expiresAt);
+      expect(expiresAt - killedAt).toBeLessThanOrEqual(5_000);
+
+      const busy = await temp.uwf(["step", thread, "--agent", "plan-then-do"]);
+      const busyEndedAt = Date.now();
+      expect(busy.exitCode).toBe(75);
+      expect(busy.stderr).toContain(`on lost-machine.invalid has been stepping it since`);
+      // Not before: the step above was refused while the lease was still alive.
+      expect(busyEndedAt).toBeLessThan(expiresAt);
+
+      // The lease's end is the event to wait for: past it, another stepper takes the thread over.
+      await Bun.sleep(Math.max(0, expiresAt - Date.now() + 20));
+      const next = await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"]);
+      expect(next.stderr).toBe("");
+      expect(next.exitCode).toBe(0);
+      expect(Date.now() - killedAt).toBeLessThan(5_000 + 10_000);
+      expect(stepResultSchema.parse(next.json()).steps.map((step) => step.role)).toEqual(["planner"]);
+      expect(await leases()).toEqual([]);
+      const verified = await temp.uwf(["cas", "verify"]);
+      expect(verified.exitCode).toBe(0);
+    } finally {
+      // Another host's agent is beyond this host's reach: uwf leaves it alone, so the test stops it.
+      try {
+        process.kill(-shell, "SIGKILL");
+      } catch {}
+    }
+  }, 60_000);
 });

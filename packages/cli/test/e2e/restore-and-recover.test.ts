@@ -269,7 +269,9 @@ async function restoreThenGc(store: StoreUnderTest): Promise<void> {
 
   const verified = await uwf.uwf(["cas", "verify"]);
   expect(verified.exitCode).toBe(0);
-  expect(verified.stdout).toContain("1 step(s) their threads went on without or deleted, which gc deletes");
+  expect(verified.stdout).toContain(
+    "1 step(s) their threads went on without, deleted, or left by a crashed step, which gc deletes",
+  );
   // gc takes the abandoned step (its output, body and run are the original step's, which it keeps).
   const gc = await uwf.uwf(["cas", "gc", "--grace", "0", "--json"]);
   expect(gc.exitCode).toBe(0);

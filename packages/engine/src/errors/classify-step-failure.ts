@@ -59,7 +59,17 @@ const MACHINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  */
 const CONFIG_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["no-agent", "unknown-agent", "agent-unavailable"]);
 
-/** Whether a failed step's error code (after describeFailure) is the step's own, which sets its thread `failed`. */
+/**
+ * Whether a failed step's error code (after describeFailure) is the step's own, which sets its thread
+ * `failed`. A thread whose record is behind its own later steps (`thread-record-behind`) is left as it is
+ * from the command line, which names `uwf cas recover`; a worker, which would claim it again and again,
+ * retries it and then sets it `failed` with that error (recover drops the failure as it moves it forward).
+ */
 export function failsThread(error: unknown, code: ErrorCode): boolean {
-  return classifyStepFailure(error) === "retry" && !MACHINE_CODES.has(code) && !CONFIG_CODES.has(code);
+  return (
+    classifyStepFailure(error) === "retry" &&
+    !MACHINE_CODES.has(code) &&
+    !CONFIG_CODES.has(code) &&
+    code !== "thread-record-behind"
+  );
 }

@@ -29,6 +29,7 @@ export { ThreadEndedError } from "./thread-ended-error.ts";
 export { ThreadFailedError } from "./thread-failed-error.ts";
 export { ThreadNotFoundError } from "./thread-not-found-error.ts";
 export { ThreadNotResumableError } from "./thread-not-resumable-error.ts";
+export { ThreadRecordBehindError } from "./thread-record-behind-error.ts";
 export { ThreadStrandedError } from "./thread-stranded-error.ts";
 export { ThreadSuspendedError } from "./thread-suspended-error.ts";
 export { UnexpectedNodeKindError } from "./unexpected-node-kind-error.ts";

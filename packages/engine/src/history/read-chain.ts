@@ -22,6 +22,12 @@ export interface ThreadChain {
   nodes: readonly (ThreadStepNode | undefined)[];
   /** Whether the steps came from the thread's chain index (which may then be extended) or from a walk. */
   indexed: boolean;
+  /**
+   * Given the thread: the steps its chain index holds past this head, when the index goes on from it.
+   * The index is kept after the head moves, so it never leads a record that was not set back: steps here
+   * mean the record was restored to an older head (ThreadRecordBehindError). Empty otherwise.
+   */
+  indexedPastHead?: readonly ChainStep[];
 }
 
 export interface ReadChainOptions {
@@ -56,7 +62,11 @@ export async function readChain(
   const headKind = nodeKind(headNode);
   if (headKind === "thread-start/1") {
     const start = storedNodeAs<ThreadStartNode>(headKind, head, headNode);
-    return { startAddress: head, start, steps: [], nodes: [], indexed: false };
+    const chain = { startAddress: head, start, steps: [], nodes: [], indexed: false };
+    if (options.thread === undefined || options.thread.stepCount !== 0) return chain;
+    const index = await store.refs.recallChainIndex(options.thread.id);
+    if (index === null || index.start !== head || index.steps.length === 0) return chain;
+    return { ...chain, indexedPastHead: index.steps };
   }
   if (headKind !== "thread-step/1") throw new NotAThreadNodeError(head, headKind);
   const headStep: StepAt = { address: head, node: headNode as ThreadStepNode };
@@ -66,8 +76,23 @@ export async function readChain(
     if (index !== null && index.steps.length === thread.stepCount && indexEndsAt(index, headStep)) {
       return chainOfIndex(store, index, headStep);
     }
+    if (index !== null && index.steps.length > thread.stepCount && indexPassesThrough(index, headStep, thread)) {
+      return { ...(await walkChain(store, headStep)), indexedPastHead: index.steps.slice(thread.stepCount) };
+    }
   }
   return walkChain(store, headStep);
+}
+
+/** Whether the index's chain holds this head at the record's step count, with the head's role, start and prev, and goes on. */
+function indexPassesThrough(index: ChainIndex, head: StepAt, thread: Pick<ThreadRecord, "stepCount">): boolean {
+  const at = index.steps[thread.stepCount - 1];
+  const beforeAt = index.steps[thread.stepCount - 2]?.address ?? index.start;
+  return (
+    at?.address === head.address &&
+    at.role === head.node.role &&
+    index.start === head.node.start &&
+    beforeAt === previousOf(head.node)
+  );
 }
 
 /** Whether the index's chain is the one ending at this head: its last step is the head, with the head's role, start and prev. */

@@ -11,9 +11,10 @@ import { CHECK_LEASES_SIGNAL, withThreadLease } from "./with-thread-lease.ts";
 
 /**
  * How long `uwf cancel` waits, by default, for the holder of a thread's lease to honour its request: a
- * holder renews its lease every quarter of STEP_LEASE_TTL_MS (15 s), sees the request then, stops its
+ * holder renews its lease every quarter of its lifetime (STEP_LEASE_TTL_MS, 15 s, by default), sees the request then, stops its
  * agent and lets the thread go; a holder that died on another host holds it until the lease expires
- * (60 s), when the cancel takes the lease itself. So: one lease lifetime and one renewal period.
+ * (STEP_LEASE_TTL_MS unless config says otherwise), when the cancel takes the lease itself. So: one lease
+ * lifetime and one renewal period.
  */
 export const CANCEL_WAIT_MS = STEP_LEASE_TTL_MS + STEP_LEASE_TTL_MS / 4;
 

@@ -1,5 +1,5 @@
 import { isProcessAlive, type RefStore, readProcessStart } from "@uwf/cas";
-import { isUwfError, type Lease, messageOf, UwfError } from "@uwf/protocol";
+import { type Address, isUwfError, type Lease, messageOf, UwfError } from "@uwf/protocol";
 import { InterruptedError } from "../errors/interrupted-error.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import { ThreadAlreadyEndedError } from "../errors/thread-already-ended-error.ts";
@@ -45,6 +45,12 @@ export interface HeldLease {
   signal: AbortSignal;
   /** Records the process group of an agent just started (its pid), so that a stepper taking over from a dead one stops it. */
   recordAgent(pid: number): void;
+  /**
+   * Records in the lease the head the step is about to move the thread to, before its step node is
+   * written (RefStore.recordLeaseHead): if this process dies before moving the head, that node is known
+   * for a crashed step's leftovers, not a lost head. Throws LeaseLostError when the lease was lost.
+   */
+  recordHead(head: Address): Promise<void>;
   /** Throws LeaseLostError once the lease is lost: call it right before moving the head. */
   assertHeld(): void;
   /**
@@ -218,6 +224,13 @@ export function holdLease(options: HoldLeaseOptions): LeaseHold {
     signal: AbortSignal.any(options.signal === undefined ? ownSignals : [options.signal, ...ownSignals]),
     recordAgent(pid) {
       checked("recording its agent", () => refs.recordLeaseAgent(lease, { group: pid, start: readProcessStart(pid) }));
+    },
+    async recordHead(head) {
+      if (lost !== null) throw new LeaseLostError(threadId, lost.problem, lost);
+      if (!(await refs.recordLeaseHead(lease, head))) {
+        lose({ problem: "another process took it over", takenOver: true });
+        throw new LeaseLostError(threadId, "another process took it over", { takenOver: true });
+      }
     },
     assertHeld() {
       if (lost !== null) throw new LeaseLostError(threadId, lost.problem, lost);

@@ -30,8 +30,13 @@ export interface UnrecordedHead {
 export interface AbandonedHead {
   address: Address;
   thread: string;
-  /** `superseded`: its thread's record went on without it (a step killed after writing, or one that lost the head's compare-and-swap); `deleted`: its thread was deleted. */
-  reason: "superseded" | "deleted";
+  /**
+   * `crashed`: the step that wrote it died before moving its thread's head there, as its lease records
+   * (Lease.intendedHead), and the record is still where that step started; `superseded`: its thread's
+   * record went on without it (a step killed after writing, or one that lost the head's compare-and-swap);
+   * `deleted`: its thread was deleted.
+   */
+  reason: "crashed" | "superseded" | "deleted";
 }
 
 export interface UnrecordedHeads {
@@ -71,6 +76,12 @@ export async function findUnrecordedHeads(
   const firstCutoff = await findLeaseCutoff(store.refs, leaseOptions);
   const scan = options.scan ?? (await scanThreadNodes(store));
   const records = (await store.refs.listThreads({})).threads;
+  // Read after the scan: a step records the head it means to write before writing it, so every such node
+  // the scan found is named here unless a later step of its thread has since recorded its own.
+  const intended = new Map<string, Address>();
+  for (const lease of await store.refs.listLeases()) {
+    if (lease.intendedHead !== null) intended.set(lease.threadId, lease.intendedHead);
+  }
   const deleted = await store.refs.listDeletedThreads();
   const deletedIds = new Set(deleted.map((entry) => entry.id));
   const deletedHeads = new Set(deleted.map((entry) => entry.head));
@@ -116,13 +127,17 @@ export async function findUnrecordedHeads(
       continue;
     }
     const record = recordOf.get(thread);
-    // A recorded thread's head moves only forward along its own chain: a tip past it is where it got to.
+    // A recorded thread's head moves only forward along its own chain: a tip past it is where it got to,
+    // even when a fork holds it (the thread's record alone was restored to an older head).
     const ahead =
       record === undefined
         ? newestFirst
-        : newestFirst.filter((address) => !held.has(address) && chainOf(scan, address).includes(record.head));
+        : newestFirst.filter((address) => address !== record.head && chainOf(scan, address).includes(record.head));
     const head = ahead[0];
-    if (head !== undefined && !deletedHeads.has(head) && (record === undefined || head !== record.head)) {
+    if (head !== undefined && record !== undefined && isCrashedStep(scan, head, record, intended.get(thread))) {
+      // One step past its record, the step its lease says was about to move the head there: it died first.
+      abandoned.push({ address: head, thread, reason: "crashed" });
+    } else if (head !== undefined && !deletedHeads.has(head) && (record === undefined || head !== record.head)) {
       found.push(headOf(head, thread, record ?? null));
       claimed.add(thread);
     }
@@ -164,7 +179,7 @@ export async function findUnrecordedHeads(
   // In address order, so what verify and recover report does not depend on the order of a scan.
   found.sort((left, right) => (left.address < right.address ? -1 : left.address > right.address ? 1 : 0));
   for (const head of found) {
-    if (heldNow.has(head.address)) continue;
+    if (head.behind === null ? heldNow.has(head.address) : await movedOn(store, head.behind)) continue;
     const writtenAt = await store.objects.writtenAt(head.address);
     if (writtenAt === null) continue; // deleted since the scan
     (writtenAt >= cutoff ? inFlight : heads).push(head);
@@ -180,6 +195,24 @@ export async function findUnrecordedHeads(
       if (scan.steps.has(node) && !held.has(node)) unrecordedSteps.add(node);
   }
   return { scan, records, heads, inFlight, abandoned: settled, unrecordedSteps: unrecordedSteps.size };
+}
+
+/**
+ * Whether `head`, a step of the record's thread past its recorded head, is the node of a step that died
+ * between writing it and moving the head: its thread's lease names it as the head that step meant to write,
+ * and it continues the record's head directly. A ref store restored from an older copy leaves steps past
+ * its records that no lease names (the one exception, a copy taken in that very window, is documented).
+ */
+function isCrashedStep(scan: ThreadNodeScan, head: Address, record: ThreadRecord, intended: Address | undefined) {
+  if (intended !== head) return false;
+  const step = scan.steps.get(head);
+  return step !== undefined && (step.prev ?? step.start) === record.head;
+}
+
+/** Whether a behind thread's record moved since it was read (a step committed meanwhile): it stands. */
+async function movedOn(store: Pick<Store, "refs">, behind: ThreadRecord): Promise<boolean> {
+  const now = await store.refs.getThread(behind.id);
+  return now === null || now.head !== behind.head;
 }
 
 /** Every node the chains of these roots hold. */

@@ -12,6 +12,7 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { branchOutcome } from "../branches/branch-steps.ts";
+import { crashPoint } from "../branches/crash-point.ts";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
@@ -94,7 +95,10 @@ export async function commitStep(
   if (planned.answer !== null)
     stepNode.answer = batch.add({ type: "answer/1", fields: planned.answer } satisfies AnswerNode);
   const stepAddress = batch.add(stepNode);
+  // Known before the node exists: a crash from here until the head moves leaves a crashed step's node.
+  await lease.recordHead(stepAddress);
   await batch.write(store.objects);
+  crashPoint("after-step-nodes");
 
   const newStep: HistoryStep = {
     number,

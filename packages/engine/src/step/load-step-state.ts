@@ -3,6 +3,7 @@ import type { ThreadRecord, WorkflowNode } from "@uwf/protocol";
 import { type CompiledWorkflow, compileWorkflow } from "@uwf/workflow";
 import { readSuspension, suspensionAnswerSchema } from "../answers/read-suspension.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
+import { ThreadRecordBehindError } from "../errors/thread-record-behind-error.ts";
 import { ThreadSuspendedError } from "../errors/thread-suspended-error.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
@@ -35,6 +36,17 @@ export async function loadStepState(
   if (record === null) throw new ThreadNotFoundError(threadId);
   const mode = await checkSteppableSaying(store, record, options.resume);
   const chain = await readChain(store, record.head, { thread: record });
+  const past = chain.indexedPastHead ?? [];
+  const newest = past.at(-1);
+  if (newest !== undefined) {
+    throw new ThreadRecordBehindError(
+      record.id,
+      record.head,
+      record.stepCount,
+      newest.address,
+      record.stepCount + past.length,
+    );
+  }
   const workflow = storedNodeAs<WorkflowNode>(
     "workflow/1",
     record.workflowAddress,

@@ -22,7 +22,7 @@ import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { failsThread } from "../errors/classify-step-failure.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
-import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
+import { leaseLifetimeMs } from "../lease/step-lease-ttl.ts";
 import { type HeldLease, withThreadLease } from "../lease/with-thread-lease.ts";
 import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { checkBudget } from "./check-budget.ts";
@@ -206,7 +206,7 @@ async function stepOnce(options: StepThreadOptions, seen: SeenRecord): Promise<S
     {
       refs: options.store.refs,
       threadId: options.threadId,
-      ttlMs: STEP_LEASE_TTL_MS,
+      ttlMs: leaseLifetimeMs(options.config),
       host: options.host,
       now: options.now,
       signal: options.signal,

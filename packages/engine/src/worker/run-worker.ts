@@ -2,7 +2,7 @@ import { type ClaimedThread, readProcessStart, type Store } from "@uwf/cas";
 import { type CliEvent, type Config, messageOf, type WorkerResult } from "@uwf/protocol";
 import { settleParent } from "../branches/settle-parent.ts";
 import { claimOrphanedThread } from "../lease/claim-orphaned-thread.ts";
-import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
+import { leaseLifetimeMs } from "../lease/step-lease-ttl.ts";
 import { fireDueSchedules } from "../schedules/fire-due-schedules.ts";
 import { expireDueSuspensions } from "../suspensions/expire-due-suspensions.ts";
 import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
@@ -70,7 +70,7 @@ export interface RunWorkerOptions {
  */
 export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult> {
   const { store, name: worker, concurrency } = options;
-  const ttlMs = options.ttlMs ?? STEP_LEASE_TTL_MS;
+  const ttlMs = options.ttlMs ?? leaseLifetimeMs(options.config);
   const pollMs = options.pollMs ?? WORKER_POLL_MS;
   const counts = { steps: 0, claimed: 0, failed: 0, reserved: 0 };
   // The worker also stops itself when the store fails to claim.

@@ -51,6 +51,19 @@ export const workerConfigSchema = z
   .strict();
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
+/** The step leases every command takes on a thread (`docs/store.md`). */
+export const leasesConfigSchema = z
+  .object({
+    /**
+     * Seconds a lease lives without renewal (its holder renews it every quarter of this): how long a
+     * stepper or worker that died on another host holds its threads. On one host a dead holder is taken
+     * over at once. At least 2, so the one-second renewal always comes before the end.
+     */
+    lifetime: z.number().int().min(2).optional(),
+  })
+  .strict();
+export type LeasesConfig = z.infer<typeof leasesConfigSchema>;
+
 /** `config.yaml` in the uwf home. Every key is optional; an empty file is a valid config. */
 export const configSchema = z
   .object({
@@ -74,6 +87,8 @@ export const configSchema = z
     store: z.string().min(1).optional(),
     /** `uwf worker`'s retries, backoff and polling (defaults in the engine's retry policy). */
     worker: workerConfigSchema.optional(),
+    /** Step leases: their lifetime (default the engine's STEP_LEASE_TTL_MS, 15 s). */
+    leases: leasesConfigSchema.optional(),
   })
   .strict();
 export type Config = z.infer<typeof configSchema>;

@@ -13,8 +13,8 @@ describe("the config defaults and revision", () => {
     const shape =
       JSON.stringify(z.toJSONSchema(configSchema, { io: "input" })) + JSON.stringify(z.toJSONSchema(configSchema));
     expect({ revision: CONFIG_SCHEMA_REVISION, hash: Bun.hash.xxHash64(shape).toString(16) }).toEqual({
-      revision: 7,
-      hash: "e457513ddce4b640",
+      revision: 8,
+      hash: "a78eb92a691b46c3",
     });
   });
 });

@@ -89,6 +89,8 @@ export interface ErrorDataByCode {
   "branch-failed": { thread: string; branch: string | null; branchThread: string | null; status: ThreadStatus | null };
   /** A thread whose last reply leads nowhere, so it cannot take another step. */
   "thread-stranded": { thread: string; head: string; role: string; problem: string };
+  /** Stepping a thread whose record is behind its own later steps (restored from an older copy): `uwf cas recover` first. */
+  "thread-record-behind": { thread: string; head: string; steps: number; newerHead: string; newerSteps: number };
   /** A new thread with an id that is taken. */
   "thread-exists": { id: string };
   /**

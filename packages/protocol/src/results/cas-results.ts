@@ -54,12 +54,18 @@ export const verifyReportSchema = z.object({
   /** Temporary files of interrupted writes, and objects set aside by an interrupted gc: resolved by gc. */
   leftovers: z.array(z.object({ name: z.string(), kind: z.enum(["temporary", "set-aside"]), writtenAt: z.number() })),
   /**
-   * Step nodes no step continues and no record holds that are not problems: made by a thread whose record
-   * went on without them (a step killed after writing its nodes, or one that lost its head's
-   * compare-and-swap), or by a thread `uwf delete` removed. gc deletes them once older than its grace.
+   * Step nodes no step continues and no record holds that are not problems: written by a step that died
+   * before moving its thread's head to them, as its lease recorded (`crashed`), made by a thread whose
+   * record went on without them (`superseded`: a step killed after writing its nodes, or one that lost its
+   * head's compare-and-swap), or by a thread `uwf delete` removed (`deleted`). gc deletes them once older
+   * than its grace.
    */
   abandoned: z.array(
-    z.object({ address: addressSchema, thread: z.string(), reason: z.enum(["superseded", "deleted"]) }),
+    z.object({
+      address: addressSchema,
+      thread: z.string(),
+      reason: z.enum(["crashed", "superseded", "deleted"]),
+    }),
   ),
 });
 export type VerifyReport = z.infer<typeof verifyReportSchema>;

@@ -173,6 +173,13 @@ export const leaseSchema = z
      * null when nobody has. A lease taken over keeps the request, so the new holder honours it.
      */
     cancelRequestedAt: z.iso.datetime().nullable(),
+    /**
+     * The head a step under this lease is about to move its thread to, recorded before its step node is
+     * written (RefStore.recordLeaseHead): when the holder dies between writing that node and moving the
+     * head, `verify`, `gc` and `recover` tell its leftovers from a ref store restored from an older copy.
+     * A lease taken over keeps it until the new holder records its own; null when none was recorded.
+     */
+    intendedHead: addressSchema.nullable(),
   })
   .strict();
 export type Lease = z.infer<typeof leaseSchema>;

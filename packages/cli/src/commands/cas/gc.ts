@@ -34,7 +34,9 @@ export async function casGcCommand(options: CasGcOptions, context: CommandContex
   const force = options.force === true;
   if (!force) {
     const { heads, unrecordedSteps } = await findUnrecordedHeads(store, { now: context.now(), host: context.host });
-    const stepHeads = heads.filter((head) => head.steps > 0);
+    // A head every step of which another record holds (a thread's record set back while a fork holds its
+    // later steps) loses nothing to gc: verify reports it, and the thread's steps refuse until recover.
+    const stepHeads = heads.filter((head) => head.steps > 0 && head.unrecorded > 0);
     if (stepHeads.length > 0) throw GcRefusedError.unrecordedHeads(stepHeads.length, unrecordedSteps);
   }
   const report: GcReport = {

@@ -23,7 +23,9 @@ export async function casVerifyCommand(context: CommandContext) {
     const message =
       head.behind === null
         ? `head of ${whose} that no thread record holds (${steps} step(s), ${count} held by no record): \`uwf cas recover\` records it again; gc refuses to run until then`
-        : `head ${address} of thread ${head.behind.id} is ${count} step(s) past its recorded head ${head.behind.head} (the ref store is older than its objects): \`uwf cas recover\` moves it forward; gc refuses to run until then`;
+        : count === 0
+          ? `head ${address} of thread ${head.behind.id} is ${steps - head.behind.stepCount} step(s) past its recorded head ${head.behind.head}, steps another thread (a fork) holds: its record was restored from an older copy, and its next step would write a second step ${head.behind.stepCount + 1}; \`uwf cas recover\` moves it forward (its steps refuse until then)`
+          : `head ${address} of thread ${head.behind.id} is ${count} step(s) past its recorded head ${head.behind.head} (the ref store is older than its objects): \`uwf cas recover\` moves it forward; gc refuses to run until then`;
     report.problems.push({ kind: "unrecorded-head", address, thread, steps, unrecorded: count, message });
   }
   // A lost thread that took steps is reported once, at its head, rather than at its start node too.
@@ -46,10 +48,16 @@ export async function casVerifyCommand(context: CommandContext) {
             ? `leftover object set aside by an interrupted gc: ${leftover.name} (still read; \`uwf cas gc\` puts it back)`
             : `leftover temporary file ${leftover.name} (removed by \`uwf cas gc\`)`,
         ),
+        ...value.abandoned
+          .filter((entry) => entry.reason === "crashed")
+          .map(
+            (entry) =>
+              `settled: step ${entry.address} of thread ${entry.thread} was written by a step that died before moving the head to it (its lease says so); the thread stays at its recorded head, and gc deletes the node once older than its grace`,
+          ),
         ...(value.abandoned.length === 0
           ? []
           : [
-              `${value.abandoned.length} step(s) their threads went on without or deleted, which gc deletes once older than its grace`,
+              `${value.abandoned.length} step(s) their threads went on without, deleted, or left by a crashed step, which gc deletes once older than its grace`,
             ]),
         ...(value.problems.some((problem) => problem.kind === "unrecorded-head" || problem.kind === "unrecorded-thread")
           ? [`recover cannot rebuild what only the lost records held: ${NOT_REBUILT.join("; ")}`]

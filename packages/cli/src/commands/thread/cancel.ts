@@ -1,4 +1,4 @@
-import { cancelWithBranches, resolveThread } from "@uwf/engine";
+import { cancelWithBranches, leaseLifetimeMs, resolveThread } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { toShownThread } from "./to-shown-thread.ts";
@@ -20,6 +20,8 @@ export interface CancelCommandOptions {
 export async function cancelCommand(options: CancelCommandOptions, context: CommandContext) {
   const store = await context.openStore();
   const found = await resolveThread(store.refs, options.thread);
+  // By default, one lease lifetime and one renewal: a holder on another host sees the request when it next renews.
+  const lifetime = leaseLifetimeMs(await context.loadConfig());
   const { record, changed, holder, pending, branches } = await cancelWithBranches({
     store,
     home: context.home,
@@ -27,7 +29,7 @@ export async function cancelCommand(options: CancelCommandOptions, context: Comm
     host: context.host,
     now: context.now,
     signal: context.signal,
-    ...(waitMs(options) === undefined ? {} : { waitMs: waitMs(options) }),
+    waitMs: waitMs(options) ?? lifetime + lifetime / 4,
   });
   const stepper = holder === null ? "" : ` (pid ${holder.pid} on ${holder.host} was stepping it)`;
   return {

@@ -140,13 +140,18 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   }
 
   async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+    // The Host is checked before the URL is built from it: one holding `@` or `#` makes no URL at all.
     const host = request.headers.get("host");
     if (!hostAllowed(host)) {
-      return errorResponse("forbidden-host", `this server does not answer for host ${host ?? "(none)"}`, {
-        host,
-      });
+      return errorResponse(
+        "forbidden-host",
+        `this server does not answer for host ${JSON.stringify(host ?? "(none)")}`,
+        {
+          host,
+        },
+      );
     }
+    const url = new URL(request.url);
     const fetchSite = request.headers.get("sec-fetch-site");
     const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
     if (fetchSite === "cross-site" && (isApi || request.method !== "GET")) {

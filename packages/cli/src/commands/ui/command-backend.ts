@@ -22,6 +22,8 @@ export function createCommandBackend(
       const entry = findCommand(commands, command);
       const requestContext: CommandContext = {
         ...createMachineContext(context, signal),
+        // A request names workflows by what the store holds, never by a path (it could read any file).
+        storedWorkflowsOnly: true,
         openStore: async () => store,
         close: async () => {},
         loadConfig: () => context.loadConfig(),

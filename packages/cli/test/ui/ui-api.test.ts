@@ -154,7 +154,7 @@ describe("the read endpoints", () => {
     expect(diff).toBeDefined();
     expect(await get("/api/workflows")).toBeDefined();
     expect(
-      workflowShowResultSchema.parse(await get(`/api/workflows/${encodeURIComponent(LINEAR)}`)).workflow,
+      workflowShowResultSchema.parse(await get(`/api/workflows/${thread}`)).workflow,
     ).toMatchObject({ name: "linear" });
     expect(await get("/api/evals")).toMatchObject({ reports: [] });
     expect(await get("/api/session")).toEqual({ readOnly: false, version: "test", authorized: false });

@@ -6,6 +6,7 @@ import {
   safeReadBoundedFile,
 } from "@uwf/workflow";
 import { InputFileError } from "./errors/input-file-error.ts";
+import { UsageError } from "./errors/usage-error.ts";
 
 export interface ReadInputFileOptions {
   cwd: string;
@@ -15,9 +16,9 @@ export interface ReadInputFileOptions {
 
 /**
  * The text of a file named on the command line; `-` reads stdin to its end. A missing file, a
- * folder, a device, or a file or stream over MAX_INPUT_FILE_BYTES is an InputFileError naming it
- * (a pipe, as `<(…)` gives, is read, within the limit); any other failure (permissions, I/O)
- * reaches the error boundary as it is.
+ * folder or a device is an InputFileError naming it (a pipe, as `<(…)` gives, is read); a file or
+ * stream over MAX_INPUT_FILE_BYTES a UsageError, as an `--inputs` file over it is; any other failure
+ * (permissions, I/O) reaches the error boundary as it is.
  */
 export async function readInputFile(file: string, options: ReadInputFileOptions): Promise<string> {
   const path = file === "-" ? "-" : resolve(options.cwd, file);
@@ -25,6 +26,8 @@ export async function readInputFile(file: string, options: ReadInputFileOptions)
     file === "-" ? await readStdin() : safeReadBoundedFile(path, { maxBytes: MAX_INPUT_FILE_BYTES, allowPipe: true });
   if (read.success) return read.value;
   if (read.reason === "unreadable") throw read.cause;
+  // Too much of it is a usage error, as for `--inputs`: the same limit, the same exit code (2).
+  if (read.reason === "too-large") throw new UsageError(`${options.label}: ${read.problem}`, { file: path });
   throw new InputFileError(options.label, path, read.problem);
 }
 

@@ -103,6 +103,7 @@ describe("the @uwf/engine entry", () => {
       "requeueFailedThread",
       "resolveNodeOrThread",
       "resolveRetryPolicy",
+      "resolveStoredWorkflow",
       "resolveThread",
       "resolveWorkflow",
       "resumeThread",

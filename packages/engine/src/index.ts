@@ -184,6 +184,7 @@ export {
   type WorkClaimedThreadOptions,
   workClaimedThread,
 } from "./worker/work-claimed-thread.ts";
+export { type ResolveStoredWorkflowOptions, resolveStoredWorkflow } from "./workflows/resolve-stored-workflow.ts";
 export {
   type RegisterWorkflowFileOptions,
   type ResolvedWorkflow,

@@ -10,7 +10,7 @@ export class UnknownAgentError extends UwfError<"unknown-agent"> {
       knownAliases.length === 0
         ? "no agents are configured yet (uwf config set agents.NAME.command PROGRAM); scripted:FILE replays a scenario"
         : `known agents: ${knownAliases.join(", ")}, or scripted:FILE`;
-    super(`unknown agent "${alias}" (from ${source}); ${known}`, {
+    super(`unknown agent ${JSON.stringify(alias)} (from ${source}); ${known}`, {
       data: { alias, source, knownAliases: [...knownAliases] },
     });
   }

@@ -17,10 +17,10 @@ export class InvalidAddressError extends UwfError<"invalid-address"> {
     const shown = input.length > 40 ? `${input.slice(0, 40)}…` : input;
     const message =
       options.prefix !== true
-        ? `"${shown}" is not a node address (13 characters of 0-9 A-Z without I, L, O, U)`
+        ? `${JSON.stringify(shown)} is not a node address (13 characters of 0-9 A-Z without I, L, O, U)`
         : TOO_SHORT.test(input)
-          ? `"${shown}" is too short to name a node: give at least 4 characters of its address`
-          : `"${shown}" is not a node address or the start of one (4 to 13 characters of 0-9 A-Z without I, L, O, U, the first 0-F)`;
+          ? `${JSON.stringify(shown)} is too short to name a node: give at least 4 characters of its address`
+          : `${JSON.stringify(shown)} is not a node address or the start of one (4 to 13 characters of 0-9 A-Z without I, L, O, U, the first 0-F)`;
     super(message, { data: { input: shown } });
   }
 }

@@ -8,6 +8,7 @@ import {
   parsePositiveInteger,
   parsePositiveNumber,
   parseRate,
+  parseTimeoutSeconds,
 } from "./option-value-parsers.ts";
 import type { UiCommandOptions } from "./ui/ui.ts";
 
@@ -47,7 +48,7 @@ const AGENT_OPTION = {
 const TIMEOUT_OPTION = {
   flags: "--timeout <seconds>",
   description: "agent timeout, over a role's timeout: and the agent's own",
-  parse: parsePositiveNumber,
+  parse: parseTimeoutSeconds,
 } as const;
 const PROMPT_OPTION = { flags: "-p, --prompt <text>", description: "the task (- reads stdin)" } as const;
 const PROMPT_FILE_OPTION = {
@@ -372,7 +373,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       timeout: {
         flags: "--timeout <seconds>",
         description: "give up after this long (exit 75)",
-        parse: parsePositiveNumber,
+        parse: parseTimeoutSeconds,
       },
     },
     examples: ['uwf wait "$T"', "uwf wait 01J9 01JA --timeout 600 --json"],
@@ -391,7 +392,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       timeout: {
         flags: "--timeout <seconds>",
         description: "wait this long for a running step to stop (default 75; then exit 75)",
-        parse: parsePositiveNumber,
+        parse: parseTimeoutSeconds,
       },
     },
     examples: ["uwf cancel 01J9", "uwf cancel 01J9 --no-wait"],

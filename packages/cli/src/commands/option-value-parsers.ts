@@ -41,6 +41,15 @@ export function parsePositiveNumber(value: string): number {
   return number;
 }
 
+/** `--timeout 1.5`: seconds, at least 0.001 (a millisecond, the finest a timer keeps); more decimals are not rounded away. */
+export function parseTimeoutSeconds(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0.001) {
+    throw new InvalidArgumentError("expected a number of seconds of at least 0.001 (1 ms)");
+  }
+  return number;
+}
+
 /** A repeatable option's values, in the order given. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

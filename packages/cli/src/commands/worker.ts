@@ -70,6 +70,12 @@ export async function workerCommand(
   const result = await runWorker({
     store,
     config,
+    // Read again for each thread it claims: `uwf config set defaultAgent …` reaches the next thread.
+    loadConfig: () =>
+      loadConfigForAgents({
+        ...context,
+        loadConfig: async () => (await import("../home/load-home-config.ts")).loadConfig(context.home),
+      }),
     home: context.home,
     host: context.host,
     name: `${context.host}:${process.pid}`,

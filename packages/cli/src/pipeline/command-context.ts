@@ -23,6 +23,12 @@ export interface CommandContext {
   /** Progress lines and spinners appear only when this is true. */
   interactive: boolean;
   host: string;
+  /**
+   * Workflows are named only by what the store holds (a registered name, an address, a stored thread,
+   * a file of the home's `workflows/`), never by a path: set for requests from the web API and from
+   * `uwf mcp --read-only`, whose callers must not read the user's files through uwf.
+   */
+  storedWorkflowsOnly?: boolean;
   now(): Date;
   newId(): string;
   /**

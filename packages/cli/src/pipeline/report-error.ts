@@ -19,6 +19,8 @@ export const MAX_ERROR_MESSAGE_LENGTH = 2000;
  * closed stdout prints nothing, as `git log | head` does.
  */
 export function reportError(thrown: unknown, json: boolean): ExitCode {
+  // A write to a stdout whose reader went away outside writeStdout (commander's help: `uwf --help | head`).
+  if ((thrown as NodeJS.ErrnoException | null)?.code === "EPIPE") return exitCodeForError(StdoutClosedError.code);
   const error = asEnvironmentError(thrown) ?? thrown;
   // An InternalError is a fault of uwf's own, reported below as any error uwf did not expect.
   if (isUwfError(error) && error.code !== InternalError.code) {

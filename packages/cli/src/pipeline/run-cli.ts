@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import type { Command } from "commander";
 import { COMMAND_TABLE } from "../commands/command-table.ts";
 import { isCommandGroup } from "../commands/define-command.ts";
@@ -73,6 +74,9 @@ export async function runCli(argv: string[]): Promise<number> {
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .enablePositionalOptions(false);
+  // Help goes out with a plain write whose EPIPE (`uwf --help | head`) reaches the error boundary, which
+  // ends quietly; process.stdout would raise it as an uncaught stream error.
+  program.configureOutput({ writeOut: writeAllToStdout });
   for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
   if (argv.includes("--json") || argv.includes("--jsonl")) program.configureOutput({ writeErr: () => {} });
 
@@ -113,4 +117,18 @@ export function commandName(argv: readonly string[]): string | undefined {
     if (GLOBAL_OPTIONS_WITH_VALUE.has(argument)) index++;
   }
   return undefined;
+}
+
+/** Writes all of `text` to fd 1, synchronously; throws the write's error (EPIPE: the reader went away). */
+function writeAllToStdout(text: string): void {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  while (written < bytes.length) {
+    try {
+      written += writeSync(1, bytes, written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
+      throw error;
+    }
+  }
 }

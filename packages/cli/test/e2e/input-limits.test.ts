@@ -298,15 +298,15 @@ describe("files uwf reads are checked as regular files of bounded size first", (
   );
 
   it(
-    "refuses an oversized --prompt-file and a prompt on stdin over the limit, starting nothing",
+    "refuses an oversized --prompt-file and a prompt on stdin over the limit as usage (exit 2, as --inputs), starting nothing",
     async () => {
       const big = join(temp.work, "prompt.md");
       writeFileSync(big, "x".repeat(OVERSIZED));
       const fromFile = await temp.uwf(["start", LINEAR, "--prompt-file", big]);
-      expect(fromFile.exitCode).toBe(1);
+      expect(fromFile.exitCode).toBe(2);
       expect(fromFile.stderr).toBe(`uwf: --prompt-file ${big}: is ${OVERSIZED} bytes, over the 16 MiB limit\n`);
       const fromStdin = await temp.uwf(["start", LINEAR, "-p", "-"], { stdin: "x".repeat(OVERSIZED) });
-      expect(fromStdin.exitCode).toBe(1);
+      expect(fromStdin.exitCode).toBe(2);
       expect(fromStdin.stderr).toBe("uwf: -p -: is over the 16 MiB limit\n");
       expect(await threadCount()).toBe(0);
     },

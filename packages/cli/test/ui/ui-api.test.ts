@@ -153,9 +153,9 @@ describe("the read endpoints", () => {
     const diff = diffResultSchema.parse(await get(`/api/diff/${thread}/${other}`));
     expect(diff).toBeDefined();
     expect(await get("/api/workflows")).toBeDefined();
-    expect(
-      workflowShowResultSchema.parse(await get(`/api/workflows/${encodeURIComponent(LINEAR)}`)).workflow,
-    ).toMatchObject({ name: "linear" });
+    expect(workflowShowResultSchema.parse(await get(`/api/workflows/${thread}`)).workflow).toMatchObject({
+      name: "linear",
+    });
     expect(await get("/api/evals")).toMatchObject({ reports: [] });
     expect(await get("/api/session")).toEqual({ readOnly: false, version: "test", authorized: false });
   }, 60_000);

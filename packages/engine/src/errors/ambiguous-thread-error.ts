@@ -6,7 +6,7 @@ export class AmbiguousThreadError extends UwfError<"ambiguous-thread"> {
   static override readonly name = "AmbiguousThreadError";
 
   constructor(reference: string, candidates: string[]) {
-    super(`thread prefix "${reference}" is ambiguous: ${candidates.join(", ")}`, {
+    super(`thread prefix ${JSON.stringify(reference)} is ambiguous: ${candidates.join(", ")}`, {
       data: { thread: reference, candidates },
     });
   }

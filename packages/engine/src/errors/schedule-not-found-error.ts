@@ -7,6 +7,6 @@ export class ScheduleNotFoundError extends UwfError<"schedule-not-found"> {
 
   constructor(schedule: string, known: string[]) {
     const listed = known.length === 0 ? "there are none" : `there are: ${known.join(", ")}`;
-    super(`no schedule "${schedule}" (${listed})`, { data: { schedule, known } });
+    super(`no schedule ${JSON.stringify(schedule)} (${listed})`, { data: { schedule, known } });
   }
 }

@@ -6,7 +6,7 @@ export class ThreadNotFoundError extends UwfError<"thread-not-found"> {
   static override readonly name = "ThreadNotFoundError";
 
   constructor(reference: string) {
-    super(`no thread "${reference}"`, {
+    super(`no thread ${JSON.stringify(reference)}`, {
       data: { thread: reference, candidates: [] },
     });
   }

@@ -18,6 +18,11 @@ const WAITING_SCAN_LIMIT = 200;
 export interface RunWorkerOptions {
   store: Store;
   config: Config;
+  /**
+   * config.yaml read again for each thread claimed (agents, overrides, models), so a `uwf config set`
+   * reaches the next thread without a restart; when a read fails, the config of the last good read is kept.
+   */
+  loadConfig?(): Promise<Config>;
   home: string;
   /** This machine's name (`os.hostname()`). */
   host: string;
@@ -91,31 +96,47 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
   let threadFinished = Promise.withResolvers<void>();
   let fatal: unknown;
 
+  let config = options.config;
+  const freshConfig = async (): Promise<Config> => {
+    if (options.loadConfig === undefined) return config;
+    try {
+      config = await options.loadConfig();
+    } catch (error) {
+      options.onWarning(`config.yaml could not be read again, so the last one read is used: ${messageOf(error)}`);
+    }
+    return config;
+  };
+
   const work = (claimed: ClaimedThread) => {
     counts.claimed++;
-    const done = workClaimedThread({
-      ...options,
-      claimed,
-      worker,
-      ttlMs,
-      stop,
-      abort,
-      reserveStep: () => {
-        if (stepsLeft() <= 0) return false;
-        counts.reserved++;
-        return true;
-      },
-      returnStep: () => {
-        counts.reserved--;
-      },
-      emit: options.onEvent,
-    }).then(
-      (outcome) => {
-        counts.steps += outcome.steps;
-        if (outcome.reason === "failed") counts.failed++;
-      },
-      (error: unknown) => options.onWarning(`thread ${claimed.thread.id}: ${messageOf(error)}`),
-    );
+    const done = freshConfig()
+      .then((threadConfig) =>
+        workClaimedThread({
+          ...options,
+          config: threadConfig,
+          claimed,
+          worker,
+          ttlMs,
+          stop,
+          abort,
+          reserveStep: () => {
+            if (stepsLeft() <= 0) return false;
+            counts.reserved++;
+            return true;
+          },
+          returnStep: () => {
+            counts.reserved--;
+          },
+          emit: options.onEvent,
+        }),
+      )
+      .then(
+        (outcome) => {
+          counts.steps += outcome.steps;
+          if (outcome.reason === "failed") counts.failed++;
+        },
+        (error: unknown) => options.onWarning(`thread ${claimed.thread.id}: ${messageOf(error)}`),
+      );
     const tracked = done.finally(() => {
       running.delete(tracked);
       threadFinished.resolve();

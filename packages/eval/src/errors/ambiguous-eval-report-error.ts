@@ -6,7 +6,7 @@ export class AmbiguousEvalReportError extends UwfError<"ambiguous-eval-report"> 
   static override readonly name = "AmbiguousEvalReportError";
 
   constructor(reference: string, candidates: string[]) {
-    super(`report prefix "${reference}" is ambiguous: ${candidates.join(", ")}`, {
+    super(`report prefix ${JSON.stringify(reference)} is ambiguous: ${candidates.join(", ")}`, {
       data: { report: reference, candidates },
     });
   }

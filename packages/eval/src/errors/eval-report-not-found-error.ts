@@ -6,6 +6,6 @@ export class EvalReportNotFoundError extends UwfError<"eval-report-not-found"> {
   static override readonly name = "EvalReportNotFoundError";
 
   constructor(reference: string) {
-    super(`no evaluation report "${reference}"`, { data: { report: reference } });
+    super(`no evaluation report ${JSON.stringify(reference)}`, { data: { report: reference } });
   }
 }

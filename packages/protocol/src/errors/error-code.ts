@@ -49,7 +49,7 @@ export interface ErrorDataByCode {
   /** No node has that address in the store. */
   "node-not-found": { address: string };
   /** A workflow reference that is no file, registered name or stored workflow. */
-  "workflow-not-found": { file: string } | { workflow: string; cwd: string };
+  "workflow-not-found": { file: string } | { workflow: string; cwd: string } | { workflow: string; stored: true };
   /** A stored node read as a workflow that is not one. */
   "not-a-workflow": { address: string };
   /** A node in a thread's chain that is neither a thread start nor a thread step. */

@@ -15,6 +15,25 @@ export interface ApiRoute {
   options(request: ApiRequest): Record<string, unknown>;
   /** What is wrong with the request's body, as a usage error's message (400), or null; the command's own flag parsers are not run. */
   check?(body: Record<string, unknown>): string | null;
+  /**
+   * The command's error is a verdict on the result it shows, not a failure to show it (`uwf eval show`: a
+   * gate that did not hold, samples that errored): the result is answered (200), its verdict inside it.
+   */
+  verdictInResult?: boolean;
+  /** What is wrong with the request's query (a `limit` that is no count), as a message (400), or null. */
+  checkQuery?(query: URLSearchParams): string | null;
+}
+
+/** The query's parameters that are present but not whole numbers of 0 or more: a message, or null. */
+function checkCounts(query: URLSearchParams, names: readonly string[]): string | null {
+  for (const name of names) {
+    const text = query.get(name);
+    if (text === null || text === "") continue;
+    if (!/^\d{1,15}$/.test(text)) {
+      return `the query's "${name}" must be a whole number of 0 or more, not ${JSON.stringify(text)}`;
+    }
+  }
+  return null;
 }
 
 /** The body's fields that are present but not of the type given: a message, or null. */
@@ -73,6 +92,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       limit: optionalNumber(query.get("limit")),
       offset: optionalNumber(query.get("offset")),
     }),
+    checkQuery: (query) => checkCounts(query, ["limit", "offset"]),
   },
   {
     method: "GET",
@@ -148,6 +168,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       limit: optionalNumber(query.get("limit")),
       offset: optionalNumber(query.get("offset")),
     }),
+    checkQuery: (query) => checkCounts(query, ["limit", "offset"]),
   },
   {
     method: "GET",
@@ -155,6 +176,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     command: ["eval", "show"],
     mutating: false,
     options: ({ params }) => ({ report: params.id }),
+    verdictInResult: true,
   },
   {
     method: "POST",

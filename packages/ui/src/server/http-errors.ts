@@ -24,6 +24,8 @@ export const UI_HTTP_ERRORS = {
   "method-not-allowed": 405,
   /** A POST body that is not a JSON object: 400. */
   "invalid-body": 400,
+  /** A query parameter of the wrong kind (`limit=-1`, `limit=abc`): 400. */
+  "invalid-query": 400,
   /** The server is stopping: 503. */
   "server-stopping": 503,
 } as const;

@@ -22,7 +22,7 @@ import {
   tokenCookieName,
   urlHost,
 } from "./request-guard.ts";
-import type { UiBackend } from "./ui-backend.ts";
+import type { CommandOutcome, UiBackend } from "./ui-backend.ts";
 
 /** The port `uwf ui` listens on unless told otherwise; when it is taken, a free one is used. */
 export const UI_DEFAULT_PORT = 7323;
@@ -140,13 +140,18 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   }
 
   async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+    // The Host is checked before the URL is built from it: one holding `@` or `#` makes no URL at all.
     const host = request.headers.get("host");
     if (!hostAllowed(host)) {
-      return errorResponse("forbidden-host", `this server does not answer for host ${host ?? "(none)"}`, {
-        host,
-      });
+      return errorResponse(
+        "forbidden-host",
+        `this server does not answer for host ${JSON.stringify(host ?? "(none)")}`,
+        {
+          host,
+        },
+      );
     }
+    const url = new URL(request.url);
     const fetchSite = request.headers.get("sec-fetch-site");
     const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
     if (fetchSite === "cross-site" && (isApi || request.method !== "GET")) {
@@ -286,6 +291,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     body: Record<string, unknown>,
   ): Promise<Response> {
     if (actionSignal.aborted) return errorResponse("server-stopping", "the server is stopping");
+    const queryProblem = route.checkQuery?.(url.searchParams) ?? null;
+    if (queryProblem !== null) return errorResponse("invalid-query", queryProblem, { path: url.pathname });
     const problem = route.check?.(body) ?? null;
     if (problem !== null) return errorResponse("invalid-body", problem, { path: url.pathname });
     const commandOptions = route.options({ params, query: url.searchParams, body });
@@ -299,7 +306,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
     try {
       // A page that goes away does not stop its action half-way: only the server stopping does (actionSignal).
-      return outcomeResponse(await options.backend.run(route.command, commandOptions, actionSignal));
+      const outcome = await options.backend.run(route.command, commandOptions, actionSignal);
+      if (route.verdictInResult === true && !outcome.ok && outcome.result !== undefined) {
+        return Response.json(outcome.result);
+      }
+      // A refusal names the reply as the page knows it, not by the server's private temporary file.
+      return outcomeResponse(folder === null ? outcome : withoutPath(outcome, join(folder, "reply.md"), folder));
     } finally {
       if (folder !== null) rmSync(folder, { recursive: true, force: true });
     }
@@ -324,6 +336,15 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       await frontend.stop();
     },
   };
+}
+
+/** An outcome whose error names `file` (or its `folder`) names "the edited reply" instead. */
+function withoutPath(outcome: CommandOutcome, file: string, folder: string): CommandOutcome {
+  if (outcome.ok) return outcome;
+  const text = JSON.stringify(outcome.error)
+    .replaceAll(JSON.stringify(file).slice(1, -1), "the edited reply")
+    .replaceAll(JSON.stringify(folder).slice(1, -1), "the edited reply's folder");
+  return { ...outcome, error: JSON.parse(text) as typeof outcome.error };
 }
 
 function methodNotAllowed(request: Request, url: URL, allow: string): Response {

@@ -3,10 +3,13 @@ import type { LiveEvent, UwfErrorJson } from "@uwf/protocol";
 /** A uwf command by its words in the command table: `["list"]`, `["workflow", "show"]`, `["eval", "show"]`. */
 export type CommandPath = readonly string[];
 
-/** What a command gave: its `--json` result and exit code, or the error the CLI would have reported. */
+/**
+ * What a command gave: its `--json` result and exit code, or the error the CLI would have reported (with
+ * the result it printed before it, if any: `uwf eval show` prints the report, then exits 3 for its gate).
+ */
 export type CommandOutcome =
   | { ok: true; result: unknown; exitCode: number }
-  | { ok: false; error: UwfErrorJson; exitCode: number };
+  | { ok: false; error: UwfErrorJson; exitCode: number; result?: unknown };
 
 /**
  * What the server asks of the CLI: to run a command exactly as `uwf COMMAND --json` would (same

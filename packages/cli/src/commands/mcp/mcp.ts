@@ -41,7 +41,8 @@ export async function mcpCommand(
   const calls = new Set<Promise<unknown>>();
   const server = createUwfMcpServer({
     commands,
-    context,
+    // A read-only server's callers read what the store holds, never the user's files (workflow references).
+    context: options.readOnly === true ? { ...context, storedWorkflowsOnly: true } : context,
     store,
     readOnly: options.readOnly === true,
     signal: AbortSignal.any([stop.signal, context.signal]),

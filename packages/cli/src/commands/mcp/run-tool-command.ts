@@ -66,6 +66,8 @@ export async function runToolCommand(options: RunToolCommandOptions): Promise<To
         progress: () => {},
         emit: async (event) => options.onEvent?.(event),
       }),
+      // Under --read-only, workflows are named only by what the store holds (see CommandContext).
+      ...(context.storedWorkflowsOnly === true ? { storedWorkflowsOnly: true } : {}),
       openStore: async () => store,
       close: async () => {},
       loadConfig: () => context.loadConfig(),

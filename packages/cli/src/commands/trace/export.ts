@@ -27,6 +27,12 @@ export async function traceExportCommand(options: TraceExportCommandOptions, con
   if (given.length === 0 && options.forksOf === undefined) {
     throw new UsageError("give the threads to export (THREAD…, - for stdin) or --forks-of THREAD");
   }
+  if (options.endpoint !== undefined && !isHttpUrl(options.endpoint)) {
+    throw new UsageError(
+      `--endpoint ${JSON.stringify(options.endpoint)} is not an http:// or https:// URL (an OTLP/HTTP collector's base, such as http://localhost:4318)`,
+      { endpoint: options.endpoint },
+    );
+  }
   const { collectThreadSpans, readOtelSettings, sendSpans } = await import("@uwf/otel");
   // OTEL_SDK_DISABLED turns off what runs by itself (the live export); this command is asked for by name.
   const settings = readOtelSettings({ ...context.env, OTEL_SDK_DISABLED: undefined }, options.endpoint);
@@ -89,4 +95,14 @@ export function formatTraceExport(result: TraceExportResult): string {
   const plural = result.spans === 1 ? "" : "s";
   lines.push(`sent ${result.spans} span${plural} to ${result.endpoint}`);
   return lines.join("\n");
+}
+
+/** Whether `text` is an absolute http(s) URL. */
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
 }

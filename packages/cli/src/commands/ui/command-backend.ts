@@ -22,14 +22,20 @@ export function createCommandBackend(
       const entry = findCommand(commands, command);
       const requestContext: CommandContext = {
         ...createMachineContext(context, signal),
+        // config.yaml is read per request (the machine context's own loadConfig), so `uwf config set`
+        // takes effect on the next action without a restart.
+        // A request names workflows by what the store holds, never by a path (it could read any file).
+        storedWorkflowsOnly: true,
         openStore: async () => store,
         close: async () => {},
-        loadConfig: () => context.loadConfig(),
       };
       try {
         const run = await entry.load();
         const outcome = await run(withoutUndefined(options), requestContext);
-        if (outcome.error !== undefined) throw outcome.error;
+        if (outcome.error !== undefined) {
+          const described = describeError(outcome.error);
+          return { ok: false, error: described, exitCode: exitCodeForError(described.code), result: outcome.result };
+        }
         return { ok: true, result: outcome.result, exitCode: outcome.exitCode ?? 0 };
       } catch (error) {
         const described = describeError(error);

@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { refDatabasePath } from "@uwf/cas";
 import type { UiServer, UiServerOptions } from "@uwf/ui";
 import { ListenFailedError } from "../../errors/listen-failed-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
@@ -58,7 +61,9 @@ export async function uiCommand(
       { host },
     );
   }
-  const store = await context.openStore({ create: false });
+  // A home with no store yet gets one: an empty stand-in would never see what is made after the server starts.
+  // Under --read-only a store that is there is opened only to read (it may be someone else's, or read-only).
+  const store = await context.openStore({ create: options.readOnly !== true || !homeHasStore(context.home) });
   // Said once while the same error repeats (each change signal meets it again while the store is out of reach).
   let lastProblem = "";
   const feed = createLiveFeed(store, {
@@ -121,6 +126,11 @@ export async function uiCommand(
 }
 
 const IN_USE = "the port is in use";
+
+/** Whether the home holds an embedded store already (its objects or its ref database). */
+function homeHasStore(home: string): boolean {
+  return existsSync(join(home, "objects")) || existsSync(refDatabasePath(home));
+}
 
 /** Bun's listen errors as uwf's: which address and port, and why, in words. */
 function listenError(error: unknown, host: string, port: number): unknown {

@@ -1,18 +1,26 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { addressOfNode } from "@uwf/cas";
-import { resolveWorkflow } from "@uwf/engine";
+import { resolveStoredWorkflow, resolveWorkflow } from "@uwf/engine";
 import type { WorkflowNode, WorkflowShowResult } from "@uwf/protocol";
 import { loadWorkflowFile, restoreWorkflowFieldOrder, workflowToMermaid } from "@uwf/workflow";
 import { stringify } from "yaml";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 
-/** A workflow by name, hash or file (a file is shown, not registered). */
+/**
+ * A workflow by name, hash or file (a file is shown, not registered); for a request from elsewhere
+ * (`context.storedWorkflowsOnly`), only by what the store holds.
+ */
 export async function workflowShowCommand(options: { reference: string; mermaid?: boolean }, context: CommandContext) {
   const path = resolve(context.cwd, options.reference);
   let hash: string;
   let workflow: WorkflowNode;
-  if (/\.(ya?ml)$/i.test(options.reference) && existsSync(path)) {
+  if (context.storedWorkflowsOnly === true) {
+    const store = await context.openStore({ create: false });
+    const resolved = await resolveStoredWorkflow({ store, reference: options.reference, home: context.home });
+    workflow = resolved.workflow;
+    hash = resolved.address;
+  } else if (/\.(ya?ml)$/i.test(options.reference) && existsSync(path)) {
     workflow = (await loadWorkflowFile(path)).workflow;
     hash = addressOfNode(workflow);
   } else {

@@ -420,17 +420,20 @@ export {
 export {
   type WorkflowAddResult,
   type WorkflowListResult,
+  type WorkflowNewResult,
   type WorkflowProblem,
   type WorkflowShowResult,
   type WorkflowValidateResult,
   workflowAddResultSchema,
   workflowListResultSchema,
+  workflowNewResultSchema,
   workflowProblemSchema,
   workflowShowResultSchema,
   workflowValidateResultSchema,
 } from "./results/workflow-results.ts";
 export { type Schedule, type ScheduledBy, scheduledBySchema, scheduleSchema } from "./schedules/schedule.ts";
 export { type SuspensionView, suspensionDeadline, suspensionViewSchema } from "./suspensions/suspension-view.ts";
+export { didYouMean, suggestSimilar } from "./text/suggest-similar.ts";
 export {
   type BranchOrigin,
   branchOriginSchema,

@@ -266,8 +266,12 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         flags: "-f, --follow",
         description: "then each new step as any process records it, until the thread ends (exit 10) or suspends (20)",
       },
+      addresses: {
+        flags: "--addresses",
+        description: "print only the steps' addresses, oldest first, one a line (S=$(uwf log T --addresses | head -1))",
+      },
     },
-    examples: ["uwf log 01J9", "uwf log 01J9 --json", "uwf log 01J9 --follow --jsonl"],
+    examples: ["uwf log 01J9 --json", "uwf log 01J9 --follow --jsonl", "uwf log 01J9 --addresses | head -1"],
     json: "logResultSchema, or stepResultSchema with --follow",
     load: async () => (await import("./thread/log.ts")).logCommand,
   }),
@@ -435,6 +439,15 @@ const WORKFLOW_COMMANDS: readonly CommandEntry[] = [
     examples: ["uwf workflow show review", "uwf workflow show review.yaml --mermaid"],
     json: "workflowShowResultSchema",
     load: async () => (await import("./workflow/show.ts")).workflowShowCommand,
+  }),
+  defineCommand({
+    name: "new",
+    description:
+      "write NAME.yaml, a starter workflow (a model role, a shell check, a fan-out, a person's approval), and NAME.scenario.yaml, which runs it offline",
+    arguments: [{ syntax: "<name>", key: "name" }],
+    examples: ["uwf workflow new ship", "uwf run ship.yaml -p 'Add a flag' --agent scripted:ship.scenario.yaml"],
+    json: "workflowNewResultSchema",
+    load: async () => (await import("./workflow/new.ts")).workflowNewCommand,
   }),
   defineCommand({
     name: "list",

@@ -5,6 +5,15 @@ import { type CommandContext, createContext, type ProgressStatus } from "./comma
 import type { GlobalOptionValues } from "./global-option-values.ts";
 import { type OutputMode, printEvent } from "./print.ts";
 
+/** The events printed as a line per step (or fan-out, or join), which `-q` leaves out of text output. */
+const STEP_LINE_EVENTS: ReadonlySet<string> = new Set([
+  "step-started",
+  "step-finished",
+  "step-retry",
+  "branches-started",
+  "branches-joined",
+]);
+
 /** The context a command runs with, from the global flags, the environment and the terminal. */
 export async function makeContext(
   globals: GlobalOptionValues,
@@ -42,6 +51,8 @@ export async function makeContext(
     emit: (event, options) => {
       // A step's line replaces the status line, so the spinner goes first.
       progress(null);
+      // -q: no line per step; where the thread stands at the end is still printed (docs/cli.md).
+      if (globals.quiet === true && mode === "text" && STEP_LINE_EVENTS.has(event.type)) return Promise.resolve();
       return printEvent(event, mode, color, options);
     },
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -8,11 +8,14 @@ import { isProcessAlive } from "@uwf/cas";
 import { startTestPostgres } from "@uwf/cas/test";
 import {
   errorResultSchema,
+  evalResultSchema,
   forkResultSchema,
   listResultSchema,
   shownThreadSchema,
   startResultSchema,
+  stepBatchResultSchema,
   stepResultSchema,
+  workflowValidateResultSchema,
 } from "@uwf/protocol";
 import { UWF_COMMAND } from "../helpers/run-process.ts";
 import {
@@ -122,6 +125,15 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
       "diff",
       "resume",
       "cancel",
+      "step_batch",
+      "follow",
+      "tree",
+      "compare",
+      "eval",
+      "eval_show",
+      "eval_list",
+      "workflow_list",
+      "workflow_validate",
     ]);
     const step = tools.find((tool) => tool.name === "step");
     expect(Object.keys(step?.inputSchema.properties ?? {})).toEqual(["thread", "steps", "all", "agent", "timeout"]);
@@ -138,6 +150,13 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
       "read",
       "list",
       "diff",
+      "follow",
+      "tree",
+      "compare",
+      "eval_show",
+      "eval_list",
+      "workflow_list",
+      "workflow_validate",
     ]);
   });
 
@@ -433,6 +452,167 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(await cliJson(["list"])).toMatchObject({ threads: [] });
   }, 120_000);
 
+  it("steps several threads at once with step_batch, as `uwf step T… --parallel K --json`", async () => {
+    const session = await connect(temp);
+    const threads = [await temp.startThread(), await temp.startThread()];
+    const called = await session.call("step_batch", { threads, all: true, parallel: 2, agent: SCRIPTED });
+    const batch = stepBatchResultSchema.parse(called.structuredContent);
+    expect(batch.threads.map((thread) => [thread.thread, thread.status])).toEqual(threads.map((id) => [id, "ended"]));
+    for (const thread of threads) expect((await temp.showThread(thread)).status).toBe("ended");
+    expect(batch).toMatchObject({ threads: [{ steps: [{}, {}] }, { steps: [{}, {}] }] });
+    // One thread is still a batch: the result keeps the batch's shape.
+    const one = stepBatchResultSchema.parse(
+      await session.result("step_batch", { threads: [await temp.startThread()] }),
+    );
+    expect(one.threads.length).toBe(1);
+  });
+
+  it("follows a thread another process steps, each step a progress notification before the result, until it ends", async () => {
+    const thread = await temp.startThread();
+    // By hand rather than through the SDK's client, which drops progress that arrives in the same read
+    // as the result: here every line of stdout is read, in order.
+    const child = Bun.spawn([...UWF_COMMAND, "mcp"], {
+      cwd: temp.work,
+      env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const send = (message: object) => {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      child.stdin.flush();
+    };
+    const lines = readLines(child.stdout);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    expect((await lines.next()).value).toContain('"id":1');
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "follow", arguments: { thread }, _meta: { progressToken: "f" } },
+    });
+    // Another process steps it to its end meanwhile.
+    const stepped = await temp.uwf(["step", thread, "--all", "--agent", SCRIPTED]);
+    expect(stepped.exitCode).toBe(0);
+    const messages: Array<{ id?: number; method?: string; params?: { message?: string }; result?: CallToolResult }> =
+      [];
+    for await (const line of lines) {
+      const message = JSON.parse(line);
+      messages.push(message);
+      if (message.id === 2) break;
+    }
+    child.stdin.end();
+    expect(await child.exited).toBe(0);
+    expect(messages.map((message) => message.params?.message ?? `result ${message.id}`)).toEqual([
+      "step 1: planner finished",
+      "step 2: doer finished",
+      `thread ${thread} ended`,
+      "result 2",
+    ]);
+    const result = stepResultSchema.parse(messages.at(-1)?.result?.structuredContent);
+    expect(result.status).toBe("ended");
+    expect(result.steps.map((step) => step.role)).toEqual(["planner", "doer"]);
+    // Under --read-only too: it only reads.
+    const reader = await connect(temp, { flags: ["--read-only"] });
+    expect(await reader.result("follow", { thread })).toEqual(result);
+  });
+
+  it("gives a fork family as tree and compare give it", async () => {
+    const session = await connect(temp);
+    const ran = stepResultSchema.parse(
+      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+    );
+    const head = ran.steps[0]?.address ?? "";
+    expect((await temp.uwf(["fork", head])).exitCode).toBe(0);
+    expect(await session.result("tree", { thread: ran.thread })).toEqual(await cliJson(["tree", ran.thread]));
+    expect(await session.result("compare", { reference: ran.thread })).toEqual(await cliJson(["compare", ran.thread]));
+    expect(await session.result("compare", { reference: ran.thread, direct: true, sort: "cost" })).toEqual(
+      await cliJson(["compare", ran.thread, "--direct", "--sort", "cost"]),
+    );
+    // The tree's human form explains its marks.
+    expect((await temp.uwf(["tree", ran.thread])).stdout).toContain("*");
+  });
+
+  it("lists workflows, and validates a workflow sent as YAML text, never reading a file", async () => {
+    const session = await connect(temp);
+    expect((await temp.uwf(["workflow", "add", LINEAR])).exitCode).toBe(0);
+    expect(await session.result("workflow_list", {})).toEqual(await cliJson(["workflow", "list"]));
+    const text = readFileSync(LINEAR, "utf8");
+    const valid = workflowValidateResultSchema.parse(await session.result("workflow_validate", { yaml: text }));
+    const cli = workflowValidateResultSchema.parse(await cliJson(["workflow", "validate", LINEAR]));
+    expect(valid).toMatchObject({ valid: true, name: "linear", hash: cli.hash, file: "workflow.yaml" });
+    // An invalid one: every problem, exit code 1, as the CLI.
+    const broken = await session.call("workflow_validate", {
+      yaml: text.replace("role: doer, prompt", "role: nobody, prompt"),
+      file: "mine.yaml",
+    });
+    const invalid = workflowValidateResultSchema.parse(broken.structuredContent);
+    expect(invalid.valid).toBe(false);
+    expect(invalid.errors.map((problem) => [problem.file, problem.path])).toContainEqual([
+      "mine.yaml",
+      "graph.planner[0].role",
+    ]);
+    expect(broken._meta).toEqual({ "uwf/exitCode": 1 });
+    // An !include would read a file on the server: refused.
+    writeFileSync(join(temp.work, "secret.txt"), "s3cret");
+    const included = await session.call("workflow_validate", {
+      yaml: text.replace("goal: Plan the work.", "goal: !include secret.txt"),
+    });
+    const refused = workflowValidateResultSchema.parse(included.structuredContent);
+    expect(refused.valid).toBe(false);
+    expect(JSON.stringify(refused)).not.toContain("s3cret");
+    // workflow_validate is a reading tool: offered under --read-only.
+    const reader = await connect(temp, { flags: ["--read-only"] });
+    expect(await reader.result("workflow_validate", { yaml: text })).toEqual(valid);
+  });
+
+  it("runs a suite sent as YAML text on registered workflows, gates it, and shows and lists its report", async () => {
+    const session = await connect(temp);
+    expect((await temp.uwf(["workflow", "add", LINEAR])).exitCode).toBe(0);
+    const suite = (workflow: string, gate: number) =>
+      [
+        "name: mcp-suite",
+        `workflow: ${workflow}`,
+        "repeat: 2",
+        "cases:",
+        "  - { name: hello, prompt: Write hello.txt }",
+        "variants:",
+        `  - { name: scripted, agent: "${SCRIPTED}" }`,
+        "assert:",
+        "  - { status: ended }",
+        `gate: { min_pass_rate: ${gate} }`,
+        "",
+      ].join("\n");
+    const ran = evalResultSchema.parse(await session.result("eval", { suite: suite("linear", 1) }));
+    expect(ran.report.length).toBeGreaterThan(0);
+    expect(await session.result("eval_show", { report: ran.report })).toEqual(
+      await cliJson(["eval", "show", ran.report]),
+    );
+    expect(await session.result("eval_list", {})).toEqual(await cliJson(["eval", "list"]));
+    expect((await cliJson(["list", "--workflow", "linear"])) as { threads: unknown[] }).toMatchObject({
+      threads: [{ status: "ended" }, { status: "ended" }],
+    });
+
+    // A gate that does not hold: exit code 3, the report after the error, as the CLI prints it.
+    const gated = await session.call("eval", { suite: suite("linear", 1), assert: ["status: failed"] });
+    expect(errorOf(gated).code).toBe("eval-gate-failed");
+    expect(gated._meta).toEqual({ "uwf/exitCode": 3 });
+    expect(evalResultSchema.parse(JSON.parse((gated.content[1] as { text: string }).text)).report).not.toBe(ran.report);
+
+    // A workflow file in the suite is refused: workflows come from the store, never a path from the request.
+    const byFile = errorOf(await session.call("eval", { suite: suite(LINEAR, 1) }));
+    expect(byFile.code).toBe("invalid-suite");
+    expect(byFile.message).toContain("registered workflow");
+    const judged = errorOf(await session.call("eval", { suite: suite("linear", 0), assert: [`judge: ${LINEAR}`] }));
+    expect(judged.code).toBe("invalid-assertion");
+  });
+
   it("refuses --json: stdout carries the MCP messages only", async () => {
     const run = await temp.uwf(["mcp", "--json"]);
     expect(run.exitCode).toBe(2);
@@ -440,6 +620,21 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(errorResultSchema.parse(JSON.parse(run.stderr)).error.code).toBe("usage");
   });
 });
+
+/** The lines of a stream as they come. */
+async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of stream) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let newline = buffered.indexOf("\n");
+    while (newline >= 0) {
+      yield buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      newline = buffered.indexOf("\n");
+    }
+  }
+}
 
 async function isRunning(thread: string): Promise<boolean> {
   const listed = (await temp.uwf(["list", "--running", "--json"])).json() as { threads: Array<{ id: string }> };

@@ -1,4 +1,5 @@
 import type { Store } from "@uwf/cas";
+import { didYouMean } from "@uwf/protocol";
 import {
   describeValue,
   describeYamlError,
@@ -73,12 +74,30 @@ export function checkAnswer(thread: string, suspension: Suspension, given: Given
   }
   if (given.text !== undefined) throw refuse(null, "give the answer once: --answer or -p, not both");
   const fields = exactFields(typeof given.typed === "string" ? parseAnswer(given.typed, refuse) : given.typed, refuse);
+  refuseMisspeltFields(fields, schema, refuse);
   const checked = validateOutputFields(fields, schema);
   if (!checked.success) throw refuse(firstField(checked.problem), checked.problem);
   return { text: formatYaml(fields), fields };
 }
 
 type Refuse = (field: string | null, problem: string) => InvalidAnswerError;
+
+/**
+ * A field the schema does not declare, a slip away from one it declares and that was not given
+ * (`aproved` for `approved`), is refused with the name it was probably meant to be, as a misspelt
+ * command is — rather than dropped, or reported as the declared field missing.
+ */
+function refuseMisspeltFields(fields: Record<string, unknown>, schema: Record<string, unknown>, refuse: Refuse): void {
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== "object") return;
+  const declared = Object.keys(properties);
+  const notGiven = declared.filter((name) => !Object.hasOwn(fields, name));
+  for (const name of Object.keys(fields)) {
+    if (declared.includes(name)) continue;
+    const suggestion = didYouMean(name, notGiven);
+    if (suggestion !== "") throw refuse(name, `unknown field "${name}"${suggestion}`);
+  }
+}
 
 /** `--answer` text: one YAML (or JSON, which is YAML) mapping. */
 function parseAnswer(text: string, refuse: Refuse): Record<string, unknown> {

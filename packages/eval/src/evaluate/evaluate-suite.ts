@@ -1,12 +1,13 @@
 import { join } from "node:path";
 import type { EvalReportNode } from "@uwf/protocol";
 import { parseAssertionArguments } from "../assertions/parse-assertion.ts";
+import { InvalidAssertionError } from "../errors/invalid-assertion-error.ts";
 import { InvalidSuiteError } from "../errors/invalid-suite-error.ts";
 import type { StoredEvalReport } from "../report/resolve-eval-report.ts";
 import { saveEvalReport } from "../report/save-eval-report.ts";
 import { runSuite } from "../run/run-suite.ts";
 import { assertionsNeedBodies } from "../score/score-threads.ts";
-import { loadSuite } from "../suite/load-suite.ts";
+import { loadSuite, parseSuiteSource } from "../suite/load-suite.ts";
 import { loadThreadViews, type ThreadViewTarget } from "../view/load-thread-view.ts";
 import { withDefaultAssertion } from "./default-assertions.ts";
 import type { EvaluateOptions } from "./evaluate-options.ts";
@@ -18,6 +19,10 @@ import { readSuiteAssertions } from "./suite-assertions.ts";
 export interface EvaluateSuiteOptions extends EvaluateOptions {
   /** The suite file, absolute. */
   file: string;
+  /** The suite's text, instead of reading `file` (which then only places relative paths and problems). */
+  source?: string;
+  /** false: the suite's workflows must be registered names or hashes, not files (see parseSuiteSource). */
+  workflowFiles?: boolean;
   /** Runs stepped at once in this process (default 4). */
   parallel?: number;
   queue: boolean;
@@ -49,7 +54,10 @@ export function suiteRunsDir(home: string): string {
  * an errored sample.
  */
 export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<StoredEvalReport> {
-  const loaded = loadSuite(options.file);
+  const loaded =
+    options.source === undefined
+      ? loadSuite(options.file)
+      : parseSuiteSource(options.source, options.file, { workflowFiles: options.workflowFiles });
   if (options.count !== undefined && loaded.from === null) {
     const problem = "--count sets how many forks of `from:` each variant makes; this suite has cases (use repeat:)";
     throw new InvalidSuiteError(loaded.file, [
@@ -59,6 +67,17 @@ export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<Stor
   const suite = options.count === undefined ? loaded : { ...loaded, count: options.count };
   const read = readSuiteAssertions(suite);
   const flagged = parseAssertionArguments(options.assertions);
+  if (options.workflowFiles === false) {
+    const everyAssertion = [...read.suite, ...[...read.byCase.values()].flat(), ...flagged];
+    for (const assertion of everyAssertion) {
+      if (assertion.kind !== "judge" || !/\/|\.ya?ml$/i.test(assertion.workflow)) continue;
+      throw new InvalidAssertionError({
+        assertion: assertion.name,
+        field: "judge",
+        problem: `${assertion.workflow}: name a registered workflow or its hash here, not a file (uwf workflow add FILE)`,
+      });
+    }
+  }
   const assertionsOf = (caseName: string | null) =>
     resolveAssertionPaths(
       withDefaultAssertion([

@@ -46,8 +46,16 @@ export function loadSuite(file: string): Suite {
   return parseSuiteSource(read.value, path);
 }
 
+export interface ParseSuiteSourceOptions {
+  /**
+   * false: a `workflow:` must name a registered workflow (or its hash), never a file — a suite sent
+   * over MCP, whose paths come from the request (DESIGN §7). Default true.
+   */
+  workflowFiles?: boolean;
+}
+
 /** A suite's text, as if read from `file` (absolute): what loadSuite checks once it has read the file. */
-export function parseSuiteSource(text: string, file: string): Suite {
+export function parseSuiteSource(text: string, file: string, options: ParseSuiteSourceOptions = {}): Suite {
   const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
@@ -83,7 +91,7 @@ export function parseSuiteSource(text: string, file: string): Suite {
     const issues = schemaIssuesToWorkflowIssues(parsed.error.issues as unknown as SchemaIssue[]);
     throw new InvalidSuiteError(file, place.all(issues));
   }
-  const checker = new SuiteChecker(file, parsed.data, place);
+  const checker = new SuiteChecker(file, parsed.data, place, options.workflowFiles !== false);
   const suite = checker.check(text);
   if (checker.issues.length > 0) throw new InvalidSuiteError(file, place.all(checker.issues));
   return suite;
@@ -126,8 +134,10 @@ class SuiteChecker {
   readonly dir: string;
   readonly data: SuiteFile;
   readonly place: Placer;
+  readonly workflowFiles: boolean;
 
-  constructor(file: string, data: SuiteFile, place: Placer) {
+  constructor(file: string, data: SuiteFile, place: Placer, workflowFiles: boolean) {
+    this.workflowFiles = workflowFiles;
     this.file = file;
     this.dir = dirname(file);
     this.data = data;
@@ -256,6 +266,10 @@ class SuiteChecker {
   /** A workflow file (a `.yaml` name or a path) made absolute and checked to exist; a registered name as it is. */
   workflowReference(path: FieldPath, reference: string): string {
     if (!/\.(ya?ml)$/i.test(reference) && !reference.includes("/")) return reference;
+    if (!this.workflowFiles) {
+      this.error(path, `${reference}: name a registered workflow or its hash here, not a file (uwf workflow add FILE)`);
+      return reference;
+    }
     const absolute = resolve(this.dir, reference);
     if (!existsSync(absolute)) this.error(path, `no such workflow file: ${absolute}`);
     return absolute;

@@ -53,3 +53,15 @@ export const workflowShowResultSchema = z.object({
   mermaid: z.string().optional(),
 });
 export type WorkflowShowResult = z.infer<typeof workflowShowResultSchema>;
+
+/** `uwf workflow new NAME`: the starter workflow and its scripted scenario it wrote. */
+export const workflowNewResultSchema = z.object({
+  name: z.string(),
+  /** The workflow file written (absolute). */
+  file: z.string(),
+  /** The scenario that plays its model roles offline (absolute): `--agent scripted:FILE`. */
+  scenario: z.string(),
+  /** The command that runs it to its end offline. */
+  run: z.string(),
+});
+export type WorkflowNewResult = z.infer<typeof workflowNewResultSchema>;

@@ -6,6 +6,7 @@ import { checkFanOutSyntax } from "./check-fan-out-syntax.ts";
 import { findPrototypeKeys } from "./find-prototype-keys.ts";
 import { fileEdgePathOf, isRecord, salvageWorkflow } from "./salvage-workflow.ts";
 import { schemaIssuesToWorkflowIssues } from "./schema-issues.ts";
+import { suggestFieldNames } from "./suggest-field-names.ts";
 import { validateWorkflow } from "./validate-workflow.ts";
 
 export interface CheckWorkflowFileOptions {
@@ -61,7 +62,7 @@ export function checkWorkflowFile(raw: unknown, options: CheckWorkflowFileOption
         (schemaIssue) => schemaIssue.severity === "error" && isFieldPathPrefix(schemaIssue.path, issue.path),
       ),
   );
-  const issues = dedupe([...schemaIssues, ...semanticIssues]);
+  const issues = suggestFieldNames(dedupe([...schemaIssues, ...semanticIssues]), FILE_KEYS);
   const valid = parsed.success && !issues.some((issue) => issue.severity === "error");
   return { workflow: valid ? recordFieldOrder(workflow) : null, issues };
 }

@@ -21,6 +21,11 @@ export interface EvalRunCommandOptions extends EvaluateFlags, EvalOutputOptions 
   workflow?: string;
   status?: string;
   suite?: string;
+  /**
+   * Not a flag: the suite's YAML text, as `uwf mcp` sends it (never a file from the request). Relative
+   * paths in it are read from the working directory; its workflows must be registered names or hashes.
+   */
+  suiteText?: string;
   parallel?: number;
   queue?: boolean;
   fresh?: boolean;
@@ -44,9 +49,12 @@ export async function evalRunCommand(
     throw new UsageError("--recursive scores the forks of forks: it needs --forks-of THREAD");
   }
   const generating = ["parallel", "queue", "fresh", "count", "maxCost"] as const;
-  const stray = generating.find((key) => options[key] !== undefined && options.suite === undefined);
-  if (stray !== undefined) throw new UsageError(`--${kebab(stray)} runs a suite's threads: it needs --suite FILE`);
-  if (options.suite !== undefined && (options.threads?.length ?? 0) + (options.forksOf === undefined ? 0 : 1) > 0) {
+  const stray = generating.find((key) => options[key] !== undefined);
+  const suiteGiven = options.suite !== undefined || options.suiteText !== undefined;
+  if (stray !== undefined && !suiteGiven) {
+    throw new UsageError(`--${kebab(stray)} runs a suite's threads: it needs --suite FILE`);
+  }
+  if (suiteGiven && (options.threads?.length ?? 0) + (options.forksOf === undefined ? 0 : 1) > 0) {
     throw new UsageError("--suite runs its own threads: give it without threads or --forks-of");
   }
   checkOutputFlags(options, context);
@@ -55,10 +63,12 @@ export async function evalRunCommand(
   const counts = { running: 0, queued: 0, done: 0, failed: 0 };
   const startedAt = Date.now();
   const showProgress = () => context.progress({ batch: { ...counts }, startedAt });
-  if (options.suite !== undefined) {
+  if (suiteGiven) {
     stored = await evaluateSuite({
       ...common,
-      file: resolve(context.cwd, options.suite),
+      ...(options.suiteText === undefined
+        ? { file: resolve(context.cwd, options.suite ?? "") }
+        : { file: resolve(context.cwd, "suite.yaml"), source: options.suiteText, workflowFiles: false }),
       parallel: options.parallel,
       queue: options.queue === true,
       fresh: options.fresh === true,

@@ -35,7 +35,7 @@ export function createUwfMcpServer(options: CreateUwfMcpServerOptions): McpServe
     { name: "uwf", title: "uwf: multi-role agent workflows", version: VERSION },
     {
       instructions:
-        "uwf runs multi-role agent workflows as threads in a store. start (or run) a thread of a workflow, step it, read it with show, log and read, fork it to try another path, compare forks with diff, answer a suspended thread with resume. Thread ids may be shortened to a unique prefix.",
+        "uwf runs multi-role agent workflows as threads in a store. start (or run) a thread of a workflow, step it (step_batch: many at once), read it with show, log and read, follow it while others step it, fork it to try another path, compare forks with diff, compare and tree, answer a suspended thread with resume, score threads or run a suite with eval. Workflows are named as registered (workflow_list); workflow_validate checks YAML text. Thread ids may be shortened to a unique prefix.",
     },
   );
   for (const spec of MCP_TOOLS) {
@@ -78,8 +78,8 @@ async function callTool(
   // Sent before the result: a client drops progress that comes after it.
   const notifications: Promise<void>[] = [];
   const onEvent = (event: CliEvent) => {
-    if (progressToken === undefined || !spec.runsAgents) return;
-    const message = progressMessage(event);
+    if (progressToken === undefined || !(spec.runsAgents || spec.reportsSteps === true)) return;
+    const message = progressMessage(event, spec.reportsSteps === true);
     if (message === undefined) return;
     if (event.type === "step-finished") finished += 1;
     const total = spec.name === "step" && input.all !== true ? ((input.steps as number | undefined) ?? 1) : undefined;
@@ -105,13 +105,17 @@ async function callTool(
   return toToolResult(outcome, spec);
 }
 
-/** What a progress notification says about an event, if it is one worth telling. */
-function progressMessage(event: CliEvent): string | undefined {
+/** What a progress notification says about an event, if it is one worth telling (`follow` also tells how it stopped). */
+function progressMessage(event: CliEvent, following: boolean): string | undefined {
   switch (event.type) {
     case "step-started":
       return `step ${event.number}: ${event.role} (${event.agent}) started`;
     case "step-finished":
       return `step ${event.number}: ${event.role} finished`;
+    case "thread-ended":
+      return following ? `thread ${event.thread} ended` : undefined;
+    case "thread-suspended":
+      return following ? `thread ${event.thread} suspended` : undefined;
     default:
       return undefined;
   }

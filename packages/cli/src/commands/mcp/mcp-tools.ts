@@ -8,6 +8,7 @@ import {
   stepResultSchema,
 } from "@uwf/protocol";
 import { z } from "zod";
+import { EXTRA_MCP_TOOLS } from "./mcp-tools-beyond-threads.ts";
 import { agent, budget, notStdin, startInput, startOptions, threadId, timeout } from "./tool-input-fields.ts";
 
 /**
@@ -30,6 +31,8 @@ export interface McpToolSpec {
   readOnly: boolean;
   /** Runs agents: long, so it reports each step as a progress notification. */
   runsAgents: boolean;
+  /** Reports each step as a progress notification though it runs no agent (`follow`, which waits for them). */
+  reportsSteps?: boolean;
 }
 
 export const MCP_TOOLS: readonly McpToolSpec[] = [
@@ -246,4 +249,5 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     readOnly: false,
     runsAgents: false,
   },
+  ...EXTRA_MCP_TOOLS,
 ];

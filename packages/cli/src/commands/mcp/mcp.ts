@@ -5,7 +5,7 @@ import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import type { CommandTable } from "../define-command.ts";
 
 export interface McpCommandOptions {
-  /** Offer only the tools that read the store (show, log, read, list, diff). */
+  /** Offer only the tools that read the store (show, log, read, list, diff, follow, tree, compare, …). */
   readOnly?: boolean;
 }
 

@@ -8,6 +8,7 @@ import {
 } from "@uwf/engine";
 import { budgetReport, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
+import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { formatLog } from "../../format/format-log.ts";
 import { formatStepResult } from "../../format/format-step-result.ts";
@@ -19,6 +20,8 @@ export interface LogCommandOptions {
   thread: string;
   /** Then print each step any process records, until the thread ends or suspends. */
   follow?: boolean;
+  /** Text output: only the steps' addresses, oldest first, one a line (for `S=$(uwf log T --addresses | head -1)`). */
+  addresses?: boolean;
 }
 
 /** A thread's steps: `logResultSchema`; with `--follow`, `stepResultSchema`. */
@@ -26,7 +29,11 @@ export async function logCommand(
   options: LogCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<LogResult | StepResult>> {
-  if (options.follow === true) return logFollowCommand(options, context);
+  if (options.follow === true) {
+    if (options.addresses === true)
+      throw new UsageError("--addresses prints the steps recorded so far: leave out --follow");
+    return logFollowCommand(options, context);
+  }
   const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
@@ -45,6 +52,9 @@ export async function logCommand(
     ...(budget === undefined ? {} : { budget }),
     ...(branches.length === 0 ? {} : { branches }),
   };
+  if (options.addresses === true) {
+    return { result, format: (value) => (value as LogResult).steps.map((step) => step.address).join("\n") };
+  }
   return { result, format: formatLogOrFollow };
 }
 

@@ -1,6 +1,7 @@
 import { loadRecordedAnswer } from "@uwf/agent-kit";
 import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
+import { formatRunTotals } from "../../format/format-run-totals.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";
@@ -32,10 +33,13 @@ export async function runCommand(
   }
   // A mistyped --agent is refused before a thread is started.
   checkAgentFlag(options.agent, await context.loadConfig());
+  const startedAt = Date.now();
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
   const step = { thread, all: true, agent: options.agent, timeout: options.timeout };
-  return playRecordedAnswers(await stepCommand(step, context), step, context);
+  const outcome = await playRecordedAnswers(await stepCommand(step, context), step, context);
+  if ("steps" in outcome.result) context.note(formatRunTotals(outcome.result.steps, Date.now() - startedAt));
+  return outcome;
 }
 
 const SCRIPTED_PREFIX = "scripted:";

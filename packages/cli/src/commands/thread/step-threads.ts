@@ -1,4 +1,5 @@
 import type { StepThreadsResult } from "@uwf/protocol";
+import { formatRunTotals } from "../../format/format-run-totals.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readThreadArguments } from "./read-thread-arguments.ts";
@@ -29,7 +30,13 @@ export async function stepThreadsCommand(
 ): Promise<CommandOutcome<StepThreadsResult>> {
   const { threads, parallel, batchMaxCost, ...step } = options;
   const batch = threads.length > 1 || threads.includes("-") || parallel !== undefined || batchMaxCost !== undefined;
-  if (!batch) return stepCommand({ ...step, thread: threads[0] as string }, context);
+  if (!batch) {
+    const startedAt = Date.now();
+    const outcome = await stepCommand({ ...step, thread: threads[0] as string }, context);
+    // `step --all` ends with its totals, as `run` does (stderr; not with -q or --json).
+    if (options.all === true) context.note(formatRunTotals(outcome.result.steps, Date.now() - startedAt));
+    return outcome;
+  }
   return stepBatch(
     {
       references: await readThreadArguments(threads, "no threads to step: stdin held no thread id"),

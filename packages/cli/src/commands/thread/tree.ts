@@ -19,5 +19,10 @@ export async function treeCommand(
   const thread = await resolveThread(store.refs, options.thread);
   const result: TreeResult = await buildFamilyTree(store, thread);
   if (options.mermaid === true) result.mermaid = familyTreeToMermaid(result);
-  return { result, format: (value, color) => value.mermaid ?? formatFamilyTree(value, color) };
+  return {
+    result,
+    format: (value, color) => value.mermaid ?? formatFamilyTree(value, color),
+    // The legend of the drawing's one mark, on stderr with the other notes: stdout stays the tree.
+    ...(options.mermaid === true ? {} : { hint: `* marks ${result.thread}, the thread asked about` }),
+  };
 }

@@ -1,18 +1,30 @@
 import { resolve } from "node:path";
 import { addressOfNode } from "@uwf/cas";
 import type { WorkflowProblem, WorkflowValidateResult } from "@uwf/protocol";
-import { safeLoadWorkflowFile } from "@uwf/workflow";
+import { safeLoadWorkflowFile, safeParseWorkflowSource } from "@uwf/workflow";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { STDIN_WORKFLOW, safeParseStdinWorkflow } from "./parse-stdin-workflow.ts";
 
+export interface WorkflowValidateCommandOptions {
+  file: string;
+  /**
+   * Not a flag: the workflow's YAML text, as `uwf mcp` sends it; `file` then only names it in the result.
+   * It is read from no file, and its `!include`s are refused (they would name files from the request).
+   */
+  source?: string;
+}
+
 /** Checks a file (`-`: stdin) without storing anything; every problem is reported, exit 1 when there is an error. */
-export async function workflowValidateCommand(options: { file: string }, context: CommandContext) {
+export async function workflowValidateCommand(options: WorkflowValidateCommandOptions, context: CommandContext) {
   const fromStdin = options.file === "-";
-  const loaded = fromStdin
-    ? await safeParseStdinWorkflow(context.cwd)
-    : safeLoadWorkflowFile(resolve(context.cwd, options.file));
-  const file = fromStdin ? STDIN_WORKFLOW : options.file;
+  const loaded =
+    options.source !== undefined
+      ? safeParseWorkflowSource(options.source, { file: options.file })
+      : fromStdin
+        ? await safeParseStdinWorkflow(context.cwd)
+        : safeLoadWorkflowFile(resolve(context.cwd, options.file));
+  const file = fromStdin && options.source === undefined ? STDIN_WORKFLOW : options.file;
   const result: WorkflowValidateResult = loaded.success
     ? {
         file,

@@ -109,6 +109,11 @@ export { replayThread } from "./replay/replay-thread.ts";
 export { type ReplayThreadsOptions, replayThreads } from "./replay/replay-threads.ts";
 export { type ExportedScenarios, type ExportScenariosOptions, exportScenarios } from "./scenarios/export-scenarios.ts";
 export { exportThreadScenario } from "./scenarios/export-thread-scenario.ts";
+export {
+  type FindRecordedResumeOptions,
+  findRecordedResume,
+  type RecordedResume,
+} from "./scenarios/find-recorded-resume.ts";
 export { serializeScenario } from "./scenarios/serialize-scenario.ts";
 export {
   buildSchedule,
@@ -142,6 +147,7 @@ export {
 } from "./step/answered-suspension.ts";
 export { describeFailure, failThread } from "./step/fail-thread.ts";
 export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
+export { type RunThreadToEndOptions, runThreadToEnd } from "./step/run-thread-to-end.ts";
 export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";
 export { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step/step-until-done.ts";
 export {

@@ -1,5 +1,12 @@
 import { type Config, type JsonSchemaObject, messageOf, type Usage } from "@uwf/protocol";
-import { CONVENTION_KEYWORD, formatFrontmatter } from "@uwf/workflow";
+import {
+  ASK_KEYWORD,
+  CONVENTION_KEYWORD,
+  formatFrontmatter,
+  REASON_FIELD,
+  STATUS_FIELD,
+  SUSPEND_STATUS,
+} from "@uwf/workflow";
 import { createAnthropicClient } from "../anthropic/create-anthropic-client.ts";
 import { callWithApiRetries } from "../tool-loop/call-with-api-retries.ts";
 import { captureSdkWarnings } from "../tool-loop/capture-sdk-warnings.ts";
@@ -69,14 +76,16 @@ export async function extractWithModel(options: ExtractWithModelOptions): Promis
   }
   const split = splitFrontmatter(options.reply);
   const body = (split.success ? split.body : options.reply).trim();
-  const wire = toWireSchema(toToolSchema(options.schema));
+  const ask = askFieldsOf(options.schema);
+  const wire = toWireSchema(toToolSchema(options.schema, ask));
   const request: ExtractionRequest = {
     apiKey: key.value,
     settings,
     maxTokens: Math.min(settings.maxTokens, EXTRACTION_MAX_TOKENS),
     system:
       "You read the reply an agent gave for one step of a workflow and report the structured fields it states, " +
-      `by calling the ${EXTRACTION_TOOL_NAME} tool once. Take every value from the reply; leave out optional fields it does not support.`,
+      `by calling the ${EXTRACTION_TOOL_NAME} tool once. Take every value from the reply; leave out optional fields it does not support.` +
+      (ask === null ? "" : ` ${describeAsk(ask)}`),
     user: `The reply of the role "${options.roleName}":\n\n<reply>\n${options.reply}\n</reply>`,
     toolName: EXTRACTION_TOOL_NAME,
     toolDescription: `The fields of the ${options.roleName} role's reply.`,
@@ -148,16 +157,66 @@ async function requestAnthropicExtraction(request: ExtractionRequest): Promise<E
   return { success: true, input: call.input, usage };
 }
 
-/** The reply schema as a tool input schema: an object schema without uwf's own annotation keyword. */
-function toToolSchema(schema: JsonSchemaObject): { type: "object"; [key: string]: unknown } {
+/** A role's `ask:` (the fields a reply that suspends to ask a person gives): its properties and required ones. */
+interface AskFields {
+  properties: Record<string, unknown>;
+  required: string[];
+}
+
+function askFieldsOf(schema: JsonSchemaObject): AskFields | null {
+  const ask = schema[ASK_KEYWORD];
+  if (!isRecord(ask)) return null;
+  const properties = isRecord(ask.properties) ? ask.properties : {};
+  const required = Array.isArray(ask.required)
+    ? ask.required.filter((name): name is string => typeof name === "string")
+    : [];
+  return { properties, required };
+}
+
+/** What the extraction model is told of a suspending reply: which fields it reports then. */
+function describeAsk(ask: AskFields): string {
+  const names = Object.keys(ask.properties);
+  const required = ask.required.length === 0 ? "" : ` (required then: ${ask.required.join(", ")})`;
+  return (
+    `When the reply stops to ask a person a question instead of finishing, report status "${SUSPEND_STATUS}", ` +
+    `"${REASON_FIELD}" (why it stops and what it needs), and the question's fields ${names.map((name) => `"${name}"`).join(", ")}${required}; ` +
+    "the other fields are not required then."
+  );
+}
+
+/**
+ * The reply schema as a tool input schema: an object schema without uwf's own annotation keywords. A
+ * role's `ask:` fields are added as properties (the question a suspending reply asks: without them the
+ * model cannot report it, and it would be lost), and only the fields both kinds of reply require stay
+ * required; the extracted fields are checked against the whole reply schema afterwards.
+ */
+function toToolSchema(schema: JsonSchemaObject, ask: AskFields | null): { type: "object"; [key: string]: unknown } {
   const cleaned = stripKeyword(schema) as Record<string, unknown>;
-  return { ...cleaned, type: "object" };
+  if (ask === null) return { ...cleaned, type: "object" };
+  const properties = isRecord(cleaned.properties) ? { ...cleaned.properties } : {};
+  for (const [name, property] of Object.entries(ask.properties)) {
+    if (name in properties) continue;
+    const described = isRecord(property) ? property : {};
+    const note = `Only when ${STATUS_FIELD} is ${SUSPEND_STATUS}: part of the question to the person.`;
+    const description = typeof described.description === "string" ? `${note} ${described.description}` : note;
+    properties[name] = { ...(stripKeyword(described) as Record<string, unknown>), description };
+  }
+  const whenSuspended = new Set([...ask.required, STATUS_FIELD, REASON_FIELD]);
+  const required = Array.isArray(cleaned.required)
+    ? cleaned.required.filter((name) => typeof name === "string" && whenSuspended.has(name))
+    : [];
+  return { ...cleaned, type: "object", properties, required };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function stripKeyword(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripKeyword);
   if (value === null || typeof value !== "object") return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (key !== CONVENTION_KEYWORD) copy[key] = stripKeyword(item);
+  for (const [key, item] of Object.entries(value))
+    if (key !== CONVENTION_KEYWORD && key !== ASK_KEYWORD) copy[key] = stripKeyword(item);
   return copy;
 }

@@ -6,8 +6,13 @@ export interface RecordedAnswerOptions {
   scenario: string;
   /** The folder a relative file name is read from. */
   baseDir: string;
-  /** The 0-based index, in the scenario's main sequence, of the step to play next (the thread's step count). */
+  /**
+   * The 0-based index of the step to play next: in the scenario's main sequence (the thread's step
+   * count), or for a branch among its own entries (the steps the branch made of its own).
+   */
   stepIndex: number;
+  /** For a branch: its key; its entries are `branch: KEY` ones, else the `branch: "*"` ones (as the scripted agent plays them). */
+  branch?: string;
 }
 
 /** What answered a recorded suspension: text (`resume -p`) or a typed answer's fields (`resume --answer`). */
@@ -25,7 +30,15 @@ export async function loadRecordedAnswer(options: RecordedAnswerOptions): Promis
   const file = isAbsolute(reference.file) ? reference.file : resolve(options.baseDir, reference.file);
   const loaded = await safeLoadScenario(file, { thread: reference.thread });
   if (!loaded.success) return null;
-  const entry = loaded.value.steps.filter((step) => step.branch === null)[options.stepIndex];
+  const { steps } = loaded.value;
+  const own = options.branch === undefined ? [] : steps.filter((step) => step.branch === options.branch);
+  const sequence =
+    options.branch === undefined
+      ? steps.filter((step) => step.branch === null)
+      : own.length > 0
+        ? own
+        : steps.filter((step) => step.branch === "*");
+  const entry = sequence[options.stepIndex];
   const answer = entry?.answer ?? null;
   if (answer === null) return null;
   return typeof answer === "string" ? { text: answer } : { fields: answer };

@@ -25,6 +25,8 @@ export interface StepUntilDoneOptions extends StepThreadOptions {
   maxSteps: number;
   /** `resume` applies to the first step only: the steps after it are plain ones. */
   resume?: StepThreadOptions["resume"];
+  /** Asked before each step (and each round of a waiting parent's branch steps): true stops there, as if the steps were done. */
+  shouldStop?(): boolean;
   /** After each step is recorded, with the thread as it then stands (awaited). */
   onStepFinished?(step: StepSummary, record: ThreadRecord): Promise<void> | void;
   /** After each step a branch recorded while its waiting parent was stepped, with the branch as it then stands (awaited). */
@@ -56,12 +58,13 @@ export interface StepUntilDoneResult {
  * is thrown on, since it is not the step's. Throws ThreadNotFoundError when there is no such thread.
  */
 export async function stepUntilDone(options: StepUntilDoneOptions): Promise<StepUntilDoneResult> {
-  const { store, threadId, maxSteps, onStepFinished, ...step } = options;
+  const { store, threadId, maxSteps, onStepFinished, shouldStop: _shouldStop, ...step } = options;
   const initial = await store.refs.getThread(threadId);
   if (initial === null) throw new ThreadNotFoundError(threadId);
   let record = initial;
   const steps: StepSummary[] = [];
   for (let index = 0; index < maxSteps; index++) {
+    if (options.shouldStop?.() === true) break;
     let started: StepStart | null = null;
     let callbackFailure: { error: unknown } | null = null;
     let outcome: Awaited<ReturnType<typeof stepThread>>;

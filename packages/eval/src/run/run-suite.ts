@@ -6,8 +6,9 @@ import {
   type ResolvedWorkflow,
   resolveNodeOrThread,
   resolveWorkflow,
+  runThreadToEnd,
+  spentWithBranches,
   startThreads,
-  stepUntilDone,
 } from "@uwf/engine";
 import { type Address, type Config, messageOf, type ThreadRecord, type ThreadStartNode } from "@uwf/protocol";
 import { validateStartInputs } from "@uwf/workflow";
@@ -362,36 +363,46 @@ class SuiteRunner {
     return { ...run.key, thread: current.id, record: current, reused, error: null };
   }
 
-  /** Steps the run's thread until it is no longer active, or the suite stops; returns the run as it then stands. */
+  /**
+   * Runs the run's thread to its end as `uwf run` does (runThreadToEnd: its branches and joins, and the
+   * scenario's recorded answers), or until the suite stops; returns the run as it then stands. What the
+   * run spent counts its branches' spend, as the parent's budget does.
+   */
   async drive(run: PlannedRun, taken: SuiteRun): Promise<SuiteRun> {
     const { options } = this;
-    let record = taken.record as ThreadRecord;
-    const initialCost = record.usage.costUsd;
-    while (record.status === "active") {
-      const stopped = this.stopReason();
-      if (stopped !== null) return { ...taken, record, error: stopped };
-      const done = await stepUntilDone({
-        store: options.store,
-        config: run.variant.config as Config,
-        home: options.home,
-        threadId: record.id,
-        maxSteps: 1,
-        defaultAgent: run.variant.variant.agent ?? undefined,
-        timeoutSeconds: options.timeoutSeconds,
-        signal: options.signal,
-        host: options.host,
-        now: options.now,
-        onProgress: () => {},
-        onStderr: options.onStderr ?? (() => {}),
-        onWarning: options.onWarning,
-      });
-      record = done.record;
-      this.spent.set(record.id, record.usage.costUsd - initialCost);
-      if (done.error !== undefined && record.status === "active") {
-        const stopped = this.stopReason();
-        return { ...taken, record, error: stopped ?? messageOf(done.error) };
-      }
-      if (done.error !== undefined) break;
+    const initial = taken.record as ThreadRecord;
+    if (initial.status !== "active" && initial.status !== "waiting") return taken;
+    const stopped = this.stopReason();
+    if (stopped !== null) return { ...taken, error: stopped };
+    const initialCost = await spentWithBranches(options.store, initial).then((spent) => spent.costUsd);
+    const noteSpend = async (record: ThreadRecord) => {
+      const spent = await spentWithBranches(options.store, record);
+      this.spent.set(initial.id, spent.costUsd - initialCost);
+    };
+    const parent = async () => (await options.store.refs.getThread(initial.id)) ?? initial;
+    const done = await runThreadToEnd({
+      store: options.store,
+      config: run.variant.config as Config,
+      home: options.home,
+      threadId: initial.id,
+      baseDir: this.suite.dir,
+      defaultAgent: run.variant.variant.agent ?? undefined,
+      timeoutSeconds: options.timeoutSeconds,
+      signal: options.signal,
+      host: options.host,
+      now: options.now,
+      shouldStop: () => this.stopReason() !== null,
+      onStepFinished: (_step, record) => noteSpend(record),
+      onBranchStepFinished: async () => noteSpend(await parent()),
+      onProgress: () => {},
+      onStderr: options.onStderr ?? (() => {}),
+      onWarning: options.onWarning,
+    });
+    const record = done.record;
+    await noteSpend(record);
+    if (record.status === "active" || record.status === "waiting") {
+      const reason = this.stopReason() ?? (done.error === undefined ? null : messageOf(done.error));
+      if (reason !== null) return { ...taken, record, error: reason };
     }
     return { ...taken, record };
   }

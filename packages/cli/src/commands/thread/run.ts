@@ -1,4 +1,4 @@
-import { loadRecordedAnswer } from "@uwf/agent-kit";
+import { findRecordedResume } from "@uwf/engine";
 import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatRunTotals } from "../../format/format-run-totals.ts";
@@ -42,45 +42,54 @@ export async function runCommand(
   return outcome;
 }
 
-const SCRIPTED_PREFIX = "scripted:";
-
 /**
- * With `--agent scripted:FILE`, a suspension whose next scenario entry records the answer that resumed it
- * (`answer:`, as `uwf scenario export` writes it and the examples' scenarios note it) is resumed with that
- * answer, as the recorded thread was, and the run goes on: one command plays the whole thread. So is an
- * end the recorded thread was continued from (`resume -p` of an ended thread), with the recorded prompt.
- * The steps of every round are reported together. Without a recorded answer the run stops as any other does.
+ * With `--agent scripted:FILE`, a suspension — the thread's, or a branch's it waits on — or an end whose
+ * scenario entry records the answer that resumed it (`answer:`, as `uwf scenario export` writes it and
+ * the examples' scenarios note it) is resumed with that answer, as the recorded thread was, and the run
+ * goes on: one command plays the whole thread (findRecordedResume, the rule `uwf eval --suite` follows
+ * too). The steps of every round are reported together. Without a recorded answer the run stops as any
+ * other does.
  */
 async function playRecordedAnswers(
   first: Awaited<ReturnType<typeof stepCommand>>,
   step: StepCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<RunResult>> {
-  const scenario = resolveAgentFlag(step.agent, context.cwd);
-  if (scenario === undefined || !scenario.startsWith(SCRIPTED_PREFIX)) return first;
+  const agent = resolveAgentFlag(step.agent, context.cwd);
   let outcome = first;
   const steps = [...first.result.steps];
-  while (
-    outcome.error === undefined &&
-    (outcome.result.suspension !== undefined || outcome.result.status === "ended")
-  ) {
-    const record = await (await context.openStore()).refs.getThread(step.thread);
-    if (record === null || (record.status !== "suspended" && record.status !== "ended")) break;
-    const answer = await loadRecordedAnswer({
-      scenario: scenario.slice(SCRIPTED_PREFIX.length),
-      baseDir: context.cwd,
-      stepIndex: record.stepCount,
-    });
-    // An ended thread is continued with a prompt, never with a typed answer's fields.
-    if (answer === null || (record.status === "ended" && !("text" in answer))) break;
-    context.note(`resuming with the answer the scenario records for step ${record.stepCount + 1}`);
-    outcome = await stepCommand(
-      "text" in answer
-        ? { ...step, resumeAnswer: answer.text }
-        : { ...step, resumeTypedAnswer: JSON.stringify(answer.fields) },
+  while (outcome.error === undefined) {
+    const store = await context.openStore();
+    const record = await store.refs.getThread(step.thread);
+    if (record === null) break;
+    const found = await findRecordedResume(store, record, { agent, baseDir: context.cwd });
+    if (found === null) break;
+    const where = found.thread === step.thread ? "" : ` of branch ${found.thread}`;
+    context.note(`resuming with the answer the scenario records for step ${found.step}${where}`);
+    const { answer, typedAnswer } = found.resume;
+    const resumed = await stepCommand(
+      {
+        ...step,
+        thread: found.thread,
+        ...(typedAnswer === undefined
+          ? { resumeAnswer: answer }
+          : { resumeTypedAnswer: typeof typedAnswer === "string" ? typedAnswer : JSON.stringify(typedAnswer) }),
+      },
       context,
     );
+    if (found.thread === step.thread) {
+      outcome = resumed;
+      steps.push(...outcome.result.steps);
+      continue;
+    }
+    // The branch went on (its parent settled as it ended): the parent goes on from where it stands.
+    if (resumed.error !== undefined) {
+      outcome = resumed;
+      break;
+    }
+    outcome = await stepCommand(step, context);
     steps.push(...outcome.result.steps);
+    if (resumed.result.steps.length === 0 && outcome.result.steps.length === 0) break;
   }
   if (outcome === first) return first;
   outcome.result.steps = steps;

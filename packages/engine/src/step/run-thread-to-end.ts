@@ -1,0 +1,50 @@
+import type { StepSummary } from "@uwf/protocol";
+import { findRecordedResume } from "../scenarios/find-recorded-resume.ts";
+import { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step-until-done.ts";
+
+export interface RunThreadToEndOptions extends Omit<StepUntilDoneOptions, "maxSteps"> {
+  /** The folder a relative `scripted:FILE` of `defaultAgent` is read from, for its recorded answers (the caller's cwd). */
+  baseDir: string;
+  /** A suspension (the thread's or a branch's) or an end about to be resumed with the answer its scenario records. */
+  onRecordedResume?(thread: string, step: number): Promise<void> | void;
+}
+
+/**
+ * Runs a thread to its end, as `uwf run` does: every step of the thread, and of a waiting parent every
+ * runnable branch (nested fan-outs too) and then its join. With a `scripted:FILE` agent, a suspension —
+ * the thread's own or a branch's — or an end that the scenario records an answer for is resumed with it
+ * (findRecordedResume) and the run goes on. Stops when the thread ends, suspends or fails with nothing
+ * recorded to go on with, when a step fails, or when `shouldStop` says so. The steps returned are the
+ * thread's own (its branches' are reported through `onBranchStepFinished`).
+ */
+export async function runThreadToEnd(options: RunThreadToEndOptions): Promise<StepUntilDoneResult> {
+  const { baseDir, onRecordedResume, ...step } = options;
+  const steps: StepSummary[] = [];
+  let done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
+  steps.push(...done.steps);
+  while (done.error === undefined && options.shouldStop?.() !== true && !options.signal.aborted) {
+    const found = await findRecordedResume(options.store, done.record, { agent: options.defaultAgent, baseDir });
+    if (found === null) break;
+    await onRecordedResume?.(found.thread, found.step);
+    const own = found.thread === options.threadId;
+    const resumed = await stepUntilDone({
+      ...step,
+      ...(own ? {} : { threadId: found.thread, onStepFinished: options.onBranchStepFinished }),
+      resume: found.resume,
+      maxSteps: Number.POSITIVE_INFINITY,
+      allBranches: true,
+    });
+    if (own) {
+      steps.push(...resumed.steps);
+      done = resumed;
+      continue;
+    }
+    if (resumed.error !== undefined && !resumed.refused)
+      await options.onBranchStepFailed?.(found.thread, resumed.error);
+    // The branch went on (its parent is settled as it ends): the parent goes on from where it stands.
+    done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
+    steps.push(...done.steps);
+    if (resumed.steps.length === 0 && done.steps.length === 0) break;
+  }
+  return { ...done, steps };
+}

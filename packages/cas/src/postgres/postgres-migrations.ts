@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 9;
+export const POSTGRES_SCHEMA_VERSION = 10;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -164,6 +164,10 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     // The workflow a fork onto another workflow version left (fork --workflow); NULL on every other thread.
     "ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS forked_from_workflow text",
+  ],
+  [
+    // The exploration that made a fork and the step it re-runs from (JSON); NULL on every other thread.
+    "ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS explored_by text",
   ],
 ];
 

@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 17;
+export const REF_SCHEMA_VERSION = 18;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -174,6 +174,10 @@ const MIGRATIONS: readonly string[] = [
   `
   -- The workflow a fork onto another workflow version left (fork --workflow); NULL on every other thread.
   ALTER TABLE threads ADD COLUMN forked_from_workflow TEXT;
+  `,
+  `
+  -- The exploration that made a fork and the step it re-runs from (JSON); NULL on every other thread.
+  ALTER TABLE threads ADD COLUMN explored_by TEXT;
   `,
 ];
 

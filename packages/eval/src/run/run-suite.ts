@@ -1,19 +1,13 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addressOfNode, forEachConcurrently, type Store } from "@uwf/cas";
-import {
-  forkThreads,
-  type ResolvedWorkflow,
-  resolveNodeOrThread,
-  resolveWorkflow,
-  startThreads,
-  stepUntilDone,
-} from "@uwf/engine";
+import { forkThreads, type ResolvedWorkflow, resolveNodeOrThread, resolveWorkflow, startThreads } from "@uwf/engine";
 import { type Address, type Config, messageOf, type ThreadRecord, type ThreadStartNode } from "@uwf/protocol";
 import { validateStartInputs } from "@uwf/workflow";
 import { SuiteNotQueueableError } from "../errors/suite-not-queueable-error.ts";
 import type { Suite, SuiteCase, SuiteVariant } from "../suite/suite.ts";
 import { definitionHash, fileHash, folderName, generationOf, runFolder } from "./run-folders.ts";
+import { stepToEnd } from "./step-to-end.ts";
 import { variantConfig } from "./variant-config.ts";
 
 /** Why a run has no finished thread although it started, or could not start. */
@@ -362,38 +356,26 @@ class SuiteRunner {
     return { ...run.key, thread: current.id, record: current, reused, error: null };
   }
 
-  /** Steps the run's thread until it is no longer active, or the suite stops; returns the run as it then stands. */
+  /** Steps the run's thread to its end (see stepToEnd), or until the suite stops; returns the run as it then stands. */
   async drive(run: PlannedRun, taken: SuiteRun): Promise<SuiteRun> {
     const { options } = this;
-    let record = taken.record as ThreadRecord;
-    const initialCost = record.usage.costUsd;
-    while (record.status === "active") {
-      const stopped = this.stopReason();
-      if (stopped !== null) return { ...taken, record, error: stopped };
-      const done = await stepUntilDone({
-        store: options.store,
-        config: run.variant.config as Config,
-        home: options.home,
-        threadId: record.id,
-        maxSteps: 1,
-        defaultAgent: run.variant.variant.agent ?? undefined,
-        timeoutSeconds: options.timeoutSeconds,
-        signal: options.signal,
-        host: options.host,
-        now: options.now,
-        onProgress: () => {},
-        onStderr: options.onStderr ?? (() => {}),
-        onWarning: options.onWarning,
-      });
-      record = done.record;
-      this.spent.set(record.id, record.usage.costUsd - initialCost);
-      if (done.error !== undefined && record.status === "active") {
-        const stopped = this.stopReason();
-        return { ...taken, record, error: stopped ?? messageOf(done.error) };
-      }
-      if (done.error !== undefined) break;
-    }
-    return { ...taken, record };
+    const initial = taken.record as ThreadRecord;
+    const initialCost = initial.usage.costUsd;
+    const { record, error } = await stepToEnd(initial, {
+      store: options.store,
+      config: run.variant.config as Config,
+      home: options.home,
+      defaultAgent: run.variant.variant.agent ?? undefined,
+      timeoutSeconds: options.timeoutSeconds,
+      signal: options.signal,
+      host: options.host,
+      now: options.now,
+      stopReason: () => this.stopReason(),
+      onStepped: (stepped) => this.spent.set(stepped.id, stepped.usage.costUsd - initialCost),
+      onStderr: options.onStderr,
+      onWarning: options.onWarning,
+    });
+    return { ...taken, record, ...(error === null ? {} : { error }) };
   }
 
   /** Why no new step or thread may start: Ctrl-C, or the suite's spend at its limit; null when they may. */

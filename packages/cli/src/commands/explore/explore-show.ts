@@ -8,6 +8,8 @@ export interface ExploreShowCommandOptions {
   report: string;
   html?: string;
   allowErrors?: boolean;
+  /** For the web UI: the report as it is, with no error for errored re-runs or a gate that did not hold. */
+  showOnly?: boolean;
 }
 
 /** `uwf explore show REPORT`: a stored exploration as it was scored, with its gate's exit code. */
@@ -16,5 +18,6 @@ export async function exploreShowCommand(
   context: CommandContext,
 ): Promise<CommandOutcome<ExploreResult>> {
   const store = await context.openStore({ create: false });
-  return exploreOutcome(await resolveExploreReport(store, options.report), options, context);
+  const outcome = exploreOutcome(await resolveExploreReport(store, options.report), options, context);
+  return options.showOnly === true ? { ...outcome, error: undefined } : outcome;
 }

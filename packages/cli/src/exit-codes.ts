@@ -124,6 +124,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "nothing-to-evaluate": EXIT_USAGE,
   "eval-gate-failed": EXIT_GATE_FAILED,
   "eval-errored": EXIT_FAILED,
+  "wrong-report-kind": EXIT_USAGE,
 
   "no-space": EXIT_FAILED,
   "read-only-file-system": EXIT_FAILED,

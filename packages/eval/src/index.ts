@@ -28,11 +28,34 @@ export {
   NothingToEvaluateError,
   SuiteNotQueueableError,
   VariantNotFoundError,
+  WrongReportKindError,
 } from "./errors/index.ts";
 export type { EvaluateOptions } from "./evaluate/evaluate-options.ts";
 export { evaluateSelection } from "./evaluate/evaluate-selection.ts";
 export { type EvaluateSuiteOptions, evaluateSuite, suiteRunsDir } from "./evaluate/evaluate-suite.ts";
 export { rescoreEvalReport } from "./evaluate/rescore-eval-report.ts";
+export { buildExploreResult } from "./explore/build-explore-result.ts";
+export {
+  type ExploreThreadOptions,
+  type ExploreThreadOutcome,
+  exploreThread,
+  type StoredExploreReport,
+} from "./explore/explore-thread.ts";
+export {
+  type ExplorationPoint,
+  type ExplorationTarget,
+  readExplorationTarget,
+} from "./explore/read-exploration-target.ts";
+export { rescoreExploreReport } from "./explore/rescore-explore-report.ts";
+export { resolveExploreReport } from "./explore/resolve-explore-report.ts";
+export {
+  EXPLORATION_BUDGET_REACHED,
+  EXPLORATION_INTERRUPTED,
+  type ExplorationRun,
+  type ExplorationRunResult,
+  type RunExplorationOptions,
+  runExploration,
+} from "./explore/run-exploration.ts";
 export { describeGroup } from "./format/describe-group.ts";
 export { describeSampleError } from "./format/describe-sample-error.ts";
 export {
@@ -64,12 +87,14 @@ export {
   renderEvalList,
   renderEvalTable,
 } from "./render/render-eval-table.ts";
+export { renderExploreHtml } from "./render/render-explore-html.ts";
+export { renderExploreTable } from "./render/render-explore-table.ts";
 export type { Cell, ReportTable, Tone } from "./render/report-table.ts";
 export { buildEvalResult, type EvalBaseline } from "./report/build-eval-result.ts";
 export { diffEvalReports } from "./report/diff-eval-reports.ts";
 export { evalOutcomeError } from "./report/eval-outcome-error.ts";
 export { listEvalReports } from "./report/list-eval-reports.ts";
-export { resolveEvalReport, type StoredEvalReport } from "./report/resolve-eval-report.ts";
+export { findEvalReportEntry, resolveEvalReport, type StoredEvalReport } from "./report/resolve-eval-report.ts";
 export { saveEvalReport } from "./report/save-eval-report.ts";
 export {
   type RunSuiteOptions,
@@ -81,6 +106,7 @@ export {
   type SuiteRunResult,
   type SuiteRunStarted,
 } from "./run/run-suite.ts";
+export { type StepToEndOptions, stepToEnd } from "./run/step-to-end.ts";
 export { variantConfig } from "./run/variant-config.ts";
 export type { AssertionResult } from "./score/assertion-result.ts";
 export { JUDGE_BODY_QUOTA, renderJudgeTranscript } from "./score/render-judge-transcript.ts";

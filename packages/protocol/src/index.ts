@@ -173,6 +173,18 @@ export {
   evalStepViewSchema,
   evalThreadViewSchema,
 } from "./eval/eval-thread-view.ts";
+export {
+  type ExploreGate,
+  type ExploreReportNode,
+  type ExploreResult,
+  type ExploreStep,
+  type ExploreStepResult,
+  exploreGateSchema,
+  exploreReportNodeSchema,
+  exploreResultSchema,
+  exploreStepResultSchema,
+  exploreStepSchema,
+} from "./eval/explore-report.ts";
 export { addressSchema } from "./ids/address.ts";
 export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, normalizeAddress } from "./ids/address-pattern.ts";
 export { THREAD_ID_PATTERN } from "./ids/thread-id-pattern.ts";
@@ -437,6 +449,8 @@ export { didYouMean, suggestSimilar } from "./text/suggest-similar.ts";
 export {
   type BranchOrigin,
   branchOriginSchema,
+  type ExploredBy,
+  exploredBySchema,
   type ForkOrigin,
   forkOriginSchema,
   type Lease,

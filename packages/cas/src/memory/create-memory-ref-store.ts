@@ -96,6 +96,7 @@ export function createMemoryRefStore(): RefStore {
         .filter((thread) => query.updatedSince === undefined || thread.updatedAt >= query.updatedSince)
         .filter((thread) => query.scheduledBy === undefined || thread.scheduledBy?.schedule === query.scheduledBy)
         .filter((thread) => family === null || family.has(thread.id))
+        .filter((thread) => query.explorations !== false || thread.exploredBy === undefined)
         .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
       const offset = query.offset ?? 0;
       const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);

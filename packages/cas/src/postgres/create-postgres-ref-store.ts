@@ -103,6 +103,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
         conditions.push(
           `scheduled_by IS NOT NULL AND (scheduled_by::jsonb ->> 'schedule') = ${parameter(listQuery.scheduledBy)}`,
         );
+      if (listQuery.explorations === false) conditions.push("explored_by IS NULL");
       const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
       const filters = [...values];
       // LIMIT NULL is no limit.

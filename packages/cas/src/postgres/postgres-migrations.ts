@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 10;
+export const POSTGRES_SCHEMA_VERSION = 11;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -168,6 +168,10 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   // The head a step under the lease is about to move its thread to, recorded before its step node is
   // written: a holder that died before moving the head left that node, a crashed step's, not a lost head.
   ['ALTER TABLE {schema}.leases ADD COLUMN IF NOT EXISTS intended_head text COLLATE "C"'],
+  [
+    // The exploration that made a fork and the step it re-runs from (JSON); NULL on every other thread.
+    "ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS explored_by text",
+  ],
 ];
 
 /**

@@ -43,6 +43,13 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
     typeof value.schedule === "string" &&
     value.schedule !== "" &&
     isTimestamp(value.fireTime),
+  exploredBy: (value) =>
+    hasExactly(value, ["exploration", "step"]) &&
+    typeof value.exploration === "string" &&
+    THREAD_ID_PATTERN.test(value.exploration) &&
+    typeof value.step === "number" &&
+    Number.isSafeInteger(value.step) &&
+    value.step > 0,
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */

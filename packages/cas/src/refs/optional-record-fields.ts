@@ -10,4 +10,5 @@ export const OPTIONAL_RECORD_FIELDS: ReadonlySet<keyof ThreadRecord> = new Set([
   "branchOf",
   "outcome",
   "scheduledBy",
+  "exploredBy",
 ]);

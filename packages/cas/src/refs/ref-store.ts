@@ -31,6 +31,8 @@ export interface ListThreadsQuery {
   updatedSince?: string;
   /** Only the threads this schedule started (`scheduledBy.schedule`, `list --schedule`); an index serves it. */
   scheduledBy?: string;
+  /** False leaves out the forks an exploration made (`exploredBy`); absent or true keeps them. */
+  explorations?: boolean;
   limit?: number;
   offset?: number;
 }

@@ -28,6 +28,7 @@ const COLUMN_OF = {
   branchOf: "branch_of",
   outcome: "outcome",
   scheduledBy: "scheduled_by",
+  exploredBy: "explored_by",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
 /**
@@ -67,7 +68,7 @@ export type ThreadRow = { [F in Field as (typeof COLUMN_OF)[F]]: SqlValue } & {
 
 /**
  * The record's values in THREAD_COLUMNS order; usage, failedUsage, budget, failure, branchOf, outcome and
- * scheduledBy are stored as JSON text, queued as 0 or 1.
+ * scheduledBy (and exploredBy) are stored as JSON text, queued as 0 or 1.
  */
 export function threadToRowValues(record: ThreadRecord): SqlValue[] {
   return [
@@ -130,7 +131,8 @@ function isJsonField(field: Field): boolean {
     field === "failure" ||
     field === "branchOf" ||
     field === "outcome" ||
-    field === "scheduledBy"
+    field === "scheduledBy" ||
+    field === "exploredBy"
   );
 }
 

@@ -454,6 +454,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   16: ["DROP TABLE schedules", "DROP INDEX threads_by_schedule", "ALTER TABLE threads DROP COLUMN scheduled_by"],
   17: ["ALTER TABLE threads DROP COLUMN forked_from_workflow"],
   18: ["ALTER TABLE leases DROP COLUMN intended_head"],
+  19: ["ALTER TABLE threads DROP COLUMN explored_by"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

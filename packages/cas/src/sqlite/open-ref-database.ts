@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 18;
+export const REF_SCHEMA_VERSION = 19;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -179,6 +179,10 @@ const MIGRATIONS: readonly string[] = [
   -- The head a step under the lease is about to move its thread to, recorded before its step node is
   -- written: a holder that died before moving the head left that node, a crashed step's, not a lost head.
   ALTER TABLE leases ADD COLUMN intended_head TEXT;
+  `,
+  `
+  -- The exploration that made a fork and the step it re-runs from (JSON); NULL on every other thread.
+  ALTER TABLE threads ADD COLUMN explored_by TEXT;
   `,
 ];
 

@@ -276,6 +276,27 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       await expect(refs.listThreads({ start: "../x" })).rejects.toThrow(InvalidAddressError);
     });
 
+    it("keeps an exploration's fork tagged, and leaves such forks out when asked", async () => {
+      const { refs } = current();
+      const exploredBy = { exploration: sampleThreadId(9), step: 2 };
+      await refs.createThread(sampleThreadRecord({ id: sampleThreadId(1), start: HEAD_A, head: HEAD_A }));
+      await refs.createThread(
+        sampleThreadRecord({
+          id: sampleThreadId(2),
+          start: HEAD_A,
+          head: HEAD_A,
+          forkedFrom: forkAt(HEAD_A, sampleThreadId(1), 0),
+          exploredBy,
+        }),
+      );
+      expect((await refs.getThread(sampleThreadId(2)))?.exploredBy).toEqual(exploredBy);
+      expect((await refs.getThread(sampleThreadId(1)))?.exploredBy).toBeUndefined();
+      expect((await refs.listThreads({})).total).toBe(2);
+      const hidden = await refs.listThreads({ explorations: false });
+      expect(hidden.threads.map((thread) => thread.id)).toEqual([sampleThreadId(1)]);
+      expect(hidden.total).toBe(1);
+    });
+
     it("finds ids by case-insensitive prefix, at most `limit` of them", async () => {
       const { refs } = current();
       for (const prefix of ["01JDAA", "01JDAB", "01JDAA", "01JEZZ"]) {

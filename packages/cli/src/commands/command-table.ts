@@ -27,7 +27,7 @@ export const HELP_GROUPS: ReadonlyArray<{ heading: string; commands: readonly st
   { heading: "Inspect threads:", commands: ["list", "show", "log", "read", "tree", "ui", "trace", "mcp"] },
   {
     heading: "Experiment (fork, compare and judge):",
-    commands: ["fork", "diff", "compare", "eval", "scenario", "replay"],
+    commands: ["fork", "diff", "compare", "eval", "explore", "scenario", "replay"],
   },
   { heading: "Workers:", commands: ["worker", "queue", "wait", "schedule", "tick"] },
   { heading: "Store:", commands: ["cas", "store"] },
@@ -236,6 +236,10 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         flags: "--running",
         description: "only threads being stepped now, with who holds each (host, pid) since and until when",
       },
+      explorations: {
+        flags: "--explorations",
+        description: "also the re-runs `uwf explore` made (left out otherwise)",
+      },
     },
     examples: [
       "uwf list --status failed --limit 0",
@@ -328,7 +332,13 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     name: "tree",
     description: "a thread's family: its root original and every fork, under the step it branched at",
     arguments: [THREAD_ARGUMENT],
-    options: { mermaid: { flags: "--mermaid", description: "print a Mermaid flowchart of the tree" } },
+    options: {
+      mermaid: { flags: "--mermaid", description: "print a Mermaid flowchart of the tree" },
+      explorations: {
+        flags: "--explorations",
+        description: "also the re-runs `uwf explore` made (left out otherwise)",
+      },
+    },
     examples: ["uwf tree 01J9", "uwf tree 01J9 --mermaid", "uwf tree 01J9 --json"],
     json: "treeResultSchema",
     load: async () => (await import("./thread/tree.ts")).treeCommand,
@@ -746,6 +756,111 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
   }),
 ];
 
+const EXPLORE_COMMANDS: readonly CommandEntry[] = [
+  defineCommand({
+    name: "run",
+    isDefault: true,
+    description:
+      "(the default) re-run a thread from each of its steps, score the re-runs, and show how each step moved the pass rate",
+    arguments: [{ syntax: "<thread>", key: "thread", completes: "thread" }],
+    options: {
+      steps: { flags: "--steps <list>", description: "the steps to resample: 3, 2..7 or 1,4..6 (default all)" },
+      samples: { flags: "--samples <n>", description: "re-runs per step (default 5)", parse: parsePositiveInteger },
+      assert: ASSERT_OPTION,
+      suite: { flags: "--suite <file>", description: "score with this suite's assertions too", completes: "file" },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+      parallel: {
+        flags: "--parallel <k>",
+        description: "run up to K re-runs at once (default 4)",
+        parse: parsePositiveInteger,
+      },
+      maxCost: {
+        flags: "--max-cost <usd>",
+        description: "start no step once the exploration's re-runs spent this",
+        parse: parsePositiveNumber,
+      },
+      maxForks: {
+        flags: "--max-forks <n>",
+        description: "the most re-runs (steps × samples) it may make (default 1000, as fork --count)",
+        parse: parsePositiveInteger,
+      },
+      maxSteps: { flags: "--max-steps <n>", description: "each re-run's step limit", parse: parsePositiveInteger },
+      maxTokens: { flags: "--max-tokens <n>", description: "each re-run's token limit", parse: parsePositiveInteger },
+      forkMaxCost: {
+        flags: "--fork-max-cost <usd>",
+        description: "each re-run's cost limit",
+        parse: parsePositiveNumber,
+      },
+      reuse: {
+        flags: "--reuse <report>",
+        description: "score (and finish) the re-runs of an earlier exploration of the thread instead of new ones",
+      },
+      name: { flags: "--name <name>", description: "the report's name (default: explore THREAD)" },
+      minPassRate: {
+        flags: "--min-pass-rate <rate>",
+        description: "gate: exit 3 unless the re-runs from the first explored step pass at least this often",
+        parse: parseRate,
+      },
+      allowErrors: { flags: "--allow-errors", description: "do not exit 1 for re-runs that errored or were not run" },
+      html: {
+        flags: "--html <file>",
+        description: "also write the report as one self-contained HTML page",
+        completes: "file",
+      },
+    },
+    examples: [
+      "uwf explore 01J9 --assert 'outcome: approved'",
+      "uwf explore 01J9 --steps 2..7 --samples 10 --max-cost 5 --html explore.html",
+      "uwf explore 01J9 --reuse 01JB --assert 'short=totals.steps < 8'",
+    ],
+    json: "exploreResultSchema",
+    load: async () => (await import("./explore/explore-run.ts")).exploreRunCommand,
+  }),
+  defineCommand({
+    name: "show",
+    description: "print a stored exploration; exits as its gate says",
+    arguments: [REPORT_ARGUMENT],
+    options: {
+      allowErrors: { flags: "--allow-errors", description: "do not exit 1 for re-runs that errored or were not run" },
+      html: {
+        flags: "--html <file>",
+        description: "also write the report as one self-contained HTML page",
+        completes: "file",
+      },
+    },
+    examples: ["uwf explore show 01JB", "uwf explore show 01JB --html explore.html"],
+    json: "exploreResultSchema",
+    load: async () => (await import("./explore/explore-show.ts")).exploreShowCommand,
+  }),
+  defineCommand({
+    name: "rescore",
+    description: "score an exploration's re-runs again with new assertions; nothing is re-run but judges",
+    arguments: [REPORT_ARGUMENT],
+    options: {
+      assert: ASSERT_OPTION,
+      replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
+      agent: AGENT_OPTION,
+      timeout: TIMEOUT_OPTION,
+      name: { flags: "--name <name>", description: "the new report's name (default: the old one's)" },
+      minPassRate: {
+        flags: "--min-pass-rate <rate>",
+        description: "gate: exit 3 unless the re-runs from the first explored step pass at least this often",
+        parse: parseRate,
+      },
+      allowErrors: { flags: "--allow-errors", description: "do not exit 1 for re-runs that errored or were not run" },
+      html: {
+        flags: "--html <file>",
+        description: "also write the report as one self-contained HTML page",
+        completes: "file",
+      },
+    },
+    examples: ["uwf explore rescore 01JB --assert 'outcome: approved'"],
+    json: "exploreResultSchema",
+    load: async () => (await import("./explore/explore-rescore.ts")).exploreRescoreCommand,
+  }),
+];
+
 const SCHEDULE_ARGUMENT = { syntax: "<name>", key: "name" } as const;
 
 const SCHEDULE_COMMANDS: readonly CommandEntry[] = [
@@ -964,6 +1079,17 @@ export const COMMAND_TABLE: CommandTable = [
       "uwf eval --forks-of 01J9 --assert 'outcome: approved'",
       "uwf eval --suite suite.yaml --min-pass-rate 0.8",
       "uwf eval list",
+    ],
+  },
+  {
+    name: "explore",
+    description:
+      "where did a run go right or wrong: `uwf explore THREAD` (= `explore run`) re-runs it from each step and scores the re-runs; reports are kept",
+    commands: EXPLORE_COMMANDS,
+    examples: [
+      "uwf explore 01J9 --assert 'outcome: approved'",
+      "uwf explore show 01JB --html explore.html",
+      "uwf explore rescore 01JB --assert 'outcome: approved'",
     ],
   },
   {

@@ -288,6 +288,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
 
   InvalidSuiteError: () => new evaluation.InvalidSuiteError("suite.yaml", [{ ...PROBLEM, file: "suite.yaml" }]),
   SuiteNotQueueableError: () => new evaluation.SuiteNotQueueableError("suite.yaml", ["baseline"]),
+  WrongReportKindError: () => new evaluation.WrongReportKindError("01JB", "explore-report/1", "eval-report/1"),
 
   ClaudeCodeUnavailableError: () => new cliErrors.ClaudeCodeUnavailableError("claude", "not found"),
   ConfigKeyNotSetError: () => new cliErrors.ConfigKeyNotSetError("defaultAgent", "config.yaml"),

@@ -28,9 +28,12 @@ interface Placement {
 export async function buildFamilyTree(
   store: Pick<Store, "objects" | "refs">,
   thread: ThreadRecord,
+  options: { explorations?: boolean } = {},
 ): Promise<Omit<TreeResult, "mermaid">> {
   const top = await topOfBranches(store, thread);
-  const roots = await buildFamily(store, top, new Set());
+  // The re-runs explorations made are left out unless asked for, or unless the tree is one's own.
+  const explorations = options.explorations === true || thread.exploredBy !== undefined;
+  const roots = await buildFamily(store, top, new Set(), explorations);
   return { thread: thread.id, workflow: top.workflow, roots };
 }
 
@@ -52,9 +55,11 @@ async function buildFamily(
   store: Pick<Store, "objects" | "refs">,
   anchor: ThreadRecord,
   starts: Set<string>,
+  explorations: boolean,
 ): Promise<FamilyTreeNode[]> {
   starts.add(anchor.start);
-  const relatives = (await store.refs.listThreads({ start: anchor.start })).threads.reverse();
+  const query = explorations ? { start: anchor.start } : { start: anchor.start, explorations: false };
+  const relatives = (await store.refs.listThreads(query)).threads.reverse();
   const byId = new Map(relatives.map((relative) => [relative.id, relative]));
   const placements = new Map<string, Placement>();
   for (const [index, relative] of relatives.entries()) {
@@ -148,7 +153,7 @@ async function workflowBranchNode(
   const record = await store.refs.getThread(link.thread);
   if (record === null || starts.has(record.start)) return null;
   if (record.branchOf !== undefined && record.branchOf.thread !== parent.id) return null;
-  const [root] = await buildFamily(store, record, starts);
+  const [root] = await buildFamily(store, record, starts, true);
   if (root === undefined) return null;
   return {
     ...root,

@@ -6,6 +6,7 @@ import {
   agentRunNodeSchema,
   type BudgetLimits,
   END,
+  type ExploredBy,
   type FanOutNode,
   mergeBudgetLimits,
   newThreadBudget,
@@ -65,6 +66,8 @@ export interface ForkThreadOptions {
    * branch's fork (which forks the branch's parent too). The parent's own version makes a plain fork.
    */
   workflow?: { address: Address; node: WorkflowNode };
+  /** Tags the forks as an exploration's re-runs (`uwf explore`): `list` and `tree` leave them out unless asked. */
+  exploredBy?: ExploredBy;
   now(): Date;
   newId(): string;
 }
@@ -206,6 +209,7 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     if (standing.outcome !== null && standing.next === END) record.outcome = standing.outcome;
     if (budget !== undefined) record.budget = budget;
     if (options.queued === true) record.queued = true;
+    if (options.exploredBy !== undefined) record.exploredBy = { ...options.exploredBy };
     return { record, chain: forkChain };
   }
 }

@@ -8,3 +8,4 @@ export { InvalidSuiteError } from "./invalid-suite-error.ts";
 export { NothingToEvaluateError } from "./nothing-to-evaluate-error.ts";
 export { SuiteNotQueueableError } from "./suite-not-queueable-error.ts";
 export { VariantNotFoundError } from "./variant-not-found-error.ts";
+export { WrongReportKindError } from "./wrong-report-kind-error.ts";

@@ -75,7 +75,7 @@ export async function rescoreEvalReport(
  * The thread's record as the report scored it: at the head, status and outcome the sample kept. Its
  * chain then had one step per role of its path (`sample.steps` counts only a fork's own steps).
  */
-function asScored(record: ThreadRecord, sample: EvalSample): ThreadRecord {
+export function asScored(record: ThreadRecord, sample: EvalSample): ThreadRecord {
   const scored: ThreadRecord = { ...record, head: sample.head, status: sample.status, stepCount: sample.path.length };
   if (sample.outcome === null) delete scored.outcome;
   else scored.outcome = sample.outcome;

@@ -136,6 +136,7 @@ describe("renderEvalList", () => {
         reports: [
           {
             report: "R2",
+            kind: "eval",
             address: "0AAAAAAAAAAAA",
             name: "nightly",
             createdAt: "2026-11-27T03:00:00.000Z",
@@ -144,6 +145,7 @@ describe("renderEvalList", () => {
           },
           {
             report: "R1",
+            kind: "eval",
             address: "0AAAAAAAAAAAB",
             name: "forks",
             createdAt: "2026-11-26T03:00:00.000Z",

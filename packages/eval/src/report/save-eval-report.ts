@@ -1,10 +1,13 @@
 import type { Store } from "@uwf/cas";
-import type { EvalReportEntry, EvalReportNode } from "@uwf/protocol";
+import type { EvalReportEntry, EvalReportNode, ExploreReportNode } from "@uwf/protocol";
 
-/** Writes the report's node, then names it in the ref store under a new id: the node first, so an entry never names a missing node. */
+/**
+ * Writes the report's node (an evaluation's, or an exploration's: both are listed together), then names it
+ * in the ref store under a new id: the node first, so an entry never names a missing node.
+ */
 export async function saveEvalReport(
   store: Store,
-  node: EvalReportNode,
+  node: EvalReportNode | ExploreReportNode,
   newId: () => string,
 ): Promise<EvalReportEntry> {
   const address = await store.objects.put(node);

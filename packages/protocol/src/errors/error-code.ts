@@ -212,6 +212,8 @@ export interface ErrorDataByCode {
   "eval-gate-failed": { report: string; failed: string[] };
   /** Samples errored (a scorer crashed, a judge failed) or runs did not start, without `--allow-errors` (exit 1). */
   "eval-errored": { report: string; errored: number; unstarted: number };
+  /** A stored report of the other kind: an evaluation given to `explore show`, or an exploration to `eval show`. */
+  "wrong-report-kind": { report: string; kind: string; expected: string };
 
   // The machine.
   /** No space left on the device, or the disk quota is exceeded. */

@@ -36,9 +36,12 @@ export const evalListResultSchema = z.object({
   reports: z.array(
     z.object({
       report: z.string(),
+      /** An evaluation (`eval-report/1`) or an exploration (`explore-report/1`, `uwf explore show`). */
+      kind: z.enum(["eval", "explore"]),
       address: addressSchema,
       name: z.string(),
       createdAt: z.string(),
+      /** Every sample; an exploration's re-runs of all its steps. */
       samples: z.number().int().nonnegative(),
       passRate: z.number().nullable(),
     }),

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { fanOutNodeSchema, joinedBranchesNodeSchema } from "../branches/branch-nodes.ts";
 import { evalReportNodeSchema } from "../eval/eval-report.ts";
+import { exploreReportNodeSchema } from "../eval/explore-report.ts";
 import { workflowNodeSchema } from "../workflow/workflow.ts";
 import {
   agentRunNodeSchema,
@@ -22,6 +23,7 @@ export const NODE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "agent-run/1": agentRunNodeSchema,
   "transcript/1": transcriptNodeSchema,
   "eval-report/1": evalReportNodeSchema,
+  "explore-report/1": exploreReportNodeSchema,
   "fan-out/1": fanOutNodeSchema,
   "branches/1": joinedBranchesNodeSchema,
   "answer/1": answerNodeSchema,

@@ -11,4 +11,13 @@ export const NODE_REF_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "branches/1": ["fanOut", "results[].head", "results[].output", "results[].body"],
   "answer/1": [],
   "eval-report/1": ["source.text", "samples[].head", "samples[].scores[].judge.head", "rescoredFrom"],
+  "explore-report/1": [
+    "head",
+    "original.head",
+    "original.scores[].judge.head",
+    "steps[].from",
+    "steps[].samples[].head",
+    "steps[].samples[].scores[].judge.head",
+    "rescoredFrom",
+  ],
 };

@@ -96,6 +96,18 @@ export const branchOriginSchema = z
   .strict();
 export type BranchOrigin = z.infer<typeof branchOriginSchema>;
 
+/**
+ * Set on a fork an exploration made (`uwf explore`): the exploration's report id and the step it
+ * re-runs from. `list` and `tree` leave such forks out unless asked (`--explorations`).
+ */
+export const exploredBySchema = z
+  .object({
+    exploration: z.string().regex(THREAD_ID_PATTERN, "expected a 26-character report id"),
+    step: z.number().int().positive(),
+  })
+  .strict();
+export type ExploredBy = z.infer<typeof exploredBySchema>;
+
 /** The one mutable record of a thread, kept in the ref store. Everything else is in the object store. */
 export const threadRecordSchema = z
   .object({
@@ -145,6 +157,8 @@ export const threadRecordSchema = z
     outcome: threadOutcomeSchema.optional(),
     /** Set on a thread a schedule started: the schedule and the fire time. Absent on every other thread. */
     scheduledBy: scheduledBySchema.optional(),
+    /** Set on a fork an exploration made: see exploredBySchema. Absent on every other thread. */
+    exploredBy: exploredBySchema.optional(),
   })
   .strict();
 export type ThreadRecord = z.infer<typeof threadRecordSchema>;

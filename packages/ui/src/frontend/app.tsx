@@ -4,6 +4,7 @@ import { useSession } from "./lib/session.ts";
 import { DiffPage } from "./pages/diff-page.tsx";
 import { ExperimentPage } from "./pages/experiment-page.tsx";
 import { ExperimentsPage } from "./pages/experiments-page.tsx";
+import { ExplorePage } from "./pages/explore-page.tsx";
 import { FamilyPage } from "./pages/family-page.tsx";
 import { ThreadGraphPage, WorkflowGraphPage, WorkflowsPage } from "./pages/graph-page.tsx";
 import { StepPage } from "./pages/step-page.tsx";
@@ -27,6 +28,7 @@ const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, stri
     render: (params) => <WorkflowGraphPage reference={params.reference as string} />,
   },
   { pattern: "/experiments", render: () => <ExperimentsPage /> },
+  { pattern: "/experiments/explore/:id", render: (params) => <ExplorePage id={params.id as string} /> },
   { pattern: "/experiments/:id", render: (params) => <ExperimentPage id={params.id as string} /> },
 ];
 

@@ -179,6 +179,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
     verdictInResult: true,
   },
   {
+    method: "GET",
+    path: "/api/explorations/:id",
+    command: ["explore", "show"],
+    mutating: false,
+    // The page shows errored re-runs and a gate that did not hold; they are no error of the request.
+    options: ({ params }) => ({ report: params.id, showOnly: true }),
+  },
+  {
     method: "POST",
     path: "/api/threads/:id/step",
     command: ["step"],

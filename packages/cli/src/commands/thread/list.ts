@@ -25,6 +25,8 @@ export interface ListCommandOptions {
   running?: boolean;
   /** Every column, however wide the terminal (else the table fits it). */
   wide?: boolean;
+  /** Also the forks explorations made (`uwf explore`), which are left out otherwise. */
+  explorations?: boolean;
 }
 
 /** How many threads `uwf list` shows when no `--limit` is given; `--limit 0` lists them all. */
@@ -58,6 +60,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
     scheduledBy: options.schedule,
     outcome: options.outcome,
     forksOf: parent === undefined ? undefined : { thread: parent.id, recursive: options.recursive === true },
+    ...(options.explorations === true ? {} : { explorations: false }),
     limit,
     offset,
   };

@@ -8,6 +8,8 @@ import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 export interface TreeCommandOptions {
   thread: string;
   mermaid?: boolean;
+  /** Also the forks explorations made (`uwf explore`), which are left out otherwise. */
+  explorations?: boolean;
 }
 
 /** The thread's whole family, from its root original: each fork under the step it branched at. */
@@ -17,7 +19,9 @@ export async function treeCommand(
 ): Promise<CommandOutcome<TreeResult>> {
   const store = await context.openStore({ create: false });
   const thread = await resolveThread(store.refs, options.thread);
-  const result: TreeResult = await buildFamilyTree(store, thread);
+  const result: TreeResult = await buildFamilyTree(store, thread, {
+    explorations: options.explorations === true,
+  });
   if (options.mermaid === true) result.mermaid = familyTreeToMermaid(result);
   return {
     result,

@@ -48,7 +48,15 @@ export function ExperimentsPage() {
             {reports.map((report) => (
               <tr key={report.report} data-report={report.report}>
                 <td>
-                  <Link href={`/experiments/${report.report}`}>{report.name}</Link>
+                  <Link
+                    href={
+                      report.kind === "explore"
+                        ? `/experiments/explore/${report.report}`
+                        : `/experiments/${report.report}`
+                    }
+                  >
+                    {report.name}
+                  </Link>
                 </td>
                 <td>
                   <code>{report.report}</code>

@@ -87,7 +87,9 @@ export { type RunProcessGroupOptions, runProcessGroup } from "./process/run-proc
 export {
   type BuildContinuationPromptOptions,
   buildContinuationPrompt,
+  buildContinuationPromptParts,
   DEFAULT_BODY_QUOTA,
+  type PromptTextPart,
 } from "./prompt/build-continuation-prompt.ts";
 export {
   type BuildOutputFormatSectionOptions,

@@ -5,6 +5,7 @@
  * run, measures store throughput in-process, prints a markdown table and writes the same data
  * as JSON to bench/results/latest.json (smoke.json for a smoke run). See docs/performance.md.
  */
+
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir, totalmem, type } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,6 +13,7 @@ import { parseArgs } from "node:util";
 import { copyStore, openFileStore, openPostgresStore, type Store } from "../packages/cas/src/index.ts";
 import { startTestPostgres } from "../packages/cas/src/testing/index.ts";
 import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
+import { BASELINE_COMMIT, BASELINE_PLANS, measureBaselineSteps } from "./lib/baseline-step-benchmarks.ts";
 import { checkBranchTargets, measureBranches } from "./lib/branch-benchmarks.ts";
 import {
   checkDueWorkTargets,
@@ -420,6 +422,15 @@ async function runSuite(): Promise<BenchResults> {
   );
   const dueWork = await measureDueWork({ binary, temporaryRoot, environment, plan: plan.dueWork, progress });
 
+  progress(`uwf step side by side with the ${BASELINE_COMMIT} build (issue 43)`);
+  const baselineSteps = await measureBaselineSteps({
+    binary,
+    temporaryRoot,
+    environment,
+    plan: smoke ? BASELINE_PLANS.smoke : BASELINE_PLANS.full,
+    progress,
+  });
+
   progress(
     "replay of a family, scenario export, live OTLP export on a step, uwf mcp's start-up and calls (issues 33, 34)",
   );
@@ -519,6 +530,7 @@ async function runSuite(): Promise<BenchResults> {
     suite,
     branches,
     dueWork,
+    baselineSteps,
     replayOtelMcp,
     uiApi,
     live,
@@ -530,6 +542,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkSuiteTargets(suite),
       ...checkBranchTargets(branches),
       ...checkDueWorkTargets(dueWork),
+      ...baselineSteps.targets,
       ...checkReplayOtelMcpTargets(replayOtelMcp),
       ...checkUiApiTargets(uiApi),
       ...checkLiveTargets(live),

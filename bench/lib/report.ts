@@ -1,5 +1,6 @@
 /** The benchmark's results as data, as a markdown table and as a list of targets met or missed. */
 
+import { type BaselineResult, baselineReport } from "./baseline-step-benchmarks.ts";
 import type { BranchBenchResult } from "./branch-benchmarks.ts";
 import type { DueWorkBenchResult } from "./due-work-benchmarks.ts";
 import type { EnumValidationResult } from "./enum-workflow.ts";
@@ -74,6 +75,8 @@ export interface BenchResults {
   branches: BranchBenchResult;
   /** Issue 32: a worker's round of due work (suspension deadlines, schedules), idle and with work due; `uwf tick`. */
   dueWork: DueWorkBenchResult;
+  /** Issue 43: `uwf step` and `--version` side by side with the a61ccc8 build. */
+  baselineSteps: BaselineResult;
   /** Issues 33 and 34: `uwf replay` of a family, `uwf scenario export`, live OTLP export's cost on a step, `uwf mcp`. */
   replayOtelMcp: ReplayOtelMcpResult;
   /** Issue 30: a step recorded by a separate `uwf step` process, timed to the store's change feed. */
@@ -151,6 +154,8 @@ export function formatResults(results: BenchResults): string {
     ...formatBranches(results.branches),
     "",
     ...formatDueWork(results.dueWork),
+    "",
+    ...baselineReport(results.baselineSteps).filter((line) => line.startsWith("|") || line.startsWith("floor")),
     "",
     ...formatReplayOtelMcp(results.replayOtelMcp),
     "",

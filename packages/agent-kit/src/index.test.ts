@@ -25,6 +25,7 @@ describe("the @uwf/agent-kit entry", () => {
       "UnknownProviderError",
       "apiKeyHint",
       "buildContinuationPrompt",
+      "buildContinuationPromptParts",
       "buildOutputFormatSection",
       "buildRetryPrompt",
       "checkClaudeCode",

@@ -52,8 +52,8 @@ export {
   EXTRACTION_TOOL_NAME,
   type ExtractWithModelOptions,
   type ExtractWithModelResult,
-  extractWithModel,
 } from "./extract/extract-with-model.ts";
+export { extractWithModel } from "./extract/extract-with-model-on-demand.ts";
 export { continuesConversation } from "./launch/continues-conversation.ts";
 export {
   type ConfigReferenceProblem,
@@ -87,7 +87,9 @@ export { type RunProcessGroupOptions, runProcessGroup } from "./process/run-proc
 export {
   type BuildContinuationPromptOptions,
   buildContinuationPrompt,
+  buildContinuationPromptParts,
   DEFAULT_BODY_QUOTA,
+  type PromptTextPart,
 } from "./prompt/build-continuation-prompt.ts";
 export {
   type BuildOutputFormatSectionOptions,

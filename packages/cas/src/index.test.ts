@@ -57,6 +57,7 @@ describe("the @uwf/cas entry", () => {
       "parseAddressPrefix",
       "readEveryObject",
       "readProcessStart",
+      "readPromptText",
       "refDatabasePath",
       "resolveAddress",
       "setAsideRefDatabase",

@@ -37,6 +37,7 @@ export { createMemoryRefStore } from "./memory/create-memory-ref-store.ts";
 export { createMemoryStore } from "./memory/create-memory-store.ts";
 export type { ObjectStore, PutManyOptions, TemporaryFileInfo } from "./objects/object-store.ts";
 export { type ReadObject, readEveryObject } from "./objects/read-every-object.ts";
+export { readPromptText } from "./objects/read-prompt-text.ts";
 export { resolveAddress } from "./objects/resolve-address.ts";
 export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./objects/walk-nodes.ts";
 export { isPostgresStoreUrl } from "./postgres/is-postgres-store-url.ts";

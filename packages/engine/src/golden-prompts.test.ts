@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildContinuationPrompt, buildRetryPrompt, safeExtractFrontmatter, safeLoadScenario } from "@uwf/agent-kit";
-import { createMemoryStore, type Store } from "@uwf/cas";
-import { type Address, type AgentRunNode, defaultConfig, type TextNode, type WorkflowNode } from "@uwf/protocol";
+import { createMemoryStore, readPromptText, type Store } from "@uwf/cas";
+import { type Address, type AgentRunNode, defaultConfig, type WorkflowNode } from "@uwf/protocol";
 import { buildReplySchema, loadWorkflowFile, loadYaml } from "@uwf/workflow";
 import { loadHistory, readChain, resumeThread, startThread, stepUntilDone } from "./index.ts";
 
@@ -95,7 +95,7 @@ async function runScenario(name: string, scenario: Scenario, answer?: string) {
 
 async function storedPrompt(store: Store, run: string): Promise<string> {
   const node = (await store.objects.get(run)) as AgentRunNode;
-  return ((await store.objects.get(node.prompt)) as TextNode).text;
+  return (await readPromptText(store.objects, node.prompt)) ?? "";
 }
 
 /** The chosen prompts of one example workflow, by file name. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import type { AgentRunNode, TextNode, ThreadStepNode } from "@uwf/protocol";
+import { readPromptText } from "@uwf/cas";
+import type { AgentRunNode, ThreadStepNode } from "@uwf/protocol";
 import { createEngineTestKit, FIXTURES } from "../test/engine-test-kit.ts";
 import { resumeThread, stepUntilDone } from "./index.ts";
 
@@ -44,7 +45,7 @@ describe("what an agent that keeps no conversation sees", () => {
       ]);
       const thirdVisit = nodes[6] as ThreadStepNode;
       const run = (await store.objects.get(thirdVisit.run)) as AgentRunNode;
-      const prompt = ((await store.objects.get(run.prompt)) as TextNode).text;
+      const prompt = (await readPromptText(store.objects, run.prompt)) ?? "";
       expect(prompt).toContain("6 steps so far, oldest first. You acted at steps 3 and 5.");
       expect(prompt).toContain("plan: a README section for the audience");
       expect(prompt).toContain("PLAN-BODY step by step.");

@@ -67,7 +67,7 @@ function modelOf(run: AgentRunNode): string | null {
 /** The prompt the run was given and the last reply it returned, as GenAI message lists (JSON text). */
 async function contentAttributes(source: SpanSource, run: AgentRunNode): Promise<Record<string, string>> {
   const attributes: Record<string, string> = {};
-  const prompt = await source.text(run.prompt);
+  const prompt = await source.prompt(run.prompt);
   if (prompt !== null) {
     attributes["gen_ai.input.messages"] = JSON.stringify([
       { role: "user", parts: [{ type: "text", content: prompt }] },

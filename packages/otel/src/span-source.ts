@@ -1,4 +1,4 @@
-import type { Store } from "@uwf/cas";
+import { readPromptText, type Store } from "@uwf/cas";
 import type { AgentRunNode, OutputNode, TextNode, ThreadRecord, ThreadStepNode } from "@uwf/protocol";
 import { readNodeAs } from "./read-node-as.ts";
 import { traceIdFor } from "./span-ids.ts";
@@ -55,6 +55,11 @@ export class SpanSource {
 
   output(address: string): Promise<OutputNode | null> {
     return this.node(address, "output/1");
+  }
+
+  /** A run's prompt, whole: stored as one `text/1` node or as the parts of a `prompt/1` node. */
+  prompt(address: string): Promise<string | null> {
+    return readPromptText(this.store.objects, address).catch(() => null);
   }
 
   async text(address: string | null): Promise<string | null> {

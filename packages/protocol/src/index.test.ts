@@ -170,6 +170,8 @@ describe("the @uwf/protocol entry", () => {
       "plannedBranchSchema",
       "presetAgentSpecSchema",
       "pricesSchema",
+      "promptNodeSchema",
+      "promptPartSchema",
       "providerSchema",
       "readResultSchema",
       "replaceLoneSurrogates",

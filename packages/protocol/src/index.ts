@@ -206,6 +206,10 @@ export {
   type OutputNode,
   outputNodeSchema,
   type PermissionDenial,
+  type PromptNode,
+  type PromptPart,
+  promptNodeSchema,
+  promptPartSchema,
   type TextNode,
   type ThreadStartNode,
   type ThreadStepNode,
@@ -444,7 +448,8 @@ export {
   workflowValidateResultSchema,
 } from "./results/workflow-results.ts";
 export { type Schedule, type ScheduledBy, scheduledBySchema, scheduleSchema } from "./schedules/schedule.ts";
-export { type SuspensionView, suspensionDeadline, suspensionViewSchema } from "./suspensions/suspension-view.ts";
+export { suspensionDeadline } from "./suspensions/suspension-deadline.ts";
+export { type SuspensionView, suspensionViewSchema } from "./suspensions/suspension-view.ts";
 export { didYouMean, suggestSimilar } from "./text/suggest-similar.ts";
 export {
   type BranchOrigin,
@@ -470,13 +475,10 @@ export {
   workflowEntrySchema,
 } from "./threads/thread-record.ts";
 export { THREAD_STATUSES } from "./threads/thread-statuses.ts";
-export { DURATION_PATTERN, durationSchema, parseDuration } from "./time/duration.ts";
-export {
-  type AnswerInput,
-  APPROVAL_ANSWER_SCHEMA,
-  answerInputSchema,
-  answerSchemaOf,
-} from "./workflow/answer-schema.ts";
+export { durationSchema } from "./time/duration.ts";
+export { DURATION_PATTERN, parseDuration } from "./time/parse-duration.ts";
+export { type AnswerInput, answerInputSchema } from "./workflow/answer-schema.ts";
+export { APPROVAL_ANSWER_SCHEMA, answerSchemaOf } from "./workflow/answer-schema-of.ts";
 export {
   type BranchTarget,
   branchTargetSchema,
@@ -486,7 +488,6 @@ export {
   type JoinPolicy,
   joinInputSchema,
   joinPolicySchema,
-  parallelBranches,
 } from "./workflow/fan-out.ts";
 export {
   END,
@@ -497,10 +498,11 @@ export {
   SUSPEND,
   TIMEOUT,
 } from "./workflow/graph-names.ts";
+export { parallelBranches } from "./workflow/parallel-branches.ts";
+export { RETRY_TRIGGERS } from "./workflow/retry-triggers.ts";
 export {
   type OnTimeout,
   onTimeoutSchema,
-  RETRY_TRIGGERS,
   type RetryTrigger,
   type RoleRetries,
   type RoleTimeout,

@@ -48,6 +48,7 @@ describe("the @uwf/workflow entry", () => {
       "listRoleStatuses",
       "listStatusBranches",
       "loadWorkflowFile",
+      "loadWorkflowFileOnDemand",
       "loadYaml",
       "locateField",
       "nextCronTime",

@@ -28,6 +28,7 @@ export { type FieldPath, formatFieldPath } from "./issue/field-path.ts";
 export { formatWorkflowProblem, type WorkflowIssue } from "./issue/workflow-issue.ts";
 export { createFolderIncludeReader } from "./load/folder-include-reader.ts";
 export { loadWorkflowFile, safeLoadWorkflowFile } from "./load/load-workflow-file.ts";
+export { loadWorkflowFileOnDemand } from "./load/load-workflow-file-on-demand.ts";
 export { type FieldLocation, fieldPathAt, locateField } from "./load/locate-field.ts";
 export {
   type ParsedWorkflow,

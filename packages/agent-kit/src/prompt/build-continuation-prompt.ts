@@ -12,7 +12,7 @@ import { buildOutputFormatSection, formatField } from "./build-output-format-sec
 import { describeRoutes } from "./describe-routes.ts";
 import { describeSchemaFields } from "./describe-schema-fields.ts";
 import { fenceText } from "./fence-text.ts";
-import { formatHistorySection } from "./format-history-section.ts";
+import { formatHistoryParts } from "./format-history-section.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
 
 /** Characters of step bodies a prompt shows, newest first, unless the caller says otherwise. */
@@ -50,6 +50,23 @@ export interface BuildContinuationPromptOptions {
  * model agent can send it as a system prompt the provider caches.
  */
 export function buildContinuationPrompt(options: BuildContinuationPromptOptions): string {
+  return buildContinuationPromptParts(options)
+    .map((part) => part.text)
+    .join("");
+}
+
+/** A piece of a prompt; `shared` marks a history entry, which later prompts of the thread repeat word for word. */
+export interface PromptTextPart {
+  text: string;
+  shared: boolean;
+}
+
+/**
+ * buildContinuationPrompt in pieces whose texts, joined, are the prompt: each history entry is a piece of
+ * its own, so the prompt can be stored as references to the entries it shares with earlier prompts
+ * (`prompt/1`) plus its own text.
+ */
+export function buildContinuationPromptParts(options: BuildContinuationPromptOptions): PromptTextPart[] {
   const { workflow, roleName, task, edgePrompt } = options;
   const role = workflow.roles[roleName];
   if (role === undefined) {
@@ -57,20 +74,25 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
   }
   const history = options.history.map((entry) => ("output" in entry ? inFieldOrder(workflow, entry) : entry));
   const stepNumber = (history.at(-1)?.number ?? 0) + 1;
-  const sections = [
+  const { lead, entries } = formatHistoryParts({
+    history,
+    roleName,
+    bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA,
+    sinceLastVisit: options.continuesConversation ?? false,
+  });
+  const opening = [
     buildOutputFormatSection(buildReplySchema(workflow, roleName), { routes: describeRoutes(workflow, roleName) }),
     ...formatAskingSection(role),
     formatRoleSection(workflow, roleName, role),
     formatTaskSection(task, options.inputs),
-    formatHistorySection({
-      history,
-      roleName,
-      bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA,
-      sinceLastVisit: options.continuesConversation ?? false,
-    }),
-    `# Your next step\n\nThis is step ${stepNumber} of the thread.\n\n${edgePrompt.trim()}`,
+    lead,
   ];
-  return `${sections.join("\n\n")}\n`;
+  const closing = `# Your next step\n\nThis is step ${stepNumber} of the thread.\n\n${edgePrompt.trim()}`;
+  return [
+    { text: opening.join("\n\n"), shared: false },
+    ...entries.map((entry) => ({ text: `\n\n${entry}`, shared: true })),
+    { text: `\n\n${closing}\n`, shared: false },
+  ];
 }
 
 /**

@@ -24,14 +24,25 @@ export interface FormatHistorySectionOptions {
  * agent continuing its conversation: the role's own last step and everything since, with the
  * earlier steps named as left out (that agent has them already).
  */
-export function formatHistorySection({
+export function formatHistorySection(options: FormatHistorySectionOptions): string {
+  const { lead, entries } = formatHistoryParts(options);
+  return [lead, ...entries].join("\n\n");
+}
+
+/**
+ * formatHistorySection in two parts: the heading and the sentence about what is shown (`lead`), and each
+ * step's entry. An entry's text depends on the step and on how much of its body is shown, not on the
+ * steps after it, so consecutive prompts share most of their entries (see buildContinuationPromptParts).
+ */
+export function formatHistoryParts({
   history,
   roleName,
   bodyQuota,
   sinceLastVisit = false,
-}: FormatHistorySectionOptions): string {
+}: FormatHistorySectionOptions): { lead: string; entries: string[] } {
   const heading = "# History";
-  if (history.length === 0) return `${heading}\n\nNothing has happened yet: yours is the first step.`;
+  if (history.length === 0)
+    return { lead: `${heading}\n\nNothing has happened yet: yours is the first step.`, entries: [] };
 
   const from = sinceLastVisit ? firstShownStep(history, roleName) : 0;
   const shown = history.slice(from).map(wholeEntry);
@@ -41,7 +52,7 @@ export function formatHistorySection({
       ? introForLaterVisit(history.slice(0, from), shown, bodyQuota)
       : introForWholeThread(shown, roleName, bodyQuota);
   const entries = shown.map((entry, index) => formatEntry(entry, entry.role === roleName, bodies[index]));
-  return [heading, intro, ...entries].join("\n\n");
+  return { lead: `${heading}\n\n${intro}`, entries };
 }
 
 function introForWholeThread(shown: HistoryEntry[], roleName: string, bodyQuota: number): string {

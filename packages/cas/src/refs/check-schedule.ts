@@ -1,4 +1,4 @@
-import { type Schedule, scheduleSchema } from "@uwf/protocol";
+import type { Schedule } from "@uwf/protocol";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
 import type { FireSchedule, ScheduleUpdate } from "./ref-store.ts";
 
@@ -9,7 +9,10 @@ import type { FireSchedule, ScheduleUpdate } from "./ref-store.ts";
 
 /** A copy of the schedule as scheduleSchema accepts it, or InvalidRecordError listing every problem. */
 export async function checkSchedule(schedule: Schedule): Promise<Schedule> {
-  const result = scheduleSchema.safeParse(schedule);
+  // Loaded here, not at import: every store open builds the schedule methods, and a step must not load
+  // the schema library for them (issue 43).
+  const { parseSchedule } = await import("./parse-schedule.ts");
+  const result = parseSchedule(schedule);
   if (result.success) return result.data;
   throw new InvalidRecordError("schedule", problemsOf(result.error.issues));
 }

@@ -9,10 +9,8 @@ import {
   ZERO_USAGE,
 } from "@uwf/protocol";
 import { compileWorkflow, validateStartInputs } from "@uwf/workflow";
-import { monotonicFactory } from "ulid";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { predictNextRole } from "../routing/predict-next-role.ts";
-import { resolveWorkflow } from "../workflows/resolve-workflow.ts";
 import { describePolicy, readFanOut } from "./read-fan-out.ts";
 
 export interface EnsureBranchesOptions {
@@ -32,7 +30,15 @@ export interface FanOutState {
   links: BranchLink[];
 }
 
-const defaultNewId = monotonicFactory();
+let monotonicId: (() => string) | undefined;
+/**
+ * Branch ids, from one monotonic factory made on first use: ulid loads node:crypto (and Node's streams)
+ * when imported, which every step would pay for, though only a fan-out makes ids (issue 43).
+ */
+const defaultNewId = (): string => {
+  monotonicId ??= (require("ulid") as typeof import("ulid")).monotonicFactory();
+  return monotonicId();
+};
 
 /**
  * The branches of a parent whose head step fanned out, made if they are not all there yet (DESIGN §4):
@@ -129,6 +135,8 @@ async function newBranchRecord(
       stepCount: step,
     };
   }
+  // Loaded on demand: only a branch that runs another workflow reads one (and every step imports this file).
+  const { resolveWorkflow } = await import("../workflows/resolve-workflow.ts");
   const resolved = await resolveWorkflow({
     store: options.store,
     reference: branch.workflow ?? "",

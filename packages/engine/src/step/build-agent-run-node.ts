@@ -1,6 +1,7 @@
 import { type Address, type AgentRunNode, replaceLoneSurrogates } from "@uwf/protocol";
 import type { NodeBatch } from "./node-batch.ts";
 import type { AgentRunResult } from "./run-agent-with-retries.ts";
+import type { StoredPrompt } from "./stored-prompt.ts";
 
 export interface BuildAgentRunNodeOptions {
   batch: NodeBatch;
@@ -8,6 +9,8 @@ export interface BuildAgentRunNodeOptions {
   kind: string;
   cwd: string;
   prompt: string;
+  /** `prompt` as the store keeps it, recorded when the first attempt was sent exactly that. */
+  storedPrompt?: StoredPrompt;
   run: AgentRunResult;
   /** The thread it ran for (recorded so that recover knows which thread made the step). */
   thread: string;
@@ -26,12 +29,17 @@ export function buildAgentRunNode({
   kind,
   cwd,
   prompt: planned,
+  storedPrompt,
   run,
   thread,
 }: BuildAgentRunNodeOptions): Address {
   const addText = (text: string) => batch.addText(replaceLoneSurrogates(text));
   const prompt = run.attempts[0]?.request ?? planned;
-  const promptAddress = addText(prompt);
+  let promptAddress: Address;
+  if (storedPrompt !== undefined && prompt === planned) {
+    for (const node of storedPrompt.nodes) batch.add(node);
+    promptAddress = storedPrompt.address;
+  } else promptAddress = addText(prompt);
   const node: AgentRunNode = {
     type: "agent-run/1",
     agent: alias,

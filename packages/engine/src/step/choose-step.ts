@@ -1,5 +1,6 @@
 import {
   buildContinuationPrompt,
+  buildContinuationPromptParts,
   continuesConversation,
   firstShownStep,
   type NamedStep,
@@ -16,6 +17,7 @@ import type { ThreadHistory } from "../history/thread-history.ts";
 import { describeRoutingProblem } from "../routing/route-reply.ts";
 import { type ChooseStepRoleOptions, chooseStepRole, type StepRole } from "./choose-step-role.ts";
 import type { StepState } from "./load-step-state.ts";
+import { type StoredPrompt, storedPrompt } from "./stored-prompt.ts";
 
 /** The step to run: its number, role, agent and the prompt that agent gets. */
 export interface PlannedStep {
@@ -25,6 +27,8 @@ export interface PlannedStep {
   agent: ResolvedAgent;
   /** The whole thread: what every agent gets, but one that continues its conversation. */
   prompt: string;
+  /** `prompt` as the store keeps it: its shared history entries apart (see storedPrompt). */
+  storedPrompt: StoredPrompt;
   /**
    * The role's last visit and the steps since, for an agent that continues its conversation of
    * that visit (`continuesConversation`); null when the agent keeps none or the role has no earlier visit.
@@ -86,7 +90,8 @@ export async function chooseStep(
     ...(chain.start.inputs === undefined ? {} : { inputs: chain.start.inputs }),
     edgePrompt,
   };
-  const prompt = buildContinuationPrompt({ ...promptOptions, history: await history.stepsFrom(0) });
+  const parts = buildContinuationPromptParts({ ...promptOptions, history: await history.stepsFrom(0) });
+  const prompt = parts.map((part) => part.text).join("");
   const continues = continuesConversation(agent.spec) && history.steps.some((step) => step.role === roleName);
   const continuationPrompt = continues
     ? buildContinuationPrompt({
@@ -103,6 +108,7 @@ export async function chooseStep(
     edgePrompt,
     agent,
     prompt,
+    storedPrompt: storedPrompt(parts),
     continuationPrompt,
     endsBranch,
     join,

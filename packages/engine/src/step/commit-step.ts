@@ -62,6 +62,7 @@ export async function commitStep(
     kind: agentKind(agent.spec),
     cwd: chain.start.cwd,
     prompt,
+    storedPrompt: planned.storedPrompt,
     run,
     thread: threadId,
   });

@@ -79,7 +79,7 @@ export async function runStepAgent(
   const { store, config } = options;
   const { record, chain, history, workflow, compiled } = state;
   const { roleName, agent, prompt, continuationPrompt, number } = planned;
-  await checkStoreWritable(store.objects, prompt);
+  await checkStoreWritable(store.objects, planned.storedPrompt);
   options.trace?.("store checked");
   const startedAt = options.now();
   await options.onStarted?.({ thread: state.record.id, number, role: roleName, agent: agent.alias, at: startedAt });

@@ -8,7 +8,7 @@ import {
   type WorkflowProblem,
   workflowNodeSchema,
 } from "@uwf/protocol";
-import { loadWorkflowFile, type ParsedWorkflow } from "@uwf/workflow";
+import { loadWorkflowFileOnDemand, type ParsedWorkflow } from "@uwf/workflow";
 import { NotAWorkflowError } from "../errors/not-a-workflow-error.ts";
 import { WorkflowNotFoundError } from "../errors/workflow-not-found-error.ts";
 
@@ -40,7 +40,7 @@ export async function resolveWorkflow(options: ResolveWorkflowOptions): Promise<
   const { store, reference, cwd } = options;
   const file = findWorkflowFile(options);
   if (file !== null && options.register === false) {
-    const { workflow } = loadWorkflowFile(file);
+    const { workflow } = await loadWorkflowFileOnDemand(file);
     return { address: await store.objects.put(workflow, { durable: true }), workflow, file };
   }
   if (file !== null) return registerWorkflowFile({ ...options, file });
@@ -69,7 +69,7 @@ export async function registerWorkflowFile({
   now,
   parsed,
 }: RegisterWorkflowFileOptions): Promise<ResolvedWorkflow & { changed: boolean; warnings: WorkflowProblem[] }> {
-  const { workflow, warnings } = parsed ?? loadWorkflowFile(file);
+  const { workflow, warnings } = parsed ?? (await loadWorkflowFileOnDemand(file));
   const address = await store.objects.put(workflow, { durable: true });
   const current = await store.refs.getWorkflow(workflow.name);
   const changed = current?.address !== address;

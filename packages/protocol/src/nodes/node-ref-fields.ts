@@ -5,6 +5,7 @@ export const NODE_REF_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "thread-step/1": ["start", "prev", "output", "body", "run", "fanOut", "joined", "answer"],
   "output/1": [],
   "text/1": [],
+  "prompt/1": ["parts[].ref"],
   "agent-run/1": ["prompt", "transcript", "attempts[].request", "attempts[].reply"],
   "transcript/1": [],
   "fan-out/1": [],

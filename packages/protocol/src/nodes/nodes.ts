@@ -83,6 +83,26 @@ export const textNodeSchema = z
   .strict();
 export type TextNode = z.infer<typeof textNodeSchema>;
 
+/** One part of a stored prompt: text of its own, or the address of a `text/1` or `prompt/1` node it shares. */
+export const promptPartSchema = z.union([
+  z.object({ text: z.string() }).strict(),
+  z.object({ ref: addressSchema }).strict(),
+]);
+export type PromptPart = z.infer<typeof promptPartSchema>;
+
+/**
+ * A prompt stored as its parts (issue 43): its text is the parts' texts in order. The history entries a
+ * prompt shares with the prompts before it are `text/1` nodes it refers to, so a thread's prompts store
+ * each entry once, not once per prompt; `uwf show --prompt` puts the exact bytes back together.
+ */
+export const promptNodeSchema = z
+  .object({
+    type: z.literal("prompt/1"),
+    parts: z.array(promptPartSchema),
+  })
+  .strict();
+export type PromptNode = z.infer<typeof promptNodeSchema>;
+
 /** A tool call the agent's program refused to run for lack of permission (Claude Code's `permission_denials`). */
 export const permissionDenialSchema = z
   .object({

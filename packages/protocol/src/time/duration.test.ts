@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { durationSchema, parseDuration } from "./duration.ts";
+import { durationSchema } from "./duration.ts";
+import { parseDuration } from "./parse-duration.ts";
 
 describe("parseDuration", () => {
   test("reads each unit and sums compound durations", () => {

@@ -1,6 +1,13 @@
 import type { ListThreadsQuery, ListThreadsResult, RefStore } from "@uwf/cas";
 import { listRunningThreads, readSuspensionWait, resolveThread } from "@uwf/engine";
-import { type LeaseHolder, type ListedThread, type ListResult, messageOf, threadStatusSchema } from "@uwf/protocol";
+import {
+  type LeaseHolder,
+  type ListedThread,
+  type ListResult,
+  messageOf,
+  THREAD_STATUSES,
+  type ThreadStatus,
+} from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
@@ -40,9 +47,10 @@ export const FULL_HEAD_CHECK_LIMIT = 1000;
 
 /** Reads the ref store, plus each listed head to flag threads whose head is missing or corrupt. */
 export async function listCommand(options: ListCommandOptions, context: CommandContext) {
-  const status = options.status === undefined ? undefined : threadStatusSchema.safeParse(options.status);
-  if (status !== undefined && !status.success) {
-    throw new UsageError(`--status ${options.status}: expected one of ${threadStatusSchema.options.join(", ")}`);
+  // THREAD_STATUSES, not threadStatusSchema: `list` should not load the schema library (issue 43).
+  const status = options.status as ThreadStatus | undefined;
+  if (status !== undefined && !THREAD_STATUSES.includes(status)) {
+    throw new UsageError(`--status ${options.status}: expected one of ${THREAD_STATUSES.join(", ")}`);
   }
   if (options.recursive === true && options.forksOf === undefined) {
     throw new UsageError("--recursive lists the forks of forks: it needs --forks-of THREAD");
@@ -55,7 +63,7 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   const limit = options.limit === undefined ? DEFAULT_LIST_LIMIT : options.limit === 0 ? undefined : options.limit;
   const parent = options.forksOf === undefined ? undefined : await resolveThread(store.refs, options.forksOf);
   const query = {
-    status: status?.data,
+    status,
     workflow: options.workflow,
     scheduledBy: options.schedule,
     outcome: options.outcome,

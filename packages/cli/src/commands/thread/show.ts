@@ -1,4 +1,4 @@
-import type { Store } from "@uwf/cas";
+import { readPromptText, type Store } from "@uwf/cas";
 import {
   expandNode,
   loadBranchGroups,
@@ -80,6 +80,10 @@ async function readRunText(store: Store, address: string, which: "prompt" | "rep
   const textAddress = which === "prompt" ? run.data.prompt : run.data.attempts.at(-1)?.reply;
   if (textAddress === undefined || textAddress === null) {
     throw new NoReplyError(runAddress);
+  }
+  if (which === "prompt") {
+    const text = await readPromptText(store.objects, textAddress);
+    if (text !== null) return { address: textAddress, text };
   }
   return { address: textAddress, text: textNodeSchema.parse(await store.objects.get(textAddress)).text };
 }

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "bun:test";
 import { spawn } from "node:child_process";
+import { deadPid } from "../testing/dead-pid.ts";
 import { isProcessAlive, isProcessGroupAlive, readProcessStart } from "./is-process-alive.ts";
 
 const onLinux = process.platform === "linux";
-
-function deadPid(): number {
-  return Bun.spawnSync(["true"]).pid;
-}
 
 describe("isProcessAlive", () => {
   it("knows this process, with or without its start", () => {

@@ -8,6 +8,7 @@ import { openFileStore } from "../file/open-file-store.ts";
 import { createMemoryRefStore } from "../memory/create-memory-ref-store.ts";
 import { createMemoryStore } from "../memory/create-memory-store.ts";
 import type { Store } from "../store.ts";
+import { deadPid } from "../testing/dead-pid.ts";
 import { openTestStore } from "../testing/open-test-store.ts";
 import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
 import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
@@ -21,11 +22,6 @@ const HOUR = 60 * 60 * 1000;
 const leftoverName = (address: string) => `${address.slice(0, 2)}/.gc-${address.slice(2)}`;
 
 /** The pid of a process that has exited. */
-function deadPid(): number {
-  const child = Bun.spawnSync(["true"]);
-  return child.pid;
-}
-
 const backends = ["memory", "file"] as const;
 
 for (const name of backends) {

@@ -5,6 +5,7 @@ export { openPostgresConnection } from "../postgres/open-postgres-connection.ts"
 export { parsePostgresStoreUrl } from "../postgres/parse-postgres-store-url.ts";
 export type { PostgresConnection, PostgresQuery } from "../postgres/postgres-connection.ts";
 export { runStoreConformanceSuite, type StoreFixture } from "./conformance-suite.ts";
+export { deadPid } from "./dead-pid.ts";
 export {
   type BrowserPage,
   type BrowserProblem,

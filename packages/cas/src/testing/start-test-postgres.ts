@@ -51,7 +51,8 @@ export function startTestPostgres(): Promise<TestPostgres> {
 
 function serverAt(url: string): TestPostgres {
   let count = 0;
-  const prefix = `uwf_test_${process.pid}_${Date.now().toString(36)}`;
+  // Test processes share one server (npm test starts it for all of them): the prefix keeps each one's schemas apart.
+  const prefix = `uwf_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   return {
     url,
     newStoreUrl() {
@@ -153,7 +154,8 @@ async function runServer(files: ServerFiles, port: number, url: string): Promise
       ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       // A throwaway server: durability buys nothing and costs every commit a sync.
       ...["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-      ...["-c", "max_connections=200"],
+      // Every test process of a parallel run may share this one server.
+      ...["-c", "max_connections=500"],
     ],
     { ...files.owner, stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C" } },
   );

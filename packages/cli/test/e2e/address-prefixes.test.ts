@@ -9,7 +9,6 @@ import {
   errorResultSchema,
   expandedNodeSchema,
   forkResultSchema,
-  listResultSchema,
   shownThreadSchema,
   startResultSchema,
   stepResultSchema,
@@ -38,10 +37,6 @@ async function expectError(args: string[], exitCode: number) {
   const result = await temp.uwf([...args, "--json"]);
   expect({ args, exitCode: result.exitCode, stdout: result.stdout }).toEqual({ args, exitCode, stdout: "" });
   return errorResultSchema.parse(JSON.parse(result.stderr)).error;
-}
-
-async function threadCount(): Promise<number> {
-  return listResultSchema.parse((await temp.uwf(["list", "--json"])).json()).total;
 }
 
 describe("node addresses by prefix", () => {
@@ -82,7 +77,7 @@ describe("node addresses by prefix", () => {
 
   it("refuses a prefix two nodes start with exit 2, listing both, and forks nothing", async () => {
     const candidates = [...shared.addresses].sort();
-    const before = await threadCount();
+    const before = await temp.threadCount();
     for (const args of [
       ["show", shared.prefix],
       ["fork", shared.prefix.toLowerCase()],
@@ -99,7 +94,7 @@ describe("node addresses by prefix", () => {
     const human = await temp.uwf(["fork", shared.prefix]);
     expect(human.exitCode).toBe(2);
     expect(human.stderr).toContain(`ambiguous: ${candidates.join(", ")}`);
-    expect(await threadCount()).toBe(before);
+    expect(await temp.threadCount()).toBe(before);
     // One character more than they share tells them apart.
     const length = commonLength(candidates) + 1;
     for (const address of candidates) {
@@ -121,10 +116,10 @@ describe("node addresses by prefix", () => {
       );
     }
     // fork, show and diff also take threads, whose prefixes may be shorter: 3 characters are a thread prefix.
-    const before = await threadCount();
+    const before = await temp.threadCount();
     const fork = await expectError(["fork", "8ZZ"], 1);
     expect(fork).toMatchObject({ code: "thread-not-found", message: 'no thread "8ZZ" (see `uwf list`)' });
-    expect(await threadCount()).toBe(before);
+    expect(await temp.threadCount()).toBe(before);
   });
 
   it("refuses a prefix no node starts with exit 2, and cas has answers no with exit 1", async () => {

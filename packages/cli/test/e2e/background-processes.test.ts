@@ -102,13 +102,14 @@ for (const backend of BACKENDS) {
 
     it("ends a step at its --timeout when the agent runs on and a process of another session holds its output", async () => {
       const thread = await temp.startThread(LINEAR);
-      const stepped = await temp.uwf(["step", thread, "--agent", "holder", "--timeout", "1", "--json"], {
+      // Long enough for the agent to leave its holder and reach its `sleep` on a loaded machine first.
+      const stepped = await temp.uwf(["step", thread, "--agent", "holder", "--timeout", "5", "--json"], {
         env: { PID_FILE: pidFile, KEEP_RUNNING: "1" },
       });
       expect(stepped.exitCode).toBe(1);
       const error = lastError(stepped.stderr);
       expect(error).toMatchObject({ code: "agent-failed" });
-      expect(error.message).toContain("timed out after 1 s");
+      expect(error.message).toContain("timed out after 5 s");
       const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
       expect(run.outcome).toBe("timeout");
       await waitUntilStopped(await holder(), "the holder");

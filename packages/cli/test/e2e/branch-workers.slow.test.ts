@@ -13,8 +13,8 @@ import {
   verifyReportSchema,
 } from "@uwf/protocol";
 import { stringify } from "yaml";
-import { openStoreFromEnvironment } from "../../src/home/open-store.ts";
 import { parseEvents } from "../helpers/cli-events.ts";
+import { readHomeStore } from "../helpers/read-home-store.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 /**
@@ -39,13 +39,8 @@ beforeAll(async () => {
 let temp: TempHome;
 let storeEnv: Record<string, string>;
 
-async function readStore<Result>(read: (store: Store) => Promise<Result>): Promise<Result> {
-  const store = await openStoreFromEnvironment(temp.home, storeEnv);
-  try {
-    return await read(store);
-  } finally {
-    await store.close();
-  }
+function readStore<Result>(read: (store: Store) => Promise<Result>): Promise<Result> {
+  return readHomeStore(temp.home, storeEnv, read);
 }
 
 /** A scenario for fan-out-files-map: a splitter listing `count` files, one fixer step per branch, the reducer. */

@@ -16,7 +16,7 @@ import {
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import { stringify } from "yaml";
-import { openStoreFromEnvironment } from "../../src/home/open-store.ts";
+import { readHomeStore } from "../helpers/read-home-store.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 /**
@@ -47,13 +47,8 @@ let temp: TempHome;
 let storeEnv: Record<string, string>;
 
 /** Reads the home's store beside the uwf processes: branch links are not printed by any command. */
-async function readStore<Result>(read: (store: Store) => Promise<Result>): Promise<Result> {
-  const store = await openStoreFromEnvironment(temp.home, storeEnv);
-  try {
-    return await read(store);
-  } finally {
-    await store.close();
-  }
+function readStore<Result>(read: (store: Store) => Promise<Result>): Promise<Result> {
+  return readHomeStore(temp.home, storeEnv, read);
 }
 
 function links(parent: string): Promise<BranchLink[]> {

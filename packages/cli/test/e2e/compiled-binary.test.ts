@@ -19,11 +19,14 @@ let compiled: TempHome;
 let sources: TempHome;
 beforeAll(() => {
   buildDirectory = mkdtempSync(join(tmpdir(), "uwf-build-"));
-  binary = join(buildDirectory, "uwf");
-  const build = Bun.spawnSync([process.execPath, BUILD_SCRIPT, "--outfile", binary], { stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`the build failed: ${build.stderr.toString()}`);
+  // npm test builds one for the whole run with the same script; a run of this file alone builds its own.
+  binary = process.env.UWF_TEST_BINARY || join(buildDirectory, "uwf");
+  if (binary.startsWith(buildDirectory)) {
+    const build = Bun.spawnSync([process.execPath, BUILD_SCRIPT, "--outfile", binary], { stderr: "pipe" });
+    if (build.exitCode !== 0) throw new Error(`the build failed: ${build.stderr.toString()}`);
+  }
   compiled = createTempHome({ binary });
-  sources = createTempHome();
+  sources = createTempHome({ sources: true });
 });
 afterAll(() => {
   compiled.cleanup();

@@ -4,9 +4,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createSqliteRefStore, isProcessAlive, readProcessStart, refDatabasePath } from "@uwf/cas";
-import { waitFor } from "@uwf/cas/test";
+import { deadPid } from "@uwf/cas/test";
 import { errorResultSchema, type Lease, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { until } from "../helpers/until.ts";
 
 let temp: TempHome;
 let pidFile: string;
@@ -44,10 +45,6 @@ async function holdLease(thread: string, holder: { pid: number; host: string; pr
 }
 
 /** Polls for what a stepper in another process does; generous, since a loaded machine starts processes slowly. */
-function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  return waitFor(condition, { what, timeoutMs: 30_000, intervalMs: 25 });
-}
-
 /** A stepper whose agent (sleepy.sh: a shell and its `sleep 300`) runs, with its lease naming the agent's group. */
 async function stepperWithSleepingAgent(thread: string) {
   const stepper = temp.spawn(["step", thread, "--agent", "sleepy"], { env: { PID_FILE: pidFile } });
@@ -56,10 +53,6 @@ async function stepperWithSleepingAgent(thread: string) {
   const sleeper = Number(readFileSync(`${pidFile}.child`, "utf8"));
   await until(async () => (await leases())[0]?.agentGroup === shell, "the lease naming the agent's group");
   return { stepper, shell, sleeper };
-}
-
-function deadPid(): number {
-  return Bun.spawnSync(["true"]).pid;
 }
 
 describe("a stepper that dies", () => {

@@ -20,7 +20,7 @@ import { createTempHome, LINEAR, SCRIPTED, type TempHome, type UwfRun } from "..
  * real: a small tmpfs and a read-only bind mount, where this machine lets the tests mount.
  */
 
-const BIN = UWF_COMMAND[1] as string;
+const BIN = UWF_COMMAND.at(-1) as string;
 
 /** Why mounting is impossible here (not root, no mount, a container that refuses), or null when it works. */
 const mountRefusal = probeMounting();

@@ -10,7 +10,6 @@ import {
   evalListResultSchema,
   evalResultSchema,
   forksResultSchema,
-  listResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
@@ -42,10 +41,6 @@ async function evalJson(args: string[], env: Record<string, string> = {}) {
 
 function lastError(stderr: string) {
   return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
-
-async function threadCount(...filter: string[]): Promise<number> {
-  return listResultSchema.parse((await temp.uwf(["list", "--limit", "0", ...filter, "--json"])).json()).total;
 }
 
 function variant(result: EvalResult, name: string) {
@@ -91,7 +86,7 @@ describe("uwf eval --suite", () => {
     const judge = sample?.scores[2]?.judge;
     expect(judge?.thread).toMatch(/^[0-9A-Z]{26}$/);
     expect(await temp.showThread(judge?.thread ?? "")).toMatchObject({ workflow: "eval-judge", status: "ended" });
-    expect(await threadCount("--workflow", "eval-judge")).toBe(20);
+    expect(await temp.threadCount("--workflow", "eval-judge")).toBe(20);
     // The fixture folder was copied into each run's own working directory.
     const shown = await temp.uwf(["show", sample?.thread ?? "", "--json"]);
     expect(shown.exitCode).toBe(0);
@@ -119,10 +114,10 @@ describe("uwf eval --suite", () => {
   });
 
   it("reuses the threads and judges of an earlier run, starting none", async () => {
-    const before = await threadCount();
+    const before = await temp.threadCount();
     const { run, result } = await evalJson(["--suite", suite]);
     expect(run.exitCode).toBe(0);
-    expect(await threadCount()).toBe(before);
+    expect(await temp.threadCount()).toBe(before);
     expect(result?.samples.map((sample) => sample.thread).sort()).toEqual(
       first.samples.map((sample) => sample.thread).sort(),
     );
@@ -159,11 +154,11 @@ describe("uwf eval --suite", () => {
   }, 60_000);
 
   it("rescores a report with a new assertion, starting no thread", async () => {
-    const before = await threadCount();
+    const before = await temp.threadCount();
     const { run, result } = await evalJson(["rescore", first.report, "--assert", "short=totals.steps <= 1"]);
     if (run.exitCode !== 0) console.error(run.stderr);
     expect(run.exitCode).toBe(0);
-    expect(await threadCount()).toBe(before);
+    expect(await temp.threadCount()).toBe(before);
     expect(result?.rescoredFrom).toBe(first.address);
     expect(result?.assertions.map((assertion) => assertion.name)).toEqual(["approved", "files", "judged", "short"]);
     expect(result?.samples.map((sample) => sample.head)).toEqual(first.samples.map((sample) => sample.head));
@@ -200,14 +195,14 @@ describe("uwf eval --suite", () => {
   it("refuses a suite with a mistake at FILE:LINE:COL, exit 2, running nothing", async () => {
     const bad = join(temp.work, "eval", "bad.yaml");
     writeFileSync(bad, "name: bad\nworkflow: review.yaml\ncases:\n  - name: one\n    promt: typo\n");
-    const before = await threadCount();
+    const before = await temp.threadCount();
     const run = await temp.uwf(["eval", "--suite", bad]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(`${bad}:5:5`);
     const counted = await temp.uwf(["eval", "--suite", suite, "--count", "3"]);
     expect(counted.exitCode).toBe(2);
     expect(counted.stderr).toContain("--count sets how many forks of `from:`");
-    expect(await threadCount()).toBe(before);
+    expect(await temp.threadCount()).toBe(before);
   });
 });
 

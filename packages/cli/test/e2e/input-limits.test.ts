@@ -4,7 +4,6 @@ import { join } from "node:path";
 import {
   agentRunNodeSchema,
   errorResultSchema,
-  listResultSchema,
   readResultSchema,
   shownThreadSchema,
   startResultSchema,
@@ -42,10 +41,6 @@ function writeWorkflow(name: string, options: { prompt?: string; extra?: string[
 
 function errorOf(stderr: string) {
   return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}"));
-}
-
-async function threadCount(): Promise<number> {
-  return listResultSchema.parse((await temp.uwf(["list", "--json"])).json()).total;
 }
 
 /** Every file under the store's object folder: what a failed command must not have written. */
@@ -87,7 +82,7 @@ describe("limits on workflows", () => {
       const started2 = await temp.uwf(["start", file, "-p", "go", "--json"]);
       expect(started2.exitCode).toBe(1);
       expect(errorOf(started2.stderr).error.code).toBe("invalid-workflow");
-      expect(await threadCount()).toBe(0);
+      expect(await temp.threadCount()).toBe(0);
     },
     HANG_GUARD_MS,
   );
@@ -174,7 +169,7 @@ describe("limits on replies", () => {
       expect(error.message).toContain(problem);
       expect(error.message.length).toBeLessThan(300);
     }
-    expect(await threadCount()).toBe(1);
+    expect(await temp.threadCount()).toBe(1);
   });
 });
 
@@ -210,7 +205,7 @@ describe("limits on the command line", () => {
       data: { cwd: aFile },
     });
     expect(objectFiles()).toEqual([]);
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
     const existing = join(temp.work, "here");
     mkdirSync(existing);
     expect((await temp.uwf(["start", LINEAR, "-p", "go", "--cwd", existing])).exitCode).toBe(0);
@@ -248,7 +243,7 @@ describe("limits on the command line", () => {
       expect(result.stderr).toContain(problem);
       expect(result.stderr.length).toBeLessThan(300);
     }
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
   });
 
   it("reports an alias bomb in config.yaml as an invalid config, not an internal error", async () => {
@@ -291,7 +286,7 @@ describe("files uwf reads are checked as regular files of bounded size first", (
       const piped = await temp.uwf(["start", LINEAR, "-p", "go", "--inputs", "-"], { stdin: "x".repeat(OVERSIZED) });
       expect(piped.exitCode).toBe(2);
       expect(piped.stderr).toBe("uwf: --inputs - (stdin): is over the 16 MiB limit\n");
-      expect(await threadCount()).toBe(0);
+      expect(await temp.threadCount()).toBe(0);
       expect(objectFiles()).toEqual([]);
     },
     HANG_GUARD_MS,
@@ -308,7 +303,7 @@ describe("files uwf reads are checked as regular files of bounded size first", (
       const fromStdin = await temp.uwf(["start", LINEAR, "-p", "-"], { stdin: "x".repeat(OVERSIZED) });
       expect(fromStdin.exitCode).toBe(2);
       expect(fromStdin.stderr).toBe("uwf: -p -: is over the 16 MiB limit\n");
-      expect(await threadCount()).toBe(0);
+      expect(await temp.threadCount()).toBe(0);
     },
     HANG_GUARD_MS,
   );
@@ -364,7 +359,7 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
         stderr: `uwf: ${message}\n`,
       });
     }
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
     // The largest integer JSON carries exactly is taken as it is.
     const started = await temp.uwf(["start", LINEAR, "-p", "go", "--input", "id=9007199254740991", "--json"]);
     expect(started.exitCode).toBe(0);
@@ -403,7 +398,7 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
     const started = await temp.uwf(["start", file, "-p", "go", "--json"]);
     expect(started.exitCode).toBe(1);
     expect(errorOf(started.stderr).error.code).toBe("invalid-workflow");
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
   });
 });
 
@@ -423,7 +418,7 @@ describe("the environment uwf runs in", () => {
         stderr: `uwf: TMPDIR ${directory} ${what}: point it at a directory, or unset it\n`,
       });
     }
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
     expect(objectFiles()).toEqual([]);
   });
 });

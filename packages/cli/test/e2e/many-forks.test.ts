@@ -25,10 +25,6 @@ const start = (workflow = LINEAR) => temp.startThread(workflow, "The task");
 
 const record = (thread: string) => temp.showThread(thread);
 
-async function threadCount(): Promise<number> {
-  return listResultSchema.parse((await temp.uwf(["list", "--limit", "0", "--json"])).json()).total;
-}
-
 /** The largest number of agents that had started and not yet ended, read from batch-worker.sh's log in order. */
 function mostAtOnce(logLines: readonly string[]): number {
   let running = 0;
@@ -67,13 +63,13 @@ describe("uwf fork --count N", () => {
 
   it("refuses --count with --output (exit 2) and makes nothing", async () => {
     const thread = await start();
-    const before = await threadCount();
+    const before = await temp.threadCount();
     writeFileSync(join(temp.work, "reply.md"), "---\nplan: p\n---\n");
     const refused = await temp.uwf(["fork", thread, "--count", "2", "--output", "reply.md"]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain("--count");
     expect((await temp.uwf(["fork", thread, "--count", "0"])).exitCode).toBe(2);
-    expect(await threadCount()).toBe(before);
+    expect(await temp.threadCount()).toBe(before);
   });
 });
 
@@ -125,11 +121,11 @@ describe("uwf fork --output DIR", () => {
       "b.md": "---\nnot_a_plan: 1\n---\n",
       "c.md": "---\nplan: plan C\n---\n",
     });
-    const before = await threadCount();
+    const before = await temp.threadCount();
     const refused = await temp.uwf(["fork", planner, "--output", "replies"]);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain(join("replies", "b.md"));
-    expect(await threadCount()).toBe(before);
+    expect(await temp.threadCount()).toBe(before);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   errorResultSchema,
@@ -47,11 +47,6 @@ function editedCopy(workflow: string, ...edits: Array<[string, string]>): string
   return file;
 }
 
-function objectCount(): number {
-  const objects = join(temp.home, "objects");
-  return readdirSync(objects).reduce((count, folder) => count + readdirSync(join(objects, folder)).length, 0);
-}
-
 async function replayJson(args: string[]): Promise<{ exitCode: number; result: ReplayResult }> {
   const run = await temp.uwf(["replay", ...args, "--json"]);
   return { exitCode: run.exitCode, result: replayResultSchema.parse(run.json()) };
@@ -60,7 +55,7 @@ async function replayJson(args: string[]): Promise<{ exitCode: number; result: R
 describe("uwf replay, ordered transitions with JSONata conditions", () => {
   it("replays a thread through the same workflow identically (exit 0), writing nothing to the store", async () => {
     const thread = await ranThread(REVIEW_LIST);
-    const before = objectCount();
+    const before = temp.objectCount();
     const text = await temp.uwf(["replay", thread, "--workflow", REVIEW_LIST]);
     expect(text.exitCode).toBe(0);
     expect(text.stdout.trim().split("\n")).toEqual([
@@ -70,7 +65,7 @@ describe("uwf replay, ordered transitions with JSONata conditions", () => {
     const { exitCode, result } = await replayJson([thread.slice(0, 10), "--workflow", "review-list"]);
     expect(exitCode).toBe(0);
     expect(result).toMatchObject({ identical: 1, diverged: 0, workflow: { name: "review-list", file: null } });
-    expect(objectCount()).toBe(before);
+    expect(temp.objectCount()).toBe(before);
   });
 
   it("reports a required field added to a role as reply-refused, naming the field (exit 1)", async () => {
@@ -80,7 +75,7 @@ describe("uwf replay, ordered transitions with JSONata conditions", () => {
       ["summary: { type: string }", "summary: { type: string }\n        files: { type: array }"],
       ["required: [summary]", "required: [summary, files]"],
     );
-    const before = objectCount();
+    const before = temp.objectCount();
     const text = await temp.uwf(["replay", thread, "--workflow", edited]);
     expect(text.exitCode).toBe(1);
     expect(text.stdout).toContain(`${thread} diverged  step 1 writer`);
@@ -89,7 +84,7 @@ describe("uwf replay, ordered transitions with JSONata conditions", () => {
     expect(result.threads[0]?.divergence).toMatchObject({ kind: "reply-refused", step: 1, field: "files" });
     expect(result.workflow.file).toBe(edited);
     // The edited file is read, not registered: nothing is written.
-    expect(objectCount()).toBe(before);
+    expect(temp.objectCount()).toBe(before);
   });
 
   it("reports a changed condition as route-changed with the old and the new role", async () => {
@@ -205,7 +200,7 @@ describe("uwf replay --forks-of", () => {
       '"Address the review: {{ comments }}"',
       "\"{% if comments == 'never' %}Address the review: {{ comments }}{% endif %}\"",
     ]);
-    const before = objectCount();
+    const before = temp.objectCount();
     const text = await temp.uwf(["replay", "--forks-of", original, "--workflow", edited]);
     expect(text.exitCode).toBe(1);
     const lines = text.stdout.trim().split("\n");
@@ -216,7 +211,7 @@ describe("uwf replay --forks-of", () => {
 
     const { result } = await replayJson(["--forks-of", original, "--workflow", REVIEW_LIST]);
     expect(result).toMatchObject({ identical: 3, diverged: 0 });
-    expect(objectCount()).toBe(before);
+    expect(temp.objectCount()).toBe(before);
   });
 
   it("reads thread ids from stdin with -", async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "bun:test";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { openFileStore } from "@uwf/cas";
 import { scriptedAgentRun } from "@uwf/cas/test";
@@ -44,11 +43,6 @@ async function textOf(address: string): Promise<string> {
 
 function lastJsonError(stderr: string) {
   return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
-
-function objectCount(): number {
-  const objects = join(temp.home, "objects");
-  return readdirSync(objects).reduce((count, folder) => count + readdirSync(join(objects, folder)).length, 0);
 }
 
 describe("routing a reply before its step is committed", () => {
@@ -260,14 +254,14 @@ describe("fork --output", () => {
     const stepped = stepResultSchema.parse((await step(thread, "", "--json")).json());
     const file = join(temp.work, "nowhere.md");
     await Bun.write(file, "---\n$status: nowhere\nsummary: Wrote hello.txt\n---\nWhat if?\n");
-    const objectsBefore = objectCount();
+    const objectsBefore = temp.objectCount();
 
     const refused = await temp.uwf(["fork", stepped.head, "--output", file, "--json"]);
     expect(refused.exitCode).toBe(1);
     const error = lastJsonError(refused.stderr);
     expect(error.code).toBe("unroutable-reply");
     expect(error.message).toContain(`${file}: the reply cannot be routed: ${NO_EDGE}`);
-    expect(objectCount()).toBe(objectsBefore);
+    expect(temp.objectCount()).toBe(objectsBefore);
     const listed = listResultSchema.parse((await temp.uwf(["list", "--json"])).json());
     expect(listed.total).toBe(1);
   });

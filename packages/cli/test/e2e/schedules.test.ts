@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
+import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   type CliEvent,
   errorResultSchema,
@@ -13,6 +13,7 @@ import {
 } from "@uwf/protocol";
 import { parseEvents } from "../helpers/cli-events.ts";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { until } from "../helpers/until.ts";
 
 /** Every test that fires from several processes runs on both backends, each test with a store of its own. */
 const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
@@ -58,10 +59,6 @@ function cronAt(time: Date): string {
     time.getUTCMonth() + 1,
   ];
   return `${fields.join(" ")} *`;
-}
-
-function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  return waitFor(condition, { what, timeoutMs: 30_000, intervalMs: 50 });
 }
 
 async function uwfOk(args: string[]) {

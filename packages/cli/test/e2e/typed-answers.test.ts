@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   answerNodeSchema,
@@ -30,11 +30,6 @@ const temp = useTempHome({
     ),
 });
 
-function objectCount(): number {
-  const objects = join(temp.home, "objects");
-  return readdirSync(objects).reduce((count, folder) => count + readdirSync(join(objects, folder)).length, 0);
-}
-
 function jsonError(stderr: string) {
   return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
 }
@@ -51,7 +46,7 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
   it("refuses an answer the schema refuses (exit 2, naming the field; nothing recorded), then takes one and routes on it", async () => {
     const thread = await suspendedThread(LIST, ["--agent", SCRIPTED]);
     const before = await temp.showThread(thread);
-    const objects = objectCount();
+    const objects = temp.objectCount();
 
     const refused = await temp.uwf([
       "resume",
@@ -82,7 +77,7 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     expect(jsonError(extra.stderr).data.problem).toBe('the fields: unexpected field "mood"');
 
     expect(await temp.showThread(thread)).toEqual(before);
-    expect(objectCount()).toBe(objects);
+    expect(temp.objectCount()).toBe(objects);
 
     // Accepted from a YAML file: the step that answers carries an answer/1 node; the condition reads it.
     writeFileSync(join(temp.work, "answer.yaml"), "approved: true\ncomment: ship it\n");

@@ -136,7 +136,8 @@ describe("uwf ui", () => {
     const bin = join(temp.work, "bin");
     mkdirSync(bin);
     const opened = join(temp.work, "opened.txt");
-    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" > "${opened}"\n`);
+    // Written whole, then renamed: the test never reads a half-written file.
+    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" > "${opened}.tmp" && mv "${opened}.tmp" "${opened}"\n`);
     chmodSync(join(bin, "xdg-open"), 0o755);
     const ui = temp.spawn(["ui", "--port", "0", "--open"], { env: { PATH: `${bin}:/usr/bin:/bin` } });
     const line = await firstLine(ui.stdout as ReadableStream<Uint8Array>);

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { isProcessAlive, type Store } from "@uwf/cas";
-import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
+import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   errorResultSchema,
   type Lease,
@@ -16,10 +16,11 @@ import {
   waitResultSchema,
   workerResultSchema,
 } from "@uwf/protocol";
-import { openStoreFromEnvironment } from "../../src/home/open-store.ts";
 import { parseEvents, readEvents } from "../helpers/cli-events.ts";
 import { waitForSignalTaken, waitForStoreOpen } from "../helpers/process-state.ts";
+import { readHomeStore } from "../helpers/read-home-store.ts";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { until } from "../helpers/until.ts";
 
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 
@@ -62,18 +63,9 @@ async function queue(prompt: string, workflow = LINEAR): Promise<string> {
 }
 
 /** Polls for what a worker in another process does; generous, since a loaded machine starts processes slowly. */
-function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  return waitFor(condition, { what, timeoutMs: 30_000, intervalMs: 25 });
-}
-
 /** Reads the home's store beside the running uwf processes. */
-async function readStore<Result>(read: (store: Store) => Promise<Result>): Promise<Result> {
-  const store = await openStoreFromEnvironment(temp.home, storeEnv);
-  try {
-    return await read(store);
-  } finally {
-    await store.close();
-  }
+function readStore<Result>(read: (store: Store) => Promise<Result>): Promise<Result> {
+  return readHomeStore(temp.home, storeEnv, read);
 }
 
 /** Every lease in the home's store, expired or not. */

@@ -1,7 +1,18 @@
 import { resolve } from "node:path";
 
-/** The real `uwf`: the sources run by the Bun running the tests. */
-export const UWF_COMMAND: readonly string[] = [process.execPath, resolve(import.meta.dir, "../../src/bin.ts")];
+/** The CLI's sources. */
+export const UWF_SOURCES = resolve(import.meta.dir, "../../src/bin.ts");
+
+/**
+ * The real `uwf`: the sources run by the Bun running the tests, or the compiled binary that
+ * `$UWF_TEST_BINARY` names (`npm test` builds one from the same sources first: it starts several times
+ * faster, and the e2e tests start thousands of uwf processes).
+ */
+export const UWF_COMMAND: readonly string[] = uwfCommand(process.env.UWF_TEST_BINARY);
+
+function uwfCommand(binary: string | undefined): readonly string[] {
+  return binary === undefined || binary === "" ? [process.execPath, UWF_SOURCES] : [binary];
+}
 
 /** What a finished process left: its exit code and everything it wrote. */
 export interface ProcessRun {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ShownThread, shownThreadSchema, startResultSchema } from "@uwf/protocol";
-import { type ProcessRun, runProcess, UWF_COMMAND } from "./run-process.ts";
+import { listResultSchema, type ShownThread, shownThreadSchema, startResultSchema } from "@uwf/protocol";
+import { type ProcessRun, runProcess, UWF_COMMAND, UWF_SOURCES } from "./run-process.ts";
+import { TEST_TEMP_ROOT } from "./test-temp-root.ts";
 
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
 export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
@@ -47,26 +47,37 @@ export interface TempHome {
   startThread(workflow?: string, prompt?: string): Promise<string>;
   /** The thread as `uwf show THREAD --json` reports it. */
   showThread(thread: string): Promise<ShownThread>;
+  /** How many threads `uwf list FILTER… --json` counts (all of them without a filter). */
+  threadCount(...filter: string[]): Promise<number>;
+  /** How many objects the home's embedded store holds, read from its folder. */
+  objectCount(): number;
   writeConfig(yaml: string): void;
   cleanup(): void;
 }
 
 export interface TempHomeOptions {
-  /** An executable to run instead of the sources (`bun src/bin.ts`): a compiled uwf. */
+  /** An executable to run instead of UWF_COMMAND: a compiled uwf. */
   binary?: string;
+  /** Run the sources (`bun src/bin.ts`) even when UWF_COMMAND is a compiled binary. */
+  sources?: boolean;
   /** Environment variables every command of this home gets (`UWF_STORE` for a PostgreSQL store, say). */
   env?: Record<string, string>;
 }
 
 /** A fresh uwf home in a temp dir; runs the real binary with it (never touching ~/.uwf). */
 export function createTempHome(options: TempHomeOptions = {}): TempHome {
-  const root = mkdtempSync(join(tmpdir(), "uwf-e2e-"));
+  const root = mkdtempSync(join(TEST_TEMP_ROOT, "uwf-e2e-"));
   const home = join(root, "home");
   const work = join(root, "work");
   Bun.spawnSync(["mkdir", "-p", home, work]);
-  const baseEnv = { ...process.env, UWF_HOME: home, NO_COLOR: "1", HOME: root, ...options.env };
-  const command = (args: string[]) =>
-    options.binary === undefined ? [...UWF_COMMAND, ...args] : [options.binary, ...args];
+  const baseEnv = { ...environmentWithoutUwf(), UWF_HOME: home, NO_COLOR: "1", HOME: root, ...options.env };
+  const uwfCommand =
+    options.binary !== undefined
+      ? [options.binary]
+      : options.sources === true
+        ? [process.execPath, UWF_SOURCES]
+        : UWF_COMMAND;
+  const command = (args: string[]) => [...uwfCommand, ...args];
   const home_: TempHome = {
     home,
     work,
@@ -108,11 +119,23 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
     async showThread(thread) {
       return shownThreadSchema.parse((await home_.uwf(["show", thread, "--json"])).json());
     },
+    async threadCount(...filter) {
+      return listResultSchema.parse((await home_.uwf(["list", "--limit", "0", ...filter, "--json"])).json()).total;
+    },
+    objectCount() {
+      const objects = join(home, "objects");
+      return readdirSync(objects).reduce((count, folder) => count + readdirSync(join(objects, folder)).length, 0);
+    },
     cleanup() {
       rmSync(root, { recursive: true, force: true });
     },
   };
   return home_;
+}
+
+/** The test process's environment less every `UWF_*` variable: a test's uwf sees only what the test gives it. */
+export function environmentWithoutUwf(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("UWF_")));
 }
 
 /**

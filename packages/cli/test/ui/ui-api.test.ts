@@ -12,6 +12,7 @@ import {
   shownThreadSchema,
   stepResultSchema,
   treeResultSchema,
+  workflowListResultSchema,
   workflowShowResultSchema,
 } from "@uwf/protocol";
 import { startUiServer, type UiBackend, type UiServer, type UiServerOptions } from "@uwf/ui";
@@ -150,9 +151,14 @@ describe("the read endpoints", () => {
       text: expect.stringContaining("Plan the task."),
     });
     expect(await get(`/api/nodes/${planner}/reply`)).toMatchObject({ text: expect.stringContaining("hello.txt") });
+    // Two runs of one workflow on different tasks: nothing shared, both chains of two steps paired.
     const diff = diffResultSchema.parse(await get(`/api/diff/${thread}/${other}`));
-    expect(diff).toBeDefined();
-    expect(await get("/api/workflows")).toBeDefined();
+    expect(diff).toMatchObject({ left: { thread }, right: { thread: other }, sameStart: false, commonSteps: 0 });
+    expect(diff.steps).toHaveLength(2);
+    expect([diff.totals.left.steps, diff.totals.right.steps]).toEqual([2, 2]);
+    expect((await temp.uwf(["workflow", "add", LINEAR])).exitCode).toBe(0);
+    const workflows = workflowListResultSchema.parse(await get("/api/workflows"));
+    expect(workflows.workflows.map((workflow) => workflow.name)).toContain("linear");
     expect(workflowShowResultSchema.parse(await get(`/api/workflows/${thread}`)).workflow).toMatchObject({
       name: "linear",
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { createMemoryRefStore, type RefStore, StoreUnreachableError } from "@uwf/cas";
-import { waitFor } from "@uwf/cas/test";
+import { deadPid, waitFor } from "@uwf/cas/test";
 import { InterruptedError } from "../errors/interrupted-error.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
@@ -12,10 +12,6 @@ const TTL_MS = 4_000;
 
 function options(refs: RefStore, host = "here") {
   return { refs, threadId: THREAD, ttlMs: TTL_MS, host, now: () => new Date() };
-}
-
-function deadPid(): number {
-  return Bun.spawnSync(["true"]).pid;
 }
 
 /** Work that waits until its lease's signal aborts, then fails as a step whose agent was stopped does. */

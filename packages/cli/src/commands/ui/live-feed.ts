@@ -8,6 +8,11 @@ export interface LiveFeed {
   watch: UiBackend["watch"];
   /** Stops the feed for good; resolves once no event will follow. */
   close(): Promise<void>;
+  /**
+   * Resolves once the feed has started or stopped as its listeners ask (watching from that moment on
+   * when one listens, watching nothing when none does).
+   */
+  settled(): Promise<void>;
 }
 
 export interface LiveFeedOptions {
@@ -73,6 +78,9 @@ export function createLiveFeed(store: Store, options: LiveFeedOptions = {}): Liv
       closed = true;
       listeners.clear();
       await settle();
+    },
+    settled() {
+      return queue;
     },
   };
 }

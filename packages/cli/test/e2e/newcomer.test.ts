@@ -140,7 +140,7 @@ describe("a newcomer's first hour", () => {
     writeFileSync(
       misspelt,
       readFileSync(LINEAR, "utf8")
-        .replace("description: Plan, then do", "descripton: Plan, then do")
+        .replace("description: Plan, then do", "descripton: Plan, then do\nbudget: { max_step: 5 }")
         .replace("goal: Plan the work.", "goall: Plan the work.")
         .replace('{ role: planner, prompt: "Plan the task." }', '{ role: planner, promt: "Plan the task." }'),
     );
@@ -148,6 +148,7 @@ describe("a newcomer's first hour", () => {
     expect(validated.exitCode).toBe(1);
     expect(validated.stdout).toContain('descripton: unknown field "descripton" (did you mean "description"?)');
     expect(validated.stdout).toContain('roles.planner.goall: unknown field "goall" (did you mean "goal"?)');
+    expect(validated.stdout).toContain('budget.max_step: unknown field "max_step" (did you mean "max_steps"?)');
     expect(validated.stdout).toContain('graph.$START[0].promt: unknown field "promt" (did you mean "prompt"?)');
 
     const approvalAgent = `scripted:${join(FIXTURES, "workflows/approval.scenario.yaml")}`;

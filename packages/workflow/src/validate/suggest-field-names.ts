@@ -1,4 +1,11 @@
-import { conditionSchema, didYouMean, roleSchema, statusTargetInputSchema, transitionInputSchema } from "@uwf/protocol";
+import {
+  BUDGET_LIMIT_NAMES,
+  conditionSchema,
+  didYouMean,
+  roleSchema,
+  statusTargetInputSchema,
+  transitionInputSchema,
+} from "@uwf/protocol";
 import type { FieldPath } from "../issue/field-path.ts";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 
@@ -6,7 +13,7 @@ const UNKNOWN_FIELD = /^unknown (field|key) "([^"]*)"/;
 
 /**
  * Adds `(did you mean "goal"?)` to each unknown-field error whose name is a slip away from a field
- * that place takes: the workflow's own keys, a role's, a condition's, an edge's (in either form).
+ * that place takes: the workflow's own keys, its budget's, a role's, a condition's, an edge's (in either form).
  */
 export function suggestFieldNames(issues: WorkflowIssue[], fileKeys: readonly string[]): WorkflowIssue[] {
   return issues.map((issue) => {
@@ -23,6 +30,7 @@ export function suggestFieldNames(issues: WorkflowIssue[], fileKeys: readonly st
 /** The fields the object at `path` (the unknown field's parent) may have. */
 function knownFieldsAt(path: FieldPath, fileKeys: readonly string[]): readonly string[] {
   if (path.length === 0) return fileKeys;
+  if (path.length === 1 && path[0] === "budget") return Object.values(BUDGET_LIMIT_NAMES).map(({ key }) => key);
   const [section, , third] = path;
   if (section === "roles" && path.length === 2) return Object.keys(roleSchema.shape);
   if (section === "conditions" && path.length === 2) return Object.keys(conditionSchema.shape);

@@ -79,8 +79,10 @@ async function callTool(
   const notifications: Promise<void>[] = [];
   const onEvent = (event: CliEvent) => {
     if (progressToken === undefined || !(spec.runsAgents || spec.reportsSteps === true)) return;
-    const message = progressMessage(event, spec.reportsSteps === true);
-    if (message === undefined) return;
+    const told = progressMessage(event, spec.reportsSteps === true);
+    if (told === undefined) return;
+    // Several threads' steps interleave in a batch: each says whose it is.
+    const message = spec.name === "step_batch" && "thread" in event ? `${event.thread} ${told}` : told;
     if (event.type === "step-finished") finished += 1;
     const total = spec.name === "step" && input.all !== true ? ((input.steps as number | undefined) ?? 1) : undefined;
     notifications.push(

@@ -53,6 +53,40 @@ describe("MCP_TOOLS", () => {
     expect(tool("read").toOptions({ thread: "01J9" })).toEqual({ thread: "01J9", pager: false });
   });
 
+  it("makes step_batch a batch even for one thread, and hands YAML text to eval and workflow_validate as text", () => {
+    expect(tool("step_batch").toOptions({ threads: ["01J9"] })).toEqual({ threads: ["01J9"], parallel: 1 });
+    expect(tool("step_batch").toOptions({ threads: ["01J9", "01JA"], parallel: 2, all: true })).toEqual({
+      threads: ["01J9", "01JA"],
+      parallel: 2,
+      all: true,
+    });
+    expect(tool("follow").toOptions({ thread: "01J9" })).toEqual({ thread: "01J9", follow: true });
+    expect(tool("workflow_validate").toOptions({ yaml: "name: x" })).toEqual({
+      file: "workflow.yaml",
+      source: "name: x",
+    });
+    expect(tool("eval").toOptions({ suite: "name: s", minPassRate: 0.8 })).toEqual({
+      suiteText: "name: s",
+      threads: undefined,
+      minPassRate: 0.8,
+    });
+    // What --read-only offers: every tool that only reads.
+    expect(MCP_TOOLS.filter((spec) => spec.readOnly).map((spec) => spec.name)).toEqual([
+      "show",
+      "log",
+      "read",
+      "list",
+      "diff",
+      "follow",
+      "tree",
+      "compare",
+      "eval_show",
+      "eval_list",
+      "workflow_list",
+      "workflow_validate",
+    ]);
+  });
+
   it("refuses - wherever the command line would read stdin, which is the MCP channel", () => {
     const cases: Array<[string, Record<string, unknown>]> = [
       ["start", { workflow: "w", prompt: "-" }],
@@ -61,6 +95,9 @@ describe("MCP_TOOLS", () => {
       ["step", { thread: "-" }],
       ["resume", { thread: "T", answer: "-" }],
       ["fork", { reference: "T", output: "-" }],
+      ["step_batch", { threads: ["T", "-"] }],
+      ["follow", { thread: "-" }],
+      ["eval", { threads: ["-"] }],
     ];
     for (const [name, input] of cases) {
       expect(() => tool(name).toOptions(input)).toThrow(/stdin/);

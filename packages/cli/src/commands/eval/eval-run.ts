@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { evaluateSelection, evaluateSuite, type StoredEvalReport } from "@uwf/eval";
 import { type EvalResult, threadStatusSchema } from "@uwf/protocol";
-import { SuiteInterruptedError } from "../../errors/suite-interrupted-error.ts";
+import { SuiteInterruptedError } from "../../errors/index.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";

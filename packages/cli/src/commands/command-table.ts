@@ -690,6 +690,11 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
         description: "with --suite: start no step once the suite's threads spent this",
         parse: parsePositiveNumber,
       },
+      maxRuns: {
+        flags: "--max-runs <n>",
+        description: "with --suite: start at most N runs in this command (default 1000)",
+        parse: parsePositiveInteger,
+      },
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
       ...EVAL_GATE_OPTIONS,

@@ -30,8 +30,8 @@ const REGISTERED = new Set(Object.keys(EXIT_CODE_BY_ERROR_CODE) as ErrorCode[]);
  * renewed), with the classes that raise each. Every other code is some class's `static code`.
  */
 const DYNAMIC_CODES: Readonly<Partial<Record<ErrorCode, readonly string[]>>> = {
-  interrupted: ["ForksInterruptedError"],
-  "hung-up": ["InterruptedError", "ForksInterruptedError"],
+  interrupted: ["ForksInterruptedError", "SuiteInterruptedError"],
+  "hung-up": ["InterruptedError", "ForksInterruptedError", "SuiteInterruptedError"],
   "lease-renewal-failed": ["LeaseLostError"],
   "no-space": ["EnvironmentError"],
   "read-only-file-system": ["EnvironmentError"],
@@ -293,6 +293,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   ClaudeCodeUnavailableError: () => new cliErrors.ClaudeCodeUnavailableError("claude", "not found"),
   ConfigKeyNotSetError: () => new cliErrors.ConfigKeyNotSetError("defaultAgent", "config.yaml"),
   ForksInterruptedError: () => new cliErrors.ForksInterruptedError("SIGHUP", 1, 3),
+  SuiteInterruptedError: () => new cliErrors.SuiteInterruptedError("SIGINT", "01JB0000000000000000000000", 2),
   InputFileError: () => new cliErrors.InputFileError("--output", "reply.md", "no such file"),
   ListenFailedError: () => new cliErrors.ListenFailedError("127.0.0.1", 7323, "the port is in use"),
   NoReplyError: () => new cliErrors.NoReplyError("0000000000003"),

@@ -7,6 +7,7 @@ export { ListenFailedError } from "./listen-failed-error.ts";
 export { NoReplyError } from "./no-reply-error.ts";
 export { SetupCancelledError } from "./setup-cancelled-error.ts";
 export { StdoutClosedError } from "./stdout-closed-error.ts";
+export { SuiteInterruptedError } from "./suite-interrupted-error.ts";
 export { TraceExportFailedError } from "./trace-export-failed-error.ts";
 export { UsageError } from "./usage-error.ts";
 export { WaitTimeoutError } from "./wait-timeout-error.ts";

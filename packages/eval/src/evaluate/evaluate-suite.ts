@@ -31,6 +31,8 @@ export interface EvaluateSuiteOptions extends EvaluateOptions {
   count?: number;
   /** `--max-cost`: the smaller of it and the file's `max_cost_usd` applies. */
   maxCostUsd?: number;
+  /** `--max-runs`: the most runs this call may start (default MAX_SUITE_RUNS). */
+  maxRuns?: number;
   /** A run started (or found from an earlier run) and finished: progress for the terminal. */
   onRunStarted?(run: {
     thread: string;
@@ -102,6 +104,7 @@ export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<Stor
     queue: options.queue,
     fresh: options.fresh,
     maxCostUsd: options.maxCostUsd,
+    ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
     timeoutSeconds: options.timeoutSeconds,
     signal: options.signal,
     host: options.host,
@@ -111,6 +114,8 @@ export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<Stor
     onRunFinished: options.onRunFinished,
     onWarning: options.onNote,
   });
+  // Ctrl-C or SIGTERM: nothing more is run, but the report of what was is stored (the caller exits 130).
+  const interrupted = result.stoppedBy === "interrupted" || options.signal.aborted;
   const byCase = new Map<string | null, { targets: ThreadViewTarget[]; errors: Map<string, string> }>();
   const unstarted: EvalReportNode["unstarted"] = [];
   for (const run of result.runs) {
@@ -131,9 +136,10 @@ export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<Stor
   const scoring: ScoreGroup[] = [];
   for (const [caseName, group] of byCase) {
     const assertions = assertionsOf(caseName);
+    // An interrupted suite still reads what it ran (the store only), to store the report of what finished.
     const views = await loadThreadViews(options.store, group.targets, {
       bodies: assertionsNeedBodies(assertions),
-      signal: options.signal,
+      ...(interrupted ? {} : { signal: options.signal }),
     });
     scoring.push({ views, assertions, sampleErrors: group.errors });
   }
@@ -142,6 +148,7 @@ export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<Stor
     cwd: suite.dir,
     judge,
     signal: options.signal,
+    afterInterrupt: interrupted,
   });
   judge.noteReused();
   const text = await options.store.objects.put({ type: "text/1", text: suite.text });

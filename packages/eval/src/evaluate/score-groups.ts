@@ -13,7 +13,7 @@ export interface ScoreGroup {
 /** Scores each group with its assertions, and gives the samples back in the groups' order. */
 export async function scoreGroups(
   groups: readonly ScoreGroup[],
-  options: { cwd: string; judge: JudgeContext; signal: AbortSignal },
+  options: { cwd: string; judge: JudgeContext; signal: AbortSignal; afterInterrupt?: boolean },
 ): Promise<EvalSample[]> {
   const samples: EvalSample[] = [];
   for (const group of groups) {

@@ -6,6 +6,7 @@ import { createMemoryStore, type Store } from "@uwf/cas";
 import { runWorker, startThread, stepUntilDone } from "@uwf/engine";
 import { type Config, defaultConfig, type ThreadRecord } from "@uwf/protocol";
 import {
+  InvalidSuiteError,
   loadSuite,
   type RunSuiteOptions,
   runSuite,
@@ -361,11 +362,13 @@ variants:
     expect(await threadCount()).toBe(19);
   });
 
-  it("gives every run the error when `from:` names nothing", async () => {
-    const result = await runSuite(suiteOf("name: none\nfrom: 01JZZZZZZZZZZZZZZZZZZZZZZZ\ncount: 2\n"), options());
-    expect(result.runs.map((run) => [run.repeat, run.thread, run.error])).toEqual([
-      [0, null, expect.stringContaining("from 01JZZZZZZZZZZZZZZZZZZZZZZZ: ")],
-      [1, null, expect.stringContaining("from 01JZZZZZZZZZZZZZZZZZZZZZZZ: ")],
-    ]);
+  it("refuses a `from:` that names nothing before any run is planned, at its line", async () => {
+    const refused = runSuite(suiteOf("name: none\nfrom: 01JZZZZZZZZZZZZZZZZZZZZZZZ\ncount: 2\n"), options());
+    await expect(refused).rejects.toBeInstanceOf(InvalidSuiteError);
+    await expect(refused).rejects.toMatchObject({
+      problems: [
+        { line: 2, column: 1, path: "from", message: expect.stringContaining("from 01JZZZZZZZZZZZZZZZZZZZZZZZ: ") },
+      ],
+    });
   });
 });

@@ -12,8 +12,10 @@ import {
 } from "@uwf/engine";
 import { type Address, type Config, messageOf, type ThreadRecord, type ThreadStartNode } from "@uwf/protocol";
 import { validateStartInputs } from "@uwf/workflow";
+import { InvalidSuiteError } from "../errors/invalid-suite-error.ts";
 import { SuiteNotQueueableError } from "../errors/suite-not-queueable-error.ts";
 import type { Suite, SuiteCase, SuiteVariant } from "../suite/suite.ts";
+import { checkSuiteAgents, checkSuiteRuns, MAX_SUITE_RUNS, problemAt } from "./check-suite-runs.ts";
 import { definitionHash, fileHash, folderName, generationOf, runFolder } from "./run-folders.ts";
 import { variantConfig } from "./variant-config.ts";
 
@@ -31,6 +33,8 @@ export interface RunSuiteOptions {
    * (see docs/suites.md). The same folder gives the same start node, which is how a run is found again.
    */
   runsDir: string;
+  /** The most runs this call may start (`--max-runs`, default MAX_SUITE_RUNS); more is refused before anything is planned. */
+  maxRuns?: number;
   /** At most this many runs step at once in this process (default 1). */
   parallel?: number;
   /** Start the threads queued for workers and wait for them instead of stepping them here. */
@@ -138,9 +142,14 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
         refused.map((variant) => variant.name ?? "(unnamed)"),
       );
   }
+  // Mistakes of the suite are refused before anything is planned or started: too many runs, an agent
+  // alias no config defines, a `from:` that names no thread or node.
+  checkSuiteRuns(suite, options.maxRuns ?? MAX_SUITE_RUNS);
+  checkSuiteAgents(suite, options.config);
+  const point = suite.from === null ? null : await resolveFrom(suite, options.store);
   const limits = [suite.maxCostUsd, options.maxCostUsd ?? null].filter((value) => value !== null);
   const maxCostUsd = limits.length === 0 ? null : Math.min(...limits);
-  const runner = new SuiteRunner(suite, options, maxCostUsd);
+  const runner = new SuiteRunner(suite, options, maxCostUsd, point);
   return runner.run();
 }
 
@@ -151,22 +160,31 @@ class SuiteRunner {
   /** What each run's thread spent since this call took it up, by thread id. */
   readonly spent = new Map<string, number>();
   stoppedBy: SuiteRunResult["stoppedBy"] = null;
+  /** With `from:`, the node its runs fork and the thread it belongs to. */
+  readonly point: ForkPoint | null;
 
-  constructor(suite: Suite, options: RunSuiteOptions, maxCostUsd: number | null) {
+  constructor(suite: Suite, options: RunSuiteOptions, maxCostUsd: number | null, point: ForkPoint | null) {
     this.suite = suite;
     this.options = options;
     this.maxCostUsd = maxCostUsd;
+    this.point = point;
   }
 
   async run(): Promise<SuiteRunResult> {
-    const planned = this.plan();
-    const runs: SuiteRun[] = this.suite.from === null ? await this.runCases(planned) : await this.runForks(planned);
+    const planned = await this.plan();
+    // Ctrl-C or SIGTERM while planning: nothing was started, nothing is left to report.
+    if (planned === null) return { runs: [], spentUsd: 0, maxCostUsd: this.maxCostUsd, stoppedBy: "interrupted" };
+    const runs: SuiteRun[] =
+      this.suite.from === null ? await this.runCases(planned) : await this.runForks(planned, this.point as ForkPoint);
     const spentUsd = this.spentUsd();
     return { runs, spentUsd, maxCostUsd: this.maxCostUsd, stoppedBy: this.stoppedBy };
   }
 
-  /** The runs in order, each with its folder. */
-  plan(): PlannedRun[] {
+  /**
+   * The runs in order, each with its folder; null when Ctrl-C or SIGTERM came while planning (it yields
+   * to the event loop every PLAN_YIELD_EVERY runs, so the signal is seen).
+   */
+  async plan(): Promise<PlannedRun[] | null> {
     const { suite, options } = this;
     const base = runFolder(options.runsDir, folderName(suite.name));
     const planned: PlannedRun[] = [];
@@ -184,6 +202,7 @@ class SuiteRunner {
         for (let repeat = 0; repeat < suite.count; repeat++) {
           const key = { case: null, variant: variant.name, repeat };
           planned.push({ key, variant: prepared, case: null, folder: runFolder(pair, generation, repeat) });
+          if (planned.length % PLAN_YIELD_EVERY === 0 && (await this.interruptedWhilePlanning())) return null;
         }
         continue;
       }
@@ -197,11 +216,20 @@ class SuiteRunner {
         for (let repeat = 0; repeat < suite.repeat; repeat++) {
           const key = { case: entry.name, variant: variant.name, repeat };
           planned.push({ key, variant: prepared, case: entry, folder: runFolder(pair, generation, repeat) });
+          if (planned.length % PLAN_YIELD_EVERY === 0 && (await this.interruptedWhilePlanning())) return null;
         }
       }
     }
     // Cases first, then variants, then repeats: the order a report lists them in.
     return this.suite.from === null ? sortByCase(planned, this.suite) : planned;
+  }
+
+  /** Lets a signal's handler run, then says whether it stopped the suite. */
+  async interruptedWhilePlanning(): Promise<boolean> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!this.options.signal.aborted) return false;
+    this.stoppedBy = "interrupted";
+    return true;
   }
 
   prepareVariant(variant: SuiteVariant): PreparedVariant {
@@ -428,21 +456,9 @@ class SuiteRunner {
 
   // Forks.
 
-  async runForks(planned: PlannedRun[]): Promise<SuiteRun[]> {
+  async runForks(planned: PlannedRun[], point: ForkPoint): Promise<SuiteRun[]> {
     const { store } = this.options;
     const queued = this.options.queue === true;
-    const failedAll = (error: string) =>
-      planned.map((run): SuiteRun => ({ ...run.key, thread: null, record: null, reused: false, error }));
-    let point: { address: Address; parent: ThreadRecord | undefined };
-    try {
-      const resolved = await resolveNodeOrThread(store, this.suite.from as string);
-      point =
-        resolved.thread === null
-          ? { address: resolved.address, parent: undefined }
-          : { address: resolved.thread.head, parent: resolved.thread };
-    } catch (error) {
-      return failedAll(`from ${this.suite.from}: ${messageOf(error)}`);
-    }
     const runs = new Map<PlannedRun, SuiteRun>();
     const missing: PlannedRun[] = [];
     for (const run of planned) {
@@ -551,6 +567,29 @@ class SuiteRunner {
         }
       });
     }
+  }
+}
+
+/** How many runs are planned between looks at the signal. */
+const PLAN_YIELD_EVERY = 10_000;
+
+/** The node a `from:` suite's runs fork: a thread's head (with the thread), or a node. */
+interface ForkPoint {
+  address: Address;
+  parent: ThreadRecord | undefined;
+}
+
+/** The suite's `from:`, resolved before anything is planned: one that names no thread or node is the suite's mistake. */
+async function resolveFrom(suite: Suite, store: Store): Promise<ForkPoint> {
+  const from = suite.from as string;
+  try {
+    const resolved = await resolveNodeOrThread(store, from);
+    return resolved.thread === null
+      ? { address: resolved.address, parent: undefined }
+      : { address: resolved.thread.head, parent: resolved.thread };
+  } catch (error) {
+    const message = `from ${from}: ${messageOf(error)}`;
+    throw new InvalidSuiteError(suite.file, [problemAt(suite, "from", /^from\s*:/m, message)]);
   }
 }
 

@@ -26,6 +26,12 @@ export interface ScoreThreadsOptions {
   /** Stops the scorers and judges running, and starts no more. */
   signal?: AbortSignal;
   /**
+   * Scoring what an interrupted suite ran: the expressions and shorthands are evaluated, and the command
+   * scorers and judges, which `signal` (already aborted) forbids to start, err as not run, so the
+   * report of what finished can still be stored.
+   */
+  afterInterrupt?: boolean;
+  /**
    * Why a view's sample errs without an assertion erring (a run that failed to start), by thread id:
    * such a sample is `errored` whatever its scores.
    */
@@ -76,16 +82,20 @@ export async function scoreThreads(options: ScoreThreadsOptions): Promise<EvalSa
       else slow.push({ view: viewIndex, assertion: assertionIndex });
     }
   }
-  await mapConcurrently(
-    slow,
-    options.concurrency ?? DEFAULT_SCORING_CONCURRENCY,
-    async (job) => {
-      const view = views[job.view] as EvalThreadView;
-      const assertion = assertions[job.assertion] as EvalAssertion;
-      (results[job.view] as AssertionResult[])[job.assertion] = await scoreSlow(view, assertion, options, judges);
-    },
-    options.signal,
-  );
+  if (options.afterInterrupt === true && options.signal?.aborted === true) {
+    for (const job of slow)
+      (results[job.view] as AssertionResult[])[job.assertion] = errored("not scored: interrupted before it ran");
+  } else
+    await mapConcurrently(
+      slow,
+      options.concurrency ?? DEFAULT_SCORING_CONCURRENCY,
+      async (job) => {
+        const view = views[job.view] as EvalThreadView;
+        const assertion = assertions[job.assertion] as EvalAssertion;
+        (results[job.view] as AssertionResult[])[job.assertion] = await scoreSlow(view, assertion, options, judges);
+      },
+      options.signal,
+    );
 
   return views.map((view, viewIndex) =>
     toSample(view, assertions, results[viewIndex] as AssertionResult[], options.sampleErrors?.get(view.thread) ?? null),

@@ -292,7 +292,10 @@ export type ResumeNeed =
 export type LeaseLostData = { thread: string; problem: string; run: string | null };
 
 /** A step stopped by a signal (`interrupted`, `hung-up`), or `uwf fork --count` stopped after some forks. */
-export type InterruptedData = { signal: string; run: string | null } | { signal: string; made: number; asked: number };
+export type InterruptedData =
+  | { signal: string; run: string | null }
+  | { signal: string; made: number; asked: number }
+  | { signal: string; report: string; samples: number };
 
 /** A file system's refusal (`no-space`, `permission-denied`, …): the system's code, its call and the file. */
 export type SystemErrorData = { path: string | null; systemCode: string; syscall: string | null };

@@ -1,5 +1,6 @@
-import { verifyStore } from "@uwf/cas";
+import { listStoreRoots, type Store, verifyStore, walkNodes } from "@uwf/cas";
 import { findChainIndexProblems, findUnrecordedHeads, NOT_REBUILT } from "@uwf/engine";
+import type { Address } from "@uwf/protocol";
 import { EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 
@@ -33,7 +34,8 @@ export async function casVerifyCommand(context: CommandContext) {
   report.problems = report.problems.filter(
     (problem) => problem.kind !== "unrecorded-thread" || !startsOfHeads.has(problem.address),
   );
-  report.abandoned = unrecorded.abandoned;
+  // What gc would keep is not collectable: a deleted branch's steps stay reachable from its parent's join.
+  report.abandoned = await withoutReachable(store, unrecorded.abandoned);
   report.ok = report.problems.length === 0;
   const problems = report.problems.length;
   return {
@@ -70,4 +72,22 @@ export async function casVerifyCommand(context: CommandContext) {
     },
     exitCode: problems === 0 ? EXIT_OK : EXIT_FAILED,
   };
+}
+
+/**
+ * The abandoned steps that nothing reaches from the store's roots, walked as `uwf cas gc` walks them
+ * (every reference, a join's to its branches' heads included), so verify calls collectable only what
+ * gc deletes. The walk runs only when there is something to check.
+ */
+async function withoutReachable<Entry extends { address: Address }>(store: Store, entries: Entry[]): Promise<Entry[]> {
+  if (entries.length === 0) return entries;
+  const pending = new Set(entries.map((entry) => entry.address));
+  const reachable = new Set<Address>();
+  await walkNodes(store.objects, await listStoreRoots(store.refs), {
+    visit: (address) => {
+      if (pending.has(address)) reachable.add(address);
+    },
+    onMissing: () => {},
+  });
+  return entries.filter((entry) => !reachable.has(entry.address));
 }

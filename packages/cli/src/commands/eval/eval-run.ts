@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { evaluateSelection, evaluateSuite, type StoredEvalReport } from "@uwf/eval";
 import { type EvalResult, threadStatusSchema } from "@uwf/protocol";
+import { SuiteInterruptedError } from "../../errors/index.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
@@ -31,6 +32,8 @@ export interface EvalRunCommandOptions extends EvaluateFlags, EvalOutputOptions 
   fresh?: boolean;
   count?: number;
   maxCost?: number;
+  /** `--max-runs N`: the most runs the suite may start (default MAX_SUITE_RUNS). */
+  maxRuns?: number;
 }
 
 /**
@@ -48,7 +51,7 @@ export async function evalRunCommand(
   if (options.recursive === true && options.forksOf === undefined) {
     throw new UsageError("--recursive scores the forks of forks: it needs --forks-of THREAD");
   }
-  const generating = ["parallel", "queue", "fresh", "count", "maxCost"] as const;
+  const generating = ["parallel", "queue", "fresh", "count", "maxCost", "maxRuns"] as const;
   const stray = generating.find((key) => options[key] !== undefined);
   const suiteGiven = options.suite !== undefined || options.suiteText !== undefined;
   if (stray !== undefined && !suiteGiven) {
@@ -74,6 +77,7 @@ export async function evalRunCommand(
       fresh: options.fresh === true,
       count: options.count,
       maxCostUsd: options.maxCost,
+      ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
       onRunStarted: () => {
         counts.running++;
         showProgress();
@@ -102,7 +106,14 @@ export async function evalRunCommand(
       },
     });
   }
-  return evalOutcome(stored, options, context);
+  const outcome = await evalOutcome(stored, options, context);
+  // Ctrl-C or SIGTERM stopped the suite: its report (of what finished) is stored and printed, and it exits 130.
+  if (options.suite !== undefined && context.signal.aborted) {
+    const finished = stored.node.samples.length;
+    const reason = String(context.signal.reason ?? "SIGINT");
+    return { ...outcome, error: new SuiteInterruptedError(reason, stored.entry.id, finished) };
+  }
+  return outcome;
 }
 
 function kebab(key: string): string {

@@ -97,6 +97,7 @@ async function launchClaudeCodeWith(
     extendEnv: false,
     input: prompt,
     label: "Claude Code",
+    stopLeftovers: true,
     timeoutMs: options.timeoutMs,
     captureStdout: false,
     onStdout: (chunk) => reader.push(chunk),

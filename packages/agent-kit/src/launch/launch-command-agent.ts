@@ -39,6 +39,7 @@ export async function launchCommandAgent(options: LaunchCommandAgentOptions): Pr
       extendEnv: false,
       input: options.prompt,
       label: "the agent",
+      stopLeftovers: true,
       timeoutMs: options.timeoutMs,
       captureStdout: true,
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -48,6 +48,7 @@ export async function runShellAgent(options: RunShellAgentOptions): Promise<Agen
       timeoutMs: options.timeoutMs,
       captureStdout: false,
       label: "the shell command",
+      stopLeftovers: true,
       onStdout: (chunk) => {
         output.append(chunk);
         outputTail.append(chunk);

@@ -4,6 +4,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isProcessGroupAlive } from "@uwf/cas";
 import { messageOf } from "@uwf/protocol";
+import { LAUNCH_TAG_VARIABLE, newLaunchTag, stopTaggedProcesses } from "../process/stop-tagged-processes.ts";
 import { TailBuffer } from "../process/tail-buffer.ts";
 
 export interface ProcessGroupTransportOptions {
@@ -35,6 +36,8 @@ export class ProcessGroupTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   private subprocess: Bun.Subprocess<"pipe", "pipe", "pipe"> | null = null;
+  /** The server's launch tag, which what it starts inherits: found and stopped with it (stopTaggedProcesses). */
+  private readonly tag = newLaunchTag();
   private readonly readBuffer = new ReadBuffer();
   private readonly stderr = new TailBuffer(2_048);
   private stopping: Promise<void> | null = null;
@@ -69,7 +72,7 @@ export class ProcessGroupTransport implements Transport {
     try {
       subprocess = Bun.spawn([this.options.command, ...this.options.args], {
         cwd: this.options.cwd,
-        env: this.options.env,
+        env: { ...this.options.env, [LAUNCH_TAG_VARIABLE]: this.tag },
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",
@@ -118,6 +121,8 @@ export class ProcessGroupTransport implements Transport {
     await waitForGroupToEnd(group, graceMs);
     signalGroup(group, "SIGKILL");
     await waitForGroupToEnd(group, KILL_WAIT_MS);
+    // What it started outside its group (a start script's `setsid server &`, a daemon's double fork).
+    await stopTaggedProcesses(this.tag, graceMs);
     // Reaped, so that no zombie of it is left either (what it started is reaped by init). The timer is
     // cleared after: a pending one would keep uwf from exiting when the step is done.
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -7,6 +7,7 @@ import { buildLaunchResult } from "./build-launch-result.ts";
 import { findOutputHolders, readOutputChannels } from "./find-output-holders.ts";
 import { formatSeconds } from "./format-seconds.ts";
 import { readStreamText } from "./read-stream-text.ts";
+import { LAUNCH_TAG_VARIABLE, newLaunchTag, stopTaggedProcesses } from "./stop-tagged-processes.ts";
 import { TailBuffer } from "./tail-buffer.ts";
 
 export interface RunProcessGroupOptions {
@@ -42,6 +43,15 @@ export interface RunProcessGroupOptions {
   outputGraceMs?: number;
   /** Told when processes the program left behind held its output past the grace and were stopped. */
   onWarning?: (message: string) => void;
+  /**
+   * Once the program has ended, stop every process it started that is still running wherever it went
+   * (another session, a double fork, its output elsewhere), found by the launch tag in its environment
+   * (stopTaggedProcesses; Linux). For an agent, whose end is its step's; not for a tool's command, whose
+   * servers the agent may still use.
+   */
+  stopLeftovers?: boolean;
+  /** The launch tag to give the program (default a new one): a caller's, which stops its tagged processes itself. */
+  launchTag?: string;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -80,10 +90,12 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
     return finish({ interrupted: true, error: `${label} was interrupted before it started` });
 
   let subprocess: Bun.Subprocess<"ignore" | Uint8Array, "pipe", "pipe">;
+  const tag = options.launchTag ?? newLaunchTag();
+  const environment = options.extendEnv === false ? { ...options.env } : { ...process.env, ...options.env };
   try {
     subprocess = Bun.spawn(command, {
       cwd: options.cwd,
-      env: options.extendEnv === false ? { ...options.env } : { ...process.env, ...options.env },
+      env: { ...environment, [LAUNCH_TAG_VARIABLE]: tag },
       stdin: options.input === undefined ? "ignore" : new TextEncoder().encode(options.input),
       stdout: "pipe",
       stderr: "pipe",
@@ -163,6 +175,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   stdout.stop();
   stderr.stop();
   await outputs.closed;
+  if (options.stopLeftovers === true) await stopTaggedProcesses(tag, graceMs);
   if (leftOpen.length > 0) {
     const processes = leftOpen.length === 1 ? "a process" : `${leftOpen.length} processes`;
     options.onWarning?.(

@@ -6,6 +6,8 @@ import type { PreviousVisit } from "../launch/launch-agent.ts";
 import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
 import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
 import { formatSeconds } from "../process/format-seconds.ts";
+import { DEFAULT_KILL_GRACE_MS } from "../process/run-process-group.ts";
+import { newLaunchTag, stopTaggedProcesses } from "../process/stop-tagged-processes.ts";
 import type { ToolContext } from "../tools/agent-tool.ts";
 import { openRunTools } from "../tools/run-tools.ts";
 import { summarizeApiError } from "./describe-api-error.ts";
@@ -148,8 +150,13 @@ export async function setUpToolLoopRun(
       warned.add(text);
     },
   });
+  // What the run's commands leave running is stopped when the run ends, with its MCP servers.
+  const launchTag = newLaunchTag();
+  const stopCommandLeftovers = () =>
+    stopTaggedProcesses(launchTag, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS).then(() => {});
   const toolContext: ToolContext = {
     workspace,
+    launchTag,
     env: options.env,
     signal,
     deadline,
@@ -186,6 +193,7 @@ export async function setUpToolLoopRun(
       dispose: async () => {
         if (timer !== null) clearTimeout(timer);
         await closeTools();
+        await stopCommandLeftovers();
       },
       transcript: [],
       usage: null,

@@ -11,6 +11,11 @@ export interface ToolContext {
   /** When the step's time runs out (epoch milliseconds), or null for no limit. Each call gets its own, earlier one. */
   deadline: number | null;
   killGraceMs?: number;
+  /**
+   * The run's launch tag (stopTaggedProcesses): `run_command`'s commands carry it, so what they leave
+   * running (a dev server the agent uses in a later call) lives until the run ends and is stopped then.
+   */
+  launchTag?: string;
   /** Key variables beyond `ANTHROPIC_*` and `*_API_KEY` (the providers' `apiKeyEnv`): not in `run_command`'s environment. */
   keyVariables?: readonly string[];
   /** Key variables `run_command` gets after all (the agent's `passEnv`). */

@@ -46,6 +46,7 @@ export const runCommandTool: AgentTool = {
       onStdout: (chunk) => output.append(chunk),
       onStderr: (chunk) => output.append(chunk),
       label: "the command",
+      ...(context.launchTag === undefined ? {} : { launchTag: context.launchTag }),
       ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
     });
     const cut =

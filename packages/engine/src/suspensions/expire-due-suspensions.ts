@@ -92,7 +92,7 @@ async function expireOne(
         const wait = await readSuspensionWait(store.objects, record);
         if (wait === null || Date.parse(wait.deadline) > now.getTime()) return null;
         lease.assertHeld();
-        const timedOut = await timeOutSuspension(store, record, wait, now, options);
+        const timedOut = await timeOutSuspension(store, record, wait, now, options, lease);
         if (timedOut === null) return null;
         return { thread: threadId, role: wait.role, routed: timedOut.routed, record: timedOut.record };
       },

@@ -19,6 +19,7 @@ import { storedNodeAs } from "../history/stored-node.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { TIMEOUT_AGENT, TIMEOUT_RUN_KIND } from "../history/timeout-run.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
+import type { HeldLease } from "../lease/with-thread-lease.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
 import { applyThreadUpdate } from "../step/apply-thread-update.ts";
 import { describeFailure } from "../step/fail-thread.ts";
@@ -50,6 +51,8 @@ export async function timeOutSuspension(
   wait: SuspensionWait,
   now: Date,
   options: EnsureBranchesOptions,
+  /** The thread's lease, held by the caller: the step's head is recorded in it before its node is written. */
+  lease: Pick<HeldLease, "recordHead">,
 ): Promise<TimedOutSuspension | null> {
   const workflow = storedNodeAs<WorkflowNode>(
     "workflow/1",
@@ -124,6 +127,7 @@ export async function timeOutSuspension(
   const fanOut = decision.fanOut;
   if (fanOut !== undefined) stepNode.fanOut = batch.add({ type: "fan-out/1", ...fanOut } satisfies FanOutNode);
   const stepAddress = batch.add(stepNode);
+  await lease.recordHead(stepAddress);
   await batch.write(store.objects);
 
   const ended = decision.role === END;

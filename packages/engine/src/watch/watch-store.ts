@@ -145,6 +145,8 @@ export async function watchStore(options: WatchStoreOptions): Promise<StoreWatch
   }
 
   async function reportLease(lease: Lease): Promise<void> {
+    // A lease released with a crashed step's head unsettled, kept expired from the start: nobody steps.
+    if (lease.expiresAt <= lease.acquiredAt) return;
     const seen = known.get(lease.threadId);
     if ((seen?.leaseToken ?? leaseOnly.get(lease.threadId)) === lease.token) return;
     if (seen !== undefined) seen.leaseToken = lease.token;

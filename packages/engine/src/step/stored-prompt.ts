@@ -16,7 +16,7 @@ export interface StoredPrompt {
  * A prompt without entries stays one `text/1` node, as every prompt was before. A lone surrogate is
  * stored as U+FFFD (canonical JSON cannot carry one); parts begin at a line break, so none splits a pair.
  */
-export function storedPrompt(parts: readonly PromptTextPart[]): StoredPrompt {
+export function storedPrompt(parts: readonly PromptTextPart[], history?: PromptNode["history"]): StoredPrompt {
   if (!parts.some((part) => part.shared)) {
     const node: TextNode = { type: "text/1", text: replaceLoneSurrogates(parts.map((part) => part.text).join("")) };
     return { address: addressOfNode(node), nodes: [node] };
@@ -35,7 +35,7 @@ export function storedPrompt(parts: readonly PromptTextPart[]): StoredPrompt {
     if (last !== undefined && "text" in last) last.text += text;
     else stored.push({ text });
   }
-  const prompt: PromptNode = { type: "prompt/1", parts: stored };
+  const prompt: PromptNode = { type: "prompt/1", parts: stored, ...(history === undefined ? {} : { history }) };
   nodes.push(prompt);
   return { address: addressOfNode(prompt), nodes };
 }

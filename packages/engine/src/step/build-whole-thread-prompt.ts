@@ -74,12 +74,12 @@ export async function buildWholeThreadPrompt(
   const cut = allotments[first - 1];
   return {
     prompt: parts.map((part) => part.text).join(""),
-    stored: storedPrompt(parts, {
-      key,
-      bodies: lengths,
-      full: first,
-      cut: cut?.kind === "cut" ? cut.characters : null,
-    }),
+    stored: storedPrompt(
+      parts,
+      { key, bodies: lengths, full: first, cut: cut?.kind === "cut" ? cut.characters : null },
+      // Linked from the previous prompt, which is in this thread's chain: gc keeps them, so they are not put again.
+      new Set(previous?.refs ?? []),
+    ),
   };
 }
 

@@ -85,11 +85,14 @@ export type {
 export { formatSeconds } from "./process/format-seconds.ts";
 export { type RunProcessGroupOptions, runProcessGroup } from "./process/run-process-group.ts";
 export {
+  assembleWholeThreadPrompt,
   type BuildContinuationPromptOptions,
   buildContinuationPrompt,
   buildContinuationPromptParts,
   DEFAULT_BODY_QUOTA,
+  formatHistoryEntryOf,
   type PromptTextPart,
+  type WholeThreadPromptOptions,
 } from "./prompt/build-continuation-prompt.ts";
 export {
   type BuildOutputFormatSectionOptions,
@@ -97,7 +100,12 @@ export {
 } from "./prompt/build-output-format-section.ts";
 export { type BuildRetryPromptOptions, buildRetryPrompt } from "./prompt/build-retry-prompt.ts";
 export { firstShownStep } from "./prompt/first-shown-step.ts";
-export { type FormatHistorySectionOptions, formatHistorySection } from "./prompt/format-history-section.ts";
+export {
+  allotBodies,
+  type BodyAllotment,
+  type FormatHistorySectionOptions,
+  formatHistorySection,
+} from "./prompt/format-history-section.ts";
 export type { HistoryEntry, NamedStep } from "./prompt/history-entry.ts";
 export { type ApiKey, apiKeyHint, readApiKey } from "./tool-loop/read-api-key.ts";
 export {

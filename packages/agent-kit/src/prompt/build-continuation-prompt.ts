@@ -12,7 +12,12 @@ import { buildOutputFormatSection, formatField } from "./build-output-format-sec
 import { describeRoutes } from "./describe-routes.ts";
 import { describeSchemaFields } from "./describe-schema-fields.ts";
 import { fenceText } from "./fence-text.ts";
-import { formatHistoryParts } from "./format-history-section.ts";
+import {
+  type BodyAllotment,
+  formatHistoryEntry,
+  formatHistoryParts,
+  wholeThreadHistoryLead,
+} from "./format-history-section.ts";
 import type { HistoryEntry, NamedStep } from "./history-entry.ts";
 
 /** Characters of step bodies a prompt shows, newest first, unless the caller says otherwise. */
@@ -67,9 +72,8 @@ export interface PromptTextPart {
  * (`prompt/1`) plus its own text.
  */
 export function buildContinuationPromptParts(options: BuildContinuationPromptOptions): PromptTextPart[] {
-  const { workflow, roleName, task, edgePrompt } = options;
-  const role = workflow.roles[roleName];
-  if (role === undefined) {
+  const { workflow, roleName } = options;
+  if (workflow.roles[roleName] === undefined) {
     throw new UnknownRoleError(workflow.name, roleName);
   }
   const history = options.history.map((entry) => ("output" in entry ? inFieldOrder(workflow, entry) : entry));
@@ -80,6 +84,51 @@ export function buildContinuationPromptParts(options: BuildContinuationPromptOpt
     bodyQuota: options.bodyQuota ?? DEFAULT_BODY_QUOTA,
     sinceLastVisit: options.continuesConversation ?? false,
   });
+  return assemblePromptParts({ ...options, lead, entries, stepNumber });
+}
+
+/** What assembleWholeThreadPrompt needs besides the entries: everything but the history. */
+export type WholeThreadPromptOptions = Omit<BuildContinuationPromptOptions, "history" | "continuesConversation"> & {
+  /** The thread's steps so far. */
+  stepCount: number;
+  /** The numbers of the steps the role played. */
+  ownSteps: readonly number[];
+  /** Each step's history entry (formatHistoryEntryOf), oldest first. */
+  entries: readonly string[];
+};
+
+/**
+ * The whole-thread prompt (what an agent that keeps no conversation gets) from history entries formatted
+ * beforehand: the same pieces buildContinuationPromptParts gives for that history, so a caller that kept
+ * the entries of an earlier prompt formats only the steps since (issue 43).
+ */
+export function assembleWholeThreadPrompt(options: WholeThreadPromptOptions): PromptTextPart[] {
+  const lead = wholeThreadHistoryLead(options.ownSteps, options.stepCount, options.bodyQuota ?? DEFAULT_BODY_QUOTA);
+  return assemblePromptParts({ ...options, lead, entries: options.entries, stepNumber: options.stepCount + 1 });
+}
+
+/** One step's history entry as a prompt of `roleName` shows it: its fields in the author's order, `body` of its body. */
+export function formatHistoryEntryOf(
+  workflow: WorkflowNode,
+  roleName: string,
+  entry: HistoryEntry,
+  body: BodyAllotment,
+): string {
+  return formatHistoryEntry(inFieldOrder(workflow, entry), entry.role === roleName, body);
+}
+
+function assemblePromptParts(
+  options: Omit<BuildContinuationPromptOptions, "history"> & {
+    lead: string;
+    entries: readonly string[];
+    stepNumber: number;
+  },
+): PromptTextPart[] {
+  const { workflow, roleName, task, edgePrompt, lead, entries, stepNumber } = options;
+  const role = workflow.roles[roleName];
+  if (role === undefined) {
+    throw new UnknownRoleError(workflow.name, roleName);
+  }
   const opening = [
     buildOutputFormatSection(buildReplySchema(workflow, roleName), { routes: describeRoutes(workflow, roleName) }),
     ...formatAskingSection(role),

@@ -46,24 +46,34 @@ export function formatHistoryParts({
 
   const from = sinceLastVisit ? firstShownStep(history, roleName) : 0;
   const shown = history.slice(from).map(wholeEntry);
-  const bodies = allotBodies(shown, bodyQuota);
-  const intro =
-    from > 0
-      ? introForLaterVisit(history.slice(0, from), shown, bodyQuota)
-      : introForWholeThread(shown, roleName, bodyQuota);
-  const entries = shown.map((entry, index) => formatEntry(entry, entry.role === roleName, bodies[index]));
-  return { lead: `${heading}\n\n${intro}`, entries };
+  const bodies = allotBodies(
+    shown.map((entry) => entry.body.length),
+    bodyQuota,
+  );
+  const entries = shown.map((entry, index) => formatHistoryEntry(entry, entry.role === roleName, bodies[index]));
+  if (from > 0)
+    return { lead: `${heading}\n\n${introForLaterVisit(history.slice(0, from), shown, bodyQuota)}`, entries };
+  const own = shown.filter((entry) => entry.role === roleName).map((entry) => entry.number);
+  return { lead: wholeThreadHistoryLead(own, shown.length, bodyQuota), entries };
 }
 
-function introForWholeThread(shown: HistoryEntry[], roleName: string, bodyQuota: number): string {
-  const own = shown.filter((entry) => entry.role === roleName).map((entry) => entry.number);
-  const sentences = [`${countSteps(shown.length)} so far, oldest first.`];
+/**
+ * The heading and first sentences of a whole-thread history of `count` steps: which of them were the
+ * role's own (`own`, step numbers), and how bodies are shown.
+ */
+export function wholeThreadHistoryLead(own: readonly number[], count: number, bodyQuota: number): string {
+  if (count === 0) return "# History\n\nNothing has happened yet: yours is the first step.";
+  return `# History\n\n${introForWholeThread(own, count, bodyQuota)}`;
+}
+
+function introForWholeThread(own: readonly number[], count: number, bodyQuota: number): string {
+  const sentences = [`${countSteps(count)} so far, oldest first.`];
   if (own.length > 0) sentences.push(`You acted at ${own.length === 1 ? "step" : "steps"} ${listNumbers(own)}.`);
   sentences.push(`Bodies are shown newest first within ${bodyQuota} characters.`);
   return sentences.join(" ");
 }
 
-function listNumbers(numbers: number[]): string {
+function listNumbers(numbers: readonly number[]): string {
   if (numbers.length === 1) return String(numbers[0]);
   return `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
 }
@@ -90,14 +100,15 @@ function introForLaterVisit(earlier: readonly NamedStep[], shown: HistoryEntry[]
   return sentences.join(" ");
 }
 
-type BodyAllotment = { kind: "full" } | { kind: "cut"; characters: number } | { kind: "omitted" };
+/** How much of a step's body a prompt shows. */
+export type BodyAllotment = { kind: "full" } | { kind: "cut"; characters: number } | { kind: "omitted" };
 
 /** Newest first: whole bodies while they fit, then the start of the first that does not, then none. */
-function allotBodies(entries: HistoryEntry[], quota: number): BodyAllotment[] {
-  const allotments: BodyAllotment[] = entries.map(() => ({ kind: "omitted" }));
+export function allotBodies(bodyLengths: readonly number[], quota: number): BodyAllotment[] {
+  const allotments: BodyAllotment[] = bodyLengths.map(() => ({ kind: "omitted" }));
   let remaining = quota;
-  for (let index = entries.length - 1; index >= 0; index--) {
-    const length = entries[index]?.body.length ?? 0;
+  for (let index = bodyLengths.length - 1; index >= 0; index--) {
+    const length = bodyLengths[index] ?? 0;
     if (length <= remaining) {
       allotments[index] = { kind: "full" };
       remaining -= length;
@@ -109,7 +120,8 @@ function allotBodies(entries: HistoryEntry[], quota: number): BodyAllotment[] {
   return allotments;
 }
 
-function formatEntry(entry: HistoryEntry, isOwn: boolean, body: BodyAllotment | undefined): string {
+/** One step of the history, as the prompt shows it with `body` of its body. */
+export function formatHistoryEntry(entry: HistoryEntry, isOwn: boolean, body: BodyAllotment | undefined): string {
   const parts = [
     `## Step ${entry.number}: ${entry.role}${isOwn ? " (you)" : ""}`,
     `Agent \`${entry.agent}\`, started ${entry.startedAt}, completed ${entry.completedAt}.`,

@@ -1,6 +1,5 @@
 import {
   buildContinuationPrompt,
-  buildContinuationPromptParts,
   continuesConversation,
   firstShownStep,
   type NamedStep,
@@ -15,9 +14,10 @@ import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
 import type { HistoryStep } from "../history/load-history.ts";
 import type { ThreadHistory } from "../history/thread-history.ts";
 import { describeRoutingProblem } from "../routing/route-reply.ts";
+import { buildWholeThreadPrompt } from "./build-whole-thread-prompt.ts";
 import { type ChooseStepRoleOptions, chooseStepRole, type StepRole } from "./choose-step-role.ts";
 import type { StepState } from "./load-step-state.ts";
-import { type StoredPrompt, storedPrompt } from "./stored-prompt.ts";
+import type { StoredPrompt } from "./stored-prompt.ts";
 
 /** The step to run: its number, role, agent and the prompt that agent gets. */
 export interface PlannedStep {
@@ -90,8 +90,11 @@ export async function chooseStep(
     ...(chain.start.inputs === undefined ? {} : { inputs: chain.start.inputs }),
     edgePrompt,
   };
-  const parts = buildContinuationPromptParts({ ...promptOptions, history: await history.stepsFrom(0) });
-  const prompt = parts.map((part) => part.text).join("");
+  const { prompt, stored } = await buildWholeThreadPrompt({
+    ...promptOptions,
+    history,
+    workflowAddress: state.record.workflowAddress,
+  });
   const continues = continuesConversation(agent.spec) && history.steps.some((step) => step.role === roleName);
   const continuationPrompt = continues
     ? buildContinuationPrompt({
@@ -108,7 +111,7 @@ export async function chooseStep(
     edgePrompt,
     agent,
     prompt,
-    storedPrompt: storedPrompt(parts),
+    storedPrompt: stored,
     continuationPrompt,
     endsBranch,
     join,

@@ -2,7 +2,10 @@ import type { PromptTextPart } from "@uwf/agent-kit";
 import { addressOfNode } from "@uwf/cas";
 import { type Address, type PromptNode, type PromptPart, replaceLoneSurrogates, type TextNode } from "@uwf/protocol";
 
-/** A prompt as the store keeps it: the node `address` names (last in `nodes`), and the nodes it refers to. */
+/**
+ * A prompt as the store keeps it: the node `address` names (last in `nodes`), and the nodes it refers to
+ * that are to be written (not those the previous prompt stored and this one reuses).
+ */
 export interface StoredPrompt {
   address: Address;
   nodes: (TextNode | PromptNode)[];
@@ -16,26 +19,32 @@ export interface StoredPrompt {
  * A prompt without entries stays one `text/1` node, as every prompt was before. A lone surrogate is
  * stored as U+FFFD (canonical JSON cannot carry one); parts begin at a line break, so none splits a pair.
  */
-export function storedPrompt(parts: readonly PromptTextPart[]): StoredPrompt {
+export function storedPrompt(
+  parts: readonly PromptTextPart[],
+  history?: PromptNode["history"],
+  /** Entry nodes known to be stored and linked already (the previous prompt's): not written again. */
+  stored: ReadonlySet<string> = new Set(),
+): StoredPrompt {
   if (!parts.some((part) => part.shared)) {
     const node: TextNode = { type: "text/1", text: replaceLoneSurrogates(parts.map((part) => part.text).join("")) };
     return { address: addressOfNode(node), nodes: [node] };
   }
   const nodes: (TextNode | PromptNode)[] = [];
-  const stored: PromptPart[] = [];
+  const promptParts: PromptPart[] = [];
   for (const part of parts) {
     const text = replaceLoneSurrogates(part.text);
     if (part.shared) {
       const node: TextNode = { type: "text/1", text };
-      nodes.push(node);
-      stored.push({ ref: addressOfNode(node) });
+      const address = addressOfNode(node);
+      if (!stored.has(address)) nodes.push(node);
+      promptParts.push({ ref: address });
       continue;
     }
-    const last = stored.at(-1);
+    const last = promptParts.at(-1);
     if (last !== undefined && "text" in last) last.text += text;
-    else stored.push({ text });
+    else promptParts.push({ text });
   }
-  const prompt: PromptNode = { type: "prompt/1", parts: stored };
+  const prompt: PromptNode = { type: "prompt/1", parts: promptParts, ...(history === undefined ? {} : { history }) };
   nodes.push(prompt);
   return { address: addressOfNode(prompt), nodes };
 }

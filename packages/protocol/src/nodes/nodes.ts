@@ -99,6 +99,23 @@ export const promptNodeSchema = z
   .object({
     type: z.literal("prompt/1"),
     parts: z.array(promptPartSchema),
+    /**
+     * For a whole-thread prompt: how it showed the steps, whose entries are its references in order (one
+     * per step), so that the role's next prompt takes the entries it shows the same way instead of
+     * formatting them again. Bodies are shown newest first: whole from step index `full` on, the one
+     * before cut to `cut` characters (null: none cut), the older ones left out. `key` names what else an
+     * entry's text depends on (the workflow, the role, the body quota).
+     */
+    history: z
+      .object({
+        key: z.string(),
+        /** Each step's body length, in UTF-16 code units. */
+        bodies: z.array(z.number().int().nonnegative()),
+        full: z.number().int().nonnegative(),
+        cut: z.number().int().positive().nullable(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PromptNode = z.infer<typeof promptNodeSchema>;

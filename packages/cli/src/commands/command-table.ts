@@ -462,9 +462,15 @@ const WORKFLOW_COMMANDS: readonly CommandEntry[] = [
   defineCommand({
     name: "list",
     description: "registered workflows and those in the project's .uwf/workflows/",
-    examples: ["uwf workflow list"],
+    options: {
+      threads: {
+        flags: "--threads",
+        description: "also the versions the newest 1000 threads run that the registry no longer names",
+      },
+    },
+    examples: ["uwf workflow list", "uwf workflow list --threads"],
     json: "workflowListResultSchema",
-    load: async () => withoutOptions((await import("./workflow/list.ts")).workflowListCommand),
+    load: async () => (await import("./workflow/list.ts")).workflowListCommand,
   }),
 ];
 

@@ -39,7 +39,8 @@ export const workflowListResultSchema = z.object({
     z.object({
       name: z.string(),
       hash: addressSchema.nullable(),
-      source: z.enum(["registry", "project"]),
+      /** `thread`: a version stored threads run that no registered name points at (`workflow list --threads`). */
+      source: z.enum(["registry", "project", "thread"]),
       file: z.string().nullable(),
       description: z.string().nullable(),
     }),

@@ -150,7 +150,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
     mutating: false,
     options: ({ params }) => ({ left: params.left, right: params.right, bodies: true }),
   },
-  { method: "GET", path: "/api/workflows", command: ["workflow", "list"], mutating: false, options: () => ({}) },
+  {
+    method: "GET",
+    path: "/api/workflows",
+    command: ["workflow", "list"],
+    mutating: false,
+    // The versions stored threads run too: a page links to a thread's workflow whether or not it is registered.
+    options: () => ({ threads: true }),
+  },
   {
     method: "GET",
     path: "/api/workflows/:reference",

@@ -6,8 +6,14 @@ import { safeLoadWorkflowFile } from "@uwf/workflow";
 import { formatTable } from "../../format/format-table.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 
-/** Registered workflows, then the project's `.uwf/workflows/*.yaml` not registered under the same name. */
-export async function workflowListCommand(context: CommandContext) {
+/** How many of the newest threads `--threads` looks at for the workflow versions they run. */
+export const THREAD_WORKFLOWS_SCANNED = 1000;
+
+/**
+ * Registered workflows, then the project's `.uwf/workflows/*.yaml` not registered under the same name;
+ * with `threads`, then the versions the newest threads run that no registered name points at.
+ */
+export async function workflowListCommand(options: { threads?: boolean }, context: CommandContext) {
   const store = await context.openStore({ create: false });
   const entries = await store.refs.listWorkflows();
   const workflows: WorkflowListResult["workflows"] = [];
@@ -38,6 +44,23 @@ export async function workflowListCommand(context: CommandContext) {
       file,
       description: loaded.success ? (loaded.value.workflow.description ?? null) : null,
     });
+  }
+  if (options.threads === true) {
+    const listed = await store.refs.listThreads({ limit: THREAD_WORKFLOWS_SCANNED, offset: 0 });
+    const known = new Set(workflows.flatMap((workflow) => (workflow.hash === null ? [] : [workflow.hash])));
+    for (const thread of listed.threads) {
+      if (known.has(thread.workflowAddress)) continue;
+      known.add(thread.workflowAddress);
+      const entry = { name: thread.workflow, address: thread.workflowAddress, updatedAt: thread.updatedAt };
+      const node = await readRegisteredNode(store, entry, context);
+      workflows.push({
+        name: thread.workflow,
+        hash: thread.workflowAddress,
+        source: "thread",
+        file: null,
+        description: node?.description ?? null,
+      });
+    }
   }
   const result: WorkflowListResult = { workflows };
   return {

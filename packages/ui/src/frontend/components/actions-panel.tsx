@@ -1,5 +1,5 @@
 import type { ForkResult, ShownThread, StepResult, SuspensionView } from "@uwf/protocol";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { getJson } from "../lib/api.ts";
 import { navigate } from "../lib/router.tsx";
 import { ActionButton, ActionOutcome, useAction } from "./actions-common.tsx";
@@ -18,15 +18,37 @@ function describeStep(result: StepResult): string {
  * cancel it. Each calls the API (which runs the command as the CLI does) and then `onChanged`, so
  * the page refetches whether or not the live feed reports the change.
  */
-export function ThreadActions(props: { thread: ShownThread; onChanged(): void }) {
+export function ThreadActions(props: {
+  thread: ShownThread;
+  /** A process steps the thread now (its lease is held, or the live feed reported a step started): Step and Run wait. */
+  stepping: boolean;
+  onChanged(): void;
+}) {
   const { thread, onChanged } = props;
   const id = thread.thread;
-  const step = useAction<StepResult>({ onSettled: onChanged });
-  const run = useAction<StepResult>({ onSettled: onChanged });
-  const queue = useAction<unknown>({ onSettled: onChanged });
-  const cancel = useAction<unknown>({ onSettled: onChanged });
-  const resume = useAction<StepResult>({ onSettled: onChanged });
+  // When the last action settled, the thread's `updatedAt` then: a later change means the thread moved on
+  // (another process, a worker), and the actions' messages, about how it stood, are cleared.
+  const [settledAt, setSettledAt] = useState<string | null>(null);
+  const settled = () => {
+    onChanged();
+    getJson<ShownThread>(`/api/threads/${id}`).then(
+      (now) => setSettledAt(now.updatedAt),
+      () => {},
+    );
+  };
+  const step = useAction<StepResult>({ onSettled: settled });
+  const run = useAction<StepResult>({ onSettled: settled });
+  const queue = useAction<unknown>({ onSettled: settled });
+  const cancel = useAction<unknown>({ onSettled: settled });
+  const resume = useAction<StepResult>({ onSettled: settled });
   const [confirming, setConfirming] = useState(false);
+  const actions = [step, run, queue, cancel, resume];
+  const anyRunning = actions.some((action) => action.state.phase === "running");
+  useEffect(() => {
+    if (settledAt === null || anyRunning || thread.updatedAt <= settledAt) return;
+    for (const action of actions) action.reset();
+    setSettledAt(null);
+  });
   // A parent waiting for its branches is stepped (its step steps its branches) and cancelled (with them) as an active one.
   const waiting = thread.status === "waiting";
   // A suspension that waited past its suspendTimeout with no $timeout edge failed, and takes a late answer, not a step.
@@ -34,7 +56,8 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
   const steppable = thread.status === "active" || (thread.status === "failed" && !lateAnswer) || waiting;
   const cancellable =
     thread.status === "active" || thread.status === "suspended" || thread.status === "failed" || waiting;
-  const busy = [step, run, queue, cancel, resume].some((action) => action.state.phase === "running");
+  const busy = anyRunning;
+  const elsewhere = props.stepping && !busy ? " (disabled: a step of this thread is running)" : "";
   const outcomes = [step.state, run.state, queue.state, cancel.state, resume.state].some(
     (state) => state.phase !== "idle",
   );
@@ -53,20 +76,20 @@ export function ThreadActions(props: { thread: ShownThread; onChanged(): void })
               testid="action-step"
               kind="primary"
               busy={step.state.phase === "running"}
-              disabled={!steppable || busy}
-              title={waiting ? "uwf step: a step of each branch that can run" : "uwf step: one step of the thread"}
+              disabled={!steppable || busy || props.stepping}
+              title={`${waiting ? "uwf step: a step of each branch that can run" : "uwf step: one step of the thread"}${elsewhere}`}
               onClick={() => void step.run(`/api/threads/${id}/step`)}
             />
             <ActionButton
               label="Run to the end"
               testid="action-run"
               busy={run.state.phase === "running"}
-              disabled={!steppable || busy}
-              title={
+              disabled={!steppable || busy || props.stepping}
+              title={`${
                 waiting
                   ? "uwf step --all: run the branches to their end, then the join, and on"
                   : "uwf step --all: step until the thread ends or suspends"
-              }
+              }${elsewhere}`}
               onClick={() => void run.run(`/api/threads/${id}/step`, { all: true })}
             />
             <ActionButton

@@ -32,7 +32,7 @@ export function formatCost(costUsd: number | null | undefined): string {
   return `$${costUsd < 0.01 ? costUsd.toFixed(4) : costUsd.toFixed(2)}`;
 }
 
-/** A timestamp as local date and time, `2026-11-27 07:30:14`. */
+/** A timestamp as local date and time, `2026-11-27 07:30:14`: the one format every page shows dates in. */
 export function formatTime(iso: string | null | undefined): string {
   if (iso === null || iso === undefined) return "–";
   const date = new Date(iso);
@@ -78,14 +78,25 @@ export function formatPercent(rate: number | null | undefined): string {
   return `${Math.round(rate * 1000) / 10}%`;
 }
 
-/** A date as the reader's local date and time, to the minute. */
-export function formatWhen(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
 /** Input plus output tokens of a usage, null without one. */
 export function usageTokens(usage: { inputTokens: number; outputTokens: number } | null | undefined): number | null {
   return usage === null || usage === undefined ? null : usage.inputTokens + usage.outputTokens;
+}
+
+/** An argument as a POSIX shell reads it back: bare when safe, else in single quotes, or `$'…'` when it holds control characters (newlines). */
+export function quoteShellArgument(argument: string): string {
+  if (argument !== "" && /^[A-Za-z0-9_@%+=:,./-]+$/.test(argument)) return argument;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  if (!/[\u0000-\u001f\u007f]/.test(argument)) return `'${argument.replaceAll("'", "'\\''")}'`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
+  const escaped = argument.replace(/[\\'\u0000-\u001f\u007f]/g, (character) => {
+    const named: Record<string, string> = { "\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r" };
+    return named[character] ?? `\\x${character.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+  return `$'${escaped}'`;
+}
+
+/** An agent's argv (or a command already given as text) as one command line a shell would run as it ran. */
+export function formatCommandLine(command: readonly string[] | string): string {
+  return typeof command === "string" ? command : command.map(quoteShellArgument).join(" ");
 }

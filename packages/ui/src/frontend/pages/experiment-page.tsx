@@ -7,7 +7,7 @@ import {
   formatCost,
   formatDuration,
   formatPercent,
-  formatWhen,
+  formatTime,
   shortThread,
 } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
@@ -91,7 +91,7 @@ export function ExperimentPage(props: { id: string }) {
         <h1>{result.name}</h1>
         <code class="sub">{result.report}</code>
         <span class="sub">
-          {formatWhen(result.createdAt)} ·{" "}
+          {formatTime(result.createdAt)} ·{" "}
           {result.source.kind === "suite" ? `suite ${result.source.file}` : selectionLabel(result.source)}
           {result.rescoredFrom !== null && ` · rescored from ${result.rescoredFrom}`}
         </span>

@@ -1,7 +1,7 @@
 import type { EvalListResult } from "@uwf/protocol";
 import "../components/eval-view.css";
 import { ErrorBox } from "../components/error-box.tsx";
-import { formatPercent, formatWhen } from "../components/format.ts";
+import { formatPercent, formatTime } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Loading } from "../components/view-common.tsx";
 import { Link } from "../lib/router.tsx";
@@ -61,7 +61,7 @@ export function ExperimentsPage() {
                 <td>
                   <code>{report.report}</code>
                 </td>
-                <td>{formatWhen(report.createdAt)}</td>
+                <td>{formatTime(report.createdAt)}</td>
                 <td class="num">{report.samples}</td>
                 <td>
                   <RateBar rate={report.passRate} />

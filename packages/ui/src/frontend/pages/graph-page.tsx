@@ -115,7 +115,7 @@ export function ThreadGraphPage(props: { id: string }) {
       <GraphView workflow={node} marks={marks} />
       <GraphLegend thread={true} />
       {steps.length > 0 && (
-        <ol class="graph-path">
+        <ul class="graph-path" data-testid="graph-path">
           {steps.map((step) => (
             <li key={step.address}>
               <Link href={`/steps/${step.address}`}>
@@ -124,7 +124,7 @@ export function ThreadGraphPage(props: { id: string }) {
               {step.status !== null && <code> {step.status}</code>}
             </li>
           ))}
-        </ol>
+        </ul>
       )}
     </section>
   );
@@ -225,7 +225,7 @@ export function WorkflowGraphPage(props: { reference: string }) {
   );
 }
 
-/** `/workflows`: registered workflows and the project's, each linking to its graph. */
+/** `/workflows`: registered workflows, the project's and those of stored threads, each linking to its graph. */
 export function WorkflowsPage() {
   const listed = useApi<WorkflowListResult>("/api/workflows");
   if (listed.error !== null && listed.error !== undefined) return <ErrorBox error={listed.error} />;
@@ -234,7 +234,7 @@ export function WorkflowsPage() {
     <section class="workflows-page">
       <div class="page-head">
         <h1>Workflows</h1>
-        <span class="sub">registered, and the project's .uwf/workflows/</span>
+        <span class="sub">registered, the project's .uwf/workflows/, and the versions threads run</span>
       </div>
       {listed.data.workflows.length === 0 ? (
         <p class="empty">No workflows (add one with `uwf workflow add FILE`).</p>

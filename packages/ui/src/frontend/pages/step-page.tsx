@@ -2,7 +2,14 @@ import "./threads.css";
 import type { ExpandedNode, LogResult, ShowTextResult, Usage } from "@uwf/protocol";
 import { Fragment } from "preact";
 import { ErrorBox } from "../components/error-box.tsx";
-import { formatCost, formatCount, formatDuration, formatTime, formatValue } from "../components/format.ts";
+import {
+  formatCommandLine,
+  formatCost,
+  formatCount,
+  formatDuration,
+  formatTime,
+  formatValue,
+} from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Link } from "../lib/router.tsx";
 
@@ -25,7 +32,7 @@ interface AgentRun {
   type?: string;
   agent?: string;
   kind?: string;
-  command?: string | null;
+  command?: readonly string[] | string | null;
   cwd?: string;
   prompt?: string;
   attempts?: RunAttempt[];
@@ -171,7 +178,7 @@ function RunCard(props: { run: AgentRun }) {
           <>
             <dt>Command</dt>
             <dd>
-              <code>{run.command}</code>
+              <code data-testid="step-command">{formatCommandLine(run.command)}</code>
             </dd>
           </>
         ) : null}

@@ -3,6 +3,7 @@ import type {
   BranchGroup,
   BudgetReport,
   ExpandedNode,
+  ListResult,
   LogResult,
   ShownThread,
   StepSummary,
@@ -51,9 +52,12 @@ function ThreadView(props: { id: string }) {
   const log = useApi<LogResult>(`/api/threads/${id}/log`);
   const session = useSession();
   const [running, setRunning] = useState<RunningStep | null>(null);
+  // Whose lease is held now (`list --running`): a step another process began before this page opened.
+  const leases = useApi<ListResult>("/api/threads?running=1&limit=0");
   const refresh = useDebounced(() => {
     shown.reload();
     log.reload();
+    leases.reload();
   }, 150);
   // A parent's page follows its branches too: their steps and states show in its fan-out groups.
   const branchThreads = new Set((shown.data?.branches ?? []).flatMap((group) => group.branches.map((b) => b.thread)));
@@ -103,7 +107,16 @@ function ThreadView(props: { id: string }) {
         <SpendCard thread={thread} budget={thread.budget} log={log.data} />
         <StartCard thread={thread} />
       </div>
-      {actions ? <ThreadActions thread={thread} onChanged={refresh} /> : null}
+      {actions ? (
+        <ThreadActions
+          thread={thread}
+          stepping={
+            stillRunning !== null ||
+            (leases.data?.threads.some((listed) => listed.thread === id && listed.lease !== undefined) ?? false)
+          }
+          onChanged={refresh}
+        />
+      ) : null}
       <section class="panel">
         <h2>
           Steps <span class="count">{thread.stepCount}</span>

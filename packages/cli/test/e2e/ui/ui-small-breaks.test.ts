@@ -1,0 +1,184 @@
+/**
+ * Small things the pages got wrong, in a real headless Chromium against a real `uwf ui`: an agent's argv
+ * glued into one word, the graph's step list numbered twice, action messages that outlived the state they
+ * described, Step and Run offered while another process steps the thread, two date formats, and the
+ * workflow versions of stored threads missing from /workflows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromiumSkipReason, waitFor } from "@uwf/cas/test";
+import { evalResultSchema, workflowListResultSchema } from "@uwf/protocol";
+import type { Browser } from "puppeteer-core";
+import { createTempHome, fixtureAgent, LINEAR } from "../../helpers/temp-home.ts";
+import {
+  launchBrowser,
+  openPage,
+  type RunningUi,
+  startUi,
+  waitForText,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
+
+const skip = chromiumSkipReason();
+const TIMEOUT = 60_000;
+/** The planner's reply, by an inline shell script whose argv holds newlines and quotes. */
+const INLINE_SCRIPT = "cat >/dev/null\nprintf -- '---\\nplan: inline\\n---\\nDone.\\n'";
+
+describe.skipIf(skip !== null)("uwf ui's small breaks", () => {
+  const home = createTempHome();
+  let ui: RunningUi;
+  let browser: Browser;
+  const pidFile = join(home.work, "agent.pid");
+
+  beforeAll(async () => {
+    home.writeConfig(
+      [
+        "agents:",
+        `  inline: { command: sh, args: ${JSON.stringify(["-c", INLINE_SCRIPT])} }`,
+        `  slow: { command: sh, args: ${JSON.stringify([fixtureAgent("slow-valid")])} }`,
+        "defaultAgent: inline",
+      ].join("\n"),
+    );
+    ui = await startUi(home);
+    browser = await launchBrowser();
+    const { page } = await openPage(browser, ui.url);
+    await page.close();
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ui?.stop();
+    home.cleanup();
+  }, TIMEOUT);
+
+  async function stepOnce(thread: string, agent?: string): Promise<void> {
+    const run = await home.uwf(["step", thread, ...(agent === undefined ? [] : ["--agent", agent])]);
+    if (run.exitCode !== 0) throw new Error(`uwf step exited ${run.exitCode}: ${run.stderr}`);
+  }
+
+  async function plannerAddress(thread: string): Promise<string> {
+    const log = (await home.uwf(["log", thread, "--json"])).json<{ steps: { address: string }[] }>();
+    return log.steps[0]?.address as string;
+  }
+
+  it(
+    "shows the agent's command as one quoted command line, and the graph's steps numbered once",
+    async () => {
+      const thread = await home.startThread(LINEAR, "Quote the command");
+      await stepOnce(thread);
+      const { page, problems } = await openPage(browser, `${ui.origin}/steps/${await plannerAddress(thread)}`);
+      await withScreenshotOnFailure(page, "step-command", async () => {
+        await page.waitForSelector('[data-testid="step-command"]');
+        const shown = await page.$eval('[data-testid="step-command"]', (element) => element.textContent);
+        expect(shown).toBe("sh -c $'cat >/dev/null\\nprintf -- \\'---\\\\nplan: inline\\\\n---\\\\nDone.\\\\n\\''");
+        // The line runs as the agent ran: bash reads it back to the same argv.
+        const echoed = Bun.spawnSync(["bash", "-c", `printf '%s\\0' ${shown?.slice("sh ".length)}`]);
+        expect(echoed.stdout.toString().split("\0").slice(0, -1)).toEqual(["-c", INLINE_SCRIPT]);
+        expect(problems).toEqual([]);
+      });
+      await page.goto(`${ui.origin}/threads/${thread}/graph`, { waitUntil: "networkidle2" });
+      await withScreenshotOnFailure(page, "graph-path", async () => {
+        await page.waitForSelector('[data-testid="graph-path"] li');
+        // A string, evaluated in the page: the tests' TypeScript has no DOM types.
+        const items = await page.evaluate(
+          `Array.from(document.querySelectorAll('[data-testid="graph-path"] li')).map((element) => ({ text: element.textContent.trim(), marker: getComputedStyle(element).listStyleType }))`,
+        );
+        expect(items).toEqual([{ text: "1. planner", marker: "none" }]);
+      });
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "clears an action's message once the thread moves on, and disables Step and Run while another process steps it",
+    async () => {
+      const thread = await home.startThread(LINEAR, "Move on");
+      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${thread}`);
+      await withScreenshotOnFailure(page, "actions-move-on", async () => {
+        await page.waitForSelector('[data-testid="action-queue"]:not([disabled])');
+        await page.click('[data-testid="action-queue"]');
+        await waitForText(page, '[data-testid="action-queue-outcome"]', "Queued");
+
+        // Another process steps it with an agent that waits for the test: the buttons wait too.
+        const stepper = home.spawn(["step", thread, "--agent", "slow"], { env: { PID_FILE: pidFile } });
+        await waitFor(() => existsSync(pidFile), { what: "the slow agent starting" });
+        await page.waitForSelector('[data-testid="action-step"][disabled]');
+        await page.waitForSelector('[data-testid="action-run"][disabled]');
+        // Opened while that step runs, a page knows from the thread's lease.
+        const late = await openPage(browser, `${ui.origin}/threads/${thread}`);
+        await late.page.waitForSelector('[data-testid="action-step"][disabled]');
+        await late.page.close();
+
+        writeFileSync(`${pidFile}.release`, "");
+        expect(await stepper.exited).toBe(0);
+        // The thread moved on (a step by that process): the message about how it stood goes, the buttons come back.
+        await page.waitForFunction(`document.querySelector('[data-testid="action-queue-outcome"]') === null`);
+        await page.waitForSelector('[data-testid="action-step"]:not([disabled])');
+        await page.waitForSelector('[data-testid="action-run"]:not([disabled])');
+        expect(problems).toEqual([]);
+      });
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "shows dates in one format on every page",
+    async () => {
+      const thread = await home.startThread(LINEAR, "Date me");
+      await stepOnce(thread);
+      const scored = await home.uwf(["eval", thread, "--assert", "steps[0].output.plan = 'inline'", "--json"]);
+      expect(scored.exitCode).toBe(0);
+      const report = evalResultSchema.parse(JSON.parse(scored.stdout)).report;
+      const dateTime = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/;
+      const { page } = await openPage(browser, `${ui.origin}/experiments`);
+      await withScreenshotOnFailure(page, "dates", async () => {
+        await waitForText(page, "main", report.slice(-8));
+        expect(await page.$eval("main", (element) => element.textContent ?? "")).toMatch(dateTime);
+        await page.goto(`${ui.origin}/experiments/${report}`, { waitUntil: "networkidle2" });
+        await page.waitForFunction(
+          `/\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}/.test(document.querySelector("main").textContent)`,
+        );
+        await page.goto(`${ui.origin}/threads/${thread}`, { waitUntil: "networkidle2" });
+        await page.waitForSelector('[data-testid="step-row"]');
+        expect(await page.$eval("main", (element) => element.textContent ?? "")).toMatch(dateTime);
+      });
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "lists the workflow versions stored threads run beside the registered ones",
+    async () => {
+      const file = join(home.work, "linear.yaml");
+      writeFileSync(file, readFileSync(LINEAR, "utf8"));
+      const thread = await home.startThread(file, "The old version");
+      const old = (await home.showThread(thread)).workflowAddress;
+      writeFileSync(file, readFileSync(LINEAR, "utf8").replace("Plan, then do", "Plan, then do it again"));
+      expect((await home.uwf(["workflow", "add", file])).exitCode).toBe(0);
+      const listed = workflowListResultSchema.parse(await (await fetch(`${ui.origin}/api/workflows`)).json());
+      expect(listed.workflows).toContainEqual({
+        name: "linear",
+        hash: old,
+        source: "thread",
+        file: null,
+        description: "Plan, then do",
+      });
+      expect(listed.workflows.filter((workflow) => workflow.source === "registry").map((w) => w.name)).toEqual([
+        "linear",
+      ]);
+      const { page, problems } = await openPage(browser, `${ui.origin}/workflows`);
+      await withScreenshotOnFailure(page, "workflows-threads", async () => {
+        await waitForText(page, ".workflow-list", old);
+        await page.click(`a[href="/workflows/${old}"]`);
+        await waitForText(page, ".graph-page", old);
+        expect(problems).toEqual([]);
+      });
+      await page.close();
+    },
+    TIMEOUT,
+  );
+});

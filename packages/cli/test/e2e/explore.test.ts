@@ -280,4 +280,25 @@ describe("uwf explore", () => {
     expect(await threadTotal()).toBe(4);
     expect(await threadTotal("--explorations")).toBe(4 + 4 + 4 * 3);
   });
+
+  it("stops starting steps once the re-runs spent --max-cost, stores what finished and exits 1", async () => {
+    const thread = await originalThread();
+    // Every reply costs $0.01; the re-runs from step 2 run two steps each: the third re-run's first step
+    // brings the spend to $0.05, and no step starts after it.
+    const { run, result } = await explore(
+      [thread, "--samples", "4", "--steps", "2..3", "--parallel", "1", "--max-cost", "0.05", "--assert", DECIDED],
+      { COIN_COST: "0.01" },
+    );
+    expect(run.exitCode).toBe(1);
+    if (result === null) throw new Error("no result");
+    expect(result.stoppedBy).toBe("max-cost");
+    expect(result.spentUsd).toBeCloseTo(0.05, 6);
+    const decide = step(result, 2);
+    expect([decide.samples, decide.passed + decide.failed, decide.errored]).toEqual([4, 2, 2]);
+    // The forks of step 3 were made first, so they are there, unfinished: errored, not unstarted.
+    expect([step(result, 3).samples, step(result, 3).errored]).toEqual([4, 4]);
+    expect(errorResultSchema.parse(JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "{}")).error.code).toBe(
+      "eval-errored",
+    );
+  });
 });

@@ -23,6 +23,12 @@ import {
 } from "./lib/due-work-benchmarks.ts";
 import { measureEnumValidation, writeEnumWorkflow } from "./lib/enum-workflow.ts";
 import { checkEvalTargets, measureEvalScoring } from "./lib/eval-benchmarks.ts";
+import {
+  checkExploreTargets,
+  FULL_EXPLORE_PLAN,
+  measureExploreAgainstStepBatch,
+  SMOKE_EXPLORE_PLAN,
+} from "./lib/explore-benchmark.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
 import { checkLiveTargets, type LiveLatencyRun, measureLiveLatency } from "./lib/live-feed-benchmark.ts";
@@ -91,6 +97,8 @@ const plan = smoke
       evaluation: { threads: 100, steps: 10, runs: 2, warmup: 1 },
       // Issue 29: 100 scripted runs of a suite against the same threads stepped by `step - --all`.
       suiteRuns: 1,
+      // Issue 47: `uwf explore` of a 20-step thread × 5 samples against the same 100 forks stepped by `step - --all`.
+      explore: SMOKE_EXPLORE_PLAN,
       // Issue 30: requests to `uwf ui` over the large store.
       uiApiRuns: 5,
       // Issue 30: steps by separate `uwf step` processes, timed to the live feed.
@@ -124,6 +132,7 @@ const plan = smoke
       // Issue 29: scoring 1,000 stored threads of 10 steps with three JSONata assertions (≤ 2 s).
       evaluation: { threads: 1000, steps: 10, runs: 7, warmup: 1 },
       suiteRuns: 5,
+      explore: FULL_EXPLORE_PLAN,
       uiApiRuns: 30,
       liveSteps: 30,
       branchRuns: 5,
@@ -406,6 +415,15 @@ async function runSuite(): Promise<BenchResults> {
     progress,
   });
 
+  progress("explore of a 20-step thread × 5 samples against `uwf step - --all --parallel 4` of the same 100 forks");
+  const explore = await measureExploreAgainstStepBatch({
+    binary,
+    temporaryRoot,
+    environment,
+    plan: plan.explore,
+    progress,
+  });
+
   progress(
     "branches: a 100-branch fan-out, 100 branches joined against 100 forks stepped, the join's reads (issue 31)",
   );
@@ -528,6 +546,7 @@ async function runSuite(): Promise<BenchResults> {
     enumValidation,
     evalScoring: evaluation,
     suite,
+    explore,
     branches,
     dueWork,
     baselineSteps,
@@ -540,6 +559,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkWorkerTargets(workers),
       ...checkEvalTargets(evaluation),
       ...checkSuiteTargets(suite),
+      ...checkExploreTargets(explore),
       ...checkBranchTargets(branches),
       ...checkDueWorkTargets(dueWork),
       ...baselineSteps.targets,

@@ -5,6 +5,7 @@ import type { BranchBenchResult } from "./branch-benchmarks.ts";
 import type { DueWorkBenchResult } from "./due-work-benchmarks.ts";
 import type { EnumValidationResult } from "./enum-workflow.ts";
 import type { EvalScoringResult } from "./eval-benchmarks.ts";
+import type { ExploreBenchResult } from "./explore-benchmark.ts";
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import { formatLiveLatency, type LiveLatencyRun } from "./live-feed-benchmark.ts";
 import type { Summary } from "./measure.ts";
@@ -71,6 +72,8 @@ export interface BenchResults {
   uiApi: UiApiResult;
   /** Issue 29: a suite of 100 scripted runs (runSuite, in-process) against `step - --all --parallel 4` of the same threads. */
   suite: SuiteBenchResult;
+  /** Issue 47: `uwf explore` of a 20-step thread × 5 samples against `step - --all --parallel 4` of the same 100 forks. */
+  explore: ExploreBenchResult;
   /** Issue 31: a 100-branch fan-out made, 100 branches joined against 100 forks stepped, the join's reads. */
   branches: BranchBenchResult;
   /** Issue 32: a worker's round of due work (suspension deadlines, schedules), idle and with work due; `uwf tick`. */
@@ -150,6 +153,11 @@ export function formatResults(results: BenchResults): string {
     "|---|--:|",
     `| runSuite in one process: threads started and stepped | ${results.suite.suite.medianMs} (${results.suite.suite.minMs}–${results.suite.suite.maxMs}) |`,
     `| \`uwf step - --all --parallel ${results.suite.parallel}\` over the same threads, started beforehand | ${results.suite.stepBatch.medianMs} (${results.suite.stepBatch.minMs}–${results.suite.stepBatch.maxMs}) |`,
+    "",
+    `| explore of a ${results.explore.steps}-step thread × ${results.explore.samples} samples (${results.explore.forks} forks), --parallel ${results.explore.parallel} | median ms (min–max) |`,
+    "|---|--:|",
+    `| \`uwf explore\`: forks made, run to their ends, scored and stored | ${results.explore.explore.medianMs} (${results.explore.explore.minMs}–${results.explore.explore.maxMs}) |`,
+    `| \`uwf step - --all --parallel ${results.explore.parallel}\` over the same forks, made beforehand | ${results.explore.stepBatch.medianMs} (${results.explore.stepBatch.minMs}–${results.explore.stepBatch.maxMs}) |`,
     "",
     ...formatBranches(results.branches),
     "",

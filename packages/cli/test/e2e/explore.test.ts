@@ -231,4 +231,74 @@ describe("uwf explore", () => {
     // Only the forks never made before were made now.
     expect(await threadTotal("--explorations")).toBe(made + step(result, 3).unstarted);
   });
+
+  it("resamples a fan-out step as a whole: its re-runs make their own branches and run the join", async () => {
+    const workflows = join(FIXTURES, "workflows");
+    const agent = `scripted:${join(workflows, "fan-out-review.scenario.yaml")}`;
+    const started = await temp.uwf([
+      "run",
+      join(workflows, "fan-out-review.yaml"),
+      "-p",
+      "cache",
+      "--agent",
+      agent,
+      "--json",
+    ]);
+    expect(started.exitCode).toBe(0);
+    const thread = (started.json() as { thread: string }).thread;
+    const { run, result } = await explore([
+      thread,
+      "--samples",
+      "2",
+      "--agent",
+      agent,
+      "--assert",
+      'go=final.decision = "go"',
+    ]);
+    expect(run.exitCode).toBe(0);
+    if (result === null) throw new Error("no result");
+    expect(result.steps.map((each) => [each.step, each.role, each.passed, each.errored])).toEqual([
+      [1, "planner", 2, 0],
+      [2, "synthesizer", 2, 0],
+    ]);
+    // Each re-run of step 1 fanned out again (three branches of its own) and joined; from step 2 on, the
+    // re-runs stand where the planner's step fanned out, so they make fresh branches too.
+    const forks = result.steps.flatMap((each) => each.forks.map((fork) => fork.thread));
+    for (const fork of forks) {
+      const shown = await temp.showThread(fork);
+      expect([shown.status, shown.stepCount, shown.outcome?.role]).toEqual(["ended", 2, "synthesizer"]);
+      const branches = listResultSchema
+        .parse((await temp.uwf(["list", "--explorations", "--limit", "0", "--json"])).json())
+        .threads.filter((each) => each.branchOf?.thread === fork);
+      expect(branches.map((branch) => [branch.status, branch.exploredBy?.exploration])).toEqual([
+        ["ended", result.report],
+        ["ended", result.report],
+        ["ended", result.report],
+      ]);
+    }
+    // The original and its own three branches are all `list` shows: the re-runs' branches are tagged too.
+    expect(await threadTotal()).toBe(4);
+    expect(await threadTotal("--explorations")).toBe(4 + 4 + 4 * 3);
+  });
+
+  it("stops starting steps once the re-runs spent --max-cost, stores what finished and exits 1", async () => {
+    const thread = await originalThread();
+    // Every reply costs $0.01; the re-runs from step 2 run two steps each: the third re-run's first step
+    // brings the spend to $0.05, and no step starts after it.
+    const { run, result } = await explore(
+      [thread, "--samples", "4", "--steps", "2..3", "--parallel", "1", "--max-cost", "0.05", "--assert", DECIDED],
+      { COIN_COST: "0.01" },
+    );
+    expect(run.exitCode).toBe(1);
+    if (result === null) throw new Error("no result");
+    expect(result.stoppedBy).toBe("max-cost");
+    expect(result.spentUsd).toBeCloseTo(0.05, 6);
+    const decide = step(result, 2);
+    expect([decide.samples, decide.passed + decide.failed, decide.errored]).toEqual([4, 2, 2]);
+    // The forks of step 3 were made first, so they are there, unfinished: errored, not unstarted.
+    expect([step(result, 3).samples, step(result, 3).errored]).toEqual([4, 4]);
+    expect(errorResultSchema.parse(JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "{}")).error.code).toBe(
+      "eval-errored",
+    );
+  });
 });

@@ -127,7 +127,11 @@ describe("uwf __complete", () => {
     expect(await complete(["compare", "x", "--sort", "s"])).toEqual(["steps", "status"]);
     expect(await complete(["start", "linear", "--cwd", ""])).toEqual([":directory"]);
     expect(await complete(["completion", ""])).toEqual(["bash", "zsh", "fish"]);
-    expect((await complete(["help", "e"])).map((line) => line.split("\t")[0])).toEqual(["exit-codes", "eval"]);
+    expect((await complete(["help", "e"])).map((line) => line.split("\t")[0])).toEqual([
+      "exit-codes",
+      "eval",
+      "explore",
+    ]);
     // No hidden command, and nothing after a command's last argument.
     expect((await complete(["__"])).length).toBe(0);
     expect(await complete(["log", thread, ""])).toEqual([]);
@@ -189,6 +193,7 @@ describe("help", () => {
       "diff",
       "compare",
       "eval",
+      "explore",
       "scenario",
       "replay",
     ]);

@@ -123,6 +123,8 @@ async function newBranchRecord(
     usage: ZERO_USAGE,
     branchOf,
     ...(parent.queued === true ? { queued: true } : {}),
+    // An exploration's re-run keeps its branches with it: hidden from `list` and `tree` as it is.
+    ...(parent.exploredBy === undefined ? {} : { exploredBy: { ...parent.exploredBy } }),
   } as const;
   if (branch.role !== null) {
     return {

@@ -1,4 +1,5 @@
 import type { ExploreResult } from "@uwf/protocol";
+import { formatDelta } from "../format/format-number.ts";
 import { type HtmlFragment, html } from "./html-template.ts";
 
 const WIDTH = 720;
@@ -30,7 +31,7 @@ export function exploreChartSvg(result: ExploreResult): HtmlFragment {
       step.interval === null
         ? ""
         : html`<line class="interval" x1="${x(index)}" x2="${x(index)}" y1="${y(step.interval[0])}" y2="${y(step.interval[1])}"/>`;
-    const title = `step ${step.step} (${step.role}): ${step.passed} of ${step.passed + step.failed} passed, rate ${step.passRate.toFixed(2)}${step.interval === null ? "" : ` [${step.interval[0].toFixed(2)}, ${step.interval[1].toFixed(2)}]`}${step.effect === null ? "" : `, effect ${step.effect >= 0 ? "+" : ""}${step.effect.toFixed(2)}`}`;
+    const title = `step ${step.step} (${step.role}): ${step.passed} of ${step.passed + step.failed} passed, rate ${step.passRate.toFixed(2)}${step.interval === null ? "" : ` [${step.interval[0].toFixed(2)}, ${step.interval[1].toFixed(2)}]`}${step.effect === null ? "" : `, effect ${formatDelta(step.effect, (value) => value.toFixed(2))}`}`;
     return html`${label}${whisker}<circle class="${step.decisive ? "point decisive" : "point"}" cx="${x(index)}" cy="${y(step.passRate)}" r="${step.decisive ? 7 : 4.5}" data-step="${step.step}" data-rate="${step.passRate}" data-low="${step.interval?.[0] ?? ""}" data-high="${step.interval?.[1] ?? ""}"><title>${title}</title></circle>`;
   });
   return html`<svg class="explore-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="pass rate of the re-runs from each step, with 95% intervals">

@@ -2,7 +2,7 @@ import type { ExploreResult, ExploreStepResult } from "@uwf/protocol";
 import "../components/eval-view.css";
 import "../components/explore-view.css";
 import { ErrorBox } from "../components/error-box.tsx";
-import { formatPercent, formatWhen, shortThread } from "../components/format.ts";
+import { formatPercent, formatTime, shortThread } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Loading } from "../components/view-common.tsx";
 import { Link } from "../lib/router.tsx";
@@ -104,7 +104,7 @@ export function ExplorePage(props: { id: string }) {
         <h1>{result.name}</h1>
         <code class="sub">{result.report}</code>
         <span class="sub">
-          {formatWhen(result.createdAt)} · exploration of{" "}
+          {formatTime(result.createdAt)} · exploration of{" "}
           <Link href={`/threads/${result.thread}`}>
             <code>{shortThread(result.thread)}</code>
           </Link>

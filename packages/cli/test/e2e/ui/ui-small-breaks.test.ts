@@ -151,6 +151,33 @@ describe.skipIf(skip !== null)("uwf ui's small breaks", () => {
   );
 
   it(
+    "shows a report whose gate failed, with its failed verdict, not an error",
+    async () => {
+      const thread = await home.startThread(LINEAR, "Fail the gate");
+      await stepOnce(thread);
+      const scored = await home.uwf([
+        "eval",
+        thread,
+        "--assert",
+        "steps[0].output.plan = 'never'",
+        "--min-pass-rate",
+        "1",
+        "--json",
+      ]);
+      expect(scored.exitCode).toBe(3);
+      const report = evalResultSchema.parse(JSON.parse(scored.stdout)).report;
+      const { page, problems } = await openPage(browser, `${ui.origin}/experiments/${report}`);
+      await withScreenshotOnFailure(page, "failed-gate", async () => {
+        await page.waitForSelector('[data-gate="broke"]');
+        expect(await page.$(".error")).toBeNull();
+        expect(problems).toEqual([]);
+      });
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
     "lists the workflow versions stored threads run beside the registered ones",
     async () => {
       const file = join(home.work, "linear.yaml");

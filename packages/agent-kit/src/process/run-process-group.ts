@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isProcessGroupAlive } from "@uwf/cas";
+import { isProcessGroupAlive, readProcessStart } from "@uwf/cas";
 import { messageOf } from "@uwf/protocol";
 import type { AgentLaunchResult } from "./agent-launch-result.ts";
 import { buildLaunchResult } from "./build-launch-result.ts";
@@ -105,6 +105,8 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
     return finish({ error: `${label} could not be started (${options.command}): ${messageOf(error)}` });
   }
   const groupId = subprocess.pid;
+  // Whatever the program starts starts after it: older processes are not looked at for its tag.
+  const programStart = readProcessStart(groupId);
   const channels = readOutputChannels(groupId);
   options.onSpawn?.(groupId);
 
@@ -175,7 +177,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   stdout.stop();
   stderr.stop();
   await outputs.closed;
-  if (options.stopLeftovers === true) await stopTaggedProcesses(tag, graceMs);
+  if (options.stopLeftovers === true) await stopTaggedProcesses(tag, graceMs, programStart);
   if (leftOpen.length > 0) {
     const processes = leftOpen.length === 1 ? "a process" : `${leftOpen.length} processes`;
     options.onWarning?.(

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isProcessAlive } from "@uwf/cas";
+import { isProcessAlive, readProcessStart } from "@uwf/cas";
 
 /**
  * The variable uwf tags every program it launches with (an agent, an MCP server): a random value per
@@ -19,9 +19,11 @@ export function newLaunchTag(): string {
 /**
  * The processes of this user, other than this one, whose environment carries `tag` (LAUNCH_TAG_VARIABLE):
  * what a launched program started, wherever it went. Linux only (`/proc/PID/environ`); none elsewhere.
- * A zombie's environment reads empty, so the dead are left out.
+ * A zombie's environment reads empty, so the dead are left out. `since` (a start as readProcessStart gives
+ * it: the launched program's own, or an earlier one) skips every process that started before it, which
+ * cannot carry the tag, without reading its environment (a read that waits on a busy process's memory).
  */
-export function findTaggedProcesses(tag: string): number[] {
+export function findTaggedProcesses(tag: string, since: string | null = null): number[] {
   if (process.platform !== "linux") return [];
   const wanted = Buffer.from(`\0${LAUNCH_TAG_VARIABLE}=${tag}\0`);
   const first = wanted.subarray(1);
@@ -29,7 +31,7 @@ export function findTaggedProcesses(tag: string): number[] {
   for (const name of listDirectory("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
-    if (pid === process.pid) continue;
+    if (pid === process.pid || startedBefore(pid, since)) continue;
     const environment = readEnvironment(pid);
     if (environment === null) continue;
     if (environment.includes(wanted) || startsWith(environment, first)) found.push(pid);
@@ -42,17 +44,28 @@ export function findTaggedProcesses(tag: string): number[] {
  * SIGKILL to those left after `graceMs`. So a daemon an agent or an MCP server started (`setsid`, double
  * forked, its output elsewhere) does not outlive the step. Returns the pids it signalled.
  */
-export async function stopTaggedProcesses(tag: string, graceMs: number): Promise<number[]> {
-  const tagged = findTaggedProcesses(tag);
+export async function stopTaggedProcesses(
+  tag: string,
+  graceMs: number,
+  since: string | null = null,
+): Promise<number[]> {
+  const tagged = findTaggedProcesses(tag, since);
   if (tagged.length === 0) return [];
   for (const pid of tagged) signal(pid, "SIGTERM");
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline && tagged.some((pid) => isProcessAlive(pid))) await sleep(POLL_MS);
   // Those still there, and what they started meanwhile.
-  for (const pid of new Set([...tagged.filter((pid) => isProcessAlive(pid)), ...findTaggedProcesses(tag)])) {
+  for (const pid of new Set([...tagged.filter((pid) => isProcessAlive(pid)), ...findTaggedProcesses(tag, since)])) {
     signal(pid, "SIGKILL");
   }
   return tagged;
+}
+
+/** Whether the process started before `since` (clock ticks since boot, as text); false when either is not known. */
+function startedBefore(pid: number, since: string | null): boolean {
+  if (since === null) return false;
+  const start = readProcessStart(pid);
+  return start !== null && BigInt(start) < BigInt(since);
 }
 
 function startsWith(buffer: Buffer, prefix: Buffer): boolean {

@@ -1,4 +1,5 @@
 import { realpath } from "node:fs/promises";
+import { readProcessStart } from "@uwf/cas";
 import { type Config, type McpServers, messageOf } from "@uwf/protocol";
 import { loadConfig } from "../config/load-config.ts";
 import { NoWorkingDirectoryError } from "../errors/no-working-directory-error.ts";
@@ -153,7 +154,9 @@ export async function setUpToolLoopRun(
   // What the run's commands leave running is stopped when the run ends, with its MCP servers.
   const launchTag = newLaunchTag();
   const stopCommandLeftovers = () =>
-    stopTaggedProcesses(launchTag, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS).then(() => {});
+    stopTaggedProcesses(launchTag, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, readProcessStart(process.pid)).then(
+      () => {},
+    );
   const toolContext: ToolContext = {
     workspace,
     launchTag,

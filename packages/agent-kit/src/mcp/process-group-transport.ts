@@ -2,9 +2,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { isProcessGroupAlive, readProcessStart } from "@uwf/cas";
+import { isProcessGroupAlive } from "@uwf/cas";
 import { messageOf } from "@uwf/protocol";
-import { LAUNCH_TAG_VARIABLE, newLaunchTag, stopTaggedProcesses } from "../process/stop-tagged-processes.ts";
+import {
+  LAUNCH_TAG_VARIABLE,
+  type LaunchOrigin,
+  launchOriginOf,
+  newLaunchTag,
+  stopTaggedProcesses,
+} from "../process/stop-tagged-processes.ts";
 import { TailBuffer } from "../process/tail-buffer.ts";
 
 export interface ProcessGroupTransportOptions {
@@ -39,7 +45,7 @@ export class ProcessGroupTransport implements Transport {
   /** The server's launch tag, which what it starts inherits: found and stopped with it (stopTaggedProcesses). */
   private readonly tag = newLaunchTag();
   /** When the server started (readProcessStart): what it started came after. */
-  private startedAt: string | null = null;
+  private startedAt: LaunchOrigin | null = null;
   private readonly readBuffer = new ReadBuffer();
   private readonly stderr = new TailBuffer(2_048);
   private stopping: Promise<void> | null = null;
@@ -84,7 +90,7 @@ export class ProcessGroupTransport implements Transport {
       throw new Error(`could not start ${this.options.command}: ${messageOf(error)}`);
     }
     this.subprocess = subprocess;
-    this.startedAt = readProcessStart(subprocess.pid);
+    this.startedAt = launchOriginOf(subprocess.pid);
     this.options.onSpawn?.(subprocess.pid);
     // A uwf that exits without closing the run (a crash) still takes the server with it.
     killOnExit(subprocess.pid);

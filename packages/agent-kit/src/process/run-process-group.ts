@@ -1,13 +1,13 @@
 import { statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isProcessGroupAlive, readProcessStart } from "@uwf/cas";
+import { isProcessGroupAlive } from "@uwf/cas";
 import { messageOf } from "@uwf/protocol";
 import type { AgentLaunchResult } from "./agent-launch-result.ts";
 import { buildLaunchResult } from "./build-launch-result.ts";
 import { findOutputHolders, readOutputChannels } from "./find-output-holders.ts";
 import { formatSeconds } from "./format-seconds.ts";
 import { readStreamText } from "./read-stream-text.ts";
-import { LAUNCH_TAG_VARIABLE, newLaunchTag, stopTaggedProcesses } from "./stop-tagged-processes.ts";
+import { LAUNCH_TAG_VARIABLE, launchOriginOf, newLaunchTag, stopTaggedProcesses } from "./stop-tagged-processes.ts";
 import { TailBuffer } from "./tail-buffer.ts";
 
 export interface RunProcessGroupOptions {
@@ -106,7 +106,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   }
   const groupId = subprocess.pid;
   // Whatever the program starts starts after it: older processes are not looked at for its tag.
-  const programStart = readProcessStart(groupId);
+  const programStart = launchOriginOf(groupId);
   const channels = readOutputChannels(groupId);
   options.onSpawn?.(groupId);
 

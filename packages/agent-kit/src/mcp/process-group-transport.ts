@@ -4,7 +4,13 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isProcessGroupAlive } from "@uwf/cas";
 import { messageOf } from "@uwf/protocol";
-import { LAUNCH_TAG_VARIABLE, newLaunchTag, stopTaggedProcesses } from "../process/stop-tagged-processes.ts";
+import {
+  LAUNCH_TAG_VARIABLE,
+  type LaunchOrigin,
+  launchOriginOf,
+  newLaunchTag,
+  stopTaggedProcesses,
+} from "../process/stop-tagged-processes.ts";
 import { TailBuffer } from "../process/tail-buffer.ts";
 
 export interface ProcessGroupTransportOptions {
@@ -38,6 +44,8 @@ export class ProcessGroupTransport implements Transport {
   private subprocess: Bun.Subprocess<"pipe", "pipe", "pipe"> | null = null;
   /** The server's launch tag, which what it starts inherits: found and stopped with it (stopTaggedProcesses). */
   private readonly tag = newLaunchTag();
+  /** When the server started (readProcessStart): what it started came after. */
+  private startedAt: LaunchOrigin | null = null;
   private readonly readBuffer = new ReadBuffer();
   private readonly stderr = new TailBuffer(2_048);
   private stopping: Promise<void> | null = null;
@@ -82,6 +90,7 @@ export class ProcessGroupTransport implements Transport {
       throw new Error(`could not start ${this.options.command}: ${messageOf(error)}`);
     }
     this.subprocess = subprocess;
+    this.startedAt = launchOriginOf(subprocess.pid);
     this.options.onSpawn?.(subprocess.pid);
     // A uwf that exits without closing the run (a crash) still takes the server with it.
     killOnExit(subprocess.pid);
@@ -122,7 +131,7 @@ export class ProcessGroupTransport implements Transport {
     signalGroup(group, "SIGKILL");
     await waitForGroupToEnd(group, KILL_WAIT_MS);
     // What it started outside its group (a start script's `setsid server &`, a daemon's double fork).
-    await stopTaggedProcesses(this.tag, graceMs);
+    await stopTaggedProcesses(this.tag, graceMs, this.startedAt);
     // Reaped, so that no zombie of it is left either (what it started is reaped by init). The timer is
     // cleared after: a pending one would keep uwf from exiting when the step is done.
     let timer: ReturnType<typeof setTimeout> | undefined;

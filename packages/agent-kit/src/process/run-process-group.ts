@@ -7,7 +7,7 @@ import { buildLaunchResult } from "./build-launch-result.ts";
 import { findOutputHolders, readOutputChannels } from "./find-output-holders.ts";
 import { formatSeconds } from "./format-seconds.ts";
 import { readStreamText } from "./read-stream-text.ts";
-import { LAUNCH_TAG_VARIABLE, newLaunchTag, stopTaggedProcesses } from "./stop-tagged-processes.ts";
+import { LAUNCH_TAG_VARIABLE, launchOriginOf, newLaunchTag, stopTaggedProcesses } from "./stop-tagged-processes.ts";
 import { TailBuffer } from "./tail-buffer.ts";
 
 export interface RunProcessGroupOptions {
@@ -105,6 +105,8 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
     return finish({ error: `${label} could not be started (${options.command}): ${messageOf(error)}` });
   }
   const groupId = subprocess.pid;
+  // Whatever the program starts starts after it: older processes are not looked at for its tag.
+  const programStart = launchOriginOf(groupId);
   const channels = readOutputChannels(groupId);
   options.onSpawn?.(groupId);
 
@@ -175,7 +177,7 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   stdout.stop();
   stderr.stop();
   await outputs.closed;
-  if (options.stopLeftovers === true) await stopTaggedProcesses(tag, graceMs);
+  if (options.stopLeftovers === true) await stopTaggedProcesses(tag, graceMs, programStart);
   if (leftOpen.length > 0) {
     const processes = leftOpen.length === 1 ? "a process" : `${leftOpen.length} processes`;
     options.onWarning?.(

@@ -7,7 +7,7 @@ import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch
 import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
 import { formatSeconds } from "../process/format-seconds.ts";
 import { DEFAULT_KILL_GRACE_MS } from "../process/run-process-group.ts";
-import { newLaunchTag, stopTaggedProcesses } from "../process/stop-tagged-processes.ts";
+import { launchOriginOf, newLaunchTag, stopTaggedProcesses } from "../process/stop-tagged-processes.ts";
 import type { ToolContext } from "../tools/agent-tool.ts";
 import { openRunTools } from "../tools/run-tools.ts";
 import { summarizeApiError } from "./describe-api-error.ts";
@@ -153,7 +153,9 @@ export async function setUpToolLoopRun(
   // What the run's commands leave running is stopped when the run ends, with its MCP servers.
   const launchTag = newLaunchTag();
   const stopCommandLeftovers = () =>
-    stopTaggedProcesses(launchTag, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS).then(() => {});
+    stopTaggedProcesses(launchTag, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, launchOriginOf(process.pid)).then(
+      () => {},
+    );
   const toolContext: ToolContext = {
     workspace,
     launchTag,

@@ -126,6 +126,14 @@ export function createPostgresLeaseMethods(
       return recorded.length === 1;
     },
     async releaseLease(lease) {
+      // Most often the lease names no head, or the one its thread is at: one statement deletes it.
+      const [deleted] = await query<LeaseRow>(
+        `DELETE FROM ${leases} AS lease WHERE thread_id = $1 AND token = $2 AND (intended_head IS NULL
+           OR NOT EXISTS (SELECT 1 FROM ${threads} AS thread WHERE thread.id = lease.thread_id AND thread.head <> lease.intended_head))
+         RETURNING ${LEASE_COLUMNS}`,
+        [lease.threadId, lease.token],
+      );
+      if (deleted !== undefined) return leaseFromRow(deleted);
       // A dead holder's intended head that no step settled stays on the row, expired and held by no process.
       const released = await connection.transaction(async (transaction) => {
         const [held] = await transaction<LeaseRow & { head: string | null }>(

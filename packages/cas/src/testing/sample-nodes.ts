@@ -193,6 +193,15 @@ export function createSampleNodes(): Record<string, unknown> {
     "fan-out/1": fanOut,
     "branches/1": joined,
     "answer/1": { type: "answer/1", fields: { approved: false, comment: "Not on a Friday" } },
+    "prompt/1": {
+      type: "prompt/1",
+      parts: [
+        { text: "## Output format\n\n# History\n\n1 step so far." },
+        { ref: addressOfNode(body) },
+        { text: "\n" },
+      ],
+      history: { key: `${addressOfNode(workflow)} writer 20000`, bodies: [6], full: 0, cut: null },
+    },
     // Not kinds of their own, but nodes the step reaches.
     "text/1 prompt": prompt,
     "text/1 reply": reply,

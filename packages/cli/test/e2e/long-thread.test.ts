@@ -3,7 +3,7 @@ import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildContinuationPrompt, type HistoryEntry } from "@uwf/agent-kit";
-import { openFileStore, type Store } from "@uwf/cas";
+import { openFileStore, readPromptText, type Store } from "@uwf/cas";
 import { scriptedAgentRun } from "@uwf/cas/test";
 import {
   type Address,
@@ -149,7 +149,7 @@ async function storedAndExpectedPrompt(thread: string): Promise<{ role: string; 
     const head = record?.head as Address;
     const step = (await store.objects.get(head)) as ThreadStepNode;
     const run = (await store.objects.get(step.run)) as AgentRunNode;
-    const stored = ((await store.objects.get(run.prompt)) as TextNode).text;
+    const stored = (await readPromptText(store.objects, run.prompt)) ?? "";
     const { start, steps } = await readWholeHistory(store, step.prev as Address);
     const workflow = (await store.objects.get(start.workflow)) as WorkflowNode;
     const expected = buildContinuationPrompt({

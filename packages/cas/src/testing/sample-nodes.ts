@@ -2,6 +2,7 @@ import {
   ADDRESS_ALPHABET,
   type AgentRunNode,
   type EvalReportNode,
+  type ExploreReportNode,
   type FanOutNode,
   type JoinedBranchesNode,
   type OutputNode,
@@ -140,6 +141,29 @@ export function createSampleNodes(): Record<string, unknown> {
     gate: { minPassRate: 0.8 },
     rescoredFrom: null,
   };
+  // An exploration of the thread: the re-runs from its one step, scored as the report's sample was.
+  const [sample] = report.samples as [EvalReportNode["samples"][number]];
+  const exploration: ExploreReportNode = {
+    type: "explore-report/1",
+    name: `explore ${sampleThreadId(1)}`,
+    createdAt: "2026-01-02T04:30:00.000Z",
+    thread: sampleThreadId(1),
+    head: stepAddress,
+    samplesPerStep: 2,
+    assertions: report.assertions,
+    original: sample,
+    steps: [
+      {
+        step: 1,
+        role: "writer",
+        from: addressOfNode(start),
+        samples: [{ ...sample, thread: sampleThreadId(4) }],
+        unstarted: [{ repeat: 1, error: "interrupted before it finished" }],
+      },
+    ],
+    gate: null,
+    rescoredFrom: null,
+  };
   // The writer's step fanning out to two reviewers, and what their join saw.
   const fanOut: FanOutNode = {
     type: "fan-out/1",
@@ -190,6 +214,7 @@ export function createSampleNodes(): Record<string, unknown> {
     "agent-run/1": run,
     "transcript/1": transcript,
     "eval-report/1": report,
+    "explore-report/1": exploration,
     "fan-out/1": fanOut,
     "branches/1": joined,
     "answer/1": { type: "answer/1", fields: { approved: false, comment: "Not on a Friday" } },

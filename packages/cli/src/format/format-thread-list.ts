@@ -70,8 +70,11 @@ export function formatThreadList(result: ListResult, color: boolean, options: Fo
   if (threads.some((thread) => thread.forkedFrom !== null)) {
     columns.push({
       header: "FORKED FROM",
+      // An exploration's re-run (shown with `--explorations`) says so: `01J9ABCD… at step 4 (explore)`.
       cells: cells((thread) =>
-        thread.forkedFrom === null ? "" : describeForkOrigin(thread.forkedFrom, { short: true }),
+        thread.forkedFrom === null
+          ? ""
+          : `${describeForkOrigin(thread.forkedFrom, { short: true })}${thread.exploredBy === undefined ? "" : " (explore)"}`,
       ),
       dropAt: 7,
     });

@@ -100,6 +100,8 @@ describe("uwf explore", () => {
     ]);
     expect(await threadTotal()).toBe(1);
     expect(await threadTotal("--explorations")).toBe(25);
+    const marked = await temp.uwf(["list", "--explorations", "--limit", "1", "--wide"]);
+    expect(marked.stdout).toMatch(/ at step 2 \(explore\)/);
     const tree = (await temp.uwf(["tree", thread, "--json"])).json() as { roots: Array<{ children: unknown[] }> };
     expect(tree.roots[0]?.children).toEqual([]);
     const shown = (await temp.uwf(["tree", thread, "--explorations", "--json"])).json() as {

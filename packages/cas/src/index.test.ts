@@ -73,6 +73,7 @@ describe("the @uwf/cas/test entry", () => {
       "createRandom",
       "createSampleNodes",
       "createTemporaryDirectory",
+      "deadPid",
       "findChromium",
       "launchChromium",
       "nodesSharingAnAddressPrefix",

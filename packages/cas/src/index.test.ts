@@ -74,6 +74,7 @@ describe("the @uwf/cas/test entry", () => {
       "createRandom",
       "createSampleNodes",
       "createTemporaryDirectory",
+      "deadPid",
       "findChromium",
       "launchChromium",
       "nodesSharingAnAddressPrefix",

@@ -174,7 +174,10 @@ describe("command and shell agents", () => {
     ]) {
       const reply = await launch(spec, withStore);
       for (const name of storeNames) expect(reply).not.toContain(`${name}=`);
-      expect(reply).not.toContain("password");
+      // The store's passwords, by any variable (the runner's own, such as UWF_TEST_POSTGRES_URL, may hold others).
+      for (const password of ["store-test-password", "flag-test-password", "pg-test-password"]) {
+        expect(reply).not.toContain(password);
+      }
       expect(reply).toContain("UWF_HOME=");
     }
     const passed = await launch({ command: "sh", args: ["-c", listValues], passEnv: ["PGPASSWORD"] }, withStore);

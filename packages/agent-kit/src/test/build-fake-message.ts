@@ -1,4 +1,5 @@
 import type { FakeMessageReply, FakeUsage } from "./fake-replies.ts";
+import { isObject } from "./is-object.ts";
 
 /** The message object the API returns (and `message_start` / the stream's events describe). */
 export interface FakeMessage {
@@ -47,8 +48,4 @@ export function buildFakeMessage(reply: FakeMessageReply, body: unknown, ids: Fa
     ...(reply.stopDetails === undefined ? {} : { stop_details: reply.stopDetails }),
     usage: { ...DEFAULT_USAGE, ...reply.usage },
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isObject } from "./is-object.ts";
 /** The top-level fields the real Chat Completions API accepts; any other is refused. */
 export const CHAT_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   "model",
@@ -263,8 +264,4 @@ function isText(content: unknown): boolean {
 
 function problem(message: string, param: string | null, code: string | null): ChatRequestProblem {
   return { message, param, code };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

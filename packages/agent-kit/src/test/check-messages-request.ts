@@ -1,6 +1,7 @@
 import { checkRequestMessages } from "./check-request-messages.ts";
 import { checkRequestTools } from "./check-request-tools.ts";
 import { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
+import { isObject } from "./is-object.ts";
 
 /** How many `cache_control` breakpoints one request may hold. */
 export const MAX_CACHE_BREAKPOINTS = 4;
@@ -52,8 +53,4 @@ function countCacheBreakpoints(value: unknown): number {
     if (key !== "cache_control" && key !== "input_schema" && key !== "input") count += countCacheBreakpoints(item);
   }
   return count;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

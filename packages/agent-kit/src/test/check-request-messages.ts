@@ -1,3 +1,5 @@
+import { isObject } from "./is-object.ts";
+
 /** The fields the Messages API accepts on the blocks uwf sends back; any other is "Extra inputs are not permitted". */
 const BLOCK_FIELDS: Record<string, readonly string[]> = {
   text: ["type", "text", "cache_control", "citations"],
@@ -112,8 +114,4 @@ function toBlocks(content: unknown): Array<Record<string, unknown>> | null {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
   if (!Array.isArray(content) || !content.every(isObject)) return null;
   return content;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

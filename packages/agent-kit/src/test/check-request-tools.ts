@@ -1,3 +1,4 @@
+import { isObject } from "./is-object.ts";
 /** What the Messages API accepts as a custom tool's name. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 /** What the Messages API accepts as a property key in a tool's `input_schema`. */
@@ -63,8 +64,4 @@ function findBadPropertyKeys(schema: unknown, path: string): string | null {
     if (found !== null) return found;
   }
   return null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

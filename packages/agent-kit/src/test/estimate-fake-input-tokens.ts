@@ -1,3 +1,4 @@
+import { isObject } from "./is-object.ts";
 /**
  * The fake server's token count of a request: the characters of its `system`,
  * `messages` and `tools` as JSON (without `cache_control` markers, which do not
@@ -11,8 +12,4 @@ export function estimateFakeInputTokens(body: unknown): number {
     key === "cache_control" ? undefined : value,
   );
   return Math.ceil(counted.length / 4);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

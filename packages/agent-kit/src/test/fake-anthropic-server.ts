@@ -1,7 +1,7 @@
 import { buildFakeMessage } from "./build-fake-message.ts";
 import { checkMessagesRequest } from "./check-messages-request.ts";
 import { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
-import { eventStreamResponse, isObject, type RecordedRequest, startFakeApiServer } from "./fake-api-server.ts";
+import { eventStreamResponse, type RecordedRequest, startFakeApiServer } from "./fake-api-server.ts";
 import {
   FAKE_ERROR_STATUS,
   type FakeErrorReply,
@@ -11,6 +11,7 @@ import {
   type ScriptedReply,
 } from "./fake-replies.ts";
 import { encodeMessageEvents, type FakeStreamError } from "./fake-stream-events.ts";
+import { isObject } from "./is-object.ts";
 
 export type { FakeMessage } from "./build-fake-message.ts";
 export type { RecordedRequest } from "./fake-api-server.ts";

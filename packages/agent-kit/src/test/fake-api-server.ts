@@ -127,10 +127,6 @@ export function eventStreamResponse(chunks: readonly string[], headers: Record<s
   });
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function parseBody(text: string): unknown {
   if (text === "") return null;
   try {

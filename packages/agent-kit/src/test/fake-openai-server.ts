@@ -1,6 +1,6 @@
 import { buildFakeCompletion } from "./build-fake-completion.ts";
 import { checkChatRequest } from "./check-chat-request.ts";
-import { eventStreamResponse, isObject, type RecordedRequest, startFakeApiServer } from "./fake-api-server.ts";
+import { eventStreamResponse, type RecordedRequest, startFakeApiServer } from "./fake-api-server.ts";
 import { encodeChatChunks } from "./fake-chat-chunks.ts";
 import {
   FAKE_CHAT_ERRORS,
@@ -10,6 +10,7 @@ import {
   type ScriptedChatReply,
 } from "./fake-chat-replies.ts";
 import type { FakeRequestView } from "./fake-replies.ts";
+import { isObject } from "./is-object.ts";
 
 export interface StartFakeOpenaiServerOptions {
   /** Replies to `POST /v1/chat/completions`, in order. More can be added with `enqueue`. */

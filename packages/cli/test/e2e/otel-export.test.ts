@@ -15,7 +15,8 @@ import {
 // OpenTelemetry export (docs/observability.md) from the compiled binary, as users run it: real steps
 // with OTEL_EXPORTER_OTLP_ENDPOINT set, received by an OTLP/HTTP receiver on 127.0.0.1.
 
-const BINARY = resolve(import.meta.dir, "../../dist/uwf");
+// The one npm test built for the run (UWF_TEST_BINARY), else the one `bun run build` leaves.
+const BINARY = process.env.UWF_TEST_BINARY || resolve(import.meta.dir, "../../dist/uwf");
 const REVIEW = join(FIXTURES, "otel/review.yaml");
 const REVIEW_AGENT = `scripted:${join(FIXTURES, "otel/review.scenario.yaml")}`;
 const FAN_OUT = join(FIXTURES, "otel/fan-out.yaml");

@@ -156,7 +156,9 @@ export {
   expireDueSuspensions,
 } from "./suspensions/expire-due-suspensions.ts";
 export { readSuspensionWait, type SuspensionWait } from "./suspensions/read-suspension-wait.ts";
+export { countChainSteps, countThread } from "./thread/count-thread.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
+export { loadBudgetReport } from "./thread/load-budget-report.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {
   type RequeueFailedThreadOptions,

@@ -431,6 +431,7 @@ export {
 } from "./results/workflow-results.ts";
 export { type Schedule, type ScheduledBy, scheduledBySchema, scheduleSchema } from "./schedules/schedule.ts";
 export { type SuspensionView, suspensionDeadline, suspensionViewSchema } from "./suspensions/suspension-view.ts";
+export { type ThreadCounts, threadCountsSchema } from "./threads/thread-counts.ts";
 export {
   type BranchOrigin,
   branchOriginSchema,

@@ -84,6 +84,7 @@ describe("the @uwf/engine entry", () => {
       "holdLease",
       "isAnswerable",
       "listRunningThreads",
+      "listBranchFamily",
       "loadBranchGroups",
       "loadBudgetReport",
       "loadHistory",

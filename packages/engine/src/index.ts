@@ -5,6 +5,7 @@ export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answe
 export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
+export { listBranchFamily } from "./branches/list-branch-family.ts";
 export { loadBranchGroups } from "./branches/load-branch-groups.ts";
 export { spentWithBranches } from "./branches/parent-budget.ts";
 export { readFanOut } from "./branches/read-fan-out.ts";

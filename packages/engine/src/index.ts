@@ -5,6 +5,7 @@ export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answe
 export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
+export { listBranchFamily } from "./branches/list-branch-family.ts";
 export { loadBranchGroups } from "./branches/load-branch-groups.ts";
 export { spentWithBranches } from "./branches/parent-budget.ts";
 export { readFanOut } from "./branches/read-fan-out.ts";
@@ -157,7 +158,9 @@ export {
   expireDueSuspensions,
 } from "./suspensions/expire-due-suspensions.ts";
 export { readSuspensionWait, type SuspensionWait } from "./suspensions/read-suspension-wait.ts";
+export { countChainSteps, countThread } from "./thread/count-thread.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
+export { loadBudgetReport } from "./thread/load-budget-report.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {
   type RequeueFailedThreadOptions,

@@ -224,6 +224,7 @@ describe("the @uwf/protocol entry", () => {
       "textNodeSchema",
       "threadBudgetSchema",
       "threadClaimedEventSchema",
+      "threadCountsSchema",
       "threadEndedEventSchema",
       "threadFailedEventSchema",
       "threadFailureSchema",

@@ -451,6 +451,7 @@ export { type Schedule, type ScheduledBy, scheduledBySchema, scheduleSchema } fr
 export { suspensionDeadline } from "./suspensions/suspension-deadline.ts";
 export { type SuspensionView, suspensionViewSchema } from "./suspensions/suspension-view.ts";
 export { didYouMean, suggestSimilar } from "./text/suggest-similar.ts";
+export { type ThreadCounts, threadCountsSchema } from "./threads/thread-counts.ts";
 export {
   type BranchOrigin,
   branchOriginSchema,

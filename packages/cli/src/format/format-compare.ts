@@ -13,7 +13,9 @@ export interface FormatCompareOptions {
 /**
  * `uwf compare` as a table: the original first, then each fork, indented under its parent in family
  * order. PARTS AT is the first step where a fork leaves the original (`2 reviewer`, `replaced` for a
- * counterfactual reply); STEPS, COST, TOKENS and DURATION count a fork's own steps, from its fork point.
+ * counterfactual reply); STEPS counts its chain's steps (inherited ones too, as `tree` and `show` do), TAKEN
+ * the ones it ran itself (countChainSteps: a replaced reply is not one); COST, TOKENS and DURATION count
+ * its own runs, from its fork point.
  * On a narrow terminal OUTCOME and PARTS AT are cut first, then TOKENS, DURATION and STATUS's detail go.
  */
 export function formatCompare(result: CompareResult, color: boolean, options: FormatCompareOptions = {}): string {
@@ -46,7 +48,8 @@ export function formatCompare(result: CompareResult, color: boolean, options: Fo
       cells: cells((row) => partsAt(row, result, paint.dim)),
       truncate: { at: 2, minWidth: 8 },
     },
-    { header: "STEPS", cells: cells((row) => String(row.ownSteps)) },
+    { header: "STEPS", cells: cells((row) => String(row.stepCount)) },
+    { header: "TAKEN", cells: cells((row) => String(row.ownSteps)), dropAt: 4 },
     { header: "COST", cells: cells((row) => `$${row.usage.costUsd.toFixed(4)}`) },
     { header: "TOKENS", cells: cells((row) => groupThousands(row.tokens)), dropAt: 3 },
     {

@@ -18,7 +18,7 @@ function formatThreadLine(thread: ReplayedThread, paint: Palette): string {
   const id = paint.cyan(thread.thread);
   if (thread.divergence !== null) return `${id} ${paint.red("diverged ")} ${describeDivergence(thread.divergence)}`;
   const branches =
-    thread.branches === 0 ? "" : ` (${thread.branches} branch thread${thread.branches === 1 ? "" : "s"} not replayed)`;
+    thread.branches === 0 ? "" : ` (and ${thread.branches} branch thread${thread.branches === 1 ? "" : "s"})`;
   const steps = `${thread.steps} step${thread.steps === 1 ? "" : "s"}${branches}`;
   if (thread.notReplayed === null) return `${id} ${paint.green("identical")} ${steps}`;
   const { fromStep, reason } = thread.notReplayed;

@@ -15,6 +15,7 @@ export function formatStepBatchResult(result: StepBatchResult, color: boolean): 
   const outcomeColor: Record<BatchThreadOutcome, (text: string) => string> = {
     ended: paint.dim,
     active: paint.green,
+    waiting: paint.green,
     suspended: paint.yellow,
     stopped: paint.yellow,
     "already-ended": paint.dim,

@@ -131,12 +131,14 @@ describe("uwf compare", () => {
     // Forked, never stepped: nothing of its own yet, so it has not parted.
     expect(row(x.f2)).toMatchObject({ status: "active", ownSteps: 0, usage: { costUsd: 0 }, parts: null });
     expect(row(x.f2)?.durationMs).toBeNull();
-    // The counterfactuals part at the review whose reply they replaced.
+    // The counterfactuals part at the review whose reply they replaced: a step of their chain that no agent
+    // ran, so not one they took (docs/workflows.md#counting-steps).
     expect(row(x.c1)).toMatchObject({
       status: "ended",
       outcome: { role: "reviewer", status: "rejected" },
       forkedAt: { step: 2, address: x.review1, replaced: true },
-      ownSteps: 1,
+      stepCount: 2,
+      ownSteps: 0,
       usage: { costUsd: 0 },
       durationMs: null,
       parts: { step: 2, role: "reviewer", replaced: true },
@@ -144,7 +146,7 @@ describe("uwf compare", () => {
     expect(row(x.c2)).toMatchObject({
       outcome: { role: "reviewer", status: "approved" },
       stepCount: 4,
-      ownSteps: 3,
+      ownSteps: 2,
       usage: { ...tokens(2), costUsd: 0.06 },
       parts: { step: 2, role: "reviewer", address: x.c2Steps[1]?.address, replaced: true },
     });
@@ -163,17 +165,18 @@ describe("uwf compare", () => {
     const table = await ok(["compare", x.t, "--wide"]);
     expect(table.stderr).toBe("");
     const lines = table.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^THREAD +STATUS +OUTCOME +PARTS AT +STEPS +COST +TOKENS +DURATION$/);
-    expect(lines[1]).toMatch(new RegExp(`^${x.t} +ended +reviewer approved +original +2 +\\$0\\.0200 +240 +\\S+$`));
+    // STEPS counts the chain (inherited steps too, as tree and show do), TAKEN the steps the thread ran.
+    expect(lines[0]).toMatch(/^THREAD +STATUS +OUTCOME +PARTS AT +STEPS +TAKEN +COST +TOKENS +DURATION$/);
+    expect(lines[1]).toMatch(new RegExp(`^${x.t} +ended +reviewer approved +original +2 +2 +\\$0\\.0200 +240 +\\S+$`));
     expect(lines[2]).toMatch(
-      new RegExp(`^  ${x.f1} +ended +reviewer rejected +2 reviewer +1 +\\$0\\.0500 +120 +\\S+$`),
+      new RegExp(`^  ${x.f1} +ended +reviewer rejected +2 reviewer +2 +1 +\\$0\\.0500 +120 +\\S+$`),
     );
-    expect(lines[3]).toMatch(new RegExp(`^  ${x.f2} +active +- +0 +\\$0\\.0000 +0$`));
+    expect(lines[3]).toMatch(new RegExp(`^  ${x.f2} +active +- +1 +0 +\\$0\\.0000 +0$`));
     expect(lines[4]).toMatch(
-      new RegExp(`^  ${x.c1} +ended +reviewer rejected +2 reviewer replaced +1 +\\$0\\.0000 +0$`),
+      new RegExp(`^  ${x.c1} +ended +reviewer rejected +2 reviewer replaced +2 +0 +\\$0\\.0000 +0$`),
     );
     expect(lines[6]).toMatch(
-      new RegExp(`^    ${x.g} +ended +reviewer rejected +2 reviewer replaced +1 +\\$0\\.0400 +120 +\\S+$`),
+      new RegExp(`^    ${x.g} +ended +reviewer rejected +2 reviewer replaced +4 +1 +\\$0\\.0400 +120 +\\S+$`),
     );
     expect(lines).toHaveLength(7);
 

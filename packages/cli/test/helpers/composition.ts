@@ -63,3 +63,37 @@ export async function expectStoreVerifies(temp: TempHome, env: Record<string, st
   expect(verified.exitCode).toBe(0);
   expect(verified.stdout).toContain("0 problem(s)");
 }
+
+/** A thread's counts as every view reports them (docs/workflows.md#counting-steps). */
+export interface ExpectedCounts {
+  steps: number;
+  inherited: number;
+  replaced: number;
+  taken: number;
+  branchSteps: number;
+}
+
+/**
+ * `show`, `log`, `list` and `tree` give the thread the same counts: `counts` in show and log, and the
+ * same budget steps (taken + branch steps) in every budget figure they print.
+ */
+export async function expectCounts(
+  temp: TempHome,
+  thread: string,
+  env: Record<string, string>,
+  expected: ExpectedCounts,
+): Promise<void> {
+  const counts = { ...expected, budgetSteps: expected.taken + expected.branchSteps };
+  const shown = await showJson(temp, thread, env);
+  expect(shown.counts).toEqual(counts);
+  expect(shown.stepCount).toBe(expected.steps);
+  const log = await uwfJson<{ counts: unknown; budget?: { spent: { steps: number } } }>(temp, ["log", thread], env);
+  expect(log.counts).toEqual(counts);
+  const listed = (await listAll(temp, env)).find((row) => row.id === thread);
+  expect(listed?.stepCount).toBe(expected.steps);
+  if (shown.budget !== undefined) {
+    expect(shown.budget.spent.steps).toBe(counts.budgetSteps);
+    expect(log.budget?.spent.steps).toBe(counts.budgetSteps);
+    expect(listed?.budget?.spent.steps).toBe(counts.budgetSteps);
+  }
+}

@@ -10,24 +10,32 @@ import {
   type Usage,
 } from "@uwf/protocol";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
+import { countChainSteps, countStepsWithBranches } from "../thread/count-thread.ts";
 import { ownBranchSteps } from "./branch-steps.ts";
 
 /**
  * What a parent has spent with its branches (DESIGN §4: every branch's spend counts against the parent's
- * budget): its own steps and usage; the own steps of the branches of every fan-out it made; and the usage
+ * budget): its own usage; the steps countThread counts against `max_steps` (the ones it took, and those
+ * its branches took, nested fan-outs included); and the usage
  * of the branches of the fan-out it waits on (a join adds its branches' usage to the parent's own, so a
  * joined fan-out's is in the parent's usage already).
  */
-export async function spentWithBranches(store: Store, parent: ThreadRecord): Promise<BudgetSpent> {
+export async function spentWithBranches(store: Pick<Store, "refs">, parent: ThreadRecord): Promise<BudgetSpent> {
   const spent = { ...budgetSpent(parent) };
   if (parent.stepCount === 0) return spent;
+  // One pass over the branch records: the steps of every fan-out's branches (countThread's rule, nested
+  // fan-outs too), and the usage of the fan-out the parent waits on.
+  spent.steps = countChainSteps(parent).taken;
+  const seen = new Set([parent.id]);
   for (const link of await store.refs.listBranches(parent.id)) {
+    if (seen.has(link.thread)) continue;
+    seen.add(link.thread);
     const branch = await store.refs.getThread(link.thread);
     if (branch === null) continue;
-    const own = budgetSpent({ ...branch, stepCount: ownBranchSteps(branch), forkedFrom: null });
-    spent.steps += own.steps;
+    spent.steps += await countStepsWithBranches(store, branch, seen);
     // The step at the head fanned out and is not joined yet: its branches' usage is not the parent's yet.
     if (link.step !== parent.stepCount) continue;
+    const own = budgetSpent({ ...branch, stepCount: ownBranchSteps(branch), forkedFrom: null });
     spent.tokens += own.tokens;
     spent.costUsd += own.costUsd;
   }

@@ -1,6 +1,7 @@
 import type { BranchLink, Store } from "@uwf/cas";
-import { budgetReport, type FamilyTreeNode, messageOf, type ThreadRecord, type TreeResult } from "@uwf/protocol";
+import { type FamilyTreeNode, messageOf, type ThreadRecord, type TreeResult } from "@uwf/protocol";
 import { readChain } from "../history/read-chain.ts";
+import { loadBudgetReport } from "../thread/load-budget-report.ts";
 import { chainHolds, chooseForkParent } from "./find-fork-parent.ts";
 
 interface Placement {
@@ -107,7 +108,8 @@ async function buildFamily(
         (branchIndex.get(left.thread) ?? 0) - (branchIndex.get(right.thread) ?? 0) ||
         (left.thread < right.thread ? -1 : 1),
     );
-    const budget = budgetReport(record);
+    // A parent's budget counts its branches' steps and spend, as its steps are checked (loadBudgetReport).
+    const budget = await loadBudgetReport(store, record);
     return {
       thread: record.id,
       status: record.status,

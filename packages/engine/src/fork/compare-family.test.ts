@@ -115,13 +115,13 @@ describe("compareFamily", () => {
       parts: { step: 2, role: "reviewer", replaced: false },
     });
     expect(rows.get(f.inner.id)?.parts?.address).toBe(f.inner.head);
-    // A counterfactual parts at the step whose reply it replaced, which counts as its own.
+    // A counterfactual parts at the step whose reply it replaced, which is not a step it took (no agent ran it).
     expect(rows.get(f.approvedAtOnce.id)).toMatchObject({
       status: "ended",
       outcome: { role: "reviewer", status: "approved" },
       forkedAt: { step: 2, address: f.review1, replaced: true },
       stepCount: 2,
-      ownSteps: 1,
+      ownSteps: 0,
       parts: { step: 2, role: "reviewer", address: f.approvedAtOnce.head, replaced: true },
       // Its only step was written, not run.
       durationMs: null,
@@ -129,7 +129,7 @@ describe("compareFamily", () => {
     expect(rows.get(f.counterfactual.id)).toMatchObject({
       outcome: { role: "reviewer", status: "rejected" },
       stepCount: 4,
-      ownSteps: 3,
+      ownSteps: 2,
       parts: { step: 2, role: "reviewer", replaced: true },
     });
     expect(rows.get(f.counterfactual.id)?.durationMs).toBeGreaterThanOrEqual(0);
@@ -167,7 +167,7 @@ describe("compareFamily", () => {
       [f.grandchild.id, 1, null],
     ]);
     // The first row keeps its own fork point and own steps.
-    expect(ofFork.rows[0]).toMatchObject({ forkedAt: { step: 2, replaced: true }, ownSteps: 3 });
+    expect(ofFork.rows[0]).toMatchObject({ forkedAt: { step: 2, replaced: true }, ownSteps: 2 });
   });
 
   it("named by a step, compares the forks made at it with the thread that recorded it", async () => {
@@ -196,9 +196,9 @@ describe("compareFamily", () => {
     expect(bySteps.sort).toBe("steps");
     expect(bySteps.rows.map((row) => row.thread)).toEqual([
       f.original.id,
+      f.approvedAtOnce.id,
       f.grandchild.id,
       f.inner.id,
-      f.approvedAtOnce.id,
       f.counterfactual.id,
     ]);
     const byOutcome = await compare(f.original.id, { sort: "outcome" });

@@ -11,6 +11,7 @@ import type {
 } from "@uwf/protocol";
 import { type ChainStep, readChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
+import { countChainSteps } from "../thread/count-thread.ts";
 import { buildFamilyTree } from "./build-family-tree.ts";
 import { findForkParent } from "./find-fork-parent.ts";
 
@@ -199,7 +200,11 @@ async function rowOf(
         : { step: node.branchedAt, address: origin.address, replaced: node.replaced },
     head: node.head,
     stepCount: node.stepCount,
-    ownSteps: Math.max(0, node.stepCount - ownFrom),
+    ownSteps: countChainSteps({
+      stepCount: node.stepCount,
+      forkedFrom: node.forkedFrom,
+      branchOf: node.kind === "branch" ? node.branchOf : undefined,
+    }).taken,
     usage: node.usage,
     tokens: node.usage.inputTokens + node.usage.outputTokens,
     durationMs,

@@ -38,6 +38,14 @@ export async function loadReplayWorkflow(options: LoadReplayWorkflowOptions): Pr
   if (address === null || !(await store.objects.has(address))) {
     throw new WorkflowNotFoundError(reference, { cwd: options.cwd });
   }
+  return loadStoredReplayWorkflow(store, address);
+}
+
+/** A stored workflow node to replay through (NotAWorkflowError when the node is no workflow). */
+export async function loadStoredReplayWorkflow(
+  store: Pick<Store, "objects">,
+  address: Address,
+): Promise<ReplayWorkflow> {
   const parsed = workflowNodeSchema.safeParse(await store.objects.get(address));
   if (!parsed.success) throw new NotAWorkflowError(address);
   return compiled(parsed.data, null);

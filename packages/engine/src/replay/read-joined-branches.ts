@@ -10,7 +10,7 @@ export async function readJoinedBranches(
   store: Store,
   address: string,
   kind: "parallel" | "foreach",
-): Promise<{ value: unknown; count: number }> {
+): Promise<{ value: unknown; count: number; threads: Array<{ key: string; thread: string }> }> {
   const node = storedNodeAs<JoinedBranchesNode>("branches/1", address, await store.objects.get(address));
   const values = [];
   for (const result of node.results) {
@@ -26,5 +26,6 @@ export async function readJoinedBranches(
     values.push({ key, thread, status, outcome, output, body, error, usage });
   }
   const value = kind === "foreach" ? values : Object.fromEntries(values.map((branch) => [branch.key, branch]));
-  return { value, count: node.results.length };
+  const threads = node.results.map((result) => ({ key: result.key, thread: result.thread }));
+  return { value, count: node.results.length, threads };
 }

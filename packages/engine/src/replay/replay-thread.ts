@@ -24,6 +24,7 @@ import {
   validateStartInputs,
 } from "@uwf/workflow";
 import { checkAnswer } from "../answers/check-answer.ts";
+import { isRoleBranch, ownBranchSteps } from "../branches/branch-steps.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
 import { InvalidAnswerError } from "../errors/invalid-answer-error.ts";
 import type { HistoryStep } from "../history/load-history.ts";
@@ -31,7 +32,7 @@ import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { describeRoutingProblem } from "../routing/route-reply.ts";
-import type { ReplayWorkflow } from "./load-replay-workflow.ts";
+import { loadStoredReplayWorkflow, type ReplayWorkflow } from "./load-replay-workflow.ts";
 import { readJoinedBranches } from "./read-joined-branches.ts";
 import { describeRoutingFailure, describeTarget, fieldOf, type Routed, routeThrough } from "./replay-route.ts";
 
@@ -50,12 +51,25 @@ type StepFinding =
  * step, lead where the thread stands (`$END` for an ended thread, its next role otherwise), rendering
  * each edge prompt as a step would. The first step that does not is the divergence. A fan-out must fan
  * out again to the same branches and join role; the join's prompt and its reply's route see the branches'
- * recorded results. The branch threads' own steps are not replayed: they are counted.
+ * recorded results. Then each branch thread's own steps are replayed too: a `role:` branch's replies
+ * (and answers) must pass the new role's schema, a `workflow:` branch is replayed through the workflow
+ * of that name as the store now registers it (nested fan-outs alike); the first divergence in a branch
+ * is the thread's, its reason naming the branch.
  */
 export async function replayThread(
   store: Store,
   record: ThreadRecord,
   target: ReplayWorkflow,
+): Promise<ReplayedThread> {
+  return replayChain(store, record, target, false);
+}
+
+/** `asBranch`: the thread is replayed as a branch its parent's replay reached (a thread named alone is not). */
+async function replayChain(
+  store: Store,
+  record: ThreadRecord,
+  target: ReplayWorkflow,
+  asBranch: boolean,
 ): Promise<ReplayedThread> {
   const base = {
     thread: record.id,
@@ -64,8 +78,8 @@ export async function replayThread(
     status: record.status,
     steps: record.stepCount,
   };
-  if (record.branchOf !== undefined) {
-    const reason = `a branch of thread ${record.branchOf.thread}: branches are not replayed`;
+  if (record.branchOf !== undefined && !asBranch) {
+    const reason = `a branch of thread ${record.branchOf.thread}: it is replayed with its parent (replay thread ${record.branchOf.thread})`;
     const notReplayed = { fromStep: 1, reason };
     return { ...base, replayed: 0, branches: 0, result: "identical", divergence: null, notReplayed };
   }
@@ -73,8 +87,9 @@ export async function replayThread(
   const history = new ThreadHistory(store.objects, chain);
   const steps = await history.stepsFrom(0);
   const replay = new StepReplay({ store, record, chain, history, steps }, target);
-  const outcome = await replay.run();
-  const found = { ...base, steps: steps.length, replayed: outcome.replayed, branches: replay.branchesNotReplayed };
+  // A `role:` branch's chain goes through its parent's steps up to the fan-out: only its own are replayed.
+  const outcome = isRoleBranch(record) ? await replay.runRoleBranch(ownFrom(record)) : await replay.run();
+  const found = { ...base, steps: steps.length, replayed: outcome.replayed, branches: replay.branchesReplayed };
   if (outcome.finding.kind === "diverged") {
     return { ...found, result: "diverged", divergence: outcome.finding.divergence, notReplayed: null };
   }
@@ -100,8 +115,8 @@ class StepReplay {
   private readonly joinBranches = new Map<number, unknown>();
   /** The start inputs as the new workflow takes them (set by `run` before any route). */
   private inputs: Record<string, unknown> = {};
-  /** Branch threads joined on this thread's chain, whose own steps are not replayed. */
-  branchesNotReplayed = 0;
+  /** Branch threads joined on this thread's chain, each replayed (and theirs, counted too). */
+  branchesReplayed = 0;
 
   private readonly store: Store;
   private readonly record: ThreadRecord;
@@ -241,7 +256,10 @@ class StepReplay {
     }
     // The join sees its branches as recorded: their results are the join step's `branches/1` node.
     const branches = await readJoinedBranches(this.store, joined, plan?.kind ?? "parallel");
-    this.branchesNotReplayed += branches.count;
+    for (const branch of branches.threads) {
+      const finding = await this.replayBranch(branch);
+      if (finding.kind !== "next") return finding;
+    }
     this.joinBranches.set(index + 1, branches.value);
     try {
       await renderJoinPrompt({
@@ -262,6 +280,69 @@ class StepReplay {
       }
     }
     return { kind: "next" };
+  }
+
+  /**
+   * A `role:` branch: its own steps from index `from` (the ones after its parent's fan-out step), each
+   * reply and answer checked against the new role as a step checks them. Its reply ends it: no route.
+   */
+  async runRoleBranch(from: number): Promise<{ replayed: number; finding: StepFinding }> {
+    for (let index = from; index < this.steps.length; index++) {
+      const step = this.steps[index] as HistoryStep;
+      const missing = this.missingRole(step);
+      if (missing !== null) return { replayed: index - from, finding: missing };
+      const node = await this.history.node(index);
+      if (node.timedOut === undefined) {
+        const checked = safeExtractFrontmatter(
+          formatFrontmatter(step.output, step.body),
+          buildReplySchema(this.target.workflow, step.role),
+        );
+        if (!checked.success) {
+          const reason = checked.error.problem;
+          const at = { step: step.number, address: step.address, role: step.role };
+          const finding = diverged({
+            ...at,
+            kind: "reply-refused",
+            field: fieldOf(reason),
+            expected: null,
+            actual: null,
+            reason,
+          });
+          return { replayed: index - from, finding };
+        }
+        const suspension = index > from ? await this.answeredSuspension(index) : null;
+        if (suspension !== null) {
+          const refused = this.checkAnswer(step, index, suspension.agentTimedOut);
+          if (refused !== null) {
+            const at = { step: step.number, address: step.address, role: step.role };
+            return { replayed: index - from, finding: diverged({ ...at, ...refused }) };
+          }
+        }
+      }
+    }
+    return { replayed: this.steps.length - from, finding: { kind: "next" } };
+  }
+
+  /**
+   * One joined branch's own steps, replayed: a `role:` branch against the new workflow's role, a
+   * `workflow:` branch through the workflow of its name as the store registers it now. Its divergence
+   * (reason naming the branch) is this thread's.
+   */
+  private async replayBranch(branch: { key: string; thread: string }): Promise<StepFinding> {
+    const record = await this.store.refs.getThread(branch.thread);
+    if (record === null) return { kind: "next" };
+    let target = this.target;
+    if (!isRoleBranch(record)) {
+      const entry = await this.store.refs.getWorkflow(record.workflow);
+      if (entry === null) return { kind: "next" };
+      target = await loadStoredReplayWorkflow(this.store, entry.address);
+    }
+    const replayed = await replayChain(this.store, record, target, true);
+    this.branchesReplayed += 1 + replayed.branches;
+    if (replayed.divergence === null) return { kind: "next" };
+    const { divergence } = replayed;
+    const reason = `in branch ${branch.key} (thread ${record.id}): ${divergence.reason}`;
+    return diverged({ ...divergence, reason });
   }
 
   /** A `role-missing` divergence at the step when the new workflow has no role of its name; null when it has. */
@@ -376,6 +457,11 @@ class StepReplay {
 }
 
 type At = Pick<ReplayDivergence, "step" | "address" | "role">;
+
+/** The index of a `role:` branch's first own step in its chain. */
+function ownFrom(record: ThreadRecord): number {
+  return record.stepCount - ownBranchSteps(record);
+}
 
 function toModeratorStep(step: HistoryStep): ModeratorStep {
   const { role, output, body, agent, startedAt, completedAt, answer } = step;

@@ -1,10 +1,16 @@
 import type { Store } from "@uwf/cas";
-import { readChain, resolveThread, type ThreadChain, toStepSummary, UnexpectedNodeKindError } from "@uwf/engine";
+import {
+  countThread,
+  loadBudgetReport,
+  readChain,
+  resolveThread,
+  type ThreadChain,
+  toStepSummary,
+  UnexpectedNodeKindError,
+} from "@uwf/engine";
 import {
   type Address,
   type AgentRunNode,
-  budgetReport,
-  budgetSpent,
   type EvalStepView,
   type EvalThreadView,
   nodeKind,
@@ -82,9 +88,12 @@ class CachedReader {
     const chain = await this.chain(record);
     const steps = await Promise.all(chain.steps.map((_, index) => this.step(chain, index, bodies)));
     const { budget: _limits, ...fields } = record;
-    const budget = budgetReport(record);
+    const budget = await loadBudgetReport(this.store, record);
     const inputs = chain.start.inputs ?? {};
-    const own = Math.min(budgetSpent(record).steps, steps.length);
+    // One rule for every view (countThread): the steps the thread took itself (not those inherited from
+    // the thread it was forked from, nor a replaced reply), and with its branches' what its budget counts.
+    const counts = await countThread(this.store, record);
+    const own = Math.min(counts.taken, steps.length);
     const firstOwn = steps[steps.length - own];
     const last = steps.at(-1);
     return {
@@ -96,7 +105,7 @@ class CachedReader {
       steps,
       final: last?.output ?? {},
       totals: {
-        steps: own,
+        steps: counts.budgetSteps,
         tokens: record.usage.inputTokens + record.usage.outputTokens,
         costUsd: record.usage.costUsd,
         durationMs:

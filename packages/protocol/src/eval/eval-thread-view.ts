@@ -20,8 +20,9 @@ export const evalThreadViewSchema = shownThreadSchema.extend({
   /** The last step's output fields (`{}` before the first step). */
   final: z.record(z.string(), z.unknown()),
   /**
-   * What the thread itself did (as its budget counts it): for a fork, the steps after its fork point
-   * and what its own agents spent, not its parent's.
+   * What the thread itself did, as its budget counts it (countThread): for a fork, the steps after its
+   * fork point (a replaced reply is not one) and what its own agents spent, not its parent's; for a
+   * fan-out's parent, its branches' steps too (nested ones included).
    */
   totals: z.object({
     steps: z.number().int().nonnegative(),

@@ -38,7 +38,7 @@ export const compareRowSchema = z.object({
   head: addressSchema,
   /** Steps in its whole chain. */
   stepCount: z.number().int().nonnegative(),
-  /** Steps of its own, after its fork point (a replaced reply counts): the steps its `usage` paid for. */
+  /** The steps it took itself, after its fork point (countChainSteps: a replaced reply, which no agent ran, is not one). */
   ownSteps: z.number().int().nonnegative(),
   /** What its own agent runs used (failed runs included); a fork's spend starts at zero at its fork point. */
   usage: usageSchema,

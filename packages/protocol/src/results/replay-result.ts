@@ -67,7 +67,7 @@ export const replayedThreadSchema = z
     steps: z.number().int().nonnegative(),
     /** The steps whose reply and route were checked before the first divergence (or all that could be). */
     replayed: z.number().int().nonnegative(),
-    /** Branch threads joined on this thread's chain: their joins are replayed (with the results recorded), their own steps are not. */
+    /** Branch threads joined on this thread's chain (nested ones too): each replayed, its own steps after its join's. */
     branches: z.number().int().nonnegative(),
     result: z.enum(["identical", "diverged"]),
     divergence: replayDivergenceSchema.nullable(),

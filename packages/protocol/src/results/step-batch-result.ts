@@ -5,7 +5,8 @@ import { stepResultSchema } from "./thread-results.ts";
 
 /**
  * How one thread of a batch (`uwf step T1 T2 … --parallel K`) came out, each with the exit code it
- * counts as: `ended` it reached `$END` (0), `active` it ran its `-n` steps and goes on (0),
+ * counts as: `ended` it reached `$END` (0), `active` it ran its `-n` steps and goes on (0), `waiting` a
+ * parent still waiting for its branches (0: its next step steps them, or they wait for answers or workers),
  * `suspended` it waits for `uwf resume`, or was refused because it already did (20), `stopped` the
  * batch reached `--batch-max-cost` before its end (20), `already-ended` it had ended before the batch
  * (0: it counts as ended), `busy` another process held it or its head moved (75), `failed` a step failed (1, or its
@@ -15,6 +16,7 @@ import { stepResultSchema } from "./thread-results.ts";
 export const BATCH_THREAD_OUTCOMES = [
   "ended",
   "active",
+  "waiting",
   "suspended",
   "stopped",
   "already-ended",

@@ -5,6 +5,7 @@ import { usageSchema } from "../budget/usage.ts";
 import { errorBodySchema } from "../errors/error-result.ts";
 import { addressSchema } from "../ids/address.ts";
 import { suspensionViewSchema } from "../suspensions/suspension-view.ts";
+import { threadCountsSchema } from "../threads/thread-counts.ts";
 import {
   forkOriginSchema,
   leaseSchema,
@@ -100,6 +101,8 @@ export const shownThreadSchema = threadRecordSchema.extend({
   branches: z.array(branchGroupSchema).optional(),
   /** A suspended thread's question and the answer it needs; absent unless suspended by a role (not by its budget). */
   suspension: suspensionViewSchema.optional(),
+  /** Its steps counted by the one rule every view uses (`show`, `log`; absent from `list`'s rows). */
+  counts: threadCountsSchema.optional(),
 });
 export type ShownThread = z.infer<typeof shownThreadSchema>;
 
@@ -159,6 +162,8 @@ export const logResultSchema = z.object({
   failedUsage: usageSchema.optional(),
   /** The thread's budget and what it spent, for a thread with one. */
   budget: budgetReportSchema.optional(),
+  /** Its steps counted by the one rule every view uses (inherited, replaced, taken, its branches'). */
+  counts: threadCountsSchema.optional(),
   /**
    * The thread's fan-outs, oldest first: each names the step that fanned out (`step`), its join step once
    * recorded (`joinedAt`) and its branches. Absent on a thread that never fanned out.

@@ -1,4 +1,4 @@
-import { cancelWithBranches, leaseLifetimeMs, resolveThread } from "@uwf/engine";
+import { cancelWithBranches, countThread, leaseLifetimeMs, loadBudgetReport, resolveThread } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { toShownThread } from "./to-shown-thread.ts";
@@ -33,7 +33,11 @@ export async function cancelCommand(options: CancelCommandOptions, context: Comm
   });
   const stepper = holder === null ? "" : ` (pid ${holder.pid} on ${holder.host} was stepping it)`;
   return {
-    result: toShownThread(record),
+    // Counted as `show` counts it (countThread, loadBudgetReport): the same record, the same figures.
+    result: {
+      ...toShownThread(record, await loadBudgetReport(store, record)),
+      counts: await countThread(store, record),
+    },
     format: (value: ShownThread) => {
       if (pending) {
         return `thread ${value.id}: asked pid ${holder?.pid} on ${holder?.host}, which is stepping it, to stop and cancel it`;

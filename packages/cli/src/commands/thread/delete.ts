@@ -1,4 +1,4 @@
-import { deleteThread, resolveThread, ThreadBusyError } from "@uwf/engine";
+import { deleteThread, listBranchFamily, resolveThread, ThreadBusyError, ThreadNotFoundError } from "@uwf/engine";
 import type { DeleteResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
@@ -27,8 +27,11 @@ export async function deleteCommand(options: DeleteOptions, context: CommandCont
     }
     const prompts = await import("@clack/prompts");
     const names = threads.map((thread) => `${thread.id} (${thread.workflow}, ${thread.status})`).join(", ");
+    let branches = 0;
+    for (const thread of threads) branches += (await listBranchFamily(store, thread.id)).length;
+    const withBranches = branches === 0 ? "" : ` and their ${branches} branch thread(s)`;
     const answer = await prompts.confirm({
-      message: `Delete ${threads.length} thread(s): ${names}? Their nodes go at the next \`uwf cas gc\`.`,
+      message: `Delete ${threads.length} thread(s): ${names}${withBranches}? Their nodes go at the next \`uwf cas gc\`.`,
       initialValue: false,
       output: process.stderr,
     });
@@ -38,13 +41,34 @@ export async function deleteCommand(options: DeleteOptions, context: CommandCont
     }
   }
   const result: DeleteResult = { deleted: [], busy: [] };
-  for (const thread of threads) {
+  const done = new Set<string>();
+  const deleteOne = async (threadId: string): Promise<boolean> => {
+    if (done.has(threadId)) return true;
+    done.add(threadId);
     try {
-      const record = await deleteThread({ store, threadId: thread.id, host: context.host, now: context.now });
+      const record = await deleteThread({ store, threadId, host: context.host, now: context.now });
       result.deleted.push({ thread: record.id, head: record.head });
+      return true;
     } catch (error) {
+      if (error instanceof ThreadNotFoundError) return true;
       if (!(error instanceof ThreadBusyError)) throw error;
-      result.busy.push({ thread: thread.id, message: error.message });
+      result.busy.push({ thread: threadId, message: error.message });
+      return false;
+    }
+  };
+  for (const thread of threads) {
+    // A fan-out's parent goes with its branches (nested ones too), the deepest first: no branch is left
+    // naming a parent that is gone. A branch being stepped keeps the parent too (both reported busy).
+    let branchesGone = true;
+    for (const branch of await listBranchFamily(store, thread.id))
+      branchesGone = (await deleteOne(branch)) && branchesGone;
+    if (branchesGone) await deleteOne(thread.id);
+    else {
+      done.add(thread.id);
+      result.busy.push({
+        thread: thread.id,
+        message: `thread ${thread.id} keeps a branch another process is stepping`,
+      });
     }
   }
   return {

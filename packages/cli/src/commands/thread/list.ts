@@ -1,5 +1,5 @@
 import type { ListThreadsQuery, ListThreadsResult, RefStore } from "@uwf/cas";
-import { listRunningThreads, readSuspensionWait, resolveThread } from "@uwf/engine";
+import { listRunningThreads, loadBudgetReport, readSuspensionWait, resolveThread } from "@uwf/engine";
 import {
   type LeaseHolder,
   type ListedThread,
@@ -85,7 +85,9 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
         else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
         // A suspension with a suspendTimeout: when it runs out (its head was read above, and is read once a process).
         const wait = thread.status === "suspended" ? await readSuspensionWait(store.objects, thread) : null;
-        const shown = wait === null ? toShownThread(thread) : { ...toShownThread(thread), deadline: wait.deadline };
+        // The budget column counts a parent's branches, as its steps are checked (one rule: loadBudgetReport).
+        const own = toShownThread(thread, await loadBudgetReport(store, thread));
+        const shown = wait === null ? own : { ...own, deadline: wait.deadline };
         return withLease(shown, leases.get(thread.id));
       } catch (error) {
         const reason = messageOf(error);

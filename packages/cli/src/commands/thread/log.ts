@@ -1,12 +1,14 @@
 import {
+  countThread,
   followThread,
   loadBranchGroups,
+  loadBudgetReport,
   loadStepSummaries,
   resolveThread,
   ThreadCancelledError,
   ThreadFailedError,
 } from "@uwf/engine";
-import { budgetReport, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
+import { isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
@@ -38,7 +40,8 @@ export async function logCommand(
   const record = await resolveThread(store.refs, options.thread);
   const steps = await loadStepSummaries(store, record.head);
   const branches = await loadBranchGroups(store, record);
-  const budget = budgetReport(record);
+  const budget = await loadBudgetReport(store, record);
+  const counts = await countThread(store, record);
   const { failure, outcome } = record;
   const result: LogResult = {
     thread: record.id,
@@ -50,6 +53,7 @@ export async function logCommand(
     ...(outcome === undefined ? {} : { outcome }),
     ...(record.failedUsage === undefined ? {} : { failedUsage: record.failedUsage }),
     ...(budget === undefined ? {} : { budget }),
+    counts,
     ...(branches.length === 0 ? {} : { branches }),
   };
   if (options.addresses === true) {

@@ -1,11 +1,12 @@
 import { readPromptText, type Store } from "@uwf/cas";
 import {
+  countThread,
   expandNode,
   loadBranchGroups,
+  loadBudgetReport,
   loadSuspensionView,
   readSuspensionWait,
   resolveNodeOrThread,
-  spentWithBranches,
 } from "@uwf/engine";
 import {
   agentRunNodeSchema,
@@ -51,11 +52,9 @@ export async function showCommand(
     const branches = await loadBranchGroups(store, thread);
     const suspension = await loadSuspensionView(store, thread);
     const shown: ShownThread = {
-      ...toShownThread(thread),
       // A parent's budget counts what its branches spent: the same figures its steps are checked against.
-      ...(thread.budget === undefined || branches.length === 0
-        ? {}
-        : { budget: { ...thread.budget, spent: await spentWithBranches(store, thread) } }),
+      ...toShownThread(thread, await loadBudgetReport(store, thread)),
+      counts: await countThread(store, thread),
       ...(inputs === undefined ? {} : { inputs }),
       ...(branches.length === 0 ? {} : { branches }),
       ...(suspension === null ? {} : { suspension }),

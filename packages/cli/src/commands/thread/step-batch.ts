@@ -201,8 +201,8 @@ function judge(
   if (stopped === "batch-max-cost") return { outcome: "stopped", exitCode: EXIT_SUSPENDED };
   if (record.status === "suspended") return { outcome: "suspended", exitCode: EXIT_SUSPENDED };
   if (record.status === "cancelled") return { outcome: "cancelled", exitCode: EXIT_FAILED };
-  // A parent waiting for its branches goes on as an active thread does: its next step steps them.
-  return { outcome: record.status === "waiting" ? "active" : record.status, exitCode: EXIT_OK };
+  // A parent waiting for its branches goes on as an active thread does (its next step steps them): exit 0.
+  return { outcome: record.status, exitCode: EXIT_OK };
 }
 
 function sumUsage(usages: Iterable<Usage>): Usage {

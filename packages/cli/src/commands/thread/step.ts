@@ -1,9 +1,9 @@
 import {
   loadBranchGroups,
+  loadBudgetReport,
   loadSuspensionView,
   type Resume,
   resolveThread,
-  spentWithBranches,
   stepUntilDone,
 } from "@uwf/engine";
 import type { BudgetLimits, CliEvent } from "@uwf/protocol";
@@ -138,8 +138,8 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   const suspension = record.status === "suspended" ? await loadSuspensionView(store, record) : null;
   if (suspension !== null) result.suspension = suspension;
   // A parent's budget counts what its branches spent: the same figures its steps are checked against.
-  if (result.budget !== undefined && record.stepCount > 0 && (await store.refs.listBranches(record.id)).length > 0) {
-    result.budget = { ...result.budget, spent: await spentWithBranches(store, record) };
+  if (result.budget !== undefined && record.stepCount > 0) {
+    result.budget = (await loadBudgetReport(store, record)) ?? result.budget;
   }
   const answers = new Map<string, Record<string, unknown> | null>();
   if (record.status === "waiting") {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { evalResultSchema } from "@uwf/protocol";
 import {
   compositionFixture,
+  expectCounts,
   expectStoreVerifies,
   listAll,
   STORES,
@@ -62,6 +63,17 @@ describe.each(STORES)("eval --suite × fan-out (%s store)", (kind) => {
     expect(threads).toHaveLength(4);
     expect(threads.every((thread) => thread.status === "ended")).toBe(true);
     expect(threads.filter((thread) => thread.branchOf !== undefined)).toHaveLength(3);
+    // eval's totals count what the budget counts: the parent's 2 steps and its 3 branches' one each.
+    const sample = result.samples[0];
+    await expectCounts(temp, sample?.thread ?? "", env, {
+      steps: 2,
+      inherited: 0,
+      replaced: 0,
+      taken: 2,
+      branchSteps: 3,
+    });
+    const stepsP50 = result.summary.variants[0]?.steps.p50;
+    expect(stepsP50).toBe(5);
     await expectStoreVerifies(temp, env);
   });
 

@@ -274,7 +274,7 @@ function SpendCard(props: { thread: ShownThread; budget: BudgetReport | undefine
         ) : null}
         {budget !== undefined ? (
           <>
-            <Field label="Steps">
+            <Field label="Steps taken">
               {limit(formatCount(budget.spent.steps), budget.maxSteps === null ? null : formatCount(budget.maxSteps))}
             </Field>
             <Field label="Tokens">

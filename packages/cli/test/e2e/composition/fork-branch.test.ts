@@ -1,0 +1,71 @@
+import { describe, expect, it } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { evalResultSchema, forksResultSchema, stepResultSchema } from "@uwf/protocol";
+import {
+  compositionFixture,
+  expectCounts,
+  expectStoreVerifies,
+  listAll,
+  STORES,
+  showJson,
+  useStoreEnv,
+  uwfJson,
+} from "../../helpers/composition.ts";
+import { useTempHome } from "../../helpers/temp-home.ts";
+
+/**
+ * Forks of a branch's step (a counterfactual reply and plain forks), counted by the one rule, and
+ * `uwf eval --forks-of BRANCH` over them — on the embedded store and on PostgreSQL.
+ */
+const temp = useTempHome();
+const storeEnv = useStoreEnv();
+const FAN_OUT = compositionFixture("fan-out");
+
+describe.each(STORES)("fork × branch, eval × forks of a branch (%s store)", (kind) => {
+  it("forks a branch's step, counts each fork's inherited, replaced and taken steps, and scores the forks", async () => {
+    const env = storeEnv(kind);
+    const run = stepResultSchema.parse(
+      await uwfJson(temp, ["run", FAN_OUT.workflow, "-p", "Cache it", "--agent", FAN_OUT.agent], env),
+    );
+    const speed = (await listAll(temp, env)).find((thread) => thread.branchOf?.branch === "speed");
+    if (speed === undefined) throw new Error("no speed branch");
+    const reply = join(temp.work, "reject.md");
+    writeFileSync(reply, "---\nverdict: reject\n---\nToo slow.\n");
+    const counterfactual = await uwfJson<{ thread: string }>(temp, ["fork", speed.head, "--output", reply], env);
+    const plain = forksResultSchema.parse(await uwfJson(temp, ["fork", speed.head, "--count", "2"], env)).forks;
+    expect(plain).toHaveLength(2);
+
+    // The branch: its parent's planner step inherited, its reviewer step taken.
+    await expectCounts(temp, speed.id, env, { steps: 2, inherited: 1, replaced: 0, taken: 1, branchSteps: 0 });
+    // The counterfactual: the same two numbered steps, the second its replaced reply, which no agent ran.
+    const replaced = await showJson(temp, counterfactual.thread, env);
+    expect(replaced).toMatchObject({ status: "ended", forkedFrom: { replaced: true }, branchOf: { branch: "speed" } });
+    await expectCounts(temp, counterfactual.thread, env, {
+      steps: 2,
+      inherited: 1,
+      replaced: 1,
+      taken: 0,
+      branchSteps: 0,
+    });
+    // A plain fork at the branch's head inherits both steps and took none.
+    await expectCounts(temp, plain[0]?.thread ?? "", env, {
+      steps: 2,
+      inherited: 2,
+      replaced: 0,
+      taken: 0,
+      branchSteps: 0,
+    });
+    // The original parent still counts its own branches only: 2 steps taken + 1 + 1.
+    await expectCounts(temp, run.thread, env, { steps: 2, inherited: 0, replaced: 0, taken: 2, branchSteps: 2 });
+
+    const evaluated = evalResultSchema.parse(
+      await uwfJson(temp, ["eval", "--forks-of", speed.id, "--assert", 'steps[-1].output.verdict = "approve"'], env),
+    );
+    expect(evaluated.samples).toHaveLength(3);
+    expect(evaluated.summary.variants[0]).toMatchObject({ samples: 3, passed: 2, failed: 1 });
+    const failed = evaluated.samples.find((sample) => sample.verdict === "failed");
+    expect(failed?.thread).toBe(counterfactual.thread);
+    await expectStoreVerifies(temp, env);
+  });
+});

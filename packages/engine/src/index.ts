@@ -4,6 +4,7 @@
 export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answers/check-answer.ts";
 export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
+export { countChainSteps, countThread } from "./branches/count-thread.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
 export { listBranchFamily } from "./branches/list-branch-family.ts";
 export { loadBranchGroups } from "./branches/load-branch-groups.ts";
@@ -110,11 +111,6 @@ export { replayThread } from "./replay/replay-thread.ts";
 export { type ReplayThreadsOptions, replayThreads } from "./replay/replay-threads.ts";
 export { type ExportedScenarios, type ExportScenariosOptions, exportScenarios } from "./scenarios/export-scenarios.ts";
 export { exportThreadScenario } from "./scenarios/export-thread-scenario.ts";
-export {
-  type FindRecordedResumeOptions,
-  findRecordedResume,
-  type RecordedResume,
-} from "./scenarios/find-recorded-resume.ts";
 export { serializeScenario } from "./scenarios/serialize-scenario.ts";
 export {
   buildSchedule,
@@ -147,6 +143,12 @@ export {
   readAnsweredSuspension,
 } from "./step/answered-suspension.ts";
 export { describeFailure, failThread } from "./step/fail-thread.ts";
+export {
+  type FindRecordedResumeOptions,
+  findRecordedResume,
+  type RecordedResume,
+} from "./step/find-recorded-resume.ts";
+export { type ResumeThreadOptions, resumeThread } from "./step/resume-thread.ts";
 export type { StepAgentCallbacks, StepStart } from "./step/run-step-agent.ts";
 export { type RunThreadToEndOptions, runThreadToEnd } from "./step/run-thread-to-end.ts";
 export { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step/step-thread.ts";
@@ -158,7 +160,6 @@ export {
   expireDueSuspensions,
 } from "./suspensions/expire-due-suspensions.ts";
 export { readSuspensionWait, type SuspensionWait } from "./suspensions/read-suspension-wait.ts";
-export { countChainSteps, countThread } from "./thread/count-thread.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
 export { loadBudgetReport } from "./thread/load-budget-report.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
@@ -169,7 +170,6 @@ export {
 } from "./thread/requeue-failed-thread.ts";
 export { type NodeOrThread, resolveNodeOrThread } from "./thread/resolve-node-or-thread.ts";
 export { resolveThread } from "./thread/resolve-thread.ts";
-export { type ResumeThreadOptions, resumeThread } from "./thread/resume-thread.ts";
 export {
   type StartThreadOptions,
   type StartThreadsOptions,

@@ -6,9 +6,9 @@ import type { JoinedBranchesNode, ThreadRecord, ThreadStepNode } from "@uwf/prot
 import { createEngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import { BranchFailedError } from "../errors/branch-failed-error.ts";
 import { readChain } from "../history/read-chain.ts";
+import { resumeThread } from "../step/resume-thread.ts";
 import { stepThread } from "../step/step-thread.ts";
 import { stepUntilDone } from "../step/step-until-done.ts";
-import { resumeThread } from "../thread/resume-thread.ts";
 import { cancelWithBranches } from "./cancel-with-branches.ts";
 import { ensureBranches } from "./ensure-branches.ts";
 

@@ -10,8 +10,8 @@ import {
   type Usage,
 } from "@uwf/protocol";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
-import { countChainSteps, countStepsWithBranches } from "../thread/count-thread.ts";
 import { ownBranchSteps } from "./branch-steps.ts";
+import { countChainSteps, countStepsWithBranches } from "./count-thread.ts";
 
 /**
  * What a parent has spent with its branches (DESIGN §4: every branch's spend counts against the parent's

@@ -9,9 +9,9 @@ import type {
   ThreadRecord,
   ThreadStepNode,
 } from "@uwf/protocol";
+import { countChainSteps } from "../branches/count-thread.ts";
 import { type ChainStep, readChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
-import { countChainSteps } from "../thread/count-thread.ts";
 import { buildFamilyTree } from "./build-family-tree.ts";
 import { findForkParent } from "./find-fork-parent.ts";
 

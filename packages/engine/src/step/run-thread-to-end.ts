@@ -1,5 +1,5 @@
 import type { StepSummary } from "@uwf/protocol";
-import { findRecordedResume } from "../scenarios/find-recorded-resume.ts";
+import { findRecordedResume } from "./find-recorded-resume.ts";
 import { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step-until-done.ts";
 
 export interface RunThreadToEndOptions extends Omit<StepUntilDoneOptions, "maxSteps"> {

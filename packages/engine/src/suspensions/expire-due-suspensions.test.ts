@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { outputNodeSchema, type ThreadRecord, threadStepNodeSchema } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
+import { resumeThread } from "../step/resume-thread.ts";
 import { stepThread } from "../step/step-thread.ts";
-import { resumeThread } from "../thread/resume-thread.ts";
 import { expireDueSuspensions } from "./expire-due-suspensions.ts";
 
 /** The roles' `suspendTimeout`: short, so the tests wait little. */

@@ -1,6 +1,6 @@
 import type { Store } from "@uwf/cas";
 import type { ThreadCounts, ThreadRecord } from "@uwf/protocol";
-import { isRoleBranch } from "../branches/branch-steps.ts";
+import { isRoleBranch } from "./branch-steps.ts";
 
 type CountedRecord = Pick<ThreadRecord, "stepCount" | "forkedFrom" | "branchOf">;
 

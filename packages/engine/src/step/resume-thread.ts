@@ -1,4 +1,4 @@
-import { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "../step/step-thread.ts";
+import { type Resume, type StepThreadOptions, type StepThreadOutcome, stepThread } from "./step-thread.ts";
 
 export interface ResumeThreadOptions extends Omit<StepThreadOptions, "resume">, Resume {}
 

@@ -2,7 +2,7 @@ import { loadRecordedAnswer } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import type { ThreadRecord } from "@uwf/protocol";
 import { ownBranchSteps } from "../branches/branch-steps.ts";
-import type { Resume } from "../step/step-thread.ts";
+import type { Resume } from "./step-thread.ts";
 
 const SCRIPTED_PREFIX = "scripted:";
 

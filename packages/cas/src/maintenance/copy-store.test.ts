@@ -80,7 +80,7 @@ describe("copyStore", () => {
   it("copies every object, the registry, the threads and their chain indexes, and the target verifies clean", async () => {
     const report = await copyStore(source, target);
     expect(report.problems).toEqual([]);
-    expect(report.objects).toEqual({ read: 14, written: 14 });
+    expect(report.objects).toEqual({ read: 15, written: 15 });
     expect(report.workflows).toEqual({ copied: 1, unchanged: 0, kept: 0 });
     expect(report.threads).toEqual({ created: 1, updated: 0, unchanged: 0, kept: 0 });
     expect(report.chainIndexes).toBe(1);
@@ -138,11 +138,11 @@ describe("copyStore", () => {
     // The clock moves on, so anything written again from here on is told apart by its write time.
     while (Date.now() <= firstCopied) await Bun.sleep(1);
     const again = await copyStore(source, target);
-    expect(again.objects).toEqual({ read: 14, written: 0 });
+    expect(again.objects).toEqual({ read: 15, written: 0 });
     expect(again.problems).toEqual([]);
     const addresses: string[] = [];
     for await (const address of target.objects.list()) addresses.push(address);
-    expect(addresses).toHaveLength(14);
+    expect(addresses).toHaveLength(15);
     for (const address of addresses) {
       expect({ address, writtenBefore: await target.objects.deleteIfWrittenBefore(address, firstCopied + 1) }).toEqual({
         address,
@@ -198,10 +198,13 @@ describe("copyStore", () => {
     expect(first.evalReports).toEqual({ copied: 2, unchanged: 0 });
     expect(await target.refs.listEvalReports({})).toEqual(await source.refs.listEvalReports({}));
     // Reached through the reports' entries; only the sample fan-out's nodes and answer, which no step names,
-    // and the sample exploration, which no entry names, are not.
+    // and the sample exploration and prompt, which no entry or step names, are not.
     expect(await verifyStore(target)).toMatchObject({
       ok: true,
-      unreachable: { total: 4, byKind: { "fan-out/1": 1, "branches/1": 1, "answer/1": 1, "explore-report/1": 1 } },
+      unreachable: {
+        total: 5,
+        byKind: { "fan-out/1": 1, "branches/1": 1, "answer/1": 1, "explore-report/1": 1, "prompt/1": 1 },
+      },
     });
 
     const again = await copyStore(source, target);
@@ -291,7 +294,7 @@ describe("copyStore", () => {
     writeFileSync(objectLocation(join(home, "objects"), body).path, '{"type":"text/1","text":"tampered"}');
     const report = await copyStore(source, target);
     expect(report.problems.map((problem) => [problem.kind, problem.subject])).toEqual([["corrupt", body]]);
-    expect(report.objects).toEqual({ read: 14, written: 13 });
+    expect(report.objects).toEqual({ read: 15, written: 14 });
     expect(await target.objects.has(body)).toBe(false);
     expect(await target.refs.getThread(sampleThreadId(1))).not.toBeNull();
   });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { useTempHome } from "../helpers/temp-home.ts";
 
 /** The workflow the agents package checks field order on: a role, a nested object, and a role already in order. */
-const WORKFLOW = readFileSync(join(import.meta.dir, "../../../agents/test/fixtures/workflows/judged.yaml"), "utf8");
+const WORKFLOW = readFileSync(join(import.meta.dir, "../../../agent-kit/test/fixtures/workflows/judged.yaml"), "utf8");
 
 const temp = useTempHome();
 

@@ -6,6 +6,7 @@ import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts
 
 const TOP_LEVEL = ["init", "workflow", "start", "step", "run", "fork", "list", "show", "log", "read", "diff", "tree"];
 const MORE = [
+  "explore",
   "resume",
   "wait",
   "cancel",

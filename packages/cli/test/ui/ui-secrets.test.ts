@@ -77,6 +77,17 @@ describe("the API of a home with secrets", () => {
     const evaluated = await temp.uwf(["eval", thread, other, "--assert", "cheap=usage.costUsd < 0.5", "--json"]);
     expect(evaluated.exitCode).toBe(0);
     const report = evaluated.json<{ report: string }>().report;
+    const explored = await temp.uwf([
+      "explore",
+      thread,
+      "--samples",
+      "1",
+      "--assert",
+      "cheap=usage.costUsd < 0.5",
+      "--json",
+    ]);
+    expect(explored.exitCode).toBe(0);
+    const exploration = explored.json<{ report: string }>().report;
     const base = `http://127.0.0.1:${server.port}`;
     const token = new URL(server.url).searchParams.get("token") as string;
     const params: Record<string, string> = {
@@ -98,7 +109,11 @@ describe("the API of a home with secrets", () => {
       return response.status;
     };
     for (const route of API_ROUTES) {
-      const values = route.path.startsWith("/api/evals/") ? { ...params, id: report } : params;
+      const values = route.path.startsWith("/api/evals/")
+        ? { ...params, id: report }
+        : route.path.startsWith("/api/explorations/")
+          ? { ...params, id: exploration }
+          : params;
       const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name] ?? "x");
       if (route.method === "GET") expect({ path, status: await call("GET", path) }).toEqual({ path, status: 200 });
     }

@@ -230,9 +230,9 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
       await waitForText(page, `.family-member[data-thread="${fork.thread}"]`, "forked at step 1");
       await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "forked at step 2");
       await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "replaced reply");
-      // Steps of its own (from `compare`): none for the plain fork, the replaced reply for the other.
+      // Steps of its own (from `compare`): none for either; a replaced reply is in the chain but no agent ran it.
       await waitForText(page, `.family-member[data-thread="${fork.thread}"]`, "1 step (0 own)");
-      await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "2 steps (1 own)");
+      await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "2 steps (0 own)");
       expect(await texts(page, `.family-member[data-thread="${fork.thread}"] .family-tag`)).toEqual([]);
       await waitForText(page, `.family-member[data-thread="${original.thread}"] .outcome-text`, "doer");
       // A fork continued on another workflow version is tagged with the version it runs under.

@@ -7,7 +7,13 @@ import { buildLaunchResult } from "./build-launch-result.ts";
 import { findOutputHolders, readOutputChannels } from "./find-output-holders.ts";
 import { formatSeconds } from "./format-seconds.ts";
 import { readStreamText } from "./read-stream-text.ts";
-import { LAUNCH_TAG_VARIABLE, launchOriginOf, newLaunchTag, stopTaggedProcesses } from "./stop-tagged-processes.ts";
+import {
+  findTaggedProcesses,
+  LAUNCH_TAG_VARIABLE,
+  launchOriginOf,
+  newLaunchTag,
+  stopTaggedProcesses,
+} from "./stop-tagged-processes.ts";
 import { TailBuffer } from "./tail-buffer.ts";
 
 export interface RunProcessGroupOptions {
@@ -163,9 +169,13 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
     // Processes the program started may still hold its stdout or stderr: they get a short grace to
     // close them, then are stopped; reading ends either way.
     if (!(await closedWithin(outputGraceMs, stopping.promise)) || stop.started) {
-      if (!stop.started) leftOpen = findOutputHolders(channels);
+      // A program gone before its output channels could be read (a fast exit on a busy machine) is
+      // followed by its launch tag instead: what it started and left running holds the output.
+      const followTag = channels.length === 0;
+      if (!stop.started) leftOpen = followTag ? findTaggedProcesses(tag, programStart) : findOutputHolders(channels);
       stopAll(stop.reason);
       await stop.done;
+      if (followTag) await stopTaggedProcesses(tag, graceMs, programStart);
       // What the stopped processes wrote is read while their ends close.
       await closedWithin(outputGraceMs);
     }

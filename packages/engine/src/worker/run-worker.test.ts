@@ -90,7 +90,9 @@ describe("runWorker", () => {
       queue: false,
       paused: false,
       source: "command" as const,
-      nextFireAt: new Date(Date.now() - 60_000).toISOString(),
+      // The top of this hour: a fire time of "0 * * * *" already due and the newest one, whenever the test runs
+      // (a minute before it, the hour turning mid-test, fired the newer time).
+      nextFireAt: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString(),
       lastFireAt: null,
       lastThread: null,
       buffered: null,

@@ -2,10 +2,12 @@ import { describe, expect, it } from "bun:test";
 import { compileExpression, parseAssertionArgument } from "@uwf/eval";
 import * as protocol from "@uwf/protocol";
 import { Option } from "commander";
-import { COMMAND_TABLE, COMPARE_SORT_COLUMNS, HELP_GROUPS } from "./command-table.ts";
-import type { CommandEntry } from "./define-command.ts";
-import { isCommandGroup } from "./define-command.ts";
+import { COMMAND_TABLE } from "./command-table.ts";
 import { GLOBAL_OPTIONS } from "./global-options.ts";
+import type { CommandEntry } from "./table/define-command.ts";
+import { isCommandGroup } from "./table/define-command.ts";
+import { HELP_GROUPS } from "./table/help-groups.ts";
+import { COMPARE_SORT_COLUMNS } from "./table/thread-commands.ts";
 
 /** Every command in the table, named as typed: `start`, `workflow add`. */
 function allCommands(): Array<[string, CommandEntry]> {

@@ -1,4 +1,4 @@
-import { type CommandEntry, type CommandTable, isCommandGroup } from "./define-command.ts";
+import { type CommandEntry, type CommandTable, isCommandGroup } from "./table/define-command.ts";
 
 /**
  * The command at `path` (`["thread", "fork"]`) in the command table, for the callers that run commands

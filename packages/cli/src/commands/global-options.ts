@@ -1,4 +1,4 @@
-import type { OptionEntry } from "./define-command.ts";
+import type { OptionEntry } from "./table/define-command.ts";
 
 /** Flags every command takes (before or after the command's name). */
 export const GLOBAL_OPTIONS: readonly OptionEntry[] = [

@@ -1,7 +1,7 @@
 import { COMMAND_TABLE } from "./command-table.ts";
-import type { CommandEntry, OptionEntry } from "./define-command.ts";
-import { isCommandGroup } from "./define-command.ts";
 import { GLOBAL_OPTIONS } from "./global-options.ts";
+import type { CommandEntry, OptionEntry } from "./table/define-command.ts";
+import { isCommandGroup } from "./table/define-command.ts";
 
 /** A command line read without commander: the command, its options (arguments included), and the global flags. */
 export interface PlainCommand {

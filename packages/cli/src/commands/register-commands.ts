@@ -1,9 +1,10 @@
 import { type Command, Option } from "commander";
 import type { RunCommand } from "../pipeline/command-outcome.ts";
-import { COMMAND_TABLE, HELP_GROUPS, PROGRAM_EXAMPLES } from "./command-table.ts";
-import type { CommandEntry, CommandGroup } from "./define-command.ts";
-import { isCommandGroup } from "./define-command.ts";
+import { COMMAND_TABLE } from "./command-table.ts";
 import { HELP_TOPICS } from "./help-topics.ts";
+import type { CommandEntry, CommandGroup } from "./table/define-command.ts";
+import { isCommandGroup } from "./table/define-command.ts";
+import { HELP_GROUPS, PROGRAM_EXAMPLES } from "./table/help-groups.ts";
 
 /**
  * Registers the command table, or only the top-level command `name` when it names one. Building the

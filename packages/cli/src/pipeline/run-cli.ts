@@ -1,9 +1,9 @@
 import { writeSync } from "node:fs";
 import type { Command } from "commander";
 import { COMMAND_TABLE } from "../commands/command-table.ts";
-import { isCommandGroup } from "../commands/define-command.ts";
 import { GLOBAL_OPTIONS } from "../commands/global-options.ts";
 import { parsePlainCommand } from "../commands/parse-plain-command.ts";
+import { isCommandGroup } from "../commands/table/define-command.ts";
 import { EXIT_OK } from "../exit-codes.ts";
 import { checkTemporaryDirectory } from "../home/check-temporary-directory.ts";
 import { trace } from "../trace.ts";

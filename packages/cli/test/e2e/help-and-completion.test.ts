@@ -11,7 +11,7 @@ import {
   versionResultSchema,
 } from "@uwf/protocol";
 import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
-import { isCommandGroup } from "../../src/commands/define-command.ts";
+import { isCommandGroup } from "../../src/commands/table/define-command.ts";
 import { EXIT_CODE_BY_ERROR_CODE } from "../../src/exit-codes.ts";
 import { VERSION } from "../../src/version.ts";
 import { type ProcessRun, runProcess } from "../helpers/run-process.ts";

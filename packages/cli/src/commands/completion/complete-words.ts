@@ -1,3 +1,5 @@
+import { GLOBAL_OPTIONS } from "../global-options.ts";
+import { HELP_TOPICS } from "../help-topics.ts";
 import {
   type CommandEntry,
   type CommandGroup,
@@ -5,9 +7,7 @@ import {
   type Completion,
   isCommandGroup,
   type OptionEntry,
-} from "../define-command.ts";
-import { GLOBAL_OPTIONS } from "../global-options.ts";
-import { HELP_TOPICS } from "../help-topics.ts";
+} from "../table/define-command.ts";
 
 export interface Candidate {
   value: string;

@@ -5,7 +5,7 @@ import type { CompletionCandidatesResult } from "@uwf/protocol";
 import { openStoreFromEnvironment } from "../../home/open-store.ts";
 import { resolveHome } from "../../home/resolve-home.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandTable } from "../define-command.ts";
+import type { CommandTable } from "../table/define-command.ts";
 import { type Candidate, completeWords } from "./complete-words.ts";
 
 /** At most this many thread ids are offered: the newest, or those starting with what was typed. */

@@ -15,8 +15,8 @@ import {
   EXIT_USAGE,
   type ExitCode,
 } from "../../exit-codes.ts";
-import { type CommandTable, isCommandGroup } from "../define-command.ts";
 import { HELP_TOPICS } from "../help-topics.ts";
+import { type CommandTable, isCommandGroup } from "../table/define-command.ts";
 
 /**
  * `uwf help exit-codes`, `uwf help json`: what no single command's help says. The table it describes

@@ -6,7 +6,7 @@ import type { Store } from "@uwf/cas";
 import type { CliEvent, ListResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { VERSION } from "../../version.ts";
-import type { CommandTable } from "../define-command.ts";
+import type { CommandTable } from "../table/define-command.ts";
 import { MCP_TOOLS, type McpToolSpec } from "./mcp-tools.ts";
 import { runToolCommand, type ToolCommandOutcome } from "./run-tool-command.ts";
 

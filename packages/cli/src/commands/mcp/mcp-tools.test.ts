@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { COMMAND_TABLE } from "../command-table.ts";
-import { type CommandEntry, isCommandGroup } from "../define-command.ts";
+import { type CommandEntry, isCommandGroup } from "../table/define-command.ts";
 import { MCP_TOOLS, type McpToolSpec } from "./mcp-tools.ts";
 
 function tool(name: string): McpToolSpec {

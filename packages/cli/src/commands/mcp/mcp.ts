@@ -2,7 +2,7 @@ import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../../exit-codes.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import type { CommandTable } from "../define-command.ts";
+import type { CommandTable } from "../table/define-command.ts";
 
 export interface McpCommandOptions {
   /** Offer only the tools that read the store (show, log, read, list, diff, follow, tree, compare, …). */

@@ -7,8 +7,8 @@ import { UsageError } from "../../errors/usage-error.ts";
 import { exitCodeForError } from "../../exit-codes.ts";
 import { type CommandContext, createContext } from "../../pipeline/command-context.ts";
 import { describeError } from "../../pipeline/report-error.ts";
-import type { CommandTable } from "../define-command.ts";
 import { findCommand, withoutUndefined } from "../find-command.ts";
+import type { CommandTable } from "../table/define-command.ts";
 import type { McpToolSpec } from "./mcp-tools.ts";
 
 /** What one tool call did: the command's `--json` result and exit code, or the error the CLI would report. */

@@ -3,8 +3,8 @@ import type { CommandOutcome, UiBackend } from "@uwf/ui";
 import { exitCodeForError } from "../../exit-codes.ts";
 import { type CommandContext, createContext } from "../../pipeline/command-context.ts";
 import { describeError } from "../../pipeline/report-error.ts";
-import type { CommandTable } from "../define-command.ts";
 import { findCommand, withoutUndefined } from "../find-command.ts";
+import type { CommandTable } from "../table/define-command.ts";
 
 /**
  * The web UI's backend: each API call runs the command of the command table that `uwf … --json` runs,

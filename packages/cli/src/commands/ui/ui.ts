@@ -8,7 +8,7 @@ import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../../exit-codes.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { VERSION } from "../../version.ts";
-import type { CommandTable } from "../define-command.ts";
+import type { CommandTable } from "../table/define-command.ts";
 import { createCommandBackend } from "./command-backend.ts";
 import { createLiveFeed } from "./live-feed.ts";
 

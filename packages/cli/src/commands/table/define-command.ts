@@ -1,5 +1,5 @@
-import type { CommandContext } from "../pipeline/command-context.ts";
-import type { CommandOutcome } from "../pipeline/command-outcome.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 
 /**
  * What a word on the command line completes to: thread ids or workflow names from the store, the

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cyclesOf, importCycles, importsAgainstOrder, PACKAGE_ORDER, readSourceFiles } from "./import-graph.ts";
+import {
+  cyclesOf,
+  folderCycles,
+  importCycles,
+  importsAgainstOrder,
+  PACKAGE_ORDER,
+  readSourceFiles,
+} from "./import-graph.ts";
 
 const root = join(import.meta.dir, "..");
 const files = readSourceFiles(root);
@@ -93,7 +100,7 @@ describe("the workspace's layering (docs/architecture.md)", () => {
     expect(importCycles(files).files).toEqual([]);
   });
 
-  it("has no value-carrying import cycle between the folders of a package", () => {
+  it("has no value-carrying import cycle between any two folders of a package, at any depth", () => {
     expect(importCycles(files).folders).toEqual([]);
   });
 });
@@ -109,5 +116,40 @@ describe("the import graph's cycle finder", () => {
       ["f", new Set<string>()],
     ]);
     expect(cyclesOf(graph)).toEqual([["a", "b", "c"], ["d"]]);
+  });
+});
+
+describe("the folder cycle finder", () => {
+  it("sees two top-level folders in a cycle through their subfolders", () => {
+    const edges = [
+      ["packages/p/src/commands/thread", "packages/p/src/pipeline"],
+      ["packages/p/src/pipeline", "packages/p/src/commands"],
+    ] as const;
+    expect(folderCycles(edges)).toEqual([["packages/p/src/commands", "packages/p/src/pipeline"]]);
+  });
+
+  it("sees a folder's own files and its subfolder in a cycle, and the source root's files and a folder", () => {
+    expect(
+      folderCycles([
+        ["packages/p/src/commands", "packages/p/src/commands/table"],
+        ["packages/p/src/commands/table", "packages/p/src/commands"],
+      ]),
+    ).toEqual([["packages/p/src/commands", "packages/p/src/commands/table"]]);
+    expect(
+      folderCycles([
+        ["packages/p/src", "packages/p/src/errors"],
+        ["packages/p/src/errors/deep", "packages/p/src"],
+      ]),
+    ).toEqual([["packages/p/src", "packages/p/src/errors"]]);
+  });
+
+  it("finds nothing when folders import one way, however deep", () => {
+    const edges = [
+      ["packages/p/src/commands/thread", "packages/p/src/pipeline"],
+      ["packages/p/src/commands", "packages/p/src/commands/thread"],
+      ["packages/p/src/pipeline/signals", "packages/p/src/format"],
+      ["packages/q/src/pipeline", "packages/q/src/commands"],
+    ] as const;
+    expect(folderCycles(edges)).toEqual([]);
   });
 });

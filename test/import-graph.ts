@@ -135,12 +135,16 @@ export function cyclesOf(graph: Map<string, Set<string>>): string[][] {
 
 /**
  * Cycles of static value imports among the non-test source files, at two grains: between files, and
- * between folders of one package (a folder is a file's directory; the package's `src` root counts as
- * one folder, except its `index.ts`, which is the entry and may import every folder).
+ * between folders of one package. Folders are compared at every depth: at depth 1 a package's top-level
+ * folders, each with everything under it (so `commands/thread/` importing `pipeline/` and `pipeline/`
+ * importing `commands/` is a cycle), at depth 2 their subfolders, and so on. The package's `src` root
+ * counts as one folder of its own files, except its `index.ts`, which is the entry and may import every
+ * folder. A folder whose files sit beside subfolders is, at the depths below its own, the node of its own
+ * files: `commands/*.ts` importing `commands/table/` and the reverse is a cycle too.
  */
 export function importCycles(files: SourceFile[]): { files: string[][]; folders: string[][] } {
   const fileGraph = new Map<string, Set<string>>();
-  const folderGraph = new Map<string, Set<string>>();
+  const folderEdges: Array<[string, string]> = [];
   const known = new Set(files.map((file) => file.path));
   for (const file of files) {
     if (file.isTest) continue;
@@ -151,13 +155,41 @@ export function importCycles(files: SourceFile[]): { files: string[][]; folders:
       if (resolved === null || dynamic || !known.has(resolved)) continue;
       fileEdges.add(resolved);
       const to = folderOf(resolved);
-      if (from === null || to === null || from === to) continue;
-      const edges = folderGraph.get(from) ?? new Set<string>();
-      edges.add(to);
-      folderGraph.set(from, edges);
+      if (from !== null && to !== null && from !== to) folderEdges.push([from, to]);
     }
   }
-  return { files: cyclesOf(fileGraph), folders: cyclesOf(folderGraph) };
+  return { files: cyclesOf(fileGraph), folders: folderCycles(folderEdges) };
+}
+
+/** Cycles among folders at each depth below a package's source root, each cycle once. */
+export function folderCycles(edges: ReadonlyArray<readonly [string, string]>): string[][] {
+  const depthOf = (folder: string) => folder.split("/").length - SOURCE_ROOT_DEPTH;
+  const deepest = Math.max(0, ...edges.flatMap(([from, to]) => [depthOf(from), depthOf(to)]));
+  const found = new Map<string, string[]>();
+  for (let depth = 1; depth <= deepest; depth += 1) {
+    const graph = new Map<string, Set<string>>();
+    for (const [from, to] of edges) {
+      const fromAtDepth = truncateFolder(from, depth);
+      const toAtDepth = truncateFolder(to, depth);
+      if (fromAtDepth === toAtDepth) continue;
+      const targets = graph.get(fromAtDepth) ?? new Set<string>();
+      targets.add(toAtDepth);
+      graph.set(fromAtDepth, targets);
+    }
+    for (const cycle of cyclesOf(graph)) found.set(cycle.join(" "), cycle);
+  }
+  return [...found.values()];
+}
+
+/** `packages/NAME/src` is three parts deep. */
+const SOURCE_ROOT_DEPTH = 3;
+
+/** FOLDER cut to DEPTH parts below its package's source root (a shallower folder is itself). */
+function truncateFolder(folder: string, depth: number): string {
+  return folder
+    .split("/")
+    .slice(0, SOURCE_ROOT_DEPTH + depth)
+    .join("/");
 }
 
 function folderOf(path: string): string | null {

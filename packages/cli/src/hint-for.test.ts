@@ -11,9 +11,9 @@ import {
   ThreadSuspendedError,
   WorkflowNotFoundError,
 } from "@uwf/engine";
+import { describeError } from "./describe-error.ts";
 import { UsageError } from "./errors/usage-error.ts";
 import { hintFor, messageWithHint } from "./hint-for.ts";
-import { describeError } from "./pipeline/report-error.ts";
 
 const THREAD = sampleThreadRecord().id;
 

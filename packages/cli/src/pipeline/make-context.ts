@@ -1,7 +1,8 @@
+import { createContext } from "../context/create-context.ts";
 import { shouldAnimate } from "../terminal/should-animate.ts";
 import { shouldColor } from "../terminal/should-color.ts";
 import { stderrIsTerminal, stdoutIsTerminal } from "../terminal/standard-streams.ts";
-import { type CommandContext, createContext, type ProgressStatus } from "./command-context.ts";
+import type { CommandContext, ProgressStatus } from "./command-context.ts";
 import type { GlobalOptionValues } from "./global-option-values.ts";
 import { type OutputMode, printEvent } from "./print.ts";
 

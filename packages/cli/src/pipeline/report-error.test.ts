@@ -1,9 +1,10 @@
 import { describe, expect, it, spyOn } from "bun:test";
 import { RefStoreBusyError } from "@uwf/cas";
 import { errorResultSchema, InternalError } from "@uwf/protocol";
+import { cutMessage, MAX_ERROR_MESSAGE_LENGTH } from "../describe-error.ts";
 import { StdoutClosedError } from "../errors/stdout-closed-error.ts";
 import { EXIT_BUSY, EXIT_FAILED, EXIT_STDOUT_CLOSED } from "../exit-codes.ts";
-import { cutMessage, MAX_ERROR_MESSAGE_LENGTH, reportError } from "./report-error.ts";
+import { reportError } from "./report-error.ts";
 
 describe("cutMessage", () => {
   it("leaves a message within the limit as it is", () => {

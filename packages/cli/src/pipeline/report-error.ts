@@ -1,17 +1,11 @@
 import { asEnvironmentError } from "@uwf/engine";
 import { InternalError, isUwfError, type UwfErrorJson } from "@uwf/protocol";
+import { cutMessage, describeError } from "../describe-error.ts";
 import { StdoutClosedError } from "../errors/stdout-closed-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "../exit-codes.ts";
 import { escapeControlCharacters } from "../format/escape-control-characters.ts";
 import { messageWithHint } from "../hint-for.ts";
 import { stderrIsTerminal } from "../terminal/standard-streams.ts";
-
-/**
- * The longest error message printed, in characters. A message quotes what it is about (a path,
- * a value, an agent's stderr), and bad input can make that as long as the input itself; past this
- * it is cut, with a note of how much. `data` under `--json` is left whole.
- */
-export const MAX_ERROR_MESSAGE_LENGTH = 2000;
 
 /**
  * Prints an error as one line (or one JSON document under `--json`) on stderr; returns its exit code.
@@ -53,21 +47,4 @@ export function reportError(thrown: unknown, json: boolean): ExitCode {
 /** A message for stderr, escaped when that is a terminal: it may quote what an agent wrote (its stderr). */
 function forStderr(text: string): string {
   return stderrIsTerminal() ? escapeControlCharacters(text) : text;
-}
-
-/** An error as `--json` reports it: `{ code, message, data }`, the message with its hint and cut; `internal` for one uwf did not raise on purpose, or an InternalError. */
-export function describeError(thrown: unknown): UwfErrorJson {
-  const error = asEnvironmentError(thrown) ?? thrown;
-  if (!isUwfError(error) || error.code === InternalError.code)
-    return { code: "internal", message: cutMessage(String(error)), data: {} };
-  return { ...error.toJSON(), message: cutMessage(messageWithHint(error)) };
-}
-
-/** A message within MAX_ERROR_MESSAGE_LENGTH characters, with a note of what was cut. */
-export function cutMessage(message: string): string {
-  if (message.length <= MAX_ERROR_MESSAGE_LENGTH) return message;
-  let end = MAX_ERROR_MESSAGE_LENGTH;
-  // Never split a surrogate pair.
-  if (/[\uD800-\uDBFF]/.test(message.charAt(end - 1))) end--;
-  return `${message.slice(0, end)}… (${message.length - end} more characters cut)`;
 }

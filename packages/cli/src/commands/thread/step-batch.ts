@@ -135,7 +135,7 @@ export async function stepBatch(
     }
     const { outcome, exitCode } = judge(record, failure, stopped, context.signal);
     if (failure !== undefined && outcome !== "already-ended" && outcome !== "suspended") {
-      const { describeError } = await import("../../pipeline/report-error.ts");
+      const { describeError } = await import("../../describe-error.ts");
       context.note(`uwf: thread ${record.id}: ${describeError(failure).message}`);
     }
     const { outcome: threadOutcome, ...reported } = await toStepResult(record, steps, failure);

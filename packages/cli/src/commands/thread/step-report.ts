@@ -19,7 +19,7 @@ export async function toStepResult(record: ThreadRecord, steps: StepSummary[], f
   if (budget !== undefined) result.budget = budget;
   if (failure === undefined) return result;
   // Loaded only when a command fails, as the error boundary is.
-  const { describeError } = await import("../../pipeline/report-error.ts");
+  const { describeError } = await import("../../describe-error.ts");
   return { ...result, error: describeError(failure) };
 }
 
@@ -39,7 +39,7 @@ export async function stepFailedEvent(
   started: StepStart | null,
   failure: unknown,
 ): Promise<StepFailedEvent> {
-  const { describeError } = await import("../../pipeline/report-error.ts");
+  const { describeError } = await import("../../describe-error.ts");
   const error = describeError(failure);
   return {
     type: "step-failed",

@@ -1,8 +1,9 @@
 import type { Store } from "@uwf/cas";
 import type { CommandOutcome, UiBackend } from "@uwf/ui";
+import { createContext } from "../../context/create-context.ts";
+import { describeError } from "../../describe-error.ts";
 import { exitCodeForError } from "../../exit-codes.ts";
-import { type CommandContext, createContext } from "../../pipeline/command-context.ts";
-import { describeError } from "../../pipeline/report-error.ts";
+import type { CommandContext } from "../../pipeline/command-context.ts";
 import { findCommand, withoutUndefined } from "../find-command.ts";
 import type { CommandTable } from "../table/define-command.ts";
 

@@ -1,5 +1,5 @@
 import { BUDGET_LIMIT_NAMES, type ErrorCode, type ErrorDataByCode } from "@uwf/protocol";
-import { raiseLimitHint } from "./format/describe-budget.ts";
+import { raiseLimitHint } from "./format/thread/format-budget.ts";
 
 /** A hint from the data of an error of code C, or null when this error of the code has none. */
 type Hint<C extends ErrorCode> = (data: ErrorDataByCode[C]) => string | null;

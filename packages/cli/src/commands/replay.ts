@@ -2,7 +2,7 @@ import { loadReplayWorkflow, replayThreads } from "@uwf/engine";
 import { isUwfError, type ReplayResult } from "@uwf/protocol";
 import { UsageError } from "../errors/usage-error.ts";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.ts";
-import { formatReplay } from "../format/format-replay.ts";
+import { formatReplay } from "../format/experiments/format-replay.ts";
 import type { CommandContext } from "../pipeline/command-context.ts";
 import type { CommandOutcome } from "../pipeline/command-outcome.ts";
 import { readThreadArguments } from "./thread/read-thread-arguments.ts";

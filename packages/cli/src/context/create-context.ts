@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { Store } from "@uwf/cas";
 import type { Config } from "@uwf/protocol";
-import { escapeControlCharacters } from "../format/escape-control-characters.ts";
+import { escapeControlCharacters } from "../format/text/escape-control-characters.ts";
 import type { CommandContext } from "../pipeline/command-context.ts";
 import { telemetryWanted } from "../telemetry/telemetry-wanted.ts";
 import { stderrIsTerminal } from "../terminal/standard-streams.ts";

@@ -8,7 +8,7 @@
  * `--json`, `--jsonl` and text piped elsewhere carry it as it is.
  */
 import type { CliEvent } from "@uwf/protocol";
-import { escapeControlCharactersIn } from "../format/escape-control-characters.ts";
+import { escapeControlCharactersIn } from "../format/text/escape-control-characters.ts";
 import { stdoutIsTerminal, writeStdout } from "../terminal/standard-streams.ts";
 import type { EmitOptions } from "./command-context.ts";
 
@@ -39,7 +39,7 @@ export async function printEvent(
   if (mode === "json") return;
   if (mode === "jsonl") return printLine(JSON.stringify(event));
   // Loaded only by the commands that emit: every step is a new process.
-  const { formatEvent } = await import("../format/format-event.ts");
+  const { formatEvent } = await import("../format/events/format-event.ts");
   await printLine(formatEvent(forTerminal(event), color, options));
 }
 

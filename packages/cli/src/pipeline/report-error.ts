@@ -3,7 +3,7 @@ import { InternalError, isUwfError, type UwfErrorJson } from "@uwf/protocol";
 import { cutMessage, describeError } from "../describe-error.ts";
 import { StdoutClosedError } from "../errors/stdout-closed-error.ts";
 import { EXIT_FAILED, EXIT_USAGE, type ExitCode, exitCodeForError } from "../exit-codes.ts";
-import { escapeControlCharacters } from "../format/escape-control-characters.ts";
+import { escapeControlCharacters } from "../format/text/escape-control-characters.ts";
 import { messageWithHint } from "../hint-for.ts";
 import { stderrIsTerminal } from "../terminal/standard-streams.ts";
 

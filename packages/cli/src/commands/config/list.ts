@@ -1,5 +1,5 @@
 import { listConfigValues } from "@uwf/agent-kit";
-import { formatTable } from "../../format/format-table.ts";
+import { formatTable } from "../../format/table/format-table.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 

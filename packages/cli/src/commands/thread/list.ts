@@ -9,7 +9,7 @@ import {
   type ThreadStatus,
 } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
-import { formatThreadList } from "../../format/format-thread-list.ts";
+import { formatThreadList } from "../../format/thread/format-thread-list.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { stdoutColumns } from "../../terminal/standard-streams.ts";
 import { toShownThread } from "./to-shown-thread.ts";

@@ -1,6 +1,6 @@
 import { loadHistory, readChain, resolveThread } from "@uwf/engine";
 import type { ReadResult } from "@uwf/protocol";
-import { formatTranscript } from "../../format/format-transcript.ts";
+import { formatTranscript } from "../../format/thread/format-transcript.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 
 export interface ReadCommandOptions {

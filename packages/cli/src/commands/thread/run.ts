@@ -1,7 +1,7 @@
 import { findRecordedResume } from "@uwf/engine";
 import type { RunResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
-import { formatRunTotals } from "../../format/format-run-totals.ts";
+import { formatRunTotals } from "../../format/runs/format-run-totals.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";

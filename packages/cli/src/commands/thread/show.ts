@@ -19,7 +19,8 @@ import {
 } from "@uwf/protocol";
 import { NoReplyError } from "../../errors/no-reply-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
-import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
+import { formatExpandedNode } from "../../format/thread/format-expanded-node.ts";
+import { formatThreadRecord } from "../../format/thread/format-thread-record.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { toShownThread } from "./to-shown-thread.ts";

@@ -23,7 +23,7 @@ import {
   exitCodeForError,
   mostSevereExitCode,
 } from "../../exit-codes.ts";
-import { formatStepBatchResult } from "../../format/format-step-batch-result.ts";
+import { formatStepBatchResult } from "../../format/runs/format-step-batch-result.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { stepCommand } from "./step.ts";

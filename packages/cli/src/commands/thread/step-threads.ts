@@ -1,5 +1,5 @@
 import type { StepThreadsResult } from "@uwf/protocol";
-import { formatRunTotals } from "../../format/format-run-totals.ts";
+import { formatRunTotals } from "../../format/runs/format-run-totals.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readThreadArguments } from "./read-thread-arguments.ts";

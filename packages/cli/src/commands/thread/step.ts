@@ -8,8 +8,8 @@ import {
 } from "@uwf/engine";
 import type { BudgetLimits, CliEvent } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
-import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
-import { resumeLine } from "../../format/format-suspension.ts";
+import { describeSuspension, formatStepResult } from "../../format/thread/format-step-result.ts";
+import { resumeLine } from "../../format/thread/format-suspension.ts";
 import { loadConfigForAgents } from "../../home/load-config-for-agents.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { trace } from "../../trace.ts";

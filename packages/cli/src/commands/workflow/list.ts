@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { CorruptNodeError, NodeNotFoundError, type Store } from "@uwf/cas";
 import type { WorkflowEntry, WorkflowListResult } from "@uwf/protocol";
 import { safeLoadWorkflowFile } from "@uwf/workflow";
-import { formatTable } from "../../format/format-table.ts";
+import { formatTable } from "../../format/table/format-table.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 
 /** How many of the newest threads `--threads` looks at for the workflow versions they run. */

@@ -1,6 +1,6 @@
 import type { StepSummary } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
-import { formatDuration } from "./format-duration.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { formatDuration } from "../text/format-duration.ts";
 
 /** `#2 reviewer approved claude · 12.4s · 7QF3M0X2KD1BH` */
 export function formatStepLine(step: StepSummary, color: boolean): string {

@@ -1,7 +1,7 @@
 import { type HistoryStep, readAnsweredSuspension } from "@uwf/engine";
 import type { ThreadRecord } from "@uwf/protocol";
 import { stringify } from "yaml";
-import { formatDuration, formatTimestamp } from "./format-duration.ts";
+import { formatDuration, formatTimestamp } from "../text/format-duration.ts";
 
 export interface FormatTranscriptOptions {
   thread: ThreadRecord;

@@ -1,5 +1,5 @@
 import type { ReplayDivergence, ReplayedThread, ReplayResult } from "@uwf/protocol";
-import { createPalette, type Palette } from "./create-palette.ts";
+import { createPalette, type Palette } from "../text/create-palette.ts";
 
 /**
  * One line per thread, then the counts: what a CI log shows for a workflow change.

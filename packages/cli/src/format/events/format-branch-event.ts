@@ -1,5 +1,5 @@
 import type { BranchesJoinedEvent, BranchesStartedEvent } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
+import { createPalette } from "../text/create-palette.ts";
 
 /**
  * A fan-out's line: `#2 fanned out into 3 branches: security, speed, style (join synthesizer, all)`;

@@ -1,7 +1,7 @@
 import type { BatchThreadOutcome, StepBatchResult } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
-import { describeOutcome } from "./format-step-result.ts";
-import { formatTable } from "./format-table.ts";
+import { formatTable } from "../table/format-table.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { describeOutcome } from "../thread/format-step-result.ts";
 
 /** The longest error shown in the table; stderr had the whole message when the thread failed. */
 const ERROR_WIDTH = 60;

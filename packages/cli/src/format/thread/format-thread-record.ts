@@ -1,11 +1,10 @@
-import type { BranchGroup, ExpandedNode, ShownThread, ThreadFailure, ThreadOutcome } from "@uwf/protocol";
-import { stringify } from "yaml";
-import { createPalette, type Palette } from "./create-palette.ts";
-import { formatBudget } from "./describe-budget.ts";
+import type { BranchGroup, ShownThread, ThreadFailure, ThreadOutcome } from "@uwf/protocol";
+import { createPalette, type Palette } from "../text/create-palette.ts";
+import { formatUsage } from "../text/format-usage.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
+import { formatBudget } from "./format-budget.ts";
 import { describeOutcome } from "./format-step-result.ts";
 import { formatSuspension } from "./format-suspension.ts";
-import { formatUsage } from "./format-usage.ts";
 
 /** `wait`: a suspension's deadline (its role's `suspendTimeout`), shown under its status. */
 export function formatThreadRecord(
@@ -119,15 +118,4 @@ function outcomeRow(outcome: ThreadOutcome): [string, string] {
   const by =
     edge.key !== null ? `$status ${edge.key}` : edge.condition !== null ? `condition ${edge.condition}` : "always";
   return ["outcome", `${describeOutcome(outcome)} (edge ${edge.index} of ${outcome.role}: ${by})`];
-}
-
-/** A node as YAML; a step also shows the typed answer it took, its output, agent run and body. */
-export function formatExpandedNode(expanded: ExpandedNode, color: boolean): string {
-  const paint = createPalette(color);
-  const sections = [`${paint.bold(expanded.kind ?? "node")} ${expanded.address}`, stringify(expanded.node).trimEnd()];
-  if (expanded.answer !== undefined) sections.push(paint.bold("answer"), stringify(expanded.answer).trimEnd());
-  if (expanded.output !== undefined) sections.push(paint.bold("output"), stringify(expanded.output).trimEnd());
-  if (expanded.run !== undefined) sections.push(paint.bold("agent run"), stringify(expanded.run).trimEnd());
-  if (expanded.body !== undefined) sections.push(paint.bold("body"), expanded.body);
-  return sections.join("\n\n");
 }

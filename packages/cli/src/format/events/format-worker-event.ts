@@ -1,7 +1,7 @@
 import type { CliEvent } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { formatDuration } from "../text/format-duration.ts";
 import { formatBranchEvent } from "./format-branch-event.ts";
-import { formatDuration } from "./format-duration.ts";
 import { formatStepLine } from "./format-step-line.ts";
 
 /**

@@ -1,10 +1,10 @@
 import type { BranchGroup, LogResult } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
-import { formatBudget } from "./describe-budget.ts";
-import { formatDuration, formatTimestamp } from "./format-duration.ts";
+import { formatTable } from "../table/format-table.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { formatDuration, formatTimestamp } from "../text/format-duration.ts";
+import { formatUsage } from "../text/format-usage.ts";
+import { formatBudget } from "./format-budget.ts";
 import { describeOutcome } from "./format-step-result.ts";
-import { formatTable } from "./format-table.ts";
-import { formatUsage } from "./format-usage.ts";
 
 export function formatLog(result: LogResult, color: boolean): string {
   const paint = createPalette(color);

@@ -1,5 +1,5 @@
 import { addUsage, type StepSummary, ZERO_USAGE } from "@uwf/protocol";
-import { formatDuration } from "./format-duration.ts";
+import { formatDuration } from "../text/format-duration.ts";
 
 /**
  * The one line `uwf run` and `uwf step --all` end with on stderr: what the command did, summed —

@@ -1,6 +1,6 @@
 import type { WaitResult } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
-import { describeOutcome } from "./format-step-result.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { describeOutcome } from "../thread/format-step-result.ts";
 
 /**
  * One line per thread: `01K… ended (reviewer approved)`, `01K… suspended — Which colour?`,

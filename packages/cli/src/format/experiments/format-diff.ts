@@ -1,8 +1,8 @@
 import type { DiffResult, DiffSide, DiffStepSide, DiffTotals, FieldDifference } from "@uwf/protocol";
-import { createPalette, type Palette } from "./create-palette.ts";
-import { formatDuration } from "./format-duration.ts";
-import { formatTable } from "./format-table.ts";
-import { formatUsage } from "./format-usage.ts";
+import { formatTable } from "../table/format-table.ts";
+import { createPalette, type Palette } from "../text/create-palette.ts";
+import { formatDuration } from "../text/format-duration.ts";
+import { formatUsage } from "../text/format-usage.ts";
 
 /** Values longer than this are cut in the field lines (`--json` has them whole). */
 const VALUE_WIDTH = 60;

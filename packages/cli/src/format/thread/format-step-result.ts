@@ -1,7 +1,7 @@
 import { describeReachedLimit } from "@uwf/engine";
 import type { StepResult, ThreadOutcome } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
-import { raiseLimitHint } from "./describe-budget.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { raiseLimitHint } from "./format-budget.ts";
 import { formatSuspension } from "./format-suspension.ts";
 
 /**

@@ -1,9 +1,9 @@
 import type { CompareResult, CompareRow } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
-import { type FitColumn, fitTable } from "./fit-table.ts";
-import { formatDuration } from "./format-duration.ts";
-import { describeOutcome } from "./format-step-result.ts";
-import { threadStatusPaint } from "./thread-status-paint.ts";
+import { type FitColumn, fitTable } from "../table/fit-table.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { formatDuration } from "../text/format-duration.ts";
+import { describeOutcome } from "../thread/format-step-result.ts";
+import { threadStatusPaint } from "../thread/thread-status-paint.ts";
 
 export interface FormatCompareOptions {
   /** The terminal's width: columns are cut or left out to fit it (`--wide`: undefined, all). */

@@ -1,7 +1,7 @@
 import type { FamilyTreeNode, TreeResult } from "@uwf/protocol";
-import { createPalette, type Palette } from "./create-palette.ts";
-import { formatBudget } from "./describe-budget.ts";
-import { describeOutcome } from "./format-step-result.ts";
+import { createPalette, type Palette } from "../text/create-palette.ts";
+import { formatBudget } from "../thread/format-budget.ts";
+import { describeOutcome } from "../thread/format-step-result.ts";
 
 /**
  * The tree drawn with box characters: each thread on one line (id, status, steps, cost), each fork

@@ -1,9 +1,9 @@
 import type { LeaseHolder, ListedThread, ListResult } from "@uwf/protocol";
-import { createPalette } from "./create-palette.ts";
-import { formatBudget } from "./describe-budget.ts";
+import { type FitColumn, fitTable } from "../table/fit-table.ts";
+import { createPalette } from "../text/create-palette.ts";
+import { formatTimestamp } from "../text/format-duration.ts";
 import { describeForkOrigin } from "./describe-fork-origin.ts";
-import { type FitColumn, fitTable } from "./fit-table.ts";
-import { formatTimestamp } from "./format-duration.ts";
+import { formatBudget } from "./format-budget.ts";
 import { describeOutcome } from "./format-step-result.ts";
 import { threadStatusPaint } from "./thread-status-paint.ts";
 

@@ -1,6 +1,6 @@
 import type { CliEvent } from "@uwf/protocol";
-import type { EmitOptions } from "../pipeline/command-context.ts";
-import { createPalette } from "./create-palette.ts";
+import type { EmitOptions } from "../../pipeline/command-context.ts";
+import { createPalette } from "../text/create-palette.ts";
 import { formatBranchEvent } from "./format-branch-event.ts";
 import { formatStepLine } from "./format-step-line.ts";
 import { formatWorkerEvent } from "./format-worker-event.ts";

@@ -1,4 +1,4 @@
-import { findTranscriptProblem } from "./check-transcript.ts";
+import { findTranscriptProblem } from "./find-transcript-problem.ts";
 import type { SplitPrompt } from "./split-prompt.ts";
 import { appendUserText, readTranscript, type TranscriptMessage } from "./transcript.ts";
 

@@ -1,5 +1,5 @@
-import { getScheduleOrThrow, removeSchedule, setSchedulePaused } from "@uwf/engine";
-import type { ScheduleRemoveResult, ScheduleShowResult } from "@uwf/protocol";
+import { getScheduleOrThrow } from "@uwf/engine";
+import type { ScheduleShowResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { formatScheduleView, scheduleView } from "./schedule-view.ts";
 
@@ -8,28 +8,4 @@ export async function scheduleShowCommand(options: { name: string }, context: Co
   const store = await context.openStore({ create: false });
   const result = await scheduleView(store.refs, await getScheduleOrThrow(store.refs, options.name));
   return { result, format: (value: ScheduleShowResult) => formatScheduleView(value) };
-}
-
-/** `uwf schedule pause NAME`: it fires no more until resumed (`trigger` still fires it). */
-export async function schedulePauseCommand(options: { name: string }, context: CommandContext) {
-  return setPaused(options.name, true, context);
-}
-
-/** `uwf schedule resume NAME`: next due at its cron's first time from now; fires missed while paused are not caught up. */
-export async function scheduleResumeCommand(options: { name: string }, context: CommandContext) {
-  return setPaused(options.name, false, context);
-}
-
-async function setPaused(name: string, paused: boolean, context: CommandContext) {
-  const store = await context.openStore();
-  const result = await scheduleView(store.refs, await setSchedulePaused(store.refs, name, paused));
-  return { result, format: (value: ScheduleShowResult) => formatScheduleView(value) };
-}
-
-/** `uwf schedule rm NAME`: the threads it started stay. */
-export async function scheduleRemoveCommand(options: { name: string }, context: CommandContext) {
-  const store = await context.openStore();
-  await removeSchedule(store.refs, options.name);
-  const result: ScheduleRemoveResult = { schedule: options.name, removed: true };
-  return { result, format: (value: ScheduleRemoveResult) => `removed schedule ${value.schedule}` };
 }

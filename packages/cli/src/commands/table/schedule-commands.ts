@@ -65,7 +65,7 @@ const SCHEDULE_COMMANDS: readonly CommandEntry[] = [
     arguments: [SCHEDULE_ARGUMENT],
     examples: ["uwf schedule pause nightly"],
     json: "scheduleShowResultSchema",
-    load: async () => (await import("../schedule/show.ts")).schedulePauseCommand,
+    load: async () => (await import("../schedule/pause-and-resume.ts")).schedulePauseCommand,
   }),
   defineCommand({
     name: "resume",
@@ -73,7 +73,7 @@ const SCHEDULE_COMMANDS: readonly CommandEntry[] = [
     arguments: [SCHEDULE_ARGUMENT],
     examples: ["uwf schedule resume nightly"],
     json: "scheduleShowResultSchema",
-    load: async () => (await import("../schedule/show.ts")).scheduleResumeCommand,
+    load: async () => (await import("../schedule/pause-and-resume.ts")).scheduleResumeCommand,
   }),
   defineCommand({
     name: "trigger",
@@ -94,7 +94,7 @@ const SCHEDULE_COMMANDS: readonly CommandEntry[] = [
     arguments: [SCHEDULE_ARGUMENT],
     examples: ["uwf schedule rm nightly"],
     json: "scheduleRemoveResultSchema",
-    load: async () => (await import("../schedule/show.ts")).scheduleRemoveCommand,
+    load: async () => (await import("../schedule/remove.ts")).scheduleRemoveCommand,
   }),
 ];
 

@@ -5,6 +5,7 @@ describe("the @uwf/agent-kit entry", () => {
   it("exports exactly the public names, so the surface changes on purpose", () => {
     expect(Object.keys(entry).sort()).toEqual([
       "AgentUnavailableError",
+      "CLAUDE_CODE_COMMAND",
       "CONFIG_FILE_NAME",
       "DEFAULT_API_KEY_ENV",
       "DEFAULT_BODY_QUOTA",
@@ -30,7 +31,6 @@ describe("the @uwf/agent-kit entry", () => {
       "buildContinuationPromptParts",
       "buildOutputFormatSection",
       "buildRetryPrompt",
-      "checkClaudeCode",
       "configFilePath",
       "continuesConversation",
       "dotenvFilePath",
@@ -42,14 +42,15 @@ describe("the @uwf/agent-kit entry", () => {
       "formatHistoryEntryOf",
       "formatHistorySection",
       "formatSeconds",
-      "getConfigValue",
       "launchAgent",
-      "listConfigValues",
       "loadConfig",
       "loadRecordedAnswer",
       "parseConfig",
+      "parseDotenv",
       "parseScenarioReference",
       "readApiKey",
+      "readConfigText",
+      "readDotenvText",
       "readDotenvValue",
       "resolveAgent",
       "resolveModelSettings",
@@ -59,12 +60,7 @@ describe("the @uwf/agent-kit entry", () => {
       "safeLoadConfig",
       "safeLoadScenario",
       "safeParseConfig",
-      "saveConfig",
-      "setConfigValue",
-      "setConfigValues",
-      "unsetConfigValue",
       "verifyModelAccess",
-      "writeDotenvValue",
     ]);
   });
 });

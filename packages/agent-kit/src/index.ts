@@ -1,30 +1,22 @@
 // The @uwf/agent-kit entry: prompts, extraction, launching agents (command, shell, scripted, the built-in
-// Anthropic agent, Claude Code) and config. Above @uwf/workflow; the fakes are @uwf/agent-kit/test.
+// Anthropic agent, Claude Code) and reading config (the CLI edits it, in cli/src/commands/config/). Above
+// @uwf/workflow; the fakes are @uwf/agent-kit/test.
 
 export {
   type VerifyModelAccessOptions,
   type VerifyModelAccessResult,
   verifyModelAccess,
 } from "./anthropic/verify-model-access.ts";
+export { CLAUDE_CODE_COMMAND } from "./claude-code/build-claude-code-args.ts";
+export { dotenvFilePath, parseDotenv, readDotenvText, readDotenvValue } from "./config/dotenv-file.ts";
 export {
-  type CheckClaudeCodeOptions,
-  type CheckClaudeCodeResult,
-  checkClaudeCode,
-} from "./claude-code/check-claude-code.ts";
-export {
-  type ConfigEntry,
-  type ConfigSetting,
-  type EditConfigOptions,
-  getConfigValue,
-  listConfigValues,
-  setConfigValue,
-  setConfigValues,
-  unsetConfigValue,
-} from "./config/config-values.ts";
-export { dotenvFilePath, readDotenvValue, writeDotenvValue } from "./config/dotenv-file.ts";
-export { CONFIG_FILE_NAME, configFilePath, loadConfig, safeLoadConfig } from "./config/load-config.ts";
+  CONFIG_FILE_NAME,
+  configFilePath,
+  loadConfig,
+  readConfigText,
+  safeLoadConfig,
+} from "./config/load-config.ts";
 export { parseConfig, safeParseConfig } from "./config/parse-config.ts";
-export { saveConfig } from "./config/save-config.ts";
 export {
   AgentUnavailableError,
   type ConfigProblem,

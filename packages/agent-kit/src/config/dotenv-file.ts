@@ -1,8 +1,7 @@
 import { join } from "node:path";
-import { InternalError, messageOf } from "@uwf/protocol";
+import { messageOf } from "@uwf/protocol";
 import { MAX_CONFIG_BYTES, safeReadBoundedFile } from "@uwf/workflow";
 import { DotenvUnreadableError } from "../errors/dotenv-unreadable-error.ts";
-import { writeFileAtomically } from "./write-file-atomically.ts";
 
 /** `.env` in the uwf home: API keys given to `uwf setup --api-key`, readable only by the user. */
 export const DOTENV_FILE_NAME = ".env";
@@ -22,34 +21,12 @@ export async function readDotenvValue(home: string, name: string): Promise<strin
  * folder in its place) is an error naming the file: taken for "no file", it would let the next
  * write replace the user's `.env`.
  */
-async function readDotenvText(file: string): Promise<string | undefined> {
+export async function readDotenvText(file: string): Promise<string | undefined> {
   const read = safeReadBoundedFile(file, { maxBytes: MAX_CONFIG_BYTES });
   if (read.success) return read.value;
   if (read.reason === "missing") return undefined;
   const cause = read.reason === "unreadable" ? read.cause : undefined;
   throw new DotenvUnreadableError(file, cause === undefined ? read.problem : messageOf(cause), cause);
-}
-
-/**
- * Sets `name=value` in the home's `.env`, keeping its other lines, and makes the
- * file readable and writable by the user only (mode 0600).
- */
-export async function writeDotenvValue(home: string, name: string, value: string): Promise<string> {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    throw new InternalError(`"${name}" is not a valid environment variable name`);
-  if (/[\r\n]/.test(value)) throw new Error(`the value of ${name} must be a single line`);
-  const file = dotenvFilePath(home);
-  const lines = (await readDotenvText(file))?.split("\n") ?? [];
-  const entry = `${name}=${JSON.stringify(value)}`;
-  const index = lines.findIndex((line) => parseLine(line)?.[0] === name);
-  if (index >= 0) lines[index] = entry;
-  else {
-    while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
-    lines.push(entry);
-  }
-  // Mode 0600: the keys are never readable by others, not even for a moment.
-  await writeFileAtomically(file, `${lines.join("\n")}\n`, { mode: 0o600 });
-  return file;
 }
 
 /** `NAME=value` lines; `export ` prefixes, `#` comments and single or double quotes are understood. */

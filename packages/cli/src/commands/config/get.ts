@@ -1,7 +1,7 @@
-import { getConfigValue } from "@uwf/agent-kit";
 import { stringify } from "yaml";
 import { ConfigKeyNotSetError } from "../../errors/config-key-not-set-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
+import { getConfigValue } from "./config-values.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 
 /** One value by dotted key; an unset key is an error so scripts notice typos. */

@@ -1,6 +1,6 @@
-import { listConfigValues } from "@uwf/agent-kit";
 import { formatTable } from "../../format/table/format-table.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
+import { listConfigValues } from "./config-values.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 
 /** Every set value with its dotted key (defaults included); secrets masked. */

@@ -1,5 +1,6 @@
-import { type EditConfigOptions, findConfigReferenceProblems } from "@uwf/agent-kit";
+import { findConfigReferenceProblems } from "@uwf/agent-kit";
 import { UsageError } from "../../errors/usage-error.ts";
+import type { EditConfigOptions } from "./config-values.ts";
 
 /**
  * The check `config set` and `config unset` pass to the edit: an edit that makes a setting name an

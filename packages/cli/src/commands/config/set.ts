@@ -1,5 +1,5 @@
-import { getConfigValue, setConfigValue } from "@uwf/agent-kit";
 import type { CommandContext } from "../../pipeline/command-context.ts";
+import { getConfigValue, setConfigValue } from "./config-values.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 import { refuseUnknownReferences } from "./refuse-unknown-references.ts";
 

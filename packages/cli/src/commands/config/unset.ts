@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
-import { configFilePath, getConfigValue, unsetConfigValue } from "@uwf/agent-kit";
+import { configFilePath } from "@uwf/agent-kit";
 import { parseDocument } from "yaml";
 import { ConfigKeyNotSetError } from "../../errors/config-key-not-set-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
+import { getConfigValue, unsetConfigValue } from "./config-values.ts";
 import { maskSecrets } from "./mask-secrets.ts";
 import { refuseUnknownReferences } from "./refuse-unknown-references.ts";
 

@@ -1,5 +1,5 @@
-import type { ConfigSetting } from "@uwf/agent-kit";
 import type { Config } from "@uwf/protocol";
+import type { ConfigSetting } from "../config/config-values.ts";
 import type { SetupAnswers } from "./setup-options.ts";
 
 /**

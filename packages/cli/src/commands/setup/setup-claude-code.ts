@@ -1,8 +1,10 @@
-import { checkClaudeCode, configFilePath, loadConfig, setConfigValues } from "@uwf/agent-kit";
+import { configFilePath, loadConfig } from "@uwf/agent-kit";
 import { ClaudeCodeUnavailableError } from "../../errors/claude-code-unavailable-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
+import { setConfigValues } from "../config/config-values.ts";
 import { buildClaudeCodeSettings } from "./build-setup-settings.ts";
+import { checkClaudeCode } from "./check-claude-code.ts";
 import { emptyToUndefined } from "./check-setup-values.ts";
 import { formatSetup } from "./format-setup.ts";
 import type { SetupOptions } from "./setup-options.ts";

@@ -1,14 +1,7 @@
-import {
-  configFilePath,
-  loadConfig,
-  ModelAccessError,
-  readApiKey,
-  setConfigValues,
-  verifyModelAccess,
-  writeDotenvValue,
-} from "@uwf/agent-kit";
+import { configFilePath, loadConfig, ModelAccessError, readApiKey, verifyModelAccess } from "@uwf/agent-kit";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
+import { setConfigValues } from "../config/config-values.ts";
 import { answersFromFlags } from "./answers-from-flags.ts";
 import { askAgent, askAnswers } from "./ask-setup-questions.ts";
 import { buildBuiltinSettings } from "./build-setup-settings.ts";
@@ -17,6 +10,7 @@ import { formatSetup } from "./format-setup.ts";
 import { setupClaudeCode } from "./setup-claude-code.ts";
 import type { SetupOptions } from "./setup-options.ts";
 import type { AnthropicSetupResult, SetupResult } from "./setup-result.ts";
+import { writeDotenvValue } from "./write-dotenv-value.ts";
 
 /** `uwf setup` where it cannot ask (no terminal on stdin, or `--json`) and no setting was given. */
 const NO_TERMINAL_MESSAGE =

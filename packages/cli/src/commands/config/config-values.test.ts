@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { InvalidConfigError, loadConfig } from "@uwf/agent-kit";
 import { configSchema } from "@uwf/protocol";
-import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
-import { InvalidConfigError } from "../errors/invalid-config-error.ts";
+import { makeTempDirectory } from "../../../../agent-kit/test/fixtures/agents/fixtures.ts";
 import {
   getConfigValue,
   listConfigValues,
@@ -11,7 +11,6 @@ import {
   setConfigValues,
   unsetConfigValue,
 } from "./config-values.ts";
-import { loadConfig } from "./load-config.ts";
 
 let temp: { path: string; remove: () => void };
 let configFile: string;

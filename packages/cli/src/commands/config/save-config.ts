@@ -1,9 +1,7 @@
+import { configFilePath, InvalidConfigError, safeParseConfig } from "@uwf/agent-kit";
 import type { Config } from "@uwf/protocol";
 import { formatYaml } from "@uwf/workflow";
-import { InvalidConfigError } from "../errors/invalid-config-error.ts";
-import { configFilePath } from "./load-config.ts";
-import { safeParseConfig } from "./parse-config.ts";
-import { writeFileAtomically } from "./write-file-atomically.ts";
+import { writeFileAtomically } from "../../home/write-file-atomically.ts";
 
 /**
  * Writes `config.yaml` of a uwf home with exactly the given settings (missing

@@ -1,4 +1,4 @@
-import { CLAUDE_CODE_COMMAND } from "./build-claude-code-args.ts";
+import { CLAUDE_CODE_COMMAND, runProcessGroup } from "@uwf/agent-kit";
 
 export interface CheckClaudeCodeOptions {
   /** The program to check. Default `claude` (from PATH). */
@@ -22,8 +22,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export async function checkClaudeCode(options: CheckClaudeCodeOptions): Promise<CheckClaudeCodeResult> {
   const command = options.command ?? CLAUDE_CODE_COMMAND;
-  // Loaded on use: the package entry loads no process library until something runs.
-  const { runProcessGroup } = await import("../process/run-process-group.ts");
   const run = await runProcessGroup({
     command,
     args: ["--version"],

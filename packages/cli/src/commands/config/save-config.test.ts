@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeTempDirectory } from "../../test/fixtures/agents/fixtures.ts";
-import { InvalidConfigError } from "../errors/invalid-config-error.ts";
-import { loadConfig } from "./load-config.ts";
+import { InvalidConfigError, loadConfig } from "@uwf/agent-kit";
+import { makeTempDirectory } from "../../../../agent-kit/test/fixtures/agents/fixtures.ts";
 import { saveConfig } from "./save-config.ts";
 
 let temp: { path: string; remove: () => void };

@@ -1,9 +1,7 @@
+import { configFilePath, InvalidConfigError, readConfigText, safeParseConfig } from "@uwf/agent-kit";
 import type { Config } from "@uwf/protocol";
 import { type Document, parse, parseDocument } from "yaml";
-import { InvalidConfigError } from "../errors/invalid-config-error.ts";
-import { configFilePath, readConfigText } from "./load-config.ts";
-import { safeParseConfig } from "./parse-config.ts";
-import { writeFileAtomically } from "./write-file-atomically.ts";
+import { writeFileAtomically } from "../../home/write-file-atomically.ts";
 
 /** One setting as `uwf config list` prints it. */
 export interface ConfigEntry {

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type BrowserPage, chromiumSkipReason, type HeadlessChromium, launchChromium } from "@uwf/cas/test";
 import {
   type EvalResult,
   errorResultSchema,
@@ -12,6 +11,12 @@ import {
   forksResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
+import {
+  type BrowserPage,
+  chromiumSkipReason,
+  type HeadlessChromium,
+  launchChromium,
+} from "../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../helpers/temp-home.ts";
 
 /**

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromiumSkipReason, type HeadlessChromium, launchChromium } from "./headless-chromium.ts";
-import { createTemporaryDirectory } from "./temporary-directory.ts";
 
 const skipReason = chromiumSkipReason();
 if (skipReason !== null) console.warn(`headless-chromium.test.ts ${skipReason}`);
 
 describe.skipIf(skipReason !== null)("launchChromium", () => {
-  const directory = createTemporaryDirectory("uwf-chromium-test-");
+  const directory = mkdtempSync(join(tmpdir(), "uwf-chromium-test-"));
   let chromium: HeadlessChromium;
 
   beforeAll(async () => {
@@ -18,11 +18,11 @@ describe.skipIf(skipReason !== null)("launchChromium", () => {
 
   afterAll(async () => {
     await chromium?.close();
-    directory.remove();
+    rmSync(directory, { recursive: true, force: true });
   });
 
   function page(name: string, body: string): string {
-    const file = join(directory.path, name);
+    const file = join(directory, name);
     writeFileSync(file, `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>${body}</body></html>`);
     return pathToFileURL(file).href;
   }

@@ -68,15 +68,12 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the test stores, the sample data (a schedule too), steps, agent runs and threads, the seeded generator, waitFor, temp directories, nodes sharing a prefix, the test PostgreSQL server, headless Chromium and the PostgreSQL store's parts the benchmarks drive", () => {
+  it("exports the conformance suite, the test stores, the sample data (a schedule too), steps, agent runs and threads, the seeded generator, waitFor, temp directories, nodes sharing a prefix, the test PostgreSQL server and the PostgreSQL store's parts the benchmarks drive", () => {
     expect(Object.keys(testing).sort()).toEqual([
-      "chromiumSkipReason",
       "createRandom",
       "createSampleNodes",
       "createTemporaryDirectory",
       "deadPid",
-      "findChromium",
-      "launchChromium",
       "nodesSharingAnAddressPrefix",
       "openPostgresConnection",
       "openPostgresStoreOn",

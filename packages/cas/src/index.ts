@@ -43,29 +43,29 @@ export { type WalkNodesOptions, type WalkNodesResult, walkNodes } from "./object
 export { isPostgresStoreUrl } from "./postgres/is-postgres-store-url.ts";
 export { maskStoreUrl } from "./postgres/mask-store-url.ts";
 export { type OpenPostgresStoreOptions, openPostgresStore } from "./postgres/open-postgres-store.ts";
+export type { BranchLink, BranchRefs, NewBranch } from "./refs/branch-refs.ts";
+export type { ChainIndex, ChainIndexStep, ChainLink, ChainRefs } from "./refs/chain-refs.ts";
+export type { ChangeFeed, StopWatchingChanges, WatchChangesOptions } from "./refs/change-feed.ts";
+export type { EvalReportRefs, ListEvalReportsQuery, ListEvalReportsResult } from "./refs/eval-report-refs.ts";
 export type {
   AcquireLeaseOptions,
   AcquireLeaseResult,
-  BranchLink,
-  ChainIndex,
-  ChainIndexStep,
-  ChainLink,
   ClaimedThread,
   ClaimThreadOptions,
-  DeletedThread,
-  FireSchedule,
   LeaseAgent,
-  ListEvalReportsQuery,
-  ListEvalReportsResult,
+  LeaseRefs,
+} from "./refs/lease-refs.ts";
+export type { RefStore } from "./refs/ref-store.ts";
+export type { FireSchedule, ScheduleRefs, ScheduleUpdate } from "./refs/schedule-refs.ts";
+export type { StoreClock } from "./refs/store-clock.ts";
+export type {
+  DeletedThread,
   ListThreadsQuery,
   ListThreadsResult,
-  NewBranch,
-  RefStore,
-  ScheduleUpdate,
-  StopWatchingChanges,
+  ThreadRefs,
   ThreadUpdate,
-  WatchChangesOptions,
-} from "./refs/ref-store.ts";
+} from "./refs/thread-refs.ts";
+export type { WorkflowRegistry } from "./refs/workflow-registry.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./sqlite/create-sqlite-ref-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./sqlite/open-ref-database.ts";
 export { findRefDatabaseDamage, setAsideRefDatabase } from "./sqlite/ref-database-damage.ts";

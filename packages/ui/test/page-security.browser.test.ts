@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromiumSkipReason, findChromium } from "@uwf/cas/test";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { chromiumSkipReason, findChromium } from "../../../test/kit/browser/headless-chromium.ts";
 
 /**
  * The page under `uwf ui`'s Content-Security-Policy in real headless Chromium: it loads and runs with no

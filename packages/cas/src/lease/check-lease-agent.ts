@@ -1,7 +1,7 @@
 import type { Address } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { LeaseAgent } from "../refs/ref-store.ts";
+import type { LeaseAgent } from "../refs/lease-refs.ts";
 
 /** An agent recorded in a lease: a positive whole process group id, and a start that is a string or null. */
 export function checkLeaseAgent(agent: LeaseAgent | null): LeaseAgent | null {

@@ -1,5 +1,5 @@
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { AcquireLeaseOptions, ClaimThreadOptions } from "../refs/ref-store.ts";
+import type { AcquireLeaseOptions, ClaimThreadOptions } from "../refs/lease-refs.ts";
 
 /** A lease request every ref store backend refuses before touching its leases. */
 export function checkLeaseOptions(options: AcquireLeaseOptions | ClaimThreadOptions): void {

@@ -1,5 +1,5 @@
 import type { Lease, ThreadRecord } from "@uwf/protocol";
-import type { ClaimThreadOptions, RefStore } from "../refs/ref-store.ts";
+import type { ClaimThreadOptions, LeaseRefs } from "../refs/lease-refs.ts";
 import { checkLeaseAgent, checkLeaseHead } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
 
@@ -11,17 +11,7 @@ import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./che
 export function createMemoryLeaseMethods(
   threads: ReadonlyMap<string, ThreadRecord>,
   leases: Map<string, Lease>,
-): Pick<
-  RefStore,
-  | "acquireLease"
-  | "claimThread"
-  | "renewLease"
-  | "recordLeaseAgent"
-  | "recordLeaseHead"
-  | "releaseLease"
-  | "requestCancel"
-  | "listLeases"
-> {
+): LeaseRefs {
   return {
     async acquireLease(threadId, options) {
       checkLeaseOptions(options);

@@ -1,5 +1,5 @@
 import type { PostgresConnection, PostgresQuery } from "../postgres/postgres-connection.ts";
-import type { RefStore } from "../refs/ref-store.ts";
+import type { LeaseRefs } from "../refs/lease-refs.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
 import { checkLeaseAgent, checkLeaseHead } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
@@ -21,20 +21,7 @@ type Taken = { granted: true; replaced: LeaseRow | null } | { granted: false; ho
  * lease was taken over cannot disturb the new one. A cancel request stays on the row through a
  * takeover, and renewing and releasing return the row, so its holder learns of it.
  */
-export function createPostgresLeaseMethods(
-  connection: PostgresConnection,
-  schema: string,
-): Pick<
-  RefStore,
-  | "acquireLease"
-  | "claimThread"
-  | "renewLease"
-  | "recordLeaseAgent"
-  | "recordLeaseHead"
-  | "releaseLease"
-  | "requestCancel"
-  | "listLeases"
-> {
+export function createPostgresLeaseMethods(connection: PostgresConnection, schema: string): LeaseRefs {
   const { query } = connection;
   const leases = `"${schema}".leases`;
   const threads = `"${schema}".threads`;

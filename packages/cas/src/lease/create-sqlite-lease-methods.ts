@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { InternalError } from "@uwf/protocol";
-import type { AcquireLeaseOptions, ClaimedThread, RefStore } from "../refs/ref-store.ts";
+import type { AcquireLeaseOptions, ClaimedThread, LeaseRefs } from "../refs/lease-refs.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
 import { checkLeaseAgent, checkLeaseHead } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
@@ -17,19 +17,7 @@ type Acquired = { granted: true; replaced: LeaseRow | null } | { granted: false;
  * whose lease was taken over cannot disturb the new one. A cancel request stays on the row through a
  * takeover, and renewing and releasing return the row, so its holder learns of it.
  */
-export function createSqliteLeaseMethods(
-  database: Database,
-): Pick<
-  RefStore,
-  | "acquireLease"
-  | "claimThread"
-  | "renewLease"
-  | "recordLeaseAgent"
-  | "recordLeaseHead"
-  | "releaseLease"
-  | "requestCancel"
-  | "listLeases"
-> {
+export function createSqliteLeaseMethods(database: Database): LeaseRefs {
   const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
   const upsertLease = database.query<
     never,

@@ -1,5 +1,5 @@
 import type { Lease } from "@uwf/protocol";
-import type { RefStore } from "../refs/ref-store.ts";
+import type { LeaseRefs } from "../refs/lease-refs.ts";
 import { isProcessAlive } from "./is-process-alive.ts";
 
 /**
@@ -37,7 +37,7 @@ export interface FindLeaseCutoffOptions {
  * `recover` rebuilds no thread from a head written since.
  */
 export async function findLeaseCutoff(
-  refs: Pick<RefStore, "listLeases">,
+  refs: Pick<LeaseRefs, "listLeases">,
   options: FindLeaseCutoffOptions,
 ): Promise<number | null> {
   const isAlive = options.isAlive ?? isProcessAlive;

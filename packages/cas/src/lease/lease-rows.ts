@@ -1,5 +1,5 @@
 import type { Address, Lease } from "@uwf/protocol";
-import type { AcquireLeaseOptions } from "../refs/ref-store.ts";
+import type { AcquireLeaseOptions } from "../refs/lease-refs.ts";
 
 /** A lease as the SQL backends keep it: times in epoch milliseconds, compared in SQL. */
 export interface LeaseRow {

@@ -1,6 +1,7 @@
 import type { Address, EvalReportEntry, Schedule, StoreCopyReport, ThreadRecord, WorkflowEntry } from "@uwf/protocol";
 import { readEveryObject } from "../objects/read-every-object.ts";
-import type { BranchLink, ThreadUpdate } from "../refs/ref-store.ts";
+import type { BranchLink } from "../refs/branch-refs.ts";
+import type { ThreadUpdate } from "../refs/thread-refs.ts";
 import type { Store } from "../store.ts";
 
 export interface CopyStoreOptions {

@@ -3,6 +3,8 @@ import { parseAddress } from "../encoding/parse-address.ts";
 import { EvalReportExistsError } from "../errors/eval-report-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { createMemoryLeaseMethods } from "../lease/create-memory-lease-methods.ts";
+import type { BranchLink } from "../refs/branch-refs.ts";
+import type { ChainIndex, ChainLink } from "../refs/chain-refs.ts";
 import { createChangeSignal } from "../refs/change-signal.ts";
 import {
   branchGroupsOf,
@@ -20,7 +22,8 @@ import { checkSince } from "../refs/check-since.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
 import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
-import type { BranchLink, ChainIndex, ChainLink, DeletedThread, RefStore } from "../refs/ref-store.ts";
+import type { RefStore } from "../refs/ref-store.ts";
+import type { DeletedThread } from "../refs/thread-refs.ts";
 import { createMemoryScheduleMethods } from "./create-memory-schedule-methods.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */

@@ -3,10 +3,10 @@ import { ScheduleExistsError } from "../errors/schedule-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkFireThread, checkSchedule, firedSchedule, fireMatches, updatedSchedule } from "../refs/check-schedule.ts";
-import type { ScheduleMethods } from "../refs/ref-store.ts";
+import type { ScheduleRefs } from "../refs/schedule-refs.ts";
 
 /** The schedules of a memory ref store, in a Map by name; `threads` is the store's, where a fire creates its thread. */
-export function createMemoryScheduleMethods(threads: Map<string, ThreadRecord>): ScheduleMethods {
+export function createMemoryScheduleMethods(threads: Map<string, ThreadRecord>): ScheduleRefs {
   const schedules = new Map<string, Schedule>();
   return {
     async createSchedule(schedule) {

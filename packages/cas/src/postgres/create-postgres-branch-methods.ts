@@ -1,10 +1,8 @@
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
+import type { BranchLink, BranchRefs } from "../refs/branch-refs.ts";
 import { branchGroupsOf, checkBranchEntries, checkBranchStep } from "../refs/check-branch-entries.ts";
-import type { BranchLink, RefStore } from "../refs/ref-store.ts";
 import { THREAD_COLUMNS, THREAD_NUMBERED_PLACEHOLDERS, threadToRowValues } from "../refs/thread-rows.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
-
-type BranchMethods = Pick<RefStore, "createBranches" | "listBranches" | "listAllBranches">;
 
 const LINK_COLUMNS = 'parent, step, key, idx AS "index", thread, created_at AS "createdAt"';
 const LINK_ORDER = "ORDER BY parent, step, idx, key";
@@ -15,7 +13,7 @@ const LINK_ORDER = "ORDER BY parent, step, idx, key";
  * uncommitted row and, once it commits, inserts nothing (ON CONFLICT DO NOTHING), so it inserts no
  * record either. The links it returns are read after its inserts, in a snapshot that sees the winners'.
  */
-export function createPostgresBranchMethods(connection: PostgresConnection, schema: string): BranchMethods {
+export function createPostgresBranchMethods(connection: PostgresConnection, schema: string): BranchRefs {
   const links = `"${schema}".branch_links`;
   const threads = `"${schema}".threads`;
   return {

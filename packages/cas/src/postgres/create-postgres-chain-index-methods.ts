@@ -1,12 +1,12 @@
 import { parseAddress } from "../encoding/parse-address.ts";
+import type { ChainIndexStep, ChainRefs } from "../refs/chain-refs.ts";
 import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
 import { decodeChainIndex } from "../refs/decode-chain-index.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
-import type { ChainIndexStep, RefStore } from "../refs/ref-store.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
 
 type ChainIndexMethods = Pick<
-  RefStore,
+  ChainRefs,
   "rememberChainIndex" | "extendChainIndex" | "recallChainIndex" | "listChainIndexedThreads" | "forgetChainIndex"
 >;
 

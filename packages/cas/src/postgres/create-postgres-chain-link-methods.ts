@@ -1,12 +1,12 @@
 import type { Address } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
+import type { ChainLink, ChainRefs } from "../refs/chain-refs.ts";
 import { checkChainLinks } from "../refs/check-chain-links.ts";
-import type { ChainLink, RefStore } from "../refs/ref-store.ts";
 import { asUint8Array } from "./as-uint8-array.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
 import { inBatches, postgresValuesList } from "./postgres-values-list.ts";
 
-type ChainLinkMethods = Pick<RefStore, "rememberChainLinks" | "recallChain" | "forgetChainLinks">;
+type ChainLinkMethods = Pick<ChainRefs, "rememberChainLinks" | "recallChain" | "forgetChainLinks">;
 
 /** Links per query when recalling a chain: one query for most threads; pages bound what a cycle could return. */
 const RECALL_PAGE = 4096;

@@ -3,18 +3,13 @@ import { EvalReportExistsError } from "../errors/eval-report-exists-error.ts";
 import { checkEvalReportQuery } from "../refs/check-eval-report-query.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
-import type { RefStore } from "../refs/ref-store.ts";
+import type { EvalReportRefs } from "../refs/eval-report-refs.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
-
-type EvalReportMethods = Pick<
-  RefStore,
-  "saveEvalReport" | "getEvalReport" | "findEvalReportIds" | "listEvalReports" | "deleteEvalReport"
->;
 
 const COLUMNS = `id, address, name, created_at AS "createdAt"`;
 
 /** The evaluation reports' entries of a PostgreSQL ref store (see `RefStore.saveEvalReport`): one row each. */
-export function createPostgresEvalReportMethods(connection: PostgresConnection, schema: string): EvalReportMethods {
+export function createPostgresEvalReportMethods(connection: PostgresConnection, schema: string): EvalReportRefs {
   const { query } = connection;
   const evalReports = `"${schema}".eval_reports`;
   return {

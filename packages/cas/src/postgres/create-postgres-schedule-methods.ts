@@ -3,7 +3,7 @@ import { ScheduleExistsError } from "../errors/schedule-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkFireThread, checkSchedule, firedSchedule, fireMatches, updatedSchedule } from "../refs/check-schedule.ts";
-import type { ScheduleMethods } from "../refs/ref-store.ts";
+import type { ScheduleRefs } from "../refs/schedule-refs.ts";
 import { THREAD_COLUMNS, THREAD_NUMBERED_PLACEHOLDERS, threadToRowValues } from "../refs/thread-rows.ts";
 import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts";
 
@@ -12,7 +12,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
  * apart. A fire or an update locks the row (SELECT … FOR UPDATE) and checks it is still the one it read,
  * so of two processes firing the same time on any machines, the second waits, then finds it moved.
  */
-export function createPostgresScheduleMethods(connection: PostgresConnection, schema: string): ScheduleMethods {
+export function createPostgresScheduleMethods(connection: PostgresConnection, schema: string): ScheduleRefs {
   const schedules = `"${schema}".schedules`;
   const threads = `"${schema}".threads`;
   const upsert = (query: PostgresQuery, schedule: Schedule) =>

@@ -1,7 +1,7 @@
 import { THREAD_ID_PATTERN, type ThreadRecord } from "@uwf/protocol";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
+import type { BranchLink, NewBranch } from "./branch-refs.ts";
 import { checkRecord } from "./check-record.ts";
-import type { BranchLink, NewBranch } from "./ref-store.ts";
 
 /** An entry of `createBranches` as it is stored: its link checked and copied, its record (null: none) as checkRecord accepts it. */
 export interface CheckedBranch {

@@ -1,6 +1,6 @@
 import { parseAddress } from "../encoding/parse-address.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { ChainIndex, ChainIndexStep } from "./ref-store.ts";
+import type { ChainIndex, ChainIndexStep } from "./chain-refs.ts";
 
 /** A chain index with its addresses in canonical form and every role a non-empty string. */
 export function checkChainIndex(index: ChainIndex): ChainIndex {

@@ -1,7 +1,7 @@
 import { hashBytes } from "../encoding/hash-node.ts";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { ChainLink } from "./ref-store.ts";
+import type { ChainLink } from "./chain-refs.ts";
 
 /**
  * Chain links with their addresses in canonical form. Bytes that do not hash to their address are

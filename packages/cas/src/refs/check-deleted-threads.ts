@@ -1,7 +1,7 @@
 import { THREAD_ID_PATTERN } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { DeletedThread } from "./ref-store.ts";
+import type { DeletedThread } from "./thread-refs.ts";
 
 /** Deleted-thread entries checked before they touch storage: a thread id, an address and an ISO 8601 time each. */
 export function checkDeletedThreads(entries: readonly DeletedThread[]): DeletedThread[] {

@@ -1,5 +1,5 @@
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { ListEvalReportsQuery } from "./ref-store.ts";
+import type { ListEvalReportsQuery } from "./eval-report-refs.ts";
 
 /** The query as given; throws on a limit or offset that is not a non-negative integer, or a name that is no string. */
 export function checkEvalReportQuery(query: ListEvalReportsQuery): ListEvalReportsQuery {

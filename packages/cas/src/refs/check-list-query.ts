@@ -1,7 +1,7 @@
 import { parseAddress } from "../encoding/parse-address.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
 import { checkSince } from "./check-since.ts";
-import type { ListThreadsQuery } from "./ref-store.ts";
+import type { ListThreadsQuery } from "./thread-refs.ts";
 
 /** The query with its start address in canonical form; throws on a bad limit, offset, start or parent. */
 export function checkListQuery(query: ListThreadsQuery): ListThreadsQuery {

@@ -7,7 +7,7 @@ import {
   isWellFormedWorkflowEntry,
 } from "./is-well-formed-record.ts";
 import type { refRecordSchemas } from "./ref-record-schemas.ts";
-import type { ThreadUpdate } from "./ref-store.ts";
+import type { ThreadUpdate } from "./thread-refs.ts";
 
 /*
  * The records every ref store backend checks before persisting them, so backends cannot drift

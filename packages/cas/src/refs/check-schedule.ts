@@ -1,6 +1,6 @@
 import type { Schedule } from "@uwf/protocol";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { FireSchedule, ScheduleUpdate } from "./ref-store.ts";
+import type { FireSchedule, ScheduleUpdate } from "./schedule-refs.ts";
 
 /*
  * What every backend checks before it persists a schedule, and how a fire or an update changes one:

@@ -1,5 +1,5 @@
 import type { Address } from "@uwf/protocol";
-import type { ChainIndex, ChainIndexStep } from "./ref-store.ts";
+import type { ChainIndex, ChainIndexStep } from "./chain-refs.ts";
 
 /** The stored row as a chain index; null when it is not one (a damaged row is a miss, not an error). */
 export function decodeChainIndex(start: string, stepsJson: string): ChainIndex | null {

@@ -1,5 +1,5 @@
 import type { Address } from "@uwf/protocol";
-import type { ChainIndex } from "./ref-store.ts";
+import type { ChainIndex } from "./chain-refs.ts";
 
 /** Where a chain index ends: its last step, or its start node when it has none. */
 export function headOfChainIndex(index: ChainIndex): Address {

@@ -8,7 +8,7 @@ import {
   type WorkflowEntry,
 } from "@uwf/protocol";
 import { OPTIONAL_RECORD_FIELDS } from "./optional-record-fields.ts";
-import type { ThreadUpdate } from "./ref-store.ts";
+import type { ThreadUpdate } from "./thread-refs.ts";
 
 /*
  * Cheap checks for the records uwf writes itself, so that a step does not build zod's schemas to

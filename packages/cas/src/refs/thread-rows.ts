@@ -1,6 +1,6 @@
 import type { BranchOrigin, ForkOrigin, ThreadRecord } from "@uwf/protocol";
 import { OPTIONAL_RECORD_FIELDS } from "./optional-record-fields.ts";
-import type { ThreadUpdate } from "./ref-store.ts";
+import type { ThreadUpdate } from "./thread-refs.ts";
 
 /**
  * Thread record fields and their SQL columns, in table order; `forkedFrom` also fills FORK_COLUMNS, and

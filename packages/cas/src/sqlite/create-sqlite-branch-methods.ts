@@ -1,15 +1,13 @@
 import type { Database } from "bun:sqlite";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
+import type { BranchLink, BranchRefs } from "../refs/branch-refs.ts";
 import {
   branchGroupsOf,
   type CheckedBranch,
   checkBranchEntries,
   checkBranchStep,
 } from "../refs/check-branch-entries.ts";
-import type { BranchLink, RefStore } from "../refs/ref-store.ts";
 import { THREAD_COLUMNS, THREAD_PLACEHOLDERS, threadToRowValues } from "../refs/thread-rows.ts";
-
-type BranchMethods = Pick<RefStore, "createBranches" | "listBranches" | "listAllBranches">;
 
 const LINK_COLUMNS = 'parent, step, key, idx AS "index", thread, created_at AS createdAt';
 const LINK_ORDER = "ORDER BY parent, step, idx, key";
@@ -19,7 +17,7 @@ const LINK_ORDER = "ORDER BY parent, step, idx, key";
  * key). A call is one immediate transaction, so it runs under the write lock: a second process making
  * the same branches waits, then finds their links and inserts neither links nor records.
  */
-export function createSqliteBranchMethods(database: Database): BranchMethods {
+export function createSqliteBranchMethods(database: Database): BranchRefs {
   const insertLink = database.query(
     `INSERT INTO branch_links (parent, step, key, idx, thread, created_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (parent, step, key) DO NOTHING`,

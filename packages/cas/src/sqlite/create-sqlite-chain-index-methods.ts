@@ -1,13 +1,13 @@
 import type { Database } from "bun:sqlite";
 import type { Address } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
+import type { ChainIndexStep, ChainRefs } from "../refs/chain-refs.ts";
 import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
 import { decodeChainIndex } from "../refs/decode-chain-index.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
-import type { ChainIndexStep, RefStore } from "../refs/ref-store.ts";
 
 type ChainIndexMethods = Pick<
-  RefStore,
+  ChainRefs,
   "rememberChainIndex" | "extendChainIndex" | "recallChainIndex" | "listChainIndexedThreads" | "forgetChainIndex"
 >;
 

@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
 import { parseAddress } from "../encoding/parse-address.ts";
+import type { ChainLink, ChainRefs } from "../refs/chain-refs.ts";
 import { checkChainLinks } from "../refs/check-chain-links.ts";
-import type { ChainLink, RefStore } from "../refs/ref-store.ts";
 
-type ChainLinkMethods = Pick<RefStore, "rememberChainLinks" | "recallChain" | "forgetChainLinks">;
+type ChainLinkMethods = Pick<ChainRefs, "rememberChainLinks" | "recallChain" | "forgetChainLinks">;
 
 /** Links per query when recalling a chain: one query for most threads (all(), not iterate(): 1 ms less per 1,000). */
 const RECALL_PAGE = 4096;

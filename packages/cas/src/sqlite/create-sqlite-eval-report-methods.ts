@@ -4,17 +4,12 @@ import { EvalReportExistsError } from "../errors/eval-report-exists-error.ts";
 import { checkEvalReportQuery } from "../refs/check-eval-report-query.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
-import type { RefStore } from "../refs/ref-store.ts";
-
-type EvalReportMethods = Pick<
-  RefStore,
-  "saveEvalReport" | "getEvalReport" | "findEvalReportIds" | "listEvalReports" | "deleteEvalReport"
->;
+import type { EvalReportRefs } from "../refs/eval-report-refs.ts";
 
 const COLUMNS = "id, address, name, created_at AS createdAt";
 
 /** The evaluation reports' entries of a SQLite ref store (see `RefStore.saveEvalReport`): one row each. */
-export function createSqliteEvalReportMethods(database: Database): EvalReportMethods {
+export function createSqliteEvalReportMethods(database: Database): EvalReportRefs {
   return {
     async saveEvalReport(entry) {
       const checked = await checkRecord("evalReportEntry", entry);

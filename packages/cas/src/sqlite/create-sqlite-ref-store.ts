@@ -9,7 +9,8 @@ import { checkRecord } from "../refs/check-record.ts";
 import { checkSince } from "../refs/check-since.ts";
 import { checkThreadIdQuery } from "../refs/check-thread-id-query.ts";
 import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
-import type { DeletedThread, RefStore } from "../refs/ref-store.ts";
+import type { RefStore } from "../refs/ref-store.ts";
+import type { DeletedThread } from "../refs/thread-refs.ts";
 import {
   THREAD_COLUMNS,
   THREAD_PLACEHOLDERS,

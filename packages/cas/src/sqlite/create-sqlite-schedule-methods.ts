@@ -4,7 +4,7 @@ import { ScheduleExistsError } from "../errors/schedule-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { checkRecord } from "../refs/check-record.ts";
 import { checkFireThread, checkSchedule, firedSchedule, fireMatches, updatedSchedule } from "../refs/check-schedule.ts";
-import type { ScheduleMethods } from "../refs/ref-store.ts";
+import type { ScheduleRefs } from "../refs/schedule-refs.ts";
 import { THREAD_COLUMNS, THREAD_PLACEHOLDERS, threadToRowValues } from "../refs/thread-rows.ts";
 
 /**
@@ -12,7 +12,7 @@ import { THREAD_COLUMNS, THREAD_PLACEHOLDERS, threadToRowValues } from "../refs/
  * apart. A fire reads and writes under SQLite's write lock (BEGIN IMMEDIATE), so of two processes firing
  * the same time the second finds it moved.
  */
-export function createSqliteScheduleMethods(database: Database): ScheduleMethods {
+export function createSqliteScheduleMethods(database: Database): ScheduleRefs {
   const select = database.query<{ record: string }, [string]>("SELECT record FROM schedules WHERE name = ?");
   const write = database.query(
     `INSERT INTO schedules (name, record, next_fire_at) VALUES (?, ?, ?)

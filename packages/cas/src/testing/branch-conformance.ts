@@ -2,7 +2,8 @@ import { describe, expect, it } from "bun:test";
 import type { ThreadRecord } from "@uwf/protocol";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
-import type { BranchLink, NewBranch, RefStore } from "../refs/ref-store.ts";
+import type { BranchLink, NewBranch } from "../refs/branch-refs.ts";
+import type { RefStore } from "../refs/ref-store.ts";
 import type { CurrentStore } from "./conformance-suite.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 

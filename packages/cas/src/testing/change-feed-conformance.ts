@@ -1,5 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
+import type { ChangeFeed } from "../refs/change-feed.ts";
 import type { RefStore } from "../refs/ref-store.ts";
 import type { CurrentFixture } from "./conformance-suite.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
@@ -10,7 +11,7 @@ const HEAD_B = "B1XRH20GCX3FB";
 const lease = { ttlMs: 30_000, pid: 100, host: "box", now: new Date(Date.UTC(2026, 0, 1)) };
 
 /** Counts the change signals `refs` gives, from when it resolved until `stop`. */
-async function countChanges(refs: RefStore): Promise<{ count: () => number; stop: () => Promise<void> }> {
+async function countChanges(refs: ChangeFeed): Promise<{ count: () => number; stop: () => Promise<void> }> {
   let count = 0;
   const stop = await refs.watchChanges(
     () => {

@@ -1,10 +1,13 @@
 import { afterEach, beforeEach, describe } from "bun:test";
 import type { Store } from "../store.ts";
 import { describeBranchConformance } from "./branch-conformance.ts";
+import { describeChainConformance } from "./chain-conformance.ts";
 import { describeChangeFeedConformance } from "./change-feed-conformance.ts";
+import { describeEvalReportConformance } from "./eval-report-conformance.ts";
+import { describeLeaseConformance } from "./lease-conformance.ts";
 import { describeObjectStoreConformance } from "./object-store-conformance.ts";
-import { describeRefStoreConformance } from "./ref-store-conformance.ts";
 import { describeScheduleConformance } from "./schedule-conformance.ts";
+import { describeThreadConformance } from "./thread-conformance.ts";
 
 /** A fresh, empty store for one test, and how to dispose of it (close connections, remove temp dirs). */
 export interface StoreFixture {
@@ -25,7 +28,8 @@ export type CurrentStore = () => Store;
 
 /**
  * Registers the bun:test blocks every backend must pass: the whole Store interface, through
- * the interface only, so the same suite runs against memory, files + SQLite and later
+ * the interface only, one file per concept of the ref store (threads, eval reports, leases and
+ * claims, chain caches, branches, change feed, schedules), so the same suite runs against memory, files + SQLite and later
  * PostgreSQL. Each test gets a fresh store from `createStore`.
  */
 export function runStoreConformanceSuite(name: string, createStore: () => Promise<StoreFixture>): void {
@@ -43,7 +47,10 @@ export function runStoreConformanceSuite(name: string, createStore: () => Promis
       return fixture.store;
     };
     describeObjectStoreConformance(current);
-    describeRefStoreConformance(current);
+    describeThreadConformance(current);
+    describeEvalReportConformance(current);
+    describeLeaseConformance(current);
+    describeChainConformance(current);
     describeBranchConformance(current);
     const currentFixture: CurrentFixture = () => {
       if (fixture === undefined) throw new Error("the conformance store is only available inside a test");

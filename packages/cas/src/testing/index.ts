@@ -6,15 +6,6 @@ export { parsePostgresStoreUrl } from "../postgres/parse-postgres-store-url.ts";
 export type { PostgresConnection, PostgresQuery } from "../postgres/postgres-connection.ts";
 export { runStoreConformanceSuite, type StoreFixture } from "./conformance-suite.ts";
 export { deadPid } from "./dead-pid.ts";
-export {
-  type BrowserPage,
-  type BrowserProblem,
-  chromiumSkipReason,
-  findChromium,
-  type HeadlessChromium,
-  launchChromium,
-  type OpenPageOptions,
-} from "./headless-chromium.ts";
 export { nodesSharingAnAddressPrefix } from "./nodes-sharing-an-address-prefix.ts";
 export { openPostgresStoreOn, type PostgresStoreOn } from "./open-postgres-store-on.ts";
 export { openTestStore, type TestStore, type TestStoreBackend } from "./open-test-store.ts";

@@ -1,7 +1,7 @@
 import { expect } from "bun:test";
 import { join } from "node:path";
 import type { ThreadRecord } from "@uwf/protocol";
-import type { BranchLink } from "../refs/ref-store.ts";
+import type { BranchLink } from "../refs/branch-refs.ts";
 import type { Store } from "../store.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 

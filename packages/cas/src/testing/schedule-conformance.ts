@@ -3,7 +3,7 @@ import type { Schedule, ThreadRecord } from "@uwf/protocol";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
 import { ScheduleExistsError } from "../errors/schedule-exists-error.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
-import type { FireSchedule } from "../refs/ref-store.ts";
+import type { FireSchedule } from "../refs/schedule-refs.ts";
 import type { CurrentFixture } from "./conformance-suite.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 

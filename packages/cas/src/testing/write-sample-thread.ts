@@ -1,5 +1,5 @@
 import type { Address, ThreadRecord } from "@uwf/protocol";
-import type { ChainIndexStep } from "../refs/ref-store.ts";
+import type { ChainIndexStep } from "../refs/chain-refs.ts";
 import type { Store } from "../store.ts";
 import { putSampleStep } from "./put-sample-step.ts";
 import { createSampleNodes, sampleThreadRecord } from "./sample-nodes.ts";

@@ -6,9 +6,12 @@
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findChromium } from "@uwf/cas/test";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { chromiumSkipReason, findChromium } from "../../../../test/kit/browser/headless-chromium.ts";
 import type { TempHome } from "./temp-home.ts";
+
+/** Why a browser test is skipped here (null: Chromium is installed, or CI requires it). */
+export { chromiumSkipReason };
 
 export interface RunningUi {
   /** The printed URL, with the session token: opening it sets the session cookie. */

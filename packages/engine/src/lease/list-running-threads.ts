@@ -1,4 +1,4 @@
-import { isProcessAlive, type RefStore } from "@uwf/cas";
+import { isProcessAlive, type LeaseRefs, type ThreadRefs } from "@uwf/cas";
 import type { Lease, ThreadRecord } from "@uwf/protocol";
 
 /** A thread being stepped now, and the lease its stepper (a worker, or `uwf step`) holds. */
@@ -13,7 +13,11 @@ export interface RunningThread {
  * Nor is the lease of a process of `host` (this machine) that is gone, a worker killed mid-step, say: a
  * stepper of this host takes it over at once, and its thread may even have ended.
  */
-export async function listRunningThreads(refs: RefStore, now: Date, host: string): Promise<RunningThread[]> {
+export async function listRunningThreads(
+  refs: ThreadRefs & LeaseRefs,
+  now: Date,
+  host: string,
+): Promise<RunningThread[]> {
   const running: RunningThread[] = [];
   for (const lease of await refs.listLeases()) {
     if (Date.parse(lease.expiresAt) <= now.getTime()) continue;

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { RefStore, Store } from "@uwf/cas";
+import type { ScheduleRefs, Store, StoreClock } from "@uwf/cas";
 import type { Schedule, WorkflowNode } from "@uwf/protocol";
 import { validateStartInputs } from "@uwf/workflow";
 import { ScheduleNotFoundError } from "../errors/schedule-not-found-error.ts";
@@ -41,7 +41,7 @@ export async function addSchedule(options: AddScheduleOptions): Promise<Schedule
 }
 
 /** The schedule of this name, or ScheduleNotFoundError listing the names there are. */
-export async function getScheduleOrThrow(refs: RefStore, name: string): Promise<Schedule> {
+export async function getScheduleOrThrow(refs: ScheduleRefs, name: string): Promise<Schedule> {
   const schedule = await refs.getSchedule(name);
   if (schedule !== null) return schedule;
   const known = (await refs.listSchedules()).map((entry) => entry.name);
@@ -53,7 +53,11 @@ export async function getScheduleOrThrow(refs: RefStore, name: string): Promise<
  * `trigger`); resumed, it is next due at the cron's first time after now (fires missed meanwhile are not
  * caught up). A compare-and-swap, tried again when a fire moved the schedule meanwhile.
  */
-export async function setSchedulePaused(refs: RefStore, name: string, paused: boolean): Promise<Schedule> {
+export async function setSchedulePaused(
+  refs: ScheduleRefs & StoreClock,
+  name: string,
+  paused: boolean,
+): Promise<Schedule> {
   for (;;) {
     const current = await getScheduleOrThrow(refs, name);
     if (current.paused === paused) return current;
@@ -68,7 +72,7 @@ export async function setSchedulePaused(refs: RefStore, name: string, paused: bo
 }
 
 /** `uwf schedule rm`: the threads it started stay. */
-export async function removeSchedule(refs: RefStore, name: string): Promise<void> {
+export async function removeSchedule(refs: ScheduleRefs, name: string): Promise<void> {
   if (!(await refs.deleteSchedule(name))) await getScheduleOrThrow(refs, name);
 }
 

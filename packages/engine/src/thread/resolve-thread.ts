@@ -1,10 +1,10 @@
-import type { RefStore } from "@uwf/cas";
+import type { ThreadRefs } from "@uwf/cas";
 import type { ThreadRecord } from "@uwf/protocol";
 import { AmbiguousThreadError } from "../errors/ambiguous-thread-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 
 /** A thread by its full id or a unique prefix of it (case-insensitive). */
-export async function resolveThread(refs: RefStore, reference: string): Promise<ThreadRecord> {
+export async function resolveThread(refs: ThreadRefs, reference: string): Promise<ThreadRecord> {
   const exact = await refs.getThread(reference.toUpperCase());
   if (exact !== null) return exact;
   if (reference.length === 0) throw new ThreadNotFoundError(reference);

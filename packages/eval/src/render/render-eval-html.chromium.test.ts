@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createTemporaryDirectory } from "@uwf/cas/test";
 import {
   type BrowserPage,
   chromiumSkipReason,
-  createTemporaryDirectory,
   type HeadlessChromium,
   launchChromium,
-} from "@uwf/cas/test";
+} from "../../../../test/kit/browser/headless-chromium.ts";
 import { emptyEvalResult, sampleEvalResult } from "../../test/sample-eval-result.ts";
 import { renderEvalHtml } from "./render-eval-html.ts";
 

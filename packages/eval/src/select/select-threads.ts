@@ -1,4 +1,4 @@
-import type { ListThreadsQuery, RefStore } from "@uwf/cas";
+import type { ListThreadsQuery, ThreadRefs } from "@uwf/cas";
 import { resolveThread } from "@uwf/engine";
 import type { EvalSource, ThreadRecord, ThreadStatus } from "@uwf/protocol";
 import { NothingToEvaluateError } from "../errors/nothing-to-evaluate-error.ts";
@@ -23,7 +23,7 @@ const PAGE = 1000;
  * as `list` gives it), filtered by workflow and status; with only filters, every thread they match.
  */
 export async function selectThreads(
-  refs: RefStore,
+  refs: ThreadRefs,
   selection: ThreadSelection,
 ): Promise<{ records: ThreadRecord[]; source: Extract<EvalSource, { kind: "selection" }> }> {
   const named = selection.threads ?? [];
@@ -67,7 +67,7 @@ export async function selectThreads(
   };
 }
 
-async function* listAll(refs: RefStore, query: ListThreadsQuery): AsyncIterable<ThreadRecord> {
+async function* listAll(refs: ThreadRefs, query: ListThreadsQuery): AsyncIterable<ThreadRecord> {
   for (let offset = 0; ; offset += PAGE) {
     const page = await refs.listThreads({ ...query, limit: PAGE, offset });
     yield* page.threads;

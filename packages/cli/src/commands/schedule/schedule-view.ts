@@ -1,11 +1,11 @@
-import type { RefStore } from "@uwf/cas";
+import type { ThreadRefs } from "@uwf/cas";
 import type { Schedule, ScheduleShowResult } from "@uwf/protocol";
 
 /** How many of a schedule's threads `schedule show` lists (`list --schedule NAME` lists them all). */
 const SHOWN_THREADS = 10;
 
 /** The schedule with the threads it started, newest first, as `schedule show` (and add, pause, resume) give it. */
-export async function scheduleView(refs: RefStore, schedule: Schedule): Promise<ScheduleShowResult> {
+export async function scheduleView(refs: ThreadRefs, schedule: Schedule): Promise<ScheduleShowResult> {
   const { threads, total } = await refs.listThreads({ scheduledBy: schedule.name, limit: SHOWN_THREADS });
   return {
     ...schedule,

@@ -10,11 +10,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import { type StepResult, shownThreadSchema, threadStepNodeSchema } from "@uwf/protocol";
 import type { Browser } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
+  chromiumSkipReason,
   launchBrowser,
   openPage,
   type RunningUi,

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
 import type { Browser, Page } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
   type CheckedPage,
+  chromiumSkipReason,
   launchBrowser,
   openPage,
   type RunningUi,

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import { type StepResult, shownThreadSchema } from "@uwf/protocol";
 import type { Browser } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
+  chromiumSkipReason,
   launchBrowser,
   openPage,
   type RunningUi,

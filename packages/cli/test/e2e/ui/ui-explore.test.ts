@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import { exploreResultSchema } from "@uwf/protocol";
 import type { Browser } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
+  chromiumSkipReason,
   launchBrowser,
   openPage,
   type RunningUi,

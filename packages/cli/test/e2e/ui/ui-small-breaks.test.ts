@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumSkipReason, waitFor } from "@uwf/cas/test";
+import { waitFor } from "@uwf/cas/test";
 import { evalResultSchema, workflowListResultSchema } from "@uwf/protocol";
 import type { Browser } from "puppeteer-core";
 import { createTempHome, fixtureAgent, LINEAR } from "../../helpers/temp-home.ts";
 import {
+  chromiumSkipReason,
   launchBrowser,
   openPage,
   type RunningUi,

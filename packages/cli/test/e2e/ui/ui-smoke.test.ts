@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import type { Browser } from "puppeteer-core";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
+  chromiumSkipReason,
   launchBrowser,
   openPage,
   type RunningUi,

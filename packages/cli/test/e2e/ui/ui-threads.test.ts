@@ -26,11 +26,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import { type ListResult, listResultSchema, type StepResult, shownThreadSchema } from "@uwf/protocol";
 import type { Browser, Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
+  chromiumSkipReason,
   launchBrowser,
   openPage,
   type RunningUi,

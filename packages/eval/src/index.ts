@@ -96,17 +96,16 @@ export { evalOutcomeError } from "./report/eval-outcome-error.ts";
 export { listEvalReports } from "./report/list-eval-reports.ts";
 export { findEvalReportEntry, resolveEvalReport, type StoredEvalReport } from "./report/resolve-eval-report.ts";
 export { saveEvalReport } from "./report/save-eval-report.ts";
+export { type RunSuiteOptions, runSuite } from "./run/run-suite.ts";
+export { type StepToEndOptions, stepToEnd } from "./run/step-to-end.ts";
 export {
-  type RunSuiteOptions,
-  runSuite,
   SUITE_BUDGET_REACHED,
   SUITE_INTERRUPTED,
   type SuiteRun,
   type SuiteRunKey,
   type SuiteRunResult,
   type SuiteRunStarted,
-} from "./run/run-suite.ts";
-export { type StepToEndOptions, stepToEnd } from "./run/step-to-end.ts";
+} from "./run/suite-run.ts";
 export { variantConfig } from "./run/variant-config.ts";
 export type { AssertionResult } from "./score/assertion-result.ts";
 export { JUDGE_BODY_QUOTA, renderJudgeTranscript } from "./score/render-judge-transcript.ts";

@@ -1,27 +1,27 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addressOfNode, forEachConcurrently, type Store } from "@uwf/cas";
-import {
-  forkThreads,
-  type ResolvedWorkflow,
-  resolveNodeOrThread,
-  resolveWorkflow,
-  runThreadToEnd,
-  spentWithBranches,
-  startThreads,
-} from "@uwf/engine";
+import { forkThreads, runThreadToEnd, spentWithBranches, startThreads } from "@uwf/engine";
 import { type Address, type Config, messageOf, type ThreadRecord, type ThreadStartNode } from "@uwf/protocol";
 import { validateStartInputs } from "@uwf/workflow";
-import { InvalidSuiteError } from "../errors/invalid-suite-error.ts";
 import { SuiteNotQueueableError } from "../errors/suite-not-queueable-error.ts";
-import type { Suite, SuiteCase, SuiteVariant } from "../suite/suite.ts";
-import { checkSuiteAgents, checkSuiteRuns, MAX_SUITE_RUNS, problemAt } from "./check-suite-runs.ts";
-import { definitionHash, fileHash, folderName, generationOf, runFolder } from "./run-folders.ts";
-import { variantConfig } from "./variant-config.ts";
-
-/** Why a run has no finished thread although it started, or could not start. */
-export const SUITE_BUDGET_REACHED = "suite budget reached";
-export const SUITE_INTERRUPTED = "interrupted before it finished";
+import type { Suite, SuiteCase } from "../suite/suite.ts";
+import { checkSuiteAgents, checkSuiteRuns, MAX_SUITE_RUNS } from "./check-suite-runs.ts";
+import {
+  type ForkPoint,
+  type PlannedRun,
+  type PreparedVariant,
+  planSuiteRuns,
+  resolveFrom,
+} from "./plan-suite-runs.ts";
+import {
+  SUITE_BUDGET_REACHED,
+  SUITE_INTERRUPTED,
+  type SuiteRun,
+  type SuiteRunResult,
+  type SuiteRunStarted,
+} from "./suite-run.ts";
+import { waitForQueuedRuns } from "./wait-for-queued-runs.ts";
 
 export interface RunSuiteOptions {
   store: Store;
@@ -59,64 +59,6 @@ export interface RunSuiteOptions {
   /** What agents write on stderr, as `uwf step -v` shows it. */
   onStderr?(chunk: string): void;
   onWarning?(message: string): void;
-}
-
-/** Which run of the suite: its case (null with `from:`), variant (null when unnamed) and repeat (0-based). */
-export interface SuiteRunKey {
-  case: string | null;
-  variant: string | null;
-  repeat: number;
-}
-
-export interface SuiteRunStarted extends SuiteRunKey {
-  thread: string;
-  reused: boolean;
-}
-
-/** One run of the suite, as runSuite returns it. */
-export interface SuiteRun extends SuiteRunKey {
-  /** Its thread; null when it could not start. */
-  thread: string | null;
-  /** The thread as the run left it; null when it could not start. */
-  record: ThreadRecord | null;
-  /** The thread was found from an earlier run of the suite (it may have been stepped on, if it was active). */
-  reused: boolean;
-  /**
-   * Why the run is not a finished sample: it could not start (a bad workflow, a missing fixture…), the
-   * suite's budget was reached (SUITE_BUDGET_REACHED) or it was interrupted (SUITE_INTERRUPTED) before
-   * its thread finished, or a step failed without failing the thread. Null for a thread that ended,
-   * failed, was cancelled or suspended: those are samples.
-   */
-  error: string | null;
-}
-
-export interface SuiteRunResult {
-  /** One per run: case × variant × repeat in that order, or per variant its forks with `from:`. */
-  runs: SuiteRun[];
-  /** What the runs spent in this call, in US dollars (reused finished threads spend nothing). */
-  spentUsd: number;
-  /** The limit that applied: the smaller of the file's `max_cost_usd` and the caller's; null without. */
-  maxCostUsd: number | null;
-  /** Why runs were left unfinished: the suite's budget, Ctrl-C; null when none was. */
-  stoppedBy: "max-cost" | "interrupted" | null;
-}
-
-/** What one run is to do, before it has a thread. */
-interface PlannedRun {
-  key: SuiteRunKey;
-  variant: PreparedVariant;
-  /** Cases: the case; forks: null. */
-  case: SuiteCase | null;
-  /** Its working directory (cases), or the folder that keeps its fork's id (forks). */
-  folder: string;
-}
-
-interface PreparedVariant {
-  variant: SuiteVariant;
-  /** Its config, or why it has none (the merged config is invalid). */
-  config: Config | Error;
-  /** Cases: the workflow, resolved once, or why it could not be. */
-  workflow: Promise<ResolvedWorkflow> | null;
 }
 
 /**
@@ -171,83 +113,13 @@ class SuiteRunner {
   }
 
   async run(): Promise<SuiteRunResult> {
-    const planned = await this.plan();
+    const planned = await planSuiteRuns(this.suite, this.options);
     // Ctrl-C or SIGTERM while planning: nothing was started, nothing is left to report.
     if (planned === null) return { runs: [], spentUsd: 0, maxCostUsd: this.maxCostUsd, stoppedBy: "interrupted" };
     const runs: SuiteRun[] =
       this.suite.from === null ? await this.runCases(planned) : await this.runForks(planned, this.point as ForkPoint);
     const spentUsd = this.spentUsd();
     return { runs, spentUsd, maxCostUsd: this.maxCostUsd, stoppedBy: this.stoppedBy };
-  }
-
-  /**
-   * The runs in order, each with its folder; null when Ctrl-C or SIGTERM came while planning (it yields
-   * to the event loop every PLAN_YIELD_EVERY runs, so the signal is seen).
-   */
-  async plan(): Promise<PlannedRun[] | null> {
-    const { suite, options } = this;
-    const base = runFolder(options.runsDir, folderName(suite.name));
-    const planned: PlannedRun[] = [];
-    for (const variant of suite.variants) {
-      const prepared = this.prepareVariant(variant);
-      const variantFolder = folderName(variant.name ?? "default");
-      const definition = {
-        variant,
-        scenario: scenarioHash(variant.agent),
-        budget: suite.budget,
-      };
-      if (suite.from !== null) {
-        const pair = runFolder(base, definitionHash({ ...definition, from: suite.from }), "from", variantFolder);
-        const generation = generationOf(pair, options.fresh === true);
-        for (let repeat = 0; repeat < suite.count; repeat++) {
-          const key = { case: null, variant: variant.name, repeat };
-          planned.push({ key, variant: prepared, case: null, folder: runFolder(pair, generation, repeat) });
-          if (planned.length % PLAN_YIELD_EVERY === 0 && (await this.interruptedWhilePlanning())) return null;
-        }
-        continue;
-      }
-      for (const entry of suite.cases) {
-        const workflow = variant.workflow ?? suite.workflow;
-        // What the case's threads start with; not its assertions, which score them and may change freely.
-        const started = { name: entry.name, prompt: entry.prompt, inputs: entry.inputs, fixture: entry.fixture };
-        const hash = definitionHash({ ...definition, workflow, case: started });
-        const pair = runFolder(base, hash, folderName(entry.name), variantFolder);
-        const generation = generationOf(pair, options.fresh === true);
-        for (let repeat = 0; repeat < suite.repeat; repeat++) {
-          const key = { case: entry.name, variant: variant.name, repeat };
-          planned.push({ key, variant: prepared, case: entry, folder: runFolder(pair, generation, repeat) });
-          if (planned.length % PLAN_YIELD_EVERY === 0 && (await this.interruptedWhilePlanning())) return null;
-        }
-      }
-    }
-    // Cases first, then variants, then repeats: the order a report lists them in.
-    return this.suite.from === null ? sortByCase(planned, this.suite) : planned;
-  }
-
-  /** Lets a signal's handler run, then says whether it stopped the suite. */
-  async interruptedWhilePlanning(): Promise<boolean> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (!this.options.signal.aborted) return false;
-    this.stoppedBy = "interrupted";
-    return true;
-  }
-
-  prepareVariant(variant: SuiteVariant): PreparedVariant {
-    const { suite, options } = this;
-    let config: Config | Error;
-    try {
-      config = variantConfig(options.config, variant);
-    } catch (error) {
-      config = new Error(`variant ${variant.name ?? "(unnamed)"}: its config is invalid: ${messageOf(error)}`);
-    }
-    const reference = variant.workflow ?? suite.workflow;
-    const workflow =
-      suite.from !== null || reference === null
-        ? null
-        : resolveWorkflow({ store: options.store, reference, cwd: suite.dir, home: options.home, now: options.now });
-    // Awaited by each run; a rejection is each run's error, not an unhandled one.
-    workflow?.catch(() => {});
-    return { variant, config, workflow };
   }
 
   // Cases.
@@ -278,7 +150,11 @@ class SuiteRunner {
    */
   async finish(planned: readonly PlannedRun[], runs: Map<PlannedRun, SuiteRun>, queued: boolean): Promise<SuiteRun[]> {
     if (queued) {
-      await this.waitForQueued([...runs.values()]);
+      await waitForQueuedRuns([...runs.values()], {
+        ...this.options,
+        spent: this.spent,
+        stopReason: () => this.stopReason(),
+      });
       for (const run of runs.values()) this.options.onRunFinished?.(run);
       return planned.map((run) => runs.get(run) as SuiteRun);
     }
@@ -514,98 +390,4 @@ class SuiteRunner {
     const record = await this.options.store.refs.getThread(id);
     return record !== null && record.forkedFrom?.address === address ? record : null;
   }
-
-  // Queued.
-
-  /**
-   * Waits until no run's thread is active (workers step them). Once the suite's budget is reached the
-   * threads still active are taken out of the queue, and the wait ends when those no worker holds are
-   * all that is left; Ctrl-C ends it at once. Runs whose thread is still active get the reason as error.
-   */
-  async waitForQueued(runs: SuiteRun[]): Promise<void> {
-    const { store, signal } = this.options;
-    const pollMs = this.options.pollMs ?? 500;
-    const waiting = runs.filter((run) => run.record !== null && run.error === null);
-    const initialCost = new Map(waiting.map((run) => [run.thread as string, run.record?.usage.costUsd ?? 0]));
-    let unqueued = false;
-    for (;;) {
-      for (const run of waiting) {
-        const record = await store.refs.getThread(run.thread as string);
-        if (record === null) continue;
-        run.record = record;
-        this.spent.set(record.id, record.usage.costUsd - (initialCost.get(record.id) ?? 0));
-      }
-      const active = waiting.filter((run) => run.record?.status === "active");
-      if (active.length === 0) return;
-      const stopped = this.stopReason();
-      if (stopped === SUITE_INTERRUPTED) {
-        for (const run of active) run.error = stopped;
-        return;
-      }
-      if (stopped === SUITE_BUDGET_REACHED) {
-        if (!unqueued) {
-          for (const run of active) {
-            const record = run.record as ThreadRecord;
-            await store.refs.updateThread(record.id, record.head, { queued: false });
-          }
-          unqueued = true;
-        } else {
-          const held = new Set((await store.refs.listLeases()).map((lease) => lease.threadId));
-          if (active.every((run) => !held.has(run.thread as string))) {
-            for (const run of active) run.error = stopped;
-            return;
-          }
-        }
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs);
-        signal.addEventListener("abort", done, { once: true });
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", done);
-          resolve();
-        }
-      });
-    }
-  }
-}
-
-/** How many runs are planned between looks at the signal. */
-const PLAN_YIELD_EVERY = 10_000;
-
-/** The node a `from:` suite's runs fork: a thread's head (with the thread), or a node. */
-interface ForkPoint {
-  address: Address;
-  parent: ThreadRecord | undefined;
-}
-
-/** The suite's `from:`, resolved before anything is planned: one that names no thread or node is the suite's mistake. */
-async function resolveFrom(suite: Suite, store: Store): Promise<ForkPoint> {
-  const from = suite.from as string;
-  try {
-    const resolved = await resolveNodeOrThread(store, from);
-    return resolved.thread === null
-      ? { address: resolved.address, parent: undefined }
-      : { address: resolved.thread.head, parent: resolved.thread };
-  } catch (error) {
-    const message = `from ${from}: ${messageOf(error)}`;
-    throw new InvalidSuiteError(suite.file, [problemAt(suite, "from", /^from\s*:/m, message)]);
-  }
-}
-
-/** The scenario file's content hash for a `scripted:FILE` agent, so a changed scenario makes new runs. */
-function scenarioHash(agent: string | null): string | null {
-  if (agent === null || !agent.startsWith("scripted:")) return null;
-  return fileHash(agent.slice("scripted:".length));
-}
-
-function sortByCase(planned: PlannedRun[], suite: Suite): PlannedRun[] {
-  const caseIndex = new Map(suite.cases.map((entry, index) => [entry.name, index]));
-  const variantIndex = new Map(suite.variants.map((variant, index) => [variant.name, index]));
-  return [...planned].sort(
-    (left, right) =>
-      (caseIndex.get(left.key.case ?? "") ?? 0) - (caseIndex.get(right.key.case ?? "") ?? 0) ||
-      (variantIndex.get(left.key.variant) ?? 0) - (variantIndex.get(right.key.variant) ?? 0) ||
-      left.key.repeat - right.key.repeat,
-  );
 }

@@ -17,7 +17,6 @@ describe("the @uwf/agent-kit entry", () => {
       "InvalidConfigError",
       "InvalidReplyError",
       "InvalidScenarioError",
-      "ModelAccessError",
       "NoAgentError",
       "NoWorkingDirectoryError",
       "PathOutsideWorkspaceError",

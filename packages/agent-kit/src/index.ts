@@ -26,7 +26,6 @@ export {
   InvalidConfigError,
   InvalidReplyError,
   InvalidScenarioError,
-  ModelAccessError,
   NoAgentError,
   NoWorkingDirectoryError,
   PathOutsideWorkspaceError,

@@ -214,7 +214,6 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   InvalidReplyError: () => new workflowAndAgents.InvalidReplyError("no frontmatter", "the reply"),
   InvalidScenarioError: () => new workflowAndAgents.InvalidScenarioError("scenario.yaml", "not YAML"),
   InvalidWorkflowError: () => new workflowAndAgents.InvalidWorkflowError("w.yaml", [PROBLEM]),
-  ModelAccessError: () => new workflowAndAgents.ModelAccessError("claude", "401 unauthorized"),
   NoAgentError: () => new workflowAndAgents.NoAgentError("review", "draft"),
   NoResumeEdgeError: () => new workflowAndAgents.NoResumeEdgeError("review"),
   NoTransitionError: () =>
@@ -296,6 +295,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   SuiteInterruptedError: () => new cliErrors.SuiteInterruptedError("SIGINT", "01JB0000000000000000000000", 2),
   InputFileError: () => new cliErrors.InputFileError("--output", "reply.md", "no such file"),
   ListenFailedError: () => new cliErrors.ListenFailedError("127.0.0.1", 7323, "the port is in use"),
+  ModelAccessError: () => new cliErrors.ModelAccessError("claude", "401 unauthorized"),
   NoReplyError: () => new cliErrors.NoReplyError("0000000000003"),
   SetupCancelledError: () => new cliErrors.SetupCancelledError(),
   StdoutClosedError: () => new cliErrors.StdoutClosedError(new Error("EPIPE")),

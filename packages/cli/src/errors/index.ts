@@ -4,6 +4,7 @@ export { ConfigKeyNotSetError } from "./config-key-not-set-error.ts";
 export { ForksInterruptedError } from "./forks-interrupted-error.ts";
 export { InputFileError } from "./input-file-error.ts";
 export { ListenFailedError } from "./listen-failed-error.ts";
+export { ModelAccessError } from "./model-access-error.ts";
 export { NoReplyError } from "./no-reply-error.ts";
 export { SetupCancelledError } from "./setup-cancelled-error.ts";
 export { StdoutClosedError } from "./stdout-closed-error.ts";

@@ -1,4 +1,5 @@
-import { configFilePath, loadConfig, ModelAccessError, readApiKey, verifyModelAccess } from "@uwf/agent-kit";
+import { configFilePath, loadConfig, readApiKey, verifyModelAccess } from "@uwf/agent-kit";
+import { ModelAccessError } from "../../errors/model-access-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { setConfigValues } from "../config/config-values.ts";

@@ -1,7 +1,8 @@
 import { expireDueSuspensions, fireDueSchedules } from "@uwf/engine";
 import type { CliEvent, TickResult } from "@uwf/protocol";
+import { formatTick } from "../format/runs/format-tick.ts";
 import type { CommandContext } from "../pipeline/command-context.ts";
-import { formatTick, runFiredThreads, runThreadsHere } from "./schedule/run-due-work.ts";
+import { runFiredThreads, runThreadsHere } from "./schedule/run-fired-threads.ts";
 
 export interface TickCommandOptions {
   /** Leave every thread a fire starts to `uwf worker`, as a worker would. */

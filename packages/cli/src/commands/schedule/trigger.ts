@@ -1,7 +1,8 @@
 import { triggerSchedule } from "@uwf/engine";
 import type { TickResult } from "@uwf/protocol";
+import { formatTick } from "../../format/runs/format-tick.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { formatTick, runFiredThreads } from "./run-due-work.ts";
+import { runFiredThreads } from "./run-fired-threads.ts";
 
 /**
  * `uwf schedule trigger NAME`: fires it now, outside its cron (paused or not), with its overlap policy;

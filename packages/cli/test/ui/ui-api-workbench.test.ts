@@ -189,6 +189,21 @@ describe("POST /api/threads", () => {
     expect(ran.steps.map((step) => step.role)).toEqual(["planner", "doer"]);
   });
 
+  it("a step that fails after the start answers the agent's error naming the thread, which stays, failed", async () => {
+    const base = await serve();
+    const response = await pagePost(base, "/api/threads", {
+      workflow: "linear",
+      prompt: "Write nothing",
+      step: "one",
+      agent: "keyed",
+    });
+    expect(response.status).toBe(422);
+    const { error } = errorResultSchema.parse(await response.json());
+    expect(error.code).toBe("agent-failed");
+    const thread = (error.data as { thread?: string }).thread as string;
+    expect((await temp.showThread(thread)).status).toBe("failed");
+  });
+
   it("refuses each bad input with a 400 naming the field, and starts no thread", async () => {
     const base = await serve();
     const before = await temp.threadCount();

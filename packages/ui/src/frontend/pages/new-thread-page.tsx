@@ -236,7 +236,7 @@ export function NewThreadPage() {
           testid="new-thread-outcome"
         />
         {typeof failedThread === "string" ? (
-          <p>
+          <p data-testid="new-thread-started">
             The thread was started: <Link href={`/threads/${failedThread}`}>{failedThread}</Link>
           </p>
         ) : null}

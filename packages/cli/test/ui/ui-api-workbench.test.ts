@@ -320,10 +320,13 @@ describe("the agent of step, run and resume", () => {
     expect(unknown.message).toContain('"nosuch"');
     const still = shownThreadSchema.parse(await temp.showThread(suspended));
     expect(still.status).toBe("suspended");
-    const resumed = await pagePost(base, `/api/threads/${suspended}/resume`, { prompt: "Blue", agent: "asker" });
+    // "-" is the answer itself, not a read of the server's stdin.
+    const resumed = await pagePost(base, `/api/threads/${suspended}/resume`, { prompt: "-", agent: "asker" });
     expect(resumed.status).toBe(200);
     const result = stepResultSchema.parse(await resumed.json());
     expect(result.steps[0]).toMatchObject({ agent: "asker" });
+    const prompt = await (await fetch(`${base}/api/nodes/${result.steps[0]?.address}/prompt`)).json();
+    expect((prompt as { text: string }).text).toEndWith("The user's answer:\n-\n");
   });
 });
 

@@ -223,12 +223,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
     mutating: true,
     options: ({ params, body }) => ({
       thread: params.id,
-      prompt: typeof body.prompt === "string" ? body.prompt : undefined,
       // A typed answer's fields, as JSON text (never a file name: it starts with `{`), checked by the command as the CLI checks them.
       answer: typeof body.answer === "object" && body.answer !== null ? JSON.stringify(body.answer) : undefined,
       all: body.all === true ? true : undefined,
       agent: typeof body.agent === "string" ? body.agent : undefined,
     }),
+    // The answer goes to `--prompt-file`: as `-p` text, an answer of "-" would be read from the server's stdin.
+    files: (body): Record<string, { text: string; field: string }> =>
+      typeof body.prompt === "string" ? { promptFile: { text: body.prompt, field: "prompt" } } : {},
     check: (body) => checkFields(body, { prompt: "string", answer: "object", all: "boolean", agent: "string" }),
   },
   {

@@ -383,8 +383,12 @@ describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
   );
 
   it(
-    "offers none of these actions under --read-only",
+    "offers none of these actions under --read-only, and shows a schedule's markup as text",
     async () => {
+      const markup = `<img src=x onerror="window.__uwfXss = 1">`;
+      const added = await home.uwf(["schedule", "add", "marked", "linear", "--cron", "0 3 * * *", "-p", markup]);
+      if (added.exitCode !== 0) throw new Error(added.stderr);
+      await home.startThread(LINEAR, "Write shown.txt");
       const readOnly = await startUi(home, ["--read-only"]);
       try {
         const { page, problems } = await openPage(browser, `${readOnly.origin}/`);
@@ -400,6 +404,9 @@ describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
           expect(await page.$('[data-testid="schedule-pause"]')).toBeNull();
           expect(await page.$('[data-testid="schedule-trigger"]')).toBeNull();
           expect(await page.$('[data-testid="trigger-options"]')).toBeNull();
+          await waitForText(page, '[data-testid="schedule-row"][data-schedule="marked"]', markup);
+          expect(await page.evaluate("window.__uwfXss")).toBeUndefined();
+          expect(await page.$('[data-testid="schedule-row"] img')).toBeNull();
           expect(problems).toEqual([]);
         });
         await page.close();

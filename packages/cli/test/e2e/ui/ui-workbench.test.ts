@@ -145,6 +145,8 @@ describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
       await withScreenshotOnFailure(page, "new-thread", async () => {
         await page.click(".new-thread-link");
         await page.waitForSelector('[data-testid="new-thread-page"]');
+        // The list of workflows arrives after the page: wait for it before reading it.
+        await page.waitForSelector('[data-testid="new-thread-workflow"] option[value="brief"]');
         const workflows = await page.$$eval('[data-testid="new-thread-workflow"] option', (options) =>
           options.map((option) => (option as unknown as { value: string }).value),
         );

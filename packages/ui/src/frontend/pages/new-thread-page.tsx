@@ -1,7 +1,7 @@
 import "./threads.css";
 import "./workbench.css";
 import type { StartResult, WorkflowListResult, WorkflowShowResult } from "@uwf/protocol";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { ActionOutcome, useAction } from "../components/actions-common.tsx";
 import { AgentPicker, agentBody } from "../components/agent-picker.tsx";
 import { AnswerFieldInput, type AnswerValues, answerFieldsOf, buildAnswer } from "../components/answer-form.tsx";
@@ -55,6 +55,12 @@ export function NewThreadPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const start = useAction<StartResult>({ onDone: (result) => navigate(`/threads/${result.thread}`) });
   const running = start.state.phase === "running";
+  const { reset } = start;
+  const failed = start.state.phase === "failed";
+  // A refusal is about what was sent: once the form changes, it no longer applies.
+  useEffect(() => {
+    if (failed) reset();
+  }, [workflow, prompt, values, cwd, step, agent]);
   const schema = workflow === "" ? null : inputsSchemaOf(shown.data);
   const fields = schema === null ? null : answerFieldsOf(schema);
 

@@ -205,6 +205,14 @@ describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
         const log = await uwfJson<LogResult>(["log", thread]);
         expect(log.steps.map((step) => step.agent)).toEqual(["linear", "linear"]);
         expect(await home.threadCount()).toBe(before + 1);
+
+        // A workflow's graph links here with its version picked (by hash, shown as its registered name).
+        await page.goto(`${ui.origin}/workflows/brief`, { waitUntil: "networkidle2" });
+        await page.waitForSelector('a[href^="/threads/new?workflow="]');
+        await page.click('a[href^="/threads/new?workflow="]');
+        await page.waitForSelector('[data-testid="new-thread-workflow"] option[value="brief"]');
+        await page.waitForFunction(`document.querySelector('[data-testid="new-thread-workflow"]').value === "brief"`);
+        await page.waitForSelector('[data-testid="answer-field-topic"]');
         expectOnlyRefusals(problems, 1);
       });
       await page.close();
@@ -398,6 +406,9 @@ describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
           await page.waitForSelector('[data-testid="thread-row"]');
           expect(await page.$('[data-testid="select-thread"]')).toBeNull();
           expect(await page.$(".new-thread-link")).toBeNull();
+          await page.goto(`${readOnly.origin}/workflows/linear`, { waitUntil: "networkidle2" });
+          await page.waitForSelector(".graph-page");
+          expect(await page.$('a[href^="/threads/new"]')).toBeNull();
           await page.goto(`${readOnly.origin}/threads/new`, { waitUntil: "networkidle2" });
           await page.waitForSelector('[data-testid="new-thread-read-only"]');
           expect(await page.$('[data-testid="new-thread-submit"]')).toBeNull();

@@ -53,6 +53,14 @@ export function NewThreadPage() {
   const [step, setStep] = useState<StepMode>("none");
   const [agent, setAgent] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  // Arrived with a version's hash (`?workflow=HASH`, from its graph): the picker shows the registered name
+  // that points at it, if one does; the form sends the hash, the same version.
+  const listed = workflows.data?.workflows ?? [];
+  const shownChoice = listed.some((entry) => workflowReference(entry) === workflow)
+    ? workflow
+    : (listed.find((entry) => entry.hash === workflow) ?? null);
+  const pickerValue =
+    typeof shownChoice === "string" ? shownChoice : shownChoice === null ? workflow : workflowReference(shownChoice);
   const start = useAction<StartResult>({ onDone: (result) => navigate(`/threads/${result.thread}`) });
   const running = start.state.phase === "running";
   const { reset } = start;
@@ -112,7 +120,7 @@ export function NewThreadPage() {
           {workflows.error !== null ? <ErrorBox error={workflows.error} /> : null}
           <select
             data-testid="new-thread-workflow"
-            value={workflow}
+            value={pickerValue}
             disabled={running}
             onChange={(event) => {
               setWorkflow((event.currentTarget as HTMLSelectElement).value);

@@ -181,7 +181,7 @@ describe("the read endpoints", () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("POST");
     expect((await errorOf(wrongMethod)).code).toBe("method-not-allowed");
-    const postToRead = await pagePost(base, "/api/threads");
+    const postToRead = await pagePost(base, "/api/threads/x/log");
     expect(postToRead.status).toBe(405);
   });
 });

@@ -88,6 +88,8 @@ describe("the API of a home with secrets", () => {
     ]);
     expect(explored.exitCode).toBe(0);
     const exploration = explored.json<{ report: string }>().report;
+    const scheduled = await temp.uwf(["schedule", "add", "nightly", LINEAR, "--cron", "0 2 * * *", "-p", "Nightly"]);
+    expect(scheduled.exitCode).toBe(0);
     const base = `http://127.0.0.1:${server.port}`;
     const token = new URL(server.url).searchParams.get("token") as string;
     const params: Record<string, string> = {
@@ -96,6 +98,7 @@ describe("the API of a home with secrets", () => {
       left: thread,
       right: other,
       reference: "linear",
+      name: "nightly",
     };
     const answers: string[] = [];
     const call = async (method: string, path: string, body?: unknown) => {

@@ -7,6 +7,8 @@ import { ExperimentsPage } from "./pages/experiments-page.tsx";
 import { ExplorePage } from "./pages/explore-page.tsx";
 import { FamilyPage } from "./pages/family-page.tsx";
 import { ThreadGraphPage, WorkflowGraphPage, WorkflowsPage } from "./pages/graph-page.tsx";
+import { NewThreadPage } from "./pages/new-thread-page.tsx";
+import { SchedulesPage } from "./pages/schedules-page.tsx";
 import { StepPage } from "./pages/step-page.tsx";
 import { ThreadPage } from "./pages/thread-page.tsx";
 import { ThreadsPage } from "./pages/threads-page.tsx";
@@ -14,6 +16,8 @@ import { ThreadsPage } from "./pages/threads-page.tsx";
 /** Each page of the app: its path pattern and what it shows. The server serves index.html for all of them. */
 const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, string>): ComponentChildren }> = [
   { pattern: "/", render: () => <ThreadsPage /> },
+  { pattern: "/threads/new", render: () => <NewThreadPage /> },
+  { pattern: "/schedules", render: () => <SchedulesPage /> },
   { pattern: "/threads/:id", render: (params) => <ThreadPage id={params.id as string} /> },
   { pattern: "/threads/:id/graph", render: (params) => <ThreadGraphPage id={params.id as string} /> },
   { pattern: "/threads/:id/family", render: (params) => <FamilyPage id={params.id as string} /> },
@@ -53,6 +57,7 @@ export function App() {
           <Link href="/">Threads</Link>
           <Link href="/workflows">Workflows</Link>
           <Link href="/experiments">Experiments</Link>
+          <Link href="/schedules">Schedules</Link>
         </nav>
         <span class="session">
           {session === null ? "" : `${session.readOnly ? "read-only · " : ""}uwf ${session.version}`}

@@ -1,4 +1,5 @@
 import type { CommandPath } from "./ui-backend.ts";
+import { WORKBENCH_ROUTES } from "./workbench-routes.ts";
 
 /**
  * One endpoint of the JSON API: the uwf command it runs and how the request becomes that command's
@@ -22,6 +23,15 @@ export interface ApiRoute {
   verdictInResult?: boolean;
   /** What is wrong with the request's query (a `limit` that is no count), as a message (400), or null. */
   checkQuery?(query: URLSearchParams): string | null;
+  /** The command for this body, when the body chooses it (`POST /api/threads`: `start`, or `run` to step too). */
+  commandFor?(body: Record<string, unknown>): CommandPath;
+  /**
+   * Texts the command reads from a file (a prompt), by option: each is written to a private file whose path
+   * is given as that option, removed once the command is done; an error names the body's `field` instead.
+   */
+  files?(body: Record<string, unknown>): Record<string, { text: string; field: string }>;
+  /** The answer when it is less than the command's result (the agent aliases, without their settings). */
+  project?(result: unknown): unknown;
 }
 
 /** The query's parameters that are present but not whole numbers of 0 or more: a message, or null. */
@@ -202,8 +212,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
       threads: [params.id],
       all: body.all === true ? true : undefined,
       steps: typeof body.steps === "number" ? body.steps : undefined,
+      agent: typeof body.agent === "string" ? body.agent : undefined,
     }),
-    check: (body) => checkFields(body, { steps: "positive integer", all: "boolean" }),
+    check: (body) => checkFields(body, { steps: "positive integer", all: "boolean", agent: "string" }),
   },
   {
     method: "POST",
@@ -212,12 +223,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     mutating: true,
     options: ({ params, body }) => ({
       thread: params.id,
-      prompt: typeof body.prompt === "string" ? body.prompt : undefined,
       // A typed answer's fields, as JSON text (never a file name: it starts with `{`), checked by the command as the CLI checks them.
       answer: typeof body.answer === "object" && body.answer !== null ? JSON.stringify(body.answer) : undefined,
       all: body.all === true ? true : undefined,
+      agent: typeof body.agent === "string" ? body.agent : undefined,
     }),
-    check: (body) => checkFields(body, { prompt: "string", answer: "object", all: "boolean" }),
+    // The answer goes to `--prompt-file`: as `-p` text, an answer of "-" would be read from the server's stdin.
+    files: (body): Record<string, { text: string; field: string }> =>
+      typeof body.prompt === "string" ? { promptFile: { text: body.prompt, field: "prompt" } } : {},
+    check: (body) => checkFields(body, { prompt: "string", answer: "object", all: "boolean", agent: "string" }),
   },
   {
     method: "POST",
@@ -246,4 +260,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
     }),
     check: (body) => checkFields(body, { from: "string", reply: "string", queue: "boolean" }),
   },
+  ...WORKBENCH_ROUTES,
 ];

@@ -55,7 +55,7 @@ export interface UiServer {
 }
 
 /** The pages the frontend routes itself (app.tsx): each path under them is answered with the page. */
-const PAGE_PREFIXES = ["/threads", "/steps", "/diff", "/workflows", "/experiments"];
+const PAGE_PREFIXES = ["/threads", "/steps", "/diff", "/workflows", "/experiments", "/schedules"];
 
 /** How long stop() waits for actions it interrupted to answer before closing their connections. */
 const STOP_WAIT_MS = 10_000;
@@ -297,21 +297,33 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     if (problem !== null) return errorResponse("invalid-body", problem, { path: url.pathname });
     const commandOptions = route.options({ params, query: url.searchParams, body });
     let folder: string | null = null;
+    /** Each private file written for the command, by the name a refusal gives it instead of its path. */
+    const written = new Map<string, string>();
     if (route.command[0] === "fork" && typeof body.reply === "string") {
       // The edited reply goes to `uwf fork --output FILE`: a private file, removed once the fork is made or refused.
       folder = mkdtempSync(join(tmpdir(), "uwf-ui-reply-"));
       const file = join(folder, "reply.md");
       writeFileSync(file, body.reply, { mode: 0o600 });
       commandOptions.output = file;
+      written.set(file, "the edited reply");
+    }
+    for (const [option, { text, field }] of Object.entries(route.files?.(body) ?? {})) {
+      folder ??= mkdtempSync(join(tmpdir(), "uwf-ui-text-"));
+      const file = join(folder, `${option}.txt`);
+      writeFileSync(file, text, { mode: 0o600 });
+      commandOptions[option] = file;
+      written.set(file, `the body's "${field}"`);
     }
     try {
       // A page that goes away does not stop its action half-way: only the server stopping does (actionSignal).
-      const outcome = await options.backend.run(route.command, commandOptions, actionSignal);
+      const command = route.commandFor?.(body) ?? route.command;
+      const outcome = await options.backend.run(command, commandOptions, actionSignal);
       if (route.verdictInResult === true && !outcome.ok && outcome.result !== undefined) {
         return Response.json(outcome.result);
       }
+      if (route.project !== undefined && outcome.ok) return Response.json(route.project(outcome.result));
       // A refusal names the reply as the page knows it, not by the server's private temporary file.
-      return outcomeResponse(folder === null ? outcome : withoutPath(outcome, join(folder, "reply.md"), folder));
+      return outcomeResponse(folder === null ? outcome : withoutPaths(outcome, written, folder));
     } finally {
       if (folder !== null) rmSync(folder, { recursive: true, force: true });
     }
@@ -338,12 +350,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   };
 }
 
-/** An outcome whose error names `file` (or its `folder`) names "the edited reply" instead. */
-function withoutPath(outcome: CommandOutcome, file: string, folder: string): CommandOutcome {
+/** An outcome whose error names a private file (or their `folder`) names what the page sent instead ("the edited reply"). */
+function withoutPaths(outcome: CommandOutcome, files: ReadonlyMap<string, string>, folder: string): CommandOutcome {
   if (outcome.ok) return outcome;
-  const text = JSON.stringify(outcome.error)
-    .replaceAll(JSON.stringify(file).slice(1, -1), "the edited reply")
-    .replaceAll(JSON.stringify(folder).slice(1, -1), "the edited reply's folder");
+  let text = JSON.stringify(outcome.error);
+  for (const [file, name] of files) text = text.replaceAll(JSON.stringify(file).slice(1, -1), name);
+  text = text.replaceAll(JSON.stringify(folder).slice(1, -1), "the request's folder");
   return { ...outcome, error: JSON.parse(text) as typeof outcome.error };
 }
 

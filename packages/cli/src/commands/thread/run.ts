@@ -13,6 +13,8 @@ import { type StepCommandOptions, stepCommand } from "./step.ts";
 export interface RunCommandOptions extends StartCommandOptions {
   agent?: string;
   timeout?: number;
+  /** No flag: the web UI's start with one step (`"step": "one"`) runs this many steps instead of `--all`. */
+  steps?: number;
 }
 
 /**
@@ -36,6 +38,9 @@ export async function runCommand(
   const startedAt = Date.now();
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
+  if (options.steps !== undefined) {
+    return stepCommand({ thread, steps: options.steps, agent: options.agent, timeout: options.timeout }, context);
+  }
   const step = { thread, all: true, agent: options.agent, timeout: options.timeout };
   const outcome = await playRecordedAnswers(await stepCommand(step, context), step, context);
   if ("steps" in outcome.result) context.note(formatRunTotals(outcome.result.steps, Date.now() - startedAt));

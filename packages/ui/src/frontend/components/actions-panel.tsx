@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { getJson } from "../lib/api.ts";
 import { navigate } from "../lib/router.tsx";
 import { ActionButton, ActionOutcome, useAction } from "./actions-common.tsx";
+import { AgentPicker, agentBody } from "./agent-picker.tsx";
 import { type AnswerField, type AnswerValues, answerFieldsOf, buildAnswer, TypedAnswerInputs } from "./answer-form.tsx";
 import { ErrorBox } from "./error-box.tsx";
 
@@ -42,6 +43,8 @@ export function ThreadActions(props: {
   const cancel = useAction<unknown>({ onSettled: settled });
   const resume = useAction<StepResult>({ onSettled: settled });
   const [confirming, setConfirming] = useState(false);
+  /** The agent Step, Run and Resume run with (`--agent`); empty: config.yaml's choice. */
+  const [agent, setAgent] = useState("");
   const actions = [step, run, queue, cancel, resume];
   const anyRunning = actions.some((action) => action.state.phase === "running");
   useEffect(() => {
@@ -65,8 +68,17 @@ export function ThreadActions(props: {
   return (
     <section class="panel actions" data-testid="thread-actions">
       <h2>Actions</h2>
+      {steppable || thread.status === "suspended" || lateAnswer ? (
+        <div class="action-row">
+          <AgentPicker value={agent} onChange={setAgent} disabled={busy} testid="action-agent" />
+        </div>
+      ) : null}
       {thread.status === "suspended" || lateAnswer ? (
-        <ResumeForm thread={thread} running={resume.state.phase === "running"} resume={resume.run} />
+        <ResumeForm
+          thread={thread}
+          running={resume.state.phase === "running"}
+          resume={(path, body) => resume.run(path, { ...body, ...agentBody(agent) })}
+        />
       ) : null}
       <div class="action-row">
         {steppable ? (
@@ -78,7 +90,7 @@ export function ThreadActions(props: {
               busy={step.state.phase === "running"}
               disabled={!steppable || busy || props.stepping}
               title={`${waiting ? "uwf step: a step of each branch that can run" : "uwf step: one step of the thread"}${elsewhere}`}
-              onClick={() => void step.run(`/api/threads/${id}/step`)}
+              onClick={() => void step.run(`/api/threads/${id}/step`, agentBody(agent))}
             />
             <ActionButton
               label="Run to the end"
@@ -90,7 +102,7 @@ export function ThreadActions(props: {
                   ? "uwf step --all: run the branches to their end, then the join, and on"
                   : "uwf step --all: step until the thread ends or suspends"
               }${elsewhere}`}
-              onClick={() => void run.run(`/api/threads/${id}/step`, { all: true })}
+              onClick={() => void run.run(`/api/threads/${id}/step`, { all: true, ...agentBody(agent) })}
             />
             <ActionButton
               label={thread.queued === true ? "Queued" : "Queue for workers"}

@@ -138,7 +138,7 @@ export function TypedAnswerInputs(props: {
   );
 }
 
-function AnswerFieldInput(props: {
+export function AnswerFieldInput(props: {
   field: AnswerField;
   value: string | boolean | undefined;
   disabled: boolean;

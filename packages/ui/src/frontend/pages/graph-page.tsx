@@ -17,6 +17,7 @@ import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx"
 import { ApiError } from "../lib/api.ts";
 import { useLiveEvents } from "../lib/live.ts";
 import { Link } from "../lib/router.tsx";
+import { useSession } from "../lib/session.ts";
 
 function GraphLegend(props: { thread: boolean }) {
   return (
@@ -186,6 +187,7 @@ export function WorkflowGraphPage(props: { reference: string }) {
         <span class="links">
           <Link href="/workflows">All workflows</Link>
           <Link href={`/?workflow=${encodeURIComponent(node.name)}`}>Its threads</Link>
+          <StartThreadLink reference={shown.data.hash} />
         </span>
       </div>
       <GraphView workflow={node} />
@@ -272,4 +274,11 @@ export function WorkflowsPage() {
 function fanOutTargets(fanOut: FanOut): string {
   if (fanOut.parallel !== null) return Object.keys(fanOut.parallel).join(", ");
   return `foreach ${fanOut.foreach?.as ?? "item"}`;
+}
+
+/** "Start a thread" of this workflow version (`/threads/new`), unless the server is read-only. */
+function StartThreadLink(props: { reference: string }) {
+  const session = useSession();
+  if (session === null || session.readOnly) return null;
+  return <Link href={`/threads/new?workflow=${encodeURIComponent(props.reference)}`}>Start a thread</Link>;
 }

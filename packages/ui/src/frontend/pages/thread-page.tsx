@@ -158,6 +158,12 @@ function StateCard(props: { thread: ShownThread }) {
           {thread.status}
           {thread.queued === true ? <span class="tag">queued</span> : null}
         </Field>
+        {thread.scheduledBy !== undefined ? (
+          <Field label="Scheduled by" testid="thread-scheduled-by">
+            <Link href="/schedules">{thread.scheduledBy.schedule}</Link>{" "}
+            <span class="muted">fired for {formatTime(thread.scheduledBy.fireTime)}</span>
+          </Field>
+        ) : null}
         {thread.status === "waiting" ? (
           <Field label="Waiting" testid="thread-waiting">
             <span class="muted">for its branches, then</span> {thread.next ?? "the join"}

@@ -1,6 +1,8 @@
 import "./threads.css";
+import "./workbench.css";
 import type { ListedThread, ListResult } from "@uwf/protocol";
-import { useRef } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
+import { BulkBar } from "../components/bulk-actions.tsx";
 import { ErrorBox } from "../components/error-box.tsx";
 import { formatAgo, formatCost, formatTime, formatTokens } from "../components/format.ts";
 import { useDebounced } from "../components/thread-live.ts";
@@ -9,6 +11,7 @@ import { useApi } from "../components/use-api.ts";
 import { withQuery } from "../lib/api.ts";
 import { useLiveEvents } from "../lib/live.ts";
 import { Link, navigate, useLocation } from "../lib/router.tsx";
+import { useSession } from "../lib/session.ts";
 
 /** Threads per page (as `uwf list --limit`). */
 const PAGE_SIZE = 30;
@@ -65,6 +68,10 @@ export function ThreadsPage() {
   useLiveEvents((event) => {
     if (event.type === "thread-updated") refresh();
   });
+  const session = useSession();
+  // Threads ticked for an action on many (none under --read-only, which offers no action).
+  const [selected, setSelected] = useState<readonly string[]>([]);
+  const selectable = session !== null && !session.readOnly;
 
   function apply(change: Partial<Filters>) {
     const next = { ...filters, offset: 0, ...change };
@@ -74,8 +81,28 @@ export function ThreadsPage() {
   return (
     <div class="threads-page">
       <WaitingGroup result={waiting.data} />
-      <h1>Threads</h1>
+      <h1>
+        Threads{" "}
+        {selectable ? (
+          <Link href="/threads/new" class="new-thread-link">
+            New thread
+          </Link>
+        ) : null}
+      </h1>
       <FilterBar filters={filters} apply={apply} />
+      {selectable ? (
+        <BulkBar
+          selected={selected}
+          onClear={() => setSelected([])}
+          onDone={(outcomes) => {
+            // Those done leave the selection; those refused stay ticked, beside their error.
+            const done = new Set(outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.thread));
+            setSelected((current) => current.filter((thread) => !done.has(thread)));
+            list.reload();
+            waiting.reload();
+          }}
+        />
+      ) : null}
       {list.error !== null ? <ErrorBox error={list.error} /> : null}
       {list.data === null ? (
         list.error === null ? (
@@ -83,7 +110,10 @@ export function ThreadsPage() {
         ) : null
       ) : (
         <>
-          <ThreadTable threads={list.data.threads} />
+          <ThreadTable
+            threads={list.data.threads}
+            selection={selectable ? { selected, onChange: setSelected } : undefined}
+          />
           <Pager result={list.data} filters={filters} apply={apply} />
         </>
       )}
@@ -227,7 +257,21 @@ function outcomeText(thread: ListedThread): string {
   return thread.outcome.status === null ? thread.outcome.role : `${thread.outcome.role} · ${thread.outcome.status}`;
 }
 
-function ThreadTable(props: { threads: readonly ListedThread[] }) {
+/** The ticked threads, and how to change them; absent, the table has no checkboxes. */
+interface Selection {
+  selected: readonly string[];
+  onChange(selected: readonly string[]): void;
+}
+
+function ThreadTable(props: { threads: readonly ListedThread[]; selection?: Selection | undefined }) {
+  const { selection } = props;
+  const shown = props.threads.map((thread) => thread.thread);
+  const allTicked = selection !== undefined && shown.length > 0 && shown.every((id) => selection.selected.includes(id));
+  const toggle = (id: string, ticked: boolean) => {
+    if (selection === undefined) return;
+    const rest = selection.selected.filter((other) => other !== id);
+    selection.onChange(ticked ? [...rest, id] : rest);
+  };
   if (props.threads.length === 0)
     return (
       <p class="empty" data-testid="threads-empty">
@@ -238,6 +282,21 @@ function ThreadTable(props: { threads: readonly ListedThread[] }) {
     <table class="grid" data-testid="thread-table">
       <thead>
         <tr>
+          {selection === undefined ? null : (
+            <th>
+              <input
+                type="checkbox"
+                aria-label="Select every thread shown"
+                data-testid="select-all"
+                checked={allTicked}
+                onChange={(event) => {
+                  const ticked = (event.currentTarget as HTMLInputElement).checked;
+                  const others = selection.selected.filter((id) => !shown.includes(id));
+                  selection.onChange(ticked ? [...others, ...shown] : others);
+                }}
+              />
+            </th>
+          )}
           <th>Thread</th>
           <th>Workflow</th>
           <th>Status</th>
@@ -251,6 +310,17 @@ function ThreadTable(props: { threads: readonly ListedThread[] }) {
       <tbody>
         {props.threads.map((thread) => (
           <tr key={thread.thread} data-testid="thread-row" data-thread={thread.thread} data-status={thread.status}>
+            {selection === undefined ? null : (
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${thread.thread}`}
+                  data-testid="select-thread"
+                  checked={selection.selected.includes(thread.thread)}
+                  onChange={(event) => toggle(thread.thread, (event.currentTarget as HTMLInputElement).checked)}
+                />
+              </td>
+            )}
             <td>
               <Link href={`/threads/${thread.thread}`} class="mono">
                 {thread.thread}
@@ -270,6 +340,15 @@ function ThreadTable(props: { threads: readonly ListedThread[] }) {
                 </span>
               ) : null}
               {thread.queued === true ? <span class="tag">queued</span> : null}
+              {thread.scheduledBy !== undefined ? (
+                <span
+                  class="tag schedule-tag"
+                  data-testid="schedule-tag"
+                  title={`started by schedule ${thread.scheduledBy.schedule}, fired for ${formatTime(thread.scheduledBy.fireTime)}`}
+                >
+                  schedule {thread.scheduledBy.schedule}
+                </span>
+              ) : null}
             </td>
             <td>{thread.workflow}</td>
             <td>

@@ -18,9 +18,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import { type LogResult, type ScheduleShowResult, type StepResult, threadStartNodeSchema } from "@uwf/protocol";
 import type { Browser, Page } from "puppeteer-core";
+import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, LINEAR } from "../../helpers/temp-home.ts";
 import {
   launchBrowser,

@@ -2,7 +2,8 @@ import { describe, expect, it } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
-import { errorResultSchema, evalResultSchema } from "@uwf/protocol";
+import { evalResultSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome({ setUp: (home) => home.writeConfig(fixtureAgentsConfig(["sleepy"]).join("\n")) });
@@ -19,10 +20,6 @@ const casesSuite = (repeat: number | string, variants = `  - name: scripted\n   
 
 async function threadCount(): Promise<number> {
   return (await temp.uwf(["list", "--json"])).json<{ threads: unknown[] }>().threads.length;
-}
-
-function errorOf(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
 }
 
 describe("uwf eval --suite: runs one command may start", () => {

@@ -56,10 +56,8 @@ export interface BranchBenchOptions {
   progress(message: string): void;
 }
 
-const FAN_OUT_WORKFLOW = `name: bench-fan-out
-description: a splitter's list fanned out to one fixer step per item, then a reducer
-roles:
-  splitter:
+/** The two roles the fan-out and the chain workflows share: a splitter that counts items, a fixer of one. */
+const SPLITTER_AND_FIXER = `  splitter:
     goal: List the items.
     frontmatter:
       type: object
@@ -68,7 +66,12 @@ roles:
       required: [count]
   fixer:
     goal: Handle one item.
-    frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }
+    frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }`;
+
+const FAN_OUT_WORKFLOW = `name: bench-fan-out
+description: a splitter's list fanned out to one fixer step per item, then a reducer
+roles:
+${SPLITTER_AND_FIXER}
   reducer:
     goal: Sum up.
     frontmatter: { type: object, properties: { summary: { type: string } }, required: [summary] }
@@ -94,16 +97,7 @@ graph:
 const CHAIN_WORKFLOW = `name: bench-chain
 description: the splitter, then one fixer step (forked at the splitter's step, a branch's shape)
 roles:
-  splitter:
-    goal: List the items.
-    frontmatter:
-      type: object
-      properties:
-        count: { type: integer }
-      required: [count]
-  fixer:
-    goal: Handle one item.
-    frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }
+${SPLITTER_AND_FIXER}
 graph:
   $START:
     - { role: splitter, prompt: "List the items." }

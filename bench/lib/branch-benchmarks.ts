@@ -10,17 +10,16 @@
  *    steps (`workflow:` branches of a 1-step and a 20-step workflow): flat in the steps inside branches.
  * Run alone with `bun bench/lib/branch-benchmarks.ts [--runs N]` (builds the binary if missing).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openFileStore, type Store } from "../../packages/cas/src/index.ts";
 import { registerWorkflowFile, startThread, stepThread } from "../../packages/engine/src/index.ts";
 import { defaultConfig, type ThreadRecord } from "../../packages/protocol/src/index.ts";
 import { type ProcessRun, round, type Summary, summarize } from "./measure.ts";
+import { runAlone, targetLines } from "./run-benchmark-alone.ts";
 import { ulidAt } from "./ulid.ts";
 
-const repositoryRoot = resolve(import.meta.dir, "../..");
 const BRANCHES = 100;
 const PARALLEL = 4;
 /** The fan-out creation target: the `uwf step` that makes 100 branches within this many floors. */
@@ -57,10 +56,8 @@ export interface BranchBenchOptions {
   progress(message: string): void;
 }
 
-const FAN_OUT_WORKFLOW = `name: bench-fan-out
-description: a splitter's list fanned out to one fixer step per item, then a reducer
-roles:
-  splitter:
+/** The two roles the fan-out and the chain workflows share: a splitter that counts items, a fixer of one. */
+const SPLITTER_AND_FIXER = `  splitter:
     goal: List the items.
     frontmatter:
       type: object
@@ -69,7 +66,12 @@ roles:
       required: [count]
   fixer:
     goal: Handle one item.
-    frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }
+    frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }`;
+
+const FAN_OUT_WORKFLOW = `name: bench-fan-out
+description: a splitter's list fanned out to one fixer step per item, then a reducer
+roles:
+${SPLITTER_AND_FIXER}
   reducer:
     goal: Sum up.
     frontmatter: { type: object, properties: { summary: { type: string } }, required: [summary] }
@@ -95,16 +97,7 @@ graph:
 const CHAIN_WORKFLOW = `name: bench-chain
 description: the splitter, then one fixer step (forked at the splitter's step, a branch's shape)
 roles:
-  splitter:
-    goal: List the items.
-    frontmatter:
-      type: object
-      properties:
-        count: { type: integer }
-      required: [count]
-  fixer:
-    goal: Handle one item.
-    frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }
+${SPLITTER_AND_FIXER}
 graph:
   $START:
     - { role: splitter, prompt: "List the items." }
@@ -416,27 +409,9 @@ export function checkBranchTargets(result: BranchBenchResult): { target: string;
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "3" } } });
-  const binary = join(repositoryRoot, "packages/cli/dist/uwf");
-  if (!existsSync(binary)) {
-    const build = Bun.spawnSync([process.execPath, "run", "build"], { cwd: repositoryRoot, stdout: "inherit" });
-    if (build.exitCode !== 0) throw new Error("bun run build failed");
-  }
-  const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-branch-bench-"));
-  try {
-    const result = await measureBranches({
-      binary,
-      temporaryRoot,
-      environment: (home) => {
-        const { UWF_STORE: _store, UWF_HOME: _home, ...rest } = process.env;
-        return { ...rest, UWF_HOME: home, HOME: temporaryRoot, NO_COLOR: "1" };
-      },
-      runs: Number(values.runs),
-      progress: (message) => console.error(`[bench] ${message}`),
-    });
-    console.log(JSON.stringify(result, null, 2));
-    for (const target of checkBranchTargets(result))
-      console.log(`${target.met ? "met" : "MISSED"}: ${target.target}: ${target.measured}`);
-  } finally {
-    rmSync(temporaryRoot, { recursive: true, force: true });
-  }
+  await runAlone(
+    "uwf-branch-bench-",
+    (context) => measureBranches({ ...context, runs: Number(values.runs) }),
+    (result) => targetLines(checkBranchTargets(result)),
+  );
 }

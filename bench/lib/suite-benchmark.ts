@@ -4,8 +4,7 @@
  * `uwf step - --all --parallel 4`. Both on the embedded (file) store of a fresh home, measured
  * round-robin. Run alone with `bun bench/lib/suite-benchmark.ts [--runs N]` (builds the binary if missing).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openFileStore } from "../../packages/cas/src/index.ts";
@@ -13,6 +12,7 @@ import { startThread } from "../../packages/engine/src/index.ts";
 import { loadSuite, runSuite } from "../../packages/eval/src/index.ts";
 import { defaultConfig } from "../../packages/protocol/src/index.ts";
 import { round, type Summary, summarize } from "./measure.ts";
+import { runAlone, targetLines } from "./run-benchmark-alone.ts";
 
 const repositoryRoot = resolve(import.meta.dir, "../..");
 const FIXTURES = join(repositoryRoot, "packages/eval/test/fixtures");
@@ -183,27 +183,9 @@ export function checkSuiteTargets(result: SuiteBenchResult): { target: string; m
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "3" } } });
-  const binary = join(repositoryRoot, "packages/cli/dist/uwf");
-  if (!existsSync(binary)) {
-    const build = Bun.spawnSync([process.execPath, "run", "build"], { cwd: repositoryRoot, stdout: "inherit" });
-    if (build.exitCode !== 0) throw new Error("bun run build failed");
-  }
-  const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-suite-bench-"));
-  try {
-    const result = await measureSuiteAgainstStepBatch({
-      binary,
-      temporaryRoot,
-      environment: (home) => {
-        const { UWF_STORE: _store, UWF_HOME: _home, ...rest } = process.env;
-        return { ...rest, UWF_HOME: home, HOME: temporaryRoot, NO_COLOR: "1" };
-      },
-      runs: Number(values.runs),
-      progress: (message) => console.error(`[bench] ${message}`),
-    });
-    console.log(JSON.stringify(result, null, 2));
-    for (const target of checkSuiteTargets(result))
-      console.log(`${target.met ? "met" : "MISSED"}: ${target.target}: ${target.measured}`);
-  } finally {
-    rmSync(temporaryRoot, { recursive: true, force: true });
-  }
+  await runAlone(
+    "uwf-suite-bench-",
+    (context) => measureSuiteAgainstStepBatch({ ...context, runs: Number(values.runs) }),
+    (result) => targetLines(checkSuiteTargets(result)),
+  );
 }

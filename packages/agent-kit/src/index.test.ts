@@ -28,6 +28,7 @@ describe("the @uwf/agent-kit entry", () => {
       "assembleWholeThreadPrompt",
       "buildContinuationPrompt",
       "buildContinuationPromptParts",
+      "buildLaunchResult",
       "buildOutputFormatSection",
       "buildRetryPrompt",
       "configFilePath",

@@ -73,6 +73,7 @@ export type {
   AgentLaunchResult,
   AgentRunContext,
 } from "./process/agent-launch-result.ts";
+export { buildLaunchResult } from "./process/build-launch-result.ts";
 export { formatSeconds } from "./process/format-seconds.ts";
 export { type RunProcessGroupOptions, runProcessGroup } from "./process/run-process-group.ts";
 export {

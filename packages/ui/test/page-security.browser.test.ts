@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { chromiumSkipReason, findChromium } from "../../../test/kit/browser/headless-chromium.ts";
+import { readFirstLine } from "../../../test/kit/process/read-first-line.ts";
 
 /**
  * The page under `uwf ui`'s Content-Security-Policy in real headless Chromium: it loads and runs with no
@@ -42,26 +43,14 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function firstLine(stdout: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stdout.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-  }
-  reader.releaseLock();
-  return text.split("\n")[0] as string;
-}
-
 describe.skipIf(skip !== null)("the page in headless Chromium", () => {
   it("runs under the CSP with no console error; its actions work, another origin's are refused", async () => {
     const thread = (
       JSON.parse(uwf(["start", join(FIXTURES, "linear.yaml"), "-p", "Write hello.txt", "--json"])) as { thread: string }
     ).thread;
     ui = Bun.spawn([...UWF, "ui", "--port", "0"], { env, cwd: root, stdout: "pipe", stderr: "pipe" });
-    const url = (/^uwf ui: (\S+)$/.exec(await firstLine(ui.stdout as ReadableStream<Uint8Array>)) ?? [])[1] as string;
+    const url = (/^uwf ui: (\S+)$/.exec(await readFirstLine(ui.stdout as ReadableStream<Uint8Array>)) ??
+      [])[1] as string;
     const origin = new URL(url).origin;
 
     browser = await puppeteer.launch({

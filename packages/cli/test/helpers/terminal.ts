@@ -110,3 +110,23 @@ export function environmentForTerminal(): Record<string, string | undefined> {
   }
   return outer;
 }
+
+/**
+ * uwf on a pseudo-terminal left without a size (as `script` makes it, so tools fall back to their
+ * defaults), with `env` added: its exit code and what it showed, the terminal's \r\n read as \n.
+ */
+export async function runOnBareTerminal(
+  temp: TempHome,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<TerminalRun> {
+  const { exitCode, output } = await runOnTerminal(temp, args, { env, sized: false });
+  return { exitCode, output: output.replaceAll("\r\n", "\n") };
+}
+
+/** Why a terminal test is skipped here: util-linux `script` missing, or unable to open a pseudo-terminal; null when it works. */
+export function terminalSkipReason(): string | null {
+  if (Bun.which("script") === null) return "util-linux script is not installed";
+  const tried = Bun.spawnSync(["script", "-qefc", "true", "/dev/null"], { stdin: "ignore" });
+  return tried.success ? null : "util-linux script cannot run a pseudo-terminal here";
+}

@@ -3,12 +3,13 @@
  * headless Chromium (Debian's `chromium`) driven by puppeteer-core. Every page records what it reported
  * as wrong (console errors, uncaught exceptions, failed requests), and a failed check saves a screenshot.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { chromiumSkipReason, findChromium } from "../../../../test/kit/browser/headless-chromium.ts";
-import type { TempHome } from "./temp-home.ts";
+import { currentWhileTestRuns, type TempHome } from "./temp-home.ts";
 
 /** Why a browser test is skipped here (null: Chromium is installed, or CI requires it). */
 export { chromiumSkipReason };
@@ -129,4 +130,39 @@ export async function waitForText(page: Page, selector: string, text: string, ti
   // A string, evaluated in the page: the tests' TypeScript has no DOM types.
   const expression = `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).some((element) => (element.textContent ?? "").includes(${JSON.stringify(text)}))`;
   await page.waitForFunction(expression, { timeout });
+}
+
+export interface UseUiInBrowserOptions {
+  /** Open the printed URL (with the token) first, so the browser holds the session cookie that actions need whichever test runs first. */
+  signIn?: boolean;
+  /** The hooks' timeout; default 60 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * One `uwf ui` on `home` and one headless Chromium for a describe block: started in a beforeAll that runs
+ * after the block's own (register this after them, so the store they fill is what the ui serves), and
+ * stopped, with the home removed, after its tests. `ui` and `browser` stand for the running ones.
+ */
+export function useUiInBrowser(
+  home: TempHome,
+  options: UseUiInBrowserOptions = {},
+): { ui: RunningUi; browser: Browser } {
+  const timeout = options.timeoutMs ?? 60_000;
+  let ui: RunningUi | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    ui = await startUi(home);
+    browser = await launchBrowser();
+    if (options.signIn === true) {
+      const { page } = await openPage(browser, ui.url);
+      await page.close();
+    }
+  }, timeout);
+  afterAll(async () => {
+    await browser?.close();
+    await ui?.stop();
+    home.cleanup();
+  }, timeout);
+  return { ui: currentWhileTestRuns(() => ui, "the ui"), browser: currentWhileTestRuns(() => browser, "the browser") };
 }

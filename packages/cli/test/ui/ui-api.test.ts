@@ -17,7 +17,8 @@ import {
 } from "@uwf/protocol";
 import { startUiServer, type UiBackend, type UiServer, type UiServerOptions } from "@uwf/ui";
 import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
-import { createCommandBackend, createMachineContext } from "../../src/commands/ui/command-backend.ts";
+import { createCommandBackend } from "../../src/commands/ui/command-backend.ts";
+import { tempHomeMachineContext } from "../helpers/machine-context.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 /**
@@ -53,17 +54,7 @@ beforeAll(async () => {
       "    asker: asker",
     ].join("\n"),
   );
-  const signal = new AbortController().signal;
-  const context = createMachineContext(
-    {
-      home: temp.home,
-      storeFlag: undefined,
-      cwd: temp.work,
-      env: { ...process.env, UWF_HOME: temp.home },
-      newId: () => (require("ulid") as typeof import("ulid")).ulid(),
-    },
-    signal,
-  );
+  const context = tempHomeMachineContext(temp);
   store = await context.openStore();
   backend = createCommandBackend(COMMAND_TABLE, context, store, (listener) => {
     feed = listener;

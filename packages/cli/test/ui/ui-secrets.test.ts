@@ -5,7 +5,8 @@ import type { Store } from "@uwf/cas";
 import { startTestPostgres } from "@uwf/cas/test";
 import { API_ROUTES, startUiServer, type UiBackend, type UiServer } from "@uwf/ui";
 import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
-import { createCommandBackend, createMachineContext } from "../../src/commands/ui/command-backend.ts";
+import { createCommandBackend } from "../../src/commands/ui/command-backend.ts";
+import { tempHomeMachineContext } from "../helpers/machine-context.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
 
 /**
@@ -44,17 +45,7 @@ beforeAll(async () => {
     ].join("\n"),
   );
   writeFileSync(join(temp.home, ".env"), `ANTHROPIC_API_KEY=${DOTENV_KEY}\nOTHER_API_KEY=${DOTENV_KEY}\n`);
-  const signal = new AbortController().signal;
-  const context = createMachineContext(
-    {
-      home: temp.home,
-      storeFlag: undefined,
-      cwd: temp.work,
-      env: { ...process.env, UWF_HOME: temp.home },
-      newId: () => (require("ulid") as typeof import("ulid")).ulid(),
-    },
-    signal,
-  );
+  const context = tempHomeMachineContext(temp);
   store = await context.openStore();
   backend = createCommandBackend(COMMAND_TABLE, context, store, () => () => {});
   server = await startUiServer({ backend, host: "127.0.0.1", port: 0, readOnly: false, version: "test" });

@@ -1,4 +1,4 @@
-import { InvalidReplyError, safeExtractFrontmatter } from "@uwf/agent-kit";
+import { buildLaunchResult, InvalidReplyError, safeExtractFrontmatter } from "@uwf/agent-kit";
 import type { Store } from "@uwf/cas";
 import {
   type Address,
@@ -373,6 +373,8 @@ async function writeReplacement(
   const { timestamp } = replacement;
   const original = agentRunNodeSchema.parse(await store.objects.get(step.run));
   const batch = new NodeBatch();
+  // A reply given by hand: no process ran, so nothing a launch records happened (no exit, signal or error).
+  const { exitCode, signal, timedOut, interrupted, stderrTail, error } = buildLaunchResult(timestamp);
   const run: AgentRunNode = {
     type: "agent-run/1",
     agent: "manual",
@@ -384,12 +386,12 @@ async function writeReplacement(
       {
         request: original.prompt,
         reply: batch.addText(replacement.reply.text),
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        interrupted: false,
-        stderrTail: "",
-        error: null,
+        exitCode,
+        signal,
+        timedOut,
+        interrupted,
+        stderrTail,
+        error,
         startedAt: timestamp,
         completedAt: timestamp,
       },

@@ -1,13 +1,6 @@
 import type { EvalComparison, EvalResult, EvalSample } from "@uwf/protocol";
-import {
-  caseLabel,
-  formatCost,
-  formatDuration,
-  formatMetric,
-  formatNumber,
-  formatRate,
-  formatScore,
-} from "./format-eval-values.ts";
+import { formatRate } from "../format/format-number.ts";
+import { caseLabel, formatCost, formatDuration, formatMetric, formatNumber } from "./format-eval-values.ts";
 import { type HtmlFragment, html, table } from "./html-template.ts";
 
 /** Runs of a suite that never got a thread (a bad workflow, a missing fixture): errors, not samples. */
@@ -73,7 +66,7 @@ ${caseChanges("Improved cases", "passed", comparison.improved)}`;
 function scoreList(sample: EvalSample): HtmlFragment {
   const items = sample.scores.map((score) => {
     const detail = score.error ?? score.reason;
-    return html`<li><span class="${score.verdict}">${score.verdict}</span> ${score.assertion}${score.score === null ? "" : ` (${formatScore(score.score)})`}${detail === null ? "" : html`: ${detail}`}${score.judge === null ? "" : html` · judge <code class="thread" title="uwf show ${score.judge.thread}">${score.judge.thread}</code>`}</li>`;
+    return html`<li><span class="${score.verdict}">${score.verdict}</span> ${score.assertion}${score.score === null ? "" : ` (${formatRate(score.score)})`}${detail === null ? "" : html`: ${detail}`}${score.judge === null ? "" : html` · judge <code class="thread" title="uwf show ${score.judge.thread}">${score.judge.thread}</code>`}</li>`;
   });
   if (sample.error !== null) items.unshift(html`<li><span class="errored">errored</span>: ${sample.error}</li>`);
   return html`<ul class="scores">${items}</ul>`;
@@ -83,7 +76,7 @@ function scoreList(sample: EvalSample): HtmlFragment {
 export function samplesSection(result: EvalResult): HtmlFragment {
   const rows = result.samples.map(
     (sample) =>
-      html`<tr id="sample-${sample.thread}"><td><code class="thread" title="uwf show ${sample.thread}">${sample.thread}</code><br><span class="note mono">${sample.head}</span></td><td>${sample.case === null ? "–" : sample.case}</td><td>${sample.variant === null ? "–" : sample.variant}</td><td class="number">${sample.repeat === null ? "–" : sample.repeat}</td><td>${sample.status}${sample.outcome === null ? "" : html`<br><span class="note">${sample.outcome.status ?? "no $status"} · ${sample.outcome.role}</span>`}</td><td class="number">${sample.steps}</td><td class="number">${formatNumber(sample.tokens)}</td><td class="number">${formatCost(sample.costUsd)}</td><td class="number">${formatDuration(sample.durationMs)}</td><td class="${sample.verdict}">${sample.verdict}</td><td class="number">${formatScore(sample.score)}</td><td>${scoreList(sample)}</td></tr>`,
+      html`<tr id="sample-${sample.thread}"><td><code class="thread" title="uwf show ${sample.thread}">${sample.thread}</code><br><span class="note mono">${sample.head}</span></td><td>${sample.case === null ? "–" : sample.case}</td><td>${sample.variant === null ? "–" : sample.variant}</td><td class="number">${sample.repeat === null ? "–" : sample.repeat}</td><td>${sample.status}${sample.outcome === null ? "" : html`<br><span class="note">${sample.outcome.status ?? "no $status"} · ${sample.outcome.role}</span>`}</td><td class="number">${sample.steps}</td><td class="number">${formatNumber(sample.tokens)}</td><td class="number">${formatCost(sample.costUsd)}</td><td class="number">${formatDuration(sample.durationMs)}</td><td class="${sample.verdict}">${sample.verdict}</td><td class="number">${formatRate(sample.score)}</td><td>${scoreList(sample)}</td></tr>`,
   );
   const head = html`<tr><th>thread · head</th><th>case</th><th>variant</th><th class="number">repeat</th><th>status · outcome</th><th class="number">steps</th><th class="number">tokens</th><th class="number">cost</th><th class="number">duration</th><th>verdict</th><th class="number">score</th><th>assertions</th></tr>`;
   return html`<h2 id="samples">Samples</h2><p class="note">Each thread id can be pasted into <code>uwf show ID</code> or <code>uwf log ID</code>.</p>${table(head, rows)}`;

@@ -1,14 +1,6 @@
 import type { EvalAssertion, EvalGroupSummary, EvalResult, EvalVariantSummary } from "@uwf/protocol";
-import {
-  caseLabel,
-  formatCost,
-  formatDuration,
-  formatInterval,
-  formatNumber,
-  formatRate,
-  formatScore,
-  variantLabel,
-} from "./format-eval-values.ts";
+import { formatInterval, formatRate } from "../format/format-number.ts";
+import { caseLabel, formatCost, formatDuration, formatNumber, variantLabel } from "./format-eval-values.ts";
 import { type HtmlFragment, html, table } from "./html-template.ts";
 
 function countCells(group: EvalGroupSummary): HtmlFragment {
@@ -58,7 +50,7 @@ export function assertionsSection(result: EvalResult): HtmlFragment {
     const cells = variants.map((variant) => {
       const summary = variant.assertions.find((entry) => entry.name === assertion.name);
       if (summary === undefined) return html`<td class="number">–</td>`;
-      return html`<td class="number">${formatScore(summary.mean)} (<span class="passed">${summary.passed}</span>/<span class="failed">${summary.failed}</span>/<span class="errored">${summary.errored}</span>)</td>`;
+      return html`<td class="number">${formatRate(summary.mean)} (<span class="passed">${summary.passed}</span>/<span class="failed">${summary.failed}</span>/<span class="errored">${summary.errored}</span>)</td>`;
     });
     return html`<tr><th scope="row">${assertion.name}</th><td>${assertion.kind}</td><td class="number">${assertion.weight ?? 1}</td><td><code>${describeAssertion(assertion)}</code></td>${cells}</tr>`;
   });

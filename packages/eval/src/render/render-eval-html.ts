@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { EvalResult } from "@uwf/protocol";
 import chartJsCode from "../../node_modules/chart.js/dist/chart.umd.min.js" with { type: "text" };
+import { formatInterval, formatRate } from "../format/format-number.ts";
 import { buildEvalChartData } from "./eval-chart-data.ts";
 import { comparisonsSection, gateSection, samplesSection, unstartedSection } from "./eval-html-detail-sections.ts";
 import { assertionsSection, casesSection, outcomesSection, variantsSection } from "./eval-html-summary-sections.ts";
 import pageScript from "./eval-page.client.js" with { type: "text" };
 import { EVAL_PAGE_STYLE } from "./eval-page-style.ts";
-import { formatInterval, formatRate } from "./format-eval-values.ts";
 import { type HtmlFragment, html, jsonForScript, rawHtml } from "./html-template.ts";
 
 /** Chart.js v4 (MIT), inlined whole; its source-map comment is dropped, as the page must load nothing. */

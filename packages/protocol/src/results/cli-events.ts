@@ -14,15 +14,29 @@ import { stepSummarySchema } from "./thread-results.ts";
 /** The worker that printed an event: `host:pid`. Absent on the events of other commands. */
 const workerField = z.string().optional();
 
+/** A step's number in its thread, from 1. */
+const stepNumber = z.number().int().positive();
+
+/** When it happened (ISO 8601). */
+const eventTime = z.string();
+
+/** What an event about one thread starts with: its type, then the thread. */
+export function threadEvent<Type extends string>(type: Type) {
+  return z.object({ type: z.literal(type), thread: z.string() });
+}
+
+/** What an event `uwf worker` prints about one thread starts with: its type, the worker, then the thread. */
+function workerThreadEvent<Type extends string>(type: Type) {
+  return z.object({ type: z.literal(type), worker: z.string(), thread: z.string() });
+}
+
 /** An agent is about to run a step. */
-export const stepStartedEventSchema = z.object({
-  type: z.literal("step-started"),
-  thread: z.string(),
-  number: z.number().int().positive(),
+export const stepStartedEventSchema = threadEvent("step-started").extend({
+  number: stepNumber,
   role: z.string(),
   agent: z.string(),
-  /** When the agent started (ISO 8601). */
-  at: z.string(),
+  /** When the agent started. */
+  at: eventTime,
   worker: workerField,
 });
 export type StepStartedEvent = z.infer<typeof stepStartedEventSchema>;
@@ -39,11 +53,9 @@ export type StepFinishedEvent = z.infer<typeof stepFinishedEventSchema>;
  * A step failed and was not recorded; the head is where it was. The command's last event, except
  * under `uwf worker`, where a `step-retry` or a `thread-failed` follows it.
  */
-export const stepFailedEventSchema = z.object({
-  type: z.literal("step-failed"),
-  thread: z.string(),
+export const stepFailedEventSchema = threadEvent("step-failed").extend({
   /** The number the step would have had. */
-  number: z.number().int().positive(),
+  number: stepNumber,
   /** The role whose agent ran it; null when it failed before an agent started (busy, no agent for the role, a moderator error). */
   role: z.string().nullable(),
   /** What the error boundary reports on stderr: the same code, message and data. */
@@ -55,9 +67,7 @@ export const stepFailedEventSchema = z.object({
 export type StepFailedEvent = z.infer<typeof stepFailedEventSchema>;
 
 /** The thread reached `$END`. */
-export const threadEndedEventSchema = z.object({
-  type: z.literal("thread-ended"),
-  thread: z.string(),
+export const threadEndedEventSchema = threadEvent("thread-ended").extend({
   head: addressSchema,
   /** How it ended: the role, its `$status` and the `$END` edge taken. */
   outcome: threadOutcomeSchema.optional(),
@@ -66,9 +76,7 @@ export const threadEndedEventSchema = z.object({
 export type ThreadEndedEvent = z.infer<typeof threadEndedEventSchema>;
 
 /** The thread waits for `uwf resume`: `role` asked, for `reason`. */
-export const threadSuspendedEventSchema = z.object({
-  type: z.literal("thread-suspended"),
-  thread: z.string(),
+export const threadSuspendedEventSchema = threadEvent("thread-suspended").extend({
   head: addressSchema,
   role: z.string().nullable(),
   reason: z.string(),
@@ -80,9 +88,7 @@ export type ThreadSuspendedEvent = z.infer<typeof threadSuspendedEventSchema>;
  * A batch (`uwf step T1 T2 … --parallel K`) starts no more steps of this thread, which has not ended:
  * the batch reached `--batch-max-cost`, or was interrupted before the thread's next step began.
  */
-export const threadStoppedEventSchema = z.object({
-  type: z.literal("thread-stopped"),
-  thread: z.string(),
+export const threadStoppedEventSchema = threadEvent("thread-stopped").extend({
   head: addressSchema,
   reason: z.enum(["batch-max-cost", "interrupted"]),
 });
@@ -97,29 +103,23 @@ export const workerStartedEventSchema = z.object({
   concurrency: z.number().int().positive(),
   /** Only threads of this workflow (`--workflow`); null for any. */
   workflow: z.string().nullable(),
-  at: z.string(),
+  at: eventTime,
 });
 export type WorkerStartedEvent = z.infer<typeof workerStartedEventSchema>;
 
 /** The worker took a queued thread's lease; it holds it across the thread's steps until it releases it. */
-export const threadClaimedEventSchema = z.object({
-  type: z.literal("thread-claimed"),
-  worker: z.string(),
-  thread: z.string(),
+export const threadClaimedEventSchema = workerThreadEvent("thread-claimed").extend({
   workflow: z.string(),
   head: addressSchema,
   /** When the lease expires unless renewed (the worker renews it while it works). */
   expiresAt: z.string(),
-  at: z.string(),
+  at: eventTime,
 });
 export type ThreadClaimedEvent = z.infer<typeof threadClaimedEventSchema>;
 
 /** The step that just failed (`step-failed`) is tried again after `delayMs`: attempt `attempt` of at most `attempts`. */
-export const stepRetryEventSchema = z.object({
-  type: z.literal("step-retry"),
-  worker: z.string(),
-  thread: z.string(),
-  number: z.number().int().positive(),
+export const stepRetryEventSchema = workerThreadEvent("step-retry").extend({
+  number: stepNumber,
   attempt: z.number().int().positive(),
   attempts: z.number().int().positive(),
   delayMs: z.number().int().nonnegative(),
@@ -127,10 +127,7 @@ export const stepRetryEventSchema = z.object({
 export type StepRetryEvent = z.infer<typeof stepRetryEventSchema>;
 
 /** The thread's step kept failing after its retries: the worker set it `failed`, with the last error, and released it. */
-export const threadFailedEventSchema = z.object({
-  type: z.literal("thread-failed"),
-  worker: z.string(),
-  thread: z.string(),
+export const threadFailedEventSchema = workerThreadEvent("thread-failed").extend({
   head: addressSchema,
   failure: threadFailureSchema,
 });
@@ -155,16 +152,13 @@ export const THREAD_RELEASE_REASONS = [
 ] as const;
 
 /** The worker gave up the thread's lease: any worker may claim it again if it is still active and queued. */
-export const threadReleasedEventSchema = z.object({
-  type: z.literal("thread-released"),
-  worker: z.string(),
-  thread: z.string(),
+export const threadReleasedEventSchema = workerThreadEvent("thread-released").extend({
   head: addressSchema,
   status: threadStatusSchema,
   reason: z.enum(THREAD_RELEASE_REASONS),
   /** The steps this worker recorded on the thread while it held it. */
   steps: z.number().int().nonnegative(),
-  at: z.string(),
+  at: eventTime,
 });
 export type ThreadReleasedEvent = z.infer<typeof threadReleasedEventSchema>;
 
@@ -181,7 +175,7 @@ export const workerStoppedEventSchema = z.object({
   steps: z.number().int().nonnegative(),
   claimed: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
-  at: z.string(),
+  at: eventTime,
 });
 export type WorkerStoppedEvent = z.infer<typeof workerStoppedEventSchema>;
 
@@ -200,7 +194,7 @@ export const scheduleFiredEventSchema = z.object({
   problem: z.string().optional(),
   /** Whether the thread was started queued, for workers (a worker's fires and `--queue` schedules are). */
   queued: z.boolean(),
-  at: z.string(),
+  at: eventTime,
 });
 export type ScheduleFiredEvent = z.infer<typeof scheduleFiredEventSchema>;
 
@@ -216,10 +210,8 @@ export type BranchRef = z.infer<typeof branchRefSchema>;
  * A step's reply fanned out and its branches exist (all of them: made now, or before by a process that
  * stopped between the step and its branches). `step` is the parent's step number that fanned out.
  */
-export const branchesStartedEventSchema = z.object({
-  type: z.literal("branches-started"),
-  thread: z.string(),
-  step: z.number().int().positive(),
+export const branchesStartedEventSchema = threadEvent("branches-started").extend({
+  step: stepNumber,
   /** The join role and its policy as written (`all`, `all-settled`, `any`, `quorum:N`). */
   join: z.string(),
   policy: z.string(),
@@ -233,10 +225,8 @@ export type BranchesStartedEvent = z.infer<typeof branchesStartedEventSchema>;
  * policy can no longer hold, the parent is `failed`: `failure` is set). `cancelled` lists the branches
  * cancelled because the join no longer needed them (`any`, `quorum`, `failFast`).
  */
-export const branchesJoinedEventSchema = z.object({
-  type: z.literal("branches-joined"),
-  thread: z.string(),
-  step: z.number().int().positive(),
+export const branchesJoinedEventSchema = threadEvent("branches-joined").extend({
+  step: stepNumber,
   branches: z.array(branchRefSchema),
   cancelled: z.array(z.string()),
   failure: threadFailureSchema.optional(),
@@ -249,14 +239,12 @@ export type BranchesJoinedEvent = z.infer<typeof branchesJoinedEventSchema>;
  * timeout step was recorded and routed to `routed` (a role, or `$END`) by the role's `$timeout` edge, or,
  * with no such edge, the thread failed (`suspend-timeout`) and `routed` is null.
  */
-export const suspensionTimedOutEventSchema = z.object({
-  type: z.literal("suspension-timed-out"),
-  thread: z.string(),
+export const suspensionTimedOutEventSchema = threadEvent("suspension-timed-out").extend({
   role: z.string(),
   routed: z.string().nullable(),
   status: threadStatusSchema,
   worker: workerField,
-  at: z.string(),
+  at: eventTime,
 });
 export type SuspensionTimedOutEvent = z.infer<typeof suspensionTimedOutEventSchema>;
 
@@ -266,7 +254,7 @@ export const uiStartedEventSchema = z.object({
   thread: z.null(),
   url: z.string(),
   readOnly: z.boolean(),
-  at: z.string(),
+  at: eventTime,
 });
 export type UiStartedEvent = z.infer<typeof uiStartedEventSchema>;
 

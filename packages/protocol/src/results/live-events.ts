@@ -5,6 +5,7 @@ import {
   stepFinishedEventSchema,
   stepStartedEventSchema,
   threadEndedEventSchema,
+  threadEvent,
   threadSuspendedEventSchema,
 } from "./cli-events.ts";
 
@@ -13,9 +14,7 @@ import {
  * its record as it is now, or null once it was deleted. Sent beside the step events, so a page that
  * shows a list of threads need not know which event changes which column.
  */
-export const threadUpdatedEventSchema = z.object({
-  type: z.literal("thread-updated"),
-  thread: z.string(),
+export const threadUpdatedEventSchema = threadEvent("thread-updated").extend({
   record: threadRecordSchema.nullable(),
 });
 export type ThreadUpdatedEvent = z.infer<typeof threadUpdatedEventSchema>;

@@ -1,12 +1,8 @@
 import { describe, expect, it } from "bun:test";
-import { errorResultSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome();
-
-function errorOf(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
 
 /** The thread's record before and after a refused step: nothing moved, not even updatedAt. */
 async function expectUnchanged(thread: string, step: () => Promise<void>) {

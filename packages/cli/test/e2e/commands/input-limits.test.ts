@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync 
 import { join } from "node:path";
 import {
   agentRunNodeSchema,
-  errorResultSchema,
   readResultSchema,
   shownThreadSchema,
   startResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { fixtureAgent, fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
 /** Error messages are cut to 2,000 characters, plus the note of how much was cut. */
@@ -37,10 +37,6 @@ function writeWorkflow(name: string, options: { prompt?: string; extra?: string[
   ];
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
-}
-
-function errorOf(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}"));
 }
 
 /** Every file under the store's object folder: what a failed command must not have written. */
@@ -81,7 +77,7 @@ describe("limits on workflows", () => {
 
       const started2 = await temp.uwf(["start", file, "-p", "go", "--json"]);
       expect(started2.exitCode).toBe(1);
-      expect(errorOf(started2.stderr).error.code).toBe("invalid-workflow");
+      expect(errorOf(started2.stderr).code).toBe("invalid-workflow");
       expect(await temp.threadCount()).toBe(0);
     },
     HANG_GUARD_MS,
@@ -115,7 +111,7 @@ describe("limits on workflows", () => {
       const thread = startResultSchema.parse((await temp.uwf(["start", file, "-p", "go", "--json"])).json()).thread;
       const result = await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"]);
       expect(result.exitCode).toBe(1);
-      const error = errorOf(result.stderr).error;
+      const error = errorOf(result.stderr);
       expect(error.code).toBe("edge-prompt-failed");
       expect(error.message).toBe(
         "the edge prompt from $START to w cannot be rendered: it built more than the 10,000,000 characters or list items a render may (line:1, col:1)",
@@ -134,7 +130,7 @@ describe("limits on replies", () => {
     const head = stepResultSchema.parse(planned.json()).head;
     const result = await temp.uwf(["step", thread, "--agent", "alias-bomb", "--json"]);
     expect(result.exitCode).toBe(1);
-    const error = errorOf(result.stderr).error;
+    const error = errorOf(result.stderr);
     expect(error.code).toBe("agent-failed");
     expect(error.message).toContain("aliases expand too much (more than 100 alias expansions)");
     const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
@@ -163,7 +159,7 @@ describe("limits on replies", () => {
     ] as const) {
       const result = await temp.uwf(["fork", head, "--output", file, "--json"]);
       expect(result.exitCode).toBe(1);
-      const error = errorOf(result.stderr).error;
+      const error = errorOf(result.stderr);
       expect(error.code).toBe("invalid-reply");
       expect(error.message).toStartWith(`${file}: the frontmatter`);
       expect(error.message).toContain(problem);
@@ -199,7 +195,7 @@ describe("limits on the command line", () => {
     writeFileSync(aFile, "");
     const notDirectory = await temp.uwf(["run", LINEAR, "-p", "go", "--cwd", aFile, "--json"]);
     expect(notDirectory.exitCode).toBe(2);
-    expect(errorOf(notDirectory.stderr).error).toEqual({
+    expect(errorOf(notDirectory.stderr)).toEqual({
       code: "usage",
       message: `--cwd ${aFile}: not a directory`,
       data: { cwd: aFile },
@@ -218,7 +214,7 @@ describe("limits on the command line", () => {
     expect(human.stderr.length).toBeLessThan(LONGEST_ERROR_LINE);
     expect(human.stderr).toMatch(/… \(\d+ more characters cut\)\n$/);
     const json = await temp.uwf(["start", LINEAR, "-p", "go", "--cwd", missing, "--json"]);
-    const error = errorOf(json.stderr).error;
+    const error = errorOf(json.stderr);
     expect(error.message.length).toBeLessThan(LONGEST_ERROR_LINE);
     expect(error.message).toMatch(/… \(\d+ more characters cut\)$/);
   });
@@ -254,7 +250,7 @@ describe("limits on the command line", () => {
     temp.writeConfig(bomb.replace("done:", "x-done:").replace(/^([b-h]):/gm, "x-$1:"));
     const result = await temp.uwf(["config", "list", "--json"]);
     expect(result.exitCode).toBe(1);
-    const error = errorOf(result.stderr).error;
+    const error = errorOf(result.stderr);
     expect(error.code).toBe("invalid-config");
     expect(error.message).toContain("aliases expand too much (more than 100 alias expansions)");
   });
@@ -320,7 +316,7 @@ describe("files uwf reads are checked as regular files of bounded size first", (
       expect(config.stderr).toContain(`${join(temp.home, "config.yaml")}: cannot read the file: not a regular file\n`);
       const started = await temp.uwf(["run", LINEAR, "-p", "go", "--json"]);
       expect(started.exitCode).toBe(1);
-      expect(errorOf(started.stderr).error.code).toBe("invalid-config");
+      expect(errorOf(started.stderr).code).toBe("invalid-config");
     },
     HANG_GUARD_MS,
   );
@@ -397,7 +393,7 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
     );
     const started = await temp.uwf(["start", file, "-p", "go", "--json"]);
     expect(started.exitCode).toBe(1);
-    expect(errorOf(started.stderr).error.code).toBe("invalid-workflow");
+    expect(errorOf(started.stderr).code).toBe("invalid-workflow");
     expect(await temp.threadCount()).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 
 import { listResultSchema, shownThreadSchema } from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../../helpers/temp-home.ts";
-import { runOnTerminal } from "../../helpers/terminal.ts";
+import { runOnBareTerminal, terminalSkipReason } from "../../helpers/terminal.ts";
 
 /** An SGR escape sequence: what colours text. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI colour codes is the point
@@ -62,12 +62,12 @@ describe("uwf list", () => {
 /** The real binary under a pseudo-terminal (`script`), stdout and stderr both a terminal; returns what it wrote. */
 async function onTerminal(args: string[], env: Record<string, string>): Promise<string> {
   // The colour decisions under test read CI, FORCE_COLOR and NO_COLOR: the test runner's own do not leak in.
-  const { exitCode, output } = await runOnTerminal(temp, args, { env, sized: false });
+  const { exitCode, output } = await runOnBareTerminal(temp, args, env);
   expect({ exitCode, output }).toMatchObject({ exitCode: 0 });
   return output;
 }
 
-describe.skipIf(Bun.which("script") === null)(
+describe.skipIf(terminalSkipReason() !== null)(
   "colour (skipped without util-linux script, which makes a terminal)",
   () => {
     const step = async (env: Record<string, string>, flags: string[] = []) =>

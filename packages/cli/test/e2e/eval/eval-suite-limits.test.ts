@@ -2,7 +2,8 @@ import { describe, expect, it } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
-import { errorResultSchema, evalResultSchema } from "@uwf/protocol";
+import { evalResultSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome({ setUp: (home) => home.writeConfig(fixtureAgentsConfig(["sleepy"]).join("\n")) });
@@ -17,14 +18,6 @@ function suiteFile(name: string, text: string): string {
 const casesSuite = (repeat: number | string, variants = `  - name: scripted\n    agent: ${SCRIPTED}\n`) =>
   `name: many\nworkflow: ${LINEAR}\nrepeat: ${repeat}\ncases:\n  - name: one\n    prompt: Write hello.txt\nvariants:\n${variants}assert:\n  - { name: ended, expr: 'status = "ended"' }\n`;
 
-async function threadCount(): Promise<number> {
-  return (await temp.uwf(["list", "--json"])).json<{ threads: unknown[] }>().threads.length;
-}
-
-function errorOf(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
-
 describe("uwf eval --suite: runs one command may start", () => {
   it("refuses repeat: 1000000000 at once (exit 2, invalid-suite, naming --max-runs), starting nothing", async () => {
     const file = suiteFile("billion", casesSuite(1_000_000_000));
@@ -37,7 +30,7 @@ describe("uwf eval --suite: runs one command may start", () => {
     );
     expect(run.stderr).toContain("more than the 1000 one command starts; give --max-runs 1000000000 to run them");
     expect(run.stdout).toBe("");
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
   }, 60_000);
 
   it("refuses a from: suite's count: 99999999999 and --count alike", async () => {
@@ -50,7 +43,7 @@ describe("uwf eval --suite: runs one command may start", () => {
     const flagged = await temp.uwf(["eval", "--suite", file, "--count", "5000"]);
     expect(flagged.exitCode).toBe(2);
     expect(flagged.stderr).toContain("give --max-runs 5000 to run them");
-    expect(await threadCount()).toBe(1);
+    expect(await temp.threadCount()).toBe(1);
   }, 60_000);
 
   it("runs more than the default with --max-runs, and refuses more than --max-runs allows", async () => {
@@ -58,7 +51,7 @@ describe("uwf eval --suite: runs one command may start", () => {
     const refused = await temp.uwf(["eval", "--suite", file, "--max-runs", "2"]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain("is 3 runs, more than the 2 one command starts; give --max-runs 3");
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
     const run = await temp.uwf(["eval", "--suite", file, "--max-runs", "3", "--json"]);
     expect(run.exitCode).toBe(0);
     expect(evalResultSchema.parse(run.json()).samples).toHaveLength(3);
@@ -72,7 +65,7 @@ describe("uwf eval --suite: mistakes found before anything starts", () => {
     const run = await temp.uwf(["eval", "--suite", file]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(`${file}:2:1: from: from 01ZZZZZZZZZZZZZZZZZZZZZZZZ: no thread`);
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
     expect((await temp.uwf(["eval", "list", "--json"])).json<{ reports: unknown[] }>().reports).toEqual([]);
   }, 60_000);
 
@@ -84,7 +77,7 @@ describe("uwf eval --suite: mistakes found before anything starts", () => {
     expect(run.stderr).toContain(
       `${file}:11:5: variants[1].agent: unknown agent "sleepyy"; known agents: sleepy, or scripted:FILE`,
     );
-    expect(await threadCount()).toBe(0);
+    expect(await temp.threadCount()).toBe(0);
   }, 60_000);
 });
 

@@ -52,10 +52,6 @@ function decideCalls(): number {
   return existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : 0;
 }
 
-async function threadTotal(...flags: string[]): Promise<number> {
-  return listResultSchema.parse((await temp.uwf(["list", "--limit", "0", ...flags, "--json"])).json()).total;
-}
-
 function step(result: ExploreResult, number: number) {
   const found = result.steps.find((each) => each.step === number);
   if (found === undefined) throw new Error(`no step ${number}`);
@@ -98,8 +94,8 @@ describe("uwf explore", () => {
     expect(listed.reports.map((report) => [report.report, report.kind, report.samples])).toEqual([
       [result.report, "explore", 24],
     ]);
-    expect(await threadTotal()).toBe(1);
-    expect(await threadTotal("--explorations")).toBe(25);
+    expect(await temp.threadCount()).toBe(1);
+    expect(await temp.threadCount("--explorations")).toBe(25);
     const marked = await temp.uwf(["list", "--explorations", "--limit", "1", "--wide"]);
     expect(marked.stdout).toMatch(/ at step 2 \(explore\)/);
     const tree = (await temp.uwf(["tree", thread, "--json"])).json() as { roots: Array<{ children: unknown[] }> };
@@ -123,7 +119,7 @@ describe("uwf explore", () => {
     expect(first.run.exitCode).toBe(0);
     const report = first.result?.report as string;
     const calls = decideCalls();
-    const threads = await threadTotal("--explorations");
+    const threads = await temp.threadCount("--explorations");
 
     const rescored = await temp.uwf(
       ["explore", "rescore", report, "--replace", "--assert", "ended=status: ended", "--json"],
@@ -144,7 +140,7 @@ describe("uwf explore", () => {
       (first.result as ExploreResult).steps.flatMap((each) => each.forks.map((fork) => fork.thread)),
     );
     expect(decideCalls()).toBe(calls);
-    expect(await threadTotal("--explorations")).toBe(threads);
+    expect(await temp.threadCount("--explorations")).toBe(threads);
 
     // A gate on the first explored step's re-runs: none passes this, so exit 3 (the report is printed).
     const gated = await temp.uwf(
@@ -177,7 +173,7 @@ describe("uwf explore", () => {
     expect(outside.stderr).toContain("has 3 steps, no step 4");
     const malformed = await temp.uwf(["explore", thread, "--steps", "3..1"], { env });
     expect(malformed.exitCode).toBe(2);
-    expect(await threadTotal("--explorations")).toBe(1);
+    expect(await temp.threadCount("--explorations")).toBe(1);
     expect(decideCalls()).toBe(1);
     // The cost is said before anything runs; a flag raises the cap.
     const raised = await temp.uwf(["explore", thread, "--samples", "2", "--steps", "3", "--max-forks", "2"], { env });
@@ -209,7 +205,7 @@ describe("uwf explore", () => {
     expect(exploreResultSchema.parse(shown.json()).steps.map((each) => each.samples)).toEqual(
       result.steps.map((each) => each.samples),
     );
-    const made = await threadTotal("--explorations");
+    const made = await temp.threadCount("--explorations");
 
     const reused = await explore([
       thread,
@@ -231,7 +227,7 @@ describe("uwf explore", () => {
     expect(step(finished, 2).forks.map((fork) => fork.thread)).toEqual(decide.forks.map((fork) => fork.thread));
     expect(finished.assertions.map((assertion) => assertion.name)).toEqual(["decided"]);
     // Only the forks never made before were made now.
-    expect(await threadTotal("--explorations")).toBe(made + step(result, 3).unstarted);
+    expect(await temp.threadCount("--explorations")).toBe(made + step(result, 3).unstarted);
   });
 
   it("resamples a fan-out step as a whole: its re-runs make their own branches and run the join", async () => {
@@ -279,8 +275,8 @@ describe("uwf explore", () => {
       ]);
     }
     // The original and its own three branches are all `list` shows: the re-runs' branches are tagged too.
-    expect(await threadTotal()).toBe(4);
-    expect(await threadTotal("--explorations")).toBe(4 + 4 + 4 * 3);
+    expect(await temp.threadCount()).toBe(4);
+    expect(await temp.threadCount("--explorations")).toBe(4 + 4 + 4 * 3);
   });
 
   it("stops starting steps once the re-runs spent --max-cost, stores what finished and exits 1", async () => {

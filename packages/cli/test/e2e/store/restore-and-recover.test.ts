@@ -4,7 +4,6 @@ import { copyFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "no
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createSqliteRefStore, refDatabasePath } from "@uwf/cas";
-import { startTestPostgres } from "@uwf/cas/test";
 import {
   casRecoverResultSchema,
   deleteResultSchema,
@@ -16,7 +15,7 @@ import {
   startResultSchema,
   verifyReportSchema,
 } from "@uwf/protocol";
-import { SQL } from "bun";
+import { newPostgresSchema } from "../../helpers/postgres-schema.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 import { startOnTerminal } from "../../helpers/terminal.ts";
 
@@ -88,16 +87,7 @@ function fileStore(): StoreUnderTest {
 }
 
 async function postgresStore(): Promise<StoreUnderTest> {
-  const url = (await startTestPostgres()).newStoreUrl();
-  const schema = `"${new URL(url).searchParams.get("schema")}"`;
-  const run = async (statement: string) => {
-    const sql = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
-    try {
-      return [...(await sql.unsafe(statement))] as Record<string, unknown>[];
-    } finally {
-      await sql.close();
-    }
-  };
+  const { url, schema, run } = await newPostgresSchema();
   const tables = ["threads", "chain_indexes"];
   return {
     env: { UWF_STORE: url },

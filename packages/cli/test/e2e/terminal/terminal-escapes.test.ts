@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { FIXTURES, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
-import { runOnTerminal } from "../../helpers/terminal.ts";
+import { runOnBareTerminal, terminalSkipReason } from "../../helpers/terminal.ts";
 
 /**
  * What an agent writes is shown escaped on a terminal (`\x1b`), so a reply cannot clear the screen or
@@ -13,12 +13,7 @@ const AGENT = join(FIXTURES, "agents/terminal-escapes.sh");
 const RAW = ["\x1b[2J", "\x1b]52;c;aGk=\x07", "\x1b]0;title\x07"];
 const ESCAPED = ["\\x1b[2J", "\\x1b]52;c;aGk=\\x07", "\\x1b]0;title\\x07"];
 
-const scriptRefusal =
-  Bun.which("script") === null
-    ? "util-linux script is not installed"
-    : Bun.spawnSync(["script", "-qefc", "true", "/dev/null"], { stdin: "ignore" }).success
-      ? null
-      : "util-linux script cannot run a pseudo-terminal here";
+const scriptRefusal = terminalSkipReason();
 if (scriptRefusal !== null) console.warn(`terminal-escapes: skipping the terminal tests: ${scriptRefusal}`);
 
 const temp = useTempHome({
@@ -26,12 +21,8 @@ const temp = useTempHome({
 });
 
 /** Runs uwf on a pseudo-terminal (stdout and stderr both); what it printed, with the terminal's \r\n as \n. */
-async function uwfOnTerminal(args: string[], env: Record<string, string> = {}) {
-  const { exitCode, output } = await runOnTerminal(temp, args, {
-    env: { NO_COLOR: "1", HOME: temp.work, ...env },
-    sized: false,
-  });
-  return { exitCode, output: output.replaceAll("\r\n", "\n") };
+function uwfOnTerminal(args: string[], env: Record<string, string> = {}) {
+  return runOnBareTerminal(temp, args, { NO_COLOR: "1", HOME: temp.work, ...env });
 }
 
 async function steppedThread(): Promise<{ thread: string; step: string }> {

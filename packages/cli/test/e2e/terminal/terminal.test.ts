@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
-import { runOnTerminal, startOnTerminal } from "../../helpers/terminal.ts";
+import { runOnTerminal, startOnTerminal, terminalSkipReason } from "../../helpers/terminal.ts";
 
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_AGENT = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
@@ -36,7 +36,7 @@ const temp = useTempHome({
 /** What a terminal shows of a spinner: its text after a frame of the braille spinner. */
 const SPINNER_LINE = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] step \d+ · /;
 
-describe.skipIf(Bun.which("script") === null)("on a terminal (skipped without util-linux script)", () => {
+describe.skipIf(terminalSkipReason() !== null)("on a terminal (skipped without util-linux script)", () => {
   it("draws a status line while an agent runs, and under CI=true none: only each step's line when it ends", async () => {
     const thread = await temp.startThread(LINEAR, "Task");
     const live = await runOnTerminal(temp, ["step", thread, "--agent", "one-second"]);

@@ -1,9 +1,10 @@
 import { describe, expect, it, setDefaultTimeout } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentRunNodeSchema, errorResultSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { agentRunNodeSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { parseEvents } from "../../helpers/cli-events.ts";
-import { type UwfRun, useTempHome } from "../../helpers/temp-home.ts";
+import { errorOf } from "../../helpers/error-of.ts";
+import { useTempHome } from "../../helpers/temp-home.ts";
 
 /**
  * Command agents that count their launches in `launches` (in the thread's cwd, the temp work dir) and
@@ -71,10 +72,6 @@ function workflowWith(policy: string): string {
 
 const launches = () => Number(readFileSync(join(temp.work, "launches"), "utf8").trim());
 
-function errorOf(run: UwfRun) {
-  return errorResultSchema.parse(JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
-
 async function runNode(address: string) {
   return agentRunNodeSchema.parse((await temp.uwf(["cas", "get", address])).json());
 }
@@ -88,7 +85,7 @@ describe("per-role policies", () => {
     const workflow = workflowWith("timeout: 1s");
     const stopped = await temp.uwf(["run", workflow, "-p", "Plan", "--agent", "slow", "--json"]);
     expect(stopped.exitCode).toBe(1);
-    const error = errorOf(stopped);
+    const error = errorOf(stopped.stderr);
     expect(error.code).toBe("agent-failed");
     // The agent takes 3 s, well within its own 30 s: the role's 1 s stopped it.
     expect(await runNode(String(error.data.run))).toMatchObject({ outcome: "timeout" });

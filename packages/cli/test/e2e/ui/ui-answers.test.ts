@@ -8,17 +8,14 @@
  * `answer-json` (a schema without properties), `answer-problem` (an input that is not a value yet).
  * `UWF_UPDATE_SCREENSHOTS=1` also saves the form, filled in, as docs/images/ui-answer.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { type StepResult, shownThreadSchema, threadStepNodeSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
   chromiumSkipReason,
-  launchBrowser,
   openPage,
-  type RunningUi,
-  startUi,
+  useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
@@ -31,8 +28,6 @@ const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-answe
 
 describe.skipIf(skip !== null)("uwf ui: answering a typed suspension", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   let suspended: string;
 
   beforeAll(async () => {
@@ -40,17 +35,9 @@ describe.skipIf(skip !== null)("uwf ui: answering a typed suspension", () => {
     const run = await home.uwf(["run", APPROVAL, "-p", "Ship v2", "--json"]);
     expect(run.exitCode).toBe(20);
     suspended = run.json<StepResult>().thread;
-    ui = await startUi(home);
-    browser = await launchBrowser();
-    const { page } = await openPage(browser, ui.url);
-    await page.close();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { signIn: true });
 
   it(
     "refuses an answer the schema refuses (the thread unchanged), then answers an approval from the form built from its schema",

@@ -1,16 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
   type CheckedPage,
   chromiumSkipReason,
-  launchBrowser,
   openPage,
-  type RunningUi,
-  startUi,
+  useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
@@ -42,8 +40,6 @@ const SCENARIO = [
 
 describe.skipIf(skip !== null)("uwf ui: branches", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   /** Run to its end: fanned out at step 1, joined at step 2. */
   let joined: string;
   let joinedGroup: BranchGroup;
@@ -79,19 +75,13 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
     joinedGroup = group;
     waiting = await fannedOut();
     live = await fannedOut();
-    ui = await startUi(home);
-    browser = await launchBrowser();
   }, 60_000);
+
+  const { ui, browser } = useUiInBrowser(home);
 
   const opened: Page[] = [];
   afterEach(async () => {
     for (const page of opened.splice(0)) await page.close().catch(() => {});
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
   });
 
   async function open(path: string): Promise<CheckedPage> {

@@ -3,17 +3,14 @@
  * a real `uwf ui` in a real headless Chromium: the thread is failed (`suspend-timeout`), and its page
  * offers the answer form (a late answer), not a step. Selectors as in ui-threads.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { type StepResult, shownThreadSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
   chromiumSkipReason,
-  launchBrowser,
   openPage,
-  type RunningUi,
-  startUi,
+  useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
@@ -26,8 +23,6 @@ const SCENARIO = join(FIXTURES, "workflows/wait.scenario.yaml");
 
 describe.skipIf(skip !== null)("uwf ui: a suspension whose wait ran out", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   let thread: string;
 
   beforeAll(async () => {
@@ -38,17 +33,9 @@ describe.skipIf(skip !== null)("uwf ui: a suspension whose wait ran out", () => 
     await Bun.sleep(2200);
     const worker = await home.uwf(["worker", "--once"]);
     expect(worker.exitCode).toBe(0);
-    ui = await startUi(home);
-    browser = await launchBrowser();
-    const { page } = await openPage(browser, ui.url);
-    await page.close();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { signIn: true });
 
   it(
     "offers the answer form instead of a step, and a late answer ends the thread",

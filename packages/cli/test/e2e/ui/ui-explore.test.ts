@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { exploreResultSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
   chromiumSkipReason,
-  launchBrowser,
   openPage,
-  type RunningUi,
-  startUi,
+  useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
@@ -23,8 +20,6 @@ const skip = chromiumSkipReason();
 
 describe.skipIf(skip !== null)("uwf ui: an exploration's page", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   let report: string;
 
   beforeAll(async () => {
@@ -58,15 +53,9 @@ describe.skipIf(skip !== null)("uwf ui: an exploration's page", () => {
     );
     if (explored.exitCode !== 0) throw new Error(explored.stderr);
     report = exploreResultSchema.parse(explored.json()).report;
-    ui = await startUi(home);
-    browser = await launchBrowser();
   }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  });
+  const { ui, browser } = useUiInBrowser(home);
 
   it("draws pass rate against step with its intervals, the decisive step marked", async () => {
     const { page, problems } = await openPage(browser, `${ui.origin}/experiments`);

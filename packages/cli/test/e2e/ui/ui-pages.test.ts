@@ -1,16 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema, type ForkResult, forkResultSchema, type StepResult, stepResultSchema } from "@uwf/protocol";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
   type CheckedPage,
   chromiumSkipReason,
-  launchBrowser,
   openPage,
-  type RunningUi,
-  startUi,
+  useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
@@ -28,8 +26,6 @@ const ASK = join(WORKFLOWS, "ask.yaml");
 
 describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   /** routing, stepped twice (worker rejected, worker approved): stands at reviewer, not run yet. */
   let midRun: string;
   /** ask, suspended at its first step (asker asked a question). */
@@ -106,20 +102,13 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
       ["agents:", `  judge-sh: { command: sh, args: ["${join(home.work, "eval", "judge.sh")}"] }`, ""].join("\n"),
     );
     report = evalResultSchema.parse(JSON.parse(await uwf(["eval", "--suite", suite, "--json"]))).report;
-
-    ui = await startUi(home);
-    browser = await launchBrowser();
   }, 60_000);
+
+  const { ui, browser } = useUiInBrowser(home);
 
   const opened: Page[] = [];
   afterEach(async () => {
     for (const page of opened.splice(0)) await page.close().catch(() => {});
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
   });
 
   /** Opens a page of the app, recording its problems (console errors, exceptions, failed requests). */

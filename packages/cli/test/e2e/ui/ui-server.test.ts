@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import { listResultSchema, shownThreadSchema, stepResultSchema, uiStartedEventSchema } from "@uwf/protocol";
+import { readFirstLine } from "../../../../../test/kit/process/read-first-line.ts";
 import { readEvents } from "../../helpers/cli-events.ts";
 import { fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -21,25 +22,11 @@ const temp = useTempHome({
     ),
 });
 
-/** Reads stdout up to its first line. */
-async function firstLine(stdout: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stdout.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-  }
-  reader.releaseLock();
-  return text.split("\n")[0] as string;
-}
-
 describe("uwf ui", () => {
   it("prints its URL, answers the API over the store, sees a step another process records, and exits 130 on SIGINT", async () => {
     const thread = await temp.startThread(LINEAR, "Write hello.txt");
     const ui = temp.spawn(["ui", "--port", "0"]);
-    const line = await firstLine(ui.stdout as ReadableStream<Uint8Array>);
+    const line = await readFirstLine(ui.stdout as ReadableStream<Uint8Array>);
     const match = /^uwf ui: (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]{32})$/.exec(line);
     expect(match).not.toBeNull();
     const [, base, token] = match as RegExpExecArray;
@@ -95,7 +82,7 @@ describe("uwf ui", () => {
     const thread = await temp.startThread(LINEAR, "Take your time");
     const ui = temp.spawn(["ui", "--port", "0"], { env: { PID_FILE: pidFile } });
     const [, base, token] =
-      /^uwf ui: (\S+)\/\?token=(\S+)$/.exec(await firstLine(ui.stdout as ReadableStream<Uint8Array>)) ?? [];
+      /^uwf ui: (\S+)\/\?token=(\S+)$/.exec(await readFirstLine(ui.stdout as ReadableStream<Uint8Array>)) ?? [];
     const step = (signal?: AbortSignal) =>
       fetch(`${base}/api/threads/${thread}/step`, {
         method: "POST",
@@ -116,7 +103,7 @@ describe("uwf ui", () => {
     expect(await ui.exited).toBe(0);
     const again = temp.spawn(["ui", "--port", "0"], { env: { PID_FILE: `${pidFile}.2` } });
     const [, base2, token2] =
-      /^uwf ui: (\S+)\/\?token=(\S+)$/.exec(await firstLine(again.stdout as ReadableStream<Uint8Array>)) ?? [];
+      /^uwf ui: (\S+)\/\?token=(\S+)$/.exec(await readFirstLine(again.stdout as ReadableStream<Uint8Array>)) ?? [];
     const running = fetch(`${base2}/api/threads/${thread}/step`, {
       method: "POST",
       headers: { authorization: `Bearer ${token2}` },
@@ -140,14 +127,14 @@ describe("uwf ui", () => {
     writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" > "${opened}.tmp" && mv "${opened}.tmp" "${opened}"\n`);
     chmodSync(join(bin, "xdg-open"), 0o755);
     const ui = temp.spawn(["ui", "--port", "0", "--open"], { env: { PATH: `${bin}:/usr/bin:/bin` } });
-    const line = await firstLine(ui.stdout as ReadableStream<Uint8Array>);
+    const line = await readFirstLine(ui.stdout as ReadableStream<Uint8Array>);
     await waitFor(() => existsSync(opened), { what: "xdg-open running" });
     expect(`uwf ui: ${readFileSync(opened, "utf8").trim()}`).toBe(line);
     ui.kill("SIGTERM");
     expect(await ui.exited).toBe(0);
 
     const none = temp.spawn(["ui", "--port", "0", "--open"], { env: { PATH: join(temp.work, "empty") } });
-    const url = (await firstLine(none.stdout as ReadableStream<Uint8Array>)).slice("uwf ui: ".length);
+    const url = (await readFirstLine(none.stdout as ReadableStream<Uint8Array>)).slice("uwf ui: ".length);
     await waitFor(async () => (await fetch(new URL("/api/session", url))).ok, { what: "the server answering" });
     none.kill("SIGTERM");
     expect(await none.exited).toBe(0);
@@ -163,7 +150,7 @@ describe("uwf ui", () => {
     } catch {}
     try {
       const ui = temp.spawn(["ui"]);
-      const line = await firstLine(ui.stdout as ReadableStream<Uint8Array>);
+      const line = await readFirstLine(ui.stdout as ReadableStream<Uint8Array>);
       const port = Number(/:(\d+)\/\?token=/.exec(line)?.[1]);
       expect(port).not.toBe(7323);
       expect(port).toBeGreaterThan(0);

@@ -4,19 +4,16 @@
  * described, Step and Run offered while another process steps the thread, two date formats, and the
  * workflow versions of stored threads missing from /workflows.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import { evalResultSchema, workflowListResultSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { createTempHome, fixtureAgent, LINEAR } from "../../helpers/temp-home.ts";
 import {
   chromiumSkipReason,
-  launchBrowser,
   openPage,
-  type RunningUi,
-  startUi,
+  useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
@@ -28,8 +25,6 @@ const INLINE_SCRIPT = "cat >/dev/null\nprintf -- '---\\nplan: inline\\n---\\nDon
 
 describe.skipIf(skip !== null)("uwf ui's small breaks", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   const pidFile = join(home.work, "agent.pid");
 
   beforeAll(async () => {
@@ -41,17 +36,9 @@ describe.skipIf(skip !== null)("uwf ui's small breaks", () => {
         "defaultAgent: inline",
       ].join("\n"),
     );
-    ui = await startUi(home);
-    browser = await launchBrowser();
-    const { page } = await openPage(browser, ui.url);
-    await page.close();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { signIn: true });
 
   async function stepOnce(thread: string, agent?: string): Promise<void> {
     const run = await home.uwf(["step", thread, ...(agent === undefined ? [] : ["--agent", agent])]);

@@ -24,17 +24,16 @@
  * process without reload", "shows the step another process is running, then the step it recorded" and
  * "adds a thread started by another process to the open list without reload".
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { type ListResult, listResultSchema, type StepResult, shownThreadSchema } from "@uwf/protocol";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
   chromiumSkipReason,
-  launchBrowser,
   openPage,
-  type RunningUi,
   startUi,
+  useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
@@ -71,8 +70,6 @@ async function replaceText(page: Page, selector: string, text: string): Promise<
 
 describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   /** A linear thread run to its end (2 steps). */
   let ended: string;
   /** An ask thread suspended by its first step ("Which colour do you mean?"). */
@@ -97,18 +94,9 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
     ended = (await uwfJson<StepResult>(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED])).thread;
     suspended = (await uwfJson<StepResult>(["run", ASK, "-p", "Pick a colour"])).thread;
     fresh = await home.startThread(LINEAR, "Write fresh.txt");
-    ui = await startUi(home);
-    browser = await launchBrowser();
-    // The printed URL (with the token) gives this browser the session cookie that actions need, whichever test runs first.
-    const { page } = await openPage(browser, ui.url);
-    await page.close();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { signIn: true });
 
   it(
     "lists the threads newest first, the suspended one waiting for an answer, filters kept in the URL",

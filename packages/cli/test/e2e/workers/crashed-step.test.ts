@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { startTestPostgres } from "@uwf/cas/test";
 import { casRecoverResultSchema, gcReportSchema, startResultSchema, verifyReportSchema } from "@uwf/protocol";
-import { SQL } from "bun";
+import { newPostgresSchema } from "../../helpers/postgres-schema.ts";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, type TempHome } from "../../helpers/temp-home.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -43,16 +42,7 @@ function fileStore(): StoreUnderTest {
 }
 
 async function postgresStore(): Promise<StoreUnderTest> {
-  const url = (await startTestPostgres()).newStoreUrl();
-  const schema = `"${new URL(url).searchParams.get("schema")}"`;
-  const run = async (statement: string) => {
-    const sql = new SQL(url.replace(/\?.*$/, ""), { max: 1 });
-    try {
-      return [...(await sql.unsafe(statement))] as Record<string, unknown>[];
-    } finally {
-      await sql.close();
-    }
-  };
+  const { url, schema, run } = await newPostgresSchema();
   return {
     env: { UWF_STORE: url },
     async ageObjects() {

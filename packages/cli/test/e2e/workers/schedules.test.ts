@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   type CliEvent,
-  errorResultSchema,
   listResultSchema,
   scheduleListResultSchema,
   scheduleShowResultSchema,
@@ -12,6 +11,7 @@ import {
   workflowAddResultSchema,
 } from "@uwf/protocol";
 import { parseEvents } from "../../helpers/cli-events.ts";
+import { errorOf } from "../../helpers/error-of.ts";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
 import { until } from "../../helpers/until.ts";
 
@@ -65,11 +65,6 @@ async function uwfOk(args: string[]) {
   const run = await temp.uwf(args);
   if (run.exitCode !== 0) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
   return run;
-}
-
-/** The error a `--json` run reported on stderr. */
-function errorOf(run: { stderr: string }) {
-  return errorResultSchema.parse(JSON.parse(run.stderr)).error;
 }
 
 async function scheduledThreads(schedule: string) {
@@ -176,7 +171,7 @@ describe("on the embedded store", () => {
   it("pauses, resumes, triggers, lists and removes a schedule; refuses a bad one naming the flag", async () => {
     const bad = await temp.uwf(["schedule", "add", "x", LINEAR, "--cron", "61 * * * *", "--json"]);
     expect(bad.exitCode).toBe(2);
-    expect(errorOf(bad)).toMatchObject({
+    expect(errorOf(bad.stderr)).toMatchObject({
       code: "invalid-schedule",
       data: { schedule: "x", field: "--cron" },
     });
@@ -192,7 +187,7 @@ describe("on the embedded store", () => {
     await uwfOk(["schedule", "add", "every", LINEAR, "--cron", "* * * * * *", "-p", "by hand", "--input", "k=v"]);
     const taken = await temp.uwf(["schedule", "add", "every", LINEAR, "--cron", "* * * * *", "--json"]);
     expect(taken.exitCode).toBe(1);
-    expect(errorOf(taken).code).toBe("schedule-exists");
+    expect(errorOf(taken.stderr).code).toBe("schedule-exists");
     const paused = scheduleShowResultSchema.parse((await uwfOk(["schedule", "pause", "every", "--json"])).json());
     expect(paused).toMatchObject({ paused: true, nextFireAt: null, inputs: { k: "v" } });
     await Bun.sleep(1100);
@@ -215,7 +210,7 @@ describe("on the embedded store", () => {
     expect((await uwfOk(["schedule", "rm", "every"])).stdout.trim()).toBe("removed schedule every");
     const gone = await temp.uwf(["schedule", "show", "every", "--json"]);
     expect(gone.exitCode).toBe(1);
-    expect(errorOf(gone).code).toBe("schedule-not-found");
+    expect(errorOf(gone.stderr).code).toBe("schedule-not-found");
     // The thread it started stays, and still says which schedule started it.
     expect(await scheduledThreads("every")).toHaveLength(1);
   }, 60_000);

@@ -66,6 +66,13 @@ export type {
   ThreadUpdate,
   WatchChangesOptions,
 } from "./refs/ref-store.ts";
+export type {
+  ReadStepOutputQuery,
+  StepOutputChunk,
+  StepOutputLog,
+  StepOutputStream,
+} from "./refs/step-output-log.ts";
+export type { SearchThreadsQuery, ThreadSearch } from "./refs/thread-search.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./sqlite/create-sqlite-ref-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./sqlite/open-ref-database.ts";
 export { findRefDatabaseDamage, setAsideRefDatabase } from "./sqlite/ref-database-damage.ts";

@@ -9,6 +9,8 @@ import type {
   ThreadStatus,
   WorkflowEntry,
 } from "@uwf/protocol";
+import type { StepOutputLog } from "./step-output-log.ts";
+import type { ThreadSearch } from "./thread-search.ts";
 
 export interface ListThreadsQuery {
   status?: ThreadStatus;
@@ -199,7 +201,7 @@ export interface FireSchedule {
  * The only mutable state: thread records, branch links, the workflow registry, step leases and the index of
  * evaluation reports (plus caches of chains).
  */
-export interface RefStore {
+export interface RefStore extends ThreadSearch, StepOutputLog {
   /** Inserts a new record; throws when the id exists. */
   createThread(record: ThreadRecord): Promise<void>;
   /**

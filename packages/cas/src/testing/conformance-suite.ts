@@ -5,6 +5,7 @@ import { describeChangeFeedConformance } from "./change-feed-conformance.ts";
 import { describeObjectStoreConformance } from "./object-store-conformance.ts";
 import { describeRefStoreConformance } from "./ref-store-conformance.ts";
 import { describeScheduleConformance } from "./schedule-conformance.ts";
+import { describeSearchAndOutputConformance } from "./search-and-output-conformance.ts";
 
 /** A fresh, empty store for one test, and how to dispose of it (close connections, remove temp dirs). */
 export interface StoreFixture {
@@ -51,5 +52,6 @@ export function runStoreConformanceSuite(name: string, createStore: () => Promis
     };
     describeChangeFeedConformance(currentFixture);
     describeScheduleConformance(currentFixture);
+    describeSearchAndOutputConformance(currentFixture);
   });
 }

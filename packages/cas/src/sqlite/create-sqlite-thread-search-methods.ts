@@ -1,0 +1,57 @@
+import type { Database } from "bun:sqlite";
+import { checkListQuery } from "../refs/check-list-query.ts";
+import { mergeSearchWords, searchWords } from "../refs/search-words.ts";
+import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
+import type { ThreadSearch } from "../refs/thread-search.ts";
+
+/**
+ * The search index of a SQLite ref store: FTS5 over each thread's word list (see the `thread_words`
+ * migration). Each query word is a prefix query (`"word"*`); the index yields matches newest first
+ * by its row order, so a query that matches every thread still reads only a page of records.
+ */
+export function createSqliteThreadSearchMethods(database: Database): ThreadSearch {
+  const selectWords = database.query<{ words: string }, [string]>("SELECT words FROM thread_words WHERE thread = ?");
+  const update = database.query("UPDATE thread_words SET words = ? WHERE thread = ?");
+  // A thread's entry is made with its record (a trigger) and goes with it: a deleted thread has none to add to.
+  const index = database.transaction((threadId: string, texts: readonly string[]) => {
+    const existing = selectWords.get(threadId)?.words;
+    if (existing === undefined) return;
+    const merged = mergeSearchWords(existing, texts);
+    if (merged !== existing) update.run(merged, threadId);
+  });
+  return {
+    async indexThreadText(threadId, texts) {
+      index.immediate(threadId, texts);
+    },
+    async searchThreads(input) {
+      const query = checkListQuery(input);
+      const words = searchWords(input.text);
+      if (words.length === 0) return { threads: [], total: 0 };
+      const match = words.map((word) => `"${word}"*`).join(" ");
+      const conditions = ["thread_words_index MATCH ?"];
+      const values: (string | number)[] = [match];
+      if (query.status !== undefined) {
+        conditions.push("threads.status = ?");
+        values.push(query.status);
+      }
+      if (query.workflow !== undefined) {
+        conditions.push("threads.workflow = ?");
+        values.push(query.workflow);
+      }
+      const from = `thread_words_index JOIN thread_words ON thread_words.row = thread_words_index.rowid
+        JOIN threads ON threads.id = thread_words.thread WHERE ${conditions.join(" AND ")}`;
+      const columns = THREAD_COLUMNS.split(",")
+        .map((column) => `threads.${column.trim()}`)
+        .join(", ");
+      const rows = database
+        .query<ThreadRow, (string | number)[]>(
+          `SELECT ${columns} FROM ${from} ORDER BY thread_words_index.rowid DESC LIMIT ? OFFSET ?`,
+        )
+        .all(...values, query.limit ?? -1, query.offset ?? 0);
+      const count = database
+        .query<{ total: number }, (string | number)[]>(`SELECT count(*) AS total FROM ${from}`)
+        .get(...values);
+      return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
+    },
+  };
+}

@@ -38,19 +38,38 @@ export function createSqliteThreadSearchMethods(database: Database): ThreadSearc
         conditions.push("threads.workflow = ?");
         values.push(query.workflow);
       }
-      const from = `thread_words_index JOIN thread_words ON thread_words.row = thread_words_index.rowid
-        JOIN threads ON threads.id = thread_words.thread WHERE ${conditions.join(" AND ")}`;
       const columns = THREAD_COLUMNS.split(",")
         .map((column) => `threads.${column.trim()}`)
         .join(", ");
-      const rows = database
-        .query<ThreadRow, (string | number)[]>(
-          `SELECT ${columns} FROM ${from} ORDER BY thread_words_index.rowid DESC LIMIT ? OFFSET ?`,
-        )
-        .all(...values, query.limit ?? -1, query.offset ?? 0);
-      const count = database
-        .query<{ total: number }, (string | number)[]>(`SELECT count(*) AS total FROM ${from}`)
-        .get(...values);
+      const join =
+        "JOIN thread_words ON thread_words.row = matched.rowid JOIN threads ON threads.id = thread_words.thread";
+      let rows: ThreadRow[];
+      let count: { total: number } | null;
+      if (conditions.length === 1) {
+        // No filter but the words: the index alone pages and counts; only the page's records are read.
+        rows = database
+          .query<ThreadRow, (string | number)[]>(
+            `SELECT ${columns} FROM (SELECT rowid FROM thread_words_index WHERE thread_words_index MATCH ?
+               ORDER BY rowid DESC LIMIT ? OFFSET ?) AS matched ${join} ORDER BY matched.rowid DESC`,
+          )
+          .all(match, query.limit ?? -1, query.offset ?? 0);
+        count = database
+          .query<{ total: number }, [string]>(
+            "SELECT count(*) AS total FROM thread_words_index WHERE thread_words_index MATCH ?",
+          )
+          .get(match);
+      } else {
+        const from = `(SELECT rowid FROM thread_words_index WHERE thread_words_index MATCH ?) AS matched ${join}
+          WHERE ${conditions.slice(1).join(" AND ")}`;
+        rows = database
+          .query<ThreadRow, (string | number)[]>(
+            `SELECT ${columns} FROM ${from} ORDER BY matched.rowid DESC LIMIT ? OFFSET ?`,
+          )
+          .all(...values, query.limit ?? -1, query.offset ?? 0);
+        count = database
+          .query<{ total: number }, (string | number)[]>(`SELECT count(*) AS total FROM ${from}`)
+          .get(...values);
+      }
       return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
     },
   };

@@ -26,7 +26,8 @@ export interface SearchResult {
   threads: number;
   /** Building the store and its index, once. */
   indexMs: number;
-  queries: { name: string; text: string; matches: number; time: Summary }[];
+  /** `matches`: the search's total, counted up to 1,000 (`more`: more match). */
+  queries: { name: string; text: string; matches: number; more: boolean; time: Summary }[];
 }
 
 const SEARCH_TARGET_MS = 50;
@@ -68,6 +69,7 @@ export async function measureSearch(options: { folder: string; plan: SearchPlan;
     const rare = word(VOCABULARY - 1);
     const queries = [
       { name: "a rare word", text: rare },
+      { name: "one letter", text: "w" },
       { name: "a word every thread has", text: "common" },
       { name: "an id prefix", text: (ids[Math.floor(ids.length / 2)] as string).slice(0, 12) },
       { name: "two words", text: `${word(3)} review` },
@@ -76,14 +78,16 @@ export async function measureSearch(options: { folder: string; plan: SearchPlan;
     for (const query of queries) {
       const samples: number[] = [];
       let matches = 0;
+      let more = false;
       for (let run = 0; run < options.plan.runs + 2; run++) {
         const at = performance.now();
         const result = await refs.searchThreads({ text: query.text, limit: 30 });
         const elapsed = performance.now() - at;
         matches = result.total;
+        more = result.more;
         if (run >= 2) samples.push(elapsed);
       }
-      measured.push({ ...query, matches, time: summarize(samples) });
+      measured.push({ ...query, matches, more, time: summarize(samples) });
     }
     return { threads: options.plan.threads, indexMs, queries: measured } satisfies SearchResult;
   } finally {
@@ -94,7 +98,7 @@ export async function measureSearch(options: { folder: string; plan: SearchPlan;
 export function checkSearchTargets(result: SearchResult): TargetCheck[] {
   return result.queries.map((query) => ({
     target: `search ${query.name} on ${result.threads.toLocaleString("en-US")} threads (page of 30 and total) ≤ ${SEARCH_TARGET_MS} ms`,
-    measured: `${query.time.medianMs} ms median, ${query.time.maxMs} ms max (${query.matches} matches)`,
+    measured: `${query.time.medianMs} ms median, ${query.time.maxMs} ms max (${query.matches}${query.more ? "+" : ""} matches)`,
     met: query.time.medianMs <= SEARCH_TARGET_MS,
   }));
 }

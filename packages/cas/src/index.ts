@@ -72,7 +72,12 @@ export type {
   StepOutputLog,
   StepOutputStream,
 } from "./refs/step-output-log.ts";
-export type { SearchThreadsQuery, ThreadSearch } from "./refs/thread-search.ts";
+export {
+  SEARCH_COUNT_LIMIT,
+  type SearchThreadsQuery,
+  type SearchThreadsResult,
+  type ThreadSearch,
+} from "./refs/thread-search.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./sqlite/create-sqlite-ref-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./sqlite/open-ref-database.ts";
 export { findRefDatabaseDamage, setAsideRefDatabase } from "./sqlite/ref-database-damage.ts";

@@ -1,6 +1,7 @@
 import type { ThreadRecord } from "@uwf/protocol";
 import { checkListQuery } from "../refs/check-list-query.ts";
 import { checkStepOutputQuery } from "../refs/check-step-output.ts";
+import { searchCountCeiling, searchTotal } from "../refs/search-count.ts";
 import { mergeSearchWords, searchWords } from "../refs/search-words.ts";
 import type { StepOutputChunk, StepOutputLog } from "../refs/step-output-log.ts";
 import type { ThreadSearch } from "../refs/thread-search.ts";
@@ -27,8 +28,9 @@ export function createMemorySearchAndOutputMethods(threads: ReadonlyMap<string, 
       },
       async searchThreads(input) {
         const query = checkListQuery(input);
+        const ceiling = searchCountCeiling(input);
         const wanted = searchWords(input.text);
-        if (wanted.length === 0) return { threads: [], total: 0 };
+        if (wanted.length === 0) return { threads: [], total: 0, more: false };
         const matching = [...threads.values()]
           .filter((thread) => query.status === undefined || thread.status === query.status)
           .filter((thread) => query.workflow === undefined || thread.workflow === query.workflow)
@@ -39,7 +41,10 @@ export function createMemorySearchAndOutputMethods(threads: ReadonlyMap<string, 
           .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
         const offset = query.offset ?? 0;
         const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
-        return { threads: page.map((thread) => structuredClone(thread)), total: matching.length };
+        return {
+          threads: page.map((thread) => structuredClone(thread)),
+          ...searchTotal(matching.length, ceiling),
+        };
       },
       async appendStepOutput(threadId, chunks) {
         const stored = outputs.get(threadId) ?? [];

@@ -1,5 +1,6 @@
 import { checkListQuery } from "../refs/check-list-query.ts";
 import { checkStepOutputQuery } from "../refs/check-step-output.ts";
+import { searchCountCeiling, searchTotal } from "../refs/search-count.ts";
 import { mergeSearchWords, searchWords } from "../refs/search-words.ts";
 import type { StepOutputChunk, StepOutputLog } from "../refs/step-output-log.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
@@ -34,8 +35,9 @@ export function createPostgresSearchAndOutputMethods(
     },
     async searchThreads(input) {
       const listQuery = checkListQuery(input);
+      const ceiling = searchCountCeiling(input);
       const wanted = searchWords(input.text);
-      if (wanted.length === 0) return { threads: [], total: 0 };
+      if (wanted.length === 0) return { threads: [], total: 0, more: false };
       const values: unknown[] = [wanted.map((word) => `${word}:*`).join(" & ")];
       const conditions = ["w.document @@ to_tsquery('simple', $1)"];
       if (listQuery.status !== undefined) {
@@ -56,8 +58,11 @@ export function createPostgresSearchAndOutputMethods(
         `SELECT ${columns} FROM ${from} ORDER BY t.id DESC LIMIT $${values.length - 1} OFFSET $${values.length}`,
         values,
       );
-      const [count] = await query<{ total: string | number }>(`SELECT count(*) AS total FROM ${from}`, filters);
-      return { threads: rows.map(threadFromRow), total: Number(count?.total ?? 0) };
+      const [count] = await query<{ total: string | number }>(
+        `SELECT count(*) AS total FROM (SELECT 1 FROM ${from} LIMIT $${filters.length + 1}) AS counted`,
+        [...filters, ceiling + 1],
+      );
+      return { threads: rows.map(threadFromRow), ...searchTotal(Number(count?.total ?? 0), ceiling) };
     },
     async appendStepOutput(threadId, chunks) {
       if (chunks.length === 0) return;

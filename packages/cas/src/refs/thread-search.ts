@@ -1,6 +1,9 @@
 import type { ThreadStatus } from "@uwf/protocol";
 import type { ListThreadsResult } from "./ref-store.ts";
 
+/** How many matches past the page's start a search counts by default: counting every one of 100,000 costs more than the page. */
+export const SEARCH_COUNT_LIMIT = 1_000;
+
 export interface SearchThreadsQuery {
   /** Words, each matched as the start of a word of a thread's indexed text (case-insensitive); all must match. */
   text: string;
@@ -8,6 +11,16 @@ export interface SearchThreadsQuery {
   workflow?: string;
   limit?: number;
   offset?: number;
+  /** Count the matches only up to `offset + countUpTo` (default SEARCH_COUNT_LIMIT); see SearchThreadsResult. */
+  countUpTo?: number;
+}
+
+/**
+ * A page of matches, newest first, and `total`: how many match, counted up to the query's `offset +
+ * countUpTo`; `more` is true when more than that match (the total is then a lower bound).
+ */
+export interface SearchThreadsResult extends ListThreadsResult {
+  more: boolean;
 }
 
 /**
@@ -20,5 +33,5 @@ export interface ThreadSearch {
   /** Adds the words of `texts` (see searchWords) to a thread's index entry, creating it; a thread deleted since is ignored. */
   indexThreadText(threadId: string, texts: readonly string[]): Promise<void>;
   /** The threads whose entry holds a word starting with each of the query's words, newest first, with the total that match. */
-  searchThreads(query: SearchThreadsQuery): Promise<ListThreadsResult>;
+  searchThreads(query: SearchThreadsQuery): Promise<SearchThreadsResult>;
 }

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { checkListQuery } from "../refs/check-list-query.ts";
+import { searchCountCeiling, searchTotal } from "../refs/search-count.ts";
 import { mergeSearchWords, searchWords } from "../refs/search-words.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
 import type { ThreadSearch } from "../refs/thread-search.ts";
@@ -25,8 +26,9 @@ export function createSqliteThreadSearchMethods(database: Database): ThreadSearc
     },
     async searchThreads(input) {
       const query = checkListQuery(input);
+      const ceiling = searchCountCeiling(input);
       const words = searchWords(input.text);
-      if (words.length === 0) return { threads: [], total: 0 };
+      if (words.length === 0) return { threads: [], total: 0, more: false };
       const match = words.map((word) => `"${word}"*`).join(" ");
       const conditions = ["thread_words_index MATCH ?"];
       const values: (string | number)[] = [match];
@@ -54,10 +56,10 @@ export function createSqliteThreadSearchMethods(database: Database): ThreadSearc
           )
           .all(match, query.limit ?? -1, query.offset ?? 0);
         count = database
-          .query<{ total: number }, [string]>(
-            "SELECT count(*) AS total FROM thread_words_index WHERE thread_words_index MATCH ?",
+          .query<{ total: number }, [string, number]>(
+            "SELECT count(*) AS total FROM (SELECT rowid FROM thread_words_index WHERE thread_words_index MATCH ? LIMIT ?)",
           )
-          .get(match);
+          .get(match, ceiling + 1);
       } else {
         const from = `(SELECT rowid FROM thread_words_index WHERE thread_words_index MATCH ?) AS matched ${join}
           WHERE ${conditions.slice(1).join(" AND ")}`;
@@ -67,10 +69,12 @@ export function createSqliteThreadSearchMethods(database: Database): ThreadSearc
           )
           .all(...values, query.limit ?? -1, query.offset ?? 0);
         count = database
-          .query<{ total: number }, (string | number)[]>(`SELECT count(*) AS total FROM ${from}`)
-          .get(...values);
+          .query<{ total: number }, (string | number)[]>(
+            `SELECT count(*) AS total FROM (SELECT 1 FROM ${from} LIMIT ?)`,
+          )
+          .get(...values, ceiling + 1);
       }
-      return { threads: rows.map(threadFromRow), total: count?.total ?? 0 };
+      return { threads: rows.map(threadFromRow), ...searchTotal(count?.total ?? 0, ceiling) };
     },
   };
 }

@@ -188,14 +188,15 @@ const MIGRATIONS: readonly string[] = [
   -- The search index (uwf list --search, the UI's ?q=): each thread's distinct words, lower case,
   -- space-separated, and an FTS5 index over them kept in step by triggers. The row number is the
   -- order the threads were indexed in (their creation order), so matches come newest first from the
-  -- index itself, with no sort. Prefixes of 2 and 3 characters are indexed too: a short query word
-  -- would otherwise expand to every word it starts. Threads recorded before this version are indexed by id and workflow.
+  -- index itself, with no sort. Prefixes of 1 to 6 characters are indexed too: a short query word
+  -- would otherwise expand to every word it starts (770 ms for one letter on 100,000 threads, under
+  -- 1 ms with them). Threads recorded before this version are indexed by id and workflow.
   CREATE TABLE thread_words (
     row INTEGER PRIMARY KEY,
     thread TEXT NOT NULL UNIQUE,
     words TEXT NOT NULL
   );
-  CREATE VIRTUAL TABLE thread_words_index USING fts5(words, content='thread_words', content_rowid='row', prefix='2 3');
+  CREATE VIRTUAL TABLE thread_words_index USING fts5(words, content='thread_words', content_rowid='row', prefix='1 2 3 4 5 6');
   CREATE TRIGGER thread_words_inserted AFTER INSERT ON thread_words BEGIN
     INSERT INTO thread_words_index (rowid, words) VALUES (new.row, new.words);
   END;

@@ -28,7 +28,17 @@ export function describeSearchAndOutputConformance(current: CurrentFixture): voi
       expect(await ids("01jb")).toEqual([sampleThreadId(2, "01JB")]);
       expect(await ids(sampleThreadId(1, "01JA"))).toEqual([sampleThreadId(1, "01JA")]);
       expect(await ids("loop", { limit: 1, offset: 1 })).toEqual([sampleThreadId(1, "01JA")]);
-      expect((await refs.searchThreads({ text: "loop", limit: 1 })).total).toBe(2);
+      expect(await refs.searchThreads({ text: "loop", limit: 1 })).toMatchObject({ total: 2, more: false });
+      // Counting stops past offset + countUpTo: the total is then a lower bound, and `more` says so.
+      expect(await refs.searchThreads({ text: "loop", limit: 1, countUpTo: 1 })).toMatchObject({
+        total: 1,
+        more: true,
+      });
+      expect(await refs.searchThreads({ text: "loop", offset: 1, countUpTo: 1 })).toMatchObject({
+        total: 2,
+        more: false,
+      });
+      await expect(refs.searchThreads({ text: "loop", countUpTo: 0 })).rejects.toThrow(InvalidRecordError);
       expect(await ids("nothing-like-it")).toEqual([]);
       expect(await ids("  -- ")).toEqual([]);
     });

@@ -80,12 +80,12 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
     offset,
   };
   const leases = new Map<string, LeaseHolder>();
-  const { threads, total } =
+  const { threads, total, more } =
     options.search !== undefined
       ? await store.refs.searchThreads({ text: options.search, status, workflow: options.workflow, limit, offset })
       : options.running === true
-        ? await listRunning(store.refs, query, leases, context.now(), context.host)
-        : await store.refs.listThreads(query);
+        ? { ...(await listRunning(store.refs, query, leases, context.now(), context.host)), more: false }
+        : { ...(await store.refs.listThreads(query)), more: false };
   const readHeads = threads.length <= FULL_HEAD_CHECK_LIMIT;
   const listed: ListedThread[] = await Promise.all(
     threads.map(async (thread) => {
@@ -105,13 +105,16 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
       }
     }),
   );
-  const result: ListResult = { threads: listed, total, limit: limit ?? null, offset };
+  const result: ListResult = { threads: listed, total, limit: limit ?? null, offset, ...(more ? { more } : {}) };
   const shown = offset + listed.length;
   return {
     result,
     format: (value: ListResult, color: boolean) =>
       formatThreadList(value, color, { width: options.wide === true ? undefined : stdoutColumns(context.env) }),
-    hint: shown < total ? `${shown} of ${total} threads; more with --offset ${shown}, all with --limit 0` : undefined,
+    hint:
+      shown < total || more
+        ? `${shown} of ${total}${more ? "+" : ""} threads; more with --offset ${shown}, all with --limit 0`
+        : undefined,
   };
 }
 

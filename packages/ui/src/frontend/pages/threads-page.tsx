@@ -315,6 +315,7 @@ function Pager(props: { result: ListResult; filters: Filters; apply(change: Part
     <div class="pager" data-testid="pager">
       <span data-testid="pager-range">
         {first}–{last} of {result.total}
+        {result.more === true ? "+" : ""}
       </span>
       <button
         type="button"
@@ -329,7 +330,7 @@ function Pager(props: { result: ListResult; filters: Filters; apply(change: Part
         type="button"
         class="action-button"
         data-testid="pager-next"
-        disabled={last >= result.total}
+        disabled={last >= result.total && result.more !== true}
         onClick={() => apply({ offset: result.offset + limit })}
       >
         Older →

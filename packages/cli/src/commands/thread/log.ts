@@ -39,6 +39,10 @@ export async function logCommand(
     throw new UsageError("--step N names the step whose agent output to print: give it with --agent-output");
   }
   if (options.agentOutput === true) {
+    // The API passes its query's `step` as it is; the CLI's parser already refused anything else.
+    if (options.step !== undefined && !(Number.isSafeInteger(options.step) && options.step > 0)) {
+      throw new UsageError(`--step ${options.step}: expected a step number, 1 or more`);
+    }
     if (options.follow === true || options.addresses === true) {
       throw new UsageError("--agent-output prints what the steps printed: leave out --follow (use -v) and --addresses");
     }

@@ -153,3 +153,31 @@ for (const backend of ["embedded", "PostgreSQL"] as const) {
     );
   });
 }
+
+describe("a step's live output past its cap", () => {
+  const home = createTempHome();
+  afterAll(() => home.cleanup());
+
+  it(
+    "keeps the first 1 MiB of a run and says it cut the rest, the step itself unharmed",
+    async () => {
+      home.writeConfig([...fixtureAgentsConfig(["chatty-stderr"]), ""].join("\n"));
+      const thread = await home.startThread(LINEAR, "Write noisy.txt");
+      const step = await home.uwf(["step", thread, "--agent", "chatty-stderr"]);
+      expect(step.exitCode).toBe(0);
+      const stored = agentOutputResultSchema.parse(
+        (await home.uwf(["log", thread, "--agent-output", "--step", "1", "--json"])).json(),
+      );
+      const kept = stored.chunks.filter((chunk) => chunk.stream === "stderr").map((chunk) => chunk.text);
+      expect(Buffer.byteLength(kept.join(""))).toBe(1024 * 1024);
+      expect(stored.chunks.at(-1)).toMatchObject({
+        stream: "uwf",
+        text: "[uwf: output truncated: this run's first 1 MiB are kept]\n",
+      });
+      // The reply came after the cap: the step has it whole.
+      const log = await home.uwf(["log", thread, "--json"]);
+      expect(log.json<{ steps: { role: string }[] }>().steps.map((entry) => entry.role)).toEqual(["planner"]);
+    },
+    TIMEOUT,
+  );
+});

@@ -56,6 +56,16 @@ describe("uwf list --search", () => {
     expect(await search("hello true")).toEqual([ran]);
   });
 
+  it("finds a fork by the prompt its chain starts with", async () => {
+    const forked = await home.uwf(["fork", flaky, "--json"]);
+    expect(forked.exitCode).toBe(0);
+    const fork = forked.json<{ thread: string }>().thread;
+    expect(await search("flaky")).toEqual([fork, flaky]);
+    const deleted = await home.uwf(["delete", fork, "--yes"]);
+    expect(deleted.exitCode).toBe(0);
+    expect(await search("flaky")).toEqual([flaky]);
+  });
+
   it("combines with --status and refuses filters it does not combine with", async () => {
     expect(await search("parser", "--status", "active")).toEqual([docs, flaky]);
     expect(await search("linear", "--status", "ended")).toEqual([ran]);

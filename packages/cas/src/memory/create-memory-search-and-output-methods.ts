@@ -22,6 +22,10 @@ export function createMemorySearchAndOutputMethods(threads: ReadonlyMap<string, 
       outputs.delete(threadId);
     },
     methods: {
+      async listThreadWords(threadId) {
+        const record = threads.get(threadId);
+        return record === undefined ? [] : searchWords([...wordsOf(record)].join(" "));
+      },
       async indexThreadText(threadId, texts) {
         if (!threads.has(threadId)) return;
         words.set(threadId, mergeSearchWords(words.get(threadId) ?? "", texts));

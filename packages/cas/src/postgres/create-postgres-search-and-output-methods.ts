@@ -20,6 +20,10 @@ export function createPostgresSearchAndOutputMethods(
   const threads = `"${schema}".threads`;
   const output = `"${schema}".step_output`;
   return {
+    async listThreadWords(threadId) {
+      const [row] = await query<{ words: string }>(`SELECT words FROM ${words} WHERE thread = $1`, [threadId]);
+      return row === undefined ? [] : searchWords(row.words);
+    },
     async indexThreadText(threadId, texts) {
       await connection.transaction(async (inTransaction) => {
         // The row lock keeps two steps' words from overwriting each other's.

@@ -32,6 +32,8 @@ export interface SearchThreadsResult extends ListThreadsResult {
 export interface ThreadSearch {
   /** Adds the words of `texts` (see searchWords) to a thread's index entry, creating it; a thread deleted since is ignored. */
   indexThreadText(threadId: string, texts: readonly string[]): Promise<void>;
+  /** The words of a thread's index entry (its id and workflow among them); [] when it has none. What `uwf store copy` copies. */
+  listThreadWords(threadId: string): Promise<string[]>;
   /** The threads whose entry holds a word starting with each of the query's words, newest first, with the total that match. */
   searchThreads(query: SearchThreadsQuery): Promise<SearchThreadsResult>;
 }

@@ -21,6 +21,10 @@ export function createSqliteThreadSearchMethods(database: Database): ThreadSearc
     if (merged !== existing) update.run(merged, threadId);
   });
   return {
+    async listThreadWords(threadId) {
+      const words = selectWords.get(threadId)?.words;
+      return words === undefined ? [] : searchWords(words);
+    },
     async indexThreadText(threadId, texts) {
       index.immediate(threadId, texts);
     },

@@ -59,6 +59,12 @@ export function describeSearchAndOutputConformance(current: CurrentFixture): voi
       expect(await ids("approved review")).toEqual([second.id]);
       expect(await ids("arser")).toEqual([]);
       expect(await ids("parser", { status: "ended" })).toEqual([first.id]);
+      const held = await refs.listThreadWords(second.id);
+      expect(held).toEqual(
+        expect.arrayContaining(["write", "parser", "docs", "reviewer", "approved", "true", "review", "loop"]),
+      );
+      expect(held).toContain(second.id.toLowerCase());
+      expect(await refs.listThreadWords(sampleThreadId(9))).toEqual([]);
       expect(await ids("parser", { workflow: "other" })).toEqual([]);
       await expect(refs.searchThreads({ text: "parser", limit: -1 })).rejects.toThrow(InvalidRecordError);
     });

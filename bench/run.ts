@@ -53,6 +53,7 @@ import {
   formatResults,
   type ProcessBenchmark,
 } from "./lib/report.ts";
+import { checkSearchTargets, measureSearch, SEARCH_PLANS } from "./lib/search-benchmark.ts";
 import { measureStartupSplit } from "./lib/startup-split.ts";
 import { measureStepTrace } from "./lib/step-trace.ts";
 import { checkSuiteTargets, measureSuiteAgainstStepBatch } from "./lib/suite-benchmark.ts";
@@ -372,6 +373,14 @@ async function runSuite(): Promise<BenchResults> {
     plan: { runs: plan.uiApiRuns, warmup: 3 },
   });
   progress(`ui API: list page ${uiApi.listPage.medianMs} ms, thread page ${uiApi.threadPage.medianMs} ms (medians)`);
+  progress("thread search over the ref store (issue 46)");
+  const searchFolder = join(temporaryRoot, "search");
+  mkdirSync(searchFolder, { recursive: true });
+  const search = await measureSearch({
+    folder: searchFolder,
+    plan: smoke ? SEARCH_PLANS.smoke : SEARCH_PLANS.full,
+    progress,
+  });
 
   const readThread = findChain(small.generated, plan.readSteps).threadIds[0] as string;
   const readLabel = `${plan.readSteps.toLocaleString("en-US")}-step thread`;
@@ -553,6 +562,7 @@ async function runSuite(): Promise<BenchResults> {
     replayOtelMcp,
     uiApi,
     live,
+    search,
     targets: [
       ...checkTargets(processes, throughput, plan.stepSizes, plan.readSteps, enumValidation),
       ...checkForkTargets(forkEntries, processes),
@@ -566,6 +576,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkReplayOtelMcpTargets(replayOtelMcp),
       ...checkUiApiTargets(uiApi),
       ...checkLiveTargets(live),
+      ...checkSearchTargets(search),
     ],
     seconds: round((performance.now() - began) / 1000, 1),
   };

@@ -10,6 +10,7 @@ import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import { formatLiveLatency, type LiveLatencyRun } from "./live-feed-benchmark.ts";
 import type { Summary } from "./measure.ts";
 import { formatReplayOtelMcp, type ReplayOtelMcpResult } from "./replay-otel-mcp-benchmarks.ts";
+import type { SearchResult } from "./search-benchmark.ts";
 import type { StartupVariant } from "./startup-split.ts";
 import type { StepTrace } from "./step-trace.ts";
 import type { SuiteBenchResult } from "./suite-benchmark.ts";
@@ -84,6 +85,8 @@ export interface BenchResults {
   replayOtelMcp: ReplayOtelMcpResult;
   /** Issue 30: a step recorded by a separate `uwf step` process, timed to the store's change feed. */
   live: LiveLatencyRun[];
+  /** Issue 46 item 5: the ref store's thread search over 100,000 indexed threads (optional: older results lack it). */
+  search?: SearchResult;
   targets: TargetCheck[];
   seconds: number;
 }

@@ -16,6 +16,8 @@ export interface UiApiResult {
   listPage: Summary;
   /** GET /api/threads/T and /api/threads/T/log at once, for the thread of `threadSteps` steps. */
   threadPage: Summary;
+  /** Issue 46: GET /api/threads?q=PREFIX&limit=30, PREFIX the first 6 characters of a thread id (the store's own index of ids). */
+  searchPage?: Summary;
   threadSteps: number;
   /** From spawning `uwf ui` to its URL on stdout. */
   startMs: number;
@@ -48,19 +50,24 @@ export async function measureUiApi(options: {
       `${origin}/api/threads/${options.thread.id}`,
       `${origin}/api/threads/${options.thread.id}/log`,
     ];
+    const searchPath = `${origin}/api/threads?q=${options.thread.id.slice(0, 6)}&limit=30`;
     const list: number[] = [];
     const thread: number[] = [];
+    const search: number[] = [];
     for (let run = 0; run < options.plan.warmup + options.plan.runs; run++) {
       const listMs = await timeFetches([listPath]);
       const threadMs = await timeFetches(threadPaths);
+      const searchMs = await timeFetches([searchPath]);
       if (run < options.plan.warmup) continue;
       list.push(listMs);
       thread.push(threadMs);
+      search.push(searchMs);
     }
     return {
       threads: options.threads,
       listPage: summarize(list),
       threadPage: summarize(thread),
+      searchPage: summarize(search),
       threadSteps: options.thread.steps,
       startMs,
     };
@@ -107,5 +114,14 @@ export function checkUiApiTargets(result: UiApiResult): { target: string; measur
       measured: `${result.threadPage.medianMs} ms median`,
       met: result.threadPage.medianMs <= THREAD_TARGET_MS,
     },
+    ...(result.searchPage === undefined
+      ? []
+      : [
+          {
+            target: `ui: search page, GET /api/threads?q= (${result.threads.toLocaleString("en-US")} threads) ≤ ${LIST_TARGET_MS} ms`,
+            measured: `${result.searchPage.medianMs} ms median`,
+            met: result.searchPage.medianMs <= LIST_TARGET_MS,
+          },
+        ]),
   ];
 }

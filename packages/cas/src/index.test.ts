@@ -22,6 +22,7 @@ describe("the @uwf/cas entry", () => {
       "RefStoreBusyError",
       "RefStoreDamagedError",
       "RefStoreUnavailableError",
+      "SEARCH_COUNT_LIMIT",
       "ScheduleExistsError",
       "StoreRefusedError",
       "StoreTooNewError",

@@ -57,6 +57,12 @@ export type {
 } from "./refs/lease-refs.ts";
 export type { RefStore } from "./refs/ref-store.ts";
 export type { FireSchedule, ScheduleRefs, ScheduleUpdate } from "./refs/schedule-refs.ts";
+export type {
+  ReadStepOutputQuery,
+  StepOutputChunk,
+  StepOutputLog,
+  StepOutputStream,
+} from "./refs/step-output-log.ts";
 export type { StoreClock } from "./refs/store-clock.ts";
 export type {
   DeletedThread,
@@ -65,6 +71,12 @@ export type {
   ThreadRefs,
   ThreadUpdate,
 } from "./refs/thread-refs.ts";
+export {
+  SEARCH_COUNT_LIMIT,
+  type SearchThreadsQuery,
+  type SearchThreadsResult,
+  type ThreadSearch,
+} from "./refs/thread-search.ts";
 export type { WorkflowRegistry } from "./refs/workflow-registry.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./sqlite/create-sqlite-ref-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./sqlite/open-ref-database.ts";

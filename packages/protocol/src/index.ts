@@ -324,8 +324,12 @@ export {
   initResultSchema,
 } from "./results/home-results.ts";
 export {
+  type AgentOutputResult,
+  agentOutputResultSchema,
   type LiveEvent,
   liveEventSchema,
+  type StepOutputEvent,
+  stepOutputEventSchema,
   type ThreadUpdatedEvent,
   threadUpdatedEventSchema,
 } from "./results/live-events.ts";

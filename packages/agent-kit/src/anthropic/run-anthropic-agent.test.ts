@@ -80,6 +80,19 @@ describe("runAnthropicAgent", () => {
     expect(transcript[1]?.usage).toMatchObject({ inputTokens: 1_000, outputTokens: 100 });
   });
 
+  it("tells onStdout what the model says each turn and onStderr its turns and tool calls, as they come", async () => {
+    fake.server.enqueue(
+      fakeToolUseReply([{ name: "write_file", input: { path: "a.txt", content: "a" } }], { text: "Writing a." }),
+      fakeTextReply("---\nsummary: wrote a\n---\n\nDone."),
+    );
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const result = await run({ onStdout: (chunk) => stdout.push(chunk), onStderr: (chunk) => stderr.push(chunk) });
+    expect(result.error).toBeNull();
+    expect(stdout).toEqual(["Writing a.\n", "---\nsummary: wrote a\n---\n\nDone.\n"]);
+    expect(stderr.join("")).toContain("write_file");
+  });
+
   it("shows no tool result the store's password, and runs commands without the store's variables", async () => {
     const password = "store-test-password";
     const url = `postgres://uwf:${password}@127.0.0.1:9/uwf`;

@@ -58,6 +58,7 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
     secretValues: [...(options.secretValues ?? []), ...storeSecretValues(options.config)],
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+    ...(options.onStdout === undefined ? {} : { onStdout: options.onStdout }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
     ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
     ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),

@@ -44,6 +44,7 @@ export async function launchCommandAgent(options: LaunchCommandAgentOptions): Pr
       captureStdout: true,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+      ...(options.onStdout === undefined ? {} : { onStdout: options.onStdout }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(options.onSpawn === undefined ? {} : { onSpawn: options.onSpawn }),
       ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),

@@ -69,6 +69,8 @@ export interface AgentRunContext {
   signal?: AbortSignal;
   /** Each chunk of the agent's stderr (or progress) as it comes, for `-v`. */
   onStderr?: (chunk: string) => void;
+  /** Each chunk of a command agent's stdout (its reply) as it comes: a step's live output. */
+  onStdout?: (chunk: string) => void;
   /** Milliseconds between SIGTERM and SIGKILL when stopping a process group. Default 2000. */
   killGraceMs?: number;
   /**

@@ -34,7 +34,7 @@ export interface RunProcessGroupOptions {
   killGraceMs?: number;
   /** Told the program's pid, which is also its process group's id, as soon as it has started. */
   onSpawn?: (pid: number) => void;
-  /** Buffer all of stdout and return it as the reply (no size limit). Otherwise only `onStdout` sees it. */
+  /** Buffer all of stdout and return it as the reply (no size limit). `onStdout` sees it either way. */
   captureStdout: boolean;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
@@ -117,9 +117,10 @@ export async function runProcessGroup(options: RunProcessGroupOptions): Promise<
   options.onSpawn?.(groupId);
 
   const stdoutChunks: string[] = [];
-  const stdout = readStreamText(subprocess.stdout, (chunk) =>
-    options.captureStdout ? stdoutChunks.push(chunk) : options.onStdout?.(chunk),
-  );
+  const stdout = readStreamText(subprocess.stdout, (chunk) => {
+    if (options.captureStdout) stdoutChunks.push(chunk);
+    options.onStdout?.(chunk);
+  });
   const stderr = readStreamText(subprocess.stderr, (chunk) => {
     stderrTail.append(chunk);
     options.onStderr?.(chunk);

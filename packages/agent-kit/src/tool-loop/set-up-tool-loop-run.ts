@@ -186,6 +186,7 @@ export async function setUpToolLoopRun(
       signal,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       note,
+      say: (text) => options.onStdout?.(text.endsWith("\n") ? text : `${text}\n`),
       onRetry: (what) => (retry) => {
         note(
           `${what}: ${summarizeApiError(retry.error, provider.errors)} (attempt ${retry.attempt} of ${retry.attempts}); retrying in ${formatSeconds(retry.delayMs)}`,

@@ -68,6 +68,8 @@ export async function takeModelTurn(
     run.transcript = appendUserText(run.transcript, EMPTY_ANSWER_PROMPT);
     return { kind: "again" };
   }
+  // What the model said this turn, as it comes: a step's live output (`log --follow -v`, the UI).
+  for (const block of content) if (block.type === "text" && typeof block.text === "string") run.say(block.text);
   run.transcript.push({
     role: "assistant",
     content,

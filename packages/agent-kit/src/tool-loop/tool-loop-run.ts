@@ -19,6 +19,8 @@ export interface ToolLoopRun {
   maxRetries: number;
   /** A line for the log (the result's `stderrTail`) and for `onStderr`. */
   note: (line: string) => void;
+  /** The model's text of a turn, for `onStdout` (a step's live output); not logged. */
+  say: (text: string) => void;
   /** Logs a retry of the request named `what`. */
   onRetry: (what: string) => NonNullable<CallWithApiRetriesOptions["onRetry"]>;
   /** The result's fields when the run was interrupted or timed out, else null. */

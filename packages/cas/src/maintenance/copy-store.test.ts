@@ -92,6 +92,18 @@ describe("copyStore", () => {
     expect((await verifyStore(target)).problems).toEqual([]);
   });
 
+  it("copies a thread's search words and its steps' live output", async () => {
+    const id = sampleThreadId(1);
+    await source.refs.indexThreadText(id, ["Fix the flaky parser"]);
+    const chunk = { step: 1, seq: 1, stream: "stdout" as const, text: "hello\n", at: "2026-01-02T03:04:05.000Z" };
+    await source.refs.appendStepOutput(id, [chunk]);
+    await copyStore(source, target);
+    expect((await target.refs.searchThreads({ text: "flaky pars" })).threads.map((thread) => thread.id)).toEqual([id]);
+    expect(await target.refs.readStepOutput(id)).toEqual([chunk]);
+    await copyStore(source, target);
+    expect(await target.refs.readStepOutput(id)).toEqual([chunk]);
+  });
+
   it("copies a fork onto another workflow version with the workflow it left in its lineage", async () => {
     const original = (await source.refs.getThread(sampleThreadId(1))) as ThreadRecord;
     const version2 = await source.objects.put({ ...(nodes["workflow/1"] as WorkflowNode), description: "version 2" });

@@ -85,6 +85,7 @@ export async function copyStore(
   for (const record of threads.reverse()) {
     if (live.has(record.id)) report.busy.push(record.id);
     const outcome = await copyThread(source, target, record);
+    if (outcome !== "diverged") await copySearchAndOutput(source, target, record.id);
     if (outcome === "diverged") {
       report.problems.push({
         kind: "diverged",
@@ -251,6 +252,20 @@ async function copyThread(source: Store, target: Store, record: ThreadRecord): P
   }
   if (existing.head === record.head || (await followsFrom(target, existing.head, record.head))) return "kept";
   return "diverged";
+}
+
+/** A thread's search words and its steps' stored output, added to the target's (what is there stays). */
+async function copySearchAndOutput(source: Store, target: Store, threadId: string): Promise<void> {
+  const words = await source.refs.listThreadWords(threadId);
+  if (words.length > 0) await target.refs.indexThreadText(threadId, [words.join(" ")]);
+  let after = { step: 0, seq: 0 };
+  for (;;) {
+    const chunks = await source.refs.readStepOutput(threadId, { after });
+    const last = chunks.at(-1);
+    if (last === undefined) return;
+    await target.refs.appendStepOutput(threadId, chunks);
+    after = { step: last.step, seq: last.seq };
+  }
 }
 
 /** Whether `ancestor` is on the chain behind `head` (following `prev`, then the start node). */

@@ -25,6 +25,7 @@ import { listThreadRootsOf } from "../refs/list-thread-roots-of.ts";
 import type { RefStore } from "../refs/ref-store.ts";
 import type { DeletedThread } from "../refs/thread-refs.ts";
 import { createMemoryScheduleMethods } from "./create-memory-schedule-methods.ts";
+import { createMemorySearchAndOutputMethods } from "./create-memory-search-and-output-methods.ts";
 
 /** Refs in Maps, with the SQLite store's semantics; records go in and come out as copies. */
 export function createMemoryRefStore(): RefStore {
@@ -43,8 +44,10 @@ export function createMemoryRefStore(): RefStore {
       .sort(compareBranchLinks)
       .map((link) => ({ ...link }));
   const changes = createChangeSignal();
+  const searchAndOutput = createMemorySearchAndOutputMethods(threads);
 
   return changes.signalWrites<RefStore>({
+    ...searchAndOutput.methods,
     async createThread(record) {
       const checked = await checkRecord("threadRecord", record);
       if (threads.has(checked.id)) throw new ThreadExistsError(checked.id);
@@ -123,6 +126,7 @@ export function createMemoryRefStore(): RefStore {
       const head = parseAddress(expectedHead);
       if (threads.get(id)?.head !== head) return false;
       threads.delete(id);
+      searchAndOutput.forgetThread(id);
       chainIndexes.delete(id);
       for (const [key, link] of branchLinks) if (link.parent === id) branchLinks.delete(key);
       deletedThreads.set(id, { id, head, deletedAt: deletedAt.toISOString() });

@@ -23,6 +23,7 @@ import { createPostgresChainIndexMethods } from "./create-postgres-chain-index-m
 import { createPostgresChainLinkMethods } from "./create-postgres-chain-link-methods.ts";
 import { createPostgresEvalReportMethods } from "./create-postgres-eval-report-methods.ts";
 import { createPostgresScheduleMethods } from "./create-postgres-schedule-methods.ts";
+import { createPostgresSearchAndOutputMethods } from "./create-postgres-search-and-output-methods.ts";
 import type { PostgresConnection } from "./postgres-connection.ts";
 import { POSTGRES_CHANGE_CHANNEL } from "./postgres-migrations.ts";
 
@@ -65,6 +66,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       return row === undefined ? null : threadFromRow(row);
     },
     ...createPostgresBranchMethods(connection, schema),
+    ...createPostgresSearchAndOutputMethods(connection, schema),
     async findThreadIds(prefix, limit) {
       const upper = checkThreadIdQuery(prefix, limit);
       const rows = await query<{ id: string }>(

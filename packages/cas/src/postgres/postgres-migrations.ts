@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 11;
+export const POSTGRES_SCHEMA_VERSION = 12;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -171,6 +171,50 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     // The exploration that made a fork and the step it re-runs from (JSON); NULL on every other thread.
     "ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS explored_by text",
+  ],
+  [
+    // The search index (uwf list --search, the UI's ?q=): each thread's distinct words, lower case and
+    // space-separated, as a tsvector ('simple': no stemming, no stop words) under a GIN index. Every thread
+    // is found by its id and workflow however it was made (triggers); the engine adds its prompt, roles and
+    // field values. What running steps' agents print (uwf log --follow -v, the UI), notifying the change feed.
+    `CREATE TABLE IF NOT EXISTS {schema}.thread_words (
+      thread text COLLATE "C" PRIMARY KEY,
+      words text NOT NULL,
+      document tsvector GENERATED ALWAYS AS (to_tsvector('simple', words)) STORED
+    )`,
+    "CREATE INDEX IF NOT EXISTS thread_words_by_document ON {schema}.thread_words USING gin (document)",
+    `INSERT INTO {schema}.thread_words (thread, words) SELECT id, lower(id) || ' ' || lower(workflow)
+     FROM {schema}.threads ON CONFLICT (thread) DO NOTHING`,
+    `CREATE TABLE IF NOT EXISTS {schema}.step_output (
+      thread text COLLATE "C" NOT NULL,
+      step integer NOT NULL,
+      seq integer NOT NULL,
+      stream text NOT NULL,
+      text text NOT NULL,
+      at text NOT NULL,
+      PRIMARY KEY (thread, step, seq)
+    )`,
+    `CREATE OR REPLACE FUNCTION {schema}.thread_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       INSERT INTO {schema}.thread_words (thread, words) VALUES (NEW.id, lower(NEW.id) || ' ' || lower(NEW.workflow))
+         ON CONFLICT (thread) DO NOTHING;
+       RETURN NULL;
+     END $$`,
+    `CREATE OR REPLACE FUNCTION {schema}.thread_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       DELETE FROM {schema}.thread_words WHERE thread = OLD.id;
+       DELETE FROM {schema}.step_output WHERE thread = OLD.id;
+       RETURN NULL;
+     END $$`,
+    "DROP TRIGGER IF EXISTS threads_indexed ON {schema}.threads",
+    `CREATE TRIGGER threads_indexed AFTER INSERT ON {schema}.threads
+     FOR EACH ROW EXECUTE FUNCTION {schema}.thread_inserted()`,
+    "DROP TRIGGER IF EXISTS threads_unindexed ON {schema}.threads",
+    `CREATE TRIGGER threads_unindexed AFTER DELETE ON {schema}.threads
+     FOR EACH ROW EXECUTE FUNCTION {schema}.thread_deleted()`,
+    "DROP TRIGGER IF EXISTS step_output_notify_change ON {schema}.step_output",
+    `CREATE TRIGGER step_output_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+     ON {schema}.step_output FOR EACH STATEMENT EXECUTE FUNCTION {schema}.notify_change()`,
   ],
 ];
 

@@ -19,6 +19,7 @@ const WRITE_METHODS: ReadonlySet<string> = new Set([
   "recordLeaseHead",
   "releaseLease",
   "requestCancel",
+  "appendStepOutput",
 ] satisfies (keyof RefStore)[]);
 
 /**

@@ -4,8 +4,10 @@ import type { ChangeFeed } from "./change-feed.ts";
 import type { EvalReportRefs } from "./eval-report-refs.ts";
 import type { LeaseRefs } from "./lease-refs.ts";
 import type { ScheduleRefs } from "./schedule-refs.ts";
+import type { StepOutputLog } from "./step-output-log.ts";
 import type { StoreClock } from "./store-clock.ts";
 import type { ThreadRefs } from "./thread-refs.ts";
+import type { ThreadSearch } from "./thread-search.ts";
 import type { WorkflowRegistry } from "./workflow-registry.ts";
 
 /**
@@ -21,4 +23,6 @@ export interface RefStore
     EvalReportRefs,
     LeaseRefs,
     ChainRefs,
-    ChangeFeed {}
+    ChangeFeed,
+    ThreadSearch,
+    StepOutputLog {}

@@ -37,6 +37,13 @@ describe("createSqliteRefStore", () => {
       "eval_reports",
       "leases",
       "schedules",
+      "step_output",
+      "thread_words",
+      "thread_words_index",
+      "thread_words_index_config",
+      "thread_words_index_data",
+      "thread_words_index_docsize",
+      "thread_words_index_idx",
       "threads",
       "workflows",
     ]);
@@ -103,6 +110,18 @@ describe("createSqliteRefStore", () => {
     const reopened = new Database(path, { readonly: true });
     expect(reopened.query("PRAGMA user_version").get()).toEqual({ user_version: REF_SCHEMA_VERSION });
     reopened.close();
+  });
+
+  it("migrates a version 19 database, whose threads are then found by id and workflow, and indexes more after", async () => {
+    const { original, fork } = await forkAtVersion(path, 19);
+
+    const refs = createSqliteRefStore(path);
+    const found = async (text: string) => (await refs.searchThreads({ text })).threads.map((thread) => thread.id);
+    expect(await found(original.workflow)).toEqual([fork.id, original.id]);
+    expect(await found(fork.id.toLowerCase())).toEqual([fork.id]);
+    await refs.indexThreadText(original.id, ["a prompt about zebras"]);
+    expect(await found("zebra")).toEqual([original.id]);
+    await refs.close();
   });
 
   it("migrates a version 16 database, whose forks keep their lineage with no workflow left, and records one after", async () => {
@@ -455,6 +474,13 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   17: ["ALTER TABLE threads DROP COLUMN forked_from_workflow"],
   18: ["ALTER TABLE leases DROP COLUMN intended_head"],
   19: ["ALTER TABLE threads DROP COLUMN explored_by"],
+  20: [
+    "DROP TRIGGER threads_indexed",
+    "DROP TRIGGER threads_unindexed",
+    "DROP TABLE thread_words_index",
+    "DROP TABLE thread_words",
+    "DROP TABLE step_output",
+  ],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

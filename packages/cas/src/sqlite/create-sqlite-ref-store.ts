@@ -24,6 +24,8 @@ import { createSqliteChainIndexMethods } from "./create-sqlite-chain-index-metho
 import { createSqliteChainLinkMethods } from "./create-sqlite-chain-link-methods.ts";
 import { createSqliteEvalReportMethods } from "./create-sqlite-eval-report-methods.ts";
 import { createSqliteScheduleMethods } from "./create-sqlite-schedule-methods.ts";
+import { createSqliteStepOutputMethods } from "./create-sqlite-step-output-methods.ts";
+import { createSqliteThreadSearchMethods } from "./create-sqlite-thread-search-methods.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
 
@@ -68,6 +70,8 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
       return row === null ? null : threadFromRow(row);
     },
     ...createSqliteBranchMethods(database),
+    ...createSqliteThreadSearchMethods(database),
+    ...createSqliteStepOutputMethods(database),
     async findThreadIds(prefix, limit) {
       const upper = checkThreadIdQuery(prefix, limit);
       // A range on the primary key rather than LIKE, which could not use the index.

@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 19;
+export const REF_SCHEMA_VERSION = 20;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -183,6 +183,50 @@ const MIGRATIONS: readonly string[] = [
   `
   -- The exploration that made a fork and the step it re-runs from (JSON); NULL on every other thread.
   ALTER TABLE threads ADD COLUMN explored_by TEXT;
+  `,
+  `
+  -- The search index (uwf list --search, the UI's ?q=): each thread's distinct words, lower case,
+  -- space-separated, and an FTS5 index over them kept in step by triggers. The row number is the
+  -- order the threads were indexed in (their creation order), so matches come newest first from the
+  -- index itself, with no sort. Prefixes of 1 to 6 characters are indexed too: a short query word
+  -- would otherwise expand to every word it starts (770 ms for one letter on 100,000 threads, under
+  -- 1 ms with them). Threads recorded before this version are indexed by id and workflow.
+  CREATE TABLE thread_words (
+    row INTEGER PRIMARY KEY,
+    thread TEXT NOT NULL UNIQUE,
+    words TEXT NOT NULL
+  );
+  CREATE VIRTUAL TABLE thread_words_index USING fts5(words, content='thread_words', content_rowid='row', prefix='1 2 3 4 5 6');
+  CREATE TRIGGER thread_words_inserted AFTER INSERT ON thread_words BEGIN
+    INSERT INTO thread_words_index (rowid, words) VALUES (new.row, new.words);
+  END;
+  CREATE TRIGGER thread_words_deleted AFTER DELETE ON thread_words BEGIN
+    INSERT INTO thread_words_index (thread_words_index, rowid, words) VALUES ('delete', old.row, old.words);
+  END;
+  CREATE TRIGGER thread_words_updated AFTER UPDATE ON thread_words BEGIN
+    INSERT INTO thread_words_index (thread_words_index, rowid, words) VALUES ('delete', old.row, old.words);
+    INSERT INTO thread_words_index (rowid, words) VALUES (new.row, new.words);
+  END;
+  -- Every thread is found by its id and workflow however it was made (start, fork, branch, schedule,
+  -- copy, recover); the engine adds its prompt, roles and field values.
+  INSERT INTO thread_words (thread, words) SELECT id, lower(id) || ' ' || lower(workflow) FROM threads ORDER BY id;
+  CREATE TRIGGER threads_indexed AFTER INSERT ON threads BEGIN
+    INSERT OR IGNORE INTO thread_words (thread, words) VALUES (new.id, lower(new.id) || ' ' || lower(new.workflow));
+  END;
+  CREATE TRIGGER threads_unindexed AFTER DELETE ON threads BEGIN
+    DELETE FROM thread_words WHERE thread = old.id;
+    DELETE FROM step_output WHERE thread = old.id;
+  END;
+  -- What running steps' agents print (uwf log --follow -v, the UI), a batch of chunks at a time.
+  CREATE TABLE step_output (
+    thread TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    stream TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (thread, step, seq)
+  ) WITHOUT ROWID;
   `,
 ];
 

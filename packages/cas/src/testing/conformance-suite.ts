@@ -7,6 +7,7 @@ import { describeEvalReportConformance } from "./eval-report-conformance.ts";
 import { describeLeaseConformance } from "./lease-conformance.ts";
 import { describeObjectStoreConformance } from "./object-store-conformance.ts";
 import { describeScheduleConformance } from "./schedule-conformance.ts";
+import { describeSearchAndOutputConformance } from "./search-and-output-conformance.ts";
 import { describeThreadConformance } from "./thread-conformance.ts";
 
 /** A fresh, empty store for one test, and how to dispose of it (close connections, remove temp dirs). */
@@ -58,5 +59,6 @@ export function runStoreConformanceSuite(name: string, createStore: () => Promis
     };
     describeChangeFeedConformance(currentFixture);
     describeScheduleConformance(currentFixture);
+    describeSearchAndOutputConformance(currentFixture);
   });
 }

@@ -34,6 +34,7 @@ import { isRoutingError } from "../routing/is-routing-error.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
 import { predictNextDecision } from "../routing/predict-next-role.ts";
 import { routeReply } from "../routing/route-reply.ts";
+import { indexThreadWords, startSearchTexts } from "../search/index-thread-words.ts";
 import { NodeBatch } from "../step/node-batch.ts";
 import { chainHolds, findForkParent, findNodeRecorder } from "./find-fork-parent.ts";
 import { forkParentWithBranch } from "./fork-parent-with-branch.ts";
@@ -177,6 +178,8 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
         await forkParentWithBranch(store, fork.record, { now: now(), parent: branchFork.thread });
     for (const fork of batch) {
       await rememberChainIndex(store, fork.record.id, fork.chain);
+      // Found by its prompt as its parent is; its own steps add their words as they are recorded.
+      await indexThreadWords(store, fork.record.id, startSearchTexts(chain.start.prompt, chain.start.inputs));
       records.push(fork.record);
     }
   }

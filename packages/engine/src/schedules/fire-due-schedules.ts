@@ -8,6 +8,7 @@ import {
   type ScheduleFiredEvent,
   type ThreadRecord,
 } from "@uwf/protocol";
+import { indexThreadWords, startSearchTexts } from "../search/index-thread-words.ts";
 import { planThreads } from "../thread/start-thread.ts";
 import { nextFireAfter } from "./build-schedule.ts";
 import { getScheduleOrThrow } from "./manage-schedules.ts";
@@ -188,6 +189,7 @@ async function startThread(
       : "lost";
   }
   if (!(await options.store.refs.fireSchedule({ ...base, thread }))) return "lost";
+  await indexThreadWords(options.store, thread.id, startSearchTexts(schedule.prompt, schedule.inputs));
   return report(schedule, fireTime, thread.id, queued, options, {});
 }
 

@@ -21,6 +21,7 @@ import { toStepSummary } from "../history/load-step-summaries.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
+import { indexThreadWords, stepSearchTexts } from "../search/index-thread-words.ts";
 import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { buildAgentRunNode } from "./build-agent-run-node.ts";
 import type { PlannedStep } from "./choose-step.ts";
@@ -147,6 +148,7 @@ export async function commitStep(
   options.trace?.("head moved");
   await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
   options.trace?.("chain index kept");
+  await indexThreadWords(store, threadId, stepSearchTexts(roleName, run.fields));
   return { record: applyThreadUpdate(record, update), step: toStepSummary(newStep) };
 }
 

@@ -11,6 +11,7 @@ import { findPreviousVisit, forkPoint } from "./find-previous-visit.ts";
 import type { StepState } from "./load-step-state.ts";
 import { roleRetryPolicy } from "./role-retry-policy.ts";
 import { type AgentRunResult, runAgentWithRetries } from "./run-agent-with-retries.ts";
+import { openStepOutputSpool } from "./step-output-spool.ts";
 import { suspendOnTimeout } from "./suspend-on-timeout.ts";
 
 /** What routing made of the accepted reply: where it leads (null when it suspends), and when it arrived. */
@@ -86,6 +87,7 @@ export async function runStepAgent(
   const progress = { role: roleName, agent: agent.alias, startedAt: startedAt.getTime(), step: number };
   options.onProgress(progress);
   const role = workflow.roles[roleName];
+  const output = await openStepOutputSpool({ refs: store.refs, thread: record.id, step: number, now: options.now });
   const run = await runAgentWithRetries<RoutedReply>({
     config,
     spec: agent.spec,
@@ -102,7 +104,11 @@ export async function runStepAgent(
     signal: lease.signal,
     onSpawn: lease.recordAgent,
     previousVisit: await findPreviousVisit(store.objects, history, roleName, forkPoint(chain, record)),
-    onStderr: options.onStderr,
+    onStderr: (chunk) => {
+      output.write("stderr", chunk);
+      options.onStderr(chunk);
+    },
+    onStdout: (chunk) => output.write("stdout", chunk),
     onActivity: (activity) => options.onProgress({ ...progress, activity }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     scenario: {
@@ -133,7 +139,7 @@ export async function runStepAgent(
       const routed = await routeReply({ compiled, record, start: chain.start, history, step, branches });
       return routed.success ? { success: true, route: { decision: routed.route, completedAt } } : routed;
     },
-  });
+  }).finally(() => output.close());
   options.trace?.("agent done, reply checked and routed");
   options.onProgress(null);
   if (run.outcome === "timeout" && role?.onTimeout === "suspend") {

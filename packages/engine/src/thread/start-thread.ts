@@ -4,6 +4,7 @@ import { type BudgetLimits, type Config, type ThreadRecord, type ThreadStartNode
 import { compileWorkflow, validateStartInputs } from "@uwf/workflow";
 import { resolveThreadBudget } from "../budget/resolve-thread-budget.ts";
 import { predictNextRole } from "../routing/predict-next-role.ts";
+import { indexThreadWords, startSearchTexts } from "../search/index-thread-words.ts";
 import { resolveWorkflow } from "../workflows/resolve-workflow.ts";
 
 export interface StartThreadOptions {
@@ -61,6 +62,11 @@ export async function startThreads(options: StartThreadsOptions): Promise<Thread
   const records = await planThreads(options);
   if (records.length === 1) await options.store.refs.createThread(records[0] as ThreadRecord);
   else if (records.length > 1) await options.store.refs.createThreads(records);
+  for (const [index, record] of records.entries()) {
+    const start = options.starts[index];
+    if (start !== undefined)
+      await indexThreadWords(options.store, record.id, startSearchTexts(start.prompt, start.inputs));
+  }
   return records;
 }
 

@@ -1,4 +1,4 @@
-import type { Store } from "@uwf/cas";
+import type { StepOutputChunk, Store } from "@uwf/cas";
 import type { StepSummary, ThreadRecord } from "@uwf/protocol";
 import { InterruptedError } from "../errors/interrupted-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
@@ -19,8 +19,16 @@ export interface FollowThreadOptions {
   signal: AbortSignal;
   /** Each batch of steps new since the last, oldest first; the thread's steps so far come first. */
   onSteps(steps: StepSummary[], record: ThreadRecord): Promise<void>;
+  /**
+   * With it, the live output of the steps that run while following (`log --follow -v`): each batch of
+   * chunks as the running step stores them, before that step is reported.
+   */
+  onOutput?(chunks: StepOutputChunk[]): Promise<void> | void;
   pollMs?: number;
 }
+
+/** A seq past every chunk of a step: output read "after" it starts at the next step. */
+export const AFTER_STEP_OUTPUT = 2_147_483_647;
 
 /**
  * Reports a thread's steps, then each step any process records, until the thread is no longer
@@ -32,7 +40,20 @@ export async function followThread(options: FollowThreadOptions): Promise<Thread
   let record = options.record;
   let shownHead: string | null = null;
   let shown = 0;
+  // From the step running now (or next): the output of steps done before is not live.
+  let outputAfter = { step: record.stepCount, seq: AFTER_STEP_OUTPUT };
+  const readOutput = async () => {
+    if (options.onOutput === undefined) return;
+    for (;;) {
+      const chunks = await store.refs.readStepOutput(record.id, { after: outputAfter });
+      const last = chunks.at(-1);
+      if (last === undefined) return;
+      outputAfter = { step: last.step, seq: last.seq };
+      await options.onOutput(chunks);
+    }
+  };
   for (;;) {
+    await readOutput();
     if (record.head !== shownHead) {
       const chain = await readChain(store, record.head, { thread: record });
       const fresh = await new ThreadHistory(store.objects, chain).stepsFrom(Math.min(shown, chain.steps.length));

@@ -112,6 +112,32 @@ for (const [backend, openPair] of [
       });
     });
 
+    it("reports what a running step prints as step-output, and what it printed just before its lease went", async () => {
+      const pair = await openPair();
+      const { refs } = pair.writer.store;
+      const thread = await pair.writer.startThread();
+      const { events } = await watching(pair);
+      const now = new Date(Date.now() + 1000);
+      const taken = await refs.acquireLease(thread.id, { ttlMs: 60_000, pid: process.pid, host: "box", now });
+      if (!taken.acquired) throw new Error("expected the lease");
+      const at = now.toISOString();
+      await refs.appendStepOutput(thread.id, [
+        { step: 1, seq: 1, stream: "stdout", text: "one\n", at },
+        { step: 1, seq: 2, stream: "stderr", text: "warn\n", at },
+      ]);
+      await waitFor(() => events.filter((event) => event.type === "step-output").length === 2, { what: "two chunks" });
+      await refs.appendStepOutput(thread.id, [{ step: 1, seq: 3, stream: "stdout", text: "last\n", at }]);
+      await refs.releaseLease(taken.lease);
+      await waitFor(() => events.filter((event) => event.type === "step-output").length === 3, {
+        what: "the last chunk",
+      });
+      expect(events.filter((event) => event.type === "step-output")).toEqual([
+        { type: "step-output", thread: thread.id, step: 1, seq: 1, stream: "stdout", text: "one\n", at },
+        { type: "step-output", thread: thread.id, step: 1, seq: 2, stream: "stderr", text: "warn\n", at },
+        { type: "step-output", thread: thread.id, step: 1, seq: 3, stream: "stdout", text: "last\n", at },
+      ]);
+    });
+
     it("reports a lease taken on an active thread as step-started, and a failure, a suspension and a deletion", async () => {
       const pair = await openPair();
       const { events } = await watching(pair);

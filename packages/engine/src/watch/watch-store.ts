@@ -3,6 +3,7 @@ import type { Lease, LiveEvent, ThreadRecord } from "@uwf/protocol";
 import { toStepSummary } from "../history/load-step-summaries.ts";
 import { readChain } from "../history/read-chain.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
+import { AFTER_STEP_OUTPUT } from "./follow-thread.ts";
 
 /**
  * How far before the newest update it has seen a check reads again (`updatedSince`): `updatedAt` is
@@ -59,6 +60,10 @@ interface Known {
  *   lease for a few milliseconds too, which a check seldom meets; a step that fails without failing its
  *   thread (`uwf step`, not a worker) leaves no trace but its lease going.
  *
+ * - what a running step's agent prints (its stdout and stderr, as the step stores them a batch at a
+ *   time): `step-output`, read for each thread whose lease is held, from the step running when the
+ *   lease was first seen, and once more after the lease went;
+ *
  * Nothing is reported of what was there before the watch started: a thread first seen reports only
  * the steps completed since (by their `completedAt`), beyond those a fork took from its parent.
  * Resolves once watching.
@@ -72,6 +77,8 @@ export async function watchStore(options: WatchStoreOptions): Promise<StoreWatch
   /** The lease last seen of threads the watch has no record of yet, so a lease is not reported twice. */
   const leaseOnly = new Map<string, string>();
   let newest = startedAt;
+  /** Where each running thread's output was read up to; `ending` once its lease went (one more read, then dropped). */
+  const outputs = new Map<string, { after: { step: number; seq: number }; ending: boolean }>();
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -86,6 +93,7 @@ export async function watchStore(options: WatchStoreOptions): Promise<StoreWatch
   };
 
   async function check(): Promise<void> {
+    await reportOutput();
     const from = since();
     const { threads } = await store.refs.listThreads({ updatedSince: from });
     // Oldest change first, so the events of different threads come roughly as they happened.
@@ -104,7 +112,51 @@ export async function watchStore(options: WatchStoreOptions): Promise<StoreWatch
       known.set(entry.id, { record: null, json: "null", leaseToken: null });
       emit({ type: "thread-updated", thread: entry.id, record: null });
     }
-    for (const lease of await store.refs.listLeases()) await reportLease(lease);
+    const leases = await store.refs.listLeases();
+    for (const lease of leases) await reportLease(lease);
+    await followOutput(leases);
+  }
+
+  /** Starts reading the output of threads whose lease is held now; marks those whose lease went. */
+  async function followOutput(leases: readonly Lease[]): Promise<void> {
+    const at = now().toISOString();
+    const held = new Set(
+      leases
+        .filter((lease) => lease.expiresAt > lease.acquiredAt && lease.expiresAt > at)
+        .map((lease) => lease.threadId),
+    );
+    let fresh = false;
+    for (const thread of held) {
+      const following = outputs.get(thread);
+      if (following !== undefined) {
+        following.ending = false;
+        continue;
+      }
+      const record = known.get(thread)?.record ?? (await store.refs.getThread(thread));
+      if (record === null) continue;
+      outputs.set(thread, { after: { step: record.stepCount, seq: AFTER_STEP_OUTPUT }, ending: false });
+      fresh = true;
+    }
+    for (const [thread, following] of outputs) if (!held.has(thread)) following.ending = true;
+    if (fresh) await reportOutput();
+  }
+
+  /** `step-output` for what the followed threads' steps stored since the last read. */
+  async function reportOutput(): Promise<void> {
+    for (const [thread, following] of [...outputs]) {
+      const ending = following.ending;
+      for (;;) {
+        const chunks = await store.refs.readStepOutput(thread, { after: following.after });
+        const last = chunks.at(-1);
+        if (last === undefined) break;
+        following.after = { step: last.step, seq: last.seq };
+        for (const chunk of chunks) {
+          if (chunk.step < 1 || chunk.seq < 1) continue;
+          emit({ type: "step-output", thread, ...chunk });
+        }
+      }
+      if (ending) outputs.delete(thread);
+    }
   }
 
   async function reportRecord(record: ThreadRecord): Promise<void> {

@@ -138,6 +138,8 @@ export const listResultSchema = z.object({
   total: z.number().int().nonnegative(),
   limit: z.number().int().nullable(),
   offset: z.number().int().nonnegative(),
+  /** `--search` only, when true: the count stopped (1,000 past the offset), so at least `total` threads match. */
+  more: z.boolean().optional(),
 });
 export type ListResult = z.infer<typeof listResultSchema>;
 

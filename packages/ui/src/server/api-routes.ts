@@ -99,6 +99,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
       forksOf: optionalText(query.get("forksOf")),
       recursive: flag(query.get("recursive")),
       running: flag(query.get("running")),
+      // `uwf list --search`: words matched as word starts in ids, workflows, prompts, roles and field values.
+      search: optionalText(query.get("q")),
       limit: optionalNumber(query.get("limit")),
       offset: optionalNumber(query.get("offset")),
     }),
@@ -117,6 +119,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     command: ["log"],
     mutating: false,
     options: ({ params }) => ({ thread: params.id }),
+  },
+  {
+    method: "GET",
+    path: "/api/threads/:id/output",
+    command: ["log"],
+    mutating: false,
+    // What the steps' agents printed as they ran (`uwf log --agent-output [--step N]`); live, `step-output` events.
+    options: ({ params, query }) => ({ thread: params.id, agentOutput: true, step: optionalNumber(query.get("step")) }),
+    checkQuery: (query) => checkCounts(query, ["step"]),
   },
   {
     method: "GET",

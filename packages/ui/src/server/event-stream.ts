@@ -12,6 +12,8 @@ interface BufferedEvent {
 
 interface Client {
   thread: string | null;
+  /** Whether it asked for `step-output` events (`?output=1`): only pages that show a running step's output get them. */
+  output: boolean;
   send(text: string): void;
   close(): void;
 }
@@ -21,7 +23,7 @@ interface Client {
  * `data: JSON`. The last EVENT_BUFFER_SIZE events are kept, so a page that reconnects with a
  * `Last-Event-ID` of this server's start gets what it missed; an id of another start, or one older than
  * the buffer, gets `event: reset` (the page fetches what it shows again). `?thread=ID` sends only that
- * thread's events.
+ * thread's events; `?output=1` adds the `step-output` events (what running steps print), left out otherwise.
  */
 export class EventHub {
   readonly bootId: string;
@@ -46,12 +48,12 @@ export class EventHub {
     this.buffer.push(buffered);
     if (this.buffer.length > EVENT_BUFFER_SIZE) this.buffer.shift();
     for (const client of this.clients) {
-      if (matches(client.thread, event)) client.send(this.frame(buffered));
+      if (matches(client, event)) client.send(this.frame(buffered));
     }
   }
 
   /** An answer that streams the events from now on (after those missed since `lastEventId`) until the client goes or the hub closes. */
-  respond(request: Request, thread: string | null, headers: Record<string, string>): Response {
+  respond(request: Request, thread: string | null, headers: Record<string, string>, output = false): Response {
     const encoder = new TextEncoder();
     let client: Client | undefined;
     const stream = new ReadableStream<Uint8Array>({
@@ -59,6 +61,7 @@ export class EventHub {
         let open = true;
         const current: Client = {
           thread,
+          output,
           send: (text) => {
             if (!open) return;
             try {
@@ -83,7 +86,7 @@ export class EventHub {
         current.send(": connected\nretry: 1000\n\n");
         const missed = this.missedSince(request.headers.get("last-event-id"));
         if (missed === "reset") current.send("event: reset\ndata: {}\n\n");
-        else for (const buffered of missed) if (matches(thread, buffered.event)) current.send(this.frame(buffered));
+        else for (const buffered of missed) if (matches(current, buffered.event)) current.send(this.frame(buffered));
         if (this.closed) current.close();
         else this.clients.add(current);
         request.signal.addEventListener("abort", () => current.close(), { once: true });
@@ -125,6 +128,7 @@ export class EventHub {
   }
 }
 
-function matches(thread: string | null, event: LiveEvent): boolean {
-  return thread === null || event.thread === thread;
+function matches(client: Pick<Client, "thread" | "output">, event: LiveEvent): boolean {
+  if (event.type === "step-output" && !client.output) return false;
+  return client.thread === null || event.thread === client.thread;
 }

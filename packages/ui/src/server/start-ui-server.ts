@@ -227,7 +227,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         const refused = refuseWithoutToken(request);
         if (refused !== null) return refused;
       }
-      return hub.respond(request, url.searchParams.get("thread"), {});
+      return hub.respond(request, url.searchParams.get("thread"), {}, url.searchParams.get("output") === "1");
     }
     const matched = routes
       .map(({ route, match }) => ({ route, params: match(url.pathname) }))

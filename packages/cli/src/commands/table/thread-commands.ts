@@ -159,10 +159,15 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         flags: "--explorations",
         description: "also the re-runs `uwf explore` made (left out otherwise)",
       },
+      search: {
+        flags: "--search <text>",
+        description:
+          "only threads whose id, workflow, prompt, roles or field values have words starting with each word",
+      },
     },
     examples: [
       "uwf list --status failed --limit 0",
-      "uwf list --outcome approved",
+      'uwf list --search "parser flaky"',
       "uwf list --forks-of 01J9 --recursive --json",
     ],
     json: "listResultSchema",
@@ -193,9 +198,14 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
         flags: "--addresses",
         description: "print only the steps' addresses, oldest first, one a line (S=$(uwf log T --addresses | head -1))",
       },
+      agentOutput: {
+        flags: "--agent-output",
+        description: "print what the steps' agents printed as they ran (stdout and stderr, 1 MiB a run)",
+      },
+      step: { flags: "--step <n>", description: "with --agent-output: only this step's", parse: parsePositiveInteger },
     },
-    examples: ["uwf log 01J9 --json", "uwf log 01J9 --follow --jsonl", "uwf log 01J9 --addresses | head -1"],
-    json: "logResultSchema, or stepResultSchema with --follow",
+    examples: ["uwf log 01J9 --json", "uwf log 01J9 --follow -v", "uwf log 01J9 --agent-output --step 2"],
+    json: "logResultSchema, stepResultSchema with --follow, agentOutputResultSchema with --agent-output",
     load: async () => (await import("../thread/log.ts")).logCommand,
   }),
   defineCommand({

@@ -34,6 +34,8 @@ export interface ListCommandOptions {
   wide?: boolean;
   /** Also the forks explorations made (`uwf explore`), which are left out otherwise. */
   explorations?: boolean;
+  /** Only threads whose id, workflow, prompt, roles or field values hold a word starting with each of its words. */
+  search?: string;
 }
 
 /** How many threads `uwf list` shows when no `--limit` is given; `--limit 0` lists them all. */
@@ -58,6 +60,11 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   if (options.running === true && options.forksOf !== undefined) {
     throw new UsageError("--running lists the threads being stepped now: give it without --forks-of");
   }
+  if (options.search !== undefined) {
+    const others = { forksOf: "--forks-of", running: "--running", outcome: "--outcome", schedule: "--schedule" };
+    const given = Object.entries(others).find(([key]) => options[key as keyof typeof others] !== undefined);
+    if (given !== undefined) throw new UsageError(`--search combines with --status and --workflow, not ${given[1]}`);
+  }
   const store = await context.openStore({ create: false });
   const offset = options.offset ?? 0;
   const limit = options.limit === undefined ? DEFAULT_LIST_LIMIT : options.limit === 0 ? undefined : options.limit;
@@ -73,10 +80,12 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
     offset,
   };
   const leases = new Map<string, LeaseHolder>();
-  const { threads, total } =
-    options.running === true
-      ? await listRunning(store.refs, query, leases, context.now(), context.host)
-      : await store.refs.listThreads(query);
+  const { threads, total, more } =
+    options.search !== undefined
+      ? await store.refs.searchThreads({ text: options.search, status, workflow: options.workflow, limit, offset })
+      : options.running === true
+        ? { ...(await listRunning(store.refs, query, leases, context.now(), context.host)), more: false }
+        : { ...(await store.refs.listThreads(query)), more: false };
   const readHeads = threads.length <= FULL_HEAD_CHECK_LIMIT;
   const listed: ListedThread[] = await Promise.all(
     threads.map(async (thread) => {
@@ -96,13 +105,16 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
       }
     }),
   );
-  const result: ListResult = { threads: listed, total, limit: limit ?? null, offset };
+  const result: ListResult = { threads: listed, total, limit: limit ?? null, offset, ...(more ? { more } : {}) };
   const shown = offset + listed.length;
   return {
     result,
     format: (value: ListResult, color: boolean) =>
       formatThreadList(value, color, { width: options.wide === true ? undefined : stdoutColumns(context.env) }),
-    hint: shown < total ? `${shown} of ${total} threads; more with --offset ${shown}, all with --limit 0` : undefined,
+    hint:
+      shown < total || more
+        ? `${shown} of ${total}${more ? "+" : ""} threads; more with --offset ${shown}, all with --limit 0`
+        : undefined,
   };
 }
 

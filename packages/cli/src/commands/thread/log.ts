@@ -8,7 +8,7 @@ import {
   ThreadCancelledError,
   ThreadFailedError,
 } from "@uwf/engine";
-import { isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
+import { type AgentOutputResult, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
@@ -24,13 +24,30 @@ export interface LogCommandOptions {
   follow?: boolean;
   /** Text output: only the steps' addresses, oldest first, one a line (for `S=$(uwf log T --addresses | head -1)`). */
   addresses?: boolean;
+  /** The live output the steps' agents printed as they ran (stored, capped per run), instead of the steps. */
+  agentOutput?: boolean;
+  /** With agentOutput: only this step's. */
+  step?: number;
 }
 
 /** A thread's steps: `logResultSchema`; with `--follow`, `stepResultSchema`. */
 export async function logCommand(
   options: LogCommandOptions,
   context: CommandContext,
-): Promise<CommandOutcome<LogResult | StepResult>> {
+): Promise<CommandOutcome<LogResult | StepResult | AgentOutputResult>> {
+  if (options.step !== undefined && options.agentOutput !== true) {
+    throw new UsageError("--step N names the step whose agent output to print: give it with --agent-output");
+  }
+  if (options.agentOutput === true) {
+    // The API passes its query's `step` as it is; the CLI's parser already refused anything else.
+    if (options.step !== undefined && !(Number.isSafeInteger(options.step) && options.step > 0)) {
+      throw new UsageError(`--step ${options.step}: expected a step number, 1 or more`);
+    }
+    if (options.follow === true || options.addresses === true) {
+      throw new UsageError("--agent-output prints what the steps printed: leave out --follow (use -v) and --addresses");
+    }
+    return agentOutputCommand(options, context);
+  }
   if (options.follow === true) {
     if (options.addresses === true)
       throw new UsageError("--addresses prints the steps recorded so far: leave out --follow");
@@ -80,6 +97,14 @@ async function logFollowCommand(
       store,
       record,
       signal: context.signal,
+      // -v: what the running steps' agents print, as `uwf step -v` shows its own agent's (stderr).
+      ...(context.verbose
+        ? {
+            onOutput: (chunks: { text: string }[]) => {
+              for (const chunk of chunks) context.agentStderr(chunk.text);
+            },
+          }
+        : {}),
       onSteps: async (fresh, current) => {
         record = current;
         for (const step of fresh) {
@@ -103,6 +128,31 @@ async function logFollowCommand(
     exitCode: record.status === "suspended" ? EXIT_SUSPENDED : EXIT_OK,
     streamed: true,
     error: failure,
+  };
+}
+
+/** `log --agent-output`: the stored live output of the thread's steps, or of one step. */
+async function agentOutputCommand(
+  options: LogCommandOptions,
+  context: CommandContext,
+): Promise<CommandOutcome<AgentOutputResult>> {
+  const store = await context.openStore({ create: false });
+  const record = await resolveThread(store.refs, options.thread);
+  const chunks: AgentOutputResult["chunks"] = [];
+  let after = { step: 0, seq: 0 };
+  for (;;) {
+    const page = await store.refs.readStepOutput(record.id, {
+      ...(options.step === undefined ? {} : { step: options.step }),
+      after,
+    });
+    const last = page.at(-1);
+    if (last === undefined) break;
+    chunks.push(...page);
+    after = { step: last.step, seq: last.seq };
+  }
+  return {
+    result: { thread: record.id, step: options.step ?? null, chunks },
+    format: (value) => (value as AgentOutputResult).chunks.map((chunk) => chunk.text).join(""),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   formatTime,
   formatValue,
 } from "../components/format.ts";
+import { StepAgentOutput } from "../components/live-output.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Link } from "../lib/router.tsx";
 
@@ -132,6 +133,7 @@ export function StepPage(props: { address: string }) {
         ) : null}
       </section>
       {!isStep && run !== null ? <RawReply address={address} /> : null}
+      {isStep && thread !== undefined ? <StepAgentOutput thread={thread} address={address} /> : null}
       {run !== null ? <Stderr run={run} /> : null}
       {!isStep && run === null ? (
         <section class="panel">

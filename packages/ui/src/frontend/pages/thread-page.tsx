@@ -21,6 +21,7 @@ import {
   formatTokens,
   formatValue,
 } from "../components/format.ts";
+import { LiveOutputPanel } from "../components/live-output.tsx";
 import { useDebounced } from "../components/thread-live.ts";
 import { ReplyStatus, StatusBadge } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
@@ -117,6 +118,7 @@ function ThreadView(props: { id: string }) {
           onChanged={refresh}
         />
       ) : null}
+      <LiveOutputPanel thread={id} stepCount={thread.stepCount} running={stillRunning !== null} steps={steps} />
       <section class="panel">
         <h2>
           Steps <span class="count">{thread.stepCount}</span>

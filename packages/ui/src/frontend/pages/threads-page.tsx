@@ -6,6 +6,7 @@ import { BulkBar } from "../components/bulk-actions.tsx";
 import { ErrorBox } from "../components/error-box.tsx";
 import { formatAgo, formatCost, formatTime, formatTokens } from "../components/format.ts";
 import { useDebounced } from "../components/thread-live.ts";
+import { ThreadSearchBox } from "../components/thread-search-box.tsx";
 import { StatusBadge, THREAD_STATUS_NAMES } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
 import { withQuery } from "../lib/api.ts";
@@ -24,6 +25,8 @@ interface Filters {
   forksOf: string;
   recursive: boolean;
   running: boolean;
+  /** Search words (`uwf list --search`). */
+  q: string;
   offset: number;
 }
 
@@ -36,6 +39,7 @@ function readFilters(query: URLSearchParams): Filters {
     forksOf: query.get("forksOf") ?? "",
     recursive: query.get("recursive") === "1",
     running: query.get("running") === "1",
+    q: query.get("q") ?? "",
     offset: Number.isFinite(offset) && offset > 0 ? Math.floor(offset) : 0,
   };
 }
@@ -48,6 +52,7 @@ function filtersQuery(filters: Filters) {
     forksOf: filters.forksOf,
     recursive: filters.recursive && filters.forksOf !== "" ? "1" : undefined,
     running: filters.running ? "1" : undefined,
+    q: filters.q === "" ? undefined : filters.q,
     offset: filters.offset === 0 ? undefined : filters.offset,
   };
 }
@@ -184,9 +189,11 @@ function FilterBar(props: { filters: Filters; apply(change: Partial<Filters>): v
     filters.workflow !== "" ||
     filters.outcome !== "" ||
     filters.forksOf !== "" ||
-    filters.running;
+    filters.running ||
+    filters.q !== "";
   return (
     <form class="filters" data-testid="thread-filters" onSubmit={(event) => event.preventDefault()}>
+      <ThreadSearchBox value={filters.q} onApply={(value) => apply({ q: value })} />
       <label>
         Status
         <select
@@ -387,6 +394,7 @@ function Pager(props: { result: ListResult; filters: Filters; apply(change: Part
     <div class="pager" data-testid="pager">
       <span data-testid="pager-range">
         {first}–{last} of {result.total}
+        {result.more === true ? "+" : ""}
       </span>
       <button
         type="button"
@@ -401,7 +409,7 @@ function Pager(props: { result: ListResult; filters: Filters; apply(change: Part
         type="button"
         class="action-button"
         data-testid="pager-next"
-        disabled={last >= result.total}
+        disabled={last >= result.total && result.more !== true}
         onClick={() => apply({ offset: result.offset + limit })}
       >
         Older →

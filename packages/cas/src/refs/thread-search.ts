@@ -1,5 +1,5 @@
 import type { ThreadStatus } from "@uwf/protocol";
-import type { ListThreadsResult } from "./ref-store.ts";
+import type { ListThreadsResult } from "./thread-refs.ts";
 
 /** How many matches past the page's start a search counts by default: counting every one of 100,000 costs more than the page. */
 export const SEARCH_COUNT_LIMIT = 1_000;

@@ -12,9 +12,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromiumSkipReason, startTestPostgres } from "@uwf/cas/test";
+import { startTestPostgres } from "@uwf/cas/test";
 import { type AgentOutputResult, agentOutputResultSchema } from "@uwf/protocol";
 import type { Browser } from "puppeteer-core";
+import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
 import {
   launchBrowser,

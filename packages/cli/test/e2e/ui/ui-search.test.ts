@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
-import { chromiumSkipReason } from "@uwf/cas/test";
 import { type ListResult, listResultSchema, type StepResult } from "@uwf/protocol";
 import type { Browser, Page } from "puppeteer-core";
+import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import { launchBrowser, openPage, type RunningUi, startUi, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -35,7 +35,13 @@ const REVIEW_PR = join(EXAMPLES, "review-pr.yaml");
 const APPROVAL_AGENT = `scripted:${join(FIXTURES, "workflows/approval.scenario.yaml")}`;
 
 const temp = useTempHome({
-  setUp: (home) => home.writeConfig(`${fixtureAgentsConfig(["sleepy", "plan-then-fail"]).join("\n")}\n`),
+  setUp: (home) => {
+    home.writeConfig(`${fixtureAgentsConfig(["sleepy", "plan-then-fail"]).join("\n")}\n`);
+    // A client names workflows by what the store holds (a name, a hash, a file of the home's workflows/), never a path.
+    mkdirSync(join(home.home, "workflows"));
+    for (const file of [LINEAR, ASK, APPROVAL, REVIEW_PR])
+      copyFileSync(file, join(home.home, "workflows", basename(file)));
+  },
 });
 
 interface Session {
@@ -162,7 +168,10 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
 
   it("starts and steps a thread within a step budget; show, log, read, list and diff give what --json gives", async () => {
     const session = await connect(temp);
-    const started = await session.result<{ thread: string }>("start", { workflow: LINEAR, prompt: "Write hello.txt" });
+    const started = await session.result<{ thread: string }>("start", {
+      workflow: "linear",
+      prompt: "Write hello.txt",
+    });
     const thread = startResultSchema.parse(started).thread;
 
     // The step budget: one step in this call, though the thread has two to go.
@@ -236,7 +245,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
   it("runs a workflow to its end in one call", async () => {
     const session = await connect(temp);
     const ran = stepResultSchema.parse(
-      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+      await session.result("run", { workflow: "linear", prompt: "Go", agent: SCRIPTED }),
     );
     expect(ran.steps.map((step) => step.role)).toEqual(["planner", "doer"]);
     expect(ran.status).toBe("ended");
@@ -246,7 +255,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
   it("resumes a suspended thread with a text answer, and one whose role asks for a typed answer", async () => {
     const session = await connect(temp);
     const asked = stepResultSchema.parse(
-      await session.result("run", { workflow: ASK, prompt: "Colour?", agent: ASK_AGENT }),
+      await session.result("run", { workflow: "ask", prompt: "Colour?", agent: ASK_AGENT }),
     );
     expect(asked.status).toBe("suspended");
     const resumed = stepResultSchema.parse(
@@ -256,7 +265,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(resumed.steps.map((step) => step.output)).toEqual([{ answer: "blue" }]);
 
     const gated = stepResultSchema.parse(
-      await session.result("run", { workflow: APPROVAL, prompt: "Ship v2", agent: APPROVAL_AGENT }),
+      await session.result("run", { workflow: "approval", prompt: "Ship v2", agent: APPROVAL_AGENT }),
     );
     expect(gated.status).toBe("suspended");
     const refused = errorOf(
@@ -277,7 +286,11 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
 
   it("reports a step that failed after others as an error, with the steps recorded before it, as --json does", async () => {
     const session = await connect(temp);
-    const failed = await session.call("run", { workflow: LINEAR, prompt: "Write hello.txt", agent: "plan-then-fail" });
+    const failed = await session.call("run", {
+      workflow: "linear",
+      prompt: "Write hello.txt",
+      agent: "plan-then-fail",
+    });
     const error = errorOf(failed);
     expect(error).toMatchObject({ code: "agent-failed", data: { role: "doer" } });
     expect(failed._meta).toEqual({ "uwf/exitCode": 1 });
@@ -327,7 +340,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(JSON.parse(cli.stderr)).toEqual(JSON.parse((missing.content[0] as { text: string }).text));
 
     expect(errorOf(await session.call("log", { thread: "nope" })).code).toBe("thread-not-found");
-    expect(errorOf(await session.call("start", { workflow: LINEAR, prompt: "-" })).code).toBe("usage");
+    expect(errorOf(await session.call("start", { workflow: "linear", prompt: "-" })).code).toBe("usage");
     expect(errorOf(await session.call("step", { thread: "-" })).code).toBe("usage");
     const invalid = await session.call("step", { thread: "x", steps: 0 });
     expect(invalid.isError).toBe(true);
@@ -391,7 +404,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
-      params: { name: "run", arguments: { workflow: LINEAR, prompt: "Go", agent: "plan-then-fail" } },
+      params: { name: "run", arguments: { workflow: "linear", prompt: "Go", agent: "plan-then-fail" } },
     });
     send({
       jsonrpc: "2.0",
@@ -423,7 +436,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     const session = await connect(temp);
     const started = startResultSchema.parse(
       await session.result("start", {
-        workflow: REVIEW_PR,
+        workflow: "review-pr",
         prompt: "Review it",
         inputs: { repo: "acme/shop", prNumber: 42 },
       }),
@@ -432,7 +445,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     // As `--input repo=acme/shop --input prNumber=42` gives them, with the schema's default filled in.
     expect(shown.inputs).toEqual({ repo: "acme/shop", prNumber: 42, repoPath: "." });
     const refused = errorOf(
-      await session.call("start", { workflow: REVIEW_PR, prompt: "Review it", inputs: { repo: 1 } }),
+      await session.call("start", { workflow: "review-pr", prompt: "Review it", inputs: { repo: 1 } }),
     );
     expect(refused.message).toContain("prNumber");
   });
@@ -442,7 +455,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     const url = postgres.newStoreUrl();
     const session = await connect(temp, { globals: ["--store", url] });
     const ran = stepResultSchema.parse(
-      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+      await session.result("run", { workflow: "linear", prompt: "Go", agent: SCRIPTED }),
     );
     expect(ran.status).toBe("ended");
     const listed = listResultSchema.parse(await session.result("list", {}));
@@ -526,7 +539,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
   it("gives a fork family as tree and compare give it", async () => {
     const session = await connect(temp);
     const ran = stepResultSchema.parse(
-      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+      await session.result("run", { workflow: "linear", prompt: "Go", agent: SCRIPTED }),
     );
     const head = ran.steps[0]?.address ?? "";
     expect((await temp.uwf(["fork", head])).exitCode).toBe(0);

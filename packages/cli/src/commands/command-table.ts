@@ -4,6 +4,7 @@ import type { McpCommandOptions } from "./mcp/mcp.ts";
 import {
   collect,
   parseGcGraceSeconds,
+  parseIsoTime,
   parseNonNegativeInteger,
   parsePositiveInteger,
   parsePositiveNumber,
@@ -1044,10 +1045,20 @@ export const COMMAND_TABLE: CommandTable = [
         flags: "--queue",
         description: "leave the threads it starts or routes on to `uwf worker` instead of running them here",
       },
+      at: {
+        flags: "--at <time>",
+        description:
+          "take this ISO 8601 time (with its zone) as now instead of the store's clock: catch up, or try a schedule's fire times ahead",
+        parse: parseIsoTime,
+      },
       agent: AGENT_OPTION,
       timeout: TIMEOUT_OPTION,
     },
-    examples: ["* * * * * cd /srv/project && uwf tick >> tick.log 2>&1", "uwf tick --json"],
+    examples: [
+      "* * * * * cd /srv/project && uwf tick >> tick.log 2>&1",
+      "uwf tick --json",
+      "uwf tick --at 2027-11-07T06:30:00Z --queue",
+    ],
     json: "tickResultSchema",
     load: async () => (await import("./tick.ts")).tickCommand,
   }),

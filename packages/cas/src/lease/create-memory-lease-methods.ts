@@ -40,6 +40,7 @@ export function createMemoryLeaseMethods(
       const runnable = [...threads.values()]
         .filter((thread) => thread.status === "active" && thread.queued === true)
         .filter((thread) => options.workflow === undefined || thread.workflow === options.workflow)
+        .filter((thread) => options.skip?.includes(thread.id) !== true)
         .filter((thread) => {
           const holder = leases.get(thread.id);
           return holder === undefined || Date.parse(holder.expiresAt) <= now;

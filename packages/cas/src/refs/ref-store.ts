@@ -115,6 +115,8 @@ export type ThreadUpdate = Partial<
 export interface ClaimThreadOptions extends Omit<AcquireLeaseOptions, "takeOver"> {
   /** Only threads of this workflow (registry name). */
   workflow?: string;
+  /** Threads not to claim, runnable or not (a worker's threads whose agent is misconfigured). */
+  skip?: readonly string[];
 }
 
 /** A thread claimed for a worker: its record as it was claimed, and the lease the worker now holds. */

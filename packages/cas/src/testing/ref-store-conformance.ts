@@ -778,6 +778,15 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       await expect(refs.claimThread(claim(1, ""))).rejects.toThrow(InvalidRecordError);
     });
 
+    it("passes over the threads a claimer skips, and claims them once it no longer does", async () => {
+      const { refs } = current();
+      for (let n = 1; n <= 3; n++) await refs.createThread(queued(n));
+      const skip = [sampleThreadId(1), sampleThreadId(2)];
+      expect((await refs.claimThread({ ...claim(0), skip }))?.thread.id).toBe(sampleThreadId(3));
+      expect(await refs.claimThread({ ...claim(0), skip })).toBeNull();
+      expect((await refs.claimThread({ ...claim(0), skip: [] }))?.thread.id).toBe(sampleThreadId(1));
+    });
+
     it("never gives one thread to two claimers at once", async () => {
       const { refs } = current();
       for (let n = 1; n <= 5; n++) await refs.createThread(queued(n));

@@ -49,6 +49,7 @@ describe("the @uwf/cas entry", () => {
       "isPostgresStoreUrl",
       "isProcessAlive",
       "isProcessGroupAlive",
+      "leaseMayStillCommit",
       "listStoreRoots",
       "maskStoreUrl",
       "openFileStore",

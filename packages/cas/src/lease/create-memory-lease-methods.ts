@@ -21,6 +21,7 @@ export function createMemoryLeaseMethods(
   | "releaseLease"
   | "requestCancel"
   | "listLeases"
+  | "forgetLease"
 > {
   return {
     async acquireLease(threadId, options) {
@@ -91,6 +92,10 @@ export function createMemoryLeaseMethods(
       if (holder === undefined || Date.parse(holder.expiresAt) <= checkTime(now)) return null;
       holder.cancelRequestedAt ??= now.toISOString();
       return { ...holder };
+    },
+    async forgetLease(lease) {
+      if (leases.get(lease.threadId)?.token !== lease.token) return false;
+      return leases.delete(lease.threadId);
     },
     listLeases: async () =>
       [...leases.values()]

@@ -34,6 +34,7 @@ export function createPostgresLeaseMethods(
   | "releaseLease"
   | "requestCancel"
   | "listLeases"
+  | "forgetLease"
 > {
   const { query } = connection;
   const leases = `"${schema}".leases`;
@@ -166,6 +167,13 @@ export function createPostgresLeaseMethods(
         [checkTime(now), threadId],
       );
       return holder === undefined ? null : leaseFromRow(holder);
+    },
+    async forgetLease(lease) {
+      const deleted = await query(`DELETE FROM ${leases} WHERE thread_id = $1 AND token = $2 RETURNING 1`, [
+        lease.threadId,
+        lease.token,
+      ]);
+      return deleted.length === 1;
     },
     listLeases: async () =>
       (await query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM ${leases} ORDER BY thread_id`)).map(leaseFromRow),

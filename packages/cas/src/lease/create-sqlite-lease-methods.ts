@@ -29,6 +29,7 @@ export function createSqliteLeaseMethods(
   | "releaseLease"
   | "requestCancel"
   | "listLeases"
+  | "forgetLease"
 > {
   const selectLease = database.query<LeaseRow, [string]>("SELECT * FROM leases WHERE thread_id = ?");
   const upsertLease = database.query<
@@ -158,6 +159,9 @@ export function createSqliteLeaseMethods(
     async requestCancel(threadId, now) {
       const holder = requestCancel.get(checkTime(now), threadId);
       return holder === null ? null : leaseFromRow(holder);
+    },
+    async forgetLease(lease) {
+      return deleteLease.run(lease.threadId, lease.token).changes === 1;
     },
     listLeases: async () => selectLeases.all().map(leaseFromRow),
   };

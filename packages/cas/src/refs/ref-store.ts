@@ -353,6 +353,12 @@ export interface RefStore {
    * what steps in flight are writing (see findLeaseCutoff).
    */
   listLeases(): Promise<Lease[]>;
+  /**
+   * Deletes a lease row whatever it holds, if its token is still `lease.token` (no holder took it since):
+   * what `gc` does with the rows of crashed steps that nothing may still commit under. False when the
+   * row is gone or was taken over.
+   */
+  forgetLease(lease: Pick<Lease, "threadId" | "token">): Promise<boolean>;
 
   /**
    * Caches thread-step nodes, so that a long chain reads in one query instead of one object

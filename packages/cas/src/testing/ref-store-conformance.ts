@@ -678,6 +678,17 @@ export function describeRefStoreConformance(current: CurrentStore): void {
       expect(await refs.listLeases()).toEqual([]);
     });
 
+    it("forgets a lease row only while its token is the one given", async () => {
+      const { refs } = current();
+      const held = await refs.acquireLease(threadId, request(0, 200));
+      if (!held.acquired) throw new Error("expected the lease");
+      expect(await refs.forgetLease({ threadId, token: "someone-else" })).toBe(false);
+      expect(await refs.listLeases()).toHaveLength(1);
+      expect(await refs.forgetLease(held.lease)).toBe(true);
+      expect(await refs.listLeases()).toEqual([]);
+      expect(await refs.forgetLease(held.lease)).toBe(false);
+    });
+
     it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {
       const { refs } = current();
       await expect(refs.acquireLease(threadId, { ...request(0), ttlMs: 0 })).rejects.toThrow(InvalidRecordError);

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { addressOfNode, forEachConcurrently, type Store } from "@uwf/cas";
+import { addressOfNode, forEachConcurrently, leaseMayStillCommit, type Store } from "@uwf/cas";
 import {
   forkThreads,
   type ResolvedWorkflow,
@@ -550,7 +550,14 @@ class SuiteRunner {
           }
           unqueued = true;
         } else {
-          const held = new Set((await store.refs.listLeases()).map((lease) => lease.threadId));
+          // Held by a step that may still commit: a crashed step's leftover row (a dead holder, pid 0) is no holder.
+          const leases = await store.refs.listLeases();
+          const now = this.options.now();
+          const held = new Set(
+            leases
+              .filter((lease) => leaseMayStillCommit(lease, { now, host: this.options.host }))
+              .map((lease) => lease.threadId),
+          );
           if (active.every((run) => !held.has(run.thread as string))) {
             for (const run of active) run.error = stopped;
             return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { evalResultSchema, forksResultSchema, stepResultSchema } from "@uwf/protocol";
+import { compareResultSchema, evalResultSchema, forksResultSchema, stepResultSchema } from "@uwf/protocol";
 import {
   compositionFixture,
   expectCounts,
@@ -66,6 +66,16 @@ describe.each(STORES)("fork × branch, eval × forks of a branch (%s store)", (k
     expect(evaluated.summary.variants[0]).toMatchObject({ samples: 3, passed: 2, failed: 1 });
     const failed = evaluated.samples.find((sample) => sample.verdict === "failed");
     expect(failed?.thread).toBe(counterfactual.thread);
+    // `compare` finds the branch's forks as `eval --forks-of` does (it once found none: they sat under the parent).
+    const compared = compareResultSchema.parse(await uwfJson(temp, ["compare", speed.id], env));
+    expect(compared.rows[0]?.thread).toBe(speed.id);
+    expect(
+      compared.rows
+        .slice(1)
+        .map((row) => row.thread)
+        .sort(),
+    ).toEqual(evaluated.samples.map((sample) => sample.thread).sort());
+    expect(compared.rows.slice(1).every((row) => row.parent === speed.id)).toBe(true);
     await expectStoreVerifies(temp, env);
   });
 });

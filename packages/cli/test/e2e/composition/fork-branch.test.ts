@@ -76,6 +76,17 @@ describe.each(STORES)("fork × branch, eval × forks of a branch (%s store)", (k
         .sort(),
     ).toEqual(evaluated.samples.map((sample) => sample.thread).sort());
     expect(compared.rows.slice(1).every((row) => row.parent === speed.id)).toBe(true);
+
+    // A fork of a branch forks its parent too, in the branch's place: with both branches ended, that
+    // parent is ready for its join at once (it once stayed waiting), and joins to its end.
+    const parentFork = replaced.branchOf?.thread as string;
+    expect(parentFork).not.toBe(run.thread);
+    expect(await showJson(temp, parentFork, env)).toMatchObject({ status: "active", next: "merger" });
+    const joined = stepResultSchema.parse(
+      await uwfJson(temp, ["step", parentFork, "--all", "--agent", FAN_OUT.agent], env),
+    );
+    expect(joined).toMatchObject({ status: "ended", outcome: { role: "merger" } });
+    expect((await showJson(temp, run.thread, env)).status).toBe("ended");
     await expectStoreVerifies(temp, env);
   });
 });

@@ -50,6 +50,7 @@ describe("the @uwf/cas entry", () => {
       "isPostgresStoreUrl",
       "isProcessAlive",
       "isProcessGroupAlive",
+      "leaseMayStillCommit",
       "listStoreRoots",
       "maskStoreUrl",
       "openFileStore",

@@ -26,7 +26,12 @@ export {
 export { createFileObjectStore } from "./file/create-file-object-store.ts";
 export { forEachConcurrently } from "./file/for-each-concurrently.ts";
 export { openFileStore, refDatabasePath } from "./file/open-file-store.ts";
-export { type FindLeaseCutoffOptions, findLeaseCutoff, LEASE_CLOCK_MARGIN_MS } from "./lease/find-lease-cutoff.ts";
+export {
+  type FindLeaseCutoffOptions,
+  findLeaseCutoff,
+  LEASE_CLOCK_MARGIN_MS,
+  leaseMayStillCommit,
+} from "./lease/find-lease-cutoff.ts";
 export { isProcessAlive, isProcessGroupAlive, readProcessStart } from "./lease/is-process-alive.ts";
 export { type CopyStoreOptions, copyStore } from "./maintenance/copy-store.ts";
 export { DEFAULT_GC_GRACE_MS, type GcStoreOptions, gcStore } from "./maintenance/gc-store.ts";

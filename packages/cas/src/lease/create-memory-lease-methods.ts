@@ -30,6 +30,7 @@ export function createMemoryLeaseMethods(
       const runnable = [...threads.values()]
         .filter((thread) => thread.status === "active" && thread.queued === true)
         .filter((thread) => options.workflow === undefined || thread.workflow === options.workflow)
+        .filter((thread) => options.skip?.includes(thread.id) !== true)
         .filter((thread) => {
           const holder = leases.get(thread.id);
           return holder === undefined || Date.parse(holder.expiresAt) <= now;
@@ -80,6 +81,10 @@ export function createMemoryLeaseMethods(
       if (holder === undefined || Date.parse(holder.expiresAt) <= checkTime(now)) return null;
       holder.cancelRequestedAt ??= now.toISOString();
       return { ...holder };
+    },
+    async forgetLease(lease) {
+      if (leases.get(lease.threadId)?.token !== lease.token) return false;
+      return leases.delete(lease.threadId);
     },
     listLeases: async () =>
       [...leases.values()]

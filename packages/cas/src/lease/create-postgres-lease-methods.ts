@@ -73,9 +73,10 @@ export function createPostgresLeaseMethods(connection: PostgresConnection, schem
           const [thread] = await transaction<ThreadRow>(
             `SELECT ${THREAD_COLUMNS} FROM ${threads} AS thread
              WHERE status = 'active' AND queued = 1 AND ($2::text IS NULL OR workflow = $2)
+               AND id NOT IN (SELECT jsonb_array_elements_text(CAST($3::text AS jsonb)))
                AND NOT EXISTS (SELECT 1 FROM ${leases} AS lease WHERE lease.thread_id = thread.id AND lease.expires_at > $1)
              ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-            [now, options.workflow ?? null],
+            [now, options.workflow ?? null, JSON.stringify(options.skip ?? [])],
           );
           if (thread === undefined) return null;
           const row = newLeaseRow(thread.id as string, options);
@@ -152,6 +153,13 @@ export function createPostgresLeaseMethods(connection: PostgresConnection, schem
         [checkTime(now), threadId],
       );
       return holder === undefined ? null : leaseFromRow(holder);
+    },
+    async forgetLease(lease) {
+      const deleted = await query(`DELETE FROM ${leases} WHERE thread_id = $1 AND token = $2 RETURNING 1`, [
+        lease.threadId,
+        lease.token,
+      ]);
+      return deleted.length === 1;
     },
     listLeases: async () =>
       (await query<LeaseRow>(`SELECT ${LEASE_COLUMNS} FROM ${leases} ORDER BY thread_id`)).map(leaseFromRow),

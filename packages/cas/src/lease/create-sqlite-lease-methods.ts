@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { InternalError } from "@uwf/protocol";
-import type { AcquireLeaseOptions, ClaimedThread, LeaseRefs } from "../refs/lease-refs.ts";
+import type { ClaimedThread, ClaimThreadOptions, LeaseRefs } from "../refs/lease-refs.ts";
 import { THREAD_COLUMNS, type ThreadRow, threadFromRow } from "../refs/thread-rows.ts";
 import { checkLeaseAgent, checkLeaseHead } from "./check-lease-agent.ts";
 import { checkClaimOptions, checkLeaseOptions, checkTime, checkTtl } from "./check-lease-options.ts";
@@ -87,15 +87,20 @@ export function createSqliteLeaseMethods(database: Database): LeaseRefs {
   });
 
   // The runnable thread with the lowest id; threads_runnable holds exactly the active, queued ones.
-  const selectRunnable = database.query<ThreadRow, [number, string | null]>(
+  const selectRunnable = database.query<ThreadRow, [number, string | null, string]>(
     `SELECT ${THREAD_COLUMNS} FROM threads INDEXED BY threads_runnable
      WHERE status = 'active' AND queued = 1 AND (?2 IS NULL OR workflow = ?2)
+       AND id NOT IN (SELECT value FROM json_each(?3))
        AND NOT EXISTS (SELECT 1 FROM leases WHERE leases.thread_id = threads.id AND leases.expires_at > ?1)
      ORDER BY id LIMIT 1`,
   );
   // SQLite's write lock makes choosing and taking one step: no other claimer runs in between.
-  const claim = database.transaction((options: AcquireLeaseOptions, workflow: string | null): ClaimedThread | null => {
-    const thread = selectRunnable.get(options.now.getTime(), workflow);
+  const claim = database.transaction((options: ClaimThreadOptions): ClaimedThread | null => {
+    const thread = selectRunnable.get(
+      options.now.getTime(),
+      options.workflow ?? null,
+      JSON.stringify(options.skip ?? []),
+    );
     if (thread === null) return null;
     const row = newLeaseRow(thread.id as string, options);
     const result = acquire(row, null);
@@ -119,7 +124,7 @@ export function createSqliteLeaseMethods(database: Database): LeaseRefs {
     },
     async claimThread(options) {
       checkClaimOptions(options);
-      return claim.immediate(options, options.workflow ?? null);
+      return claim.immediate(options);
     },
     async renewLease(lease, ttlMs, now) {
       checkTtl(ttlMs);
@@ -141,6 +146,9 @@ export function createSqliteLeaseMethods(database: Database): LeaseRefs {
     async requestCancel(threadId, now) {
       const holder = requestCancel.get(checkTime(now), threadId);
       return holder === null ? null : leaseFromRow(holder);
+    },
+    async forgetLease(lease) {
+      return deleteLease.run(lease.threadId, lease.token).changes === 1;
     },
     listLeases: async () => selectLeases.all().map(leaseFromRow),
   };

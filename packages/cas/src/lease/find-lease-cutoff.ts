@@ -43,19 +43,22 @@ export async function findLeaseCutoff(
   const isAlive = options.isAlive ?? isProcessAlive;
   let oldest: number | null = null;
   for (const lease of await refs.listLeases()) {
-    if (!mayStillCommit(lease, options.now.getTime(), options.host, isAlive)) continue;
+    if (!leaseMayStillCommit(lease, { ...options, isAlive })) continue;
     const acquiredAt = Date.parse(lease.acquiredAt);
     if (oldest === null || acquiredAt < oldest) oldest = acquiredAt;
   }
   return oldest === null ? null : oldest - LEASE_CLOCK_MARGIN_MS;
 }
 
-function mayStillCommit(
-  lease: Lease,
-  now: number,
-  host: string | undefined,
-  isAlive: (pid: number, start: string | null) => boolean,
-) {
-  if (host !== undefined && lease.host === host) return isAlive(lease.pid, lease.processStart);
-  return Date.parse(lease.expiresAt) > now;
+/**
+ * Whether a step may still commit under this lease: its holder is a live process of this host (past its
+ * expiry too), or, elsewhere, the lease has not expired. A crashed step's row (a dead holder here, one
+ * past its lifetime elsewhere, or the expired pid-0 row an unsettled release leaves) is held by no one:
+ * any stepper may take it over, and a suite waiting for held threads does not wait for it.
+ */
+export function leaseMayStillCommit(lease: Lease, options: FindLeaseCutoffOptions): boolean {
+  const isAlive = options.isAlive ?? isProcessAlive;
+  if (lease.pid === 0) return false;
+  if (options.host !== undefined && lease.host === options.host) return isAlive(lease.pid, lease.processStart);
+  return Date.parse(lease.expiresAt) > options.now.getTime();
 }

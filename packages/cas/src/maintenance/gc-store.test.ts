@@ -166,6 +166,44 @@ for (const name of backends) {
       await cleanup();
     });
 
+    it("forgets the lease rows crashed steps left, once no step may commit under them and their head is collected", async () => {
+      const { store, cleanup } = await open();
+      const live = await writeSampleThread(store, sampleThreadId(1), 1);
+      const dead = await writeSampleThread(store, sampleThreadId(2), 1);
+      const remote = await writeSampleThread(store, sampleThreadId(3), 1);
+      const crashed = await writeSampleThread(store, sampleThreadId(4), 1);
+      const now = new Date();
+      const lease = (pid: number, host = "here") => ({ ttlMs: 60_000, pid, host, now });
+      const liveLease = await store.refs.acquireLease(live.record.id, lease(process.pid));
+      if (!liveLease.acquired) throw new Error("expected the lease");
+      await store.refs.acquireLease(dead.record.id, lease(deadPid()));
+      await store.refs.acquireLease(remote.record.id, lease(4242, "elsewhere"));
+      // A step that recorded the head it meant to write, wrote it, and died: released unsettled (pid 0).
+      const held = await store.refs.acquireLease(crashed.record.id, lease(process.pid));
+      if (!held.acquired) throw new Error("expected the lease");
+      const intended = await store.objects.put({ type: "text/1", text: "a crashed step's node" });
+      await store.refs.recordLeaseHead(held.lease, intended as Address);
+      await store.refs.releaseLease(held.lease);
+      const threads = async () => (await store.refs.listLeases()).map((row) => row.threadId);
+
+      // While the remote lease lives, and the crashed step's node is young, only the dead holder's row goes;
+      // a live holder of this host keeps its row, however old.
+      const first = await gcStore(store, { now, host: "here" });
+      expect(first.forgottenLeases).toEqual([dead.record.id]);
+      expect(await threads()).toEqual([live.record.id, remote.record.id, crashed.record.id]);
+      expect(
+        (await gcStore(store, { now: new Date(now.getTime() + 2 * HOUR), host: "here", dryRun: true })).forgottenLeases,
+      ).toEqual([remote.record.id]);
+      await store.refs.releaseLease(liveLease.lease);
+      // Past the remote lease's lifetime and the grace: its row goes, and the crashed step's once its node is collected.
+      const later = new Date(now.getTime() + 2 * HOUR);
+      const second = await gcStore(store, { now: later, host: "here" });
+      expect(second.deleted).toContain(intended);
+      expect(second.forgottenLeases).toEqual([remote.record.id, crashed.record.id]);
+      expect(await threads()).toEqual([]);
+      await cleanup();
+    });
+
     it("refuses to delete thread nodes while the ref store records no thread, deleting nothing", async () => {
       const { store, cleanup } = await open();
       const thread = await writeSampleThread(store, sampleThreadId(1), 2);

@@ -1,6 +1,7 @@
 import { type Address, type GcReport, nodeKind } from "@uwf/protocol";
 import { GcRefusedError } from "../errors/gc-refused-error.ts";
-import { findLeaseCutoff } from "../lease/find-lease-cutoff.ts";
+import { findLeaseCutoff, leaseMayStillCommit } from "../lease/find-lease-cutoff.ts";
+import { isProcessGroupAlive } from "../lease/is-process-alive.ts";
 import { walkNodes } from "../objects/walk-nodes.ts";
 import type { Store } from "../store.ts";
 import { listDeletedThreadStarts } from "./list-deleted-thread-starts.ts";
@@ -71,6 +72,7 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Om
     kept: 0,
     deleted: [],
     deletedTemporaryFiles: [],
+    forgottenLeases: [],
   };
   const doomed: Address[] = [];
   const deleteDoomed = async () => {
@@ -107,7 +109,31 @@ export async function gcStore(store: Store, options: GcStoreOptions): Promise<Om
     if (!dryRun) await store.objects.deleteTemporaryFile(name);
     report.deletedTemporaryFiles.push(name);
   }
+  report.forgottenLeases = await forgetCrashedLeases(store, { ...options, dryRun });
   return report;
+}
+
+/**
+ * Removes the lease rows crashed steps left, which no step may still commit under (leaseMayStillCommit):
+ * a dead holder of this host, a holder elsewhere past its lifetime, the expired pid-0 row of an unsettled
+ * release — unless its agent still runs here. A row whose intended head is still a node no record holds stays, so verify and gc can tell that
+ * node for a crashed step's (it goes once gc has collected the node, or a step has settled its thread).
+ */
+async function forgetCrashedLeases(store: Store, options: GcStoreOptions & { dryRun: boolean }): Promise<string[]> {
+  const forgotten: string[] = [];
+  for (const lease of await store.refs.listLeases()) {
+    if (leaseMayStillCommit(lease, { now: options.now, host: options.host })) continue;
+    // An agent the dead stepper left running here: the row stays, so the next stepper stops that agent.
+    const group = lease.agentGroup;
+    if (lease.host === options.host && group !== null && group > 1 && isProcessGroupAlive(group)) continue;
+    if (lease.intendedHead !== null) {
+      const thread = await store.refs.getThread(lease.threadId);
+      const settled = thread === null || thread.head === lease.intendedHead;
+      if (!settled && (await store.objects.has(lease.intendedHead))) continue;
+    }
+    if (options.dryRun || (await store.refs.forgetLease(lease))) forgotten.push(lease.threadId);
+  }
+  return forgotten;
 }
 
 interface RefuseOptions {

@@ -33,6 +33,8 @@ export interface LeaseAgent {
 export interface ClaimThreadOptions extends Omit<AcquireLeaseOptions, "takeOver"> {
   /** Only threads of this workflow (registry name). */
   workflow?: string;
+  /** Threads not to claim, runnable or not (a worker's threads whose agent is misconfigured). */
+  skip?: readonly string[];
 }
 
 /** A thread claimed for a worker: its record as it was claimed, and the lease the worker now holds. */
@@ -90,4 +92,10 @@ export interface LeaseRefs {
    * what steps in flight are writing (see findLeaseCutoff).
    */
   listLeases(): Promise<Lease[]>;
+  /**
+   * Deletes a lease row whatever it holds, if its token is still `lease.token` (no holder took it since):
+   * what `gc` does with the rows of crashed steps that nothing may still commit under. False when the
+   * row is gone or was taken over.
+   */
+  forgetLease(lease: Pick<Lease, "threadId" | "token">): Promise<boolean>;
 }

@@ -179,6 +179,17 @@ export function describeLeaseConformance(current: CurrentStore): void {
       expect(await refs.listLeases()).toEqual([]);
     });
 
+    it("forgets a lease row only while its token is the one given", async () => {
+      const { refs } = current();
+      const held = await refs.acquireLease(threadId, request(0, 200));
+      if (!held.acquired) throw new Error("expected the lease");
+      expect(await refs.forgetLease({ threadId, token: "someone-else" })).toBe(false);
+      expect(await refs.listLeases()).toHaveLength(1);
+      expect(await refs.forgetLease(held.lease)).toBe(true);
+      expect(await refs.listLeases()).toEqual([]);
+      expect(await refs.forgetLease(held.lease)).toBe(false);
+    });
+
     it("refuses a lease with a ttl that is not a positive whole number of milliseconds", async () => {
       const { refs } = current();
       await expect(refs.acquireLease(threadId, { ...request(0), ttlMs: 0 })).rejects.toThrow(InvalidRecordError);
@@ -277,6 +288,15 @@ export function describeLeaseConformance(current: CurrentStore): void {
       expect((await refs.claimThread(claim(1, "review")))?.thread.id).toBe(sampleThreadId(1));
       expect((await refs.claimThread(claim(1, "solve")))?.thread.id).toBe(sampleThreadId(2));
       await expect(refs.claimThread(claim(1, ""))).rejects.toThrow(InvalidRecordError);
+    });
+
+    it("passes over the threads a claimer skips, and claims them once it no longer does", async () => {
+      const { refs } = current();
+      for (let n = 1; n <= 3; n++) await refs.createThread(queued(n));
+      const skip = [sampleThreadId(1), sampleThreadId(2)];
+      expect((await refs.claimThread({ ...claim(0), skip }))?.thread.id).toBe(sampleThreadId(3));
+      expect(await refs.claimThread({ ...claim(0), skip })).toBeNull();
+      expect((await refs.claimThread({ ...claim(0), skip: [] }))?.thread.id).toBe(sampleThreadId(1));
     });
 
     it("never gives one thread to two claimers at once", async () => {

@@ -7,6 +7,8 @@ import { runFiredThreads, runThreadsHere } from "./schedule/run-fired-threads.ts
 export interface TickCommandOptions {
   /** Leave every thread a fire starts to `uwf worker`, as a worker would. */
   queue?: boolean;
+  /** `--at`: the round's now (ISO 8601, UTC) instead of the store's clock. */
+  at?: string;
   /** For the threads it runs: as `uwf step --agent` and `--timeout`. */
   agent?: string;
   timeout?: number;
@@ -21,7 +23,9 @@ export interface TickCommandOptions {
 export async function tickCommand(options: TickCommandOptions, context: CommandContext) {
   const store = await context.openStore();
   const config = await context.loadConfig();
+  const at = options.at === undefined ? undefined : new Date(options.at);
   const common = {
+    ...(at === undefined ? {} : { at }),
     store,
     config,
     cwd: context.cwd,
@@ -58,6 +62,6 @@ export async function tickCommand(options: TickCommandOptions, context: CommandC
   // A timed-out suspension routed on to a role: run here unless a worker will claim it.
   const routedHere = options.queue === true ? [] : expiredToRunHere;
   result.ran.push(...(await runThreadsHere(routedHere, options, context)));
-  result.at = context.now().toISOString();
+  result.at = options.at ?? context.now().toISOString();
   return { result, format: formatTick };
 }

@@ -4,9 +4,11 @@ import { type ErrorCode, isUwfError } from "@uwf/protocol";
  * What a worker does after a step of a claimed thread failed: `retry` it (and set the thread `failed`
  * once the retries are spent); or let the thread go as it is, because the step was `interrupted` (the
  * worker is stopping), the worker `lost` the thread (its lease was taken over or could not be renewed,
- * or the head moved), or stepping it was `refused` (it is no longer active).
+ * or the head moved), stepping it was `refused` (it is no longer active), or its agent is `misconfigured`
+ * (no agent for the role, an alias config.yaml lacks: nothing ran, so retrying cannot help until the
+ * config changes).
  */
-export type StepFailureKind = "retry" | "interrupted" | "lost" | "refused";
+export type StepFailureKind = "retry" | "interrupted" | "lost" | "refused" | "misconfigured";
 
 const KIND_BY_CODE: Readonly<Partial<Record<ErrorCode, StepFailureKind>>> = {
   interrupted: "interrupted",
@@ -20,6 +22,9 @@ const KIND_BY_CODE: Readonly<Partial<Record<ErrorCode, StepFailureKind>>> = {
   "thread-cancelled": "refused",
   "thread-failed": "refused",
   "thread-not-found": "refused",
+  "no-agent": "misconfigured",
+  "unknown-agent": "misconfigured",
+  "agent-unavailable": "misconfigured",
 };
 
 /**

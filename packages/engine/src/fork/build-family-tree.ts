@@ -176,7 +176,10 @@ async function placeThread(
   byId: ReadonlyMap<string, ThreadRecord>,
 ): Promise<Placement> {
   const branchOf = thread.branchOf;
-  if (branchOf !== undefined && byId.has(branchOf.thread)) {
+  // A fork of a branch keeps the branch's `branchOf` (it is stepped as the branch is) but is a fork:
+  // it sits under the branch it was forked from, as `list --forks-of` and `eval --forks-of` find it.
+  const forkOfBranch = thread.forkedFrom?.thread != null && byId.has(thread.forkedFrom.thread);
+  if (branchOf !== undefined && byId.has(branchOf.thread) && !forkOfBranch) {
     return {
       parent: branchOf.thread,
       branchedAt: branchOf.step,

@@ -39,6 +39,8 @@ export async function forkParentWithBranch(
   if (parent.budget !== undefined) parentFork.budget = { ...parent.budget, exceeded: null };
   if (parent.queued === true || fork.queued === true) parentFork.queued = true;
   if (parent.branchOf !== undefined) parentFork.branchOf = parent.branchOf;
+  // Made for an exploration's re-run of the branch: tagged as the re-run is, so `list` leaves it out too.
+  if (fork.exploredBy !== undefined) parentFork.exploredBy = { ...fork.exploredBy };
   await store.refs.createThread(parentFork);
   const links = await store.refs.listBranches(parent.id, origin.step);
   await store.refs.createBranches(

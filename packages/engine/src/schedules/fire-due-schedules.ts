@@ -17,6 +17,8 @@ import { getScheduleOrThrow } from "./manage-schedules.ts";
 export type ScheduleFire = Omit<ScheduleFiredEvent, "type">;
 
 export interface FireSchedulesOptions {
+  /** The time the round takes as now instead of the store's clock (`uwf tick --at`). */
+  at?: Date;
   store: Store;
   config: Config;
   /** Where the threads' agents run: the firing process's directory. */
@@ -50,7 +52,7 @@ const MAX_FIRES_PER_PASS = 100;
  * or inputs it refuses, fail that fire (reported, `failed`) and the schedule moves on.
  */
 export async function fireDueSchedules(options: FireSchedulesOptions): Promise<ScheduleFire[]> {
-  const now = await options.store.refs.clock();
+  const now = options.at ?? (await options.store.refs.clock());
   const fires: ScheduleFire[] = [];
   for (const listed of await options.store.refs.listSchedules()) {
     if (listed.paused) continue;

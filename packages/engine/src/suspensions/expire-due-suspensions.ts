@@ -17,6 +17,8 @@ export interface ExpireDueSuspensionsOptions extends SettleParentOptions {
   workflow?: string;
   /** Stops the pass between threads (a worker draining). */
   signal?: AbortSignal;
+  /** The time the pass takes as now instead of the store's clock (`uwf tick --at`). */
+  at?: Date;
 }
 
 /** A suspension whose wait ran out in this pass, and what became of its thread. */
@@ -63,7 +65,7 @@ export async function expireDueSuspensions(options: ExpireDueSuspensionsOptions)
   }
   // The store's clock (a query on PostgreSQL) only when some suspension has a deadline.
   if (waiting.length === 0) return { expired };
-  const now = await store.refs.clock();
+  const now = options.at ?? (await store.refs.clock());
   const due = waiting.filter(({ deadline }) => Date.parse(deadline) <= now.getTime());
   // The longest overdue first.
   due.sort((left, right) => left.deadline.localeCompare(right.deadline));

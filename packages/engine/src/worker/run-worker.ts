@@ -107,6 +107,16 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
     return config;
   };
 
+  // Threads let go because their agent is misconfigured, each with the config it failed under: not
+  // claimed again (the worker would spin on them) until config.yaml reads differently.
+  const misconfigured = new Map<string, string>();
+  const skipped = async (): Promise<string[]> => {
+    if (misconfigured.size === 0) return [];
+    const current = JSON.stringify(await freshConfig());
+    for (const [thread, seen] of misconfigured) if (seen !== current) misconfigured.delete(thread);
+    return [...misconfigured.keys()];
+  };
+
   const work = (claimed: ClaimedThread) => {
     counts.claimed++;
     const done = freshConfig()
@@ -128,6 +138,9 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
             counts.reserved--;
           },
           emit: options.onEvent,
+        }).then((outcome) => {
+          if (outcome.reason === "misconfigured") misconfigured.set(claimed.thread.id, JSON.stringify(threadConfig));
+          return outcome;
         }),
       )
       .then(
@@ -156,6 +169,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerResult
   const claim = async (): Promise<ClaimedThread | null> =>
     (await claimOrphanedThread(claimOptions)) ??
     (await store.refs.claimThread({
+      skip: await skipped(),
       ttlMs,
       pid: process.pid,
       host: options.host,

@@ -49,7 +49,9 @@ export interface ClaimedThreadOutcome {
  * Steps a thread a worker claimed until it ends, suspends or fails, holding the claimed lease (renewed
  * while agents run) across its steps and releasing it at the end. A failed step is tried again after a
  * growing wait, up to the policy's retries (not the agent failure of a role with its own `retries:`,
- * which the step has retried already); then the thread is set `failed` with the last error. The
+ * which the step has retried already); then the thread is set `failed` with the last error. A step
+ * whose agent is misconfigured (no agent, an unknown alias) ran nothing: it is reported once and the
+ * thread let go as it was (`misconfigured`), neither retried nor failed. The
  * thread is let go as it stands, still active, when the worker stops (or has no `--max-steps` left)
  * before a step or a retry, when its step is interrupted, or when the lease is lost. A cancel request
  * (`uwf cancel`) stops the running step's agent and starts no other; the thread is then cancelled.
@@ -171,6 +173,8 @@ async function stepUntilSettled(
       if (started === null) options.returnStep();
       if (kind === "interrupted" || kind === "lost") return kind;
       if (kind === "refused") return releaseReasonOf(outcome.record);
+      // Nothing ran: the thread stays as it was, and the worker claims it again once config.yaml changes.
+      if (kind === "misconfigured") return "misconfigured";
       // A role's own `retries:` is the whole policy: its failed step is not tried again on top of it.
       const retriedByRole = error instanceof AgentFailedError && error.retriedByRole;
       if (attempt >= attempts || retriedByRole) return giveUp(options, hold, outcome, failure, attempt);

@@ -21,6 +21,11 @@ export interface EvaluateOptions {
   /** The agent of roles (and judges) that name none, as `--agent`. */
   defaultAgent?: string;
   timeoutSeconds?: number;
+  /**
+   * false: a request's evaluation (`uwf mcp`): its workflows and judges must be what the store names,
+   * never a file (see checkStoredJudges). Default true.
+   */
+  workflowFiles?: boolean;
   /** A note for the person at the terminal (the assertion used when none was given, judges reused). */
   onNote?(message: string): void;
 }

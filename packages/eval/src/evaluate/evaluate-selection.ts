@@ -4,6 +4,7 @@ import { saveEvalReport } from "../report/save-eval-report.ts";
 import { assertionsNeedBodies, scoreThreads } from "../score/score-threads.ts";
 import { selectThreads, type ThreadSelection } from "../select/select-threads.ts";
 import { loadThreadViews } from "../view/load-thread-view.ts";
+import { checkStoredJudges } from "./check-stored-judges.ts";
 import { withDefaultAssertion } from "./default-assertions.ts";
 import type { EvaluateOptions } from "./evaluate-options.ts";
 import { judgeContextOf } from "./judge-context.ts";
@@ -13,10 +14,9 @@ import { resolveAssertionPaths } from "./resolve-assertion-paths.ts";
 export async function evaluateSelection(
   options: EvaluateOptions & { selection: ThreadSelection },
 ): Promise<StoredEvalReport> {
-  const assertions = resolveAssertionPaths(
-    withDefaultAssertion(parseAssertionArguments(options.assertions), options.onNote),
-    options.cwd,
-  );
+  const parsed = withDefaultAssertion(parseAssertionArguments(options.assertions), options.onNote);
+  if (options.workflowFiles === false) await checkStoredJudges(parsed, options);
+  const assertions = resolveAssertionPaths(parsed, options.cwd);
   const { records, source } = await selectThreads(options.store.refs, options.selection);
   const views = await loadThreadViews(
     options.store,

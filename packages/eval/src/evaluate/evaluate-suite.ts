@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import type { EvalReportNode } from "@uwf/protocol";
 import { parseAssertionArguments } from "../assertions/parse-assertion.ts";
-import { InvalidAssertionError } from "../errors/invalid-assertion-error.ts";
 import { InvalidSuiteError } from "../errors/invalid-suite-error.ts";
 import type { StoredEvalReport } from "../report/resolve-eval-report.ts";
 import { saveEvalReport } from "../report/save-eval-report.ts";
@@ -9,6 +8,7 @@ import { runSuite } from "../run/run-suite.ts";
 import { assertionsNeedBodies } from "../score/score-threads.ts";
 import { loadSuite, parseSuiteSource } from "../suite/load-suite.ts";
 import { loadThreadViews, type ThreadViewTarget } from "../view/load-thread-view.ts";
+import { checkStoredJudges, isStoredWorkflow } from "./check-stored-judges.ts";
 import { withDefaultAssertion } from "./default-assertions.ts";
 import type { EvaluateOptions } from "./evaluate-options.ts";
 import { judgeContextOf } from "./judge-context.ts";
@@ -21,8 +21,6 @@ export interface EvaluateSuiteOptions extends EvaluateOptions {
   file: string;
   /** The suite's text, instead of reading `file` (which then only places relative paths and problems). */
   source?: string;
-  /** false: the suite's workflows must be registered names or hashes, not files (see parseSuiteSource). */
-  workflowFiles?: boolean;
   /** Runs stepped at once in this process (default 4). */
   parallel?: number;
   queue: boolean;
@@ -44,6 +42,26 @@ export interface EvaluateSuiteOptions extends EvaluateOptions {
   onRunFinished?(run: { thread: string | null; case: string | null; variant: string | null; repeat: number }): void;
 }
 
+/**
+ * A suite sent as text (`uwf mcp`): with `workflowFiles: false`, a `workflow:` that names no stored
+ * workflow is refused before anything starts, with the very problem a file path gets.
+ */
+async function parseRequestedSuite(options: EvaluateSuiteOptions, source: string) {
+  const parse = (unknownWorkflows?: ReadonlySet<string>) =>
+    parseSuiteSource(source, options.file, {
+      workflowFiles: options.workflowFiles,
+      ...(unknownWorkflows === undefined ? {} : { unknownWorkflows }),
+    });
+  const parsed = parse();
+  if (options.workflowFiles !== false) return parsed;
+  const references = [parsed.workflow, ...parsed.variants.map((variant) => variant.workflow)];
+  const unknown = new Set<string>();
+  for (const reference of new Set(references)) {
+    if (reference !== null && !(await isStoredWorkflow(options, reference))) unknown.add(reference);
+  }
+  return unknown.size === 0 ? parsed : parse(unknown);
+}
+
 /** Where the suite's runs get their working directories: a folder of the home, one per run (docs/suites.md). */
 export function suiteRunsDir(home: string): string {
   return join(home, "eval", "runs");
@@ -57,9 +75,7 @@ export function suiteRunsDir(home: string): string {
  */
 export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<StoredEvalReport> {
   const loaded =
-    options.source === undefined
-      ? loadSuite(options.file)
-      : parseSuiteSource(options.source, options.file, { workflowFiles: options.workflowFiles });
+    options.source === undefined ? loadSuite(options.file) : await parseRequestedSuite(options, options.source);
   if (options.count !== undefined && loaded.from === null) {
     const problem = "--count sets how many forks of `from:` each variant makes; this suite has cases (use repeat:)";
     throw new InvalidSuiteError(loaded.file, [
@@ -71,14 +87,7 @@ export async function evaluateSuite(options: EvaluateSuiteOptions): Promise<Stor
   const flagged = parseAssertionArguments(options.assertions);
   if (options.workflowFiles === false) {
     const everyAssertion = [...read.suite, ...[...read.byCase.values()].flat(), ...flagged];
-    for (const assertion of everyAssertion) {
-      if (assertion.kind !== "judge" || !/\/|\.ya?ml$/i.test(assertion.workflow)) continue;
-      throw new InvalidAssertionError({
-        assertion: assertion.name,
-        field: "judge",
-        problem: `${assertion.workflow}: name a registered workflow or its hash here, not a file (uwf workflow add FILE)`,
-      });
-    }
+    await checkStoredJudges(everyAssertion, options);
   }
   const assertionsOf = (caseName: string | null) =>
     resolveAssertionPaths(

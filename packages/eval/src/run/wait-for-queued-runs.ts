@@ -1,10 +1,13 @@
-import type { Store } from "@uwf/cas";
+import { leaseMayStillCommit, type Store } from "@uwf/cas";
 import type { ThreadRecord } from "@uwf/protocol";
 import { SUITE_BUDGET_REACHED, SUITE_INTERRUPTED, type SuiteRun } from "./suite-run.ts";
 
 export interface WaitForQueuedRunsOptions {
   store: Store;
   signal: AbortSignal;
+  /** This machine's name and clock: whether a lease's holder may still commit. */
+  host: string;
+  now(): Date;
   /** How often the threads' records are read (default 500 ms). */
   pollMs?: number;
   /** What each run's thread spent since the suite took it up, by thread id: kept up to date here. */
@@ -46,7 +49,13 @@ export async function waitForQueuedRuns(runs: SuiteRun[], options: WaitForQueued
         }
         unqueued = true;
       } else {
-        const held = new Set((await store.refs.listLeases()).map((lease) => lease.threadId));
+        // Held by a step that may still commit: a crashed step's leftover row (a dead holder, pid 0) is no holder.
+        const now = options.now();
+        const held = new Set(
+          (await store.refs.listLeases())
+            .filter((lease) => leaseMayStillCommit(lease, { now, host: options.host }))
+            .map((lease) => lease.threadId),
+        );
         if (active.every((run) => !held.has(run.thread as string))) {
           for (const run of active) run.error = stopped;
           return;

@@ -52,6 +52,16 @@ export interface ParseSuiteSourceOptions {
    * over MCP, whose paths come from the request (DESIGN §7). Default true.
    */
   workflowFiles?: boolean;
+  /**
+   * With `workflowFiles: false`: the references the store was found not to hold, each refused with the
+   * very problem a file is (a caller learns nothing of the files that exist).
+   */
+  unknownWorkflows?: ReadonlySet<string>;
+}
+
+/** The problem of a suite's `workflow:` (or judge) that names no stored workflow, when files are not read. */
+export function notAStoredWorkflowProblem(reference: string): string {
+  return `${reference}: no registered workflow or workflow hash of this name (files are not read here: uwf workflow add FILE registers one)`;
 }
 
 /** A suite's text, as if read from `file` (absolute): what loadSuite checks once it has read the file. */
@@ -92,6 +102,7 @@ export function parseSuiteSource(text: string, file: string, options: ParseSuite
     throw new InvalidSuiteError(file, place.all(issues));
   }
   const checker = new SuiteChecker(file, parsed.data, place, options.workflowFiles !== false);
+  if (options.unknownWorkflows !== undefined) checker.unknownWorkflows = options.unknownWorkflows;
   const suite = checker.check(text);
   if (checker.issues.length > 0) throw new InvalidSuiteError(file, place.all(checker.issues));
   return suite;
@@ -135,6 +146,7 @@ class SuiteChecker {
   readonly data: SuiteFile;
   readonly place: Placer;
   readonly workflowFiles: boolean;
+  unknownWorkflows: ReadonlySet<string> = new Set();
 
   constructor(file: string, data: SuiteFile, place: Placer, workflowFiles: boolean) {
     this.workflowFiles = workflowFiles;
@@ -265,11 +277,12 @@ class SuiteChecker {
 
   /** A workflow file (a `.yaml` name or a path) made absolute and checked to exist; a registered name as it is. */
   workflowReference(path: FieldPath, reference: string): string {
-    if (!/\.(ya?ml)$/i.test(reference) && !reference.includes("/")) return reference;
-    if (!this.workflowFiles) {
-      this.error(path, `${reference}: name a registered workflow or its hash here, not a file (uwf workflow add FILE)`);
+    const looksLikeFile = /\.(ya?ml)$/i.test(reference) || reference.includes("/");
+    if (!this.workflowFiles && (looksLikeFile || this.unknownWorkflows.has(reference))) {
+      this.error(path, notAStoredWorkflowProblem(reference));
       return reference;
     }
+    if (!looksLikeFile) return reference;
     const absolute = resolve(this.dir, reference);
     if (!existsSync(absolute)) this.error(path, `no such workflow file: ${absolute}`);
     return absolute;

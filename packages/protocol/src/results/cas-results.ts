@@ -124,5 +124,10 @@ export const gcReportSchema = z.object({
   deletedTemporaryFiles: z.array(z.string()),
   /** Threads whose chain index disagreed with their chain and was dropped (or would be). */
   droppedChainIndexes: z.array(z.string()),
+  /**
+   * Threads whose step lease row a crashed step left (a dead holder, or one past its lifetime, whose
+   * intended head is settled or collected) and that gc removed (or would).
+   */
+  forgottenLeases: z.array(z.string()),
 });
 export type GcReport = z.infer<typeof gcReportSchema>;

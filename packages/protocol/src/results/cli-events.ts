@@ -137,7 +137,9 @@ export type ThreadFailedEvent = z.infer<typeof threadFailedEventSchema>;
  * Why a worker let a thread go: it `ended`, fanned out and is `waiting` for its branches (which workers
  * claim as threads of their own), `suspended`, `failed` or was `cancelled`; the worker was
  * `stopping` (a signal, `--max-steps`) before its next step; the step was `interrupted`; the lease was
- * `lost` (taken over, or the head moved); or stepping it was `refused` (another process changed it).
+ * `lost` (taken over, or the head moved); stepping it was `refused` (another process changed it); or its
+ * agent is `misconfigured` (no agent, an alias config.yaml lacks: nothing ran, the thread is as it was,
+ * and the worker claims it again once config.yaml changes).
  */
 export const THREAD_RELEASE_REASONS = [
   "ended",
@@ -149,6 +151,7 @@ export const THREAD_RELEASE_REASONS = [
   "interrupted",
   "lost",
   "refused",
+  "misconfigured",
 ] as const;
 
 /** The worker gave up the thread's lease: any worker may claim it again if it is still active and queued. */

@@ -97,6 +97,8 @@ export async function evalRunCommand(
         : await readThreadArguments(options.threads, "nothing to evaluate: stdin held no thread id");
     stored = await evaluateSelection({
       ...common,
+      // A request (`uwf mcp`) names its judges by what the store holds, never by a file.
+      ...(context.storedWorkflowsOnly === true ? { workflowFiles: false } : {}),
       selection: {
         threads,
         forksOf: options.forksOf,

@@ -41,8 +41,8 @@ export async function mcpCommand(
   const calls = new Set<Promise<unknown>>();
   const server = createUwfMcpServer({
     commands,
-    // A read-only server's callers read what the store holds, never the user's files (workflow references).
-    context: options.readOnly === true ? { ...context, storedWorkflowsOnly: true } : context,
+    // A client names workflows by what the store holds, never by a path: it must not read the user's files.
+    context: { ...context, storedWorkflowsOnly: true },
     store,
     readOnly: options.readOnly === true,
     signal: AbortSignal.any([stop.signal, context.signal]),

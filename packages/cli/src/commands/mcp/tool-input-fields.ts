@@ -36,7 +36,12 @@ export const budget = {
     .describe("budget: no step starts once the thread's agents cost this many US dollars"),
 };
 export const startInput = {
-  workflow: z.string().min(1).describe("a registered workflow's name, a workflow hash, or a YAML file"),
+  workflow: z
+    .string()
+    .min(1)
+    .describe(
+      "a registered workflow's name, a workflow hash, a thread id, or a file of the home's workflows/ (never a path)",
+    ),
   prompt: z.string().optional().describe("the task"),
   promptFile: z.string().optional().describe("the task from a file (relative to the server's working directory)"),
   cwd: z.string().optional().describe("where the thread's agents run (default: the server's working directory)"),

@@ -63,3 +63,16 @@ export function parseRate(value: string): number {
   }
   return number;
 }
+
+/** `--at`: an ISO 8601 time with its zone (`2027-11-07T05:30:00Z`, `…+01:00`), as UTC (`toISOString`). */
+export function parseIsoTime(value: string): string {
+  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(value)
+    ? new Date(value)
+    : null;
+  if (time === null || Number.isNaN(time.getTime())) {
+    throw new InvalidArgumentError(
+      `expected an ISO 8601 time with its zone (2027-11-07T05:30:00Z), got ${JSON.stringify(value)}`,
+    );
+  }
+  return time.toISOString();
+}

@@ -1,5 +1,5 @@
 import { type CommandEntry, defineCommand } from "./define-command.ts";
-import { parseNonNegativeInteger, parsePositiveInteger } from "./option-value-parsers.ts";
+import { parseIsoTime, parseNonNegativeInteger, parsePositiveInteger } from "./option-value-parsers.ts";
 import { AGENT_OPTION, TIMEOUT_OPTION } from "./shared-options.ts";
 
 export const WORKER_COMMAND: CommandEntry = defineCommand({
@@ -57,10 +57,20 @@ export const TICK_COMMAND: CommandEntry = defineCommand({
       flags: "--queue",
       description: "leave the threads it starts or routes on to `uwf worker` instead of running them here",
     },
+    at: {
+      flags: "--at <time>",
+      description:
+        "take this ISO 8601 time (with its zone) as now instead of the store's clock: catch up, or try a schedule's fire times ahead",
+      parse: parseIsoTime,
+    },
     agent: AGENT_OPTION,
     timeout: TIMEOUT_OPTION,
   },
-  examples: ["* * * * * cd /srv/project && uwf tick >> tick.log 2>&1", "uwf tick --json"],
+  examples: [
+    "* * * * * cd /srv/project && uwf tick >> tick.log 2>&1",
+    "uwf tick --json",
+    "uwf tick --at 2027-11-07T06:30:00Z --queue",
+  ],
   json: "tickResultSchema",
   load: async () => (await import("../tick.ts")).tickCommand,
 });

@@ -8,6 +8,7 @@ import {
   resolveNodeOrThread,
   resolveThread,
   resolveWorkflow,
+  settleParent,
 } from "@uwf/engine";
 import type { ForkResult, ForksResult, ThreadRecord } from "@uwf/protocol";
 import { ForksInterruptedError } from "../../errors/forks-interrupted-error.ts";
@@ -101,6 +102,18 @@ export async function forkCommand(
   });
   if (onto?.file != null && records.length > 0)
     await registerWorkflowFile({ store, file: onto.file, now: context.now });
+  // A fork of a branch forks its parent too (waiting at the fan-out, the fork in the branch's place):
+  // settled at once, so a parent whose branches have all ended is ready for its join, as after any branch's end.
+  for (const record of records) {
+    if (record.branchOf === undefined) continue;
+    await settleParent(record.branchOf.thread, {
+      store,
+      home: context.home,
+      host: context.host,
+      now: context.now,
+      newId: context.newId,
+    });
+  }
   const results = records.map(
     (record): ForkResult => ({
       thread: record.id,

@@ -1,4 +1,4 @@
-import { startThread } from "@uwf/engine";
+import { registerWorkflowFile, resolveStoredWorkflow, startThread } from "@uwf/engine";
 import type { StartResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
@@ -30,11 +30,13 @@ export async function startCommand(options: StartCommandOptions, context: Comman
   const prompt = await readPrompt({ ...options, cwd: context.cwd });
   const inputs = await readStartInputs({ input: options.input, inputs: options.inputs, cwd: context.cwd });
   const store = await context.openStore();
+  const workflowReference =
+    context.storedWorkflowsOnly === true ? await storedWorkflowAddress(options.workflow, context) : options.workflow;
   const record = await startThread({
     store,
     config: await context.loadConfig(),
     limits: limitsFromFlags(options),
-    workflowReference: options.workflow,
+    workflowReference,
     prompt,
     threadCwd,
     queued: options.queue === true,
@@ -46,4 +48,16 @@ export async function startCommand(options: StartCommandOptions, context: Comman
   });
   const result: StartResult = { thread: record.id, workflow: record.workflowAddress, head: record.head };
   return { result, format: (value: StartResult) => value.thread };
+}
+
+/**
+ * For a request from elsewhere (`uwf mcp`): the workflow as the store names it (a registered name, an
+ * address, a thread's workflow, a file of the home's `workflows/`, registered as `uwf start NAME` does),
+ * as its address; never a path, which is "no workflow" whether or not the file exists.
+ */
+async function storedWorkflowAddress(reference: string, context: CommandContext): Promise<string> {
+  const store = await context.openStore();
+  const resolved = await resolveStoredWorkflow({ store, reference, home: context.home });
+  if (resolved.file === null) return resolved.address;
+  return (await registerWorkflowFile({ store, file: resolved.file, now: context.now })).address;
 }

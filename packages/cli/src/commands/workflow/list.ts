@@ -1,5 +1,5 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, realpathSync } from "node:fs";
+import { join, sep } from "node:path";
 import { CorruptNodeError, NodeNotFoundError, type Store } from "@uwf/cas";
 import type { WorkflowEntry, WorkflowListResult } from "@uwf/protocol";
 import { safeLoadWorkflowFile } from "@uwf/workflow";
@@ -33,6 +33,8 @@ export async function workflowListCommand(options: { threads?: boolean }, contex
     .sort();
   for (const name of files) {
     const file = join(folder, name);
+    // A request from elsewhere (the web API, `uwf mcp`) reads no file a link leads to out of the folder.
+    if (context.storedWorkflowsOnly === true && !isInside(folder, file)) continue;
     const loaded = await safeLoadWorkflowFile(file);
     const stem = name.replace(/\.ya?ml$/i, "");
     if (workflows.some((workflow) => workflow.name === stem && workflow.source === "registry")) continue;
@@ -106,5 +108,14 @@ function safeReaddir(folder: string): string[] {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return [];
     throw error;
+  }
+}
+
+/** Whether `file`, links followed, is truly inside `folder`; false when it cannot be told. */
+function isInside(folder: string, file: string): boolean {
+  try {
+    return realpathSync(file).startsWith(`${realpathSync(folder)}${sep}`);
+  } catch {
+    return false;
   }
 }

@@ -37,6 +37,9 @@ function describe(event: CliEvent, color: boolean): string {
     case "thread-failed":
       return `${paint.red("failed")} after ${event.failure.attempts} attempt${event.failure.attempts === 1 ? "" : "s"} (${event.failure.code}); \`uwf resume ${event.thread}\` tries again`;
     case "thread-released":
+      if (event.reason === "misconfigured") {
+        return `released as it was (${event.status}): its agent is misconfigured, so no step ran; it is claimed again once config.yaml changes`;
+      }
       return `released: ${event.reason === event.status ? event.status : `${event.reason}, ${event.status}`} after ${event.steps} step${event.steps === 1 ? "" : "s"}`;
     case "schedule-fired":
       return event.thread === null

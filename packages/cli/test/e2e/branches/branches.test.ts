@@ -466,8 +466,9 @@ for (const backend of BACKENDS) {
       expect(fork).toMatchObject({ status: "ended", outcome: { role: "reviewer", status: "reject" } });
       const parentFork = fork.branchOf?.thread as string;
       expect(parentFork).not.toBe(parent);
+      // Its branches have all ended: the parent's fork is settled at once, ready for its join.
       expect(await show(parentFork)).toMatchObject({
-        status: "waiting",
+        status: "active",
         next: "synthesizer",
         forkedFrom: { thread: parent, step: 1 },
       });

@@ -98,9 +98,11 @@ describe("the compiled binary", () => {
     await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("step");
+      // A client names a registered workflow, never a file.
+      expect((await compiled.uwf(["workflow", "add", LINEAR])).exitCode).toBe(0);
       const ran = await client.callTool({
         name: "run",
-        arguments: { workflow: LINEAR, prompt: "Go", agent: SCRIPTED },
+        arguments: { workflow: "linear", prompt: "Go", agent: SCRIPTED },
       });
       const result = stepResultSchema.parse(ran.structuredContent);
       expect(result.status).toBe("ended");

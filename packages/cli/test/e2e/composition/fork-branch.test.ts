@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { evalResultSchema, forksResultSchema, stepResultSchema } from "@uwf/protocol";
+import { compareResultSchema, evalResultSchema, forksResultSchema, stepResultSchema } from "@uwf/protocol";
 import {
   compositionFixture,
   expectCounts,
@@ -66,6 +66,27 @@ describe.each(STORES)("fork × branch, eval × forks of a branch (%s store)", (k
     expect(evaluated.summary.variants[0]).toMatchObject({ samples: 3, passed: 2, failed: 1 });
     const failed = evaluated.samples.find((sample) => sample.verdict === "failed");
     expect(failed?.thread).toBe(counterfactual.thread);
+    // `compare` finds the branch's forks as `eval --forks-of` does (it once found none: they sat under the parent).
+    const compared = compareResultSchema.parse(await uwfJson(temp, ["compare", speed.id], env));
+    expect(compared.rows[0]?.thread).toBe(speed.id);
+    expect(
+      compared.rows
+        .slice(1)
+        .map((row) => row.thread)
+        .sort(),
+    ).toEqual(evaluated.samples.map((sample) => sample.thread).sort());
+    expect(compared.rows.slice(1).every((row) => row.parent === speed.id)).toBe(true);
+
+    // A fork of a branch forks its parent too, in the branch's place: with both branches ended, that
+    // parent is ready for its join at once (it once stayed waiting), and joins to its end.
+    const parentFork = replaced.branchOf?.thread as string;
+    expect(parentFork).not.toBe(run.thread);
+    expect(await showJson(temp, parentFork, env)).toMatchObject({ status: "active", next: "merger" });
+    const joined = stepResultSchema.parse(
+      await uwfJson(temp, ["step", parentFork, "--all", "--agent", FAN_OUT.agent], env),
+    );
+    expect(joined).toMatchObject({ status: "ended", outcome: { role: "merger" } });
+    expect((await showJson(temp, run.thread, env)).status).toBe("ended");
     await expectStoreVerifies(temp, env);
   });
 });

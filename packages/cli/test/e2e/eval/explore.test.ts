@@ -279,6 +279,30 @@ describe("uwf explore", () => {
     expect(await temp.threadCount("--explorations")).toBe(4 + 4 + 4 * 3);
   });
 
+  it("explores a branch thread: the parent forks its re-runs make are tagged as the re-runs are", async () => {
+    const workflows = join(FIXTURES, "workflows");
+    const agent = `scripted:${join(workflows, "fan-out-review.scenario.yaml")}`;
+    const started = await temp.uwf(["run", join(workflows, "fan-out-review.yaml"), "-p", "cache", "--agent", agent]);
+    expect(started.exitCode).toBe(0);
+    const listed = listResultSchema.parse((await temp.uwf(["list", "--limit", "0", "--json"])).json()).threads;
+    const speed = listed.find((thread) => thread.branchOf?.branch === "speed");
+    if (speed === undefined) throw new Error("no speed branch");
+    const { run, result } = await explore([speed.id, "--samples", "1", "--agent", agent, "--assert", "status: ended"]);
+    expect(run.exitCode).toBe(0);
+    if (result === null) throw new Error("no result");
+    // A re-run of the branch forks its parent too (in the branch's place): both are the exploration's.
+    const explored = listResultSchema
+      .parse((await temp.uwf(["list", "--explorations", "--limit", "0", "--json"])).json())
+      .threads.filter((thread) => !listed.some((original) => original.id === thread.id));
+    expect(explored.length).toBeGreaterThan(0);
+    expect(explored.some((thread) => thread.branchOf === undefined && thread.forkedFrom !== null)).toBe(true);
+    expect(explored.map((thread) => [thread.id, thread.exploredBy?.exploration])).toEqual(
+      explored.map((thread) => [thread.id, result.report]),
+    );
+    // `list` still shows the original and its branches only.
+    expect(await temp.threadCount()).toBe(listed.length);
+  });
+
   it("stops starting steps once the re-runs spent --max-cost, stores what finished and exits 1", async () => {
     const thread = await originalThread();
     // Every reply costs $0.01; the re-runs from step 2 run two steps each: the third re-run's first step

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   type FakeAnthropicServer,
@@ -18,8 +19,15 @@ let temp: TempHome;
 let server: FakeAnthropicServer;
 let env: Record<string, string>;
 
+/** A client names workflows by what the store holds: LINEAR as a file of the home's workflows/. */
+function addLinear(home: string): void {
+  mkdirSync(join(home, "workflows"), { recursive: true });
+  copyFileSync(LINEAR, join(home, "workflows", "linear.yaml"));
+}
+
 beforeEach(() => {
   temp = createTempHome();
+  addLinear(temp.home);
   server = startFakeAnthropicServer({ isScripted: isClaudeAgentTurn });
   env = {
     ...claudeCodeEnv(server.url, temp.home),
@@ -108,7 +116,7 @@ function resultText(block: ToolResultBlock | undefined): string {
 describe("uwf mcp used by the real claude CLI against the fake Messages API", () => {
   it("starts a thread when the model calls mcp__uwf__start, and the model sees uwf's result", async () => {
     server.enqueue(
-      fakeToolUseReply({ name: "mcp__uwf__start", input: { workflow: LINEAR, prompt: "Write hello.txt" } }),
+      fakeToolUseReply({ name: "mcp__uwf__start", input: { workflow: "linear", prompt: "Write hello.txt" } }),
       fakeToolUseReply({ name: "mcp__uwf__list", input: {} }),
       fakeTextReply("Started the thread."),
     );
@@ -143,7 +151,7 @@ describe("uwf mcp used by the real claude CLI against the fake Messages API", ()
     server.enqueue(
       fakeToolUseReply({
         name: "mcp__uwf__run",
-        input: { workflow: LINEAR, prompt: "Write hello.txt", agent: SCRIPTED },
+        input: { workflow: "linear", prompt: "Write hello.txt", agent: SCRIPTED },
       }),
       fakeToolUseReply({ name: "mcp__uwf__show", input: { reference: "01ZZZZZZZZZZZZZZZZZZZZZZZZ" } }),
       fakeTextReply("The thread ended."),
@@ -170,8 +178,9 @@ describe("uwf mcp used by the real claude CLI against the fake Messages API", ()
   it("serves the project's own .uwf/ when the config names no home: Claude Code starts it in its working directory", async () => {
     const initialized = await temp.uwf(["init"], { cwd: temp.work, env: { UWF_HOME: "" } });
     expect(initialized.exitCode).toBe(0);
+    addLinear(join(temp.work, ".uwf"));
     server.enqueue(
-      fakeToolUseReply({ name: "mcp__uwf__start", input: { workflow: LINEAR, prompt: "In the project" } }),
+      fakeToolUseReply({ name: "mcp__uwf__start", input: { workflow: "linear", prompt: "In the project" } }),
       fakeTextReply("Started."),
     );
     const run = await runClaude("Start a thread.", ["mcp__uwf__start"], {});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isProcessAlive } from "@uwf/cas";
 import { startTestPostgres } from "@uwf/cas/test";
@@ -10,7 +10,12 @@ import { UWF_COMMAND } from "../../helpers/run-process.ts";
 import { fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome({
-  setUp: (home) => home.writeConfig(`${fixtureAgentsConfig(["sleepy", "plan-then-fail"]).join("\n")}\n`),
+  setUp: (home) => {
+    home.writeConfig(`${fixtureAgentsConfig(["sleepy", "plan-then-fail"]).join("\n")}\n`);
+    // A client names workflows by what the store holds (a name, a hash, a file of the home's workflows/), never a path.
+    mkdirSync(join(home.home, "workflows"));
+    for (const file of [LINEAR]) copyFileSync(file, join(home.home, "workflows", basename(file)));
+  },
 });
 const { connect } = useMcpSessions();
 
@@ -104,7 +109,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(JSON.parse(cli.stderr)).toEqual(JSON.parse((missing.content[0] as { text: string }).text));
 
     expect(toolErrorOf(await session.call("log", { thread: "nope" })).code).toBe("thread-not-found");
-    expect(toolErrorOf(await session.call("start", { workflow: LINEAR, prompt: "-" })).code).toBe("usage");
+    expect(toolErrorOf(await session.call("start", { workflow: "linear", prompt: "-" })).code).toBe("usage");
     expect(toolErrorOf(await session.call("step", { thread: "-" })).code).toBe("usage");
     const invalid = await session.call("step", { thread: "x", steps: 0 });
     expect(invalid.isError).toBe(true);
@@ -168,7 +173,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
-      params: { name: "run", arguments: { workflow: LINEAR, prompt: "Go", agent: "plan-then-fail" } },
+      params: { name: "run", arguments: { workflow: "linear", prompt: "Go", agent: "plan-then-fail" } },
     });
     send({
       jsonrpc: "2.0",
@@ -201,7 +206,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     const url = postgres.newStoreUrl();
     const session = await connect(temp, { globals: ["--store", url] });
     const ran = stepResultSchema.parse(
-      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+      await session.result("run", { workflow: "linear", prompt: "Go", agent: SCRIPTED }),
     );
     expect(ran.status).toBe("ended");
     const listed = listResultSchema.parse(await session.result("list", {}));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   evalResultSchema,
@@ -21,7 +21,13 @@ const REVIEW_PR = join(EXAMPLES, "review-pr.yaml");
 const APPROVAL_AGENT = `scripted:${join(FIXTURES, "workflows/approval.scenario.yaml")}`;
 
 const temp = useTempHome({
-  setUp: (home) => home.writeConfig(`${fixtureAgentsConfig(["sleepy", "plan-then-fail"]).join("\n")}\n`),
+  setUp: (home) => {
+    home.writeConfig(`${fixtureAgentsConfig(["sleepy", "plan-then-fail"]).join("\n")}\n`);
+    // A client names workflows by what the store holds (a name, a hash, a file of the home's workflows/), never a path.
+    mkdirSync(join(home.home, "workflows"));
+    for (const file of [LINEAR, ASK, APPROVAL, REVIEW_PR])
+      copyFileSync(file, join(home.home, "workflows", basename(file)));
+  },
 });
 const { connect } = useMcpSessions();
 
@@ -35,7 +41,10 @@ async function cliJson(args: string[]): Promise<unknown> {
 describe("uwf mcp's tools, each doing what its command does with --json", () => {
   it("starts and steps a thread within a step budget; show, log, read, list and diff give what --json gives", async () => {
     const session = await connect(temp);
-    const started = await session.result<{ thread: string }>("start", { workflow: LINEAR, prompt: "Write hello.txt" });
+    const started = await session.result<{ thread: string }>("start", {
+      workflow: "linear",
+      prompt: "Write hello.txt",
+    });
     const thread = startResultSchema.parse(started).thread;
 
     // The step budget: one step in this call, though the thread has two to go.
@@ -109,7 +118,7 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
   it("runs a workflow to its end in one call", async () => {
     const session = await connect(temp);
     const ran = stepResultSchema.parse(
-      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+      await session.result("run", { workflow: "linear", prompt: "Go", agent: SCRIPTED }),
     );
     expect(ran.steps.map((step) => step.role)).toEqual(["planner", "doer"]);
     expect(ran.status).toBe("ended");
@@ -119,7 +128,7 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
   it("resumes a suspended thread with a text answer, and one whose role asks for a typed answer", async () => {
     const session = await connect(temp);
     const asked = stepResultSchema.parse(
-      await session.result("run", { workflow: ASK, prompt: "Colour?", agent: ASK_AGENT }),
+      await session.result("run", { workflow: "ask", prompt: "Colour?", agent: ASK_AGENT }),
     );
     expect(asked.status).toBe("suspended");
     const resumed = stepResultSchema.parse(
@@ -129,7 +138,7 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
     expect(resumed.steps.map((step) => step.output)).toEqual([{ answer: "blue" }]);
 
     const gated = stepResultSchema.parse(
-      await session.result("run", { workflow: APPROVAL, prompt: "Ship v2", agent: APPROVAL_AGENT }),
+      await session.result("run", { workflow: "approval", prompt: "Ship v2", agent: APPROVAL_AGENT }),
     );
     expect(gated.status).toBe("suspended");
     const refused = toolErrorOf(
@@ -150,7 +159,11 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
 
   it("reports a step that failed after others as an error, with the steps recorded before it, as --json does", async () => {
     const session = await connect(temp);
-    const failed = await session.call("run", { workflow: LINEAR, prompt: "Write hello.txt", agent: "plan-then-fail" });
+    const failed = await session.call("run", {
+      workflow: "linear",
+      prompt: "Write hello.txt",
+      agent: "plan-then-fail",
+    });
     const error = toolErrorOf(failed);
     expect(error).toMatchObject({ code: "agent-failed", data: { role: "doer" } });
     expect(failed._meta).toEqual({ "uwf/exitCode": 1 });
@@ -172,7 +185,7 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
     const session = await connect(temp);
     const started = startResultSchema.parse(
       await session.result("start", {
-        workflow: REVIEW_PR,
+        workflow: "review-pr",
         prompt: "Review it",
         inputs: { repo: "acme/shop", prNumber: 42 },
       }),
@@ -181,7 +194,7 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
     // As `--input repo=acme/shop --input prNumber=42` gives them, with the schema's default filled in.
     expect(shown.inputs).toEqual({ repo: "acme/shop", prNumber: 42, repoPath: "." });
     const refused = toolErrorOf(
-      await session.call("start", { workflow: REVIEW_PR, prompt: "Review it", inputs: { repo: 1 } }),
+      await session.call("start", { workflow: "review-pr", prompt: "Review it", inputs: { repo: 1 } }),
     );
     expect(refused.message).toContain("prNumber");
   });
@@ -204,7 +217,7 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
   it("gives a fork family as tree and compare give it", async () => {
     const session = await connect(temp);
     const ran = stepResultSchema.parse(
-      await session.result("run", { workflow: LINEAR, prompt: "Go", agent: SCRIPTED }),
+      await session.result("run", { workflow: "linear", prompt: "Go", agent: SCRIPTED }),
     );
     const head = ran.steps[0]?.address ?? "";
     expect((await temp.uwf(["fork", head])).exitCode).toBe(0);

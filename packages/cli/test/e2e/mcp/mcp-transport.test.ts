@@ -101,7 +101,9 @@ describe("uwf mcp's stdio transport", () => {
 
     // Over the SDK's own 10 MiB buffer, under the CLI's 16 MiB prompt limit: a thread is started.
     const prompt = "p".repeat(12 * 1024 * 1024);
-    await server.write(request(1, "tools/call", { name: "start", arguments: { workflow: LINEAR, prompt } }));
+    // A client names a registered workflow, never a file.
+    expect((await temp.uwf(["workflow", "add", LINEAR])).exitCode).toBe(0);
+    await server.write(request(1, "tools/call", { name: "start", arguments: { workflow: "linear", prompt } }));
     const started = await server.next();
     expect(started.id).toBe(1);
     expect(started.result?.isError).not.toBe(true);

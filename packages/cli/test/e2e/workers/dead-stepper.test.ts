@@ -77,6 +77,34 @@ describe("a stepper that dies", () => {
     expect((await record(thread)).stepCount).toBe(1);
   }, 60_000);
 
+  it("killed with SIGKILL, leaves a lease row that `uwf cas gc` removes once its orphaned agent is gone", async () => {
+    const thread = await start();
+    const { stepper, shell } = await stepperWithSleepingAgent(thread);
+    stepper.kill("SIGKILL");
+    await stepper.exited;
+    // While the orphaned agent runs, the row stays: the next stepper stops that agent through it.
+    const kept = await temp.uwf(["cas", "gc", "--json"]);
+    expect(kept.exitCode).toBe(0);
+    expect((kept.json() as { forgottenLeases: string[] }).forgottenLeases).toEqual([]);
+    expect(await leases()).toHaveLength(1);
+    process.kill(-shell, "SIGKILL");
+    await until(() => !isProcessAlive(shell), "the agent's group gone");
+    // A live holder elsewhere keeps its row (it may still commit); the dead holder's is removed.
+    const other = await start();
+    await holdLease(other, { pid: 4242, host: "lost-machine.invalid" });
+    const dryRun = await temp.uwf(["cas", "gc", "--dry-run", "--json"]);
+    expect((dryRun.json() as { forgottenLeases: string[] }).forgottenLeases).toEqual([thread]);
+    expect(await leases()).toHaveLength(2);
+    const collected = await temp.uwf(["cas", "gc", "--json"]);
+    expect(collected.exitCode).toBe(0);
+    expect((collected.json() as { forgottenLeases: string[] }).forgottenLeases).toEqual([thread]);
+    expect((await leases()).map((lease) => lease.threadId)).toEqual([other]);
+    // Its thread is as it was, and steps on.
+    expect((await record(thread)).status).toBe("active");
+    expect((await temp.uwf(["step", thread, "--agent", "plan-then-do"])).exitCode).toBe(0);
+    expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
+  }, 60_000);
+
   it("hung up (SIGHUP, the terminal closed), exits 129 with a message, stops its agent and releases the lease", async () => {
     const thread = await start();
     const before = await record(thread);

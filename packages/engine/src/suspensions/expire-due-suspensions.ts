@@ -1,12 +1,10 @@
 import type { Store } from "@uwf/cas";
 import { type ThreadRecord, UwfError } from "@uwf/protocol";
-import { type SettleParentOptions, settleParentAfterBranch } from "../branches/settle-parent.ts";
+import type { SettleParentOptions } from "../branches/settle-parent.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
-import { withThreadLease } from "../lease/with-thread-lease.ts";
 import { readSuspensionWait } from "./read-suspension-wait.ts";
-import { timeOutSuspension } from "./time-out-suspension.ts";
 
 /** How many suspended threads one listing reads; a pass pages through all of them. */
 const PAGE_SIZE = 500;
@@ -92,6 +90,13 @@ async function expireOne(
   options: ExpireDueSuspensionsOptions,
 ): Promise<ExpiredSuspension | null> {
   const { store } = options;
+  // Loaded only when a suspension is due: routing, the step's writes and branches are most of the engine,
+  // which a pass with nothing due (every `uwf tick` and idle worker round) has no use for.
+  const [{ withThreadLease }, { timeOutSuspension }, { settleParentAfterBranch }] = await Promise.all([
+    import("../lease/with-thread-lease.ts"),
+    import("./time-out-suspension.ts"),
+    import("../branches/settle-parent.ts"),
+  ]);
   let done: ExpiredSuspension | null;
   try {
     done = await withThreadLease(

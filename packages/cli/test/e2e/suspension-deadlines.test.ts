@@ -226,7 +226,7 @@ it("show and list give a suspension's deadline", async () => {
   expect(text.stdout).toContain(`deadline    ${listed?.deadline} (suspendTimeout 2s)`);
 });
 
-it("a fork of a suspended head lists with its suspension's deadline, and a tick stores it for the index", async () => {
+it("a fork of a suspended head lists with its suspension's deadline, and a tick leaves it waiting", async () => {
   home("the embedded store");
   const thread = await suspendedThread(WAIT);
   const original = listResultSchema.parse((await uwf(["list", "--json"])).json()).threads[0];

@@ -30,6 +30,7 @@ import {
   SMOKE_EXPLORE_PLAN,
 } from "./lib/explore-benchmark.ts";
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
+import { HOT_COMMAND_PLANS, measureHotCommands } from "./lib/hot-command-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
 import { checkLiveTargets, type LiveLatencyRun, measureLiveLatency } from "./lib/live-feed-benchmark.ts";
 import {
@@ -459,6 +460,17 @@ async function runSuite(): Promise<BenchResults> {
   });
 
   progress(
+    "list, diff, tick, a 100,000-value enum's validate, node writes and the idle pass against their targets (issue 43)",
+  );
+  const hotCommands = await measureHotCommands({
+    binary,
+    temporaryRoot,
+    environment,
+    plan: smoke ? HOT_COMMAND_PLANS.smoke : HOT_COMMAND_PLANS.full,
+    progress,
+  });
+
+  progress(
     "replay of a family, scenario export, live OTLP export on a step, uwf mcp's start-up and calls (issues 33, 34)",
   );
   const replayOtelMcp = await measureReplayOtelMcp({
@@ -559,6 +571,7 @@ async function runSuite(): Promise<BenchResults> {
     branches,
     dueWork,
     baselineSteps,
+    hotCommands,
     replayOtelMcp,
     uiApi,
     live,
@@ -573,6 +586,7 @@ async function runSuite(): Promise<BenchResults> {
       ...checkBranchTargets(branches),
       ...checkDueWorkTargets(dueWork),
       ...baselineSteps.targets,
+      ...hotCommands.targets,
       ...checkReplayOtelMcpTargets(replayOtelMcp),
       ...checkUiApiTargets(uiApi),
       ...checkLiveTargets(live),

@@ -64,8 +64,10 @@ function uwf(...args: string[]): ModuleSetRun {
   return runRecordingModules(bundle, args, environment);
 }
 
-function forbiddenIn(run: ModuleSetRun, forbidden = FORBIDDEN): string[] {
-  return run.modules.flatMap((module) =>
+/** The forbidden modules `run` evaluated; `own` names the command's own modules, which a pattern above may match. */
+function forbiddenIn(run: ModuleSetRun, forbidden = FORBIDDEN, own?: RegExp): string[] {
+  const modules = own === undefined ? run.modules : run.modules.filter((module) => !own.test(module));
+  return modules.flatMap((module) =>
     forbidden.filter(({ pattern }) => pattern.test(module)).map(({ what }) => `${module} (${what})`),
   );
 }
@@ -120,6 +122,34 @@ describe("the modules a hot command evaluates (issue 43)", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain(thread);
     expect(forbiddenIn(run, [...FORBIDDEN, SCHEMA_LIBRARY])).toEqual([]);
+  });
+
+  it("diffs two threads without a forbidden module", () => {
+    const other = JSON.parse(uwf("--json", "start", "loop", "-p", "Count differently.").stdout).thread;
+    const run = uwf("diff", thread, other);
+    expect(run.exitCode).toBe(0);
+    expect(run.modules).toContain("packages/engine/src/fork/diff-chains.ts");
+    expect(forbiddenIn(run, [...FORBIDDEN, SCHEMA_LIBRARY], /^packages\/engine\/src\/fork\/diff-chains\.ts$/)).toEqual(
+      [],
+    );
+  });
+
+  it("ticks with nothing due without a forbidden module, the YAML parser, or the step", () => {
+    const run = uwf("tick");
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain("nothing due");
+    expect(run.modules).toContain("packages/engine/src/suspensions/expire-due-suspensions.ts");
+    const unused = [
+      SCHEMA_LIBRARY,
+      {
+        pattern: /^node_modules\/yaml\//,
+        what: "the YAML parser (config.yaml is read only when a fire starts a thread)",
+      },
+      { pattern: /^packages\/engine\/src\/step\//, what: "the step (loaded only when something is due)" },
+    ];
+    const own =
+      /^packages\/(engine\/src\/schedules\/fire-due-schedules|cli\/src\/commands\/schedule\/run-due-work)\.ts$/;
+    expect(forbiddenIn(run, [...FORBIDDEN, ...unused], own)).toEqual([]);
   });
 
   it("shows a thread without a forbidden module", () => {

@@ -328,7 +328,7 @@ interface PassResult {
  * One round of a worker's due work, as run-worker.ts runs it: expireDueSuspensions (the worker's settle
  * options, its stop signal), then fireDueSchedules with the threads started queued.
  */
-async function duePass(store: Store, home: string, config: Config): Promise<PassResult> {
+export async function duePass(store: Store, home: string, config: Config): Promise<PassResult> {
   const now = () => new Date();
   const signal = new AbortController().signal;
   let began = Bun.nanoseconds();

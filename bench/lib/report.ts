@@ -6,6 +6,7 @@ import type { DueWorkBenchResult } from "./due-work-benchmarks.ts";
 import type { EnumValidationResult } from "./enum-workflow.ts";
 import type { EvalScoringResult } from "./eval-benchmarks.ts";
 import type { ExploreBenchResult } from "./explore-benchmark.ts";
+import { type HotCommandResult, hotCommandReport } from "./hot-command-benchmarks.ts";
 import type { ThroughputResult, WholeStoreResult } from "./in-process.ts";
 import { formatLiveLatency, type LiveLatencyRun } from "./live-feed-benchmark.ts";
 import type { Summary } from "./measure.ts";
@@ -81,6 +82,8 @@ export interface BenchResults {
   dueWork: DueWorkBenchResult;
   /** Issue 43: `uwf step` and `--version` side by side with the a61ccc8 build. */
   baselineSteps: BaselineResult;
+  /** Issue 43 item 4: list, diff, tick, a 100,000-value enum's validate, node writes, the idle pass's growth. */
+  hotCommands: HotCommandResult;
   /** Issues 33 and 34: `uwf replay` of a family, `uwf scenario export`, live OTLP export's cost on a step, `uwf mcp`. */
   replayOtelMcp: ReplayOtelMcpResult;
   /** Issue 30: a step recorded by a separate `uwf step` process, timed to the store's change feed. */
@@ -167,6 +170,8 @@ export function formatResults(results: BenchResults): string {
     ...formatDueWork(results.dueWork),
     "",
     ...baselineReport(results.baselineSteps).filter((line) => line.startsWith("|") || line.startsWith("floor")),
+    "",
+    ...hotCommandReport(results.hotCommands).filter((line) => !/^(met|MISSED):/.test(line)),
     "",
     ...formatReplayOtelMcp(results.replayOtelMcp),
     "",

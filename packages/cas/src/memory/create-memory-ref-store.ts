@@ -103,6 +103,9 @@ export function createMemoryRefStore(): RefStore {
         .filter((thread) => query.scheduledBy === undefined || thread.scheduledBy?.schedule === query.scheduledBy)
         .filter((thread) => family === null || family.has(thread.id))
         .filter((thread) => query.explorations !== false || thread.exploredBy === undefined)
+        .filter(
+          (thread) => query.dueBy === undefined || (thread.deadline !== undefined && thread.deadline <= query.dueBy),
+        )
         .sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
       const offset = query.offset ?? 0;
       const page = matching.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
@@ -113,9 +116,16 @@ export function createMemoryRefStore(): RefStore {
       const checked = await checkRecord("threadUpdate", update);
       const current = threads.get(id);
       if (current === undefined || current.head !== head) return false;
-      const updated = { ...current, ...checked } as ThreadRecord & { failure?: unknown; outcome?: unknown };
+      const updated = { ...current, ...checked } as ThreadRecord & {
+        failure?: unknown;
+        outcome?: unknown;
+        deadline?: unknown;
+      };
       if (checked.failure === null) delete updated.failure;
       if (checked.outcome === null) delete updated.outcome;
+      // A deadline belongs to the status it was set with: a new status without one removes it.
+      if (checked.deadline === null || (checked.status !== undefined && checked.deadline === undefined))
+        delete updated.deadline;
       threads.set(id, updated);
       return true;
     },

@@ -107,6 +107,9 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
           `scheduled_by IS NOT NULL AND (scheduled_by::jsonb ->> 'schedule') = ${parameter(listQuery.scheduledBy)}`,
         );
       if (listQuery.explorations === false) conditions.push("explored_by IS NULL");
+      if (listQuery.dueBy !== undefined)
+        // Both terms, as the partial index threads_by_deadline is written.
+        conditions.push(`deadline IS NOT NULL AND deadline <= ${parameter(listQuery.dueBy)}`);
       const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
       const filters = [...values];
       // LIMIT NULL is no limit.

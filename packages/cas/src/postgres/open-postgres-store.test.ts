@@ -199,6 +199,32 @@ describe("openPostgresStore", () => {
     ]);
   });
 
+  it("migrates a version 12 schema, whose suspended threads are then due at once and others have no deadline", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const first = await openPostgresStore(url);
+    const suspended = sampleThreadRecord({ id: sampleThreadId(1), status: "suspended", reason: "waiting" });
+    const active = sampleThreadRecord({ id: sampleThreadId(2) });
+    await first.refs.createThreads([suspended, active]);
+    await first.close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `DROP INDEX "${schema}".threads_by_deadline`);
+    await onServer(url, `ALTER TABLE "${schema}".threads DROP COLUMN deadline`);
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = 12`);
+
+    const store = await openPostgresStore(url);
+    try {
+      expect(await store.refs.getThread(suspended.id)).toEqual({ ...suspended, deadline: "1970-01-01T00:00:00.000Z" });
+      expect(await store.refs.getThread(active.id)).toEqual(active);
+      const due = await store.refs.listThreads({ dueBy: "2000-01-01T00:00:00.000Z" });
+      expect(due.threads.map((thread) => thread.id)).toEqual([suspended.id]);
+    } finally {
+      await store.close();
+    }
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
   it("tells a server out of reach from one that refuses the login, never showing the password", async () => {
     const url = new URL((await startTestPostgres()).newStoreUrl());
     const away = new URL(url);

@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 12;
+export const POSTGRES_SCHEMA_VERSION = 13;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -215,6 +215,14 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "DROP TRIGGER IF EXISTS step_output_notify_change ON {schema}.step_output",
     `CREATE TRIGGER step_output_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
      ON {schema}.step_output FOR EACH STATEMENT EXECUTE FUNCTION {schema}.notify_change()`,
+  ],
+  [
+    // When due work must next look at a suspended thread (its suspension's deadline, ISO 8601); NULL on
+    // every other thread. Indexed, so a worker's idle pass reads the threads due, not every suspended one. A
+    // thread suspended before the column existed is due at once: the first pass reads its wait and sets it.
+    'ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS deadline text COLLATE "C"',
+    "CREATE INDEX IF NOT EXISTS threads_by_deadline ON {schema}.threads (deadline) WHERE deadline IS NOT NULL",
+    "UPDATE {schema}.threads SET deadline = '1970-01-01T00:00:00.000Z' WHERE status = 'suspended'",
   ],
 ];
 

@@ -15,5 +15,6 @@ export function checkListQuery(query: ListThreadsQuery): ListThreadsQuery {
     throw new InvalidRecordError("thread list query", ["forksOf.thread: expected a thread id"]);
   }
   if (query.updatedSince !== undefined) checkSince(query.updatedSince, "thread list query", "updatedSince");
+  if (query.dueBy !== undefined) checkSince(query.dueBy, "thread list query", "dueBy");
   return query.start === undefined ? query : { ...query, start: parseAddress(query.start) };
 }

@@ -50,6 +50,7 @@ const RECORD_FIELDS: Record<keyof ThreadRecord, (value: unknown) => boolean> = {
     typeof value.step === "number" &&
     Number.isSafeInteger(value.step) &&
     value.step > 0,
+  deadline: isTimestamp,
 };
 
 /** Keys a record may leave out (zod's `.optional()`): present only on some records. */
@@ -69,10 +70,11 @@ export function isWellFormedThreadRecord(value: unknown): value is ThreadRecord 
 
 export function isWellFormedThreadUpdate(value: unknown): value is ThreadUpdate {
   if (!isPlainObject(value) || !Object.keys(value).every((key) => UPDATABLE_FIELDS.has(key))) return false;
-  // An update removes a failure or an outcome with null.
-  const { failure, outcome, ...rest } = value;
+  // An update removes a failure, an outcome or a deadline with null.
+  const { failure, outcome, deadline, ...rest } = value;
   return (
     (failure === undefined || failure === null || isThreadFailure(failure)) &&
+    (deadline === undefined || deadline === null || isTimestamp(deadline)) &&
     (outcome === undefined || outcome === null || isThreadOutcome(outcome)) &&
     everyFieldValid(rest)
   );

@@ -11,4 +11,5 @@ export const OPTIONAL_RECORD_FIELDS: ReadonlySet<keyof ThreadRecord> = new Set([
   "outcome",
   "scheduledBy",
   "exploredBy",
+  "deadline",
 ]);

@@ -11,8 +11,12 @@ export const refRecordSchemas = {
   threadRecord: threadRecordSchema,
   threadUpdate: threadRecordSchema
     .omit({ id: true, createdAt: true, start: true, recoveredFrom: true })
-    // null removes a failure or an outcome
-    .extend({ failure: threadFailureSchema.nullable(), outcome: threadOutcomeSchema.nullable() })
+    // null removes a failure, an outcome or a deadline
+    .extend({
+      failure: threadFailureSchema.nullable(),
+      outcome: threadOutcomeSchema.nullable(),
+      deadline: threadRecordSchema.shape.deadline.unwrap().nullable(),
+    })
     .partial()
     .strict(),
   workflowEntry: workflowEntrySchema,

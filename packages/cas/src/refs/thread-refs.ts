@@ -23,6 +23,12 @@ export interface ListThreadsQuery {
   scheduledBy?: string;
   /** False leaves out the forks an exploration made (`exploredBy`); absent or true keeps them. */
   explorations?: boolean;
+  /**
+   * Only the threads whose `deadline` is this ISO 8601 time or earlier (compared as text, time order for
+   * `toISOString` times): what due work must look at now. An index of the deadlines serves it, so the cost
+   * does not grow with the threads that wait without one, or whose deadline is later.
+   */
+  dueBy?: string;
   limit?: number;
   offset?: number;
 }
@@ -43,12 +49,14 @@ export interface DeletedThread {
 
 /** Fields of a thread record that an update may change; `failure: null` removes the failure. */
 export type ThreadUpdate = Partial<
-  Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom" | "failure" | "outcome">
+  Omit<ThreadRecord, "id" | "createdAt" | "start" | "recoveredFrom" | "failure" | "outcome" | "deadline">
 > & {
   /** null removes it. */
   failure?: ThreadFailure | null;
   /** null removes it. */
   outcome?: ThreadOutcome | null;
+  /** null removes it; an update that sets `status` without it removes it too (see `ThreadRecord.deadline`). */
+  deadline?: string | null;
 };
 
 /** Thread records: create, read, list, compare-and-swap, delete, and the roots `gc` keeps. */

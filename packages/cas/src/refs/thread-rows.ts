@@ -29,6 +29,7 @@ const COLUMN_OF = {
   outcome: "outcome",
   scheduledBy: "scheduled_by",
   exploredBy: "explored_by",
+  deadline: "deadline",
 } as const satisfies Record<keyof ThreadRecord, string>;
 
 /**
@@ -101,9 +102,12 @@ export function updateAssignments(
 ): { assignments: string[]; values: SqlValue[] } {
   const assignments: string[] = [];
   const values: SqlValue[] = [];
+  // A deadline belongs to the status it was set with: a new status without one removes it.
+  const withDeadline =
+    update.status !== undefined && update.deadline === undefined ? { ...update, deadline: null } : update;
   for (const field of FIELDS) {
-    if (!Object.hasOwn(update, field)) continue;
-    const value = (update as Record<string, unknown>)[field];
+    if (!Object.hasOwn(withDeadline, field)) continue;
+    const value = (withDeadline as Record<string, unknown>)[field];
     if (value === undefined) continue;
     values.push(toSql(field, value));
     assignments.push(`${COLUMN_OF[field]} = ${placeholder(values.length)}`);

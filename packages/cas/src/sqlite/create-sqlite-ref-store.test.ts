@@ -151,6 +151,22 @@ describe("createSqliteRefStore", () => {
     reopened.close();
   });
 
+  it("migrates a version 19 database, whose suspended threads are then due at once and others have no deadline", async () => {
+    const first = createSqliteRefStore(path);
+    const suspended = sampleThreadRecord({ id: sampleThreadId(1), status: "suspended", reason: "waiting" });
+    const active = sampleThreadRecord({ id: sampleThreadId(2) });
+    await first.createThreads([suspended, active]);
+    await first.close();
+    rollBack(path, 19);
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.getThread(suspended.id)).toEqual({ ...suspended, deadline: "1970-01-01T00:00:00.000Z" });
+    expect(await refs.getThread(active.id)).toEqual(active);
+    const due = await refs.listThreads({ dueBy: "2000-01-01T00:00:00.000Z" });
+    expect(due.threads.map((thread) => thread.id)).toEqual([suspended.id]);
+    await refs.close();
+  });
+
   it("migrates a version 7 database, whose threads then have no budget until an update gives one", async () => {
     const first = createSqliteRefStore(path);
     await first.createThread(sampleThreadRecord());
@@ -481,6 +497,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     "DROP TABLE thread_words",
     "DROP TABLE step_output",
   ],
+  21: ["DROP INDEX threads_by_deadline", "ALTER TABLE threads DROP COLUMN deadline"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 20;
+export const REF_SCHEMA_VERSION = 21;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -227,6 +227,14 @@ const MIGRATIONS: readonly string[] = [
     at TEXT NOT NULL,
     PRIMARY KEY (thread, step, seq)
   ) WITHOUT ROWID;
+  `,
+  `
+  -- When due work must next look at a suspended thread (its suspension's deadline, ISO 8601); NULL on every
+  -- other thread. Indexed, so a worker's idle pass reads the threads due, not every suspended one. A thread
+  -- suspended before the column existed is due at once: the first pass reads its wait and sets its deadline.
+  ALTER TABLE threads ADD COLUMN deadline TEXT;
+  CREATE INDEX threads_by_deadline ON threads (deadline) WHERE deadline IS NOT NULL;
+  UPDATE threads SET deadline = '1970-01-01T00:00:00.000Z' WHERE status = 'suspended';
   `,
 ];
 

@@ -280,6 +280,46 @@ export function describeThreadConformance(current: CurrentStore): void {
       expect(hidden.total).toBe(1);
     });
 
+    it("lists the suspended threads whose deadline has come, and drops a deadline with its status", async () => {
+      const { refs } = current();
+      const suspended = (n: number, deadline?: string) =>
+        sampleThreadRecord({
+          id: sampleThreadId(n),
+          status: "suspended",
+          reason: "waiting",
+          ...(deadline === undefined ? {} : { deadline }),
+        });
+      await refs.createThreads([
+        suspended(1, "2026-01-03T00:00:00.000Z"),
+        suspended(2, "2026-01-05T00:00:00.000Z"),
+        suspended(3),
+        sampleThreadRecord({ id: sampleThreadId(4) }),
+      ]);
+      const dueBy = async (time: string) =>
+        (await refs.listThreads({ dueBy: time })).threads.map((thread) => thread.id).sort();
+      expect(await dueBy("2026-01-02T23:59:59.999Z")).toEqual([]);
+      expect(await dueBy("2026-01-03T00:00:00.000Z")).toEqual([sampleThreadId(1)]);
+      expect(await dueBy("2026-02-01T00:00:00.000Z")).toEqual([sampleThreadId(1), sampleThreadId(2)]);
+      expect((await refs.listThreads({ dueBy: "2026-02-01T00:00:00.000Z", limit: 1 })).total).toBe(2);
+      expect((await refs.getThread(sampleThreadId(3)))?.deadline).toBeUndefined();
+      await expect(refs.listThreads({ dueBy: "soon" })).rejects.toThrow(InvalidRecordError);
+
+      // An update of the deadline alone moves it; a new status without one removes it; null removes it.
+      const head = sampleThreadRecord().head;
+      expect(await refs.updateThread(sampleThreadId(2), head, { deadline: "2026-01-04T00:00:00.000Z" })).toBe(true);
+      expect(await dueBy("2026-01-04T00:00:00.000Z")).toEqual([sampleThreadId(1), sampleThreadId(2)]);
+      expect(await refs.updateThread(sampleThreadId(1), head, { status: "active", reason: null })).toBe(true);
+      expect((await refs.getThread(sampleThreadId(1)))?.deadline).toBeUndefined();
+      expect(await refs.updateThread(sampleThreadId(2), head, { deadline: null })).toBe(true);
+      expect((await refs.getThread(sampleThreadId(2)))?.deadline).toBeUndefined();
+      expect(await dueBy("2027-01-01T00:00:00.000Z")).toEqual([]);
+      // A status set with its deadline keeps it.
+      const deadline = "2026-01-06T00:00:00.000Z";
+      expect(await refs.updateThread(sampleThreadId(4), head, { status: "suspended", deadline })).toBe(true);
+      expect((await refs.getThread(sampleThreadId(4)))?.deadline).toBe(deadline);
+      expect(await dueBy(deadline)).toEqual([sampleThreadId(4)]);
+    });
+
     it("finds ids by case-insensitive prefix, at most `limit` of them", async () => {
       const { refs } = current();
       for (const prefix of ["01JDAA", "01JDAB", "01JDAA", "01JEZZ"]) {

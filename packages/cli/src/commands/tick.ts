@@ -22,12 +22,12 @@ export interface TickCommandOptions {
  */
 export async function tickCommand(options: TickCommandOptions, context: CommandContext) {
   const store = await context.openStore();
-  const config = await context.loadConfig();
   const at = options.at === undefined ? undefined : new Date(options.at);
   const common = {
     ...(at === undefined ? {} : { at }),
     store,
-    config,
+    // Read only when a fire starts a thread: a tick with nothing due reads no config.yaml.
+    config: () => context.loadConfig(),
     cwd: context.cwd,
     home: context.home,
     now: context.now,

@@ -36,6 +36,7 @@ import { predictNextDecision } from "../routing/predict-next-role.ts";
 import { routeReply } from "../routing/route-reply.ts";
 import { indexThreadWords, startSearchTexts } from "../search/index-thread-words.ts";
 import { NodeBatch } from "../step/node-batch.ts";
+import { DUE_AT_ONCE } from "../suspensions/due-at-once.ts";
 import { chainHolds, findForkParent, findNodeRecorder } from "./find-fork-parent.ts";
 import { forkParentWithBranch } from "./fork-parent-with-branch.ts";
 
@@ -207,6 +208,8 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
       usage: ZERO_USAGE,
     };
     if (standing.waiting) record.status = "waiting";
+    // Its wait, if its role has one, runs from the head's step: the next pass of due work reads it.
+    if (record.status === "suspended") record.deadline = DUE_AT_ONCE;
     // The branch's fork belongs to a fork of its parent, made with it (forkParentWithBranch).
     if (branchFork !== null) record.branchOf = { ...branchFork, thread: options.newId() };
     if (standing.outcome !== null && standing.next === END) record.outcome = standing.outcome;

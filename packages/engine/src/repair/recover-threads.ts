@@ -24,6 +24,7 @@ import { ThreadHistory } from "../history/thread-history.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
 import { predictNextDecision } from "../routing/predict-next-role.ts";
+import { DUE_AT_ONCE } from "../suspensions/due-at-once.ts";
 import { deriveRecoveredLineage, type LineageThread, type RecoveredLineage } from "./derive-recovered-lineage.ts";
 import { findUnrecordedHeads, type UnrecordedHead } from "./find-unrecorded-heads.ts";
 import { chainOf, type ThreadNodeScan } from "./scan-thread-nodes.ts";
@@ -207,6 +208,8 @@ async function recoveredRecord(
   const config = options.config ?? defaultConfig();
   const budget = resolveThreadBudget({ flags: undefined, workflow, config });
   if (budget !== undefined) record.budget = budget;
+  // Its wait, if its role has one, runs from the head's step: the next pass of due work reads it.
+  if (record.status === "suspended") record.deadline = DUE_AT_ONCE;
   return record;
 }
 

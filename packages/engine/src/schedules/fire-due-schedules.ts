@@ -8,10 +8,11 @@ import {
   type ScheduleFiredEvent,
   type ThreadRecord,
 } from "@uwf/protocol";
-import { indexThreadWords, startSearchTexts } from "../search/index-thread-words.ts";
-import { planThreads } from "../thread/start-thread.ts";
-import { nextFireAfter } from "./build-schedule.ts";
-import { getScheduleOrThrow } from "./manage-schedules.ts";
+
+// The cron parser and the thread start (workflow resolution, inputs' checks) are loaded only when a schedule
+// is due: a pass with nothing due (every idle worker round, most `uwf tick`s) compares times alone.
+const nextFireAfter = async (...args: Parameters<typeof import("./build-schedule.ts").nextFireAfter>) =>
+  (await import("./build-schedule.ts")).nextFireAfter(...args);
 
 /** A fire as fireDueSchedules reports it: the `schedule-fired` event without its type. */
 export type ScheduleFire = Omit<ScheduleFiredEvent, "type">;
@@ -20,7 +21,8 @@ export interface FireSchedulesOptions {
   /** The time the round takes as now instead of the store's clock (`uwf tick --at`). */
   at?: Date;
   store: Store;
-  config: Config;
+  /** The config, or how to load it: called only when a thread is started (`uwf tick` reads no config.yaml for nothing). */
+  config: Config | (() => Promise<Config>);
   /** Where the threads' agents run: the firing process's directory. */
   cwd: string;
   home: string;
@@ -77,6 +79,7 @@ export interface TriggerScheduleOptions extends FireSchedulesOptions {
  * next fire time stays. Its overlap policy applies as to any fire.
  */
 export async function triggerSchedule(options: TriggerScheduleOptions): Promise<ScheduleFire> {
+  const { getScheduleOrThrow } = await import("./manage-schedules.ts");
   for (;;) {
     const schedule = await getScheduleOrThrow(options.store.refs, options.name);
     const now = await options.store.refs.clock();
@@ -101,10 +104,10 @@ async function fireOnce(
   if (schedule.nextFireAt === null || Date.parse(schedule.nextFireAt) > now.getTime()) return "nothing-due";
   // The fire times due by now, oldest first (bounded: a seconds cron left for long).
   const due: string[] = [schedule.nextFireAt];
-  for (let next = nextFireAfter(schedule, new Date(schedule.nextFireAt)); next !== null; ) {
+  for (let next = await nextFireAfter(schedule, new Date(schedule.nextFireAt)); next !== null; ) {
     if (Date.parse(next) > now.getTime() || due.length >= MAX_FIRES_PER_PASS) break;
     due.push(next);
-    next = nextFireAfter(schedule, new Date(next));
+    next = await nextFireAfter(schedule, new Date(next));
   }
   const catchUpMs = schedule.catchUp === null ? null : parseDuration(schedule.catchUp);
   const oldest = catchUpMs === null ? null : now.getTime() - catchUpMs;
@@ -115,14 +118,14 @@ async function fireOnce(
     const moved = await options.store.refs.fireSchedule({
       name: schedule.name,
       expectedNextFireAt: schedule.nextFireAt,
-      nextFireAt: nextFireAfter(schedule, new Date(latest)),
+      nextFireAt: await nextFireAfter(schedule, new Date(latest)),
       fireTime: latest,
       thread: null,
       updatedAt: options.now().toISOString(),
     });
     return moved ? report(schedule, latest, null, false, options, { skipped: "missed" }) : "lost";
   }
-  return fireAt(schedule, fireTime, nextFireAfter(schedule, new Date(fireTime)), options);
+  return fireAt(schedule, fireTime, await nextFireAfter(schedule, new Date(fireTime)), options);
 }
 
 /** Fires `fireTime`, moving the schedule's next fire time to `nextFireAt`, by its overlap policy. */
@@ -171,9 +174,11 @@ async function startThread(
   };
   let thread: ThreadRecord;
   try {
+    const { planThreads } = await import("../thread/start-thread.ts");
+    const config = typeof options.config === "function" ? await options.config() : options.config;
     const [planned] = await planThreads({
       store: options.store,
-      config: options.config,
+      config,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       workflowReference: schedule.workflow,
       starts: [{ prompt: schedule.prompt, inputs: schedule.inputs }],
@@ -191,6 +196,7 @@ async function startThread(
       : "lost";
   }
   if (!(await options.store.refs.fireSchedule({ ...base, thread }))) return "lost";
+  const { indexThreadWords, startSearchTexts } = await import("../search/index-thread-words.ts");
   await indexThreadWords(options.store, thread.id, startSearchTexts(schedule.prompt, schedule.inputs));
   return report(schedule, fireTime, thread.id, queued, options, {});
 }

@@ -5,7 +5,9 @@ import {
   addUsage,
   END,
   type FanOutNode,
+  parseDuration,
   type StepSummary,
+  suspensionDeadline,
   type ThreadRecord,
   type ThreadStepNode,
   type Usage,
@@ -125,6 +127,8 @@ export async function commitStep(
     status: decision === null ? "suspended" : ended ? "ended" : fanOut !== undefined ? "waiting" : "active",
     next: decision === null ? roleName : decision.role,
     reason: decision === null ? String(run.fields.reason ?? "") : null,
+    // A suspension with a wait: the ref store indexes when it runs out, for due work to find.
+    ...deadlineOf(decision === null ? state.workflow.roles[roleName]?.suspendTimeout : undefined, stepNode),
     stepCount: number,
     updatedAt: completedAt.toISOString(),
     // A late answer to a suspension whose wait ran out (`suspend-timeout`) lifts that failure.
@@ -165,6 +169,13 @@ async function countFailedRun(store: Store, record: ThreadRecord, usage: Usage |
   };
   // Under the step's lease the head cannot have moved; if it did, the other stepper's record stands.
   await store.refs.updateThread(record.id, record.head, update);
+}
+
+/** `{ deadline }` of a suspension by a role that waits `suspendTimeout`; nothing for any other step. */
+function deadlineOf(suspendTimeout: string | undefined, step: ThreadStepNode): { deadline?: string } {
+  if (suspendTimeout === undefined) return {};
+  const deadline = suspensionDeadline(step.completedAt, parseDuration(suspendTimeout));
+  return deadline === null ? {} : { deadline };
 }
 
 function agentKind(spec: object): string {

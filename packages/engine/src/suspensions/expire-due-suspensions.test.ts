@@ -38,7 +38,53 @@ async function pastDeadline(): Promise<void> {
   await Bun.sleep(WAIT_MS + 50);
 }
 
+/** Counts the nodes the kit's store reads from here on. */
+function countReads(): { reads: number } {
+  const counter = { reads: 0 };
+  const get = kit.store.objects.get.bind(kit.store.objects);
+  kit.store.objects.get = (address) => {
+    counter.reads++;
+    return get(address);
+  };
+  return counter;
+}
+
+const ASKER_WITH_TIMEOUT = `name: gate
+roles:
+  asker: { goal: Ask., suspendTimeout: 1h }
+graph:
+  $START: [{ role: asker, prompt: "Ask." }]
+  asker:
+    done: { role: $END }
+    $timeout: { role: $END }
+`;
+
 describe("expireDueSuspensions", () => {
+  it("keeps a suspension's deadline on its record, so a pass with nothing due reads no node", async () => {
+    const { record } = await suspendedThread(ASKER_WITH_TIMEOUT, [ASKS]);
+    const head = threadStepNodeSchema.parse(await kit.store.objects.get(record.head));
+    const deadline = new Date(Date.parse(head.completedAt) + 3_600_000).toISOString();
+    expect(record.deadline).toBe(deadline);
+    expect((await kit.store.refs.getThread(record.id))?.deadline).toBe(deadline);
+    const counter = countReads();
+    expect((await pass()).expired).toEqual([]);
+    expect(counter.reads).toBe(0);
+  });
+
+  it("reads the wait of a forked suspension once, then keeps its deadline", async () => {
+    const { record } = await suspendedThread(ASKER_WITH_TIMEOUT, [ASKS]);
+    const fork = await kit.fork(record.head);
+    expect(fork.status).toBe("suspended");
+    expect(fork.deadline).toBe("1970-01-01T00:00:00.000Z");
+    const counter = countReads();
+    expect((await pass()).expired).toEqual([]);
+    expect(counter.reads).toBeGreaterThan(0);
+    expect((await kit.store.refs.getThread(fork.id))?.deadline).toBe(record.deadline as string);
+    counter.reads = 0;
+    expect((await pass()).expired).toEqual([]);
+    expect(counter.reads).toBe(0);
+  });
+
   it("leaves a suspension before its deadline, then ends the thread by a $timeout edge to $END, once across passes", async () => {
     const { record } = await suspendedThread(
       `name: gate

@@ -1,12 +1,10 @@
 import type { Store } from "@uwf/cas";
 import { type ThreadRecord, UwfError } from "@uwf/protocol";
-import { type SettleParentOptions, settleParentAfterBranch } from "../branches/settle-parent.ts";
+import type { SettleParentOptions } from "../branches/settle-parent.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
-import { withThreadLease } from "../lease/with-thread-lease.ts";
 import { readSuspensionWait } from "./read-suspension-wait.ts";
-import { timeOutSuspension } from "./time-out-suspension.ts";
 
 /** How many suspended threads one listing reads; a pass pages through all of them. */
 const PAGE_SIZE = 500;
@@ -36,37 +34,48 @@ export interface ExpireDueSuspensionsResult {
 }
 
 /**
- * One pass over the suspended threads (what a worker does each poll round, and `uwf tick` once: one
- * indexed listing, and each workflow and head read once per process, so a pass with nothing due is cheap): each
- * suspended by a role with `suspendTimeout` (not by its budget) whose deadline has come, by the store's
- * clock (PostgreSQL's, so machines agree), is timed out under its lease: a timeout step recorded and
- * routed by the role's `$timeout` edges, or the thread failed with `suspend-timeout` when it has none
- * (see timeOutSuspension). A thread another process holds is left to it; the head's compare-and-swap
- * makes each suspension time out once however many processes look. A branch that stops settles its parent.
- * A thread routed to a role stays queued as it was: workers claim a queued one, `uwf step` steps any.
+ * One pass over the suspended threads whose deadline has come, by the store's clock (PostgreSQL's, so
+ * machines agree): what a worker does each poll round, and `uwf tick` once. The ref store indexes each
+ * suspended thread's deadline (set by the step that suspended it), so a pass with nothing due is one
+ * indexed query, whatever the number of threads that wait. Each thread due, suspended by a role with
+ * `suspendTimeout` (not by its budget), is timed out under its lease: a timeout step recorded and routed
+ * by the role's `$timeout` edges, or the thread failed with `suspend-timeout` when it has none (see
+ * timeOutSuspension). A deadline not yet known (DUE_AT_ONCE: a fork, a recovered record, a thread
+ * suspended before deadlines were kept) is read from the head and the workflow once, and stored, or
+ * removed when the suspension has no wait. A thread another process holds is left to it; the head's
+ * compare-and-swap makes each suspension time out once however many processes look. A branch that stops
+ * settles its parent. A thread routed to a role stays queued as it was: workers claim a queued one,
+ * `uwf step` steps any.
  */
 export async function expireDueSuspensions(options: ExpireDueSuspensionsOptions): Promise<ExpireDueSuspensionsResult> {
   const { store } = options;
   const expired: ExpiredSuspension[] = [];
-  const waiting: { record: ThreadRecord; deadline: string }[] = [];
+  const now = options.at ?? (await store.refs.clock());
+  const due: { record: ThreadRecord; deadline: string }[] = [];
+  // Read whole before anything changes: timing a thread out takes it out of the listing.
+  const listed: ThreadRecord[] = [];
   for (let offset = 0; ; offset += PAGE_SIZE) {
     const { threads } = await store.refs.listThreads({
       status: "suspended",
+      dueBy: now.toISOString(),
       ...(options.workflow === undefined ? {} : { workflow: options.workflow }),
       limit: PAGE_SIZE,
       offset,
     });
-    for (const record of threads) {
-      // A thread whose nodes cannot be read (`uwf cas verify` reports it) is no reason to time out no other.
-      const wait = await readSuspensionWait(store.objects, record).catch(() => null);
-      if (wait !== null) waiting.push({ record, deadline: wait.deadline });
-    }
+    listed.push(...threads);
     if (threads.length < PAGE_SIZE) break;
   }
-  // The store's clock (a query on PostgreSQL) only when some suspension has a deadline.
-  if (waiting.length === 0) return { expired };
-  const now = options.at ?? (await store.refs.clock());
-  const due = waiting.filter(({ deadline }) => Date.parse(deadline) <= now.getTime());
+  for (const record of listed) {
+    // A thread whose nodes cannot be read (`uwf cas verify` reports it) is no reason to time out no other.
+    const wait = await readSuspensionWait(store.objects, record).catch(() => undefined);
+    if (wait === undefined) continue;
+    if (wait !== null && Date.parse(wait.deadline) <= now.getTime()) {
+      due.push({ record, deadline: wait.deadline });
+      continue;
+    }
+    // Not due after all: the deadline was not known yet. Kept for the next pass (a lost race changes nothing).
+    await store.refs.updateThread(record.id, record.head, { deadline: wait?.deadline ?? null }).catch(() => false);
+  }
   // The longest overdue first.
   due.sort((left, right) => left.deadline.localeCompare(right.deadline));
   for (const { record } of due) {
@@ -83,6 +92,13 @@ async function expireOne(
   options: ExpireDueSuspensionsOptions,
 ): Promise<ExpiredSuspension | null> {
   const { store } = options;
+  // Loaded only when a suspension is due: routing, the step's writes and branches are most of the engine,
+  // which a pass with nothing due (every `uwf tick` and idle worker round) has no use for.
+  const [{ withThreadLease }, { timeOutSuspension }, { settleParentAfterBranch }] = await Promise.all([
+    import("../lease/with-thread-lease.ts"),
+    import("./time-out-suspension.ts"),
+    import("../branches/settle-parent.ts"),
+  ]);
   let done: ExpiredSuspension | null;
   try {
     done = await withThreadLease(

@@ -159,6 +159,13 @@ export const threadRecordSchema = z
     scheduledBy: scheduledBySchema.optional(),
     /** Set on a fork an exploration made: see exploredBySchema. Absent on every other thread. */
     exploredBy: exploredBySchema.optional(),
+    /**
+     * When due work (`uwf tick`, a worker's idle pass) must next look at this suspended thread: its
+     * suspension's deadline (the suspending role's `suspendTimeout` after the step). The ref store indexes
+     * it, so a pass reads the threads due, not every suspended one; an update that changes the status
+     * without it removes it. Absent on every other thread.
+     */
+    deadline: z.iso.datetime().optional(),
   })
   .strict();
 export type ThreadRecord = z.infer<typeof threadRecordSchema>;

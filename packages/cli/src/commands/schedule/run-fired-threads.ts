@@ -1,7 +1,6 @@
 import type { ScheduleFire } from "@uwf/engine";
 import { messageOf, type TickResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { stepCommand } from "../thread/step.ts";
 
 /**
  * Reports each fire as a `schedule-fired` event, then steps each thread a fire started unqueued until it
@@ -27,6 +26,9 @@ export async function runThreadsHere(
   context: CommandContext,
 ): Promise<TickResult["ran"]> {
   const ran: TickResult["ran"] = [];
+  if (threads.length === 0) return ran;
+  // The step command (the engine's step, agents) only when a thread runs here: most ticks run none.
+  const { stepCommand } = await import("../thread/step.ts");
   for (const thread of threads) {
     if (context.signal.aborted) break;
     try {

@@ -8,6 +8,8 @@ export function toShownThread(
   record: ThreadRecord,
   budget: BudgetReport | undefined = budgetReport(record),
 ): ShownThread {
-  const { budget: _limits, ...rest } = record;
+  // The record's `deadline` is the ref store's index of due work (due at once until a pass reads the wait):
+  // a shown `deadline` is the suspension's own, which `list` and `show` read from its head.
+  const { budget: _limits, deadline: _due, ...rest } = record;
   return { thread: record.id, ...rest, ...(budget === undefined ? {} : { budget }) };
 }

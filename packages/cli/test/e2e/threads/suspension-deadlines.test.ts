@@ -226,6 +226,26 @@ it("show and list give a suspension's deadline", async () => {
   expect(text.stdout).toContain(`deadline    ${listed?.deadline} (suspendTimeout 2s)`);
 });
 
+it("a fork of a suspended head lists with its suspension's deadline, and a tick leaves it waiting", async () => {
+  home("the embedded store");
+  const thread = await suspendedThread(WAIT);
+  const original = listResultSchema.parse((await uwf(["list", "--json"])).json()).threads[0];
+  const head = (await show(thread)).head;
+  const forked = await uwf(["fork", head, "--json"]);
+  expect(forked.exitCode).toBe(0);
+  const fork = (forked.json() as { thread: string }).thread;
+  // The fork's record is due at once for the index; what list shows is the suspension's own deadline.
+  const listed = listResultSchema.parse((await uwf(["list", "--json"])).json()).threads;
+  expect(listed.find((entry) => entry.id === fork)?.deadline).toBe(original?.deadline as string);
+  const tick = await uwf(["tick", "--json"]);
+  expect(tick.exitCode).toBe(0);
+  expect((tick.json() as { expired: unknown[] }).expired).toEqual([]);
+  const shown = await show(fork);
+  expect(shown.status).toBe("suspended");
+  // The record's deadline is the store's index, not shown: `show` gives the suspension's own as a row.
+  expect(shown).not.toHaveProperty("deadline");
+});
+
 it("uwf tick from a shell loop times out a due suspension once and runs the routed thread here to its end", async () => {
   const temp = home("the embedded store");
   const thread = await suspendedThread(WAIT);

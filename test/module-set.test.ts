@@ -148,7 +148,7 @@ describe("the modules a hot command evaluates (issue 43)", () => {
       { pattern: /^packages\/engine\/src\/step\//, what: "the step (loaded only when something is due)" },
     ];
     const own =
-      /^packages\/(engine\/src\/schedules\/fire-due-schedules|cli\/src\/commands\/schedule\/run-due-work)\.ts$/;
+      /^packages\/(engine\/src\/schedules\/fire-due-schedules|cli\/src\/commands\/schedule\/run-fired-threads)\.ts$/;
     expect(forbiddenIn(run, [...FORBIDDEN, ...unused], own)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@
 
 export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answers/check-answer.ts";
 export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";
+export { readSuspensionWait, type SuspensionWait } from "./answers/read-suspension-wait.ts";
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
 export { countChainSteps, countThread } from "./branches/count-thread.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
@@ -159,9 +160,7 @@ export {
   type ExpiredSuspension,
   expireDueSuspensions,
 } from "./suspensions/expire-due-suspensions.ts";
-export { readSuspensionWait, type SuspensionWait } from "./suspensions/read-suspension-wait.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
-export { loadBudgetReport } from "./thread/load-budget-report.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {
   type RequeueFailedThreadOptions,
@@ -177,6 +176,11 @@ export {
   startThreads,
   type ThreadStart,
 } from "./thread/start-thread.ts";
+export { loadBudgetReport } from "./view/load-budget-report.ts";
+export { loadThreadView, recordView, type ThreadView, type ThreadViewParts } from "./view/load-thread-view.ts";
+export type { WaitingFor } from "./view/load-waiting-for.ts";
+export { listedThreadOf, logResultOf, shownThreadOf, stepResultOf } from "./view/thread-view-results.ts";
+export { toShownThread } from "./view/to-shown-thread.ts";
 export { type FollowThreadOptions, followThread } from "./watch/follow-thread.ts";
 export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./watch/wait-for-threads.ts";
 export {

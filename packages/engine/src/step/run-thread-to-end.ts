@@ -1,4 +1,5 @@
 import type { StepSummary } from "@uwf/protocol";
+import { loadThreadView } from "../view/load-thread-view.ts";
 import { findRecordedResume } from "./find-recorded-resume.ts";
 import { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step-until-done.ts";
 
@@ -18,7 +19,13 @@ export interface RunThreadToEndOptions extends Omit<StepUntilDoneOptions, "maxSt
  * thread's own (its branches' are reported through `onBranchStepFinished`).
  */
 export async function runThreadToEnd(options: RunThreadToEndOptions): Promise<StepUntilDoneResult> {
-  const { baseDir, onRecordedResume, ...step } = options;
+  const done = await runUntilStopped(options);
+  if (options.view === undefined) return done;
+  return { ...done, view: await loadThreadView(options.store, done.record, options.view) };
+}
+
+async function runUntilStopped(options: RunThreadToEndOptions): Promise<StepUntilDoneResult> {
+  const { baseDir, onRecordedResume, view: _view, ...step } = options;
   const steps: StepSummary[] = [];
   let done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
   steps.push(...done.steps);

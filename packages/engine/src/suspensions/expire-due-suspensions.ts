@@ -1,11 +1,11 @@
 import type { Store } from "@uwf/cas";
 import { type ThreadRecord, UwfError } from "@uwf/protocol";
+import { readSuspensionWait } from "../answers/read-suspension-wait.ts";
 import { type SettleParentOptions, settleParentAfterBranch } from "../branches/settle-parent.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { withThreadLease } from "../lease/with-thread-lease.ts";
-import { readSuspensionWait } from "./read-suspension-wait.ts";
 import { timeOutSuspension } from "./time-out-suspension.ts";
 
 /** How many suspended threads one listing reads; a pass pages through all of them. */

@@ -10,6 +10,7 @@ import {
   type WorkflowNode,
 } from "@uwf/protocol";
 import { compileWorkflow, isTimeoutEdge, type ModeratorDecision, NoTransitionError, pickNextRole } from "@uwf/workflow";
+import type { SuspensionWait } from "../answers/read-suspension-wait.ts";
 import { branchOutcome, isRoleBranch } from "../branches/branch-steps.ts";
 import { type EnsureBranchesOptions, ensureBranches } from "../branches/ensure-branches.ts";
 import { SuspendTimeoutError } from "../errors/suspend-timeout-error.ts";
@@ -24,7 +25,6 @@ import { outcomeOf } from "../routing/outcome-of.ts";
 import { applyThreadUpdate } from "../step/apply-thread-update.ts";
 import { describeFailure } from "../step/fail-thread.ts";
 import { NodeBatch } from "../step/node-batch.ts";
-import type { SuspensionWait } from "./read-suspension-wait.ts";
 
 /** What became of a suspension whose wait ran out: where its timeout step led (`$END`, a role), or null when the thread failed. */
 export interface TimedOutSuspension {

@@ -1,7 +1,6 @@
-import { cancelWithBranches, countThread, leaseLifetimeMs, loadBudgetReport, resolveThread } from "@uwf/engine";
+import { cancelWithBranches, leaseLifetimeMs, loadThreadView, resolveThread, shownThreadOf } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { toShownThread } from "./to-shown-thread.ts";
 
 export interface CancelCommandOptions {
   thread: string;
@@ -33,11 +32,8 @@ export async function cancelCommand(options: CancelCommandOptions, context: Comm
   });
   const stepper = holder === null ? "" : ` (pid ${holder.pid} on ${holder.host} was stepping it)`;
   return {
-    // Counted as `show` counts it (countThread, loadBudgetReport): the same record, the same figures.
-    result: {
-      ...toShownThread(record, await loadBudgetReport(store, record)),
-      counts: await countThread(store, record),
-    },
+    // Counted as `show` counts it (loadThreadView): the same record, the same figures.
+    result: shownThreadOf(await loadThreadView(store, record, { counts: true })),
     format: (value: ShownThread) => {
       if (pending) {
         return `thread ${value.id}: asked pid ${holder?.pid} on ${holder?.host}, which is stepping it, to stop and cancel it`;

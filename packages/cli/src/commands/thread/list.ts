@@ -1,5 +1,5 @@
 import type { ListThreadsQuery, ListThreadsResult, RefStore } from "@uwf/cas";
-import { listRunningThreads, loadBudgetReport, readSuspensionWait, resolveThread } from "@uwf/engine";
+import { listedThreadOf, listRunningThreads, loadThreadView, resolveThread, toShownThread } from "@uwf/engine";
 import {
   type LeaseHolder,
   type ListedThread,
@@ -12,7 +12,6 @@ import { UsageError } from "../../errors/usage-error.ts";
 import { formatThreadList } from "../../format/format-thread-list.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { stdoutColumns } from "../../terminal/standard-streams.ts";
-import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ListCommandOptions {
   status?: string;
@@ -81,14 +80,10 @@ export async function listCommand(options: ListCommandOptions, context: CommandC
   const listed: ListedThread[] = await Promise.all(
     threads.map(async (thread) => {
       try {
-        if (readHeads) await store.objects.get(thread.head);
-        else if (!(await store.objects.has(thread.head))) throw new Error(`head node ${thread.head} is missing`);
-        // A suspension with a suspendTimeout: when it runs out (its head was read above, and is read once a process).
-        const wait = thread.status === "suspended" ? await readSuspensionWait(store.objects, thread) : null;
-        // The budget column counts a parent's branches, as its steps are checked (one rule: loadBudgetReport).
-        const own = toShownThread(thread, await loadBudgetReport(store, thread));
-        const shown = wait === null ? own : { ...own, deadline: wait.deadline };
-        return withLease(shown, leases.get(thread.id));
+        // The budget column counts a parent's branches, as its steps are checked; a suspension with a
+        // suspendTimeout shows when it runs out.
+        const view = await loadThreadView(store, thread, { head: readHeads ? "read" : "exists", wait: true });
+        return withLease(listedThreadOf(view), leases.get(thread.id));
       } catch (error) {
         const reason = messageOf(error);
         context.warn(`thread ${thread.id}: ${reason}`);

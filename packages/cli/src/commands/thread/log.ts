@@ -1,9 +1,8 @@
 import {
-  countThread,
   followThread,
-  loadBranchGroups,
-  loadBudgetReport,
-  loadStepSummaries,
+  loadThreadView,
+  logResultOf,
+  recordView,
   resolveThread,
   ThreadCancelledError,
   ThreadFailedError,
@@ -38,24 +37,7 @@ export async function logCommand(
   }
   const store = await context.openStore({ create: false });
   const record = await resolveThread(store.refs, options.thread);
-  const steps = await loadStepSummaries(store, record.head);
-  const branches = await loadBranchGroups(store, record);
-  const budget = await loadBudgetReport(store, record);
-  const counts = await countThread(store, record);
-  const { failure, outcome } = record;
-  const result: LogResult = {
-    thread: record.id,
-    steps,
-    // The failed attempt sits where it happened: after the steps, as the step it was to be.
-    ...(failure === undefined || record.status !== "failed"
-      ? {}
-      : { failed: [{ ...failure, number: record.stepCount + 1, role: record.next }] }),
-    ...(outcome === undefined ? {} : { outcome }),
-    ...(record.failedUsage === undefined ? {} : { failedUsage: record.failedUsage }),
-    ...(budget === undefined ? {} : { budget }),
-    counts,
-    ...(branches.length === 0 ? {} : { branches }),
-  };
+  const result = logResultOf(await loadThreadView(store, record, { steps: true, branches: true, counts: true }));
   if (options.addresses === true) {
     return { result, format: (value) => (value as LogResult).steps.map((step) => step.address).join("\n") };
   }
@@ -98,7 +80,7 @@ async function logFollowCommand(
     failure = error;
   }
   return {
-    result: await toStepResult(record, steps, failure),
+    result: await toStepResult(recordView(record), steps, failure),
     format: formatLogOrFollow,
     exitCode: record.status === "suspended" ? EXIT_SUSPENDED : EXIT_OK,
     streamed: true,

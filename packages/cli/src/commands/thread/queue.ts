@@ -1,8 +1,7 @@
-import { queueThread, resolveThread } from "@uwf/engine";
+import { queueThread, resolveThread, toShownThread } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { toShownThread } from "./to-shown-thread.ts";
 
 export interface QueueCommandOptions {
   thread: string;

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { checkResumeAnswer, isAnswerable, requeueFailedThread, resolveThread } from "@uwf/engine";
+import { checkResumeAnswer, isAnswerable, requeueFailedThread, resolveThread, toShownThread } from "@uwf/engine";
 import { isUwfError, type ResumeResult, type ShownThread } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
@@ -9,7 +9,6 @@ import { readInputFile } from "../../read-input-file.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { promptReadsStdin, readPrompt } from "./read-prompt.ts";
 import { stepCommand } from "./step.ts";
-import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ResumeCommandOptions extends BudgetFlags {
   thread: string;

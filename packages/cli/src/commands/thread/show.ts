@@ -1,20 +1,11 @@
 import { readPromptText, type Store } from "@uwf/cas";
-import {
-  countThread,
-  expandNode,
-  loadBranchGroups,
-  loadBudgetReport,
-  loadSuspensionView,
-  readSuspensionWait,
-  resolveNodeOrThread,
-} from "@uwf/engine";
+import { expandNode, loadThreadView, resolveNodeOrThread, shownThreadOf } from "@uwf/engine";
 import {
   agentRunNodeSchema,
   type ShownThread,
   type ShowResult,
   type ShowTextResult,
   textNodeSchema,
-  threadStartNodeSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import { NoReplyError } from "../../errors/no-reply-error.ts";
@@ -22,7 +13,6 @@ import { UsageError } from "../../errors/usage-error.ts";
 import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { toShownThread } from "./to-shown-thread.ts";
 
 export interface ShowCommandOptions {
   reference: string;
@@ -46,21 +36,17 @@ export async function showCommand(
     return { result, format: (value) => (value as typeof result).text };
   }
   if (thread !== null) {
-    // The start inputs live in the start node, not the record: one more read, only for a thread started with some.
-    const start = threadStartNodeSchema.safeParse(await store.objects.get(thread.start));
-    const inputs = start.success ? start.data.inputs : undefined;
-    const branches = await loadBranchGroups(store, thread);
-    const suspension = await loadSuspensionView(store, thread);
-    const shown: ShownThread = {
-      // A parent's budget counts what its branches spent: the same figures its steps are checked against.
-      ...toShownThread(thread, await loadBudgetReport(store, thread)),
-      counts: await countThread(store, thread),
-      ...(inputs === undefined ? {} : { inputs }),
-      ...(branches.length === 0 ? {} : { branches }),
-      ...(suspension === null ? {} : { suspension }),
-    };
+    // A parent's budget counts what its branches spent: the same figures its steps are checked against.
+    const view = await loadThreadView(store, thread, {
+      inputs: true,
+      branches: true,
+      suspension: true,
+      counts: true,
+      wait: true,
+    });
+    const shown = shownThreadOf(view);
     // A suspension with a suspendTimeout: until when it waits.
-    const wait = thread.status === "suspended" ? await readSuspensionWait(store.objects, thread) : null;
+    const wait = view.wait ?? null;
     return { result: shown, format: (value, color) => formatThreadRecord(value as ShownThread, color, wait) };
   }
   const expanded = await expandNode(store.objects, address as string);

@@ -1,5 +1,5 @@
 import { forEachConcurrently } from "@uwf/cas";
-import { resolveThread, ThreadCancelledError } from "@uwf/engine";
+import { recordView, resolveThread, ThreadCancelledError } from "@uwf/engine";
 import {
   addUsage,
   type BatchThreadOutcome,
@@ -138,7 +138,7 @@ export async function stepBatch(
       const { describeError } = await import("../../pipeline/report-error.ts");
       context.note(`uwf: thread ${record.id}: ${describeError(failure).message}`);
     }
-    const { outcome: threadOutcome, ...reported } = await toStepResult(record, steps, failure);
+    const { outcome: threadOutcome, ...reported } = await toStepResult(recordView(record), steps, failure);
     return {
       ...reported,
       ...(threadOutcome === undefined ? {} : { threadOutcome }),

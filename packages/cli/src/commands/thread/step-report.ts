@@ -1,26 +1,15 @@
-import type { StepStart } from "@uwf/engine";
-import {
-  budgetReport,
-  type CliEvent,
-  type StepFailedEvent,
-  type StepResult,
-  type StepStartedEvent,
-  type StepSummary,
-  type ThreadRecord,
-} from "@uwf/protocol";
+import { type StepStart, stepResultOf, type ThreadView } from "@uwf/engine";
+import type { CliEvent, StepFailedEvent, StepResult, StepStartedEvent, StepSummary, ThreadRecord } from "@uwf/protocol";
 
-/** What `step`, `run`, `resume` and `log --follow` report: where the thread stands and the steps they saw. */
-export async function toStepResult(record: ThreadRecord, steps: StepSummary[], failure?: unknown): Promise<StepResult> {
-  const result: StepResult = { thread: record.id, head: record.head, status: record.status, next: record.next, steps };
-  if (record.status === "suspended") result.reason = record.reason ?? "";
-  if (record.outcome !== undefined) result.outcome = record.outcome;
-  if (record.failure !== undefined) result.failure = record.failure;
-  const budget = budgetReport(record);
-  if (budget !== undefined) result.budget = budget;
-  if (failure === undefined) return result;
+/**
+ * What `step`, `run`, `resume` and `log --follow` report (stepResultOf): where the thread stands and the
+ * steps they saw, with the error that stopped them described as the error boundary reports it.
+ */
+export async function toStepResult(view: ThreadView, steps: StepSummary[], failure?: unknown): Promise<StepResult> {
+  if (failure === undefined) return stepResultOf(view, steps);
   // Loaded only when a command fails, as the error boundary is.
   const { describeError } = await import("../../pipeline/report-error.ts");
-  return { ...result, error: describeError(failure) };
+  return stepResultOf(view, steps, describeError(failure));
 }
 
 /** A step's agent is starting: of the thread stepped, or of one of its branches when a waiting parent was stepped. */

@@ -1,11 +1,4 @@
-import {
-  loadBranchGroups,
-  loadBudgetReport,
-  loadSuspensionView,
-  type Resume,
-  resolveThread,
-  stepUntilDone,
-} from "@uwf/engine";
+import { type Resume, resolveThread, stepUntilDone, type ThreadView } from "@uwf/engine";
 import type { BudgetLimits, CliEvent } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
 import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
@@ -16,9 +9,6 @@ import { trace } from "../../trace.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
-
-/** The statuses of a branch its join no longer waits for. */
-const SETTLED = new Set(["ended", "failed", "cancelled"]);
 
 export interface StepCommandOptions {
   thread: string;
@@ -86,6 +76,8 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     timeoutSeconds: options.timeout,
     ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
     resume,
+    // What the result shows of the thread once stepped: a role's question, a waiting parent's pending branches.
+    view: { suspension: true, waitingFor: true },
     signal: context.signal,
     host: context.host,
     now: context.now,
@@ -133,37 +125,8 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
     const standing = standingEvent(record);
     if (standing !== null) await context.emit(standing);
   }
-  const result = await toStepResult(record, steps, error);
-  // A role's question, and the answer it needs, for a bot or a form (absent when the budget suspended it).
-  const suspension = record.status === "suspended" ? await loadSuspensionView(store, record) : null;
-  if (suspension !== null) result.suspension = suspension;
-  // A parent's budget counts what its branches spent: the same figures its steps are checked against.
-  if (result.budget !== undefined && record.stepCount > 0) {
-    result.budget = (await loadBudgetReport(store, record)) ?? result.budget;
-  }
-  const answers = new Map<string, Record<string, unknown> | null>();
-  if (record.status === "waiting") {
-    const group = (await loadBranchGroups(store, record)).at(-1);
-    if (group !== undefined) {
-      const pending = group.branches.filter((branch) => !SETTLED.has(branch.status));
-      const suspended = [];
-      for (const branch of pending.filter(({ status }) => status === "suspended")) {
-        const asked = await store.refs.getThread(branch.thread);
-        if (asked !== null) answers.set(branch.thread, (await loadSuspensionView(store, asked))?.answerSchema ?? null);
-        suspended.push({
-          key: branch.key,
-          thread: branch.thread,
-          role: asked?.next ?? null,
-          reason: asked?.reason ?? "",
-        });
-      }
-      result.waitingFor = {
-        pending: pending.length,
-        branches: group.branches.length,
-        ...(suspended.length === 0 ? {} : { suspended }),
-      };
-    }
-  }
+  const view = done.view as ThreadView;
+  const result = await toStepResult(view, steps, error);
   // A parent whose every pending branch waits for an answer waits for you, as a suspended thread does.
   const waitsForAnswers =
     result.waitingFor !== undefined &&
@@ -172,7 +135,7 @@ export async function stepCommand(options: StepCommandOptions, context: CommandC
   if (waitsForAnswers) {
     for (const branch of result.waitingFor?.suspended ?? []) {
       context.note(
-        `branch ${branch.key} (${branch.thread}) asks: ${branch.reason} — answer with \`${resumeLine(branch.thread, answers.get(branch.thread) ?? null)}\``,
+        `branch ${branch.key} (${branch.thread}) asks: ${branch.reason} — answer with \`${resumeLine(branch.thread, view.waitingFor?.answerSchemas.get(branch.thread) ?? null)}\``,
       );
     }
   }

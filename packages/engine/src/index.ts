@@ -67,7 +67,8 @@ export {
   type ReplacementReply,
 } from "./fork/fork-thread.ts";
 export { expandNode } from "./history/expand-node.ts";
-export { type HistoryStep, loadHistory } from "./history/load-history.ts";
+export type { HistoryStep } from "./history/history-step.ts";
+export { loadHistory } from "./history/load-history.ts";
 export { loadStepSummaries, toStepSummary } from "./history/load-step-summaries.ts";
 export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./history/read-chain.ts";
 export {

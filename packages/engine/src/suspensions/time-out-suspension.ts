@@ -22,9 +22,9 @@ import { TIMEOUT_AGENT, TIMEOUT_RUN_KIND } from "../history/timeout-run.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
-import { applyThreadUpdate } from "../step/apply-thread-update.ts";
 import { describeFailure } from "../step/fail-thread.ts";
 import { NodeBatch } from "../step/node-batch.ts";
+import { applyThreadUpdate } from "../thread/apply-thread-update.ts";
 
 /** What became of a suspension whose wait ran out: where its timeout step led (`$END`, a role), or null when the thread failed. */
 export interface TimedOutSuspension {

@@ -106,7 +106,6 @@ export {
   type SuiteRunResult,
   type SuiteRunStarted,
 } from "./run/run-suite.ts";
-export { type StepToEndOptions, stepToEnd } from "./run/step-to-end.ts";
 export { variantConfig } from "./run/variant-config.ts";
 export type { AssertionResult } from "./score/assertion-result.ts";
 export { JUDGE_BODY_QUOTA, renderJudgeTranscript } from "./score/render-judge-transcript.ts";

@@ -17,6 +17,7 @@ import { SuiteNotQueueableError } from "../errors/suite-not-queueable-error.ts";
 import type { Suite, SuiteCase, SuiteVariant } from "../suite/suite.ts";
 import { checkSuiteAgents, checkSuiteRuns, MAX_SUITE_RUNS, problemAt } from "./check-suite-runs.ts";
 import { definitionHash, fileHash, folderName, generationOf, runFolder } from "./run-folders.ts";
+import { runStopError } from "./run-stop-error.ts";
 import { variantConfig } from "./variant-config.ts";
 
 /** Why a run has no finished thread although it started, or could not start. */
@@ -428,11 +429,8 @@ class SuiteRunner {
     });
     const record = done.record;
     await noteSpend(record);
-    if (record.status === "active" || record.status === "waiting") {
-      const reason = this.stopReason() ?? (done.error === undefined ? null : messageOf(done.error));
-      if (reason !== null) return { ...taken, record, error: reason };
-    }
-    return { ...taken, record };
+    const error = runStopError(record, done.error, this.stopReason());
+    return error === null ? { ...taken, record } : { ...taken, record, error };
   }
 
   /** Why no new step or thread may start: Ctrl-C, or the suite's spend at its limit; null when they may. */

@@ -1,6 +1,6 @@
 import { forEachConcurrently, type Store } from "@uwf/cas";
 import { forkThreads, runThreadToEnd } from "@uwf/engine";
-import { type BudgetLimits, type Config, messageOf, type ThreadRecord } from "@uwf/protocol";
+import { type BudgetLimits, type Config, InternalError, messageOf, type ThreadRecord } from "@uwf/protocol";
 import { runStopError } from "../run/run-stop-error.ts";
 import type { ExplorationTarget } from "./read-exploration-target.ts";
 
@@ -88,7 +88,7 @@ export async function runExploration(options: RunExplorationOptions): Promise<Ex
   const runs: ExplorationRun[] = [];
   for (const step of options.steps) {
     const point = target.points[step - 1];
-    if (point === undefined) throw new Error(`runExploration: thread ${target.record.id} has no step ${step}`);
+    if (point === undefined) throw new InternalError(`runExploration: thread ${target.record.id} has no step ${step}`);
     const reused: ThreadRecord[] = [];
     for (const id of options.reuse?.get(step) ?? []) {
       if (reused.length >= options.samples) break;

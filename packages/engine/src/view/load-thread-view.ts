@@ -7,13 +7,14 @@ import {
   type SuspensionView,
   type ThreadCounts,
   type ThreadRecord,
-  threadStartNodeSchema,
+  type ThreadStartNode,
 } from "@uwf/protocol";
 import { loadSuspensionView } from "../answers/read-suspension.ts";
 import { readSuspensionWait, type SuspensionWait } from "../answers/read-suspension-wait.ts";
 import { countThread } from "../branches/count-thread.ts";
 import { loadBranchGroups } from "../branches/load-branch-groups.ts";
 import { loadStepSummaries } from "../history/load-step-summaries.ts";
+import { storedNodeAs } from "../history/stored-node.ts";
 import { loadBudgetReport } from "./load-budget-report.ts";
 import { loadWaitingFor, type WaitingFor } from "./load-waiting-for.ts";
 
@@ -74,8 +75,9 @@ export async function loadThreadView(
   if (parts.steps === true) view.steps = await loadStepSummaries(store, record.head);
   if (parts.inputs === true) {
     // The start inputs live in the start node, not the record.
-    const start = threadStartNodeSchema.safeParse(await store.objects.get(record.start));
-    if (start.success && start.data.inputs !== undefined) view.inputs = start.data.inputs;
+    // Read as stored (storedNodeAs): no schema library on the hot commands that load a view (`step`, `list`).
+    const start = storedNodeAs<ThreadStartNode>("thread-start/1", record.start, await store.objects.get(record.start));
+    if (start.inputs !== undefined) view.inputs = start.inputs;
   }
   if (parts.branches === true) view.branches = await loadBranchGroups(store, record);
   if (parts.suspension === true) view.suspension = await loadSuspensionView(store, record);

@@ -1,7 +1,7 @@
 import type { ScheduleFire } from "@uwf/engine";
 import { messageOf, type TickResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { stepCommand } from "../thread/step.ts";
+import { stepOneThreadCommand } from "../thread/step/step-one-thread.ts";
 
 /**
  * Reports each fire as a `schedule-fired` event, then steps each thread a fire started unqueued until it
@@ -30,7 +30,7 @@ export async function runThreadsHere(
   for (const thread of threads) {
     if (context.signal.aborted) break;
     try {
-      const { result } = await stepCommand({ ...agentFlags, thread, all: true }, context);
+      const { result } = await stepOneThreadCommand({ ...agentFlags, thread, all: true }, context);
       ran.push({ thread, status: result.status, steps: result.steps.length });
     } catch (error) {
       // A failed step fails its thread, not the round: the other threads still run.

@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import { isObjectPrototypeName, messageOf } from "@uwf/protocol";
 import { describeYamlError, MAX_INPUT_FILE_BYTES, safeReadBoundedFile, toJsonValue, yamlToValue } from "@uwf/workflow";
 import { LineCounter, parseDocument } from "yaml";
-import { UsageError } from "../../errors/usage-error.ts";
-import { readStdin } from "../../read-input-file.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { readStdin } from "../../../read-input-file.ts";
 
 export interface ReadStartInputsOptions {
   /** `--input KEY=VALUE`, repeatable; each value is read as YAML (`pr=42` is a number). */

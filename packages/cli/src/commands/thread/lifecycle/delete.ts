@@ -1,8 +1,8 @@
 import { deleteThread, listBranchFamily, resolveThread, ThreadBusyError, ThreadNotFoundError } from "@uwf/engine";
 import type { DeleteResult } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
-import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../exit-codes.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { EXIT_BUSY, EXIT_FAILED, EXIT_OK } from "../../../exit-codes.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
 
 export interface DeleteOptions {
   threads: string[];

@@ -8,10 +8,10 @@ import {
   THREAD_STATUSES,
   type ThreadStatus,
 } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
-import { formatThreadList } from "../../format/format-thread-list.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import { stdoutColumns } from "../../terminal/standard-streams.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { formatThreadList } from "../../../format/format-thread-list.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import { stdoutColumns } from "../../../terminal/standard-streams.ts";
 
 export interface ListCommandOptions {
   status?: string;

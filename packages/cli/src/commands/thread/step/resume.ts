@@ -2,13 +2,13 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { checkResumeAnswer, isAnswerable, requeueFailedThread, resolveThread, toShownThread } from "@uwf/engine";
 import { isUwfError, type ResumeResult, type ShownThread } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { readInputFile } from "../../read-input-file.ts";
-import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
-import { promptReadsStdin, readPrompt } from "./read-prompt.ts";
-import { stepCommand } from "./step.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { readInputFile } from "../../../read-input-file.ts";
+import { type BudgetFlags, limitsFromFlags } from "../start/limits-from-flags.ts";
+import { promptReadsStdin, readPrompt } from "../start/read-prompt.ts";
+import { stepOneThreadCommand } from "./step-one-thread.ts";
 
 export interface ResumeCommandOptions extends BudgetFlags {
   thread: string;
@@ -52,7 +52,7 @@ export async function resumeCommand(
     throw new UsageError("only one of -p/--prompt-file and --answer can read stdin");
   const resumeAnswer = texted ? await readPrompt({ ...options, cwd: context.cwd }) : undefined;
   const typedAnswer = options.answer === undefined ? undefined : await readAnswer(options.answer, context.cwd);
-  return stepCommand(
+  return stepOneThreadCommand(
     {
       thread: options.thread,
       resumeAnswer,

@@ -1,10 +1,10 @@
 import type { StepThreadsResult } from "@uwf/protocol";
-import { formatRunTotals } from "../../format/format-run-totals.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { formatRunTotals } from "../../../format/format-run-totals.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 import { readThreadArguments } from "./read-thread-arguments.ts";
-import { stepCommand } from "./step.ts";
 import { stepBatch } from "./step-batch.ts";
+import { stepOneThreadCommand } from "./step-one-thread.ts";
 
 export interface StepThreadsCommandOptions {
   /** Thread ids or prefixes; `-` reads more from stdin, one per line. */
@@ -32,7 +32,7 @@ export async function stepThreadsCommand(
   const batch = threads.length > 1 || threads.includes("-") || parallel !== undefined || batchMaxCost !== undefined;
   if (!batch) {
     const startedAt = Date.now();
-    const outcome = await stepCommand({ ...step, thread: threads[0] as string }, context);
+    const outcome = await stepOneThreadCommand({ ...step, thread: threads[0] as string }, context);
     // `step --all` ends with its totals, as `run` does (stderr; not with -q or --json).
     if (options.all === true) context.note(formatRunTotals(outcome.result.steps, Date.now() - startedAt));
     return outcome;

@@ -1,5 +1,5 @@
-import { UsageError } from "../../errors/usage-error.ts";
-import { readInputFile } from "../../read-input-file.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { readInputFile } from "../../../read-input-file.ts";
 
 export interface ReadPromptOptions {
   /** `-p TEXT`; `-p -` reads stdin. */

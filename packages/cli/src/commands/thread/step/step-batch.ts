@@ -11,7 +11,7 @@ import {
   type Usage,
   ZERO_USAGE,
 } from "@uwf/protocol";
-import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
+import { StdoutClosedError } from "../../../errors/stdout-closed-error.ts";
 import {
   EXIT_BUSY,
   EXIT_ENDED,
@@ -22,11 +22,11 @@ import {
   EXIT_SUSPENDED,
   exitCodeForError,
   mostSevereExitCode,
-} from "../../exit-codes.ts";
-import { formatStepBatchResult } from "../../format/format-step-batch-result.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { stepCommand } from "./step.ts";
+} from "../../../exit-codes.ts";
+import { formatStepBatchResult } from "../../../format/format-step-batch-result.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { stepOneThreadCommand } from "./step-one-thread.ts";
 import { toStepResult } from "./step-report.ts";
 
 export interface StepBatchOptions {
@@ -102,7 +102,7 @@ export async function stepBatch(
       // A parent waiting for its branches steps them `--parallel` at a time: with `--all`, until it joins.
       const waiting = record.status === "waiting";
       try {
-        const outcome = await stepCommand(
+        const outcome = await stepOneThreadCommand(
           {
             thread: initial.id,
             steps: 1,
@@ -135,7 +135,7 @@ export async function stepBatch(
     }
     const { outcome, exitCode } = judge(record, failure, stopped, context.signal);
     if (failure !== undefined && outcome !== "already-ended" && outcome !== "suspended") {
-      const { describeError } = await import("../../pipeline/report-error.ts");
+      const { describeError } = await import("../../../pipeline/report-error.ts");
       context.note(`uwf: thread ${record.id}: ${describeError(failure).message}`);
     }
     const { outcome: threadOutcome, ...reported } = await toStepResult(recordView(record), steps, failure);

@@ -8,14 +8,14 @@ import {
   ThreadFailedError,
 } from "@uwf/engine";
 import { isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
-import { StdoutClosedError } from "../../errors/stdout-closed-error.ts";
-import { UsageError } from "../../errors/usage-error.ts";
-import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
-import { formatLog } from "../../format/format-log.ts";
-import { formatStepResult } from "../../format/format-step-result.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { standingEvent, stepFinishedEvent, toStepResult } from "./step-report.ts";
+import { StdoutClosedError } from "../../../errors/stdout-closed-error.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { EXIT_OK, EXIT_SUSPENDED } from "../../../exit-codes.ts";
+import { formatLog } from "../../../format/format-log.ts";
+import { formatStepResult } from "../../../format/format-step-result.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { standingEvent, stepFinishedEvent, toStepResult } from "../step/step-report.ts";
 
 export interface LogCommandOptions {
   thread: string;

@@ -10,12 +10,12 @@ import {
   resolveWorkflow,
 } from "@uwf/engine";
 import type { ForkResult, ForksResult, ThreadRecord } from "@uwf/protocol";
-import { ForksInterruptedError } from "../../errors/forks-interrupted-error.ts";
-import { UsageError } from "../../errors/usage-error.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { readInputFile } from "../../read-input-file.ts";
-import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
+import { ForksInterruptedError } from "../../../errors/forks-interrupted-error.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { readInputFile } from "../../../read-input-file.ts";
+import { type BudgetFlags, limitsFromFlags } from "../start/limits-from-flags.ts";
 import { readReplyFolder } from "./read-reply-folder.ts";
 
 export interface ForkCommandOptions extends BudgetFlags {

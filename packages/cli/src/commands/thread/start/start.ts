@@ -1,7 +1,7 @@
 import { startThread } from "@uwf/engine";
 import type { StartResult } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
 import { type BudgetFlags, limitsFromFlags } from "./limits-from-flags.ts";
 import { promptReadsStdin, readPrompt } from "./read-prompt.ts";
 import { readStartInputs } from "./read-start-inputs.ts";

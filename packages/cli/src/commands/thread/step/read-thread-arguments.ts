@@ -1,5 +1,5 @@
-import { UsageError } from "../../errors/usage-error.ts";
-import { readStdin } from "../../read-input-file.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { readStdin } from "../../../read-input-file.ts";
 
 /** The thread arguments with `-` replaced by stdin's lines (blank ones skipped, spaces trimmed). */
 export async function readThreadArguments(threads: readonly string[], whenNone: string): Promise<string[]> {

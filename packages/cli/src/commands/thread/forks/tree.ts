@@ -1,9 +1,9 @@
 import { buildFamilyTree, resolveThread } from "@uwf/engine";
 import type { TreeResult } from "@uwf/protocol";
-import { familyTreeToMermaid } from "../../format/family-tree-to-mermaid.ts";
-import { formatFamilyTree } from "../../format/format-family-tree.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { familyTreeToMermaid } from "../../../format/family-tree-to-mermaid.ts";
+import { formatFamilyTree } from "../../../format/format-family-tree.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 
 export interface TreeCommandOptions {
   thread: string;

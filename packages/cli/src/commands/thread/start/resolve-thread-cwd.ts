@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { UsageError } from "../../errors/usage-error.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
 
 /**
  * The thread's cwd as an absolute path: `--cwd` resolved against the working directory, which it

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ReplacementReply } from "@uwf/engine";
 import { MAX_INPUT_FILE_BYTES, safeReadBoundedFile } from "@uwf/workflow";
-import { InputFileError } from "../../errors/input-file-error.ts";
+import { InputFileError } from "../../../errors/input-file-error.ts";
 
 /**
  * The replies in a folder given to `fork --output DIR`, one per file: its regular files (a link to

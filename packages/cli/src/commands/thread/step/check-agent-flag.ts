@@ -1,6 +1,6 @@
 import { UnknownAgentError } from "@uwf/agent-kit";
 import type { Config } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
 
 /**
  * `--agent ALIAS` names an agent config.yaml defines, or `scripted:FILE`: checked before anything is

@@ -1,11 +1,11 @@
 import type { Store } from "@uwf/cas";
 import { type DiffTarget, diffChains, resolveNodeOrThread } from "@uwf/engine";
 import { type DiffResult, nodeKind } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
-import { formatDiff } from "../../format/format-diff.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { trace } from "../../trace.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { formatDiff } from "../../../format/format-diff.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { trace } from "../../../trace.ts";
 
 trace("diff command loaded");
 

@@ -1,7 +1,7 @@
 import { loadHistory, readChain, resolveThread } from "@uwf/engine";
 import type { ReadResult } from "@uwf/protocol";
-import { formatTranscript } from "../../format/format-transcript.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
+import { formatTranscript } from "../../../format/format-transcript.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
 
 export interface ReadCommandOptions {
   thread: string;

@@ -8,7 +8,7 @@ import type { CliEvent, StepFailedEvent, StepResult, StepStartedEvent, StepSumma
 export async function toStepResult(view: ThreadView, steps: StepSummary[], failure?: unknown): Promise<StepResult> {
   if (failure === undefined) return stepResultOf(view, steps);
   // Loaded only when a command fails, as the error boundary is.
-  const { describeError } = await import("../../pipeline/report-error.ts");
+  const { describeError } = await import("../../../pipeline/report-error.ts");
   return stepResultOf(view, steps, describeError(failure));
 }
 
@@ -28,7 +28,7 @@ export async function stepFailedEvent(
   started: StepStart | null,
   failure: unknown,
 ): Promise<StepFailedEvent> {
-  const { describeError } = await import("../../pipeline/report-error.ts");
+  const { describeError } = await import("../../../pipeline/report-error.ts");
   const error = describeError(failure);
   return {
     type: "step-failed",

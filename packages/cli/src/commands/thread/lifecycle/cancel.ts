@@ -1,6 +1,6 @@
 import { cancelWithBranches, leaseLifetimeMs, loadThreadView, resolveThread, shownThreadOf } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
-import type { CommandContext } from "../../pipeline/command-context.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
 
 export interface CancelCommandOptions {
   thread: string;

@@ -1,7 +1,7 @@
 import { queueThread, resolveThread, toShownThread } from "@uwf/engine";
 import type { ShownThread } from "@uwf/protocol";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 
 export interface QueueCommandOptions {
   thread: string;

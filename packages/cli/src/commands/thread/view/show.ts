@@ -8,11 +8,11 @@ import {
   textNodeSchema,
   threadStepNodeSchema,
 } from "@uwf/protocol";
-import { NoReplyError } from "../../errors/no-reply-error.ts";
-import { UsageError } from "../../errors/usage-error.ts";
-import { formatExpandedNode, formatThreadRecord } from "../../format/format-show.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { NoReplyError } from "../../../errors/no-reply-error.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { formatExpandedNode, formatThreadRecord } from "../../../format/format-show.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 
 export interface ShowCommandOptions {
   reference: string;

@@ -1,10 +1,10 @@
 import { resolveThread, waitForThreads } from "@uwf/engine";
 import type { ThreadRecord, WaitedThread, WaitResult } from "@uwf/protocol";
-import { WaitTimeoutError } from "../../errors/wait-timeout-error.ts";
-import { EXIT_BUSY, EXIT_FAILED, EXIT_OK, EXIT_SUSPENDED, mostSevereExitCode } from "../../exit-codes.ts";
-import { formatWaitResult } from "../../format/format-wait-result.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { WaitTimeoutError } from "../../../errors/wait-timeout-error.ts";
+import { EXIT_BUSY, EXIT_FAILED, EXIT_OK, EXIT_SUSPENDED, mostSevereExitCode } from "../../../exit-codes.ts";
+import { formatWaitResult } from "../../../format/format-wait-result.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 
 export interface WaitCommandOptions {
   threads: string[];

@@ -1,11 +1,11 @@
 import { compareFamily, resolveNodeOrThread } from "@uwf/engine";
 import { COMPARE_SORT_KEYS, type CompareResult, isCompareSortKey } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
-import { formatCompare } from "../../format/format-compare.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { stdoutColumns } from "../../terminal/standard-streams.ts";
-import { trace } from "../../trace.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { formatCompare } from "../../../format/format-compare.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { stdoutColumns } from "../../../terminal/standard-streams.ts";
+import { trace } from "../../../trace.ts";
 
 trace("compare command loaded");
 

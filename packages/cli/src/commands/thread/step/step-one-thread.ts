@@ -1,11 +1,11 @@
 import { type Resume, resolveThread, stepUntilDone, type ThreadView } from "@uwf/engine";
 import type { BudgetLimits, CliEvent } from "@uwf/protocol";
-import { EXIT_OK, EXIT_SUSPENDED } from "../../exit-codes.ts";
-import { describeSuspension, formatStepResult } from "../../format/format-step-result.ts";
-import { resumeLine } from "../../format/format-suspension.ts";
-import { loadConfigForAgents } from "../../home/load-config-for-agents.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import { trace } from "../../trace.ts";
+import { EXIT_OK, EXIT_SUSPENDED } from "../../../exit-codes.ts";
+import { describeSuspension, formatStepResult } from "../../../format/format-step-result.ts";
+import { resumeLine } from "../../../format/format-suspension.ts";
+import { loadConfigForAgents } from "../../../home/load-config-for-agents.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import { trace } from "../../../trace.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
 import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
@@ -33,7 +33,7 @@ export interface StepCommandOptions {
  * starts and as it is recorded, so its line is printed then. A step that fails ends the command with
  * the steps recorded before it still in the result, beside the error.
  */
-export async function stepCommand(options: StepCommandOptions, context: CommandContext) {
+export async function stepOneThreadCommand(options: StepCommandOptions, context: CommandContext) {
   trace("step command loaded");
   const store = await context.openStore();
   trace("store open");

@@ -1,13 +1,13 @@
 import { findRecordedResume } from "@uwf/engine";
 import type { RunResult } from "@uwf/protocol";
-import { UsageError } from "../../errors/usage-error.ts";
-import { formatRunTotals } from "../../format/format-run-totals.ts";
-import type { CommandContext } from "../../pipeline/command-context.ts";
-import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
+import { UsageError } from "../../../errors/usage-error.ts";
+import { formatRunTotals } from "../../../format/format-run-totals.ts";
+import type { CommandContext } from "../../../pipeline/command-context.ts";
+import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { type StartCommandOptions, startCommand } from "../start/start.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
-import { type StartCommandOptions, startCommand } from "./start.ts";
-import { type StepCommandOptions, stepCommand } from "./step.ts";
+import { type StepCommandOptions, stepOneThreadCommand } from "./step-one-thread.ts";
 
 /** `start`'s flags (`--queue` only starts the thread, for `uwf worker`), and the steps' agent and time limit. */
 export interface RunCommandOptions extends StartCommandOptions {
@@ -37,7 +37,7 @@ export async function runCommand(
   const { thread } = (await startCommand(options, context)).result;
   context.note(`thread ${thread}`);
   const step = { thread, all: true, agent: options.agent, timeout: options.timeout };
-  const outcome = await playRecordedAnswers(await stepCommand(step, context), step, context);
+  const outcome = await playRecordedAnswers(await stepOneThreadCommand(step, context), step, context);
   if ("steps" in outcome.result) context.note(formatRunTotals(outcome.result.steps, Date.now() - startedAt));
   return outcome;
 }
@@ -51,7 +51,7 @@ export async function runCommand(
  * other does.
  */
 async function playRecordedAnswers(
-  first: Awaited<ReturnType<typeof stepCommand>>,
+  first: Awaited<ReturnType<typeof stepOneThreadCommand>>,
   step: StepCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<RunResult>> {
@@ -67,7 +67,7 @@ async function playRecordedAnswers(
     const where = found.thread === step.thread ? "" : ` of branch ${found.thread}`;
     context.note(`resuming with the answer the scenario records for step ${found.step}${where}`);
     const { answer, typedAnswer } = found.resume;
-    const resumed = await stepCommand(
+    const resumed = await stepOneThreadCommand(
       {
         ...step,
         thread: found.thread,
@@ -87,7 +87,7 @@ async function playRecordedAnswers(
       outcome = resumed;
       break;
     }
-    outcome = await stepCommand(step, context);
+    outcome = await stepOneThreadCommand(step, context);
     steps.push(...outcome.result.steps);
     if (resumed.result.steps.length === 0 && outcome.result.steps.length === 0) break;
   }

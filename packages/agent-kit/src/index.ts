@@ -50,7 +50,7 @@ export {
   type ConfigReferenceProblem,
   findConfigReferenceProblems,
 } from "./launch/find-config-reference-problems.ts";
-export { type LaunchAgentOptions, launchAgent, type PreviousVisit } from "./launch/launch-agent.ts";
+export { type LaunchAgentOptions, launchAgent } from "./launch/launch-agent.ts";
 export {
   type LoadScenarioOptions,
   parseScenarioReference,
@@ -75,6 +75,7 @@ export type {
 } from "./process/agent-launch-result.ts";
 export { buildLaunchResult } from "./process/build-launch-result.ts";
 export { formatSeconds } from "./process/format-seconds.ts";
+export type { PreviousVisit } from "./process/previous-visit.ts";
 export { type RunProcessGroupOptions, runProcessGroup } from "./process/run-process-group.ts";
 export {
   assembleWholeThreadPrompt,

@@ -3,6 +3,7 @@
 
 export { type CheckedAnswer, checkResumeAnswer, type GivenAnswer } from "./answers/check-answer.ts";
 export { isAnswerable, loadSuspensionView } from "./answers/read-suspension.ts";
+export { readSuspensionWait, type SuspensionWait } from "./answers/read-suspension-wait.ts";
 export { type CancelWithBranchesOptions, cancelWithBranches } from "./branches/cancel-with-branches.ts";
 export { countChainSteps, countThread } from "./branches/count-thread.ts";
 export { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./branches/ensure-branches.ts";
@@ -66,7 +67,8 @@ export {
   type ReplacementReply,
 } from "./fork/fork-thread.ts";
 export { expandNode } from "./history/expand-node.ts";
-export { type HistoryStep, loadHistory } from "./history/load-history.ts";
+export type { HistoryStep } from "./history/history-step.ts";
+export { loadHistory } from "./history/load-history.ts";
 export { loadStepSummaries, toStepSummary } from "./history/load-step-summaries.ts";
 export { type ChainStep, type ReadChainOptions, readChain, type ThreadChain } from "./history/read-chain.ts";
 export {
@@ -159,9 +161,7 @@ export {
   type ExpiredSuspension,
   expireDueSuspensions,
 } from "./suspensions/expire-due-suspensions.ts";
-export { readSuspensionWait, type SuspensionWait } from "./suspensions/read-suspension-wait.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
-export { loadBudgetReport } from "./thread/load-budget-report.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {
   type RequeueFailedThreadOptions,
@@ -177,6 +177,11 @@ export {
   startThreads,
   type ThreadStart,
 } from "./thread/start-thread.ts";
+export { loadBudgetReport } from "./view/load-budget-report.ts";
+export { loadThreadView, recordView, type ThreadView, type ThreadViewParts } from "./view/load-thread-view.ts";
+export type { WaitingFor } from "./view/load-waiting-for.ts";
+export { listedThreadOf, logResultOf, shownThreadOf, stepResultOf } from "./view/thread-view-results.ts";
+export { toShownThread } from "./view/to-shown-thread.ts";
 export { type FollowThreadOptions, followThread } from "./watch/follow-thread.ts";
 export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./watch/wait-for-threads.ts";
 export {

@@ -98,7 +98,6 @@ describe("the @uwf/eval entry", () => {
       "scoreStatus",
       "scoreThreads",
       "selectThreads",
-      "stepToEnd",
       "suiteRunsDir",
       "summarizeDistribution",
       "summarizeSamples",

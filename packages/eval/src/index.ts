@@ -97,7 +97,6 @@ export { listEvalReports } from "./report/list-eval-reports.ts";
 export { findEvalReportEntry, resolveEvalReport, type StoredEvalReport } from "./report/resolve-eval-report.ts";
 export { saveEvalReport } from "./report/save-eval-report.ts";
 export { type RunSuiteOptions, runSuite } from "./run/run-suite.ts";
-export { type StepToEndOptions, stepToEnd } from "./run/step-to-end.ts";
 export {
   SUITE_BUDGET_REACHED,
   SUITE_INTERRUPTED,

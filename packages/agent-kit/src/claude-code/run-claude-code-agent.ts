@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Config, PresetAgentSpec } from "@uwf/protocol";
-import type { PreviousVisit } from "../launch/launch-agent.ts";
 import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
 import { buildAgentVariables } from "../process/agent-variables.ts";
 import { buildChildEnvironment } from "../process/child-environment.ts";
+import type { PreviousVisit } from "../process/previous-visit.ts";
 import { runProcessGroup } from "../process/run-process-group.ts";
 import { withPromptFile } from "../process/with-prompt-file.ts";
 import { buildClaudeCodeArgs, CLAUDE_CODE_COMMAND } from "./build-claude-code-args.ts";

@@ -1,20 +1,9 @@
-import type { AgentSpec, Config, ModelUsage } from "@uwf/protocol";
+import type { AgentSpec, Config } from "@uwf/protocol";
 import { AgentUnavailableError } from "../errors/agent-unavailable-error.ts";
 import type { AgentLaunchResult, AgentRunContext } from "../process/agent-launch-result.ts";
 import { providerKeyVariables, storeSecretValues } from "../process/child-environment.ts";
+import type { PreviousVisit } from "../process/previous-visit.ts";
 import { runScriptedAgent } from "./scripted-agent.ts";
-
-export interface PreviousVisit {
-  sessionId: string | null;
-  /** The model messages of that visit's run, as the agent stored them. */
-  transcript: unknown[] | null;
-  shared: boolean;
-  /**
-   * The running usage totals the agent reported for that session, per model (Claude Code's
-   * `modelUsage`), so a launch that resumes it counts only what it adds; null when not recorded.
-   */
-  sessionUsage?: ModelUsage | null;
-}
 
 export interface LaunchAgentOptions extends AgentRunContext {
   spec: AgentSpec;

@@ -3,7 +3,7 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isProcessGroupAlive } from "@uwf/cas";
-import { messageOf } from "@uwf/protocol";
+import { InternalError, messageOf } from "@uwf/protocol";
 import {
   LAUNCH_TAG_VARIABLE,
   type LaunchOrigin,
@@ -75,7 +75,7 @@ export class ProcessGroupTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.subprocess !== null) throw new Error("the server is already started");
+    if (this.subprocess !== null) throw new InternalError("the server is already started");
     let subprocess: Bun.Subprocess<"pipe", "pipe", "pipe">;
     try {
       subprocess = Bun.spawn([this.options.command, ...this.options.args], {

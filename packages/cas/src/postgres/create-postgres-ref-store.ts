@@ -1,4 +1,4 @@
-import type { WorkflowEntry } from "@uwf/protocol";
+import { InternalError, type WorkflowEntry } from "@uwf/protocol";
 import { parseAddress } from "../encoding/parse-address.ts";
 import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import { createPostgresLeaseMethods } from "../lease/create-postgres-lease-methods.ts";
@@ -225,7 +225,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
       const [row] = await query<{ now: string }>(
         `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS now`,
       );
-      if (row === undefined) throw new Error("PostgreSQL returned no time");
+      if (row === undefined) throw new InternalError("PostgreSQL returned no time");
       return new Date(row.now);
     },
     ...createPostgresScheduleMethods(connection, schema),

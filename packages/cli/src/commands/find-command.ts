@@ -1,3 +1,4 @@
+import { InternalError } from "@uwf/protocol";
 import { type CommandEntry, type CommandTable, isCommandGroup } from "./table/define-command.ts";
 
 /**
@@ -16,7 +17,7 @@ export function findCommand(table: CommandTable, path: readonly string[]): Comma
     }
     entries = found.commands;
   }
-  throw new Error(`no command ${path.join(" ")} in the command table`);
+  throw new InternalError(`no command ${path.join(" ")} in the command table`);
 }
 
 /** An option the caller left out is absent, as a flag not given on the command line. */

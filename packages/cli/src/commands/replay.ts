@@ -5,7 +5,7 @@ import { EXIT_FAILED, EXIT_OK } from "../exit-codes.ts";
 import { formatReplay } from "../format/experiments/format-replay.ts";
 import type { CommandContext } from "../pipeline/command-context.ts";
 import type { CommandOutcome } from "../pipeline/command-outcome.ts";
-import { readThreadArguments } from "./thread/read-thread-arguments.ts";
+import { readThreadArguments } from "./thread/step/read-thread-arguments.ts";
 
 export interface ReplayCommandOptions {
   /** Thread ids or prefixes; `-` reads them from stdin, one a line. */

@@ -5,8 +5,8 @@ import { hintFor } from "../hint-for.ts";
 import { loadConfigForAgents } from "../home/load-config-for-agents.ts";
 import type { CommandContext } from "../pipeline/command-context.ts";
 import type { CommandOutcome } from "../pipeline/command-outcome.ts";
-import { checkAgentFlag } from "./thread/check-agent-flag.ts";
-import { resolveAgentFlag } from "./thread/resolve-agent-flag.ts";
+import { checkAgentFlag } from "./thread/step/check-agent-flag.ts";
+import { resolveAgentFlag } from "./thread/step/resolve-agent-flag.ts";
 
 export interface WorkerCommandOptions {
   concurrency?: number;

@@ -1,6 +1,7 @@
 import type { Store } from "@uwf/cas";
 import type { ThreadRecord } from "@uwf/protocol";
 import { cancelThread } from "../lease/cancel-thread.ts";
+import { endedOrDeleted } from "./ended-or-deleted.ts";
 import { readFanOut } from "./read-fan-out.ts";
 
 /**
@@ -28,8 +29,9 @@ export async function cancelBranches(
     try {
       await cancelThread({ store, threadId: branch.id, host: options.host, now: options.now, waitMs: 0 });
       cancelled.push(branch.id);
-    } catch {
+    } catch (error) {
       // It ended meanwhile, or was deleted: nothing to cancel.
+      if (!endedOrDeleted(error)) throw error;
     }
   }
   return cancelled;

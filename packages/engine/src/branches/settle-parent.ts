@@ -5,6 +5,7 @@ import { cancelThread } from "../lease/cancel-thread.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
 import { withThreadLease } from "../lease/with-thread-lease.ts";
 import { crashPoint } from "./crash-point.ts";
+import { endedOrDeleted } from "./ended-or-deleted.ts";
 import { type EnsureBranchesOptions, ensureBranches, type FanOutState } from "./ensure-branches.ts";
 import { type BranchStanding, decideJoin, isSettled } from "./join-policy.ts";
 import { readFanOut } from "./read-fan-out.ts";
@@ -175,7 +176,8 @@ export async function readStandings(
 async function cancelLoser(options: SettleParentOptions, thread: string): Promise<void> {
   try {
     await cancelThread({ store: options.store, threadId: thread, host: options.host, now: options.now, waitMs: 0 });
-  } catch {
+  } catch (error) {
     // It ended meanwhile, or was deleted: nothing to cancel.
+    if (!endedOrDeleted(error)) throw error;
   }
 }

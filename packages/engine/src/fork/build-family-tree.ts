@@ -1,7 +1,7 @@
 import type { BranchLink, Store } from "@uwf/cas";
 import { type FamilyTreeNode, messageOf, type ThreadRecord, type TreeResult } from "@uwf/protocol";
 import { readChain } from "../history/read-chain.ts";
-import { loadBudgetReport } from "../thread/load-budget-report.ts";
+import { loadBudgetReport } from "../view/load-budget-report.ts";
 import { chainHolds, chooseForkParent } from "./find-fork-parent.ts";
 
 interface Placement {

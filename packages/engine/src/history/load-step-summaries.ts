@@ -1,6 +1,6 @@
 import type { Store } from "@uwf/cas";
 import type { Address, StepSummary } from "@uwf/protocol";
-import type { HistoryStep } from "./load-history.ts";
+import type { HistoryStep } from "./history-step.ts";
 import { readChain } from "./read-chain.ts";
 import { ThreadHistory } from "./thread-history.ts";
 

@@ -1,6 +1,6 @@
 import type { ObjectStore } from "@uwf/cas";
 import type { AgentRunNode, AnswerNode, OutputNode, TextNode, ThreadStepNode } from "@uwf/protocol";
-import type { HistoryStep } from "./load-history.ts";
+import type { HistoryStep } from "./history-step.ts";
 import type { ChainStep, ThreadChain } from "./read-chain.ts";
 import { storedNodeAs } from "./stored-node.ts";
 

@@ -27,7 +27,7 @@ import { checkAnswer } from "../answers/check-answer.ts";
 import { isRoleBranch, ownBranchSteps } from "../branches/branch-steps.ts";
 import { readFanOut } from "../branches/read-fan-out.ts";
 import { InvalidAnswerError } from "../errors/invalid-answer-error.ts";
-import type { HistoryStep } from "../history/load-history.ts";
+import type { HistoryStep } from "../history/history-step.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { ThreadHistory } from "../history/thread-history.ts";

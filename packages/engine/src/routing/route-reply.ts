@@ -10,8 +10,8 @@ import {
 } from "@uwf/workflow";
 import type { ThreadHistory } from "../history/thread-history.ts";
 import { type WithModeratorHistoryOptions, withModeratorHistory } from "../history/with-moderator-history.ts";
-import type { RouteCheck } from "../step/run-agent-with-retries.ts";
 import { isRoutingError } from "./is-routing-error.ts";
+import type { RouteCheck } from "./route-check.ts";
 
 export interface RouteReplyOptions {
   compiled: CompiledWorkflow;

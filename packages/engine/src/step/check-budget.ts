@@ -13,7 +13,7 @@ import { spentWithBranches } from "../branches/parent-budget.ts";
 import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
-import { applyThreadUpdate } from "./apply-thread-update.ts";
+import { applyThreadUpdate } from "../thread/apply-thread-update.ts";
 import type { StepState } from "./load-step-state.ts";
 
 /** The `reason` of a thread its budget suspended. */

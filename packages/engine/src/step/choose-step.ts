@@ -11,7 +11,7 @@ import type { Config } from "@uwf/protocol";
 import { UnknownRoleError } from "@uwf/workflow";
 import type { PreparedJoin } from "../branches/prepare-join.ts";
 import { ThreadStrandedError } from "../errors/thread-stranded-error.ts";
-import type { HistoryStep } from "../history/load-history.ts";
+import type { HistoryStep } from "../history/history-step.ts";
 import type { ThreadHistory } from "../history/thread-history.ts";
 import { describeRoutingProblem } from "../routing/route-reply.ts";
 import { buildWholeThreadPrompt } from "./build-whole-thread-prompt.ts";

@@ -16,6 +16,7 @@ import {
   type RetryTrigger,
   type Usage,
 } from "@uwf/protocol";
+import type { RouteCheck } from "../routing/route-check.ts";
 import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
 import { type RoleRetryPolicy, roleBackoffMs } from "./role-retry-policy.ts";
 
@@ -25,12 +26,6 @@ export interface AttemptRecord {
   /** Why this attempt did not count, or null for the one that did. */
   error: string | null;
 }
-
-/**
- * What routing made of a reply whose fields passed the schema: the decision, or the problem to send
- * back to the agent. `retry: false` means asking again cannot help (the workflow itself is broken).
- */
-export type RouteCheck<Route> = { success: true; route: Route } | { success: false; problem: string; retry: boolean };
 
 export interface AgentRunResult<Route = unknown> {
   outcome: AgentRunOutcome;

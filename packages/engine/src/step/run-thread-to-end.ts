@@ -1,28 +1,45 @@
 import type { StepSummary } from "@uwf/protocol";
+import { loadThreadView } from "../view/load-thread-view.ts";
 import { findRecordedResume } from "./find-recorded-resume.ts";
 import { type StepUntilDoneOptions, type StepUntilDoneResult, stepUntilDone } from "./step-until-done.ts";
 
 export interface RunThreadToEndOptions extends Omit<StepUntilDoneOptions, "maxSteps"> {
-  /** The folder a relative `scripted:FILE` of `defaultAgent` is read from, for its recorded answers (the caller's cwd). */
-  baseDir: string;
+  /**
+   * The folder a relative `scripted:FILE` of `defaultAgent` is read from, for its recorded answers (the
+   * caller's cwd, a suite's folder). Without it no recorded answer is played: a suspension stops the run
+   * (an exploration's re-runs).
+   */
+  baseDir?: string;
   /** A suspension (the thread's or a branch's) or an end about to be resumed with the answer its scenario records. */
   onRecordedResume?(thread: string, step: number): Promise<void> | void;
 }
 
 /**
  * Runs a thread to its end, as `uwf run` does: every step of the thread, and of a waiting parent every
- * runnable branch (nested fan-outs too) and then its join. With a `scripted:FILE` agent, a suspension —
+ * runnable branch (nested fan-outs too) and then its join. Eval suites and explorations run their threads
+ * with it. With a `scripted:FILE` agent and a `baseDir`, a suspension —
  * the thread's own or a branch's — or an end that the scenario records an answer for is resumed with it
  * (findRecordedResume) and the run goes on. Stops when the thread ends, suspends or fails with nothing
  * recorded to go on with, when a step fails, or when `shouldStop` says so. The steps returned are the
  * thread's own (its branches' are reported through `onBranchStepFinished`).
  */
 export async function runThreadToEnd(options: RunThreadToEndOptions): Promise<StepUntilDoneResult> {
-  const { baseDir, onRecordedResume, ...step } = options;
+  const done = await runUntilStopped(options);
+  if (options.view === undefined) return done;
+  return { ...done, view: await loadThreadView(options.store, done.record, options.view) };
+}
+
+async function runUntilStopped(options: RunThreadToEndOptions): Promise<StepUntilDoneResult> {
+  const { baseDir, onRecordedResume, view: _view, ...step } = options;
   const steps: StepSummary[] = [];
   let done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
   steps.push(...done.steps);
-  while (done.error === undefined && options.shouldStop?.() !== true && !options.signal.aborted) {
+  while (
+    baseDir !== undefined &&
+    done.error === undefined &&
+    options.shouldStop?.() !== true &&
+    !options.signal.aborted
+  ) {
     const found = await findRecordedResume(options.store, done.record, { agent: options.defaultAgent, baseDir });
     if (found === null) break;
     await onRecordedResume?.(found.thread, found.step);

@@ -1,10 +1,8 @@
-import type { Store, ThreadUpdate } from "@uwf/cas";
+import type { Store } from "@uwf/cas";
 import {
   type BudgetLimits,
   type Config,
   END,
-  findExceededLimit,
-  mergeBudgetLimits,
   type StepSummary,
   type ThreadFailure,
   type ThreadRecord,
@@ -13,18 +11,13 @@ import { checkResumeAnswer } from "../answers/check-answer.ts";
 import { isAnswerable } from "../answers/read-suspension.ts";
 import { crashPoint } from "../branches/crash-point.ts";
 import { ensureBranches } from "../branches/ensure-branches.ts";
-import { spentWithBranches } from "../branches/parent-budget.ts";
-import { readFanOut } from "../branches/read-fan-out.ts";
-import { settleParentAfterBranch } from "../branches/settle-parent.ts";
-import { stepWaitingParent, type WaitingParentStep } from "../branches/step-waiting-parent.ts";
-import { BranchFailedError } from "../errors/branch-failed-error.ts";
-import { BudgetExceededError } from "../errors/budget-exceeded-error.ts";
+import { settleParentAfterStep, stepAsParent } from "../branches/step-as-parent.ts";
+import type { WaitingParentStep } from "../branches/step-waiting-parent.ts";
 import { failsThread } from "../errors/classify-step-failure.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { leaseLifetimeMs } from "../lease/step-lease-ttl.ts";
 import { type HeldLease, withThreadLease } from "../lease/with-thread-lease.ts";
-import { applyThreadUpdate } from "./apply-thread-update.ts";
 import { checkBudget } from "./check-budget.ts";
 import { chooseStep } from "./choose-step.ts";
 import { commitStep } from "./commit-step.ts";
@@ -99,7 +92,7 @@ export type StepThreadOutcome =
 export async function stepThread(given: StepThreadOptions): Promise<StepThreadOutcome> {
   const options = await withCheckedAnswer(given);
   if (options.lease !== undefined) return stepUnderLease(options, options.lease, {});
-  const parentStep = await stepAsParent(options);
+  const parentStep = await stepParent(options);
   if (parentStep !== null) return parentStep;
   const seen: SeenRecord = {};
   let after: ThreadRecord | null = null;
@@ -110,7 +103,7 @@ export async function stepThread(given: StepThreadOptions): Promise<StepThreadOu
   } finally {
     // A branch that finished (or stopped to wait) settles its parent: its join may be due, or no longer possible.
     const branchOf = seen.record?.branchOf;
-    if (branchOf !== undefined) await settleParentAfter(branchOf.thread, after, options);
+    if (branchOf !== undefined) await settleParentAfterStep(branchOf.thread, after, options);
   }
 }
 
@@ -136,28 +129,9 @@ async function withCheckedAnswer(options: StepThreadOptions): Promise<StepThread
   return { ...options, resume: { ...resume, answer: checked.text, answerFields: checked.fields } };
 }
 
-/** `after`: the branch as its step left it; read again when the step failed (it may have set it `failed`). */
-async function settleParentAfter(
-  parent: string,
-  after: ThreadRecord | null,
-  options: StepThreadOptions,
-): Promise<void> {
-  const branch = after ?? (await options.store.refs.getThread(options.threadId).catch(() => null));
-  if (branch !== null && (branch.status === "active" || branch.status === "waiting")) return;
-  await settleParentAfterBranch(parent, options).catch(() => null);
-}
-
-/**
- * The step of a thread that waits for its branches (or whose join failed, or whose budget its branches
- * reached, and is stepped or resumed again): null for any other thread, which steps as usual.
- */
-async function stepAsParent(options: StepThreadOptions): Promise<StepThreadOutcome | null> {
-  const { store } = options;
-  let record = await store.refs.getThread(options.threadId);
-  if (record === null || options.resume?.answer !== undefined) return null;
-  record = await reopenParent(store, record, options);
-  if (record.status !== "waiting") return null;
-  const result = await stepWaitingParent(record, {
+/** The step of a waiting parent (stepAsParent), each branch stepped as a thread of its own; null for any other thread. */
+async function stepParent(options: StepThreadOptions): Promise<StepThreadOutcome | null> {
+  const parentStep = await stepAsParent({
     ...options,
     all: options.allBranches === true,
     stepBranch: async (threadId) => {
@@ -169,36 +143,8 @@ async function stepAsParent(options: StepThreadOptions): Promise<StepThreadOutco
       }
     },
   });
-  // The join was due before any branch ran: this step is the join (a resume's raised limits are recorded already).
-  if (result.branches.length === 0 && result.record.status === "active")
-    return stepOnce({ ...options, resume: undefined }, {});
-  return { kind: "branches", ...result };
-}
-
-/**
- * A parent set `failed` because its join could not be met, stepped again (after a branch was retried or
- * answered), or one its branches' budget suspended, resumed with raised limits: it waits for its
- * branches again, and the policy is looked at afresh.
- */
-async function reopenParent(store: Store, record: ThreadRecord, options: StepThreadOptions): Promise<ThreadRecord> {
-  const reopen = async (update: ThreadUpdate): Promise<ThreadRecord> => {
-    const change = { ...update, status: "waiting", updatedAt: options.now().toISOString() } as const;
-    if (!(await store.refs.updateThread(record.id, record.head, change))) {
-      throw new HeadConflictError(record.id, record.head, record.head);
-    }
-    return applyThreadUpdate(record, change);
-  };
-  if (record.status === "failed" && record.failure?.code === BranchFailedError.code) {
-    return reopen({ failure: null });
-  }
-  const exceeded = record.budget?.exceeded ?? null;
-  if (record.status !== "suspended" || exceeded === null || options.resume === undefined) return record;
-  if ((await readFanOut(store.objects, record.head)) === null) return record;
-  const limits = mergeBudgetLimits(options.resume.limits, record.budget);
-  const spent = await spentWithBranches(store, record);
-  const still = findExceededLimit(limits, spent);
-  if (still !== null) throw new BudgetExceededError(record.id, still, limits[still] ?? 0, spent);
-  return reopen({ reason: null, budget: { ...limits, exceeded: null } });
+  if (parentStep?.kind === "join") return stepOnce({ ...options, resume: undefined }, {});
+  return parentStep;
 }
 
 async function stepOnce(options: StepThreadOptions, seen: SeenRecord): Promise<StepThreadOutcome> {

@@ -5,6 +5,7 @@ import { ThreadEndedError } from "../errors/thread-ended-error.ts";
 import { ThreadFailedError } from "../errors/thread-failed-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
 import { ThreadSuspendedError } from "../errors/thread-suspended-error.ts";
+import { loadThreadView, type ThreadView, type ThreadViewParts } from "../view/load-thread-view.ts";
 import { sleepUnlessAborted } from "../watch/sleep-unless-aborted.ts";
 import type { StepStart } from "./run-step-agent.ts";
 import { type StepThreadOptions, stepThread } from "./step-thread.ts";
@@ -33,6 +34,8 @@ export interface StepUntilDoneOptions extends StepThreadOptions {
   onBranchStepFinished?(step: StepSummary, record: ThreadRecord): Promise<void> | void;
   /** A branch's step failed or was refused while its waiting parent was stepped (the branch is `failed` when its agent failed); awaited. */
   onBranchStepFailed?(thread: string, error: unknown): Promise<void> | void;
+  /** The parts of the thread's view to load once the steps are done (loadThreadView), returned as `view`. */
+  view?: ThreadViewParts;
 }
 
 export interface StepUntilDoneResult {
@@ -49,6 +52,8 @@ export interface StepUntilDoneResult {
   refused: boolean;
   /** The step whose agent had started when the error came; null when it came before that. */
   failedStep: StepStart | null;
+  /** The thread as it stands, with the parts `view` asked for; absent without `view`. */
+  view?: ThreadView;
 }
 
 /**
@@ -58,7 +63,13 @@ export interface StepUntilDoneResult {
  * is thrown on, since it is not the step's. Throws ThreadNotFoundError when there is no such thread.
  */
 export async function stepUntilDone(options: StepUntilDoneOptions): Promise<StepUntilDoneResult> {
-  const { store, threadId, maxSteps, onStepFinished, shouldStop: _shouldStop, ...step } = options;
+  const done = await stepUntilStopped(options);
+  if (options.view === undefined) return done;
+  return { ...done, view: await loadThreadView(options.store, done.record, options.view) };
+}
+
+async function stepUntilStopped(options: StepUntilDoneOptions): Promise<StepUntilDoneResult> {
+  const { store, threadId, maxSteps, onStepFinished, shouldStop: _shouldStop, view: _view, ...step } = options;
   const initial = await store.refs.getThread(threadId);
   if (initial === null) throw new ThreadNotFoundError(threadId);
   let record = initial;

@@ -1,10 +1,10 @@
 import type { Store } from "@uwf/cas";
 import { type ThreadRecord, UwfError } from "@uwf/protocol";
+import { readSuspensionWait } from "../answers/read-suspension-wait.ts";
 import type { SettleParentOptions } from "../branches/settle-parent.ts";
 import { ThreadBusyError } from "../errors/thread-busy-error.ts";
 import { ThreadCancelledError } from "../errors/thread-cancelled-error.ts";
 import { STEP_LEASE_TTL_MS } from "../lease/step-lease-ttl.ts";
-import { readSuspensionWait } from "./read-suspension-wait.ts";
 
 /** How many suspended threads one listing reads; a pass pages through all of them. */
 const PAGE_SIZE = 500;

@@ -10,6 +10,7 @@ import {
   type WorkflowNode,
 } from "@uwf/protocol";
 import { compileWorkflow, isTimeoutEdge, type ModeratorDecision, NoTransitionError, pickNextRole } from "@uwf/workflow";
+import type { SuspensionWait } from "../answers/read-suspension-wait.ts";
 import { branchOutcome, isRoleBranch } from "../branches/branch-steps.ts";
 import { type EnsureBranchesOptions, ensureBranches } from "../branches/ensure-branches.ts";
 import { SuspendTimeoutError } from "../errors/suspend-timeout-error.ts";
@@ -21,10 +22,9 @@ import { TIMEOUT_AGENT, TIMEOUT_RUN_KIND } from "../history/timeout-run.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
 import type { HeldLease } from "../lease/with-thread-lease.ts";
 import { outcomeOf } from "../routing/outcome-of.ts";
-import { applyThreadUpdate } from "../step/apply-thread-update.ts";
 import { describeFailure } from "../step/fail-thread.ts";
 import { NodeBatch } from "../step/node-batch.ts";
-import type { SuspensionWait } from "./read-suspension-wait.ts";
+import { applyThreadUpdate } from "../thread/apply-thread-update.ts";
 
 /** What became of a suspension whose wait ran out: where its timeout step led (`$END`, a role), or null when the thread failed. */
 export interface TimedOutSuspension {

@@ -1,8 +1,9 @@
 import type { ClaimedThread, Store } from "@uwf/cas";
-import type { CliEvent, Config, THREAD_RELEASE_REASONS, ThreadRecord } from "@uwf/protocol";
+import { type CliEvent, type Config, isUwfError, type THREAD_RELEASE_REASONS, type ThreadRecord } from "@uwf/protocol";
 import { type SettleParentOptions, settleParent, settleParentAfterBranch } from "../branches/settle-parent.ts";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { classifyStepFailure } from "../errors/classify-step-failure.ts";
+import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import { holdLease, honourCancelRequest, type LeaseHold, stopReplacedAgent } from "../lease/with-thread-lease.ts";
 import { describeFailure, failThread } from "../step/fail-thread.ts";
 import type { StepStart } from "../step/run-step-agent.ts";
@@ -230,9 +231,10 @@ async function giveUp(
   let failed: ThreadRecord | null;
   try {
     failed = await failThread(options.store.refs, outcome.record.id, hold, threadFailure);
-  } catch {
+  } catch (error) {
     // The lease was lost: whoever holds the thread now decides what becomes of it.
-    return "lost";
+    if (isUwfError(error) && error.code === LeaseLostError.code) return "lost";
+    throw error;
   }
   if (failed === null) return "lost";
   outcome.record = failed;

@@ -1,7 +1,7 @@
 import { forEachConcurrently, type Store } from "@uwf/cas";
-import { forkThreads } from "@uwf/engine";
-import { type BudgetLimits, type Config, messageOf, type ThreadRecord } from "@uwf/protocol";
-import { stepToEnd } from "../run/step-to-end.ts";
+import { forkThreads, runThreadToEnd } from "@uwf/engine";
+import { type BudgetLimits, type Config, InternalError, messageOf, type ThreadRecord } from "@uwf/protocol";
+import { runStopError } from "../run/run-stop-error.ts";
 import type { ExplorationTarget } from "./read-exploration-target.ts";
 
 /** Why a re-run is no finished sample although it was planned. */
@@ -64,7 +64,7 @@ export interface ExplorationRunResult {
 /**
  * Resamples a thread: for each chosen step, `samples` forks at the node before it (those an earlier
  * exploration made first, with `reuse`; the rest new, tagged with the exploration), then every fork
- * stepped to its end (see stepToEnd: a fan-out runs its branches and join) with the thread's agents,
+ * stepped to its end (see runThreadToEnd: a fan-out runs its branches and join) with the thread's agents,
  * at most `parallel` at a time. Ctrl-C and the exploration's spend limit stop new steps; the forks
  * they left unfinished come back with the reason as their error.
  */
@@ -88,7 +88,7 @@ export async function runExploration(options: RunExplorationOptions): Promise<Ex
   const runs: ExplorationRun[] = [];
   for (const step of options.steps) {
     const point = target.points[step - 1];
-    if (point === undefined) throw new Error(`runExploration: thread ${target.record.id} has no step ${step}`);
+    if (point === undefined) throw new InternalError(`runExploration: thread ${target.record.id} has no step ${step}`);
     const reused: ThreadRecord[] = [];
     for (const id of options.reuse?.get(step) ?? []) {
       if (reused.length >= options.samples) break;
@@ -135,20 +135,28 @@ export async function runExploration(options: RunExplorationOptions): Promise<Ex
     const initial = run.record as ThreadRecord;
     const initialCost = initial.usage.costUsd;
     spent.set(initial.id, 0);
-    const { record, error } = await stepToEnd(initial, {
+    const noteSpend = (record: ThreadRecord) => {
+      spent.set(record.id, record.usage.costUsd - initialCost);
+    };
+    const done = await runThreadToEnd({
       store,
       config: options.config,
       home: options.home,
+      threadId: initial.id,
       defaultAgent: options.defaultAgent,
       timeoutSeconds: options.timeoutSeconds,
       signal: options.signal,
       host: options.host,
       now: options.now,
-      stopReason,
-      onStepped: (stepped) => spent.set(stepped.id, stepped.usage.costUsd - initialCost),
-      onStderr: options.onStderr,
+      shouldStop: () => stopReason() !== null,
+      onStepFinished: (_step, record) => noteSpend(record),
+      onProgress: () => {},
+      onStderr: options.onStderr ?? (() => {}),
       onWarning: options.onWarning,
     });
+    const { record } = done;
+    noteSpend(record);
+    const error = runStopError(record, done.error, stopReason());
     run.record = record;
     run.error = error;
     options.onRunFinished?.(run);

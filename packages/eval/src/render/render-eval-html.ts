@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { EvalResult } from "@uwf/protocol";
+import { type EvalResult, InternalError } from "@uwf/protocol";
 import chartJsCode from "../../node_modules/chart.js/dist/chart.umd.min.js" with { type: "text" };
 import { formatInterval, formatRate } from "../format/format-number.ts";
 import { buildEvalChartData } from "./eval-chart-data.ts";
@@ -29,7 +29,8 @@ function pagePolicy(): string {
     ["the page script", pageScript],
   ] as const) {
     // Inlined as they are, so they must not be able to end their <script> element early.
-    if (/<\/script|<!--/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script or <!--`);
+    if (/<\/script|<!--/i.test(code))
+      throw new InternalError(`${name} cannot be inlined: it contains </script or <!--`);
   }
   contentSecurityPolicy = [
     "default-src 'none'",

@@ -14,6 +14,7 @@ import {
   planSuiteRuns,
   resolveFrom,
 } from "./plan-suite-runs.ts";
+import { runStopError } from "./run-stop-error.ts";
 import {
   SUITE_BUDGET_REACHED,
   SUITE_INTERRUPTED,
@@ -304,11 +305,8 @@ class SuiteRunner {
     });
     const record = done.record;
     await noteSpend(record);
-    if (record.status === "active" || record.status === "waiting") {
-      const reason = this.stopReason() ?? (done.error === undefined ? null : messageOf(done.error));
-      if (reason !== null) return { ...taken, record, error: reason };
-    }
-    return { ...taken, record };
+    const error = runStopError(record, done.error, this.stopReason());
+    return error === null ? { ...taken, record } : { ...taken, record, error };
   }
 
   /** Why no new step or thread may start: Ctrl-C, or the suite's spend at its limit; null when they may. */

@@ -1,4 +1,4 @@
-import type { EvalAssertion, EvalSample, EvalScore, EvalThreadView } from "@uwf/protocol";
+import { type EvalAssertion, type EvalSample, type EvalScore, type EvalThreadView, InternalError } from "@uwf/protocol";
 import { checkUniqueAssertionNames } from "../assertions/parse-assertion.ts";
 import { mapConcurrently } from "../concurrency/map-concurrently.ts";
 import type { AssertionResult } from "./assertion-result.ts";
@@ -64,7 +64,7 @@ export async function scoreThreads(options: ScoreThreadsOptions): Promise<EvalSa
     }
     if (assertion.kind === "judge") {
       if (options.judge === undefined)
-        throw new Error(`scoreThreads: the judge ${assertion.name} needs a judge context`);
+        throw new InternalError(`scoreThreads: the judge ${assertion.name} needs a judge context`);
       judges.set(assertion.name, await prepareJudge(assertion, options.judge));
     }
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { InternalError } from "@uwf/protocol";
 import page from "../frontend/index.html";
 import { API_ROUTES, type ApiRoute } from "./api-routes.ts";
 import { EventHub, HEARTBEAT_MS } from "./event-stream.ts";
@@ -63,7 +64,8 @@ const STOP_WAIT_MS = 10_000;
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const loopback = isLoopbackHost(options.host);
   if (!loopback && options.token === undefined && !options.readOnly) {
-    throw new Error(`a UI on ${options.host}, not a loopback address, needs a token or read-only`);
+    // `uwf ui` refuses this first, with a usage error: a caller reaching here skipped that check.
+    throw new InternalError(`a UI on ${options.host}, not a loopback address, needs a token or read-only`);
   }
   const token = options.token ?? randomToken();
   // Off loopback with a token, reads and events need it too; on loopback (or read-only without a token) they are open.

@@ -5,7 +5,7 @@ import { SuiteInterruptedError } from "../../errors/index.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import { readThreadArguments } from "../thread/read-thread-arguments.ts";
+import { readThreadArguments } from "../thread/step/read-thread-arguments.ts";
 import {
   checkOutputFlags,
   type EvalOutputOptions,

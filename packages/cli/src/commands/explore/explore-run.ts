@@ -6,8 +6,8 @@ import { EXIT_INTERRUPTED } from "../../exit-codes.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { evaluateOptionsOf } from "../eval/eval-output.ts";
-import { MAX_FORKS_PER_COMMAND } from "../thread/fork.ts";
-import { limitsFromFlags } from "../thread/limits-from-flags.ts";
+import { MAX_FORKS_PER_COMMAND } from "../thread/forks/fork.ts";
+import { limitsFromFlags } from "../thread/start/limits-from-flags.ts";
 import { exploreOutcome } from "./explore-output.ts";
 import { parseStepList } from "./parse-step-list.ts";
 

@@ -1,5 +1,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { InternalError } from "@uwf/protocol";
 
 /**
  * The longest message `uwf mcp` reads, in bytes: room for a 16 MiB prompt (the most the CLI takes)
@@ -59,7 +60,7 @@ export class LineStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.started) throw new Error("the stdio transport is already started");
+    if (this.started) throw new InternalError("the stdio transport is already started");
     this.started = true;
     this.input.on("data", this.onData);
     this.input.on("error", this.onInputError);

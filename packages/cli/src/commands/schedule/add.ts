@@ -2,8 +2,8 @@ import { addSchedule } from "@uwf/engine";
 import { overlapPolicySchema, type ScheduleShowResult } from "@uwf/protocol";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { readPrompt } from "../thread/read-prompt.ts";
-import { readStartInputs } from "../thread/read-start-inputs.ts";
+import { readPrompt } from "../thread/start/read-prompt.ts";
+import { readStartInputs } from "../thread/start/read-start-inputs.ts";
 import { formatScheduleView, scheduleView } from "./schedule-view.ts";
 
 export interface ScheduleAddCommandOptions {

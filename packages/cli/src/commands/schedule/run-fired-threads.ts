@@ -28,11 +28,11 @@ export async function runThreadsHere(
   const ran: TickResult["ran"] = [];
   if (threads.length === 0) return ran;
   // The step command (the engine's step, agents) only when a thread runs here: most ticks run none.
-  const { stepCommand } = await import("../thread/step.ts");
+  const { stepOneThreadCommand } = await import("../thread/step/step-one-thread.ts");
   for (const thread of threads) {
     if (context.signal.aborted) break;
     try {
-      const { result } = await stepCommand({ ...agentFlags, thread, all: true }, context);
+      const { result } = await stepOneThreadCommand({ ...agentFlags, thread, all: true }, context);
       ran.push({ thread, status: result.status, steps: result.steps.length });
     } catch (error) {
       // A failed step fails its thread, not the round: the other threads still run.

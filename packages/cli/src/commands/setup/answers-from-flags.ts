@@ -21,6 +21,7 @@ export async function answersFromFlags(options: SetupOptions, type: BuiltinSetup
     apiKey = read.value.trim();
   }
   if (apiKey !== undefined && apiKey.trim() === "") throw new UsageError("--api-key is empty");
+  if (apiKey !== undefined && /[\r\n]/.test(apiKey.trim())) throw new UsageError("--api-key must be a single line");
   return {
     type,
     provider,

@@ -9,7 +9,7 @@ import { writeFileAtomically } from "../../home/write-file-atomically.ts";
 export async function writeDotenvValue(home: string, name: string, value: string): Promise<string> {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
     throw new InternalError(`"${name}" is not a valid environment variable name`);
-  if (/[\r\n]/.test(value)) throw new Error(`the value of ${name} must be a single line`);
+  if (/[\r\n]/.test(value)) throw new InternalError(`the value of ${name} must be a single line`);
   const file = dotenvFilePath(home);
   const lines = (await readDotenvText(file))?.split("\n") ?? [];
   const entry = `${name}=${JSON.stringify(value)}`;

@@ -36,7 +36,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       "uwf start review -p task --queue",
     ],
     json: "startResultSchema",
-    load: async () => (await import("../thread/start.ts")).startCommand,
+    load: async () => (await import("../thread/start/start.ts")).startCommand,
   }),
   defineCommand({
     name: "step",
@@ -68,7 +68,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       "uwf step - --all --parallel 4 --batch-max-cost 5 < ids.txt",
     ],
     json: "stepResultSchema, or stepBatchResultSchema for a batch",
-    load: async () => (await import("../thread/step-threads.ts")).stepThreadsCommand,
+    load: async () => (await import("../thread/step/step.ts")).stepThreadsCommand,
   }),
   defineCommand({
     name: "run",
@@ -87,7 +87,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       'T=$(uwf run review -p task --queue) && uwf wait "$T"',
     ],
     json: "stepResultSchema, or startResultSchema with --queue",
-    load: async () => (await import("../thread/run.ts")).runCommand,
+    load: async () => (await import("../thread/step/run.ts")).runCommand,
   }),
   defineCommand({
     name: "fork",
@@ -125,7 +125,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       "uwf fork 7QK2M9XH3DP4A --workflow review.yaml",
     ],
     json: "forkResultSchema, or forksResultSchema with --count or --output DIR",
-    load: async () => (await import("../thread/fork.ts")).forkCommand,
+    load: async () => (await import("../thread/forks/fork.ts")).forkCommand,
   }),
   defineCommand({
     name: "list",
@@ -171,7 +171,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       "uwf list --forks-of 01J9 --recursive --json",
     ],
     json: "listResultSchema",
-    load: async () => (await import("../thread/list.ts")).listCommand,
+    load: async () => (await import("../thread/view/list.ts")).listCommand,
   }),
   defineCommand({
     name: "show",
@@ -183,7 +183,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: ["uwf show 01J9", "uwf show 7QK2M9XH3DP4A", "uwf show 7QK2M9XH3DP4A --reply"],
     json: "shownThreadSchema, expandedNodeSchema or showTextResultSchema",
-    load: async () => (await import("../thread/show.ts")).showCommand,
+    load: async () => (await import("../thread/view/show.ts")).showCommand,
   }),
   defineCommand({
     name: "log",
@@ -206,7 +206,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: ["uwf log 01J9 --json", "uwf log 01J9 --follow -v", "uwf log 01J9 --agent-output --step 2"],
     json: "logResultSchema, stepResultSchema with --follow, agentOutputResultSchema with --agent-output",
-    load: async () => (await import("../thread/log.ts")).logCommand,
+    load: async () => (await import("../thread/view/log.ts")).logCommand,
   }),
   defineCommand({
     name: "read",
@@ -222,7 +222,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: ["uwf read 01J9", "uwf read 01J9 --quota 8000 --no-pager", "PAGER=more uwf read 01J9"],
     json: "readResultSchema",
-    load: async () => (await import("../thread/read.ts")).readCommand,
+    load: async () => (await import("../thread/view/read.ts")).readCommand,
   }),
   defineCommand({
     name: "diff",
@@ -234,7 +234,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     options: { bodies: { flags: "--bodies", description: "also show a unified diff of each pair of step bodies" } },
     examples: ["uwf diff 01J9 01JA", "uwf diff 01J9 01JA --bodies", "uwf diff 01J9 4M2QK8D1V0X7Z --json"],
     json: "diffResultSchema",
-    load: async () => (await import("../thread/diff.ts")).diffCommand,
+    load: async () => (await import("../thread/forks/diff.ts")).diffCommand,
   }),
   defineCommand({
     name: "compare",
@@ -255,7 +255,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: ["uwf compare 01J9", "uwf compare 7QK2M9XH3DP4A --sort cost", "uwf compare 01J9 --json"],
     json: "compareResultSchema",
-    load: async () => (await import("../thread/compare.ts")).compareCommand,
+    load: async () => (await import("../thread/forks/compare.ts")).compareCommand,
   }),
   defineCommand({
     name: "tree",
@@ -270,7 +270,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: ["uwf tree 01J9", "uwf tree 01J9 --mermaid", "uwf tree 01J9 --json"],
     json: "treeResultSchema",
-    load: async () => (await import("../thread/tree.ts")).treeCommand,
+    load: async () => (await import("../thread/forks/tree.ts")).treeCommand,
   }),
   defineCommand({
     name: "resume",
@@ -297,7 +297,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
       "uwf resume 01J9 --max-cost 5",
     ],
     json: "stepResultSchema, or shownThreadSchema with --queue",
-    load: async () => (await import("../thread/resume.ts")).resumeCommand,
+    load: async () => (await import("../thread/step/resume.ts")).resumeCommand,
   }),
   defineCommand({
     name: "queue",
@@ -305,7 +305,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     arguments: [THREAD_ARGUMENT],
     examples: ["uwf queue 01J9", 'uwf queue "$T" && uwf worker --once'],
     json: "shownThreadSchema",
-    load: async () => (await import("../thread/queue.ts")).queueCommand,
+    load: async () => (await import("../thread/lifecycle/queue.ts")).queueCommand,
   }),
   defineCommand({
     name: "wait",
@@ -321,7 +321,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: ['uwf wait "$T"', "uwf wait 01J9 01JA --timeout 600 --json"],
     json: "waitResultSchema",
-    load: async () => (await import("../thread/wait.ts")).waitCommand,
+    load: async () => (await import("../thread/lifecycle/wait.ts")).waitCommand,
   }),
   defineCommand({
     name: "cancel",
@@ -340,7 +340,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     },
     examples: ["uwf cancel 01J9", "uwf cancel 01J9 --no-wait"],
     json: "shownThreadSchema",
-    load: async () => (await import("../thread/cancel.ts")).cancelCommand,
+    load: async () => (await import("../thread/lifecycle/cancel.ts")).cancelCommand,
   }),
   defineCommand({
     name: "delete",
@@ -349,7 +349,7 @@ export const THREAD_COMMANDS: readonly CommandEntry[] = [
     options: { yes: { flags: "-y, --yes", description: "delete without asking" } },
     examples: ["uwf delete 01J9", 'uwf delete "$T" --yes'],
     json: "deleteResultSchema",
-    load: async () => (await import("../thread/delete.ts")).deleteCommand,
+    load: async () => (await import("../thread/lifecycle/delete.ts")).deleteCommand,
   }),
 ];
 

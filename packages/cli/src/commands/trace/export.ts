@@ -4,7 +4,7 @@ import type { TraceExportResult } from "@uwf/protocol";
 import { TraceExportFailedError } from "../../errors/trace-export-failed-error.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
-import { readThreadArguments } from "../thread/read-thread-arguments.ts";
+import { readThreadArguments } from "../thread/step/read-thread-arguments.ts";
 
 export interface TraceExportCommandOptions {
   threads?: string[];

@@ -21,6 +21,8 @@ import {
   formatTokens,
   formatValue,
 } from "../components/format.ts";
+import { JsonView } from "../components/json-view.tsx";
+import { MarkdownText } from "../components/markdown-text.tsx";
 import { useDebounced } from "../components/thread-live.ts";
 import { ReplyStatus, StatusBadge } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
@@ -164,7 +166,8 @@ function StateCard(props: { thread: ShownThread }) {
           </Field>
         ) : thread.status === "suspended" ? (
           <Field label="Waiting" testid="thread-reason">
-            <span class="muted">{thread.next ?? "a role"} asks:</span> {thread.reason ?? "(no reason given)"}
+            <span class="muted">{thread.next ?? "a role"} asks:</span>
+            <MarkdownText text={thread.reason ?? ""} label="question" empty="(no reason given)" />
           </Field>
         ) : thread.next !== null && thread.status !== "ended" ? (
           <Field label="Next">{thread.next}</Field>
@@ -322,15 +325,17 @@ function StartCard(props: { thread: ShownThread }) {
         {thread.inputs !== undefined
           ? Object.entries(thread.inputs).map(([key, value]) => (
               <Field key={key} label={key}>
-                <code>{formatValue(value)}</code>
+                {value !== null && typeof value === "object" ? (
+                  <JsonView value={value} />
+                ) : (
+                  <code>{formatValue(value)}</code>
+                )}
               </Field>
             ))
           : null}
       </dl>
       {typeof node?.prompt === "string" ? (
-        <pre class="prompt" data-testid="thread-prompt">
-          {node.prompt}
-        </pre>
+        <MarkdownText text={node.prompt} label="start prompt" testid="thread-prompt" />
       ) : start.data === null ? (
         <p class="empty">Loading…</p>
       ) : (

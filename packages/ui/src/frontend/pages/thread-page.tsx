@@ -23,6 +23,7 @@ import {
 } from "../components/format.ts";
 import { JsonView } from "../components/json-view.tsx";
 import { MarkdownText } from "../components/markdown-text.tsx";
+import { StepTimeline } from "../components/step-timeline.tsx";
 import { useDebounced } from "../components/thread-live.ts";
 import { ReplyStatus, StatusBadge } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
@@ -118,6 +119,12 @@ function ThreadView(props: { id: string }) {
           }
           onChanged={refresh}
         />
+      ) : null}
+      {log.data !== null && (log.data.steps.length > 0 || (log.data.failed ?? []).length > 0) ? (
+        <section class="panel">
+          <h2>Timeline</h2>
+          <StepTimeline thread={id} log={log.data} groups={thread.branches ?? []} />
+        </section>
       ) : null}
       <section class="panel">
         <h2>

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { findChromium } from "@uwf/cas/test";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import type { TempHome } from "./temp-home.ts";
@@ -126,4 +126,31 @@ export async function waitForText(page: Page, selector: string, text: string, ti
   // A string, evaluated in the page: the tests' TypeScript has no DOM types.
   const expression = `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).some((element) => (element.textContent ?? "").includes(${JSON.stringify(text)}))`;
   await page.waitForFunction(expression, { timeout });
+}
+
+/** An accessibility violation axe-core found: its rule, impact and where (up to 5 selectors). */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core (the dev dependency, pinned) on the page as it stands and returns its serious and
+ * critical violations. axe is evaluated through the DevTools protocol, so the page's CSP stays as served.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= await Bun.file(join(dirname(require.resolve("axe-core")), "axe.min.js")).text();
+  if ((await page.evaluate("typeof window.axe")) === "undefined") await page.evaluate(axeSource);
+  return (await page.evaluate(`axe.run(document).then((results) => results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.slice(0, 5).map((node) => node.target.join(" ") + " " + (node.failureSummary ?? "").split("\\n").slice(1, 2).join("")),
+    })))`)) as AxeViolation[];
 }

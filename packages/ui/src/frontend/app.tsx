@@ -1,4 +1,5 @@
 import type { ComponentChildren } from "preact";
+import { useKeyboardNavigation } from "./lib/keyboard.ts";
 import { Link, matchPath, useLocation } from "./lib/router.tsx";
 import { useSession } from "./lib/session.ts";
 import { DiffPage } from "./pages/diff-page.tsx";
@@ -40,6 +41,7 @@ const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, stri
 export function App() {
   const location = useLocation();
   const session = useSession();
+  useKeyboardNavigation();
   let page: ComponentChildren = <p class="empty">No such page: {location.path}</p>;
   for (const candidate of PAGES) {
     const params = matchPath(candidate.pattern, location.path);

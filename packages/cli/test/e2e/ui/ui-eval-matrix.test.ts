@@ -161,6 +161,9 @@ describe.skipIf(skip !== null)("uwf ui: an eval report as a matrix", () => {
         expect(
           await page.$eval('[data-testid="side-current"] .eval-gate', (gate) => gate.getAttribute("data-gate")),
         ).toBe("broke");
+        if (process.env.UWF_UPDATE_SCREENSHOTS === "1") {
+          await page.screenshot({ path: join(IMAGES, "ui-eval-diff.png") as `${string}.png` });
+        }
         // Failures only, on both sides: the baseline has none left.
         await page.click('[data-testid="failures-only"]');
         await page.waitForSelector('[data-testid="side-baseline"] [data-testid="matrix-empty"]', { timeout: 10_000 });
@@ -169,9 +172,6 @@ describe.skipIf(skip !== null)("uwf ui: an eval report as a matrix", () => {
             samples.map((sample) => sample.getAttribute("data-verdict")),
           ),
         ).toEqual(gated.samples.filter((sample) => sample.verdict !== "passed").map((sample) => sample.verdict));
-        if (process.env.UWF_UPDATE_SCREENSHOTS === "1") {
-          await page.screenshot({ path: join(IMAGES, "ui-eval-diff.png") as `${string}.png`, fullPage: true });
-        }
         expect(problems).toEqual([]);
       });
       await page.close();

@@ -67,7 +67,7 @@ export function StepTimeline(props: { thread: string; log: LogResult; groups: re
           <div class="lane-track">
             {lane.steps.map((step) => {
               const left = at(step.startedAt);
-              const width = Math.max(0.6, at(step.completedAt) - left);
+              const width = Math.min(100, Math.max(0.6, at(step.completedAt) - left));
               const retried = (step.attempts ?? 1) > 1;
               const label = `step ${step.number} ${step.role}: ${formatDuration(step.durationMs)}${retried ? `, ${step.attempts} attempts` : ""}`;
               return (
@@ -75,7 +75,7 @@ export function StepTimeline(props: { thread: string; log: LogResult; groups: re
                   key={step.address}
                   href={`/steps/${step.address}`}
                   class={`timeline-bar${retried ? " retried" : ""}`}
-                  style={{ left: `${Math.min(left, 99.4)}%`, width: `${width}%` }}
+                  style={{ left: `${Math.min(left, 100 - width)}%`, width: `${width}%` }}
                   title={`${label} (${formatTime(step.startedAt)})`}
                   aria-label={label}
                   data-testid="timeline-bar"

@@ -11,8 +11,8 @@ import { Gate } from "./experiment-page.tsx";
 
 /**
  * `/experiments/diff/BASELINE/CURRENT`: two eval reports side by side — what `uwf eval diff BASELINE
- * CURRENT` gives (each metric's change, the cases that regressed or improved, variant by variant), then
- * each report's gate and its cases × variants matrix next to the other's.
+ * CURRENT` gives: each report's gate and its cases × variants matrix next to the other's, then each
+ * metric's change and the cases that regressed or improved, whole and variant by variant.
  */
 export function EvalDiffPage(props: { baseline: string; current: string }) {
   const [failuresOnly, setFailuresOnly] = useState(false);
@@ -39,9 +39,6 @@ export function EvalDiffPage(props: { baseline: string; current: string }) {
           <Link href="/experiments">All experiments</Link>
         </span>
       </div>
-      {diff.data.comparisons.map((comparison) => (
-        <ComparisonTable key={`${comparison.baseline.variant}:${comparison.current.variant}`} comparison={comparison} />
-      ))}
       <h2 class="eval-section">
         Side by side <FailuresOnlyToggle checked={failuresOnly} onChange={setFailuresOnly} />
       </h2>
@@ -62,6 +59,10 @@ export function EvalDiffPage(props: { baseline: string; current: string }) {
           </section>
         ))}
       </div>
+      <h2 class="eval-section">What changed</h2>
+      {diff.data.comparisons.map((comparison) => (
+        <ComparisonTable key={`${comparison.baseline.variant}:${comparison.current.variant}`} comparison={comparison} />
+      ))}
     </section>
   );
 }

@@ -20,7 +20,8 @@ function JsonNode(props: { value: unknown; depth: number; openDepth: number }) {
   const entries: [string, unknown][] = Array.isArray(value)
     ? value.map((item, index) => [String(index), item])
     : Object.entries(value as Record<string, unknown>);
-  const summary = Array.isArray(value) ? `[ ${entries.length} items ]` : `{ ${entries.length} keys }`;
+  const count = (noun: string) => `${entries.length} ${noun}${entries.length === 1 ? "" : "s"}`;
+  const summary = Array.isArray(value) ? `[ ${count("item")} ]` : `{ ${count("key")} }`;
   if (entries.length === 0) return <span class="json-scalar">{Array.isArray(value) ? "[]" : "{}"}</span>;
   return (
     <details open={depth < openDepth}>

@@ -382,6 +382,9 @@ async function runSuite(): Promise<BenchResults> {
     plan: smoke ? SEARCH_PLANS.smoke : SEARCH_PLANS.full,
     progress,
   });
+  progress(
+    `ui API: list page ${uiApi.listPage.medianMs} ms, thread page ${uiApi.threadPage.medianMs} ms (medians); first paint ${uiApi.firstPaint?.medianMs ?? "–"} ms; page ${(uiApi.pageWeightGzipBytes / 1024).toFixed(1)} KB gzipped`,
+  );
 
   const readThread = findChain(small.generated, plan.readSteps).threadIds[0] as string;
   const readLabel = `${plan.readSteps.toLocaleString("en-US")}-step thread`;

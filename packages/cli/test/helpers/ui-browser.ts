@@ -6,7 +6,7 @@
 import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { chromiumSkipReason, findChromium } from "../../../../test/kit/browser/headless-chromium.ts";
 import { currentWhileTestRuns, type TempHome } from "./temp-home.ts";
@@ -165,4 +165,31 @@ export function useUiInBrowser(
     home.cleanup();
   }, timeout);
   return { ui: currentWhileTestRuns(() => ui, "the ui"), browser: currentWhileTestRuns(() => browser, "the browser") };
+}
+
+/** An accessibility violation axe-core found: its rule, impact and where (up to 5 selectors). */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core (the dev dependency, pinned) on the page as it stands and returns its serious and
+ * critical violations. axe is evaluated through the DevTools protocol, so the page's CSP stays as served.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= await Bun.file(join(dirname(require.resolve("axe-core")), "axe.min.js")).text();
+  if ((await page.evaluate("typeof window.axe")) === "undefined") await page.evaluate(axeSource);
+  return (await page.evaluate(`axe.run(document).then((results) => results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.slice(0, 5).map((node) => node.target.join(" ") + " " + (node.failureSummary ?? "").split("\\n").slice(1, 2).join("")),
+    })))`)) as AxeViolation[];
 }

@@ -104,7 +104,7 @@ describe("the API of a home with secrets", () => {
     };
     for (const route of API_ROUTES) {
       const values = route.path.startsWith("/api/evals/")
-        ? { ...params, id: report }
+        ? { ...params, id: report, baseline: report, current: report }
         : route.path.startsWith("/api/explorations/")
           ? { ...params, id: exploration }
           : params;

@@ -12,18 +12,17 @@ export async function loadStepSummaries(store: Pick<Store, "objects" | "refs">, 
   for (const [index, chainStep] of history.steps.entries()) {
     const node = await history.node(index);
     const run = await history.run(index);
-    summaries.push(
-      toStepSummary({
-        number: index + 1,
-        address: chainStep.address,
-        role: node.role,
-        agent: run.agent,
-        output: await history.output(index),
-        startedAt: node.startedAt,
-        completedAt: node.completedAt,
-        usage: run.usage,
-      }),
-    );
+    const summary = toStepSummary({
+      number: index + 1,
+      address: chainStep.address,
+      role: node.role,
+      agent: run.agent,
+      output: await history.output(index),
+      startedAt: node.startedAt,
+      completedAt: node.completedAt,
+      usage: run.usage,
+    });
+    summaries.push(run.attempts.length > 1 ? { ...summary, attempts: run.attempts.length } : summary);
   }
   return summaries;
 }

@@ -32,6 +32,8 @@ export const stepSummarySchema = z.object({
   completedAt: z.string(),
   durationMs: z.number(),
   usage: usageSchema.nullable(),
+  /** How many times its agent was run for it, when more than once (a reply retried for its schema or route); absent after one. */
+  attempts: z.number().int().min(2).optional(),
 });
 export type StepSummary = z.infer<typeof stepSummarySchema>;
 

@@ -1,7 +1,9 @@
 import type { ComponentChildren } from "preact";
+import { useKeyboardNavigation } from "./lib/keyboard.ts";
 import { Link, matchPath, useLocation } from "./lib/router.tsx";
 import { useSession } from "./lib/session.ts";
 import { DiffPage } from "./pages/diff-page.tsx";
+import { EvalDiffPage } from "./pages/eval-diff-page.tsx";
 import { ExperimentPage } from "./pages/experiment-page.tsx";
 import { ExperimentsPage } from "./pages/experiments-page.tsx";
 import { ExplorePage } from "./pages/explore-page.tsx";
@@ -32,6 +34,10 @@ const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, stri
     render: (params) => <WorkflowGraphPage reference={params.reference as string} />,
   },
   { pattern: "/experiments", render: () => <ExperimentsPage /> },
+  {
+    pattern: "/experiments/diff/:baseline/:current",
+    render: (params) => <EvalDiffPage baseline={params.baseline as string} current={params.current as string} />,
+  },
   { pattern: "/experiments/explore/:id", render: (params) => <ExplorePage id={params.id as string} /> },
   { pattern: "/experiments/:id", render: (params) => <ExperimentPage id={params.id as string} /> },
 ];
@@ -39,6 +45,7 @@ const PAGES: ReadonlyArray<{ pattern: string; render(params: Record<string, stri
 export function App() {
   const location = useLocation();
   const session = useSession();
+  useKeyboardNavigation();
   let page: ComponentChildren = <p class="empty">No such page: {location.path}</p>;
   for (const candidate of PAGES) {
     const params = matchPath(candidate.pattern, location.path);

@@ -208,6 +208,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     method: "GET",
+    path: "/api/evals/:baseline/diff/:current",
+    command: ["eval", "diff"],
+    mutating: false,
+    options: ({ params }) => ({ baseline: params.baseline, current: params.current }),
+  },
+  {
+    method: "GET",
     path: "/api/explorations/:id",
     command: ["explore", "show"],
     mutating: false,

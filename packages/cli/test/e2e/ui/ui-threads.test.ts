@@ -146,7 +146,7 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
 
         await page.click('[data-testid="step-row"][data-step="1"] a[href^="/steps/"]');
         await page.waitForSelector('[data-testid="step-page"]');
-        await waitForText(page, '[data-testid="step-prompt"]', "# Your role: planner");
+        await waitForText(page, '[data-testid="step-prompt"] h1', "Your role: planner");
         await waitForText(page, '[data-testid="step-prompt"]', "Write hello.txt");
         await waitForText(page, '[data-testid="step-output"]', "write hello.txt");
         await waitForText(page, '[data-testid="step-body"]', "I will write hello.txt.");
@@ -344,7 +344,7 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
         // The failed attempt links to the agent run it left: its outcome and the prompt it was sent.
         await page.click('[data-testid="failed-attempt"] a[href^="/steps/"]');
         await waitForText(page, '[data-testid="step-run"]', "failed");
-        await waitForText(page, '[data-testid="step-prompt"]', "# Your role: planner");
+        await waitForText(page, '[data-testid="step-prompt"] h1', "Your role: planner");
         expectOnlyTheRefusal(problems);
       });
       await page.close();

@@ -6,6 +6,7 @@ import { ActionButton, ActionOutcome, useAction } from "./actions-common.tsx";
 import { AgentPicker, agentBody } from "./agent-picker.tsx";
 import { type AnswerField, type AnswerValues, answerFieldsOf, buildAnswer, TypedAnswerInputs } from "./answer-form.tsx";
 import { ErrorBox } from "./error-box.tsx";
+import { MarkdownText } from "./markdown-text.tsx";
 
 function describeStep(result: StepResult): string {
   const count = result.steps.length;
@@ -216,7 +217,8 @@ function ResumeForm(props: {
       }}
     >
       <div class="question" data-testid="resume-question">
-        <span class="muted">{thread.next ?? "The thread"} asks:</span> {thread.reason ?? "(no reason given)"}
+        <span class="muted">{thread.next ?? "The thread"} asks:</span>
+        <MarkdownText text={thread.reason ?? ""} label="question" empty="(no reason given)" />
       </div>
       {typed === null || thread.suspension === undefined ? (
         <TextAnswer value={answer} onInput={setAnswer} disabled={running} />

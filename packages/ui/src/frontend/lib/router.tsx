@@ -37,19 +37,27 @@ export function useLocation(): Location {
 }
 
 /** A link inside the app: a plain `<a href>` (so it opens in a new tab too) that navigates in place on a plain click. */
-export function Link(props: { href: string; class?: string; title?: string; children: ComponentChildren }) {
+export function Link(props: {
+  href: string;
+  class?: string;
+  title?: string;
+  style?: Record<string, string>;
+  "aria-label"?: string;
+  children: ComponentChildren;
+  [data: `data-${string}`]: string | number | undefined;
+}) {
+  const { href, children, ...attributes } = props;
   return (
     <a
-      href={props.href}
-      class={props.class}
-      title={props.title}
+      {...attributes}
+      href={href}
       onClick={(event) => {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
-        navigate(props.href);
+        navigate(href);
       }}
     >
-      {props.children}
+      {children}
     </a>
   );
 }

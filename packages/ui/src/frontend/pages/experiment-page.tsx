@@ -1,7 +1,9 @@
-import type { EvalResult, EvalVariantSummary } from "@uwf/protocol";
+import type { EvalListResult, EvalResult, EvalVariantSummary } from "@uwf/protocol";
+import { useState } from "preact/hooks";
 import "../components/eval-view.css";
 import { ErrorBox } from "../components/error-box.tsx";
 import { EvalCharts } from "../components/eval-charts.tsx";
+import { EvalMatrix, FailuresOnlyToggle } from "../components/eval-matrix.tsx";
 import {
   formatCompactTokens,
   formatCost,
@@ -12,7 +14,7 @@ import {
 } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
-import { Link } from "../lib/router.tsx";
+import { Link, navigate } from "../lib/router.tsx";
 import { RateBar } from "./experiments-page.tsx";
 
 function Card(props: { label: string; value: string; title?: string }) {
@@ -30,7 +32,7 @@ function interval(summary: { interval: { low: number; high: number } | null }): 
     : `${formatPercent(summary.interval.low)}–${formatPercent(summary.interval.high)}`;
 }
 
-function Gate(props: { result: EvalResult }) {
+export function Gate(props: { result: EvalResult }) {
   const { result } = props;
   if (result.gate === null && result.gateChecks.length === 0) return <p class="empty">No gate.</p>;
   const held = result.gateHeld !== false && result.gateChecks.every((check) => check.held);
@@ -80,6 +82,7 @@ function VariantRow(props: { variant: EvalVariantSummary }) {
 
 /** `/experiments/:id`: an eval report — its gate, per-variant summary, charts and samples (each linking to its thread). */
 export function ExperimentPage(props: { id: string }) {
+  const [failuresOnly, setFailuresOnly] = useState(false);
   const shown = useApi<EvalResult>(`/api/evals/${encodeURIComponent(props.id)}`);
   if (shown.error !== null && shown.error !== undefined) return <ErrorBox error={shown.error} />;
   if (shown.data === null) return <Loading />;
@@ -167,6 +170,11 @@ export function ExperimentPage(props: { id: string }) {
           ))}
         </>
       )}
+      <h2 class="eval-section">
+        Cases × variants <FailuresOnlyToggle checked={failuresOnly} onChange={setFailuresOnly} />
+      </h2>
+      <EvalMatrix result={result} failuresOnly={failuresOnly} />
+      <ComparePicker report={result.report} name={result.name} />
       <h2 class="eval-section">Samples</h2>
       <table class="data eval-samples">
         <thead>
@@ -260,4 +268,36 @@ function selectionLabel(source: Extract<EvalResult["source"], { kind: "selection
   if (source.status !== null) parts.push(`status ${source.status}`);
   if (source.threads.length > 0) parts.push(`${source.threads.length} threads named`);
   return parts.length === 0 ? "every thread" : parts.join(" · ");
+}
+
+/** "Compare with…": another stored report (of the same suite first), opened side by side with this one as `uwf eval diff OTHER THIS`. */
+function ComparePicker(props: { report: string; name: string }) {
+  const listed = useApi<EvalListResult>("/api/evals?limit=200");
+  const others = (listed.data?.reports ?? []).filter((report) => report.report !== props.report);
+  if (others.length === 0) return null;
+  const sorted = [
+    ...others.filter((report) => report.name === props.name),
+    ...others.filter((report) => report.name !== props.name),
+  ];
+  return (
+    <p class="eval-compare">
+      <label>
+        Side by side with{" "}
+        <select
+          data-testid="compare-with"
+          onChange={(event) => {
+            const baseline = (event.currentTarget as HTMLSelectElement).value;
+            if (baseline !== "") navigate(`/experiments/diff/${baseline}/${props.report}`);
+          }}
+        >
+          <option value="">a baseline report…</option>
+          {sorted.map((report) => (
+            <option key={report.report} value={report.report}>
+              {report.name} · {formatTime(report.createdAt)} · {report.report}
+            </option>
+          ))}
+        </select>
+      </label>
+    </p>
+  );
 }

@@ -2,15 +2,10 @@ import "./threads.css";
 import type { ExpandedNode, LogResult, ShowTextResult, Usage } from "@uwf/protocol";
 import { Fragment } from "preact";
 import { ErrorBox } from "../components/error-box.tsx";
-import {
-  formatCommandLine,
-  formatCost,
-  formatCount,
-  formatDuration,
-  formatTime,
-  formatValue,
-} from "../components/format.ts";
+import { formatCommandLine, formatCost, formatCount, formatDuration, formatTime } from "../components/format.ts";
+import { JsonView } from "../components/json-view.tsx";
 import { StepAgentOutput } from "../components/live-output.tsx";
+import { MarkdownText } from "../components/markdown-text.tsx";
 import { useApi } from "../components/use-api.ts";
 import { Link } from "../lib/router.tsx";
 
@@ -97,7 +92,7 @@ export function StepPage(props: { address: string }) {
                       <code>{key}</code>
                     </dt>
                     <dd>
-                      <code class="value">{formatValue(value)}</code>
+                      <FieldValue value={value} />
                     </dd>
                   </Fragment>
                 ))}
@@ -107,27 +102,29 @@ export function StepPage(props: { address: string }) {
         ) : null}
         {run !== null ? <RunCard run={run} /> : null}
       </div>
+      {node.answer !== undefined ? (
+        <section class="panel" data-testid="step-answer">
+          <h2>The answer it was given</h2>
+          <JsonView value={node.answer} openDepth={2} />
+        </section>
+      ) : null}
       {node.body !== undefined ? (
         <section class="panel">
           <h2>Reply body</h2>
-          <pre class="body" data-testid="step-body">
-            {node.body === "" ? "(empty)" : node.body}
-          </pre>
+          <MarkdownText text={node.body} label="reply body" testid="step-body" />
         </section>
       ) : null}
       {stepNode.edgePrompt !== undefined ? (
         <section class="panel">
           <h2>Edge prompt</h2>
-          <pre class="prompt">{stepNode.edgePrompt}</pre>
+          <MarkdownText text={stepNode.edgePrompt} label="edge prompt" testid="step-edge-prompt" />
         </section>
       ) : null}
       <section class="panel">
         <h2>Prompt sent to the agent</h2>
         {prompt.error !== null ? <ErrorBox error={prompt.error} /> : null}
         {prompt.data !== null ? (
-          <pre class="prompt" data-testid="step-prompt">
-            {prompt.data.text}
-          </pre>
+          <MarkdownText text={prompt.data.text} label="prompt" testid="step-prompt" />
         ) : prompt.error === null ? (
           <p class="empty">Loading…</p>
         ) : null}
@@ -138,11 +135,18 @@ export function StepPage(props: { address: string }) {
       {!isStep && run === null ? (
         <section class="panel">
           <h2>Node</h2>
-          <pre class="body">{JSON.stringify(node.node, null, 2)}</pre>
+          <JsonView value={node.node} openDepth={2} testid="node-json" />
         </section>
       ) : null}
     </div>
   );
+}
+
+/** A reply's field: a structure as a collapsible tree, text and numbers as they are. */
+function FieldValue(props: { value: unknown }) {
+  const { value } = props;
+  if (value !== null && typeof value === "object") return <JsonView value={value} />;
+  return <code class="value">{typeof value === "string" ? value : JSON.stringify(value)}</code>;
 }
 
 /** "step 3 of thread T", with the previous and next steps, from the thread's log. */

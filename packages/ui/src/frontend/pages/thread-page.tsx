@@ -21,7 +21,10 @@ import {
   formatTokens,
   formatValue,
 } from "../components/format.ts";
+import { JsonView } from "../components/json-view.tsx";
 import { LiveOutputPanel } from "../components/live-output.tsx";
+import { MarkdownText } from "../components/markdown-text.tsx";
+import { StepTimeline } from "../components/step-timeline.tsx";
 import { useDebounced } from "../components/thread-live.ts";
 import { ReplyStatus, StatusBadge } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
@@ -119,6 +122,12 @@ function ThreadView(props: { id: string }) {
         />
       ) : null}
       <LiveOutputPanel thread={id} stepCount={thread.stepCount} running={stillRunning !== null} steps={steps} />
+      {log.data !== null && (log.data.steps.length > 0 || (log.data.failed ?? []).length > 0) ? (
+        <section class="panel">
+          <h2>Timeline</h2>
+          <StepTimeline thread={id} log={log.data} groups={thread.branches ?? []} />
+        </section>
+      ) : null}
       <section class="panel">
         <h2>
           Steps <span class="count">{thread.stepCount}</span>
@@ -172,7 +181,8 @@ function StateCard(props: { thread: ShownThread }) {
           </Field>
         ) : thread.status === "suspended" ? (
           <Field label="Waiting" testid="thread-reason">
-            <span class="muted">{thread.next ?? "a role"} asks:</span> {thread.reason ?? "(no reason given)"}
+            <span class="muted">{thread.next ?? "a role"} asks:</span>
+            <MarkdownText text={thread.reason ?? ""} label="question" empty="(no reason given)" />
           </Field>
         ) : thread.next !== null && thread.status !== "ended" ? (
           <Field label="Next">{thread.next}</Field>
@@ -330,15 +340,17 @@ function StartCard(props: { thread: ShownThread }) {
         {thread.inputs !== undefined
           ? Object.entries(thread.inputs).map(([key, value]) => (
               <Field key={key} label={key}>
-                <code>{formatValue(value)}</code>
+                {value !== null && typeof value === "object" ? (
+                  <JsonView value={value} />
+                ) : (
+                  <code>{formatValue(value)}</code>
+                )}
               </Field>
             ))
           : null}
       </dl>
       {typeof node?.prompt === "string" ? (
-        <pre class="prompt" data-testid="thread-prompt">
-          {node.prompt}
-        </pre>
+        <MarkdownText text={node.prompt} label="start prompt" testid="thread-prompt" />
       ) : start.data === null ? (
         <p class="empty">Loading…</p>
       ) : (

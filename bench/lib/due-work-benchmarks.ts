@@ -16,10 +16,9 @@
  * of its store, made and synced outside the timing.
  * Run alone with `bun bench/lib/due-work-benchmarks.ts [--smoke]` (builds the binary if missing).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { openFileStore, type Store } from "../../packages/cas/src/index.ts";
 import {
   buildSchedule,
@@ -35,7 +34,7 @@ import { type MeasureProcessOptions, measureInterleaved, round, type Summary, su
 import { runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
 import { ulidAt } from "./ulid.ts";
 
-const repositoryRoot = resolve(import.meta.dir, "../..");
+const _repositoryRoot = resolve(import.meta.dir, "../..");
 /** The idle target: a steady pass of both, with nothing due, under this many milliseconds. */
 export const IDLE_PASS_TARGET_MS = 20;
 /** The due suspensions' role waits this long; the due ones suspended this much longer ago. */

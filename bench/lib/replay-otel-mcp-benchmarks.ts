@@ -14,10 +14,9 @@
  * Every process is timed against the floor (`bun -e 0`) measured round-robin with it.
  * Run alone with `bun bench/lib/replay-otel-mcp-benchmarks.ts [--smoke]` (builds the binary if missing).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { openFileStore, type Store } from "../../packages/cas/src/index.ts";
 import { Client, StdioClientTransport } from "../../packages/cli/test/helpers/mcp-sdk-client.ts";
 import {

@@ -25,7 +25,7 @@ export function MarkdownText(props: { text: string; label: string; testid?: stri
       {raw ? (
         <pre class="markdown-raw">{props.text}</pre>
       ) : (
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by DOMPurify in renderMarkdown
+        // Safe to set as HTML: renderMarkdown sanitizes it with DOMPurify
         <div class="markdown-body" dangerouslySetInnerHTML={{ __html: html }} />
       )}
     </div>

@@ -130,7 +130,7 @@ function useBranchLanes(groups: readonly BranchGroup[]): Lane[] {
   );
   const signature = JSON.stringify(branches.map((branch) => [branch.thread, branch.steps, branch.status]));
   const [lanes, setLanes] = useState<Lane[]>([]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the signature stands for the branches
+  // The signature stands for the branches (an array, new on every render)
   useEffect(() => {
     if (branches.length === 0) {
       setLanes([]);

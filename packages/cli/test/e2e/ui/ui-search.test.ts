@@ -127,6 +127,8 @@ describe.skipIf(skip !== null)("uwf ui: searching threads", () => {
         await page.waitForFunction(`document.querySelectorAll('[data-testid="thread-row"]').length === 2`);
         expect(await rowThreads(page)).toEqual([docs, flaky]);
         await page.keyboard.type(" flaky");
+        // "parser fl" already leaves one row: wait for the whole query to reach the address (typing is debounced).
+        await page.waitForFunction(`new URLSearchParams(location.search).get("q") === "parser flaky"`);
         await page.waitForFunction(`document.querySelectorAll('[data-testid="thread-row"]').length === 1`);
         expect(await rowThreads(page)).toEqual([flaky]);
         if (process.env.UWF_UPDATE_SCREENSHOTS === "1") {

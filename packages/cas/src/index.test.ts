@@ -70,7 +70,7 @@ describe("the @uwf/cas entry", () => {
 });
 
 describe("the @uwf/cas/test entry", () => {
-  it("exports the conformance suite, the test stores, the sample data (a schedule too), steps, agent runs and threads, the seeded generator, waitFor, temp directories, nodes sharing a prefix, the test PostgreSQL server and the PostgreSQL store's parts the benchmarks drive", () => {
+  it("exports the conformance suite, the test stores, the sample data (a schedule too), steps, agent runs and threads, the seeded generator, waitFor, temp directories, nodes sharing a prefix, the test PostgreSQL server, a ref database rolled back to an older schema and the PostgreSQL store's parts the benchmarks drive", () => {
     expect(Object.keys(testing).sort()).toEqual([
       "createRandom",
       "createSampleNodes",
@@ -82,6 +82,7 @@ describe("the @uwf/cas/test entry", () => {
       "openTestStore",
       "parsePostgresStoreUrl",
       "putSampleStep",
+      "rollBackRefDatabase",
       "runStoreConformanceSuite",
       "sampleSchedule",
       "sampleThreadId",

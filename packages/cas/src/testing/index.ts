@@ -11,6 +11,7 @@ export { openPostgresStoreOn, type PostgresStoreOn } from "./open-postgres-store
 export { openTestStore, type TestStore, type TestStoreBackend } from "./open-test-store.ts";
 export { putSampleStep, type SampleStep, type SampleStepInput } from "./put-sample-step.ts";
 export { createRandom } from "./random-json-value.ts";
+export { rollBackRefDatabase } from "./roll-back-ref-database.ts";
 export { createSampleNodes, sampleThreadId, sampleThreadRecord, sampleWorkflow } from "./sample-nodes.ts";
 export { sampleSchedule } from "./schedule-conformance.ts";
 export { type ScriptedAgentRunInput, scriptedAgentRun } from "./scripted-agent-run.ts";

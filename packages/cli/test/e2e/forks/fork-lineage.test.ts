@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { REF_SCHEMA_VERSION } from "@uwf/cas";
+import { rollBackRefDatabase } from "@uwf/cas/test";
 import {
   errorResultSchema,
   type FamilyTreeNode,
@@ -264,33 +265,7 @@ describe("fork lineage", () => {
 describe("forks recorded by an older uwf", () => {
   /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
   function rollBackToSchema6(): void {
-    const database = new Database(join(temp.home, "refs.db"));
-    database.run("ALTER TABLE threads DROP COLUMN explored_by");
-    database.run("ALTER TABLE leases DROP COLUMN intended_head");
-    database.run("ALTER TABLE threads DROP COLUMN forked_from_workflow");
-    database.run("DROP TABLE schedules");
-    database.run("DROP INDEX threads_by_schedule");
-    database.run("ALTER TABLE threads DROP COLUMN scheduled_by");
-    database.run("DROP TABLE branch_links");
-    database.run("DROP INDEX threads_by_branch_parent");
-    database.run("ALTER TABLE threads DROP COLUMN branch_of_thread");
-    database.run("ALTER TABLE threads DROP COLUMN branch_of");
-    database.run("DROP INDEX threads_by_update");
-    database.run("DROP TABLE eval_reports");
-    database.run("ALTER TABLE threads DROP COLUMN outcome");
-    database.run("ALTER TABLE leases DROP COLUMN cancel_requested_at");
-    database.run("DROP TABLE deleted_threads");
-    database.run("DROP INDEX threads_runnable");
-    database.run("ALTER TABLE threads DROP COLUMN queued");
-    database.run("ALTER TABLE threads DROP COLUMN failure");
-    database.run("ALTER TABLE threads DROP COLUMN budget");
-    database.run("DROP INDEX threads_by_parent");
-    database.run("DROP INDEX threads_by_start");
-    for (const column of ["forked_from_thread", "forked_from_step", "forked_from_replaced"]) {
-      database.run(`ALTER TABLE threads DROP COLUMN ${column}`);
-    }
-    database.run("PRAGMA user_version = 6");
-    database.close();
+    rollBackRefDatabase(join(temp.home, "refs.db"), 6);
   }
 
   it("are migrated on open, still list and show, and are placed in the tree by their address", async () => {

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
+import { rollBackRefDatabase, startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   diffResultSchema,
   errorResultSchema,
@@ -293,12 +293,7 @@ describe("a home from before fork --workflow (refs.db 16)", () => {
     const original = JSON.parse((await ok(["run", v1, "-p", "Add a flag", "--agent", agent, "--json"])).stdout);
     const writer = (await steps(original.thread))[0]?.address as string;
     const plain = forkResultSchema.parse((await ok(["fork", writer, "--json"])).json());
-    const database = new Database(join(temp.home, "refs.db"));
-    database.run("ALTER TABLE threads DROP COLUMN explored_by");
-    database.run("ALTER TABLE leases DROP COLUMN intended_head");
-    database.run("ALTER TABLE threads DROP COLUMN forked_from_workflow");
-    database.run("PRAGMA user_version = 16");
-    database.close();
+    rollBackRefDatabase(join(temp.home, "refs.db"), 16);
 
     const kept = await temp.showThread(plain.thread);
     expect(kept.forkedFrom).toEqual({ thread: original.thread, step: 1, address: writer, replaced: false });

@@ -63,10 +63,15 @@ describe("uwf mcp's tools, each doing what its command does with --json", () => 
     expect(stepped._meta).toEqual({ "uwf/exitCode": 0 });
     // The step as `uwf log --json` reads it back.
     expect(first.steps).toEqual(((await cliJson(["log", thread])) as { steps: unknown }).steps as typeof first.steps);
-    expect(progress).toEqual([
+    // uwf sends both notifications before the result, but the SDK's client runs a notification's handler a
+    // microtask late and drops the call's progress handler on its result: when the last notification and the
+    // result arrive in one read, the client never sees that notification. What it sees is in order.
+    const sent = [
       { progress: 0, total: 1, message: "step 1: planner (scripted) started" },
       { progress: 1, total: 1, message: "step 1: planner finished" },
-    ]);
+    ];
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress).toEqual(sent.slice(0, progress.length));
 
     for (const [tool, input, args] of [
       ["show", { reference: thread }, ["show", thread]],

@@ -137,6 +137,8 @@ export interface UseUiInBrowserOptions {
   signIn?: boolean;
   /** The hooks' timeout; default 60 s. */
   timeoutMs?: number;
+  /** More `uwf ui` arguments, after `--port 0` (e.g. `--read-only`). */
+  args?: readonly string[];
 }
 
 /**
@@ -152,7 +154,7 @@ export function useUiInBrowser(
   let ui: RunningUi | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    ui = await startUi(home);
+    ui = await startUi(home, options.args);
     browser = await launchBrowser();
     if (options.signIn === true) {
       const { page } = await openPage(browser, ui.url);

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
 import { type ListResult, listResultSchema, type StepResult } from "@uwf/protocol";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import { launchBrowser, openPage, type RunningUi, startUi, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
@@ -77,8 +77,6 @@ describe("uwf list --search", () => {
 
 describe.skipIf(skip !== null)("uwf ui: searching threads", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   let flaky: string;
   let docs: string;
   let ran: string;
@@ -88,15 +86,9 @@ describe.skipIf(skip !== null)("uwf ui: searching threads", () => {
     ran = run.json<StepResult>().thread;
     flaky = await home.startThread(LINEAR, "Fix the flaky Parser test");
     docs = await home.startThread(LINEAR, "Document the parser");
-    ui = await startUi(home, ["--read-only"]);
-    browser = await launchBrowser();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { args: ["--read-only"], timeoutMs: TIMEOUT });
 
   it(
     "answers GET /api/threads?q= as uwf list --search",

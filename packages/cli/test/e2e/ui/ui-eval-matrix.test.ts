@@ -9,21 +9,14 @@
  * `eval-diff-page`, `eval-diff`, `case-regressed`, `side-baseline`, `side-current`.
  * `UWF_UPDATE_SCREENSHOTS=1` also saves docs/images/ui-eval-matrix.png and ui-eval-diff.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type EvalDiffResult, type EvalResult, evalResultSchema } from "@uwf/protocol";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import {
-  launchBrowser,
-  openPage,
-  type RunningUi,
-  startUi,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { openPage, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = 120_000;
@@ -39,8 +32,6 @@ function cells(page: Page): Promise<{ testCase: string; variant: string; verdict
 
 describe.skipIf(skip !== null)("uwf ui: an eval report as a matrix", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   /** The suite's report: careful passes, hasty is rejected and fails `approved`. */
   let suite: EvalResult;
   /** Rescored with one assertion every sample passes. */
@@ -68,15 +59,9 @@ describe.skipIf(skip !== null)("uwf ui: an eval report as a matrix", () => {
       ["eval", "rescore", suite.report, "--replace", "--assert", "ok=outcome: approved", "--min-pass-rate", "0.9"],
       3,
     );
-    ui = await startUi(home);
-    browser = await launchBrowser();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
 
   it(
     "lays the samples out as cases × variants, filters the failures, and opens a sample's final reply",

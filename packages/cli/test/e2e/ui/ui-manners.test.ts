@@ -4,21 +4,13 @@
  * `prefers-color-scheme`; the keyboard moves through lists (j, k, Enter) and `/` focuses a search box;
  * and the page's scripts and styles, as `uwf ui` serves them, weigh at most 250 KB gzipped.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema, forkResultSchema, type LogResult, stepResultSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import {
-  launchBrowser,
-  openPage,
-  type RunningUi,
-  seriousAxeViolations,
-  startUi,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { openPage, seriousAxeViolations, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = 180_000;
@@ -28,8 +20,6 @@ const ASK_SCENARIO = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`
 
 describe.skipIf(skip !== null)("uwf ui: accessibility, theme, keyboard, weight", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   let pages: string[];
   let threads: string[];
 
@@ -70,17 +60,9 @@ describe.skipIf(skip !== null)("uwf ui: accessibility, theme, keyboard, weight",
       `/experiments/${report}`,
       `/experiments/diff/${report}/${rescored}`,
     ];
-    ui = await startUi(home);
-    browser = await launchBrowser();
-    const { page } = await openPage(browser, ui.url);
-    await page.close();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
 
   it(
     "has no serious or critical accessibility violation on any page, in the light theme or the dark one",

@@ -8,21 +8,13 @@
  * data-view "markdown" or "raw"), `markdown-toggle`, `json-view`.
  * `UWF_UPDATE_SCREENSHOTS=1` also saves the step page as docs/images/ui-markdown.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type LogResult, stepResultSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome } from "../../helpers/temp-home.ts";
-import {
-  launchBrowser,
-  openPage,
-  type RunningUi,
-  startUi,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { openPage, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
@@ -61,8 +53,6 @@ const WORKFLOW = [
 
 describe.skipIf(skip !== null)("uwf ui: markdown and JSON", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   let thread: string;
   let step: string;
 
@@ -87,15 +77,9 @@ describe.skipIf(skip !== null)("uwf ui: markdown and JSON", () => {
     expect(run.exitCode).toBe(0);
     thread = stepResultSchema.parse(run.json()).thread;
     step = ((await home.uwf(["log", thread, "--json"])).json<LogResult>().steps[0] as { address: string }).address;
-    ui = await startUi(home);
-    browser = await launchBrowser();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
 
   it(
     "draws a reply body as markdown with a raw toggle, and a structured field as a collapsible tree",

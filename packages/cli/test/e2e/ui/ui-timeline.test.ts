@@ -7,14 +7,13 @@
  * branch key; data-thread), `timeline-bar` (data-step, data-attempts), `timeline-failed`.
  * `UWF_UPDATE_SCREENSHOTS=1` also saves the fan-out's timeline as docs/images/ui-timeline.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type LogResult, stepResultSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR } from "../../helpers/temp-home.ts";
-import { launchBrowser, openPage, type RunningUi, startUi, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = 90_000;
@@ -55,8 +54,6 @@ const BARS = `Array.from(document.querySelectorAll('[data-testid="timeline-bar"]
 
 describe.skipIf(skip !== null)("uwf ui: a thread's timeline", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
   let failed: string;
   let fanned: string;
 
@@ -80,15 +77,9 @@ describe.skipIf(skip !== null)("uwf ui: a thread's timeline", () => {
     ]);
     expect(review.exitCode).toBe(0);
     fanned = stepResultSchema.parse(review.json()).thread;
-    ui = await startUi(home);
-    browser = await launchBrowser();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
 
   it(
     "draws a failed thread's steps as bars, the retried one marked with its attempts, the failed attempt where it failed",

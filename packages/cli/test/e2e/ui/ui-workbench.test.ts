@@ -15,21 +15,14 @@
  * `UWF_UPDATE_SCREENSHOTS=1` also saves each new page as docs/images/ui-new-thread.png,
  * ui-agent-picker.png, ui-schedules.png and ui-bulk.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type LogResult, type ScheduleShowResult, type StepResult, threadStartNodeSchema } from "@uwf/protocol";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, LINEAR } from "../../helpers/temp-home.ts";
-import {
-  launchBrowser,
-  openPage,
-  type RunningUi,
-  startUi,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { openPage, startUi, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = 90_000;
@@ -91,8 +84,6 @@ async function rowThreads(page: Page): Promise<string[]> {
 
 describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
   const home = createTempHome();
-  let ui: RunningUi;
-  let browser: Browser;
 
   /** `uwf ARGS --json`'s result; exit 20 (suspended) is a result too. */
   async function uwfJson<Value>(args: string[]): Promise<Value> {
@@ -125,17 +116,9 @@ describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
       const added = await home.uwf(["workflow", "add", file]);
       if (added.exitCode !== 0) throw new Error(added.stderr);
     }
-    ui = await startUi(home);
-    browser = await launchBrowser();
-    const { page } = await openPage(browser, ui.url);
-    await page.close();
   }, TIMEOUT);
 
-  afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
-    home.cleanup();
-  }, TIMEOUT);
+  const { ui, browser } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
 
   it(
     "starts a thread from the form: the workflow's inputs as fields, a refusal in place, then a run with the agent picked",

@@ -145,16 +145,21 @@ export interface UseUiInBrowserOptions {
  * One `uwf ui` on `home` and one headless Chromium for a describe block: started in a beforeAll that runs
  * after the block's own (register this after them, so the store they fill is what the ui serves), and
  * stopped, with the home removed, after its tests. `ui` and `browser` stand for the running ones.
+ * `home` may be a function, for a home the block's own beforeAll makes (it is called in the hooks).
  */
 export function useUiInBrowser(
-  home: TempHome,
+  home: TempHome | (() => TempHome | undefined),
   options: UseUiInBrowserOptions = {},
 ): { ui: RunningUi; browser: Browser } {
   const timeout = options.timeoutMs ?? 60_000;
+  const currentHome = typeof home === "function" ? home : () => home;
   let ui: RunningUi | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    ui = await startUi(home, options.args);
+    const started = currentHome();
+    if (started === undefined)
+      throw new Error("useUiInBrowser: no home (register it after the beforeAll that makes it)");
+    ui = await startUi(started, options.args);
     browser = await launchBrowser();
     if (options.signIn === true) {
       const { page } = await openPage(browser, ui.url);
@@ -164,7 +169,7 @@ export function useUiInBrowser(
   afterAll(async () => {
     await browser?.close();
     await ui?.stop();
-    home.cleanup();
+    currentHome()?.cleanup();
   }, timeout);
   return { ui: currentWhileTestRuns(() => ui, "the ui"), browser: currentWhileTestRuns(() => browser, "the browser") };
 }

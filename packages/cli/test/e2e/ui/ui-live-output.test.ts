@@ -14,17 +14,9 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startTestPostgres } from "@uwf/cas/test";
 import { type AgentOutputResult, agentOutputResultSchema } from "@uwf/protocol";
-import type { Browser } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
-import {
-  launchBrowser,
-  openPage,
-  type RunningUi,
-  startUi,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { openPage, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 import { until } from "../../helpers/until.ts";
 
 const skip = chromiumSkipReason();
@@ -34,8 +26,6 @@ const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-live-
 for (const backend of ["embedded", "PostgreSQL"] as const) {
   describe.skipIf(skip !== null)(`uwf ui and uwf log -v: a running step's output (${backend} store)`, () => {
     let home: TempHome;
-    let ui: RunningUi;
-    let browser: Browser;
 
     beforeAll(async () => {
       // On PostgreSQL the stepping process, the UI and the follower share only the database, as on three hosts.
@@ -43,15 +33,9 @@ for (const backend of ["embedded", "PostgreSQL"] as const) {
         backend === "PostgreSQL" ? { UWF_STORE: (await startTestPostgres()).newStoreUrl() } : {};
       home = createTempHome({ env: store });
       home.writeConfig([...fixtureAgentsConfig(["print-live"]), ""].join("\n"));
-      ui = await startUi(home);
-      browser = await launchBrowser();
     }, TIMEOUT);
 
-    afterAll(async () => {
-      await browser?.close();
-      await ui?.stop();
-      home?.cleanup();
-    }, TIMEOUT);
+    const { ui, browser } = useUiInBrowser(() => home, { timeoutMs: TIMEOUT });
 
     it(
       "streams what another process's step prints onto the thread page before the step ends, and keeps it on the step page",

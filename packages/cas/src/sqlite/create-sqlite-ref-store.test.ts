@@ -451,6 +451,10 @@ describe("createSqliteRefStore", () => {
       "PRIMARY KEY",
     );
     expect(plan("SELECT parent FROM branch_links WHERE thread = 'T'")).toContain("branch_links_by_thread");
+    // A plain `uwf list` leaves explorations out: its count reads only an index, never the table's rows.
+    expect(plan("SELECT count(*) AS total FROM threads WHERE explored_by IS NULL")).toContain(
+      "COVERING INDEX threads_not_explored",
+    );
     database.close();
   });
 });
@@ -498,6 +502,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     "DROP TABLE step_output",
   ],
   21: ["DROP INDEX threads_by_deadline", "ALTER TABLE threads DROP COLUMN deadline"],
+  22: ["DROP INDEX threads_not_explored"],
 };
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */

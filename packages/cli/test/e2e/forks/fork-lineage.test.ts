@@ -265,6 +265,7 @@ describe("forks recorded by an older uwf", () => {
   /** Turns refs.db back into ref schema 6, which kept only a fork's address, keeping its rows. */
   function rollBackToSchema6(): void {
     const database = new Database(join(temp.home, "refs.db"));
+    database.run("DROP INDEX threads_not_explored");
     database.run("ALTER TABLE threads DROP COLUMN explored_by");
     database.run("ALTER TABLE leases DROP COLUMN intended_head");
     database.run("ALTER TABLE threads DROP COLUMN forked_from_workflow");

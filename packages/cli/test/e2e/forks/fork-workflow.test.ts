@@ -294,6 +294,7 @@ describe("a home from before fork --workflow (refs.db 16)", () => {
     const writer = (await steps(original.thread))[0]?.address as string;
     const plain = forkResultSchema.parse((await ok(["fork", writer, "--json"])).json());
     const database = new Database(join(temp.home, "refs.db"));
+    database.run("DROP INDEX threads_not_explored");
     database.run("ALTER TABLE threads DROP COLUMN explored_by");
     database.run("ALTER TABLE leases DROP COLUMN intended_head");
     database.run("ALTER TABLE threads DROP COLUMN forked_from_workflow");

@@ -295,6 +295,11 @@ describe("a home from before fork --workflow (refs.db 16)", () => {
     const plain = forkResultSchema.parse((await ok(["fork", writer, "--json"])).json());
     const database = new Database(join(temp.home, "refs.db"));
     database.run("DROP INDEX threads_not_explored");
+    // What versions 20 and 21 added (the search index, step output, the deadline), newest first.
+    database.run("DROP INDEX threads_by_deadline");
+    database.run("ALTER TABLE threads DROP COLUMN deadline");
+    for (const trigger of ["threads_indexed", "threads_unindexed"]) database.run(`DROP TRIGGER ${trigger}`);
+    for (const table of ["thread_words_index", "thread_words", "step_output"]) database.run(`DROP TABLE ${table}`);
     database.run("ALTER TABLE threads DROP COLUMN explored_by");
     database.run("ALTER TABLE leases DROP COLUMN intended_head");
     database.run("ALTER TABLE threads DROP COLUMN forked_from_workflow");

@@ -452,6 +452,10 @@ describe("createSqliteRefStore", () => {
       "PRIMARY KEY",
     );
     expect(plan("SELECT parent FROM branch_links WHERE thread = 'T'")).toContain("branch_links_by_thread");
+    // A plain `uwf list` leaves explorations out: its count reads only an index, never the table's rows.
+    expect(plan("SELECT count(*) AS total FROM threads WHERE explored_by IS NULL")).toContain(
+      "COVERING INDEX threads_not_explored",
+    );
     database.close();
   });
 });

@@ -44,6 +44,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     "DROP TABLE step_output",
   ],
   21: ["DROP INDEX threads_by_deadline", "ALTER TABLE threads DROP COLUMN deadline"],
+  22: ["DROP INDEX threads_not_explored"],
 };
 
 /**

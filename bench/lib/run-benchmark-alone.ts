@@ -3,7 +3,7 @@
  * missing, measures (with the full or the smoke plan) in a temp root it removes after, and prints the result
  * as JSON, then its report lines (tables, `met`/`MISSED` targets).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -25,7 +25,7 @@ export interface AloneOptions<Plan> extends AloneContext {
 }
 
 /**
- * Builds the CLI if it is missing, measures in a temp root (named from `name`) it removes after, and
+ * Builds the CLI from the sources as they are, measures in a temp root (named from `name`) it removes after, and
  * prints the result as JSON, then `report`'s lines.
  */
 export async function runAlone<Result>(
@@ -34,10 +34,9 @@ export async function runAlone<Result>(
   report: (result: Result) => string[],
 ): Promise<void> {
   const binary = join(repositoryRoot, "packages/cli/dist/uwf");
-  if (!existsSync(binary)) {
-    const build = Bun.spawnSync([process.execPath, "run", "build"], { cwd: repositoryRoot, stdout: "inherit" });
-    if (build.exitCode !== 0) throw new Error("bun run build failed");
-  }
+  // Built every time (a few seconds): a binary left from an earlier checkout would measure an old build.
+  const build = Bun.spawnSync([process.execPath, "run", "build"], { cwd: repositoryRoot, stdout: "inherit" });
+  if (build.exitCode !== 0) throw new Error("bun run build failed");
   const temporaryRoot = mkdtempSync(join(tmpdir(), name));
   try {
     const result = await measure({

@@ -1,6 +1,7 @@
 import "../components/eval-view.css";
 import type { EvalComparison, EvalDiffResult, EvalResult } from "@uwf/protocol";
 import { useState } from "preact/hooks";
+import { ComparisonMetricsTable } from "../components/comparison-metrics-table.tsx";
 import { ErrorBox } from "../components/error-box.tsx";
 import { EvalMatrix, FailuresOnlyToggle } from "../components/eval-matrix.tsx";
 import { formatPercent, formatTime } from "../components/format.ts";
@@ -75,34 +76,17 @@ function ComparisonTable(props: { comparison: EvalComparison }) {
   ];
   return (
     <div class="eval-diff" data-testid="eval-diff">
-      <table class="data eval-comparison">
-        <caption>
-          {comparison.current.variant ?? "the whole report"}
-          {comparison.current.variant !== comparison.baseline.variant
-            ? ` against ${comparison.baseline.variant ?? "the whole report"}`
-            : ""}
-          {comparison.regressed.length > 0 && ` · ${comparison.regressed.length} case(s) regressed`}
-          {comparison.improved.length > 0 && ` · ${comparison.improved.length} improved`}
-        </caption>
-        <thead>
-          <tr>
-            <th>Metric</th>
-            <th class="num">Baseline</th>
-            <th class="num">Current</th>
-            <th class="num">Δ</th>
-          </tr>
-        </thead>
-        <tbody>
-          {comparison.metrics.map((metric) => (
-            <tr key={metric.metric}>
-              <td>{metric.metric}</td>
-              <td class="num">{metric.baseline ?? "—"}</td>
-              <td class="num">{metric.current ?? "—"}</td>
-              <td class="num">{metric.delta === null ? "—" : (metric.delta > 0 ? "+" : "") + metric.delta}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ComparisonMetricsTable
+        comparison={comparison}
+        caption={
+          <>
+            {comparison.current.variant ?? "the whole report"}
+            {comparison.current.variant !== comparison.baseline.variant
+              ? ` against ${comparison.baseline.variant ?? "the whole report"}`
+              : ""}
+          </>
+        }
+      />
       {changed.length > 0 ? (
         <ul class="problems">
           {changed.map((change) => (

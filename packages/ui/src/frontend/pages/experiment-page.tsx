@@ -1,6 +1,7 @@
 import type { EvalListResult, EvalResult, EvalVariantSummary } from "@uwf/protocol";
 import { useState } from "preact/hooks";
 import "../components/eval-view.css";
+import { ComparisonMetricsTable } from "../components/comparison-metrics-table.tsx";
 import { ErrorBox } from "../components/error-box.tsx";
 import { EvalCharts } from "../components/eval-charts.tsx";
 import { EvalMatrix, FailuresOnlyToggle } from "../components/eval-matrix.tsx";
@@ -138,35 +139,16 @@ export function ExperimentPage(props: { id: string }) {
         <>
           <h2 class="eval-section">Against the baseline</h2>
           {result.comparisons.map((comparison) => (
-            <table
-              class="data eval-comparison"
+            <ComparisonMetricsTable
               key={`${comparison.baseline.report}:${comparison.baseline.variant}:${comparison.current.variant}`}
-            >
-              <caption>
-                {comparison.current.variant ?? comparison.current.report ?? "this report"} against{" "}
-                {comparison.baseline.variant ?? comparison.baseline.report ?? "the baseline"}
-                {comparison.regressed.length > 0 && ` · ${comparison.regressed.length} case(s) regressed`}
-                {comparison.improved.length > 0 && ` · ${comparison.improved.length} improved`}
-              </caption>
-              <thead>
-                <tr>
-                  <th>Metric</th>
-                  <th class="num">Baseline</th>
-                  <th class="num">Current</th>
-                  <th class="num">Δ</th>
-                </tr>
-              </thead>
-              <tbody>
-                {comparison.metrics.map((metric) => (
-                  <tr key={metric.metric}>
-                    <td>{metric.metric}</td>
-                    <td class="num">{metric.baseline ?? "—"}</td>
-                    <td class="num">{metric.current ?? "—"}</td>
-                    <td class="num">{metric.delta === null ? "—" : (metric.delta > 0 ? "+" : "") + metric.delta}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              comparison={comparison}
+              caption={
+                <>
+                  {comparison.current.variant ?? comparison.current.report ?? "this report"} against{" "}
+                  {comparison.baseline.variant ?? comparison.baseline.report ?? "the baseline"}
+                </>
+              }
+            />
           ))}
         </>
       )}

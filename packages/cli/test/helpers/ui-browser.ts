@@ -91,8 +91,10 @@ export async function openPage(browser: Browser, url: string): Promise<CheckedPa
   });
   page.on("pageerror", (error) => problems.push(`exception: ${(error as Error).message}`));
   page.on("requestfailed", (request) => {
-    // An EventSource closed by navigation is not a failure of the page.
+    // An EventSource closed by navigation is not a failure of the page, nor a fetch the page cancelled
+    // itself because the view that asked for it went away (ERR_ABORTED; a server's failure reads otherwise).
     if (request.url().includes("/api/events")) return;
+    if (request.failure()?.errorText === "net::ERR_ABORTED") return;
     problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ""}`);
   });
   await page.goto(url, { waitUntil: "networkidle2" });

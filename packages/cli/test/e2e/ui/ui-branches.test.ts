@@ -119,7 +119,9 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
         "ended",
         "ended",
       ]);
-      // The group sits right under the step that fanned out; the join step is marked.
+      // The group sits right under the step that fanned out; the join step is marked. The steps come from
+      // the log, fetched beside the thread: wait for them before reading them.
+      await page.waitForSelector('[data-step="2"] [data-testid="join-mark"]');
       expect(await texts(page, '[data-step="1"] [data-testid="fan-out-mark"]')).toEqual(["⇉ fan-out"]);
       expect(await texts(page, '[data-step="2"] [data-testid="join-mark"]')).toEqual(["⇇ join"]);
 
@@ -129,6 +131,8 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
       await waitForText(page, '[data-testid="thread-branch-of"]', `branch security of ${joined} at step 1`);
       await waitForText(page, '[data-testid="thread-outcome"]', "a branch's one reply");
       // Its first step is its parent's (a role branch shares the history up to the fan-out); its second its own.
+      await page.waitForSelector('[data-step="2"]');
+      await page.waitForSelector('[data-step="1"] [data-testid="shared-step"]');
       expect(await texts(page, '[data-step="1"] [data-testid="shared-step"]')).toEqual(["parent's"]);
       expect(await texts(page, '[data-step="2"] [data-testid="shared-step"]')).toEqual([]);
       await page.click(`[data-testid="thread-branch-of"] a[href="/threads/${joined}"]`);

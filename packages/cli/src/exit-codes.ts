@@ -96,6 +96,7 @@ export const EXIT_CODE_BY_ERROR_CODE: ExitCodeByErrorCode = {
   "dotenv-unreadable": EXIT_FAILED,
   "path-outside-workspace": EXIT_FAILED,
   "file-refused": EXIT_FAILED,
+  "mcp-server-failed": EXIT_FAILED,
 
   "invalid-workflow": EXIT_FAILED,
   "invalid-suite": EXIT_USAGE,

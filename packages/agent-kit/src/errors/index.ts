@@ -5,6 +5,7 @@ export { IncompleteHistoryError } from "./incomplete-history-error.ts";
 export { type ConfigProblem, formatConfigProblem, InvalidConfigError } from "./invalid-config-error.ts";
 export { InvalidReplyError, type ReplyFile } from "./invalid-reply-error.ts";
 export { InvalidScenarioError } from "./invalid-scenario-error.ts";
+export { McpServerFailedError } from "./mcp-server-failed-error.ts";
 export { NoAgentError } from "./no-agent-error.ts";
 export { NoWorkingDirectoryError } from "./no-working-directory-error.ts";
 export { PathOutsideWorkspaceError } from "./path-outside-workspace-error.ts";

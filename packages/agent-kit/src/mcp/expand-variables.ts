@@ -1,7 +1,15 @@
 import { MAX_CONFIG_BYTES, safeReadBoundedFile } from "@uwf/workflow";
 import { dotenvFilePath, parseDotenv } from "../config/dotenv-file.ts";
 
-export type ExpandedVariables = { success: true; value: Record<string, string> } | { success: false; error: string };
+export type ExpandedVariables =
+  | { success: true; value: Record<string, string> }
+  | {
+      success: false;
+      /** The key whose value names a variable that is not set. */
+      key: string;
+      /** `KEY: ${NAME} is not set`. */
+      error: string;
+    };
 
 const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -36,7 +44,7 @@ export function expandVariables(
       if (found === undefined) missing ??= name;
       return found ?? "";
     });
-    if (missing !== null) return { success: false, error: `${key}: \${${missing}} is not set` };
+    if (missing !== null) return { success: false, key, error: `${key}: \${${missing}} is not set` };
   }
   return { success: true, value: expanded };
 }

@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type McpServerSpec, messageOf } from "@uwf/protocol";
+import { McpServerFailedError } from "../errors/mcp-server-failed-error.ts";
 import { buildChildEnvironment } from "../process/child-environment.ts";
 import { formatSeconds } from "../process/format-seconds.ts";
 import { DEFAULT_KILL_GRACE_MS } from "../process/run-process-group.ts";
@@ -15,6 +16,9 @@ import { ProcessGroupTransport } from "./process-group-transport.ts";
 
 /** How long a server may take to start and list its tools, unless the step's deadline comes first. */
 export const MCP_START_TIME_LIMIT_MS = 30_000;
+
+/** How long a failed connect waits to see whether the stdio server has exited, to say how. */
+const EXIT_WAIT_MS = 1_000;
 
 export interface OpenMcpServerOptions {
   name: string;
@@ -37,11 +41,12 @@ export interface OpenedMcpServer {
  * Starts one MCP server (stdio: a subprocess in its own process group, in the thread's cwd unless
  * `cwd` says otherwise, with uwf's environment less the provider keys and the store's secrets, plus
  * its `env`; HTTP: a client of its URL with its `headers`), lists its tools and makes each an
- * `AgentTool`. Throws a one-line error (the caller adds the server's name), having stopped the server.
+ * `AgentTool`. Throws McpServerFailedError (one line naming the server), having stopped the server.
  */
 export async function openMcpServer(options: OpenMcpServerOptions): Promise<OpenedMcpServer> {
   const { spec, context } = options;
-  if (options.name.length > MAX_SERVER_NAME_LENGTH) throw new Error(SERVER_NAME_TOO_LONG);
+  const server = options.name;
+  if (server.length > MAX_SERVER_NAME_LENGTH) throw new McpServerFailedError(server, null, SERVER_NAME_TOO_LONG);
   const client = new Client({ name: "uwf", version: "1" }, { capabilities: {} });
   let stdio: ProcessGroupTransport | null = null;
   let http: StreamableHTTPClientTransport | null = null;
@@ -56,8 +61,9 @@ export async function openMcpServer(options: OpenMcpServerOptions): Promise<Open
   try {
     if ("command" in spec) {
       const env = expandVariables(spec.env ?? {}, options.variables);
-      if (!env.success) throw new Error(`env ${env.error}`);
+      if (!env.success) throw new McpServerFailedError(server, `env.${env.key}`, `env ${env.error}`);
       stdio = new ProcessGroupTransport({
+        server,
         command: spec.command,
         args: spec.args,
         cwd: spec.cwd === undefined ? context.workspace : resolveCwd(context.workspace, spec.cwd),
@@ -73,18 +79,19 @@ export async function openMcpServer(options: OpenMcpServerOptions): Promise<Open
       });
       // connect() starts the transport: the server process.
       const transport = stdio;
-      await connect(client, transport, signal, () => {
-        // A server that exited says why on stderr, not in the SDK's "Connection closed".
-        const exit = transport.exitDescription();
+      await connect(server, client, transport, signal, async () => {
+        // A server that exited says why on stderr, not in the SDK's "Connection closed" or a write's EPIPE.
+        // Stopped or out of time: say that at once (describeStartFailure), not after a wait.
+        const exit = signal.aborted ? transport.exitDescription() : await transport.exitedWithin(EXIT_WAIT_MS);
         return exit === null ? null : `it exited (${exit}) before it answered${stderrPart(transport.lastStderrLine())}`;
       });
     } else {
       const headers = expandVariables(spec.headers ?? {}, options.variables);
-      if (!headers.success) throw new Error(`header ${headers.error}`);
+      if (!headers.success) throw new McpServerFailedError(server, `headers.${headers.key}`, `header ${headers.error}`);
       http = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: headers.value } });
-      await connect(client, http, signal, () => null, "could not connect: ");
+      await connect(server, client, http, signal, async () => null, "could not connect: ");
     }
-    const listed = await listTools(client, signal);
+    const listed = await listTools(server, client, signal);
     const timeLimitMs = spec.timeout === undefined ? DEFAULT_TOOL_TIME_LIMIT_MS : spec.timeout * 1000;
     const tools: AgentTool[] = [];
     for (const tool of listed) {
@@ -158,16 +165,21 @@ function toAgentTool(
 }
 
 async function connect(
+  server: string,
   client: Client,
   transport: Parameters<Client["connect"]>[0],
   signal: AbortSignal,
-  explainFailure: () => string | null,
+  explainFailure: () => Promise<string | null>,
   prefix = "",
 ): Promise<void> {
   try {
     await client.connect(transport, { signal, timeout: MCP_START_TIME_LIMIT_MS });
   } catch (error) {
-    throw new Error(explainFailure() ?? `${prefix}${describeStartFailure(error, signal)}`);
+    const explained = await explainFailure();
+    if (explained !== null) throw new McpServerFailedError(server, null, explained);
+    // The transport's own failure (the command could not be started) already says what and names the server.
+    if (error instanceof McpServerFailedError) throw error;
+    throw new McpServerFailedError(server, null, `${prefix}${describeStartFailure(error, signal)}`);
   }
 }
 
@@ -175,7 +187,7 @@ function stderrPart(line: string): string {
   return line === "" ? "" : `: ${line}`;
 }
 
-async function listTools(client: Client, signal: AbortSignal): Promise<Tool[]> {
+async function listTools(server: string, client: Client, signal: AbortSignal): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   try {
@@ -188,7 +200,7 @@ async function listTools(client: Client, signal: AbortSignal): Promise<Tool[]> {
       cursor = page.nextCursor;
     } while (cursor !== undefined);
   } catch (error) {
-    throw new Error(`could not list its tools: ${describeStartFailure(error, signal)}`);
+    throw new McpServerFailedError(server, null, `could not list its tools: ${describeStartFailure(error, signal)}`);
   }
   return tools;
 }

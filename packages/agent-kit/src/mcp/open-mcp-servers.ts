@@ -1,4 +1,5 @@
-import { type McpServers, messageOf } from "@uwf/protocol";
+import type { McpServers } from "@uwf/protocol";
+import { McpServerFailedError } from "../errors/mcp-server-failed-error.ts";
 import type { AgentTool, ToolContext } from "../tools/agent-tool.ts";
 import { collectSecretValues, redactSecrets } from "../tools/redact-secrets.ts";
 import { variablesForExpansion } from "./expand-variables.ts";
@@ -43,12 +44,12 @@ export async function openMcpServers(options: OpenMcpServersOptions): Promise<Op
   const failed = opened.findIndex((outcome) => outcome.status === "rejected");
   if (failed >= 0) {
     await closeAll();
-    const outcome = opened[failed] as PromiseRejectedResult;
-    const name = entries[failed]?.[0] ?? "";
+    const reason: unknown = (opened[failed] as PromiseRejectedResult).reason;
+    // Anything but a server's failure is a fault of uwf's, not of the agent's configuration.
+    if (!(reason instanceof McpServerFailedError)) throw reason;
     // The message may quote the server's stderr, and it is stored with the run: no secret in it either.
     const secrets = await collectSecretValues(options.context);
-    const message = redactSecrets(messageOf(outcome.reason).split("\n")[0] ?? "", secrets);
-    return { success: false, error: `MCP server "${name}": ${message}` };
+    return { success: false, error: redactSecrets(reason.message.split("\n")[0] ?? "", secrets) };
   }
   const tools = servers.flatMap((server) => server.tools);
   const seen = new Set<string>();

@@ -4,6 +4,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isProcessGroupAlive } from "@uwf/cas";
 import { InternalError, messageOf } from "@uwf/protocol";
+import { McpServerFailedError } from "../errors/mcp-server-failed-error.ts";
 import {
   LAUNCH_TAG_VARIABLE,
   type LaunchOrigin,
@@ -14,6 +15,8 @@ import {
 import { TailBuffer } from "../process/tail-buffer.ts";
 
 export interface ProcessGroupTransportOptions {
+  /** The server's name in the agent's `mcpServers`: its errors name it. */
+  server: string;
   command: string;
   args: readonly string[];
   cwd: string;
@@ -49,6 +52,8 @@ export class ProcessGroupTransport implements Transport {
   private readonly readBuffer = new ReadBuffer();
   private readonly stderr = new TailBuffer(2_048);
   private stopping: Promise<void> | null = null;
+  /** Settles when the server's stderr has been read to its end. */
+  private stderrRead: Promise<void> = Promise.resolve();
 
   private readonly options: ProcessGroupTransportOptions;
 
@@ -74,6 +79,23 @@ export class ProcessGroupTransport implements Transport {
     return subprocess.signalCode === null ? `exit code ${subprocess.exitCode}` : `signal ${subprocess.signalCode}`;
   }
 
+  /**
+   * How the server exited (`exitDescription`), once it has and its stderr is read to the end, waiting
+   * at most `milliseconds`; null when it is still running then. For a failed connect: a server that
+   * exits at once makes the first write fail (EPIPE) before its exit is seen.
+   */
+  async exitedWithin(milliseconds: number): Promise<string | null> {
+    const subprocess = this.subprocess;
+    if (subprocess === null) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, milliseconds);
+    });
+    await Promise.race([Promise.all([subprocess.exited, this.stderrRead]), timeout]);
+    clearTimeout(timer);
+    return this.exitDescription();
+  }
+
   async start(): Promise<void> {
     if (this.subprocess !== null) throw new InternalError("the server is already started");
     let subprocess: Bun.Subprocess<"pipe", "pipe", "pipe">;
@@ -87,7 +109,11 @@ export class ProcessGroupTransport implements Transport {
         detached: true,
       });
     } catch (error) {
-      throw new Error(`could not start ${this.options.command}: ${messageOf(error)}`);
+      throw new McpServerFailedError(
+        this.options.server,
+        null,
+        `could not start ${this.options.command}: ${messageOf(error)}`,
+      );
     }
     this.subprocess = subprocess;
     this.startedAt = launchOriginOf(subprocess.pid);
@@ -95,14 +121,14 @@ export class ProcessGroupTransport implements Transport {
     // A uwf that exits without closing the run (a crash) still takes the server with it.
     killOnExit(subprocess.pid);
     void this.readMessages(subprocess.stdout);
-    void this.readStderr(subprocess.stderr);
+    this.stderrRead = this.readStderr(subprocess.stderr);
     subprocess.exited.then(() => this.onclose?.());
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
     const subprocess = this.subprocess;
     if (subprocess === null || subprocess.exitCode !== null || subprocess.signalCode !== null) {
-      throw new Error("the server has exited");
+      throw new McpServerFailedError(this.options.server, null, "it has exited");
     }
     subprocess.stdin.write(serializeMessage(message));
     await subprocess.stdin.flush();

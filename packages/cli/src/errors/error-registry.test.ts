@@ -127,6 +127,7 @@ const SCANNED = Object.fromEntries(classes) as Record<
   | "StoreTooNewError"
   | "DotenvUnreadableError"
   | "IncompleteHistoryError"
+  | "McpServerFailedError"
   | "NoWorkingDirectoryError"
   | "PathOutsideWorkspaceError"
   | "RefusedFileError"
@@ -218,6 +219,7 @@ const SAMPLES: Readonly<Record<string, () => AnyUwfError>> = {
   NoResumeEdgeError: () => new workflowAndAgents.NoResumeEdgeError("review"),
   NoTransitionError: () =>
     new workflowAndAgents.NoTransitionError("draft", [{ role: "review", condition: null, status: "ok" }], "no"),
+  McpServerFailedError: () => new SCANNED.McpServerFailedError("fs", "env.TOKEN", `env TOKEN: \${TOKEN} is not set`),
   NoWorkingDirectoryError: () => new SCANNED.NoWorkingDirectoryError("/gone"),
   PathOutsideWorkspaceError: () => new SCANNED.PathOutsideWorkspaceError("/etc/passwd", "/work"),
   RefusedFileError: () => new SCANNED.RefusedFileError(".env", "holds secrets"),

@@ -148,6 +148,8 @@ export interface ErrorDataByCode {
   "path-outside-workspace": { path: string; workspace: string };
   /** A file tool of the built-in agent was given a file it must not use. */
   "file-refused": { path: string; reason: string };
+  /** An agent's MCP server that could not be started or used; `field` names its setting at fault (`env.TOKEN`), else null. */
+  "mcp-server-failed": { server: string; field: string | null; problem: string };
 
   // Workflows and routing.
   /** A workflow file that cannot be used. */

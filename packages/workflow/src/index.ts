@@ -36,7 +36,7 @@ export {
   parseWorkflowSource,
   safeParseWorkflowSource,
 } from "./load/parse-workflow-source.ts";
-export type { ReadInclude } from "./load/parse-workflow-yaml.ts";
+export type { IncludeRead, ReadInclude } from "./load/parse-workflow-yaml.ts";
 export {
   type CompiledCondition,
   compileCondition,

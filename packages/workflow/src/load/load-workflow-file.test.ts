@@ -27,9 +27,12 @@ graph:
   return file;
 }
 
+/** The problems of a workflow file refused as `invalid-workflow`, each as `LINE:COLUMN PATH: MESSAGE`. */
 function problemsOf(file: string): string[] {
   const result = safeLoadWorkflowFile(file);
   if (result.success) return [];
+  expect(result.error.code).toBe("invalid-workflow");
+  expect(result.error.data.file).toBe(file);
   return result.error.problems.map(
     (problem) => `${problem.line}:${problem.column} ${problem.path}: ${problem.message}`,
   );
@@ -84,8 +87,11 @@ describe("loadWorkflowFile", () => {
   });
 
   it("refuses an absolute include path", () => {
-    const file = writeWorkflow("absolute", `!include ${join(root, "secret.md")}`);
-    expect(problemsOf(file)[0]).toContain("an absolute path; includes are relative to the workflow's folder");
+    const secret = join(root, "secret.md");
+    const file = writeWorkflow("absolute", `!include ${secret}`);
+    expect(problemsOf(file)).toEqual([
+      `4:11 roles.writer.goal: !include ${secret}: an absolute path; includes are relative to the workflow's folder`,
+    ]);
   });
 
   it("refuses a symlink that leads out of the folder", () => {
@@ -97,6 +103,12 @@ describe("loadWorkflowFile", () => {
   it("reports a missing include", () => {
     expect(problemsOf(writeWorkflow("missing", "!include nope.md"))).toEqual([
       "4:11 roles.writer.goal: !include nope.md: no such file in the workflow's folder",
+    ]);
+  });
+
+  it("refuses an include that is a folder, naming it at the include", () => {
+    expect(problemsOf(writeWorkflow("folder", "!include shared"))).toEqual([
+      "4:11 roles.writer.goal: !include shared: is a directory, not a file",
     ]);
   });
 

@@ -8,8 +8,10 @@ import { MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { MAX_EXPANDED_WORKFLOW_SIZE, MAX_INCLUDE_DEPTH, MAX_INCLUDES } from "./workflow-limits.ts";
 
-/** Returns the text of an included file, or throws an Error saying why it is refused. */
-export type ReadInclude = (includePath: string) => string;
+/** The text of an included file, or why it is refused: one clause, reported as `!include PATH: PROBLEM`. */
+export type ReadInclude = (includePath: string) => IncludeRead;
+
+export type IncludeRead = { success: true; value: string } | { success: false; problem: string };
 
 export interface WorkflowYaml {
   document: Document;
@@ -78,12 +80,9 @@ function includeTag(readInclude: ReadInclude | undefined, depth: number, budget:
       if (depth >= MAX_INCLUDE_DEPTH) return fail(`includes nest deeper than ${MAX_INCLUDE_DEPTH} (a cycle?)`);
       budget.count++;
       if (budget.count > MAX_INCLUDES) return refuse(`a workflow may have at most ${MAX_INCLUDES} includes`);
-      let text: string;
-      try {
-        text = readInclude(includePath);
-      } catch (error) {
-        return fail(messageOf(error));
-      }
+      const read = readInclude(includePath);
+      if (!read.success) return fail(read.problem);
+      const text = read.value;
       budget.bytes += Buffer.byteLength(text, "utf8");
       if (budget.bytes > MAX_EXPANDED_WORKFLOW_SIZE) {
         return refuse(`the workflow with its includes is over ${MAX_EXPANDED_WORKFLOW_SIZE} bytes (8 MiB)`);

@@ -1,8 +1,8 @@
-import { messageOf, type Transition, type WorkflowNode } from "@uwf/protocol";
+import type { Transition, WorkflowNode } from "@uwf/protocol";
 import { InvalidWorkflowError } from "../errors/invalid-workflow-error.ts";
 import { formatFieldPath } from "../issue/field-path.ts";
 import { type CompiledCondition, compileCondition, describeJsonataError } from "./compile-condition.ts";
-import { type EdgeTemplate, parseEdgeTemplate } from "./edge-template.ts";
+import { type EdgeTemplate, safeParseEdgeTemplate } from "./edge-template.ts";
 import { isPlainSubstitution } from "./plain-substitution.ts";
 
 export interface CompiledEdge {
@@ -43,12 +43,12 @@ export function compileWorkflow(workflow: WorkflowNode): CompiledWorkflow {
       const cached = edges.get(from);
       if (cached !== undefined) return cached;
       const compiled = (workflow.graph[from] ?? []).map((transition, index) => {
-        try {
-          const source = transition.prompt;
-          return { transition, index, template: isPlainSubstitution(source) ? source : parseEdgeTemplate(source) };
-        } catch (error) {
-          return refuse(["graph", from, index, "prompt"], `template does not parse: ${messageOf(error)}`);
-        }
+        const source = transition.prompt;
+        if (isPlainSubstitution(source)) return { transition, index, template: source };
+        const parsed = safeParseEdgeTemplate(source);
+        if (!parsed.success)
+          return refuse(["graph", from, index, "prompt"], `template does not parse: ${parsed.problem}`);
+        return { transition, index, template: parsed.value };
       });
       edges.set(from, compiled);
       return compiled;

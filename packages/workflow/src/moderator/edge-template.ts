@@ -43,16 +43,27 @@ export function edgeTemplateEngine(): Liquid {
   return sharedEngine;
 }
 
-/** Parses an edge prompt; throws liquidjs's error (with line and column inside the template) when it does not parse. */
-export function parseEdgeTemplate(source: string): EdgeTemplate {
+export type ParsedEdgeTemplate =
+  | { success: true; value: EdgeTemplate }
+  | {
+      success: false;
+      /** liquidjs's message (with line and column inside the template), and how to write `$status` when that is the cause. */
+      problem: string;
+      /** liquidjs's error. */
+      cause: unknown;
+    };
+
+/** Parses an edge prompt; a template that does not parse is a result saying why, which each caller reports where it is. */
+export function safeParseEdgeTemplate(source: string): ParsedEdgeTemplate {
   try {
-    return edgeTemplateEngine().parse(source);
+    return { success: true, value: edgeTemplateEngine().parse(source) };
   } catch (error) {
-    if (/\$status/.test(source) && !/\[\s*['"]\$status['"]\s*\]/.test(source)) {
-      // Liquid names cannot start with "$"; say how to reach the field instead of only "invalid value expression".
-      throw new Error(`${messageOf(error)} (write {{ ['$status'] }} to use the $status field)`, { cause: error });
-    }
-    throw error;
+    // Liquid names cannot start with "$"; say how to reach the field instead of only "invalid value expression".
+    const statusHint =
+      /\$status/.test(source) && !/\[\s*['"]\$status['"]\s*\]/.test(source)
+        ? " (write {{ ['$status'] }} to use the $status field)"
+        : "";
+    return { success: false, problem: `${messageOf(error)}${statusHint}`, cause: error };
   }
 }
 

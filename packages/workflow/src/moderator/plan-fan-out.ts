@@ -1,15 +1,8 @@
-import {
-  type BranchTarget,
-  type FanOut,
-  messageOf,
-  type PlannedBranch,
-  parallelBranches,
-  type WorkflowNode,
-} from "@uwf/protocol";
+import { type BranchTarget, type FanOut, type PlannedBranch, parallelBranches, type WorkflowNode } from "@uwf/protocol";
 import { FanOutError } from "../errors/fan-out-error.ts";
 import { compileCondition, describeJsonataError, type JsonataCondition } from "./compile-condition.ts";
 import type { CompiledEdge } from "./compile-workflow.ts";
-import { type EdgeTemplate, parseEdgeTemplate } from "./edge-template.ts";
+import { type EdgeTemplate, safeParseEdgeTemplate } from "./edge-template.ts";
 import { historyFunctions } from "./history-functions.ts";
 import type { ModeratorHistory, PlannedFanOut } from "./moderator-history.ts";
 import { isPlainSubstitution } from "./plain-substitution.ts";
@@ -108,14 +101,14 @@ function prepare(fanOut: FanOut): PreparedFanOut {
       template(source, at, fail) {
         const cachedTemplate = templates.get(source);
         if (cachedTemplate !== undefined) return cachedTemplate;
-        let parsed: string | EdgeTemplate;
-        try {
-          parsed = isPlainSubstitution(source) ? source : parseEdgeTemplate(source);
-        } catch (error) {
-          return fail(at, `does not parse: ${messageOf(error)}`, error);
+        let template: string | EdgeTemplate = source;
+        if (!isPlainSubstitution(source)) {
+          const parsed = safeParseEdgeTemplate(source);
+          if (!parsed.success) return fail(at, `does not parse: ${parsed.problem}`, parsed.cause);
+          template = parsed.value;
         }
-        templates.set(source, parsed);
-        return parsed;
+        templates.set(source, template);
+        return template;
       },
     }),
   };

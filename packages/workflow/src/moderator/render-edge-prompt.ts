@@ -7,10 +7,10 @@ import {
   EDGE_PROMPT_RENDER_LIMIT_MS,
   type EdgeTemplate,
   edgeTemplateEngine,
-  parseEdgeTemplate,
+  safeParseEdgeTemplate,
 } from "./edge-template.ts";
 import type { ModeratorHistory } from "./moderator-history.ts";
-import { renderPlainSubstitution } from "./plain-substitution.ts";
+import { isPlainSubstitution, renderPlainSubstitution } from "./plain-substitution.ts";
 
 export interface RenderEdgePromptOptions {
   /** The edge's prompt: its source text (plain substitutions render without liquidjs) or a parsed template. */
@@ -100,9 +100,17 @@ function nulls(names: readonly string[] | undefined): Record<string, null> {
 /** Renders an edge prompt, trimmed. An undefined variable, or an empty prompt to a role, is an `EdgePromptError`. */
 export async function renderEdgePrompt(options: RenderEdgePromptOptions): Promise<string> {
   const { from, to, history } = options;
+  let template = options.template;
+  if (typeof template === "string" && !isPlainSubstitution(template)) {
+    const parsed = safeParseEdgeTemplate(template);
+    if (!parsed.success) {
+      throw new EdgePromptError(from, to, `cannot be rendered: ${parsed.problem}`, { cause: parsed.cause });
+    }
+    template = parsed.value;
+  }
   let rendered: string;
   try {
-    rendered = await renderEdgeTemplate(options.template, edgePromptContext(from, history, options.workflow));
+    rendered = await renderEdgeTemplate(template, edgePromptContext(from, history, options.workflow));
   } catch (error) {
     throw new EdgePromptError(from, to, `cannot be rendered: ${describeRenderError(error)}`, { cause: error });
   }
@@ -118,7 +126,11 @@ export async function renderEdgeTemplate(
 ): Promise<string> {
   const plain = typeof template === "string" ? renderPlainSubstitution(template, context) : undefined;
   if (plain !== undefined) return plain;
-  return edgeTemplateEngine().render(typeof template === "string" ? parseEdgeTemplate(template) : template, context);
+  if (typeof template !== "string") return edgeTemplateEngine().render(template, context);
+  // A plain substitution of a value Liquid prints its own way (null, a list, an undefined variable).
+  const parsed = safeParseEdgeTemplate(template);
+  if (!parsed.success) throw parsed.cause;
+  return edgeTemplateEngine().render(parsed.value, context);
 }
 
 /** liquidjs names its limits tersely ("memory alloc limit exceeded, line:1, col:1"); say which limit, and its number. */

@@ -1,9 +1,9 @@
-import { type BranchTarget, messageOf, START, type Transition, type WorkflowNode } from "@uwf/protocol";
+import { type BranchTarget, START, type Transition, type WorkflowNode } from "@uwf/protocol";
 import type { FieldPath } from "../issue/field-path.ts";
 import type { WorkflowIssue } from "../issue/workflow-issue.ts";
 import { conditionStatus } from "../moderator/condition-status.ts";
 import { declaredInputs } from "../moderator/declared-inputs.ts";
-import { edgeTemplateVariables, parseEdgeTemplate } from "../moderator/edge-template.ts";
+import { edgeTemplateVariables, safeParseEdgeTemplate } from "../moderator/edge-template.ts";
 import { branchAnswers, listStatusBranches, type StatusBranch } from "../schema/status-branches.ts";
 import type { EdgePathOf } from "./edge-paths.ts";
 
@@ -38,14 +38,16 @@ export function checkEdgeTemplates(workflow: WorkflowNode, edgePathOf: EdgePathO
       // A role that takes a typed answer: its answering step's prompts read the person's `answer`.
       const answered = role?.answer === undefined ? [] : ["answer"];
       for (const template of templatesOf(transition, edgePathOf(from, index), [...afterJoin, ...answered])) {
-        let variables: string[][];
-        try {
-          variables = edgeTemplateVariables(parseEdgeTemplate(template.source));
-        } catch (error) {
-          const message = `template does not parse: ${messageOf(error)}`;
-          issues.push({ severity: "error", path: template.path, message });
+        const parsed = safeParseEdgeTemplate(template.source);
+        if (!parsed.success) {
+          issues.push({
+            severity: "error",
+            path: template.path,
+            message: `template does not parse: ${parsed.problem}`,
+          });
           continue;
         }
+        const variables = edgeTemplateVariables(parsed.value);
         const edge: EdgeScope = {
           from,
           path: template.path,

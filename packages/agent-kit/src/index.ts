@@ -8,6 +8,7 @@ export {
   verifyModelAccess,
 } from "./anthropic/verify-model-access.ts";
 export { CLAUDE_CODE_COMMAND } from "./claude-code/build-claude-code-args.ts";
+export type { ConfigReferenceProblem } from "./config/config-reference-problem.ts";
 export { dotenvFilePath, parseDotenv, readDotenvText, readDotenvValue } from "./config/dotenv-file.ts";
 export {
   CONFIG_FILE_NAME,
@@ -46,10 +47,7 @@ export {
 } from "./extract/extract-with-model.ts";
 export { extractWithModel } from "./extract/extract-with-model-on-demand.ts";
 export { continuesConversation } from "./launch/continues-conversation.ts";
-export {
-  type ConfigReferenceProblem,
-  findConfigReferenceProblems,
-} from "./launch/find-config-reference-problems.ts";
+export { findConfigReferenceProblems } from "./launch/find-config-reference-problems.ts";
 export { type LaunchAgentOptions, launchAgent } from "./launch/launch-agent.ts";
 export {
   type LoadScenarioOptions,

@@ -1,4 +1,5 @@
-export { API_ROUTES, type ApiRequest, type ApiRoute } from "./server/api-routes.ts";
+export type { ApiRequest, ApiRoute } from "./server/api-route.ts";
+export { API_ROUTES } from "./server/api-routes.ts";
 export { EVENT_BUFFER_SIZE, HEARTBEAT_MS } from "./server/event-stream.ts";
 export { CONTENT_SECURITY_POLICY, statusForError, UI_HTTP_ERRORS, type UiHttpErrorCode } from "./server/http-errors.ts";
 export { isLoopbackHost } from "./server/request-guard.ts";

@@ -1,16 +1,9 @@
 import type { Config } from "@uwf/protocol";
+import type { ConfigReferenceProblem } from "../config/config-reference-problem.ts";
 import { findMcpServerProblems } from "../mcp/find-mcp-server-problems.ts";
 import { DEFAULT_PRICES, findDefaultPrices } from "../model-tables/default-prices.ts";
 import { DEFAULT_OPENAI_PROVIDER, DEFAULT_PROVIDER } from "../tool-loop/resolve-model-settings.ts";
 import { SCRIPTED_ALIAS_PREFIX } from "./resolve-agent.ts";
-
-/** A setting that names an agent, model or provider the config does not know. */
-export interface ConfigReferenceProblem {
-  /** The dotted key of the setting (`defaultAgent`, `models.fast.provider`). */
-  key: string;
-  /** `unknown agent "nope"; known: claude, anthropic (or scripted:FILE)` */
-  message: string;
-}
 
 /**
  * Every setting that names something the config does not define, as a step would find it when it

@@ -1,5 +1,5 @@
 import type { McpServers } from "@uwf/protocol";
-import type { ConfigReferenceProblem } from "../launch/find-config-reference-problems.ts";
+import type { ConfigReferenceProblem } from "../config/config-reference-problem.ts";
 import { hasMalformedReference } from "./expand-variables.ts";
 import { MAX_SERVER_NAME_LENGTH, mcpToolName, SERVER_NAME_TOO_LONG, toolNameProblem } from "./mcp-tool-name.ts";
 

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InternalError } from "@uwf/protocol";
 import page from "../frontend/index.html";
-import { API_ROUTES, type ApiRoute } from "./api-routes.ts";
+import type { ApiRoute } from "./api-route.ts";
+import { API_ROUTES } from "./api-routes.ts";
 import { EventHub, HEARTBEAT_MS } from "./event-stream.ts";
 import { type FrontendAssets, serveFrontend } from "./frontend-assets.ts";
 import {

@@ -1,4 +1,4 @@
-import type { ApiRoute } from "./api-routes.ts";
+import type { ApiRoute } from "./api-route.ts";
 
 /**
  * The workbench's endpoints (issue 46): start a thread, list the agent aliases, delete a thread, and the

@@ -7,7 +7,8 @@ import type { CliEvent, ListResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { VERSION } from "../../version.ts";
 import type { CommandTable } from "../table/define-command.ts";
-import { MCP_TOOLS, type McpToolSpec } from "./mcp-tools.ts";
+import type { McpToolSpec } from "./mcp-tool-spec.ts";
+import { MCP_TOOLS } from "./mcp-tools.ts";
 import { runToolCommand, type ToolCommandOutcome } from "./run-tool-command.ts";
 
 export interface CreateUwfMcpServerOptions {

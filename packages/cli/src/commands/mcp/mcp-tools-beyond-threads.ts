@@ -10,7 +10,7 @@ import {
   workflowValidateResultSchema,
 } from "@uwf/protocol";
 import { z } from "zod";
-import type { McpToolSpec } from "./mcp-tools.ts";
+import type { McpToolSpec } from "./mcp-tool-spec.ts";
 import { agent, notStdin, threadId, timeout } from "./tool-input-fields.ts";
 
 const rate = z.number().min(0).max(1);

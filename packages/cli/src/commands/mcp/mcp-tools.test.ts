@@ -1,7 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import { COMMAND_TABLE } from "../command-table.ts";
 import { type CommandEntry, isCommandGroup } from "../table/define-command.ts";
-import { MCP_TOOLS, type McpToolSpec } from "./mcp-tools.ts";
+import type { McpToolSpec } from "./mcp-tool-spec.ts";
+import { MCP_TOOLS } from "./mcp-tools.ts";
 
 function tool(name: string): McpToolSpec {
   const found = MCP_TOOLS.find((spec) => spec.name === name);

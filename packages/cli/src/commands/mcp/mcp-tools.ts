@@ -8,32 +8,9 @@ import {
   stepResultSchema,
 } from "@uwf/protocol";
 import { z } from "zod";
+import type { McpToolSpec } from "./mcp-tool-spec.ts";
 import { EXTRA_MCP_TOOLS } from "./mcp-tools-beyond-threads.ts";
 import { agent, budget, notStdin, startInput, startOptions, threadId, timeout } from "./tool-input-fields.ts";
-
-/**
- * One MCP tool: which command of the command table it runs (the one `uwf … --json` runs), its input
- * schema (the command's flags, camelCased as commander names them), how an input becomes that
- * command's options, and the schema of its result where it has a single shape.
- */
-export interface McpToolSpec {
-  name: string;
-  title: string;
-  description: string;
-  /** The command table path: `["step"]`. */
-  command: readonly string[];
-  input: z.ZodRawShape;
-  /** The input as the command's options, as commander would have parsed the flags. */
-  toOptions(input: Record<string, unknown>): Record<string, unknown>;
-  /** The command's `--json` schema; absent where its result has more than one shape (`show`, `fork`). */
-  output?: z.ZodObject;
-  /** Reads the store only: offered under `uwf mcp --read-only`. */
-  readOnly: boolean;
-  /** Runs agents: long, so it reports each step as a progress notification. */
-  runsAgents: boolean;
-  /** Reports each step as a progress notification though it runs no agent (`follow`, which waits for them). */
-  reportsSteps?: boolean;
-}
 
 export const MCP_TOOLS: readonly McpToolSpec[] = [
   {

@@ -5,7 +5,7 @@ import { openFileStore, type Store } from "@uwf/cas";
 import { createTempHome, LINEAR, type TempHome } from "../../../test/helpers/temp-home.ts";
 import { COMMAND_TABLE } from "../command-table.ts";
 import { createMachineContext } from "../ui/command-backend.ts";
-import type { McpToolSpec } from "./mcp-tools.ts";
+import type { McpToolSpec } from "./mcp-tool-spec.ts";
 import { runToolCommand } from "./run-tool-command.ts";
 
 /** A tool over `uwf workflow show`, as a read-only MCP tool that names a workflow would be. */

@@ -10,7 +10,7 @@ import { exitCodeForError } from "../../exit-codes.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import { findCommand, withoutUndefined } from "../find-command.ts";
 import type { CommandTable } from "../table/define-command.ts";
-import type { McpToolSpec } from "./mcp-tools.ts";
+import type { McpToolSpec } from "./mcp-tool-spec.ts";
 
 /** What one tool call did: the command's `--json` result and exit code, or the error the CLI would report. */
 export type ToolCommandOutcome =

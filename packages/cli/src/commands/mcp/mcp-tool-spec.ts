@@ -1,0 +1,25 @@
+import type { z } from "zod";
+
+/**
+ * One MCP tool: which command of the command table it runs (the one `uwf … --json` runs), its input
+ * schema (the command's flags, camelCased as commander names them), how an input becomes that
+ * command's options, and the schema of its result where it has a single shape.
+ */
+export interface McpToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  /** The command table path: `["step"]`. */
+  command: readonly string[];
+  input: z.ZodRawShape;
+  /** The input as the command's options, as commander would have parsed the flags. */
+  toOptions(input: Record<string, unknown>): Record<string, unknown>;
+  /** The command's `--json` schema; absent where its result has more than one shape (`show`, `fork`). */
+  output?: z.ZodObject;
+  /** Reads the store only: offered under `uwf mcp --read-only`. */
+  readOnly: boolean;
+  /** Runs agents: long, so it reports each step as a progress notification. */
+  runsAgents: boolean;
+  /** Reports each step as a progress notification though it runs no agent (`follow`, which waits for them). */
+  reportsSteps?: boolean;
+}

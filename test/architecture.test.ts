@@ -3,11 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   cyclesOf,
+  declaredImportsOf,
   folderCycles,
   importCycles,
   importsAgainstOrder,
   PACKAGE_ORDER,
   readSourceFiles,
+  type SourceFile,
 } from "./import-graph.ts";
 
 const root = join(import.meta.dir, "..");
@@ -96,7 +98,7 @@ describe("the workspace's layering (docs/architecture.md)", () => {
     expect(eager).toEqual([]);
   });
 
-  it("has no value-carrying import cycle between source files", () => {
+  it("has no import cycle between source files, type-only imports included", () => {
     expect(importCycles(files).files).toEqual([]);
   });
 
@@ -116,6 +118,43 @@ describe("the import graph's cycle finder", () => {
       ["f", new Set<string>()],
     ]);
     expect(cyclesOf(graph)).toEqual([["a", "b", "c"], ["d"]]);
+  });
+});
+
+describe("the declared imports of a file", () => {
+  it("are its import and re-export declarations, type-only ones included, over several lines too", () => {
+    const text = [
+      'import { readFileSync } from "node:fs";',
+      'import type { A } from "./a.ts";',
+      'import { type B, c } from "./b.ts";',
+      "import type {",
+      "  D,",
+      "  E,",
+      '} from "./d.ts";',
+      'export type { F } from "./f.ts";',
+      'export { g } from "./g.ts";',
+      'export * from "./h.ts";',
+      "const text = \"import x from './not-an-import.ts'\";",
+      'const later = await import("./lazy.ts");',
+      'import "./side-effect.ts";',
+    ].join("\n");
+    expect(declaredImportsOf(text)).toEqual(["node:fs", "./a.ts", "./b.ts", "./d.ts", "./f.ts", "./g.ts", "./h.ts"]);
+  });
+
+  it("close a file cycle that a type-only import makes, but not a folder cycle", () => {
+    const file = (path: string, imports: string[], declared: string[]): SourceFile => ({
+      path,
+      packageName: "p",
+      isTest: false,
+      imports: imports.map((resolved) => ({ specifier: resolved, resolved, dynamic: false })),
+      declaredImports: [...imports, ...declared].map((resolved) => ({ specifier: resolved, resolved })),
+    });
+    const cycles = importCycles([
+      file("packages/p/src/launch/find.ts", ["packages/p/src/mcp/find-mcp.ts"], []),
+      file("packages/p/src/mcp/find-mcp.ts", [], ["packages/p/src/launch/find.ts"]),
+    ]);
+    expect(cycles.files).toEqual([["packages/p/src/launch/find.ts", "packages/p/src/mcp/find-mcp.ts"]]);
+    expect(cycles.folders).toEqual([]);
   });
 });
 

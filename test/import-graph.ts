@@ -1,6 +1,7 @@
 /**
- * The value-carrying import graph of the workspace, read with Bun's own transpiler
- * (`scanImports` drops `import type` and all-type specifier lists, which the compiler erases).
+ * The import graph of the workspace: value imports read with Bun's own transpiler (`scanImports`
+ * drops `import type` and all-type specifier lists, which the compiler erases), and beside them the
+ * static `import … from` / `export … from` declarations, type-only ones included, read from the text.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -23,7 +24,22 @@ export interface SourceFile {
   path: string;
   packageName: string;
   isTest: boolean;
+  /** What the file loads when it runs: static and dynamic value imports. */
   imports: { specifier: string; resolved: string | null; dynamic: boolean }[];
+  /** Every static import and re-export declaration, `import type` and `export type … from` included. */
+  declaredImports: { specifier: string; resolved: string | null }[];
+}
+
+/**
+ * An `import` or `export` declaration that names a module with `from` (at the start of a line, as
+ * the formatter writes every declaration): value, type-only and mixed lists alike. Braces may span
+ * lines; quotes, semicolons and backticks may not occur before `from`, so a string is never read as one.
+ */
+const DECLARATION_FROM = /^(?:import|export)\b[^;'"`]*?\bfrom\s*["']([^"'\n]+)["']/gm;
+
+/** The modules `text` names in static import and re-export declarations, type-only ones included. */
+export function declaredImportsOf(text: string): string[] {
+  return [...text.matchAll(DECLARATION_FROM)].map((match) => match[1] as string);
 }
 
 const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
@@ -57,15 +73,20 @@ export function readSourceFiles(root: string): SourceFile[] {
         continue;
       }
       for (const absolute of listTypeScript(directory)) {
-        const imports = transpilers[absolute.endsWith(".tsx") ? "tsx" : "ts"]
-          .scanImports(readFileSync(absolute, "utf8").replace(/^#!.*/, ""))
-          .map((found) => ({
-            specifier: found.path,
-            resolved: found.path.startsWith(".") ? relative(root, resolve(dirname(absolute), found.path)) : null,
-            dynamic: found.kind === "dynamic-import",
-          }));
+        const text = readFileSync(absolute, "utf8").replace(/^#!.*/, "");
+        const resolveSpecifier = (specifier: string) =>
+          specifier.startsWith(".") ? relative(root, resolve(dirname(absolute), specifier)) : null;
+        const imports = transpilers[absolute.endsWith(".tsx") ? "tsx" : "ts"].scanImports(text).map((found) => ({
+          specifier: found.path,
+          resolved: resolveSpecifier(found.path),
+          dynamic: found.kind === "dynamic-import",
+        }));
+        const declaredImports = declaredImportsOf(text).map((specifier) => ({
+          specifier,
+          resolved: resolveSpecifier(specifier),
+        }));
         const path = relative(root, absolute);
-        files.push({ path, packageName, isTest: part !== "src" || isTestFile(path), imports });
+        files.push({ path, packageName, isTest: part !== "src" || isTestFile(path), imports, declaredImports });
       }
     }
   }
@@ -134,8 +155,9 @@ export function cyclesOf(graph: Map<string, Set<string>>): string[][] {
 }
 
 /**
- * Cycles of static value imports among the non-test source files, at two grains: between files, and
- * between folders of one package. Folders are compared at every depth: at depth 1 a package's top-level
+ * Cycles of static imports among the non-test source files, at two grains: between files, type-only
+ * imports included (a type cycle ties two files' designs together just as a value cycle does), and
+ * between folders of one package, by value imports. Folders are compared at every depth: at depth 1 a package's top-level
  * folders, each with everything under it (so `commands/thread/` importing `pipeline/` and `pipeline/`
  * importing `commands/` is a cycle), at depth 2 their subfolders, and so on. The package's `src` root
  * counts as one folder of its own files, except its `index.ts`, which is the entry and may import every
@@ -156,6 +178,9 @@ export function importCycles(files: SourceFile[]): { files: string[][]; folders:
       fileEdges.add(resolved);
       const to = folderOf(resolved);
       if (from !== null && to !== null && from !== to) folderEdges.push([from, to]);
+    }
+    for (const { resolved } of file.declaredImports) {
+      if (resolved !== null && known.has(resolved)) fileEdges.add(resolved);
     }
   }
   return { files: cyclesOf(fileGraph), folders: folderCycles(folderEdges) };

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
-import { agentRunNodeSchema, errorResultSchema, stepResultSchema } from "@uwf/protocol";
+import { agentRunNodeSchema, stepResultSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome({
@@ -82,10 +83,10 @@ describe("agent failures", () => {
     const before = await record(thread);
     const result = await temp.uwf(["step", thread, "--agent", "always-invalid", "--json"]);
     expect(result.exitCode).toBe(1);
-    const error = errorResultSchema.parse(JSON.parse(result.stderr.trim().split("\n").at(-1) ?? "{}"));
-    expect(error.error.code).toBe("agent-failed");
-    expect(error.error.message).toContain("done");
-    const run = String(error.error.data.run);
+    const error = errorOf(result.stderr);
+    expect(error.code).toBe("agent-failed");
+    expect(error.message).toContain("done");
+    const run = String(error.data.run);
     const reply = await temp.uwf(["show", run, "--reply"]);
     expect(reply.stdout).toContain("raw reply kept for reading");
     const runNode = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", run])).json());
@@ -165,7 +166,7 @@ describe("agent failures", () => {
       env: { COUNTER_FILE: counter, LONE_TIMES: "3" },
     });
     expect(result.exitCode).toBe(1);
-    const error = errorResultSchema.parse(JSON.parse(result.stderr.trim().split("\n").at(-1) ?? "{}")).error;
+    const error = errorOf(result.stderr);
     expect(error.code).toBe("agent-failed");
     expect(error.message).toContain('field "plan" holds \\ud800');
     const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
@@ -180,9 +181,9 @@ describe("agent failures", () => {
     // Three attempts of a second each, two retries: each within 2 s, but not all three.
     const result = await temp.uwf(["step", thread, "--agent", "slow-invalid", "--timeout", "2", "--json"]);
     expect(result.exitCode).toBe(1);
-    const error = errorResultSchema.parse(JSON.parse(result.stderr.trim().split("\n").at(-1) ?? "{}"));
-    expect(error.error.message).toContain("timed out");
-    const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.error.data.run)])).json());
+    const error = errorOf(result.stderr);
+    expect(error.message).toContain("timed out");
+    const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
     expect(run.outcome).toBe("timeout");
     expect(run.attempts.length).toBeLessThan(3);
     expect((await record(thread)).stepCount).toBe(0);
@@ -199,9 +200,9 @@ describe("agent failures", () => {
     const exitCode = await child.exited;
     const stderr = await new Response(child.stderr as ReadableStream).text();
     expect(exitCode).toBe(130);
-    const error = errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}"));
-    expect(error.error.code).toBe("interrupted");
-    const reply = await temp.uwf(["show", String(error.error.data.run), "--reply"]);
+    const error = errorOf(stderr);
+    expect(error.code).toBe("interrupted");
+    const reply = await temp.uwf(["show", String(error.data.run), "--reply"]);
     expect(reply.stdout).toContain("partial output before the wait");
     expect(isProcessAlive(Number(readFileSync(`${pidFile}.child`, "utf8")))).toBe(false);
     expect((await record(thread)).head).toBe(before.head);

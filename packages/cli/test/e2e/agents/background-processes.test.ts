@@ -3,13 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
-import {
-  agentRunNodeSchema,
-  errorResultSchema,
-  listResultSchema,
-  startResultSchema,
-  stepResultSchema,
-} from "@uwf/protocol";
+import { agentRunNodeSchema, listResultSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { waitForSignalTaken } from "../../helpers/process-state.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
 
@@ -69,10 +64,6 @@ function waitUntilStopped(pid: number, what: string): Promise<void> {
   return waitFor(() => !isProcessAlive(pid), { what: `${what} (pid ${pid}) stopping`, timeoutMs: 30_000 });
 }
 
-function lastError(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
-
 async function runningThreads() {
   return listResultSchema.parse((await temp.uwf(["list", "--running", "--json"])).json()).threads;
 }
@@ -107,7 +98,7 @@ for (const backend of BACKENDS) {
         env: { PID_FILE: pidFile, KEEP_RUNNING: "1" },
       });
       expect(stepped.exitCode).toBe(1);
-      const error = lastError(stepped.stderr);
+      const error = errorOf(stepped.stderr);
       expect(error).toMatchObject({ code: "agent-failed" });
       expect(error.message).toContain("timed out after 5 s");
       const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
@@ -126,7 +117,7 @@ for (const backend of BACKENDS) {
       await waitFor(() => existsSync(pidFile), { what: "the agent starting" });
       stepper.kill("SIGTERM");
       expect(await stepper.exited).toBe(130);
-      const error = lastError(await new Response(stepper.stderr as ReadableStream).text());
+      const error = errorOf(await new Response(stepper.stderr as ReadableStream).text());
       expect(error.code).toBe("interrupted");
       const reply = await temp.uwf(["show", String(error.data.run), "--reply"]);
       expect(reply.stdout).toContain("plan: step 1 plan");

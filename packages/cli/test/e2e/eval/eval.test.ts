@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   type EvalResult,
-  errorResultSchema,
   evalDiffResultSchema,
   evalListResultSchema,
   evalResultSchema,
@@ -17,6 +16,7 @@ import {
   type HeadlessChromium,
   launchChromium,
 } from "../../../../../test/kit/browser/headless-chromium.ts";
+import { errorOf } from "../../helpers/error-of.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 /**
@@ -42,10 +42,6 @@ afterAll(() => temp.cleanup());
 async function evalJson(args: string[], env: Record<string, string> = {}) {
   const run = await temp.uwf(["eval", ...args, "--json"], { env });
   return { run, result: run.stdout === "" ? null : evalResultSchema.parse(run.json()) };
-}
-
-function lastError(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
 }
 
 function variant(result: EvalResult, name: string) {
@@ -115,7 +111,7 @@ describe("uwf eval --suite", () => {
     const both = await temp.uwf(["eval", "show", first.report, "--markdown", "--json"]);
     expect(both.exitCode).toBe(2);
     expect(both.stdout).toBe("");
-    expect(lastError(both.stderr).message).toContain("--markdown prints the report as Markdown");
+    expect(errorOf(both.stderr).message).toContain("--markdown prints the report as Markdown");
   });
 
   it("reuses the threads and judges of an earlier run, starting none", async () => {
@@ -141,13 +137,13 @@ describe("uwf eval --suite", () => {
       "min-pass-rate",
       "min-case-pass-rate",
     ]);
-    expect(lastError(failed.run.stderr)).toMatchObject({ code: "eval-gate-failed" });
+    expect(errorOf(failed.run.stderr)).toMatchObject({ code: "eval-gate-failed" });
     // The report was stored all the same.
     expect((await temp.uwf(["eval", "show", failed.result?.report ?? "", "--json"])).exitCode).toBe(3);
 
     const errored = await evalJson(["--suite", suite, "--min-pass-rate", "0.4"], { SCORER_CRASH: "1" });
     expect(errored.run.exitCode).toBe(1);
-    expect(lastError(errored.run.stderr)).toMatchObject({ code: "eval-errored", data: { errored: 20 } });
+    expect(errorOf(errored.run.stderr)).toMatchObject({ code: "eval-errored", data: { errored: 20 } });
     expect(errored.result?.samples.every((sample) => sample.verdict === "errored")).toBe(true);
     expect(errored.result?.samples[0]?.scores[1]?.error).toContain("scorer crashed");
 
@@ -155,7 +151,7 @@ describe("uwf eval --suite", () => {
       SCORER_CRASH: "1",
     });
     expect(allowed.run.exitCode).toBe(3);
-    expect(lastError(allowed.run.stderr)).toMatchObject({ code: "eval-gate-failed" });
+    expect(errorOf(allowed.run.stderr)).toMatchObject({ code: "eval-gate-failed" });
   }, 60_000);
 
   it("rescores a report with a new assertion, starting no thread", async () => {

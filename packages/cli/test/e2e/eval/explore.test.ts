@@ -2,13 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
-import {
-  type ExploreResult,
-  errorResultSchema,
-  evalListResultSchema,
-  exploreResultSchema,
-  listResultSchema,
-} from "@uwf/protocol";
+import { type ExploreResult, evalListResultSchema, exploreResultSchema, listResultSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 /**
@@ -149,9 +144,7 @@ describe("uwf explore", () => {
     );
     expect(gated.exitCode).toBe(3);
     expect(exploreResultSchema.parse(gated.json()).gateHeld).toBe(false);
-    expect(errorResultSchema.parse(JSON.parse(gated.stderr.trim().split("\n").at(-1) ?? "{}")).error.code).toBe(
-      "eval-gate-failed",
-    );
+    expect(errorOf(gated.stderr).code).toBe("eval-gate-failed");
 
     // The kinds stay apart.
     const wrongKind = await temp.uwf(["eval", "show", report]);
@@ -319,8 +312,6 @@ describe("uwf explore", () => {
     expect([decide.samples, decide.passed + decide.failed, decide.errored]).toEqual([4, 2, 2]);
     // The forks of step 3 were made first, so they are there, unfinished: errored, not unstarted.
     expect([step(result, 3).samples, step(result, 3).errored]).toEqual([4, 4]);
-    expect(errorResultSchema.parse(JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "{}")).error.code).toBe(
-      "eval-errored",
-    );
+    expect(errorOf(run.stderr).code).toBe("eval-errored");
   });
 });

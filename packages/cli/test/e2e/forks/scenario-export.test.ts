@@ -2,7 +2,6 @@ import { describe, expect, it } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  errorResultSchema,
   forkResultSchema,
   logResultSchema,
   scenarioDocumentSchema,
@@ -10,6 +9,7 @@ import {
   stepResultSchema,
 } from "@uwf/protocol";
 import { parse as parseYaml } from "yaml";
+import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgentsConfig, useTempHome } from "../../helpers/temp-home.ts";
 
 // A real command agent (a shell script) makes the threads; `uwf scenario export` writes them as a scenario;
@@ -87,10 +87,6 @@ async function listThread(answer = "yes, ship it"): Promise<string> {
   const resumed = await temp.uwf(["resume", thread, "-p", answer, ...PLAYER, "--all"]);
   expect(resumed.exitCode, resumed.stderr).toBe(0);
   return thread;
-}
-
-function jsonError(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
 }
 
 describe("uwf scenario export", () => {
@@ -246,7 +242,7 @@ describe("uwf scenario export", () => {
     const file = join(temp.work, "never.yaml");
     const unknown = await temp.uwf(["scenario", "export", "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "-o", file, "--json"]);
     expect(unknown.exitCode).toBe(1);
-    expect(jsonError(unknown.stderr)).toMatchObject({
+    expect(errorOf(unknown.stderr)).toMatchObject({
       code: "thread-not-found",
       data: { thread: "01ZZZZZZZZZZZZZZZZZZZZZZZZ" },
     });

@@ -12,6 +12,7 @@ import {
 } from "@uwf/agent-kit/test";
 import { waitFor } from "@uwf/cas/test";
 import { type McpServers, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { useTempHomeWithFakeApi } from "../../helpers/fake-api-home.ts";
 import { FAKE_MODEL_ENV, FAKE_MODEL_KEY, fakeModelConfig } from "../../helpers/fake-model-api.ts";
 import { FIXTURES } from "../../helpers/temp-home.ts";
@@ -34,11 +35,6 @@ function writeConfig(servers: McpServers): void {
   );
   expect(config).toContain("mcpServers");
   temp.writeConfig(config);
-}
-
-function lastError(stderr: string): { code: string; message: string; data: Record<string, unknown> } {
-  const line = stderr.trim().split("\n").at(-1) ?? "";
-  return (JSON.parse(line) as { error: { code: string; message: string; data: Record<string, unknown> } }).error;
 }
 
 /**
@@ -112,7 +108,7 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
     await waitFor(() => server.requests.length === 1 && seen.length > 0, { what: "the model's tool call" });
     stepper.kill("SIGTERM");
     expect(await stepper.exited).toBe(130);
-    const error = lastError(await new Response(stepper.stderr as ReadableStream).text());
+    const error = errorOf(await new Response(stepper.stderr as ReadableStream).text());
     expect(error.code).toBe("interrupted");
     for (const pid of seen) expect(isProcessRunning(pid)).toBe(false);
     expect(processesWithCwd(temp.work)).toEqual([]);
@@ -123,7 +119,7 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
     const { thread, seen } = await startSlowToolCall();
     const stepped = await temp.uwf(["step", thread, "--timeout", "6", "--json"], { env });
     expect(stepped.exitCode).toBe(1);
-    const error = lastError(stepped.stderr);
+    const error = errorOf(stepped.stderr);
     expect(error.code).toBe("agent-failed");
     expect(error.message).toContain("timed out after 6 s");
     expect(seen.length).toBeGreaterThan(0);
@@ -137,7 +133,7 @@ describe("MCP servers of the built-in agent, through the uwf binary", () => {
     const thread = await temp.startThread(WORKFLOW, "Anything");
     const stepped = await temp.uwf(["step", thread, "--json"], { env });
     expect(stepped.exitCode).toBe(1);
-    const error = lastError(stepped.stderr);
+    const error = errorOf(stepped.stderr);
     expect(error.code).toBe("agent-failed");
     expect(error.message).toContain(`MCP server "broken": could not start uwf-no-such-mcp-server: `);
     expect(server.requests).toHaveLength(0);

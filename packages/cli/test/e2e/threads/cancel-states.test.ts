@@ -2,7 +2,8 @@ import { describe, expect, it } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
-import { errorResultSchema, startResultSchema } from "@uwf/protocol";
+import { startResultSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
 const FAN_OUT = join(FIXTURES, "workflows/fan-out-review.yaml");
@@ -33,7 +34,7 @@ describe("cancelling a fan-out parent that `uwf run` is stepping", () => {
 
     expect(await run.exited).toBe(1);
     const stderr = await new Response(run.stderr as ReadableStream).text();
-    const { error } = errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}"));
+    const error = errorOf(stderr);
     expect(error).toMatchObject({ code: "thread-cancelled", data: { thread: parent } });
     expect(await temp.showThread(String(parent))).toMatchObject({ status: "cancelled", stepCount: 1 });
   }, 60_000);

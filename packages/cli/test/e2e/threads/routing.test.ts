@@ -6,7 +6,6 @@ import {
   type Address,
   type AgentRunNode,
   agentRunNodeSchema,
-  errorResultSchema,
   forkResultSchema,
   listResultSchema,
   type OutputNode,
@@ -15,6 +14,7 @@ import {
   type ThreadStepNode,
   threadStepNodeSchema,
 } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, useTempHome } from "../../helpers/temp-home.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/routing.yaml");
@@ -41,17 +41,13 @@ async function textOf(address: string): Promise<string> {
   return ((await temp.uwf(["cas", "get", address])).json() as TextNode).text;
 }
 
-function lastJsonError(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
-
 describe("routing a reply before its step is committed", () => {
   it("asks again when the $status has no edge, naming the statuses that do, then fails with the head unchanged", async () => {
     const thread = await start();
     const before = await record(thread);
     const result = await step(thread, "nowhere", "--json");
     expect(result.exitCode).toBe(1);
-    const error = lastJsonError(result.stderr);
+    const error = errorOf(result.stderr);
     expect(error.code).toBe("agent-failed");
     expect(error.message).toContain(NO_EDGE);
     expect(error.message).toContain("no step was recorded");
@@ -225,7 +221,7 @@ describe("a thread stranded by an older uwf", () => {
 
     const result = await step(thread, "", "--json");
     expect(result.exitCode).toBe(1);
-    const error = lastJsonError(result.stderr);
+    const error = errorOf(result.stderr);
     expect(error.code).toBe("thread-stranded");
     expect(error.message).toContain(NO_EDGE);
     expect(error.message).toContain(`uwf fork ${head} --output FILE`);
@@ -258,7 +254,7 @@ describe("fork --output", () => {
 
     const refused = await temp.uwf(["fork", stepped.head, "--output", file, "--json"]);
     expect(refused.exitCode).toBe(1);
-    const error = lastJsonError(refused.stderr);
+    const error = errorOf(refused.stderr);
     expect(error.code).toBe("unroutable-reply");
     expect(error.message).toContain(`${file}: the reply cannot be routed: ${NO_EDGE}`);
     expect(temp.objectCount()).toBe(objectsBefore);

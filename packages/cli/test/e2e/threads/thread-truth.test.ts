@@ -3,7 +3,6 @@ import { describe, expect, it } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  errorResultSchema,
   listResultSchema,
   logResultSchema,
   stepBatchResultSchema,
@@ -11,6 +10,7 @@ import {
   treeResultSchema,
   waitResultSchema,
 } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome({
@@ -38,7 +38,7 @@ describe("a step that fails outside a worker", () => {
     expect(result.failure).toMatchObject({ code: "agent-failed", attempts: 1 });
     const run = result.failure?.run;
     expect(run).toMatch(/^[0-9A-Z]{13}$/);
-    expect(errorResultSchema.parse(JSON.parse(failed.stderr.trim().split("\n").at(-1) ?? "")).error.data.run).toBe(run);
+    expect(errorOf(failed.stderr).data.run).toBe(run);
 
     // list finds it by status and shows why; show gives the failure and the run; log lists the attempt in place.
     expect((await listed("--status", "failed")).map((record) => record.id)).toEqual([thread]);

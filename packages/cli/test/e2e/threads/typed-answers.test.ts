@@ -1,13 +1,8 @@
 import { describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  answerNodeSchema,
-  errorResultSchema,
-  shownThreadSchema,
-  stepResultSchema,
-  threadStepNodeSchema,
-} from "@uwf/protocol";
+import { answerNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgent, useTempHome } from "../../helpers/temp-home.ts";
 
 const LIST = join(FIXTURES, "workflows/approval.yaml");
@@ -29,10 +24,6 @@ const temp = useTempHome({
       ].join("\n"),
     ),
 });
-
-function jsonError(stderr: string) {
-  return errorResultSchema.parse(JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}")).error;
-}
 
 /** A thread of `workflow` stepped once: its gate has suspended, asking. */
 async function suspendedThread(workflow: string, agent: string[]): Promise<string> {
@@ -58,7 +49,7 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
       "--json",
     ]);
     expect(refused.exitCode).toBe(2);
-    const error = jsonError(refused.stderr);
+    const error = errorOf(refused.stderr);
     expect(error.code).toBe("invalid-answer");
     expect(error.data).toEqual({
       thread,
@@ -74,7 +65,7 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     expect(nothing.exitCode).toBe(2);
     expect(nothing.stderr).toContain("no answer was given");
     const extra = await temp.uwf(["resume", thread, "--answer", "approved: true\nmood: great", "--json"]);
-    expect(jsonError(extra.stderr).data.problem).toBe('the fields: unexpected field "mood"');
+    expect(errorOf(extra.stderr).data.problem).toBe('the fields: unexpected field "mood"');
 
     expect(await temp.showThread(thread)).toEqual(before);
     expect(temp.objectCount()).toBe(objects);
@@ -238,7 +229,7 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
       "--json",
     ]);
     expect(failed.exitCode).toBe(1);
-    const error = jsonError(failed.stderr);
+    const error = errorOf(failed.stderr);
     expect(error.code).toBe("agent-failed");
     expect((await temp.showThread(thread)).status).toBe("suspended");
     const prompt = await temp.uwf(["show", String(error.data.run), "--prompt"]);
@@ -289,7 +280,7 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     expect(shown.suspension?.answerSchema).toBeNull();
     const refused = await temp.uwf(["resume", thread, "--answer", '{"colour": "blue"}', "--agent", scenario, "--json"]);
     expect(refused.exitCode).toBe(2);
-    expect(jsonError(refused.stderr)).toMatchObject({
+    expect(errorOf(refused.stderr)).toMatchObject({
       code: "invalid-answer",
       data: { field: null, problem: "role asker declares no answer: schema, so it takes text: give it with -p TEXT" },
     });

@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import { agentRunNodeSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { agentRunNodeSchema, textNodeSchema, threadStepNodeSchema } from "@uwf/protocol";
 import type { TempHome } from "./temp-home.ts";
 
 /** The node at `address` in the temp home's store, read with `uwf cas get` (which must succeed). */
@@ -13,4 +13,9 @@ export async function getNode(temp: TempHome, address: string): Promise<unknown>
 export async function runOfStep(temp: TempHome, stepAddress: string) {
   const step = threadStepNodeSchema.parse(await getNode(temp, stepAddress));
   return agentRunNodeSchema.parse(await getNode(temp, step.run));
+}
+
+/** The text of the text node at `address` (a reply, a prompt, a body). */
+export async function textOfNode(temp: TempHome, address: string): Promise<string> {
+  return textNodeSchema.parse(await getNode(temp, address)).text;
 }

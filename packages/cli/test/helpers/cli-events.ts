@@ -1,11 +1,15 @@
 import { type CliEvent, cliEventSchema } from "@uwf/protocol";
 
+export interface ParseEventsOptions {
+  /** The process was killed: a last line with no newline after it may be cut short, and is left out. */
+  killed?: boolean;
+}
+
 /** The NDJSON events a `--jsonl` run printed, each checked against cliEventSchema; blank lines skipped. */
-export function parseEvents(stdout: string): CliEvent[] {
-  return stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => cliEventSchema.parse(JSON.parse(line)));
+export function parseEvents(stdout: string, options: ParseEventsOptions = {}): CliEvent[] {
+  const lines = stdout.split("\n");
+  if (options.killed === true) lines.pop(); // "" after the last full line, or a line the kill cut
+  return lines.filter((line) => line.trim() !== "").map((line) => cliEventSchema.parse(JSON.parse(line)));
 }
 
 /** What a spawned `uwf … --jsonl` has printed so far, read as it comes; `until` waits for an event. */

@@ -127,6 +127,11 @@ export async function withScreenshotOnFailure<T>(page: Page, name: string, check
   }
 }
 
+/** The thread of each row of the Threads table (`thread-row`'s `data-thread`), top to bottom. */
+export async function rowThreads(page: Page): Promise<string[]> {
+  return page.$$eval('[data-testid="thread-row"]', (rows) => rows.map((row) => row.getAttribute("data-thread") ?? ""));
+}
+
 /** Waits until `selector` is on the page and its text contains `text`. */
 export async function waitForText(page: Page, selector: string, text: string, timeout = 10_000): Promise<void> {
   // A string, evaluated in the page: the tests' TypeScript has no DOM types.

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import { agentRunNodeSchema, stepResultSchema } from "@uwf/protocol";
+import { textOfNode } from "../../helpers/cas-nodes.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -40,9 +41,6 @@ async function runOfStep(address: string) {
 }
 
 /** The text of a `text/1` node. */
-async function textOf(address: string): Promise<string> {
-  return ((await temp.uwf(["cas", "get", address])).json() as { text: string }).text;
-}
 
 describe("agent failures", () => {
   it("asks again with the exact problem and accepts the fixed reply", async () => {
@@ -129,10 +127,10 @@ describe("agent failures", () => {
     expect(run.attempts).toHaveLength(2);
     const problem = 'field "plan" holds \\ud800, half of a UTF-16 surrogate pair without its other half';
     expect(run.attempts[0]?.error).toStartWith(problem);
-    expect(await textOf(run.attempts[0]?.reply ?? "")).toBe(
+    expect(await textOfNode(temp, run.attempts[0]?.reply ?? "")).toBe(
       '---\nplan: "half a pair: \\ud800"\n---\nA plan with a lone surrogate.\n',
     );
-    expect(await textOf(run.attempts[1]?.request ?? "")).toContain(problem);
+    expect(await textOfNode(temp, run.attempts[1]?.request ?? "")).toContain(problem);
   });
 
   it("asks again when the reply's own text holds a lone surrogate, keeping it with U+FFFD in its place", async () => {
@@ -155,7 +153,7 @@ describe("agent failures", () => {
     const run = await runOfStep(stepResultSchema.parse(result.json()).steps[0]?.address ?? "");
     expect(run.attempts).toHaveLength(2);
     expect(run.attempts[0]?.error).toStartWith("the reply holds \\ud800 at line 4, column 14: half of a UTF-16");
-    expect(await textOf(run.attempts[0]?.reply ?? "")).toBe("---\nplan: a plan\n---\nHalf a pair: \ufffd.\n");
+    expect(await textOfNode(temp, run.attempts[0]?.reply ?? "")).toBe("---\nplan: a plan\n---\nHalf a pair: \ufffd.\n");
   });
 
   it("fails a step whose replies keep a lone surrogate, keeping every one in its run", async () => {
@@ -172,7 +170,7 @@ describe("agent failures", () => {
     const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
     expect(run.outcome).toBe("invalid");
     expect(run.attempts).toHaveLength(3);
-    expect(await textOf(run.attempts[2]?.reply ?? "")).toContain('plan: "half a pair: \\ud800"');
+    expect(await textOfNode(temp, run.attempts[2]?.reply ?? "")).toContain('plan: "half a pair: \\ud800"');
     expect((await record(thread)).stepCount).toBe(0);
   });
 

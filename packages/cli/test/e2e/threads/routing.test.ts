@@ -14,6 +14,7 @@ import {
   type ThreadStepNode,
   threadStepNodeSchema,
 } from "@uwf/protocol";
+import { textOfNode } from "../../helpers/cas-nodes.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -37,10 +38,6 @@ async function runNodeOf(stepAddress: string): Promise<AgentRunNode> {
   return agentRunNodeSchema.parse((await temp.uwf(["cas", "get", node.run])).json());
 }
 
-async function textOf(address: string): Promise<string> {
-  return ((await temp.uwf(["cas", "get", address])).json() as TextNode).text;
-}
-
 describe("routing a reply before its step is committed", () => {
   it("asks again when the $status has no edge, naming the statuses that do, then fails with the head unchanged", async () => {
     const thread = await start();
@@ -55,7 +52,7 @@ describe("routing a reply before its step is committed", () => {
     const run = agentRunNodeSchema.parse((await temp.uwf(["cas", "get", String(error.data.run)])).json());
     expect(run.outcome).toBe("invalid");
     expect(run.attempts.map((attempt) => attempt.error)).toEqual([NO_EDGE, NO_EDGE, NO_EDGE]);
-    const retry = await textOf(run.attempts[1]?.request ?? "");
+    const retry = await textOfNode(temp, run.attempts[1]?.request ?? "");
     expect(retry).toContain(`Problem: ${NO_EDGE}`);
     const reply = await temp.uwf(["show", String(error.data.run), "--reply"]);
     expect(reply.stdout).toContain("raw reply that leads nowhere");
@@ -79,7 +76,7 @@ describe("routing a reply before its step is committed", () => {
     expect(stepped.steps[0]?.status).toBe("approved");
     const run = await runNodeOf(stepped.head);
     expect(run.attempts.map((attempt) => attempt.error)).toEqual([NO_EDGE, null]);
-    expect(await textOf(run.attempts[1]?.reply ?? "")).toContain("Second try.");
+    expect(await textOfNode(temp, run.attempts[1]?.reply ?? "")).toContain("Second try.");
   });
 
   it("asks again when the chosen edge's prompt cannot be rendered from the reply, naming the field", async () => {

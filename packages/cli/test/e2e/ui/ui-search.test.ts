@@ -7,19 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
 import { type ListResult, listResultSchema, type StepResult } from "@uwf/protocol";
-import type { Page } from "puppeteer-core";
 import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import { openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { openPage, rowThreads, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 /** `UWF_UPDATE_SCREENSHOTS=1` saves the filtered list here. */
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-search.png");
-
-async function rowThreads(page: Page): Promise<string[]> {
-  return page.$$eval('[data-testid="thread-row"]', (rows) => rows.map((row) => row.getAttribute("data-thread") ?? ""));
-}
 
 describe("uwf list --search", () => {
   const home = createTempHome();

@@ -32,6 +32,7 @@ import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED } from 
 import {
   chromiumSkipReason,
   openPage,
+  rowThreads,
   startUi,
   useUiInBrowser,
   waitForText,
@@ -45,9 +46,6 @@ const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_SCENARIO = join(FIXTURES, "workflows/ask.scenario.yaml");
 
 /** The `data-thread` of every row of the thread table, in order. */
-async function rowThreads(page: Page): Promise<string[]> {
-  return page.$$eval('[data-testid="thread-row"]', (rows) => rows.map((row) => row.getAttribute("data-thread") ?? ""));
-}
 
 /**
  * The one problem a page that was refused an action reports: Chromium logs the refusal's HTTP status

@@ -5,7 +5,6 @@ import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
 import { startThread } from "@uwf/engine";
 import {
   type CliEvent,
-  cliEventSchema,
   defaultConfig,
   listResultSchema,
   type ThreadStepNode,
@@ -14,6 +13,7 @@ import {
 } from "@uwf/protocol";
 import { ulid } from "ulid";
 import { openStoreFromEnvironment } from "../../../src/home/open-store.ts";
+import { parseEvents } from "../../helpers/cli-events.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 /**
@@ -146,15 +146,10 @@ async function crashRun(env: Record<string, string>, threadCount: number): Promi
     expect(await run.process.exited).toBe(0);
     expect(await run.stderr).toBe("");
   }
-  const events = (await Promise.all(runs.map((run) => run.stdout))).map(parseEvents);
+  const events = (await Promise.all(runs.map((run) => run.stdout))).map((stdout) =>
+    parseEvents(stdout, { killed: true }),
+  );
   return { temp, store, threads, runs, kills, events };
-}
-
-/** The events a worker printed; a killed worker's last line may be cut short, and is left out. */
-function parseEvents(stdout: string): CliEvent[] {
-  const lines = stdout.split("\n");
-  lines.pop(); // "" after the last full line, or a line the kill cut
-  return lines.map((line) => cliEventSchema.parse(JSON.parse(line)));
 }
 
 /** Every thread-step node in the store, reachable or not, by address. */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ThreadRecord } from "@uwf/protocol";
+import { writeEditedCopy } from "../../../../test/kit/files/write-edited-copy.ts";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import { stepThread } from "../step/step-thread.ts";
 import { stepUntilDone } from "../step/step-until-done.ts";
@@ -28,19 +29,10 @@ async function finishedThread(workflow: string): Promise<ThreadRecord> {
 }
 
 let copies = 0;
-/** A copy of `workflow` with each `[from, to]` replaced (each must be there), in a folder of its own so it keeps its name. */
+/** A copy of `workflow` with each `[from, to]` replaced, in a folder of its own (so it keeps its name). */
 function editedCopy(workflow: string, ...edits: Array<[string, string]>): string {
-  let text = readFileSync(workflow, "utf8");
-  for (const [from, to] of edits) {
-    if (!text.includes(from)) throw new Error(`the fixture has no ${JSON.stringify(from)}`);
-    text = text.replace(from, to);
-  }
   copies += 1;
-  const folder = join(kit.home, `copy-${copies}`);
-  mkdirSync(folder);
-  const file = join(folder, workflow.split("/").at(-1) as string);
-  writeFileSync(file, text);
-  return file;
+  return writeEditedCopy(workflow, join(kit.home, `copy-${copies}`), edits);
 }
 
 async function objectCount(): Promise<number> {

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { listResultSchema, type ShownThread, shownThreadSchema, startResultSchema } from "@uwf/protocol";
+import {
+  type ListedThread,
+  listResultSchema,
+  type ShownThread,
+  shownThreadSchema,
+  startResultSchema,
+} from "@uwf/protocol";
 import { type ProcessRun, runProcess, UWF_COMMAND, UWF_SOURCES } from "./run-process.ts";
 import { TEST_TEMP_ROOT } from "./test-temp-root.ts";
 
@@ -47,6 +53,8 @@ export interface TempHome {
   startThread(workflow?: string, prompt?: string): Promise<string>;
   /** The thread as `uwf show THREAD --json` reports it. */
   showThread(thread: string): Promise<ShownThread>;
+  /** The threads `uwf list FILTER… --json` lists (`"--running"`: those a process steps now). */
+  listThreads(...filter: string[]): Promise<ListedThread[]>;
   /** How many threads `uwf list FILTER… --json` counts (all of them without a filter). */
   threadCount(...filter: string[]): Promise<number>;
   /** How many objects the home's embedded store holds, read from its folder. */
@@ -118,6 +126,9 @@ export function createTempHome(options: TempHomeOptions = {}): TempHome {
     },
     async showThread(thread) {
       return shownThreadSchema.parse((await home_.uwf(["show", thread, "--json"])).json());
+    },
+    async listThreads(...filter) {
+      return listResultSchema.parse((await home_.uwf(["list", ...filter, "--json"])).json()).threads;
     },
     async threadCount(...filter) {
       return listResultSchema.parse((await home_.uwf(["list", "--limit", "0", ...filter, "--json"])).json()).total;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
-import { agentRunNodeSchema, listResultSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
+import { agentRunNodeSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
 import { errorOf } from "../../helpers/error-of.ts";
 import { waitForSignalTaken } from "../../helpers/process-state.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
@@ -64,10 +64,6 @@ function waitUntilStopped(pid: number, what: string): Promise<void> {
   return waitFor(() => !isProcessAlive(pid), { what: `${what} (pid ${pid}) stopping`, timeoutMs: 30_000 });
 }
 
-async function runningThreads() {
-  return listResultSchema.parse((await temp.uwf(["list", "--running", "--json"])).json()).threads;
-}
-
 for (const backend of BACKENDS) {
   describe(`on ${backend}`, () => {
     beforeEach(() => setUp(backend));
@@ -88,7 +84,7 @@ for (const backend of BACKENDS) {
       expect(stepped.stderr).toContain(`warning: the agent exited, but a process it started (pid ${held})`);
       await waitUntilStopped(held, "the holder");
       expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 1 });
-      expect(await runningThreads()).toEqual([]);
+      expect(await temp.listThreads("--running")).toEqual([]);
     });
 
     it("ends a step at its --timeout when the agent runs on and a process of another session holds its output", async () => {
@@ -106,7 +102,7 @@ for (const backend of BACKENDS) {
       await waitUntilStopped(await holder(), "the holder");
       await waitUntilStopped(Number(readFileSync(pidFile, "utf8")), "the agent");
       expect(await temp.showThread(thread)).toMatchObject({ stepCount: 0 });
-      expect(await runningThreads()).toEqual([]);
+      expect(await temp.listThreads("--running")).toEqual([]);
     });
 
     it("obeys SIGTERM while such an agent runs: exit 130, the thread unchanged and free", async () => {
@@ -123,7 +119,7 @@ for (const backend of BACKENDS) {
       expect(reply.stdout).toContain("plan: step 1 plan");
       await waitUntilStopped(await holder(), "the holder");
       expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 0 });
-      expect(await runningThreads()).toEqual([]);
+      expect(await temp.listThreads("--running")).toEqual([]);
     });
 
     it("lets a worker holding such a thread stop on a second SIGTERM, releasing it", async () => {
@@ -141,7 +137,7 @@ for (const backend of BACKENDS) {
       expect(await worker.exited).toBe(0);
       await waitUntilStopped(await holder(), "the holder");
       expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 0 });
-      expect(await runningThreads()).toEqual([]);
+      expect(await temp.listThreads("--running")).toEqual([]);
     });
 
     it("keeps a shell stage's result when it leaves a server running in the background, stopping the server", async () => {

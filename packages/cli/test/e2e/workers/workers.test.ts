@@ -7,7 +7,6 @@ import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   errorResultSchema,
   type Lease,
-  listResultSchema,
   logResultSchema,
   startResultSchema,
   stepResultSchema,
@@ -73,10 +72,6 @@ function leases(): Promise<Lease[]> {
   return readStore((store) => store.refs.listLeases());
 }
 
-async function runningThreads() {
-  return listResultSchema.parse((await temp.uwf(["list", "--running", "--json"])).json()).threads;
-}
-
 for (const backend of BACKENDS) {
   describe(`on ${backend}`, () => {
     beforeEach(() => setUp(backend));
@@ -127,7 +122,7 @@ for (const backend of BACKENDS) {
         const verified = await temp.uwf(["cas", "verify", "--json"]);
         expect(verified.exitCode).toBe(0);
         expect(verifyReportSchema.parse(verified.json()).problems).toEqual([]);
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
       });
 
       it("never claims a thread started without --queue", async () => {
@@ -166,7 +161,7 @@ for (const backend of BACKENDS) {
         expect(worked.exitCode).toBe(0);
         expect(workerResultSchema.parse(worked.json())).toMatchObject({ reason: "max-steps", steps: 1 });
         expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 1 });
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
         expect((await temp.uwf(["worker", "--once"])).exitCode).toBe(0);
         expect((await temp.showThread(thread)).status).toBe("ended");
       });
@@ -316,12 +311,12 @@ for (const backend of BACKENDS) {
         const output = readEvents(worker.stdout as ReadableStream<Uint8Array>);
         await output.until((event) => event.type === "thread-claimed" && event.thread === thread, "the claim");
         await until(() => existsSync(pidFile), "the agent starting");
-        expect((await runningThreads()).map((running) => running.thread)).toEqual([thread]);
+        expect((await temp.listThreads("--running")).map((running) => running.thread)).toEqual([thread]);
         worker.kill("SIGTERM");
         // The step goes on after the signal: its lease is still held until the agent answers.
         await waitForSignalTaken(worker.pid);
         expect(worker.exitCode).toBeNull();
-        expect((await runningThreads()).map((running) => running.thread)).toEqual([thread]);
+        expect((await temp.listThreads("--running")).map((running) => running.thread)).toEqual([thread]);
         writeFileSync(`${pidFile}.release`, "");
         expect(await worker.exited).toBe(0);
         const events = await output.all();
@@ -330,7 +325,7 @@ for (const backend of BACKENDS) {
         expect(events.at(-1)).toMatchObject({ type: "worker-stopped", reason: "signal", steps: 1, claimed: 1 });
         expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 1 });
         expect(await temp.showThread(second)).toMatchObject({ status: "active", stepCount: 0 });
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
       });
 
       it("stops a step still running when the grace runs out, keeping what its agent wrote, and exits 0", async () => {
@@ -347,7 +342,7 @@ for (const backend of BACKENDS) {
         expect(failed?.type === "step-failed" ? failed.run : null).toMatch(/^[0-9A-Z]{13}$/);
         expect(events.at(-2)).toMatchObject({ type: "thread-released", reason: "interrupted", status: "active" });
         expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 0 });
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
       });
 
       it("stops running steps at once on a second signal", async () => {
@@ -360,7 +355,7 @@ for (const backend of BACKENDS) {
         worker.kill("SIGTERM");
         expect(await worker.exited).toBe(0);
         expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 0 });
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
       });
 
       it("drains on SIGINT too, but exits 130, as other commands do", async () => {
@@ -371,7 +366,7 @@ for (const backend of BACKENDS) {
         writeFileSync(`${pidFile}.release`, "");
         expect(await worker.exited).toBe(130);
         expect(await temp.showThread(thread)).toMatchObject({ status: "active", stepCount: 1 });
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
       });
     });
 
@@ -388,7 +383,7 @@ for (const backend of BACKENDS) {
         expect(isProcessAlive(sleeper)).toBe(true);
         // Its lease is still there, but `list --running` does not count a holder of this host that is gone.
         expect(await leases()).toMatchObject([{ pid: first.pid }]);
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
 
         // The dead worker's lease has not expired (60 s), yet the next worker takes the thread over at once.
         const second = await temp.uwf(["worker", "--once", "--json"]);
@@ -405,7 +400,7 @@ for (const backend of BACKENDS) {
         const thread = await queue("held");
         const worker = temp.spawn(["worker", "--agent", "slow-valid"], { env: { PID_FILE: pidFile } });
         await until(() => existsSync(pidFile), "the agent starting");
-        const [running, ...others] = await runningThreads();
+        const [running, ...others] = await temp.listThreads("--running");
         expect(others).toEqual([]);
         expect(running).toMatchObject({ thread, status: "active", lease: { host: hostname(), pid: worker.pid } });
         const { acquiredAt, expiresAt } = running?.lease ?? { acquiredAt: "", expiresAt: "" };
@@ -416,7 +411,7 @@ for (const backend of BACKENDS) {
         writeFileSync(`${pidFile}.release`, "");
         worker.kill("SIGTERM");
         expect(await worker.exited).toBe(0);
-        expect(await runningThreads()).toEqual([]);
+        expect(await temp.listThreads("--running")).toEqual([]);
       });
     });
 

@@ -11,13 +11,7 @@ let context: ToolContext;
 
 beforeEach(() => {
   fixture = createAgentRunFixture({ prefix: "uwf-open-mcp-server-test-" });
-  context = {
-    workspace: fixture.cwd,
-    env: fixture.env,
-    signal: new AbortController().signal,
-    deadline: null,
-    killGraceMs: 200,
-  };
+  context = fixture.toolContext;
 });
 
 afterEach(() => fixture.remove());

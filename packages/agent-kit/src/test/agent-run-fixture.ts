@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEnvironment, AgentRunContext } from "../process/agent-launch-result.ts";
+import type { ToolContext } from "../tools/agent-tool.ts";
 import { makeTempDirectory } from "./make-temp-directory.ts";
 
 /** A place to launch agents in, for tests, and the context a launch there gets. */
@@ -14,6 +15,8 @@ export interface AgentRunFixture {
   env: AgentEnvironment;
   /** `cwd` and `env`, the prompt "the prompt", a 10 s timeout and a 200 ms kill grace: spread it, then override. */
   context: AgentRunContext;
+  /** The tools' context of a run there: `cwd` as the workspace, no deadline, a 200 ms kill grace; spread it, then override. */
+  toolContext: ToolContext;
   /** Deletes the directory and everything in it. */
   remove: () => void;
 }
@@ -41,6 +44,7 @@ export function createAgentRunFixture(options: CreateAgentRunFixtureOptions = {}
     home,
     env,
     context: { prompt: "the prompt", cwd, env, timeoutMs: 10_000, killGraceMs: 200 },
+    toolContext: { workspace: cwd, env, signal: new AbortController().signal, deadline: null, killGraceMs: 200 },
     remove: temp.remove,
   };
 }

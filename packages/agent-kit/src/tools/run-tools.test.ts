@@ -26,14 +26,7 @@ let opened: RunTools[];
 
 beforeEach(() => {
   fixture = createAgentRunFixture({ prefix: "uwf-run-tools-test-" });
-  context = {
-    workspace: fixture.cwd,
-    env: fixture.env,
-    signal: new AbortController().signal,
-    deadline: null,
-    killGraceMs: 200,
-    secretValues: ["the-api-key-in-use"],
-  };
+  context = { ...fixture.toolContext, secretValues: ["the-api-key-in-use"] };
   notes = [];
   pids = new Map();
   opened = [];

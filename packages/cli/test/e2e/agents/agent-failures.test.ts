@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
 import { waitFor } from "@uwf/cas/test";
 import { agentRunNodeSchema, stepResultSchema } from "@uwf/protocol";
-import { textOfNode } from "../../helpers/cas-nodes.ts";
+import { runOfStep, textOfNode } from "../../helpers/cas-nodes.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -32,12 +32,6 @@ const record = (thread: string) => temp.showThread(thread);
 
 function waitForFile(path: string): Promise<void> {
   return waitFor(() => existsSync(path), { what: `${path} appearing` });
-}
-
-/** The agent-run node of a recorded step. */
-async function runOfStep(address: string) {
-  const step = (await temp.uwf(["cas", "get", address])).json() as { run: string };
-  return agentRunNodeSchema.parse((await temp.uwf(["cas", "get", step.run])).json());
 }
 
 /** The text of a `text/1` node. */
@@ -123,7 +117,7 @@ describe("agent failures", () => {
     expect(result.exitCode).toBe(0);
     const step = stepResultSchema.parse(result.json()).steps[0];
     expect(step?.output).toEqual({ plan: "whole characters only" });
-    const run = await runOfStep(step?.address ?? "");
+    const run = await runOfStep(temp, step?.address ?? "");
     expect(run.attempts).toHaveLength(2);
     const problem = 'field "plan" holds \\ud800, half of a UTF-16 surrogate pair without its other half';
     expect(run.attempts[0]?.error).toStartWith(problem);
@@ -150,7 +144,7 @@ describe("agent failures", () => {
     );
     const result = await temp.uwf(["step", thread, "--agent", `scripted:${scenario}`, "--json"]);
     expect(result.exitCode).toBe(0);
-    const run = await runOfStep(stepResultSchema.parse(result.json()).steps[0]?.address ?? "");
+    const run = await runOfStep(temp, stepResultSchema.parse(result.json()).steps[0]?.address ?? "");
     expect(run.attempts).toHaveLength(2);
     expect(run.attempts[0]?.error).toStartWith("the reply holds \\ud800 at line 4, column 14: half of a UTF-16");
     expect(await textOfNode(temp, run.attempts[0]?.reply ?? "")).toBe("---\nplan: a plan\n---\nHalf a pair: \ufffd.\n");

@@ -8,6 +8,7 @@ import { errorResultSchema, listResultSchema, startResultSchema, stepResultSchem
 import { toolErrorOf, useMcpSessions } from "../../helpers/mcp-session.ts";
 import { UWF_COMMAND } from "../../helpers/run-process.ts";
 import { fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
+import { until } from "../../helpers/until.ts";
 
 const temp = useTempHome({
   setUp: (home) => {
@@ -127,11 +128,14 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     const stepping = session.call("step", { thread, agent: "sleepy" }, { signal: cancel.signal });
     const caught = stepping.catch((error: unknown) => error);
     // sleepy.sh writes its pid file once it runs; the server's environment gives it PID_FILE.
-    await waitFor(() => existsSync(pidFile));
+    await until(() => existsSync(pidFile), "the agent writing its pid");
     cancel.abort("enough");
     expect(String(await caught)).toContain("enough");
     // The server stops the agent and releases the lease: the thread steps again at once.
-    await waitFor(async () => (await temp.showThread(thread)).status === "active" && !(await isRunning(thread)));
+    await until(
+      async () => (await temp.showThread(thread)).status === "active" && !(await isRunning(thread)),
+      "the cancelled step letting go of the thread",
+    );
     const shown = await temp.showThread(thread);
     expect(shown.stepCount).toBe(0);
     const stepped = stepResultSchema.parse(await session.result("step", { thread, agent: SCRIPTED }));
@@ -182,7 +186,7 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
       params: { name: "step", arguments: { thread, agent: "sleepy" } },
     });
     child.stdin.flush();
-    await waitFor(() => existsSync(pidFile));
+    await until(() => existsSync(pidFile), "the agent writing its pid");
     const sleepers = [pidFile, `${pidFile}.child`].map((file) => Number(readFileSync(file, "utf8")));
     child.stdin.end();
     const [stdout, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
@@ -296,15 +300,5 @@ async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<st
 }
 
 async function isRunning(thread: string): Promise<boolean> {
-  const listed = (await temp.uwf(["list", "--running", "--json"])).json() as { threads: Array<{ id: string }> };
-  return listed.threads.some((listedThread) => listedThread.id === thread);
-}
-
-/** Polls until the condition holds (a file the agent writes, a lease released), for at most 20 s. */
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await Bun.sleep(50);
-  }
+  return (await temp.listThreads("--running")).some((listed) => listed.id === thread);
 }

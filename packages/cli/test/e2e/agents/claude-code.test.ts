@@ -7,7 +7,8 @@ import {
   fakeToolUseReply,
   startFakeAnthropicServer,
 } from "@uwf/agent-kit/test";
-import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { shownThreadSchema, stepResultSchema } from "@uwf/protocol";
+import { runOfStep } from "../../helpers/cas-nodes.ts";
 import { claudeCodeCli, claudeCodeEnv, isClaudeAgentTurn } from "../../helpers/claude-code-cli.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
@@ -33,11 +34,6 @@ afterEach(async () => {
   await server.close();
   temp.cleanup();
 });
-
-async function runOf(stepAddress: string) {
-  const step = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", stepAddress])).json());
-  return agentRunNodeSchema.parse((await temp.uwf(["cas", "get", step.run])).json());
-}
 
 /** The user and assistant texts of an agent-turn request, without Claude Code's own reminders. */
 function conversation(request: { body: unknown } | undefined): string {
@@ -76,7 +72,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
       { $status: "rejected", comments: "add a second line" },
     ]);
     expect(readFileSync(file, "utf8")).toBe("hello from claude\n");
-    const writerRun = await runOf(steps[0]?.address ?? "");
+    const writerRun = await runOfStep(temp, steps[0]?.address ?? "");
     expect(writerRun.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(writerRun.command?.slice(1, 5)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
     // The session id was chosen up front, so an interrupted run would have kept it too.
@@ -93,7 +89,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     expect(second.exitCode).toBe(0);
     const resumedStep = stepResultSchema.parse(second.json()).steps[0];
     expect(resumedStep?.output).toEqual({ summary: "second visit" });
-    const resumedRun = await runOf(resumedStep?.address ?? "");
+    const resumedRun = await runOfStep(temp, resumedStep?.address ?? "");
     expect(resumedRun.command).toContain("--resume");
     expect(resumedRun.command).toContain(writerRun.sessionId ?? "");
     expect(resumedRun.command).toContain("--fork-session");
@@ -113,7 +109,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     server.enqueue(fakeTextReply("---\nsummary: in the fork\n---\n"));
     const inFork = await temp.uwf(["step", forked, "--json"], { env });
     expect(inFork.exitCode).toBe(0);
-    const forkRun = await runOf(stepResultSchema.parse(inFork.json()).steps[0]?.address ?? "");
+    const forkRun = await runOfStep(temp, stepResultSchema.parse(inFork.json()).steps[0]?.address ?? "");
     expect(forkRun.command).toContain("--fork-session");
     expect(forkRun.command).toContain(writerRun.sessionId ?? "");
     expect(forkRun.sessionId).not.toBe(writerRun.sessionId);
@@ -152,7 +148,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
       { summary: "shorter draft" },
     ]);
 
-    const [writer, reviewer, revision] = await Promise.all(steps.map((step) => runOf(step.address)));
+    const [writer, reviewer, revision] = await Promise.all(steps.map((step) => runOfStep(temp, step.address)));
     expect(writer?.usage).toEqual({
       inputTokens: 1000,
       outputTokens: 100,
@@ -224,7 +220,8 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     const thread = (started.json() as { thread: string }).thread;
     const first = await temp.uwf(["step", thread, "-n", "2", "--json"], { env });
     expect(first.exitCode).toBe(0);
-    const writerSession = (await runOf(stepResultSchema.parse(first.json()).steps[0]?.address ?? "")).sessionId;
+    const writerSession = (await runOfStep(temp, stepResultSchema.parse(first.json()).steps[0]?.address ?? ""))
+      .sessionId;
 
     // Another machine: Claude Code's config directory (and its sessions) is not the one step 1 used.
     const elsewhere = { ...env, CLAUDE_CONFIG_DIR: join(temp.home, "..", "other-claude-config") };
@@ -232,7 +229,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     expect(third.exitCode).toBe(0);
     const step = stepResultSchema.parse(third.json()).steps[0];
     expect(step?.output).toEqual({ summary: "shorter draft" });
-    const run = await runOf(step?.address ?? "");
+    const run = await runOfStep(temp, step?.address ?? "");
     const reason = `the Claude Code session ${writerSession} of the role's previous visit could not be continued (No conversation found with session ID: ${writerSession})`;
     expect(third.stderr).toBe(`warning: ${reason}; starting a fresh conversation from the whole thread\n`);
     expect(run.attempts).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { agentRunNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { shownThreadSchema, stepResultSchema } from "@uwf/protocol";
+import { runOfStep } from "../../helpers/cas-nodes.ts";
 import { FIXTURES, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
 const AGENT = join(FIXTURES, "agents/reports-usage.sh");
@@ -8,11 +9,6 @@ const AGENT = join(FIXTURES, "agents/reports-usage.sh");
 const temp = useTempHome({
   setUp: (home) => home.writeConfig(`defaultAgent: cli\nagents:\n  cli: { command: "${AGENT}" }\n`),
 });
-
-async function runOf(stepAddress: string) {
-  const step = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", stepAddress])).json());
-  return agentRunNodeSchema.parse((await temp.uwf(["cas", "get", step.run])).json());
-}
 
 describe("a command agent's usage file (UWF_USAGE_FILE)", () => {
   it("is recorded in the agent run and counted in show and log totals", async () => {
@@ -22,7 +18,7 @@ describe("a command agent's usage file (UWF_USAGE_FILE)", () => {
     const result = stepResultSchema.parse(ran.json());
     const perStep = { inputTokens: 1_000, outputTokens: 200, cacheReadTokens: 50, cacheWriteTokens: 0, costUsd: 0.003 };
     expect(result.steps.map((step) => step.usage)).toEqual([perStep, perStep]);
-    const run = await runOf(result.steps[0]?.address ?? "");
+    const run = await runOfStep(temp, result.steps[0]?.address ?? "");
     expect(run.usage).toEqual(perStep);
     expect(run.attempts[0]?.modelUsage).toEqual({ "some-cli-model": perStep });
 
@@ -55,7 +51,7 @@ describe("a command agent's usage file (UWF_USAGE_FILE)", () => {
     );
     const result = stepResultSchema.parse(ran.json());
     expect(result.status).toBe("ended");
-    const run = await runOf(result.steps[0]?.address ?? "");
+    const run = await runOfStep(temp, result.steps[0]?.address ?? "");
     expect(run.usage).toBeNull();
     expect(run.attempts[0]?.usageProblem).toBe(problem);
   }, 60_000);

@@ -16,6 +16,7 @@ import {
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import { stringify } from "yaml";
+import { getNode } from "../../helpers/cas-nodes.ts";
 import { readHomeStore } from "../../helpers/read-home-store.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
@@ -69,21 +70,16 @@ async function show(thread: string): Promise<ShownThread> {
 }
 
 /** A node read back with `uwf cas get ADDRESS --json`. */
-async function casGet(address: string): Promise<unknown> {
-  const got = await temp.uwf(["cas", "get", address, "--json"]);
-  expect(got.exitCode).toBe(0);
-  return got.json();
-}
 
 async function stepNode(address: string): Promise<ThreadStepNode> {
-  return threadStepNodeSchema.parse(await casGet(address));
+  return threadStepNodeSchema.parse(await getNode(temp, address));
 }
 
 /** The branches/1 node the parent's join step (its head) recorded. */
 async function joinedOf(parent: string): Promise<{ step: ThreadStepNode; joined: JoinedBranchesNode }> {
   const step = await stepNode((await show(parent)).head);
   expect(step.joined).toBeString();
-  return { step, joined: joinedBranchesNodeSchema.parse(await casGet(step.joined as string)) };
+  return { step, joined: joinedBranchesNodeSchema.parse(await getNode(temp, step.joined as string)) };
 }
 
 async function start(workflow: string, extra: string[] = []): Promise<string> {

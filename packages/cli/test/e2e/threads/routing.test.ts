@@ -4,7 +4,6 @@ import { openFileStore } from "@uwf/cas";
 import { scriptedAgentRun } from "@uwf/cas/test";
 import {
   type Address,
-  type AgentRunNode,
   agentRunNodeSchema,
   forkResultSchema,
   listResultSchema,
@@ -12,9 +11,8 @@ import {
   stepResultSchema,
   type TextNode,
   type ThreadStepNode,
-  threadStepNodeSchema,
 } from "@uwf/protocol";
-import { textOfNode } from "../../helpers/cas-nodes.ts";
+import { runOfStep, textOfNode } from "../../helpers/cas-nodes.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -31,11 +29,6 @@ const record = (thread: string) => temp.showThread(thread);
 
 async function step(thread: string, scenario: string, ...more: string[]) {
   return temp.uwf(["step", thread, "--agent", scripted(scenario), ...more]);
-}
-
-async function runNodeOf(stepAddress: string): Promise<AgentRunNode> {
-  const node = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", stepAddress])).json());
-  return agentRunNodeSchema.parse((await temp.uwf(["cas", "get", node.run])).json());
 }
 
 describe("routing a reply before its step is committed", () => {
@@ -74,7 +67,7 @@ describe("routing a reply before its step is committed", () => {
     expect(stepped.status).toBe("active");
     expect(stepped.next).toBe("reviewer");
     expect(stepped.steps[0]?.status).toBe("approved");
-    const run = await runNodeOf(stepped.head);
+    const run = await runOfStep(temp, stepped.head);
     expect(run.attempts.map((attempt) => attempt.error)).toEqual([NO_EDGE, null]);
     expect(await textOfNode(temp, run.attempts[1]?.reply ?? "")).toContain("Second try.");
   });
@@ -87,7 +80,7 @@ describe("routing a reply before its step is committed", () => {
     expect(stepped.steps.map((summary) => summary.role)).toEqual(["worker", "reviewer"]);
     expect(stepped.steps[1]?.output).toEqual({ $status: "changes", comments: "Add a test." });
     expect(stepped.next).toBe("worker");
-    const run = await runNodeOf(stepped.head);
+    const run = await runOfStep(temp, stepped.head);
     expect(run.attempts).toHaveLength(2);
     expect(run.attempts[0]?.error).toContain("the edge from role reviewer to worker");
     expect(run.attempts[0]?.error).toContain('needs the field "comments", which the reply does not set');

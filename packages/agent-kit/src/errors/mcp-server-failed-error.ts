@@ -5,7 +5,7 @@ import { UwfError } from "@uwf/protocol";
  * set, it could not be started, it exited or did not answer, or it could not list its tools. `field`
  * names the server's setting at fault (`env.TOKEN`, `headers.Authorization`), null when it is the
  * server itself. One that fails as the run starts stops the run, whose step fails as `agent-failed`
- * with this message; one that exits later fails the tool call the model made, with this message.
+ * with this message; a request sent to one that has exited (ProcessGroupTransport.send) fails with it.
  */
 export class McpServerFailedError extends UwfError<"mcp-server-failed"> {
   static override readonly code = "mcp-server-failed" as const;

@@ -1,4 +1,4 @@
-export { API_ROUTES, type ApiRequest, type ApiRoute } from "./server/api-routes.ts";
+export { API_ROUTES, type ApiRequest, type ApiRoute, type CommandRoute, type ReadRoute } from "./server/api-routes.ts";
 export { EVENT_BUFFER_SIZE, HEARTBEAT_MS } from "./server/event-stream.ts";
 export { CONTENT_SECURITY_POLICY, statusForError, UI_HTTP_ERRORS, type UiHttpErrorCode } from "./server/http-errors.ts";
 export { isLoopbackHost } from "./server/request-guard.ts";
@@ -8,4 +8,4 @@ export {
   type UiServer,
   type UiServerOptions,
 } from "./server/start-ui-server.ts";
-export type { CommandOutcome, CommandPath, UiBackend } from "./server/ui-backend.ts";
+export type { CommandOutcome, CommandPath, ThreadListRequest, UiBackend } from "./server/ui-backend.ts";

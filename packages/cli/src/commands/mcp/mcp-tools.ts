@@ -1,3 +1,5 @@
+import type { Store } from "@uwf/cas";
+import { listThreadViews } from "@uwf/engine";
 import {
   diffResultSchema,
   listResultSchema,
@@ -8,13 +10,18 @@ import {
   stepResultSchema,
 } from "@uwf/protocol";
 import { z } from "zod";
+import type { CommandContext } from "../../pipeline/command-context.ts";
+import { type ListThreadsOptions, listEnvironment, listQueryOf } from "../thread/view/list-query.ts";
+import { type ShowReferenceOptions, showReference } from "../thread/view/show-reference.ts";
+import { readThreadLog } from "../thread/view/thread-view-reads.ts";
 import { EXTRA_MCP_TOOLS } from "./mcp-tools-beyond-threads.ts";
 import { agent, budget, notStdin, startInput, startOptions, threadId, timeout } from "./tool-input-fields.ts";
 
 /**
- * One MCP tool: which command of the command table it runs (the one `uwf … --json` runs), its input
+ * One MCP tool: which command of the command table it answers as (the one `uwf … --json` runs), its input
  * schema (the command's flags, camelCased as commander names them), how an input becomes that
- * command's options, and the schema of its result where it has a single shape.
+ * command's options, and the schema of its result where it has a single shape. A tool that reads a
+ * thread's view (`show`, `log`, `list`, `tree`) reads it from the engine (`read`); the others run the command.
  */
 export interface McpToolSpec {
   name: string;
@@ -25,6 +32,8 @@ export interface McpToolSpec {
   input: z.ZodRawShape;
   /** The input as the command's options, as commander would have parsed the flags. */
   toOptions(input: Record<string, unknown>): Record<string, unknown>;
+  /** Reads the result from the engine instead of running the command: the options are the command's, checked as it checks them. */
+  read?(store: Store, options: Record<string, unknown>, context: CommandContext): Promise<unknown>;
   /** The command's `--json` schema; absent where its result has more than one shape (`show`, `fork`). */
   output?: z.ZodObject;
   /** Reads the store only: offered under `uwf mcp --read-only`. */
@@ -101,6 +110,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       reply: z.boolean().optional().describe("the agent's raw reply"),
     },
     toOptions: (input) => input,
+    read: async (store, options) => (await showReference(store, options as unknown as ShowReferenceOptions)).result,
     readOnly: true,
     runsAgents: false,
   },
@@ -111,6 +121,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     command: ["log"],
     input: { thread: threadId },
     toOptions: (input) => input,
+    read: (store, options) => readThreadLog(store, options.thread as string),
     output: logResultSchema,
     readOnly: true,
     runsAgents: false,
@@ -150,6 +161,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       running: z.boolean().optional().describe("only threads being stepped now, with who holds each"),
     },
     toOptions: (input) => input,
+    read: (store, options, context) =>
+      listThreadViews(store, listQueryOf(options as ListThreadsOptions), listEnvironment(context)),
     output: listResultSchema,
     readOnly: true,
     runsAgents: false,

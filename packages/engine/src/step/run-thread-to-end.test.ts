@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEngineTestKit, type EngineTestKit, type ScenarioEntry } from "../../test/engine-test-kit.ts";
+import { createEngineTestKit, type EngineTestKit, FIXTURES, type ScenarioEntry } from "../../test/engine-test-kit.ts";
 import { runThreadToEnd } from "./run-thread-to-end.ts";
 
 /** A role that may suspend to ask; its answer ends the thread. */
@@ -83,5 +83,71 @@ describe("runThreadToEnd", () => {
     expect(rounds).toEqual(["suspended"]);
     expect(done.record.status).toBe("suspended");
     expect(done.view).toBeUndefined();
+  });
+
+  describe("with a branch whose recorded answer leads to a step that fails", () => {
+    /** review-fan-out.yaml: the security reviewer asks, and its answer leads to a reply that never validates. */
+    async function fanOutThread() {
+      const entries: (ScenarioEntry & { answer?: string })[] = [
+        { role: "planner", output: { $status: "ready", plan: "cache the session" }, body: "Plan ready." },
+        { role: "reviewer", branch: "security", output: { $status: "$SUSPEND", reason: "Which store?" }, body: "?" },
+        { role: "reviewer", branch: "security", reply: "no frontmatter at all", answer: "The session store." },
+        { role: "reviewer", branch: "speed", output: { $status: "approve", verdict: "fast" }, body: "One lookup." },
+        { role: "reviewer", branch: "style", output: { $status: "approve", verdict: "tidy" }, body: "Reads well." },
+      ];
+      const agent = kit.scriptedAgent(entries);
+      const record = await kit.startThread({ workflow: join(FIXTURES, "review-fan-out.yaml"), prompt: "Cache it" });
+      return { record, step: { ...kit.stepOptions(record.id), defaultAgent: agent } };
+    }
+
+    it("ends the run with the branch's error when asked to (stopWhenABranchFails)", async () => {
+      const { record, step } = await fanOutThread();
+      const rounds: [string, string, boolean][] = [];
+      const failed: string[] = [];
+      const done = await runThreadToEnd({
+        ...step,
+        baseDir: kit.home,
+        stopWhenABranchFails: true,
+        onRound: (thread, round) =>
+          void rounds.push([
+            thread === record.id ? "parent" : "branch",
+            round.record.status,
+            round.error !== undefined,
+          ]),
+        onBranchStepFailed: (thread) => void failed.push(thread),
+      });
+      expect(rounds).toEqual([
+        ["parent", "waiting", false],
+        ["branch", "suspended", true],
+      ]);
+      expect(done.error).toBeDefined();
+      expect(done.record.branchOf?.branch).toBe("security");
+      expect(done.steps.map((summary) => summary.role)).toEqual(["planner"]);
+      expect(failed).toEqual([]);
+    });
+
+    it("tells onBranchStepFailed and goes on with the parent otherwise", async () => {
+      const { record, step } = await fanOutThread();
+      const rounds: [string, string, boolean][] = [];
+      const failed: string[] = [];
+      const done = await runThreadToEnd({
+        ...step,
+        baseDir: kit.home,
+        onRound: (thread, round) =>
+          void rounds.push([
+            thread === record.id ? "parent" : "branch",
+            round.record.status,
+            round.error !== undefined,
+          ]),
+        onBranchStepFailed: (thread) => void failed.push(thread),
+      });
+      expect(rounds.slice(0, 2)).toEqual([
+        ["parent", "waiting", false],
+        ["branch", "suspended", true],
+      ]);
+      expect(rounds[2]?.[0]).toBe("parent");
+      expect(failed).toHaveLength(1);
+      expect(done.record.id).toBe(record.id);
+    });
   });
 });

@@ -177,9 +177,18 @@ export {
   startThreads,
   type ThreadStart,
 } from "./thread/start-thread.ts";
+export {
+  FULL_HEAD_CHECK_LIMIT,
+  type ListThreadViewsOptions,
+  listThreadViews,
+  type ThreadListQuery,
+} from "./view/list-thread-views.ts";
 export { loadBudgetReport } from "./view/load-budget-report.ts";
+export { loadShownThread, type ShownThreadView } from "./view/load-shown-thread.ts";
+export { loadThreadLog } from "./view/load-thread-log.ts";
 export { loadThreadView, recordView, type ThreadView, type ThreadViewParts } from "./view/load-thread-view.ts";
 export type { WaitingFor } from "./view/load-waiting-for.ts";
+export { readAgentOutput } from "./view/read-agent-output.ts";
 export { listedThreadOf, logResultOf, shownThreadOf, stepResultOf } from "./view/thread-view-results.ts";
 export { toShownThread } from "./view/to-shown-thread.ts";
 export { type FollowThreadOptions, followThread } from "./watch/follow-thread.ts";

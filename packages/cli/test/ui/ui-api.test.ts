@@ -175,6 +175,32 @@ describe("the read endpoints", () => {
     const postToRead = await pagePost(base, "/api/threads/x/log");
     expect(postToRead.status).toBe(405);
   });
+
+  it("answers a read the CLI would refuse as it refuses the command: 400 with the flag named, 404 for a thread not there", async () => {
+    const thread = await startThread();
+    const { base } = await serve();
+    const refusals: [string, number, string, string][] = [
+      ["/api/threads?status=sleeping", 400, "usage", "--status sleeping"],
+      ["/api/threads?recursive=1", 400, "usage", "--recursive"],
+      ["/api/threads?q=cache&running=1", 400, "usage", "--search"],
+      [`/api/threads/${thread}/output?step=0`, 400, "usage", "--step 0"],
+      ["/api/threads?forksOf=01NOSUCHTHREAD", 404, "thread-not-found", "01NOSUCHTHREAD"],
+      ["/api/threads/01NOSUCHTHREAD/log", 404, "thread-not-found", "01NOSUCHTHREAD"],
+      ["/api/threads/01NOSUCHTHREAD/tree", 404, "thread-not-found", "01NOSUCHTHREAD"],
+      ["/api/threads/01NOSUCHTHREAD/output", 404, "thread-not-found", "01NOSUCHTHREAD"],
+    ];
+    for (const [path, status, code, named] of refusals) {
+      const response = await fetch(`${base}${path}`);
+      const body = (await response.json()) as { error: { code: string; message: string }; exitCode: number };
+      expect({ path, status: response.status, code: body.error.code }).toEqual({ path, status, code });
+      expect(body.error.message).toContain(named);
+      expect(body.exitCode).toBe(status === 400 ? 2 : 1);
+    }
+    // A thread not stepped yet has its start node for head, which is no step: no prompt (a usage error, as `uwf show --prompt`).
+    const started = await fetch(`${base}/api/nodes/${(await temp.showThread(thread)).head}/prompt`);
+    expect(started.status).toBe(400);
+    expect((await errorOf(started)).code).toBe("usage");
+  });
 });
 
 describe("the actions", () => {

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
 import { startTestPostgres } from "@uwf/cas/test";
-import { API_ROUTES, startUiServer, type UiBackend, type UiServer } from "@uwf/ui";
+import { API_ROUTES, type CommandOutcome, startUiServer, type UiBackend, type UiServer } from "@uwf/ui";
 import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
 import { createCommandBackend } from "../../src/commands/ui/command-backend.ts";
 import { tempHomeMachineContext } from "../helpers/machine-context.ts";
@@ -129,16 +129,22 @@ describe("the API of a home with secrets", () => {
   }, 60_000);
 
   it("masks a password in an error that quotes a store URL some other way", async () => {
+    const unreachable = async (): Promise<CommandOutcome<never>> => ({
+      ok: false,
+      error: {
+        code: "store-unreachable",
+        message: "cannot reach postgres://uwf:hunter2secret@db.example:5432/uwf",
+        data: { url: "postgres://uwf:hunter2secret@db.example:5432/uwf", detail: "timeout" },
+      },
+      exitCode: 75,
+    });
     const leaky: UiBackend = {
-      run: async () => ({
-        ok: false,
-        error: {
-          code: "store-unreachable",
-          message: "cannot reach postgres://uwf:hunter2secret@db.example:5432/uwf",
-          data: { url: "postgres://uwf:hunter2secret@db.example:5432/uwf", detail: "timeout" },
-        },
-        exitCode: 75,
-      }),
+      run: unreachable,
+      show: unreachable,
+      threadLog: unreachable,
+      agentOutput: unreachable,
+      threadTree: unreachable,
+      listThreads: unreachable,
       watch: () => () => {},
     };
     const leakyServer = await startUiServer({
@@ -163,10 +169,16 @@ describe("the API of a home with secrets", () => {
   });
 
   it("answers a failure of the server itself as a 500 internal error, password masked", async () => {
+    const breaks = async (): Promise<never> => {
+      throw new Error("the backend broke on postgres://uwf:hunter2secret@db.example/uwf");
+    };
     const broken: UiBackend = {
-      run: async () => {
-        throw new Error("the backend broke on postgres://uwf:hunter2secret@db.example/uwf");
-      },
+      run: breaks,
+      show: breaks,
+      threadLog: breaks,
+      agentOutput: breaks,
+      threadTree: breaks,
+      listThreads: breaks,
       watch: () => () => {},
     };
     const brokenServer = await startUiServer({

@@ -12,6 +12,17 @@ export interface RunThreadToEndOptions extends Omit<StepUntilDoneOptions, "maxSt
   baseDir?: string;
   /** A suspension (the thread's or a branch's) or an end about to be resumed with the answer its scenario records. */
   onRecordedResume?(thread: string, step: number): Promise<void> | void;
+  /**
+   * After each round of steps (awaited): the first, each resumption with a recorded answer (`thread` is the
+   * one resumed: the run's own or a branch's), and the parent going on after a branch's. With `view`, each
+   * round's result has the thread's view as that round left it. `uwf run` reports each round as a `uwf step`.
+   */
+  onRound?(thread: string, round: StepUntilDoneResult): Promise<void> | void;
+  /**
+   * A resumed branch whose step failed or was refused ends the run there, with that round's error (`uwf run`);
+   * otherwise (the default) it is told to `onBranchStepFailed` and the parent goes on.
+   */
+  stopWhenABranchFails?: boolean;
 }
 
 /**
@@ -25,14 +36,21 @@ export interface RunThreadToEndOptions extends Omit<StepUntilDoneOptions, "maxSt
  */
 export async function runThreadToEnd(options: RunThreadToEndOptions): Promise<StepUntilDoneResult> {
   const done = await runUntilStopped(options);
-  if (options.view === undefined) return done;
+  if (options.view === undefined || done.view !== undefined) return done;
   return { ...done, view: await loadThreadView(options.store, done.record, options.view) };
 }
 
 async function runUntilStopped(options: RunThreadToEndOptions): Promise<StepUntilDoneResult> {
-  const { baseDir, onRecordedResume, view: _view, ...step } = options;
+  const { baseDir, onRecordedResume, onRound, stopWhenABranchFails, view, ...rest } = options;
+  // Each round loads the view it reports; without onRound only the last one's is loaded, at the end.
+  const step = onRound === undefined || view === undefined ? rest : { ...rest, view };
+  const round = async (thread: string, options: StepUntilDoneOptions) => {
+    const done = await stepUntilDone(options);
+    await onRound?.(thread, done);
+    return done;
+  };
   const steps: StepSummary[] = [];
-  let done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
+  let done = await round(options.threadId, { ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
   steps.push(...done.steps);
   while (
     baseDir !== undefined &&
@@ -44,7 +62,7 @@ async function runUntilStopped(options: RunThreadToEndOptions): Promise<StepUnti
     if (found === null) break;
     await onRecordedResume?.(found.thread, found.step);
     const own = found.thread === options.threadId;
-    const resumed = await stepUntilDone({
+    const resumed = await round(found.thread, {
       ...step,
       ...(own ? {} : { threadId: found.thread, onStepFinished: options.onBranchStepFinished }),
       resume: found.resume,
@@ -56,10 +74,11 @@ async function runUntilStopped(options: RunThreadToEndOptions): Promise<StepUnti
       done = resumed;
       continue;
     }
+    if (resumed.error !== undefined && stopWhenABranchFails === true) return { ...resumed, steps };
     if (resumed.error !== undefined && !resumed.refused)
       await options.onBranchStepFailed?.(found.thread, resumed.error);
     // The branch went on (its parent is settled as it ends): the parent goes on from where it stands.
-    done = await stepUntilDone({ ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
+    done = await round(options.threadId, { ...step, maxSteps: Number.POSITIVE_INFINITY, allBranches: true });
     steps.push(...done.steps);
     if (resumed.steps.length === 0 && done.steps.length === 0) break;
   }

@@ -298,7 +298,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     if (queryProblem !== null) return errorResponse("invalid-query", queryProblem, { path: url.pathname });
     const problem = route.check?.(body) ?? null;
     if (problem !== null) return errorResponse("invalid-body", problem, { path: url.pathname });
-    const commandOptions = route.options({ params, query: url.searchParams, body });
+    const request = { params, query: url.searchParams, body };
+    if ("read" in route) return answer(route, await route.read(options.backend, request));
+    const commandOptions = route.options(request);
     let folder: string | null = null;
     /** Each private file written for the command, by the name a refusal gives it instead of its path. */
     const written = new Map<string, string>();
@@ -321,12 +323,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       // A page that goes away does not stop its action half-way: only the server stopping does (actionSignal).
       const command = route.commandFor?.(body) ?? route.command;
       const outcome = await options.backend.run(command, commandOptions, actionSignal);
-      if (route.verdictInResult === true && !outcome.ok && outcome.result !== undefined) {
-        return Response.json(outcome.result);
-      }
-      if (route.project !== undefined && outcome.ok) return Response.json(route.project(outcome.result));
       // A refusal names the reply as the page knows it, not by the server's private temporary file.
-      return outcomeResponse(folder === null ? outcome : withoutPaths(outcome, written, folder));
+      return answer(route, folder === null ? outcome : withoutPaths(outcome, written, folder));
     } finally {
       if (folder !== null) rmSync(folder, { recursive: true, force: true });
     }
@@ -351,6 +349,15 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       await frontend.stop();
     },
   };
+}
+
+/** A command's or a read's outcome as the route answers it: its result, its verdict, or its error. */
+function answer(route: ApiRoute, outcome: CommandOutcome): Response {
+  if (route.verdictInResult === true && !outcome.ok && outcome.result !== undefined) {
+    return Response.json(outcome.result);
+  }
+  if (route.project !== undefined && outcome.ok) return Response.json(route.project(outcome.result));
+  return outcomeResponse(outcome);
 }
 
 /** An outcome whose error names a private file (or their `folder`) names what the page sent instead ("the edited reply"). */

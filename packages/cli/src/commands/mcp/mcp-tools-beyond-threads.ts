@@ -10,6 +10,7 @@ import {
   workflowValidateResultSchema,
 } from "@uwf/protocol";
 import { z } from "zod";
+import { readThreadTree } from "../thread/view/thread-view-reads.ts";
 import type { McpToolSpec } from "./mcp-tool-spec.ts";
 import { agent, notStdin, threadId, timeout } from "./tool-input-fields.ts";
 
@@ -81,6 +82,7 @@ export const EXTRA_MCP_TOOLS: readonly McpToolSpec[] = [
     command: ["tree"],
     input: { thread: threadId },
     toOptions: (input) => input,
+    read: (store, options) => readThreadTree(store, options as { thread: string }),
     output: treeResultSchema,
     readOnly: true,
     runsAgents: false,

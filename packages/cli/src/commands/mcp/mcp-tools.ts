@@ -1,3 +1,4 @@
+import { listThreadViews } from "@uwf/engine";
 import {
   diffResultSchema,
   listResultSchema,
@@ -8,6 +9,9 @@ import {
   stepResultSchema,
 } from "@uwf/protocol";
 import { z } from "zod";
+import { type ListThreadsOptions, listEnvironment, listQueryOf } from "../thread/view/list-query.ts";
+import { type ShowReferenceOptions, showReference } from "../thread/view/show-reference.ts";
+import { readThreadLog } from "../thread/view/thread-view-reads.ts";
 import type { McpToolSpec } from "./mcp-tool-spec.ts";
 import { EXTRA_MCP_TOOLS } from "./mcp-tools-beyond-threads.ts";
 import { agent, budget, notStdin, startInput, startOptions, threadId, timeout } from "./tool-input-fields.ts";
@@ -78,6 +82,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       reply: z.boolean().optional().describe("the agent's raw reply"),
     },
     toOptions: (input) => input,
+    read: async (store, options) => (await showReference(store, options as unknown as ShowReferenceOptions)).result,
     readOnly: true,
     runsAgents: false,
   },
@@ -88,6 +93,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     command: ["log"],
     input: { thread: threadId },
     toOptions: (input) => input,
+    read: (store, options) => readThreadLog(store, options.thread as string),
     output: logResultSchema,
     readOnly: true,
     runsAgents: false,
@@ -127,6 +133,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       running: z.boolean().optional().describe("only threads being stepped now, with who holds each"),
     },
     toOptions: (input) => input,
+    read: (store, options, context) =>
+      listThreadViews(store, listQueryOf(options as ListThreadsOptions), listEnvironment(context)),
     output: listResultSchema,
     readOnly: true,
     runsAgents: false,

@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openFileStore, type Store } from "@uwf/cas";
-import { createTempHome, LINEAR, type TempHome } from "../../../test/helpers/temp-home.ts";
+import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../../../test/helpers/temp-home.ts";
 import { COMMAND_TABLE } from "../command-table.ts";
 import { createMachineContext } from "../ui/command-backend.ts";
 import type { McpToolSpec } from "./mcp-tool-spec.ts";
+import { MCP_TOOLS } from "./mcp-tools.ts";
 import { runToolCommand } from "./run-tool-command.ts";
 
 /** A tool over `uwf workflow show`, as a read-only MCP tool that names a workflow would be. */
@@ -56,5 +57,39 @@ describe("runToolCommand under uwf mcp --read-only", () => {
     expect(await call(thread, true)).toMatchObject({ ok: true, result: { workflow: { name: "linear" } } });
     // The command line (and a read-write server) still reads a file it is given.
     expect(await call(LINEAR, false)).toMatchObject({ ok: true, result: { workflow: { name: "linear" } } });
+  }, 30_000);
+});
+
+describe("runToolCommand for the tools that read a thread's view", () => {
+  it("answers show, log, list and tree from the engine exactly as their commands' --json, errors too", async () => {
+    const temp = createTempHome();
+    const thread = await temp.startThread(LINEAR, "Read me");
+    expect((await temp.uwf(["step", thread, "--all", "-q", "--agent", SCRIPTED])).exitCode).toBe(0);
+    const store = await openFileStore(temp.home);
+    opened = { temp, store };
+    const context = createMachineContext(
+      { home: temp.home, storeFlag: undefined, cwd: temp.work, env: {}, newId: () => "x" },
+      new AbortController().signal,
+    );
+    const call = (spec: McpToolSpec, input: Record<string, unknown>) =>
+      runToolCommand({ spec, input, commands: COMMAND_TABLE, context, store, signal: new AbortController().signal });
+    const cases: [string, Record<string, unknown>][] = [
+      ["show", { reference: thread }],
+      ["show", { reference: thread, reply: true }],
+      ["show", { reference: "01NOSUCHTHREAD" }],
+      ["log", { thread }],
+      ["log", { thread: "01NOSUCH" }],
+      ["list", {}],
+      ["list", { status: "ended", limit: 1 }],
+      ["list", { recursive: true }],
+      ["tree", { thread }],
+    ];
+    for (const [name, input] of cases) {
+      const spec = MCP_TOOLS.find((tool) => tool.name === name) as McpToolSpec;
+      expect(spec.read).toBeDefined();
+      const { read: _read, ...asCommand } = spec;
+      const read = await call(spec, input);
+      expect({ name, input, outcome: read }).toEqual({ name, input, outcome: await call(asCommand, input) });
+    }
   }, 30_000);
 });

@@ -31,9 +31,10 @@ export interface RunToolCommandOptions {
 }
 
 /**
- * Runs a tool's command as `uwf … --json` would, on the server's store, with a context that never
- * writes to stdout: machine output, no progress line, events handed to `onEvent` instead of stdout
- * (stdout is the MCP channel). Every failure comes back as the CLI's error object, never thrown.
+ * Answers a tool call on the server's store: a thread's view read from the engine (the tool's `read`), or
+ * its command run as `uwf … --json` would, with a context that never writes to stdout: machine output, no
+ * progress line, events handed to `onEvent` instead of stdout (stdout is the MCP channel). Every failure
+ * comes back as the CLI's error object, never thrown.
  */
 export async function runToolCommand(options: RunToolCommandOptions): Promise<ToolCommandOutcome> {
   const { spec, context, store, signal } = options;
@@ -73,6 +74,14 @@ export async function runToolCommand(options: RunToolCommandOptions): Promise<To
       close: async () => {},
       loadConfig: () => context.loadConfig(),
     };
+    if (spec.read !== undefined) {
+      // A thread's view, read from the engine as the command reads it (its checks, its result).
+      return {
+        ok: true,
+        result: await spec.read(store, withoutUndefined(commandOptions), requestContext),
+        exitCode: 0,
+      };
+    }
     const run = await findCommand(options.commands, spec.command).load();
     const outcome = await run(withoutUndefined(commandOptions), requestContext);
     if (outcome.error !== undefined) {

@@ -1,9 +1,9 @@
-import { buildFamilyTree, resolveThread } from "@uwf/engine";
 import type { TreeResult } from "@uwf/protocol";
 import { familyTreeToMermaid } from "../../../format/experiments/family-tree-to-mermaid.ts";
 import { formatFamilyTree } from "../../../format/experiments/format-family-tree.ts";
 import type { CommandContext } from "../../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
+import { readThreadTree } from "../view/thread-view-reads.ts";
 
 export interface TreeCommandOptions {
   thread: string;
@@ -18,10 +18,7 @@ export async function treeCommand(
   context: CommandContext,
 ): Promise<CommandOutcome<TreeResult>> {
   const store = await context.openStore({ create: false });
-  const thread = await resolveThread(store.refs, options.thread);
-  const result: TreeResult = await buildFamilyTree(store, thread, {
-    explorations: options.explorations === true,
-  });
+  const result: TreeResult = await readThreadTree(store, options);
   if (options.mermaid === true) result.mermaid = familyTreeToMermaid(result);
   return {
     result,

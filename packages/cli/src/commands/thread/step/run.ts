@@ -1,13 +1,13 @@
-import { findRecordedResume } from "@uwf/engine";
-import type { RunResult } from "@uwf/protocol";
+import { runThreadToEnd } from "@uwf/engine";
+import { InternalError, type RunResult, type StepResult } from "@uwf/protocol";
 import { UsageError } from "../../../errors/usage-error.ts";
 import { formatRunTotals } from "../../../format/runs/format-run-totals.ts";
 import type { CommandContext } from "../../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 import { type StartCommandOptions, startCommand } from "../start/start.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";
-import { resolveAgentFlag } from "./resolve-agent-flag.ts";
-import { type StepCommandOptions, stepOneThreadCommand } from "./step-one-thread.ts";
+import { stepOneThreadCommand } from "./step-one-thread.ts";
+import { prepareStepRound, reportStepRound, type StepCommandOptions } from "./step-round.ts";
 
 /** `start`'s flags (`--queue` only starts the thread, for `uwf worker`), and the steps' agent and time limit. */
 export interface RunCommandOptions extends StartCommandOptions {
@@ -44,62 +44,41 @@ export async function runCommand(
       context,
     );
   }
-  const step = { thread, all: true, agent: options.agent, timeout: options.timeout };
-  const outcome = await playRecordedAnswers(await stepOneThreadCommand(step, context), step, context);
+  const outcome = await runToEnd({ thread, agent: options.agent, timeout: options.timeout }, context);
   if ("steps" in outcome.result) context.note(formatRunTotals(outcome.result.steps, Date.now() - startedAt));
   return outcome;
 }
 
 /**
- * With `--agent scripted:FILE`, a suspension — the thread's, or a branch's it waits on — or an end whose
- * scenario entry records the answer that resumed it (`answer:`, as `uwf scenario export` writes it and
- * the examples' scenarios note it) is resumed with that answer, as the recorded thread was, and the run
- * goes on: one command plays the whole thread (findRecordedResume, the rule `uwf eval --suite` follows
- * too). The steps of every round are reported together. Without a recorded answer the run stops as any
- * other does.
+ * `step --all` by the engine's one loop (runThreadToEnd), each round reported as `uwf step` reports its
+ * steps. With `--agent scripted:FILE`, a suspension — the thread's, or a branch's it waits on — or an end
+ * whose scenario entry records the answer that resumed it (`answer:`, as `uwf scenario export` writes it and
+ * the examples' scenarios note it) is resumed with that answer, as the recorded thread was, and the run goes
+ * on: one command plays the whole thread (findRecordedResume, the rule `uwf eval --suite` follows too). A
+ * resumed branch that fails ends the run with its error. The result is the last round's, with the steps
+ * of every round of the thread's own. Without a recorded answer the run stops as any other does.
  */
-async function playRecordedAnswers(
-  first: Awaited<ReturnType<typeof stepOneThreadCommand>>,
-  step: StepCommandOptions,
-  context: CommandContext,
-): Promise<CommandOutcome<RunResult>> {
-  const agent = resolveAgentFlag(step.agent, context.cwd);
-  let outcome = first;
-  const steps = [...first.result.steps];
-  while (outcome.error === undefined) {
-    const store = await context.openStore();
-    const record = await store.refs.getThread(step.thread);
-    if (record === null) break;
-    const found = await findRecordedResume(store, record, { agent, baseDir: context.cwd });
-    if (found === null) break;
-    const where = found.thread === step.thread ? "" : ` of branch ${found.thread}`;
-    context.note(`resuming with the answer the scenario records for step ${found.step}${where}`);
-    const { answer, typedAnswer } = found.resume;
-    const resumed = await stepOneThreadCommand(
-      {
-        ...step,
-        thread: found.thread,
-        ...(typedAnswer === undefined
-          ? { resumeAnswer: answer }
-          : { resumeTypedAnswer: typeof typedAnswer === "string" ? typedAnswer : JSON.stringify(typedAnswer) }),
-      },
-      context,
-    );
-    if (found.thread === step.thread) {
-      outcome = resumed;
-      steps.push(...outcome.result.steps);
-      continue;
-    }
-    // The branch went on (its parent settled as it ended): the parent goes on from where it stands.
-    if (resumed.error !== undefined) {
-      outcome = resumed;
-      break;
-    }
-    outcome = await stepOneThreadCommand(step, context);
-    steps.push(...outcome.result.steps);
-    if (resumed.result.steps.length === 0 && outcome.result.steps.length === 0) break;
-  }
-  if (outcome === first) return first;
-  outcome.result.steps = steps;
+async function runToEnd(options: StepCommandOptions, context: CommandContext): Promise<CommandOutcome<RunResult>> {
+  // The thread a round steps: the run's own, or the branch a recorded answer resumes.
+  let roundThread: string | null = null;
+  const { id, step, flushHeld } = await prepareStepRound(options, context, () => roundThread ?? id);
+  let last: CommandOutcome<StepResult> | null = null;
+  const done = await runThreadToEnd({
+    ...step,
+    baseDir: context.cwd,
+    stopWhenABranchFails: true,
+    onRecordedResume: (thread, number) => {
+      const where = thread === id ? "" : ` of branch ${thread}`;
+      context.note(`resuming with the answer the scenario records for step ${number}${where}`);
+      roundThread = thread;
+    },
+    onRound: async (_thread, round) => {
+      last = await reportStepRound(round, context, flushHeld);
+      roundThread = null;
+    },
+  });
+  const outcome = last as CommandOutcome<StepResult> | null;
+  if (outcome === null) throw new InternalError("uwf run: the engine reported no round of steps");
+  outcome.result.steps = done.steps;
   return outcome;
 }

@@ -1,32 +1,8 @@
-import { type Resume, resolveThread, stepUntilDone, type ThreadView } from "@uwf/engine";
-import type { BudgetLimits, CliEvent } from "@uwf/protocol";
-import { EXIT_OK, EXIT_SUSPENDED } from "../../../exit-codes.ts";
-import { describeSuspension, formatStepResult } from "../../../format/thread/format-step-result.ts";
-import { resumeLine } from "../../../format/thread/format-suspension.ts";
-import { loadConfigForAgents } from "../../../home/load-config-for-agents.ts";
+import { stepUntilDone } from "@uwf/engine";
 import type { CommandContext } from "../../../pipeline/command-context.ts";
-import { trace } from "../../../trace.ts";
-import { checkAgentFlag } from "./check-agent-flag.ts";
-import { resolveAgentFlag } from "./resolve-agent-flag.ts";
-import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
+import { prepareStepRound, reportStepRound, type StepCommandOptions } from "./step-round.ts";
 
-export interface StepCommandOptions {
-  thread: string;
-  steps?: number;
-  all?: boolean;
-  agent?: string;
-  timeout?: number;
-  /** Set by `resume` for its first step. */
-  resumeAnswer?: string;
-  /** Set by `resume --answer` for its first step: the answer's YAML or JSON text. */
-  resumeTypedAnswer?: string;
-  /** Set by `resume --max-…` for its first step. */
-  resumeLimits?: Partial<BudgetLimits>;
-  /** Set by `resume` of a failed thread, which takes neither: its first step tries the failed one again. */
-  resumeFailed?: boolean;
-  /** `--parallel K`: a parent waiting for its branches steps K of them at once (default DEFAULT_BRANCH_PARALLEL). */
-  parallel?: number;
-}
+export type { StepCommandOptions } from "./step-round.ts";
 
 /**
  * Runs up to N steps (stepUntilDone); stops early when the thread ends or suspends (by a role, or for its budget). Each step is emitted as it
@@ -34,122 +10,10 @@ export interface StepCommandOptions {
  * the steps recorded before it still in the result, beside the error.
  */
 export async function stepOneThreadCommand(options: StepCommandOptions, context: CommandContext) {
-  trace("step command loaded");
-  const store = await context.openStore();
-  trace("store open");
-  const config = await loadConfigForAgents(context);
-  trace("config loaded");
-  checkAgentFlag(options.agent, config);
-  const { id } = await resolveThread(store.refs, options.thread);
-  const { resumeAnswer, resumeLimits, resumeTypedAnswer } = options;
-  const resume: Resume | undefined =
-    resumeAnswer === undefined &&
-    resumeTypedAnswer === undefined &&
-    resumeLimits === undefined &&
-    options.resumeFailed !== true
-      ? undefined
-      : {
-          answer: resumeAnswer,
-          limits: resumeLimits,
-          ...(resumeTypedAnswer === undefined ? {} : { typedAnswer: resumeTypedAnswer }),
-        };
-  // Reported in the order they make sense to a reader: a fan-out after the step that fanned out (the engine
-  // makes the branches before that step is reported), a join after the branch steps that led to it (the
-  // engine settles the parent before it reports the branch steps). Each is held until then, or until the
-  // next step starts.
-  const heldFanOuts: CliEvent[] = [];
-  const heldJoins: CliEvent[] = [];
-  const emitHeld = async (held: CliEvent[]) => {
-    for (const event of held.splice(0)) await context.emit(event);
-  };
-  const emitAllHeld = async () => {
-    await emitHeld(heldFanOuts);
-    await emitHeld(heldJoins);
-  };
+  const { step, flushHeld } = await prepareStepRound(options, context);
   const done = await stepUntilDone({
-    store,
-    config,
-    home: context.home,
-    threadId: id,
+    ...step,
     maxSteps: options.all === true ? Number.POSITIVE_INFINITY : (options.steps ?? 1),
-    defaultAgent: resolveAgentFlag(options.agent, context.cwd),
-    timeoutSeconds: options.timeout,
-    ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
-    resume,
-    // What the result shows of the thread once stepped: a role's question, a waiting parent's pending branches.
-    view: { suspension: true, waitingFor: true },
-    signal: context.signal,
-    host: context.host,
-    now: context.now,
-    trace,
-    onProgress: context.progress,
-    onStderr: context.agentStderr,
-    onWarning: (message) => {
-      // The spinner goes first, so the warning gets its own line; the agent's next turn brings it back.
-      context.progress(null);
-      context.warn(message);
-    },
-    onStarted: async (step) => {
-      await emitAllHeld();
-      await context.emit(stepStartedEvent(step));
-    },
-    onBranchesStarted: (event) => {
-      heldFanOuts.push({ type: "branches-started", ...event });
-    },
-    onBranchesJoined: (event) => {
-      heldJoins.push({ type: "branches-joined", ...event });
-    },
-    onStepFinished: async (step) => {
-      await context.emit(stepFinishedEvent(id, step));
-      await emitAllHeld();
-    },
-    // A waiting parent's step runs its branches' steps: each is reported as its branch's, its line after the branch's id.
-    onBranchStepFinished: async (step, branch) => {
-      await emitHeld(heldFanOuts);
-      await context.emit(stepFinishedEvent(branch.id, step), { showThread: true });
-    },
-    onBranchStepFailed: async (thread, failure) => {
-      await emitHeld(heldFanOuts);
-      const branch = await store.refs.getThread(thread);
-      if (branch !== null) await context.emit(await stepFailedEvent(branch, null, failure), { showThread: true });
-    },
   });
-  await emitAllHeld();
-  const { record, steps, error } = done;
-  // Stepping a thread that has ended or is suspended is refused (exit 10, 20): it reports where the thread stands.
-  if (error !== undefined) {
-    await context.emit(
-      (done.refused ? standingEvent(record) : null) ?? (await stepFailedEvent(record, done.failedStep, error)),
-    );
-  } else {
-    const standing = standingEvent(record);
-    if (standing !== null) await context.emit(standing);
-  }
-  const view = done.view as ThreadView;
-  const result = await toStepResult(view, steps, error);
-  // A parent whose every pending branch waits for an answer waits for you, as a suspended thread does.
-  const waitsForAnswers =
-    result.waitingFor !== undefined &&
-    result.waitingFor.pending > 0 &&
-    result.waitingFor.suspended?.length === result.waitingFor.pending;
-  if (waitsForAnswers) {
-    for (const branch of result.waitingFor?.suspended ?? []) {
-      context.note(
-        `branch ${branch.key} (${branch.thread}) asks: ${branch.reason} — answer with \`${resumeLine(branch.thread, view.waitingFor?.answerSchemas.get(branch.thread) ?? null)}\``,
-      );
-    }
-  }
-  // What to do next goes to stderr, where a script does not read it: the answer a role waits for, or that a failed step can be tried again.
-  const asks = describeSuspension(result);
-  if (asks !== null) context.note(asks);
-  // A suspension whose wait ran out (suspend-timeout) takes no retry, only a late answer, which the error's hint names.
-  if (record.status === "failed" && error !== undefined && record.failure?.code !== "suspend-timeout")
-    context.note(`thread ${id} failed: \`uwf step ${id}\` tries its step again`);
-  return {
-    result,
-    format: formatStepResult,
-    exitCode: record.status === "suspended" || waitsForAnswers ? EXIT_SUSPENDED : EXIT_OK,
-    streamed: true,
-    error,
-  };
+  return reportStepRound(done, context, flushHeld);
 }

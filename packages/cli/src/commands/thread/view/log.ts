@@ -1,12 +1,4 @@
-import {
-  followThread,
-  loadThreadView,
-  logResultOf,
-  recordView,
-  resolveThread,
-  ThreadCancelledError,
-  ThreadFailedError,
-} from "@uwf/engine";
+import { followThread, recordView, resolveThread, ThreadCancelledError, ThreadFailedError } from "@uwf/engine";
 import { type AgentOutputResult, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import { StdoutClosedError } from "../../../errors/stdout-closed-error.ts";
 import { UsageError } from "../../../errors/usage-error.ts";
@@ -16,6 +8,7 @@ import { formatStepResult } from "../../../format/thread/format-step-result.ts";
 import type { CommandContext } from "../../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 import { standingEvent, stepFinishedEvent, toStepResult } from "../step/step-report.ts";
+import { checkAgentOutputStep, readThreadAgentOutput, readThreadLog } from "./thread-view-reads.ts";
 
 export interface LogCommandOptions {
   thread: string;
@@ -38,10 +31,7 @@ export async function logCommand(
     throw new UsageError("--step N names the step whose agent output to print: give it with --agent-output");
   }
   if (options.agentOutput === true) {
-    // The API passes its query's `step` as it is; the CLI's parser already refused anything else.
-    if (options.step !== undefined && !(Number.isSafeInteger(options.step) && options.step > 0)) {
-      throw new UsageError(`--step ${options.step}: expected a step number, 1 or more`);
-    }
+    checkAgentOutputStep(options.step);
     if (options.follow === true || options.addresses === true) {
       throw new UsageError("--agent-output prints what the steps printed: leave out --follow (use -v) and --addresses");
     }
@@ -53,8 +43,7 @@ export async function logCommand(
     return logFollowCommand(options, context);
   }
   const store = await context.openStore({ create: false });
-  const record = await resolveThread(store.refs, options.thread);
-  const result = logResultOf(await loadThreadView(store, record, { steps: true, branches: true, counts: true }));
+  const result = await readThreadLog(store, options.thread);
   if (options.addresses === true) {
     return { result, format: (value) => (value as LogResult).steps.map((step) => step.address).join("\n") };
   }
@@ -119,23 +108,8 @@ async function agentOutputCommand(
   context: CommandContext,
 ): Promise<CommandOutcome<AgentOutputResult>> {
   const store = await context.openStore({ create: false });
-  const record = await resolveThread(store.refs, options.thread);
-  const chunks: AgentOutputResult["chunks"] = [];
-  let after = { step: 0, seq: 0 };
-  for (;;) {
-    const page = await store.refs.readStepOutput(record.id, {
-      ...(options.step === undefined ? {} : { step: options.step }),
-      after,
-    });
-    const last = page.at(-1);
-    if (last === undefined) break;
-    chunks.push(...page);
-    after = { step: last.step, seq: last.seq };
-  }
-  return {
-    result: { thread: record.id, step: options.step ?? null, chunks },
-    format: (value) => (value as AgentOutputResult).chunks.map((chunk) => chunk.text).join(""),
-  };
+  const result = await readThreadAgentOutput(store, options.thread, options.step);
+  return { result, format: (value) => (value as AgentOutputResult).chunks.map((chunk) => chunk.text).join("") };
 }
 
 function formatLogOrFollow(result: LogResult | StepResult, color: boolean): string {

@@ -28,6 +28,7 @@ import { createSqliteStepOutputMethods } from "./create-sqlite-step-output-metho
 import { createSqliteThreadSearchMethods } from "./create-sqlite-thread-search-methods.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
+import { createSqliteWriteTogether } from "./sqlite-write-together.ts";
 
 /** How long after another connection's commit `watchChanges` checks five times as often. */
 const CHANGE_BURST_MS = 2_000;
@@ -72,6 +73,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
     ...createSqliteBranchMethods(database),
     ...createSqliteThreadSearchMethods(database),
     ...createSqliteStepOutputMethods(database),
+    ...createSqliteWriteTogether(database, path),
     async findThreadIds(prefix, limit) {
       const upper = checkThreadIdQuery(prefix, limit);
       // A range on the primary key rather than LIKE, which could not use the index.

@@ -1,5 +1,6 @@
 import { copyFileSync } from "node:fs";
 import { createSqliteRefStore } from "./src/sqlite/create-sqlite-ref-store.ts";
+
 copyFileSync("/tmp/stepwork/home-cur/refs.db", "/tmp/stepwork/fts-copy2.db");
 const refs = createSqliteRefStore("/tmp/stepwork/fts-copy2.db");
 const thread = "01M99GAZE8ZY16HGHK8QR9YPQD";
@@ -7,6 +8,11 @@ await refs.indexThreadText(thread, [Array.from({ length: 2000 }, (_, i) => `word
 for (let round = 0; round < 3; round++) {
   const t = performance.now();
   for (let i = 0; i < 50; i++) await refs.indexThreadText(thread, [`summary ${round} ${i} more${round}x${i}`]);
-  console.log("per call ms", ((performance.now() - t) / 50).toFixed(3), (await refs.listThreadWords(thread)).length, "words");
+  console.log(
+    "per call ms",
+    ((performance.now() - t) / 50).toFixed(3),
+    (await refs.listThreadWords(thread)).length,
+    "words",
+  );
 }
 await refs.close();

@@ -37,6 +37,8 @@ export interface BaselineRow {
   baseline: Summary;
   /** current ÷ baseline, medians. */
   ratio: number;
+  /** current ÷ baseline, median CPU times (which other processes on the machine move far less than wall times). */
+  cpuRatio?: number;
   /** current ÷ the floor measured in the same round-robin. */
   currentFloor: number;
   baselineFloor: number;
@@ -177,6 +179,9 @@ export async function measureBaselineSteps(options: AloneOptions<BaselinePlan>):
         current,
         baseline,
         ratio: round(current.medianMs / baseline.medianMs),
+        ...(current.cpuMedianMs === undefined || baseline.cpuMedianMs === undefined
+          ? {}
+          : { cpuRatio: round(current.cpuMedianMs / baseline.cpuMedianMs) }),
         currentFloor: round(current.medianMs / floorMs),
         baselineFloor: round(baseline.medianMs / floorMs),
       });
@@ -230,11 +235,11 @@ export function baselineTargets(rows: readonly BaselineRow[], plan: BaselinePlan
 
 export function baselineReport(result: BaselineResult): string[] {
   const lines = [
-    `| benchmark | this build, ms | ${result.baselineCommit}, ms | ÷ ${result.baselineCommit} | × floor (this) | × floor (${result.baselineCommit}) |`,
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    `| benchmark | this build, ms | ${result.baselineCommit}, ms | ÷ ${result.baselineCommit} | × floor (this) | × floor (${result.baselineCommit}) | CPU ms (this / ${result.baselineCommit}) | CPU ÷ |`,
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...result.rows.map(
       (row) =>
-        `| ${row.name} | ${row.current.medianMs} | ${row.baseline.medianMs} | ${row.ratio} | ${row.currentFloor} | ${row.baselineFloor} |`,
+        `| ${row.name} | ${row.current.medianMs} | ${row.baseline.medianMs} | ${row.ratio} | ${row.currentFloor} | ${row.baselineFloor} | ${row.current.cpuMedianMs ?? "-"} / ${row.baseline.cpuMedianMs ?? "-"} | ${row.cpuRatio ?? "-"} |`,
     ),
     `floor \`bun -e 0\`: ${result.floorMs} ms (mean of the groups' medians)`,
   ];

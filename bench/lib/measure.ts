@@ -7,6 +7,12 @@ export interface Summary {
   maxMs: number;
   meanMs: number;
   samplesMs: number[];
+  /**
+   * The median CPU time (user and system) of the runs, the operating system's account of each finished
+   * process and the children it waited for: unlike the wall time, it barely moves when other processes
+   * share the cores. Absent where the runner does not report it.
+   */
+  cpuMedianMs?: number;
 }
 
 export interface MeasureProcessOptions {
@@ -29,6 +35,8 @@ export interface ProcessRun {
   stdout: string;
   stderr: string;
   ms: number;
+  /** CPU time of the finished process (user and system, with the children it waited for), when known. */
+  cpuMs?: number;
 }
 
 export async function measureProcess(options: MeasureProcessOptions): Promise<Summary> {
@@ -46,6 +54,7 @@ export async function measureInterleaved(
   run: ProcessRunner = runProcess,
 ): Promise<Summary[]> {
   const samples: number[][] = list.map(() => []);
+  const cpuSamples: number[][] = list.map(() => []);
   const rounds = Math.max(...list.map((options) => options.warmup + options.runs));
   for (let round = 0; round < rounds; round++) {
     for (const [index, options] of list.entries()) {
@@ -58,10 +67,19 @@ export async function measureInterleaved(
         );
       }
       await options.after?.(done);
-      if (round >= options.warmup) samples[index]?.push(done.ms);
+      if (round >= options.warmup) {
+        samples[index]?.push(done.ms);
+        if (done.cpuMs !== undefined) cpuSamples[index]?.push(done.cpuMs);
+      }
     }
   }
-  return samples.map(summarize);
+  return samples.map((measured, index) => {
+    const summary = summarize(measured);
+    const cpu = cpuSamples[index] ?? [];
+    return cpu.length === measured.length && cpu.length > 0
+      ? { ...summary, cpuMedianMs: summarize(cpu).medianMs }
+      : summary;
+  });
 }
 
 /** How a benchmark runs one process: `runProcess`, or one that leaves this process's event loop free. */
@@ -76,7 +94,14 @@ export function runProcess(command: string[], cwd: string, env: Record<string, s
   const began = Bun.nanoseconds();
   const child = Bun.spawnSync(command, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const ms = (Bun.nanoseconds() - began) / 1e6;
-  return { exitCode: child.exitCode ?? -1, stdout: child.stdout.toString(), stderr: child.stderr.toString(), ms };
+  const cpu = child.resourceUsage?.cpuTime.total;
+  return {
+    exitCode: child.exitCode ?? -1,
+    stdout: child.stdout.toString(),
+    stderr: child.stderr.toString(),
+    ms,
+    ...(cpu === undefined ? {} : { cpuMs: Number(cpu) / 1000 }),
+  };
 }
 
 export function summarize(samples: readonly number[]): Summary {

@@ -83,6 +83,7 @@ export {
   type ThreadSearch,
 } from "./refs/thread-search.ts";
 export type { WorkflowRegistry } from "./refs/workflow-registry.ts";
+export type { WriteTogether } from "./refs/write-together.ts";
 export { createSqliteRefStore, type SqliteRefStore } from "./sqlite/create-sqlite-ref-store.ts";
 export { type OpenRefDatabaseOptions, REF_SCHEMA_VERSION } from "./sqlite/open-ref-database.ts";
 export { findRefDatabaseDamage, setAsideRefDatabase } from "./sqlite/ref-database-damage.ts";

@@ -64,6 +64,8 @@ export function buildContinuationPrompt(options: BuildContinuationPromptOptions)
 export interface PromptTextPart {
   text: string;
   shared: boolean;
+  /** Of a shared part read back from the store: the address of the `text/1` node holding `text` (not hashed again). */
+  address?: string;
 }
 
 /**
@@ -95,6 +97,11 @@ export type WholeThreadPromptOptions = Omit<BuildContinuationPromptOptions, "his
   ownSteps: readonly number[];
   /** Each step's history entry (formatHistoryEntryOf), oldest first. */
   entries: readonly string[];
+  /**
+   * Instead of `entries`: the history as shared parts, oldest first, each the text of one entry or of a
+   * run of entries, every entry preceded by a blank line (what `entries` gives, grouped).
+   */
+  entryParts?: readonly PromptTextPart[];
 };
 
 /**
@@ -104,7 +111,10 @@ export type WholeThreadPromptOptions = Omit<BuildContinuationPromptOptions, "his
  */
 export function assembleWholeThreadPrompt(options: WholeThreadPromptOptions): PromptTextPart[] {
   const lead = wholeThreadHistoryLead(options.ownSteps, options.stepCount, options.bodyQuota ?? DEFAULT_BODY_QUOTA);
-  return assemblePromptParts({ ...options, lead, entries: options.entries, stepNumber: options.stepCount + 1 });
+  const parts = assemblePromptParts({ ...options, lead, entries: options.entries, stepNumber: options.stepCount + 1 });
+  if (options.entryParts === undefined) return parts;
+  // The opening, the entries (shared parts) and the closing: the given parts take the entries' place.
+  return [parts[0] as PromptTextPart, ...options.entryParts, parts.at(-1) as PromptTextPart];
 }
 
 /** One step's history entry as a prompt of `roleName` shows it: its fields in the author's order, `body` of its body. */

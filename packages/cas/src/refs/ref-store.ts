@@ -9,6 +9,7 @@ import type { StoreClock } from "./store-clock.ts";
 import type { ThreadRefs } from "./thread-refs.ts";
 import type { ThreadSearch } from "./thread-search.ts";
 import type { WorkflowRegistry } from "./workflow-registry.ts";
+import type { WriteTogether } from "./write-together.ts";
 
 /**
  * The only mutable state: thread records, branch links, the workflow registry, step leases and the index of
@@ -25,4 +26,5 @@ export interface RefStore
     ChainRefs,
     ChangeFeed,
     ThreadSearch,
-    StepOutputLog {}
+    StepOutputLog,
+    WriteTogether {}

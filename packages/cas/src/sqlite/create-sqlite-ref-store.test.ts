@@ -125,6 +125,55 @@ describe("createSqliteRefStore", () => {
     await refs.close();
   });
 
+  it("migrates a version 22 database, whose words stay found, then adds each call's new words to the index", async () => {
+    const first = createSqliteRefStore(path);
+    const original = sampleThreadRecord({ id: sampleThreadId(1) });
+    const other = sampleThreadRecord({ id: sampleThreadId(2) });
+    await first.createThread(original);
+    await first.createThread(other);
+    await first.close();
+    rollBack(path, 22);
+    // What a version 22 store indexed: the whole entry, again at each update (its trigger).
+    const before = new Database(path);
+    before.run("UPDATE thread_words SET words = words || ' zebra' WHERE thread = ?", [original.id]);
+    before.close();
+
+    const refs = createSqliteRefStore(path);
+    const found = async (text: string) => (await refs.searchThreads({ text })).threads.map((thread) => thread.id);
+    expect(await found("zebra")).toEqual([original.id]);
+    await refs.indexThreadText(original.id, ["giraffes and zebras"]);
+    // "loop" is in the index already (from the workflow's name, "review-loop"), as a word it is not yet.
+    await refs.indexThreadText(original.id, ["an okapi", "zebra", "loop"]);
+    await refs.indexThreadText(other.id, ["giraffes"]);
+    // Words added by different calls match together, and by their prefixes.
+    expect(await found("zebra okapi")).toEqual([original.id]);
+    expect(await found("gira zebras")).toEqual([original.id]);
+    expect(await found("giraffes")).toEqual([other.id, original.id]);
+    expect(await refs.listThreadWords(original.id)).toEqual([
+      original.id.toLowerCase(),
+      "review",
+      "loop",
+      "zebra",
+      "giraffes",
+      "and",
+      "zebras",
+      "an",
+      "okapi",
+    ]);
+    // Deleting the thread takes every word out of the index, whichever call added it.
+    expect(await refs.deleteThread(original.id, original.head, new Date())).toBe(true);
+    const database = new Database(path, { readonly: true });
+    const matches = (word: string) =>
+      database
+        .query<{ rowid: number }, [string]>("SELECT rowid FROM thread_words_index WHERE thread_words_index MATCH ?")
+        .all(`"${word}"*`).length;
+    expect(["zebra", "zebras", "okapi", "an", "and"].map(matches)).toEqual([0, 0, 0, 0, 0]);
+    expect(matches("giraffes")).toBe(1);
+    expect(matches("loop")).toBe(1);
+    database.close();
+    await refs.close();
+  });
+
   it("migrates a version 16 database, whose forks keep their lineage with no workflow left, and records one after", async () => {
     const { original, fork } = await forkAtVersion(path, 16);
 

@@ -27,7 +27,9 @@ import { createSqliteScheduleMethods } from "./create-sqlite-schedule-methods.ts
 import { createSqliteStepOutputMethods } from "./create-sqlite-step-output-methods.ts";
 import { createSqliteThreadSearchMethods } from "./create-sqlite-thread-search-methods.ts";
 import { type OpenRefDatabaseOptions, openRefDatabase } from "./open-ref-database.ts";
+import { prepareOnFirstUse } from "./prepare-on-first-use.ts";
 import { reportRefDatabaseDamage } from "./report-ref-database-damage.ts";
+import { createSqliteWriteTogether } from "./sqlite-write-together.ts";
 
 /** How long after another connection's commit `watchChanges` checks five times as often. */
 const CHANGE_BURST_MS = 2_000;
@@ -42,7 +44,8 @@ export interface SqliteRefStore extends RefStore {
  * A damaged file fails every call that meets the damage with RefStoreDamagedError.
  */
 export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptions = {}): SqliteRefStore {
-  const database = openRefDatabase(path, options);
+  // Statements are compiled as they are first run: a command runs a few of the store's many.
+  const database = prepareOnFirstUse(openRefDatabase(path, options));
   const selectThread = database.query<ThreadRow, [string]>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`);
   const insertThread = database.query(
     `INSERT INTO threads (${THREAD_COLUMNS}) VALUES (${THREAD_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING`,
@@ -72,6 +75,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
     ...createSqliteBranchMethods(database),
     ...createSqliteThreadSearchMethods(database),
     ...createSqliteStepOutputMethods(database),
+    ...createSqliteWriteTogether(database, path),
     async findThreadIds(prefix, limit) {
       const upper = checkThreadIdQuery(prefix, limit);
       // A range on the primary key rather than LIKE, which could not use the index.

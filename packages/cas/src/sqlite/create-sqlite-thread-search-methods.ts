@@ -12,13 +12,27 @@ import type { ThreadSearch } from "../refs/thread-search.ts";
  */
 export function createSqliteThreadSearchMethods(database: Database): ThreadSearch {
   const selectWords = database.query<{ words: string }, [string]>("SELECT words FROM thread_words WHERE thread = ?");
-  const update = database.query("UPDATE thread_words SET words = ? WHERE thread = ?");
+  const selectEntry = database.query<{ row: number; words: string }, [string]>(
+    "SELECT row, words FROM thread_words WHERE thread = ?",
+  );
+  const update = database.query("UPDATE thread_words SET words = ? WHERE row = ?");
+  const addToIndex = database.query("INSERT INTO thread_words_index (rowid, words) VALUES (?, ?)");
   // A thread's entry is made with its record (a trigger) and goes with it: a deleted thread has none to add to.
+  // Only the words new to it are indexed, under its row (see ref schema 23), so a step costs what it adds.
   const index = database.transaction((threadId: string, texts: readonly string[]) => {
-    const existing = selectWords.get(threadId)?.words;
-    if (existing === undefined) return;
-    const merged = mergeSearchWords(existing, texts);
-    if (merged !== existing) update.run(merged, threadId);
+    const existing = selectEntry.get(threadId);
+    if (existing === null) return;
+    const merged = mergeSearchWords(existing.words, texts);
+    if (merged === existing.words) return;
+    update.run(merged, existing.row);
+    const before = new Set(existing.words.split(" "));
+    addToIndex.run(
+      existing.row,
+      merged
+        .split(" ")
+        .filter((word) => !before.has(word))
+        .join(" "),
+    );
   });
   return {
     async listThreadWords(threadId) {

@@ -45,6 +45,13 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   ],
   21: ["DROP INDEX threads_by_deadline", "ALTER TABLE threads DROP COLUMN deadline"],
   22: ["DROP INDEX threads_not_explored"],
+  23: [
+    `CREATE TRIGGER thread_words_updated AFTER UPDATE ON thread_words BEGIN
+      INSERT INTO thread_words_index (thread_words_index, rowid, words) VALUES ('delete', old.row, old.words);
+      INSERT INTO thread_words_index (rowid, words) VALUES (new.row, new.words);
+    END`,
+    "INSERT INTO thread_words_index (thread_words_index) VALUES ('rebuild')",
+  ],
 };
 
 /**

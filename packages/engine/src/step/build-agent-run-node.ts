@@ -9,7 +9,7 @@ export interface BuildAgentRunNodeOptions {
   kind: string;
   cwd: string;
   prompt: string;
-  /** `prompt` as the store keeps it, recorded when the first attempt was sent exactly that. */
+  /** `prompt` as the store keeps it (written already), recorded when the first attempt was sent exactly that. */
   storedPrompt?: StoredPrompt;
   run: AgentRunResult;
   /** The thread it ran for (recorded so that recover knows which thread made the step). */
@@ -36,10 +36,11 @@ export function buildAgentRunNode({
   const addText = (text: string) => batch.addText(replaceLoneSurrogates(text));
   const prompt = run.attempts[0]?.request ?? planned;
   let promptAddress: Address;
-  if (storedPrompt !== undefined && prompt === planned) {
-    for (const node of storedPrompt.nodes) batch.add(node);
-    promptAddress = storedPrompt.address;
-  } else promptAddress = addText(prompt);
+  // The planned prompt's nodes were written durably before the agent started (checkStoreWritable), under
+  // the step's lease: gc keeps what was written since the lease was taken (findLeaseCutoff), so they are
+  // not hashed and put again here.
+  if (storedPrompt !== undefined && prompt === planned) promptAddress = storedPrompt.address;
+  else promptAddress = addText(prompt);
   const node: AgentRunNode = {
     type: "agent-run/1",
     agent: alias,

@@ -146,13 +146,18 @@ export async function commitStep(
         ? {}
         : { outcome: null }),
   } as const;
+  const searchTexts = stepSearchTexts(roleName, run.fields);
   lease.assertHeld();
-  if (!(await store.refs.updateThread(threadId, record.head, update)))
-    throw new HeadConflictError(threadId, record.head, stepAddress);
-  options.trace?.("head moved");
-  await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
-  options.trace?.("chain index kept");
-  await indexThreadWords(store, threadId, stepSearchTexts(roleName, run.fields));
+  // The head, then what is derived from it (the chain index, the search words), committed together:
+  // one transaction on SQLite, where a failed derived write is only left out (see each).
+  await writeTogether(store.refs, async () => {
+    if (!(await store.refs.updateThread(threadId, record.head, update)))
+      throw new HeadConflictError(threadId, record.head, stepAddress);
+    options.trace?.("head moved");
+    await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
+    options.trace?.("chain index kept");
+    await indexThreadWords(store, threadId, searchTexts);
+  });
   return { record: applyThreadUpdate(record, update), step: toStepSummary(newStep) };
 }
 
@@ -176,6 +181,11 @@ function deadlineOf(suspendTimeout: string | undefined, step: ThreadStepNode): {
   if (suspendTimeout === undefined) return {};
   const deadline = suspensionDeadline(step.completedAt, parseDuration(suspendTimeout));
   return deadline === null ? {} : { deadline };
+}
+
+/** `work`'s ref writes committed together where the store can (RefStore.writeTogether), else as they come. */
+function writeTogether(refs: Store["refs"], work: () => Promise<void>): Promise<void> {
+  return refs.writeTogether === undefined ? work() : refs.writeTogether(work);
 }
 
 function agentKind(spec: object): string {

@@ -32,6 +32,11 @@ export function storedPrompt(
   const nodes: (TextNode | PromptNode)[] = [];
   const promptParts: PromptPart[] = [];
   for (const part of parts) {
+    // Read back from the store by its address: that node is the part, so it is neither hashed nor written again.
+    if (part.shared && part.address !== undefined) {
+      promptParts.push({ ref: part.address });
+      continue;
+    }
     const text = replaceLoneSurrogates(part.text);
     if (part.shared) {
       const node: TextNode = { type: "text/1", text };

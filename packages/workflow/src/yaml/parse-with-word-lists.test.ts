@@ -64,6 +64,7 @@ describe("parseWithWordLists", () => {
       "a block list's items": `block:\n  - [${words(300, "item.")}]\n  -   [${words(300, "item/")}]\n\n  # before\n  - [${words(300)}]`,
       "a flow list's items": `flow: [[${words(300)}], [${words(300, "z")}] , [a]]`,
       "a flow mapping after a comma": `flow: { a: 1,b: [${words(300)}] }`,
+      "the document itself, after its start marker": `--- [${words(300)}]`,
     };
     for (const [place, text] of Object.entries(places)) {
       expect({ place, same: expectSameAsFullParse(`${text}\n`, 256) }).toEqual({ place, same: true });

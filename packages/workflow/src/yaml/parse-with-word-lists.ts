@@ -1,4 +1,4 @@
-import type { Document, Scalar } from "yaml";
+import type { Document, Scalar, YAMLSeq } from "yaml";
 import { loadYaml } from "./load-yaml.ts";
 
 /** Flow lists shorter than this are left to the yaml library: the shortcut pays off on long lists only. */
@@ -58,11 +58,11 @@ export function parseWithWordLists<T extends { document: Document }>(
   return replacePlaceholders(document, lists) ? parsed : null;
 }
 
-/** Swaps each list's placeholder for the list; false (the document then half-changed) when one is not as expected. */
+/** Swaps each list's placeholder for the list; false (the document then unchanged) when one is not as expected. */
 function replacePlaceholders(document: Document, lists: WordList[]): boolean {
-  const { Scalar: ScalarNode, YAMLSeq, visit } = loadYaml();
+  const { isPair, isSeq, visit } = loadYaml();
   const byStart = new Map(lists.map((list) => [list.start, list]));
-  let found = 0;
+  const found: Array<{ list: WordList; placeholder: Scalar; key: number | "value" | null; parent: unknown }> = [];
   let expected = true;
   visit(document, {
     Alias() {
@@ -70,7 +70,7 @@ function replacePlaceholders(document: Document, lists: WordList[]): boolean {
       expected = false;
       return visit.BREAK;
     },
-    Scalar(key, node) {
+    Scalar(key, node, path) {
       const list = node.range === undefined || node.range === null ? undefined : byStart.get(node.range[0]);
       if (list === undefined) return undefined;
       if (
@@ -83,23 +83,36 @@ function replacePlaceholders(document: Document, lists: WordList[]): boolean {
         expected = false;
         return visit.BREAK;
       }
-      found++;
-      const seq = new YAMLSeq<Scalar<string>>(document.schema);
-      seq.flow = true;
-      for (const word of list.words) {
-        const item = new ScalarNode(word.value);
-        item.range = [word.start, word.end, word.nodeEnd];
-        item.source = word.value;
-        item.type = "PLAIN";
-        seq.items.push(item);
-      }
-      seq.range = node.range;
-      copyDecorations(node, seq);
-      // visit goes on into the list's words: none starts where a list does.
-      return seq;
+      found.push({ list, placeholder: node, key, parent: path.at(-1) });
+      return undefined;
     },
   });
-  return expected && found === lists.length;
+  if (!expected || found.length !== lists.length) return false;
+  for (const { list, placeholder, key, parent } of found) {
+    const seq = composeWordList(document, list, placeholder);
+    if (key === null) document.contents = seq;
+    else if (key === "value" && isPair(parent)) parent.value = seq;
+    else if (typeof key === "number" && isSeq(parent)) parent.items[key] = seq;
+    else throw new Error(`a word list's placeholder at ${list.start} has an unexpected parent`);
+  }
+  return true;
+}
+
+/** The flow list the yaml library composes from the words: plain string scalars, where the placeholder was. */
+function composeWordList(document: Document, list: WordList, placeholder: Scalar): YAMLSeq<Scalar<string>> {
+  const { Scalar: ScalarNode, YAMLSeq: SeqNode } = loadYaml();
+  const seq = new SeqNode<Scalar<string>>(document.schema);
+  seq.flow = true;
+  for (const word of list.words) {
+    const item = new ScalarNode(word.value);
+    item.range = [word.start, word.end, word.nodeEnd];
+    item.source = word.value;
+    item.type = "PLAIN";
+    seq.items.push(item);
+  }
+  if (placeholder.range !== undefined) seq.range = placeholder.range;
+  copyDecorations(placeholder, seq);
+  return seq;
 }
 
 /** What the composer attaches to any node from the text around it: the same for a placeholder and its list. */
@@ -158,7 +171,7 @@ function readWordList(text: string, open: number): WordList | null {
     const end = at;
     at = skipSpaces(text, at);
     const value = text.slice(start, end);
-    if (NOT_STRINGS.has(value)) return null;
+    if (end - start <= 5 && NOT_STRINGS.has(value)) return null;
     words.push({ value, start, end, nodeEnd: at });
     const next = text.charCodeAt(at);
     if (next === CLOSE) return { start: open, end: at + 1, words };

@@ -27,15 +27,16 @@ interface WordList {
  * scalar in the same places (both are "JSON-like" flow nodes), so the rest parses the same and every offset and
  * line stays where it was. The result is used only when the parser agrees: no error or warning at all (a
  * duplicate key, a bad alias, a second document, an unknown tag all fall back, so problems are always reported
- * by the full parse), the YAML 1.2 core schema, and each placeholder found exactly where its list was, as a
- * value (not a key) with no tag, anchor or alias. Then each placeholder is swapped for the list it stood for,
+ * by the full parse), the YAML 1.2 core schema, no alias anywhere, and each placeholder found exactly where its
+ * list was, as a value (not a key) with no tag or anchor. Then each placeholder is swapped for the list it stood for,
  * built as the yaml library builds it: a flow `YAMLSeq` of plain `Scalar`s with the same ranges and comments.
  * The words are plain scalars that the core schema can only read as strings (a letter or `_` first, then
  * letters, digits, `_`, `-`, `.` or `/`; not null, true or false), separated by commas and spaces.
  *
  * A directive (`%YAML`, `%TAG`) or a list not preceded on its line by `:`, `,`, `[`, `{` or `-` is left to the
- * full parse, so a tag or anchor (`!include`) never applies to a placeholder. `parse` may run twice (once on the
- * text with placeholders, once in full): it must start from a clean state each time.
+ * full parse, so a tag or anchor (`!include`) never applies to a placeholder. `parse` runs here on the text with
+ * placeholders; after a null the caller parses the text in full, and must undo what the first run did (the
+ * includes it counted).
  */
 export function parseWithWordLists<T extends { document: Document }>(
   text: string,

@@ -35,6 +35,14 @@ export const SET_ASIDE_FILE = /^\.gc-[0-9A-HJKMNP-TV-Z]{11}$/;
 /** A set-aside file as named to callers of listTemporaryFiles: `<shard>/.gc-<other 11 chars>`. */
 export const SET_ASIDE_FILE_NAME = /^[0-9A-F][0-9A-HJKMNP-TV-Z]\/\.gc-[0-9A-HJKMNP-TV-Z]{11}$/;
 
+/**
+ * How a temporary file is opened for a write without fsync: created, never an existing file (`x`:
+ * O_EXCL), and appended to (`a`), because Bun's writeFile truncates a file opened for writing
+ * (`w`) to its new length after writing it: one more call per object, and on ext4 one more
+ * journal transaction, which waits whenever the disk is busy.
+ */
+export const NEW_TEMPORARY_FILE = "ax";
+
 let temporaryCounter = 0;
 
 export function temporaryPath(directory: string): string {

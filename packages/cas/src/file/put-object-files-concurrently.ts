@@ -3,7 +3,7 @@ import { rename, unlink, writeFile } from "node:fs/promises";
 import { forEachConcurrently } from "./for-each-concurrently.ts";
 import { freshenObjectFile } from "./freshen-object-file.ts";
 import { isMissingFileError } from "./is-missing-file-error.ts";
-import { temporaryPath } from "./object-file-layout.ts";
+import { NEW_TEMPORARY_FILE, temporaryPath } from "./object-file-layout.ts";
 import type { ObjectFileWrite } from "./write-object-files.ts";
 
 /**
@@ -43,11 +43,12 @@ export async function putObjectFilesConcurrently(
 async function writeThroughTemporaryFile(object: ObjectFileWrite): Promise<void> {
   const temporary = temporaryPath(object.directory);
   try {
-    await writeFile(temporary, object.bytes);
+    await writeFile(temporary, object.bytes, { flag: NEW_TEMPORARY_FILE });
     await rename(temporary, object.path);
   } catch (error) {
-    // Not created, or gone with its directory; if even this fails (a failing disk), gc removes it.
-    await unlink(temporary).catch(() => {});
+    // A name taken (EEXIST) is another writer's file. Otherwise not created, or gone with its
+    // directory; if even this fails (a failing disk), gc removes it.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") await unlink(temporary).catch(() => {});
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { closeSync, fsync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
-import { temporaryPath } from "./object-file-layout.ts";
+import { NEW_TEMPORARY_FILE, temporaryPath } from "./object-file-layout.ts";
 
 /** One object file to create: its shard directory, final path and canonical bytes. */
 export interface ObjectFileWrite {
@@ -42,10 +42,11 @@ export async function writeObjectFiles(
     for (const write of writes) {
       const temporary = temporaryPath(write.directory);
       try {
-        writeFileSync(temporary, write.bytes);
+        writeFileSync(temporary, write.bytes, { flag: NEW_TEMPORARY_FILE });
         renameSync(temporary, write.path);
       } catch (error) {
-        unlinkQuietly(temporary);
+        // A name taken (EEXIST) is another writer's file.
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") unlinkQuietly(temporary);
         throw namingPath(error, write.path);
       }
     }

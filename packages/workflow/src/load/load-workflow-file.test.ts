@@ -218,6 +218,44 @@ describe("loadWorkflowFile", () => {
     });
   });
 
+  describe("a long enum (its words composed apart from the yaml library)", () => {
+    const values = Array.from({ length: 1000 }, (_, index) => `v${index}`);
+    const frontmatter = `{ type: object, properties: { pick: { type: string, enum: [${values.join(", ")}] } } }`;
+
+    it("loads the values as written", () => {
+      const { workflow } = loadWorkflowFile(writeWorkflow("long-enum", "Write.", frontmatter));
+      expect(workflow.roles.writer?.frontmatter).toEqual({
+        type: "object",
+        properties: { pick: { type: "string", enum: values } },
+      });
+    });
+
+    it("reports a duplicate key beside it at its line", () => {
+      const file = writeWorkflow("long-enum-duplicate", "Write.", frontmatter);
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replace("  writer: [{ role: $END }]", "  writer: [{ role: $END }]\nname: again"),
+      );
+      expect(problemsOf(file)).toEqual(['9:1 name: duplicate key "name"']);
+    });
+
+    it("reports a problem of the workflow beside it at its line", () => {
+      expect(problemsOf(writeWorkflow("long-enum-problem", "[not, a, goal]", frontmatter))).toEqual([
+        "4:5 roles.writer.goal: expected a string, got array",
+      ]);
+    });
+
+    it(`counts ${MAX_INCLUDES} includes once when the workflow is parsed twice (an alias beside the enum)`, () => {
+      const file = writeWorkflow("long-enum-includes", "Write.", frontmatter);
+      const includes = Array.from({ length: MAX_INCLUDES }, (_, index) => `x-${index}: !include goal.md`);
+      writeFileSync(
+        file,
+        `${readFileSync(file, "utf8")}x-anchor: &anchor 1\nx-alias: *anchor\n${includes.join("\n")}\n`,
+      );
+      expect(problemsOf(file)).toEqual([]);
+    });
+  });
+
   it("reports a missing file as an invalid workflow", () => {
     const result = safeLoadWorkflowFile(join(folder, "absent.yaml"));
     expect(result.success).toBe(false);

@@ -4,6 +4,7 @@ import type { Document, LineCounter, ScalarTag } from "yaml";
 import { describeYamlError, tooDeepMessage } from "../yaml/describe-yaml-error.ts";
 import { findValueBoundsProblem } from "../yaml/find-value-bounds-problem.ts";
 import { loadYaml } from "../yaml/load-yaml.ts";
+import { parseWithWordLists } from "../yaml/parse-with-word-lists.ts";
 import { MAX_YAML_NESTING } from "../yaml/yaml-limits.ts";
 import { yamlToValue } from "../yaml/yaml-to-value.ts";
 import { MAX_EXPANDED_WORKFLOW_SIZE, MAX_INCLUDE_DEPTH, MAX_INCLUDES } from "./workflow-limits.ts";
@@ -52,14 +53,23 @@ function parseWithBudget(
   budget: IncludeBudget,
 ): Omit<WorkflowYaml, "includeLimit"> {
   const { LineCounter, parseDocument } = loadYaml();
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, {
-    lineCounter,
-    uniqueKeys: true,
-    prettyErrors: false,
-    customTags: [includeTag(readInclude, depth, budget)],
-  });
-  return { document, lineCounter };
+  const parse = (source: string) => {
+    const lineCounter = new LineCounter();
+    const document = parseDocument(source, {
+      lineCounter,
+      uniqueKeys: true,
+      prettyErrors: false,
+      customTags: [includeTag(readInclude, depth, budget)],
+    });
+    return { document, lineCounter };
+  };
+  // Long enums are composed apart (the same document, much faster); when that does not apply, the includes
+  // the attempt read are counted again by the full parse, so it starts from the budget as it was.
+  const before = { ...budget };
+  const fast = parseWithWordLists(text, parse);
+  if (fast !== null) return fast;
+  Object.assign(budget, before);
+  return parse(text);
 }
 
 /** `!include PATH`: a .yaml/.yml or .json file is parsed and inserted; any other file as a string. */

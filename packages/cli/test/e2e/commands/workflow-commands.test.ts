@@ -74,6 +74,32 @@ describe("workflow commands", () => {
     expect(start.stderr).toContain("nobody");
   });
 
+  it("check a workflow with a 1,000-value enum, and report a duplicate key beside it with its line", async () => {
+    const values = Array.from({ length: 1000 }, (_, index) => `v${index}`).join(", ");
+    const lines = [
+      "name: big-enum",
+      "roles:",
+      "  picker:",
+      "    goal: Pick one.",
+      `    frontmatter: { type: object, properties: { pick: { type: string, enum: [${values}] } } }`,
+      "graph:",
+      "  $START: [{ role: picker, prompt: 'Pick.' }]",
+      "  picker: [{ role: $END }]",
+    ];
+    const enumFile = join(temp.work, "big-enum.yaml");
+    writeFileSync(enumFile, `${lines.join("\n")}\n`);
+    const valid = await temp.uwf(["workflow", "validate", enumFile]);
+    expect({ exitCode: valid.exitCode, stdout: valid.stdout }).toEqual({
+      exitCode: 0,
+      stdout: expect.stringMatching(/big-enum\.yaml: valid \(big-enum [0-9A-Z]+\)\n$/),
+    });
+
+    writeFileSync(enumFile, `${[...lines.slice(0, 5), "    goal: Again.", ...lines.slice(5)].join("\n")}\n`);
+    const duplicate = await temp.uwf(["workflow", "validate", enumFile]);
+    expect(duplicate.exitCode).toBe(1);
+    expect(duplicate.stdout).toMatch(/big-enum\.yaml:6:\d+: error: roles\.picker\.goal: duplicate key "goal"/);
+  });
+
   it("list registered workflows and the project's .uwf/workflows files, and start one by its name", async () => {
     await temp.uwf(["workflow", "add", file]);
     mkdirSync(join(temp.home, "workflows"), { recursive: true });

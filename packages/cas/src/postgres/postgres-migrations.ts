@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 13;
+export const POSTGRES_SCHEMA_VERSION = 14;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -223,6 +223,11 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     'ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS deadline text COLLATE "C"',
     "CREATE INDEX IF NOT EXISTS threads_by_deadline ON {schema}.threads (deadline) WHERE deadline IS NOT NULL",
     "UPDATE {schema}.threads SET deadline = '1970-01-01T00:00:00.000Z' WHERE status = 'suspended'",
+  ],
+  [
+    // What uwf diff reports of each step of a chain index (a JSON array of entries that name their steps),
+    // kept as steps commit; NULL on indexes made before, whose steps' nodes are read.
+    "ALTER TABLE {schema}.chain_indexes ADD COLUMN IF NOT EXISTS details jsonb",
   ],
 ];
 

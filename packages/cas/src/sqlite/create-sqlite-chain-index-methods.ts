@@ -4,6 +4,7 @@ import { parseAddress } from "../encoding/parse-address.ts";
 import type { ChainIndexStep, ChainRefs } from "../refs/chain-refs.ts";
 import { checkChainIndex, checkChainIndexSteps } from "../refs/check-chain-index.ts";
 import { decodeChainIndex } from "../refs/decode-chain-index.ts";
+import { encodeChainDetails } from "../refs/encode-chain-details.ts";
 import { headOfChainIndex } from "../refs/head-of-chain-index.ts";
 
 type ChainIndexMethods = Pick<
@@ -16,22 +17,32 @@ const NOT_AT_HEAD = new Error("the chain index does not end at the given head");
 /**
  * The chain indexes of a SQLite ref store (see `RefStore.rememberChainIndex`): one row per thread,
  * its steps as one JSON array of `[address, role]` pairs, so a recall is one row and one parse, and a
- * step appends its pair in SQL instead of writing the list out again.
+ * step appends its pair in SQL instead of writing the list out again. The steps' details (see
+ * `encodeChainDetails`) sit in a column of their own, read only when asked for, so a step's recall
+ * does not parse them; an index from before them has NULL there, and gains entries as steps append.
  */
 export function createSqliteChainIndexMethods(database: Database): ChainIndexMethods {
   const upsert = () =>
-    database.query<unknown, [string, string, string, string]>(
-      `INSERT INTO chain_indexes (thread_id, start, head, steps) VALUES (?, ?, ?, ?)
-       ON CONFLICT (thread_id) DO UPDATE SET start = excluded.start, head = excluded.head, steps = excluded.steps`,
+    database.query<unknown, [string, string, string, string, string | null]>(
+      `INSERT INTO chain_indexes (thread_id, start, head, steps, details) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (thread_id) DO UPDATE SET start = excluded.start, head = excluded.head, steps = excluded.steps,
+         details = excluded.details`,
     );
   const append = () =>
-    database.query<unknown, [string, string, string, string]>(
-      `UPDATE chain_indexes SET head = ?1, steps = json_insert(steps, '$[#]', json_array(?1, ?2))
+    database.query<unknown, [string, string, string, string, string | null]>(
+      `UPDATE chain_indexes SET head = ?1, steps = json_insert(steps, '$[#]', json_array(?1, ?2)),
+         details = CASE WHEN ?5 IS NULL THEN details
+           ELSE json_insert(CASE WHEN NOT json_valid(details) THEN '[]' WHEN json_type(details) = 'array' THEN details
+             ELSE '[]' END, '$[#]', json(?5)) END
        WHERE thread_id = ?3 AND head = ?4 AND json_valid(steps)`,
     );
   const select = () =>
     database.query<{ start: string; steps: string }, [string]>(
       "SELECT start, steps FROM chain_indexes WHERE thread_id = ?",
+    );
+  const selectWithDetails = () =>
+    database.query<{ start: string; steps: string; details: string | null }, [string]>(
+      "SELECT start, steps, details FROM chain_indexes WHERE thread_id = ?",
     );
   const endsAt = () =>
     database.query<unknown, [string, string]>("SELECT 1 FROM chain_indexes WHERE thread_id = ? AND head = ?");
@@ -40,7 +51,10 @@ export function createSqliteChainIndexMethods(database: Database): ChainIndexMet
     if (steps.length === 0 && endsAt().get(threadId, head) === null) throw NOT_AT_HEAD;
     let from = head;
     for (const step of steps) {
-      if (append().run(step.address, step.role, threadId, from).changes !== 1) throw NOT_AT_HEAD;
+      const entry = encodeChainDetails([step]);
+      // The entry is one step's list of one: appended, it is the entry itself.
+      const details = entry === null ? null : entry.slice(1, -1);
+      if (append().run(step.address, step.role, threadId, from, details).changes !== 1) throw NOT_AT_HEAD;
       from = step.address;
     }
   });
@@ -48,7 +62,7 @@ export function createSqliteChainIndexMethods(database: Database): ChainIndexMet
     async rememberChainIndex(threadId, index) {
       const checked = checkChainIndex(index);
       const steps = JSON.stringify(checked.steps.map((step) => [step.address, step.role]));
-      upsert().run(threadId, checked.start, headOfChainIndex(checked), steps);
+      upsert().run(threadId, checked.start, headOfChainIndex(checked), steps, encodeChainDetails(checked.steps));
     },
     async extendChainIndex(threadId, head, steps) {
       const checkedHead = parseAddress(head);
@@ -61,7 +75,11 @@ export function createSqliteChainIndexMethods(database: Database): ChainIndexMet
         throw error;
       }
     },
-    async recallChainIndex(threadId) {
+    async recallChainIndex(threadId, options = {}) {
+      if (options.details === true) {
+        const row = selectWithDetails().get(threadId);
+        return row === null ? null : decodeChainIndex(row.start, row.steps, row.details);
+      }
       const row = select().get(threadId);
       return row === null ? null : decodeChainIndex(row.start, row.steps);
     },

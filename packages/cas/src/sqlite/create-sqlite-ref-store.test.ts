@@ -352,6 +352,48 @@ describe("createSqliteRefStore", () => {
     await refs.close();
   });
 
+  it("migrates a version 22 database, whose chain indexes then have no steps' details, and gain them as steps append", async () => {
+    const index = { start: "2W53JPNXF556H", steps: [{ address: "B1XRH20GCX3FB", role: "writer" }] };
+    const first = createSqliteRefStore(path);
+    await first.rememberChainIndex("T", index);
+    await first.close();
+    rollBack(path, 22);
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.recallChainIndex("T", { details: true })).toEqual(index);
+    const next = { address: "191B06QRP5RG9", role: "reviewer", details: SAMPLE_DETAILS };
+    expect(await refs.extendChainIndex("T", "B1XRH20GCX3FB", [next])).toBe(true);
+    expect(await refs.recallChainIndex("T", { details: true })).toEqual({ ...index, steps: [...index.steps, next] });
+    await refs.close();
+  });
+
+  it("recalls a chain index whose details are damaged without the damaged ones, and appends after them", async () => {
+    const index = { start: "2W53JPNXF556H", steps: [{ address: "B1XRH20GCX3FB", role: "writer" }] };
+    const next = { address: "191B06QRP5RG9", role: "reviewer", details: SAMPLE_DETAILS };
+    const refs = createSqliteRefStore(path);
+    const entry = '["B1XRH20GCX3FB","2SPNY716211N9","B1XRH20GCX3FB","a","t0","t1",null,null]';
+    const damagedEntries = [
+      '["B1XRH20GCX3FB","../x","B1XRH20GCX3FB","a","t0","t1",null,null]',
+      '["B1XRH20GCX3FB","2SPNY716211N9","B1XRH20GCX3FB","a","t0","t1",7,null]',
+      '["B1XRH20GCX3FB","2SPNY716211N9","B1XRH20GCX3FB","a","t0","t1",null,{"costUsd":"1"}]',
+      '["B1XRH20GCX3FB"]',
+      "7",
+    ];
+    for (const damaged of ["[[", '{"a":1}', "7", ...damagedEntries.map((one) => `[${one}]`), `[${entry},7]`]) {
+      await refs.rememberChainIndex("T", index);
+      const database = new Database(path);
+      database.query("UPDATE chain_indexes SET details = ?").run(damaged);
+      database.close();
+      const recalled = await refs.recallChainIndex("T", { details: true });
+      if (damaged === `[${entry},7]`) expect(recalled?.steps[0]?.details?.agent).toBe("a");
+      else expect(recalled).toEqual(index);
+      expect(await refs.extendChainIndex("T", "B1XRH20GCX3FB", [next])).toBe(true);
+      const extended = await refs.recallChainIndex("T", { details: true });
+      expect(extended?.steps[1]).toEqual(next);
+    }
+    await refs.close();
+  });
+
   it("opens read-only: reads what is committed, in the WAL too, and fails every write, creating nothing", async () => {
     const writer = createSqliteRefStore(path);
     await writer.createThread(sampleThreadRecord());
@@ -462,6 +504,16 @@ describe("createSqliteRefStore", () => {
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */
 /** A thread and a fork of it at its first step, stored at `path`, the database then rolled back to `version`. */
+const SAMPLE_DETAILS = {
+  output: "2SPNY716211N9",
+  body: "B1XRH20GCX3FB",
+  agent: "scripted:review",
+  startedAt: "2026-02-03T04:05:06.000Z",
+  completedAt: "2026-02-03T04:05:07.000Z",
+  status: "approved",
+  usage: { cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, inputTokens: 10, outputTokens: 5 },
+};
+
 async function forkAtVersion(path: string, version: number): Promise<{ original: ThreadRecord; fork: ThreadRecord }> {
   const first = createSqliteRefStore(path);
   const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });

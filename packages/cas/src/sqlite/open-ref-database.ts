@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 22;
+export const REF_SCHEMA_VERSION = 23;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -240,6 +240,13 @@ const MIGRATIONS: readonly string[] = [
   -- The threads a plain uwf list counts (every one but the forks uwf explore made), as a covering index:
   -- the count reads this index instead of every row of the table (about 3× less on 20,000 threads).
   CREATE INDEX threads_not_explored ON threads (explored_by, id) WHERE explored_by IS NULL;
+  `,
+  `
+  -- What uwf diff reports of each step of a chain index (its output and body, agent, times, $status and
+  -- usage; a JSON array of entries that name their steps), kept as steps commit, so a diff of two long
+  -- threads reads two rows instead of every step's nodes. NULL on indexes made before: their steps' nodes
+  -- are read.
+  ALTER TABLE chain_indexes ADD COLUMN details TEXT;
   `,
 ];
 

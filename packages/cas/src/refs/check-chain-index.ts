@@ -50,7 +50,8 @@ function checkChainStepDetails(details: ChainStepDetails, position: number): Cha
 
 /**
  * A usage object with its keys in canonical order, as the agent run read from the object store has them
- * (so a diff prints it alike from either); undefined when it is not an object of finite numbers.
+ * (so a diff prints it alike from either); undefined when it is not an object of finite numbers (an
+ * undefined value is left out, as canonical JSON leaves it out of the run).
  */
 export function canonicalUsage(value: unknown): Usage | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
@@ -58,6 +59,8 @@ export function canonicalUsage(value: unknown): Usage | undefined {
   const usage: Record<string, number> = {};
   for (const key of Object.keys(source).sort()) {
     const amount = source[key];
+    // Left out, as canonical JSON leaves it out of the agent run.
+    if (amount === undefined) continue;
     if (typeof amount !== "number" || !Number.isFinite(amount)) return undefined;
     usage[key] = amount;
   }

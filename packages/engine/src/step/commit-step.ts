@@ -18,6 +18,7 @@ import { crashPoint } from "../branches/crash-point.ts";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
+import { chainStepDetailsOf } from "../history/chain-step-details-of.ts";
 import type { HistoryStep } from "../history/history-step.ts";
 import { toStepSummary } from "../history/load-step-summaries.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
@@ -150,7 +151,8 @@ export async function commitStep(
   if (!(await store.refs.updateThread(threadId, record.head, update)))
     throw new HeadConflictError(threadId, record.head, stepAddress);
   options.trace?.("head moved");
-  await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
+  const details = chainStepDetailsOf(stepNode, { agent: agent.alias, usage: run.usage }, run.fields);
+  await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName, details }]);
   options.trace?.("chain index kept");
   await indexThreadWords(store, threadId, stepSearchTexts(roleName, run.fields));
   return { record: applyThreadUpdate(record, update), step: toStepSummary(newStep) };

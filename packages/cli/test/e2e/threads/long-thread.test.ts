@@ -317,4 +317,36 @@ describe("the chain index", () => {
     expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
     expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
   });
+
+  it("keeps what a diff shows of each step it records, checked by `uwf cas verify` and dropped by `uwf cas gc` when wrong", async () => {
+    const { thread } = await startLongThread({ marked: false });
+    const agent = writeScenario(REVISION_AND_REVIEW);
+    expect(await step(thread, agent)).toBe("writer");
+    expect(await step(thread, agent)).toBe("reviewer");
+    const [writer, reviewer] = (await logOf(thread)).slice(-2);
+    const detailsOf = () => {
+      const database = refsDatabase();
+      const row = database.query<{ details: string }, []>("SELECT details FROM chain_indexes").get();
+      database.close();
+      return JSON.parse(row?.details ?? "null") as unknown[][];
+    };
+    // Only the steps uwf recorded: the thread's first 30 were written without it.
+    expect(detailsOf().map((entry) => [entry[0], entry[3]])).toEqual([
+      [writer?.address, "scripted"],
+      [reviewer?.address, "scripted"],
+    ]);
+    expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
+
+    const database = refsDatabase();
+    database.run("UPDATE chain_indexes SET details = json_replace(details, '$[1][3]', 'someone')");
+    database.close();
+    const verify = await temp.uwf(["cas", "verify"]);
+    expect(verify.exitCode).toBe(1);
+    expect(verify.stdout).toContain(
+      `chain-index ${reviewer?.address}: thread ${thread}'s chain index says step 32 is ${reviewer?.address} with agent "someone" in its details, but that step's agent is "scripted"`,
+    );
+    const gc = await temp.uwf(["cas", "gc"]);
+    expect(gc.stdout).toContain("dropped 1 damaged chain index(es)\n");
+    expect(await recallIndex(thread)).toBeNull();
+  });
 });

@@ -17,7 +17,7 @@ import {
 } from "../packages/protocol/src/index.ts";
 import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
 import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
-import { SYNTHETIC_ROLE, syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
+import { syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
 export const LOOP_WORKFLOW = new URL("./fixtures/loop.yaml", import.meta.url).pathname;

@@ -232,7 +232,7 @@ describe("openPostgresStore", () => {
     await first.refs.rememberChainIndex(sampleThreadId(1), index);
     await first.close();
     const schema = new URL(url).searchParams.get("schema");
-    await onServer(url, `ALTER TABLE "${schema}".chain_indexes DROP COLUMN details`);
+    await onServer(url, `DROP TABLE "${schema}".chain_index_details`);
     await onServer(url, `UPDATE "${schema}".schema_version SET version = 13`);
 
     const store = await openPostgresStore(url);

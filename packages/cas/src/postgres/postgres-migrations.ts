@@ -225,9 +225,14 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "UPDATE {schema}.threads SET deadline = '1970-01-01T00:00:00.000Z' WHERE status = 'suspended'",
   ],
   [
-    // What uwf diff reports of each step of a chain index (a JSON array of entries that name their steps),
-    // kept as steps commit; NULL on indexes made before, whose steps' nodes are read.
-    "ALTER TABLE {schema}.chain_indexes ADD COLUMN IF NOT EXISTS details jsonb",
+    // What uwf diff reports of each step of a thread's chain index (a JSON array that names its step), a row a
+    // step, kept as steps commit; steps of indexes made before have none, and their nodes are read.
+    `CREATE TABLE IF NOT EXISTS {schema}.chain_index_details (
+      thread_id text COLLATE "C" NOT NULL,
+      address text COLLATE "C" NOT NULL,
+      entry jsonb NOT NULL,
+      PRIMARY KEY (thread_id, address)
+    )`,
   ],
 ];
 

@@ -4,8 +4,9 @@ import { canonicalUsage } from "./check-chain-index.ts";
 
 /**
  * The stored row as a chain index; null when it is not one (a damaged row is a miss, not an error).
- * Given the row's details (see `encodeChainDetails`), each step they name well gets its details; a
- * damaged entry, or damaged details as a whole, leave their steps without, as if never kept.
+ * Given the index's details (see `encodeChainDetails`: a JSON array of the entries), each step they name
+ * well gets its details; a damaged entry, or damaged details as a whole, leave their steps without, as if
+ * never kept.
  */
 export function decodeChainIndex(start: string, stepsJson: string, detailsJson?: string | null): ChainIndex | null {
   let pairs: unknown;

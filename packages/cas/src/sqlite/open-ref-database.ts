@@ -242,11 +242,16 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX threads_not_explored ON threads (explored_by, id) WHERE explored_by IS NULL;
   `,
   `
-  -- What uwf diff reports of each step of a chain index (its output and body, agent, times, $status and
-  -- usage; a JSON array of entries that name their steps), kept as steps commit, so a diff of two long
-  -- threads reads two rows instead of every step's nodes. NULL on indexes made before: their steps' nodes
-  -- are read.
-  ALTER TABLE chain_indexes ADD COLUMN details TEXT;
+  -- What uwf diff reports of each step of a thread's chain index (its output and body, agent, times, $status
+  -- and usage: a JSON array that names its step), kept as steps commit, so a diff of two long threads reads
+  -- two indexes instead of every step's nodes. A row a step, so a step appends one small row, whatever the
+  -- thread's length. Steps of indexes made before have none: their nodes are read.
+  CREATE TABLE chain_index_details (
+    thread_id TEXT NOT NULL,
+    address TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (thread_id, address)
+  ) WITHOUT ROWID;
   `,
 ];
 

@@ -45,7 +45,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
   ],
   21: ["DROP INDEX threads_by_deadline", "ALTER TABLE threads DROP COLUMN deadline"],
   22: ["DROP INDEX threads_not_explored"],
-  23: ["ALTER TABLE chain_indexes DROP COLUMN details"],
+  23: ["DROP TABLE chain_index_details"],
 };
 
 /**

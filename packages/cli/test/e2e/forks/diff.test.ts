@@ -155,10 +155,12 @@ describe("uwf diff", () => {
     };
     const refs = () => new Database(join(temp.home, "refs.db"));
     const database = refs();
-    const kept = database.query<{ details: string | null }, []>("SELECT details FROM chain_indexes").all();
+    const kept = database
+      .query<{ steps: number }, []>("SELECT count(*) AS steps FROM chain_index_details GROUP BY thread_id")
+      .all();
     database.close();
     // Each thread's index keeps all 4 steps' details: the fork's are its parent's 2, its written reply's and its checker's.
-    expect(kept.map((row) => (JSON.parse(row.details ?? "[]") as unknown[]).length)).toEqual([4, 4]);
+    expect(kept.map((row) => row.steps)).toEqual([4, 4]);
     const fromDetails = await outputs();
     expect(fromDetails[0]).toContain('verdict: "go" → "stop"');
     expect(diffResultSchema.parse(JSON.parse(fromDetails[1] as string)).steps[0]?.right?.status).toBe("halted");
@@ -167,7 +169,7 @@ describe("uwf diff", () => {
     rollBackRefDatabase(join(temp.home, "refs.db"), 22);
     expect(await outputs()).toEqual(fromDetails);
     const migrated = refs();
-    expect(migrated.query("SELECT details FROM chain_indexes WHERE details IS NOT NULL").all()).toEqual([]);
+    expect(migrated.query("SELECT * FROM chain_index_details").all()).toEqual([]);
     migrated.close();
   });
 

@@ -326,19 +326,23 @@ describe("the chain index", () => {
     const [writer, reviewer] = (await logOf(thread)).slice(-2);
     const detailsOf = () => {
       const database = refsDatabase();
-      const row = database.query<{ details: string }, []>("SELECT details FROM chain_indexes").get();
+      const rows = database.query<{ entry: string }, []>("SELECT entry FROM chain_index_details").all();
       database.close();
-      return JSON.parse(row?.details ?? "null") as unknown[][];
+      return rows.map((row) => JSON.parse(row.entry) as unknown[]);
     };
     // Only the steps uwf recorded: the thread's first 30 were written without it.
-    expect(detailsOf().map((entry) => [entry[0], entry[3]])).toEqual([
-      [writer?.address, "scripted"],
-      [reviewer?.address, "scripted"],
-    ]);
+    expect(detailsOf().map((entry) => [entry[0], entry[3]])).toEqual(
+      [
+        [writer?.address, "scripted"],
+        [reviewer?.address, "scripted"],
+      ].sort(),
+    );
     expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
 
     const database = refsDatabase();
-    database.run("UPDATE chain_indexes SET details = json_replace(details, '$[1][3]', 'someone')");
+    database
+      .query("UPDATE chain_index_details SET entry = json_replace(entry, '$[3]', 'someone') WHERE address = ?")
+      .run(reviewer?.address ?? "");
     database.close();
     const verify = await temp.uwf(["cas", "verify"]);
     expect(verify.exitCode).toBe(1);

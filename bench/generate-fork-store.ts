@@ -11,11 +11,11 @@
  *
  *   bun bench/generate-fork-store.ts --home DIR [--pair 1000,500] [--family 1000] [--source 100]
  */
-import { openFileStore } from "../packages/cas/src/index.ts";
+import { type ChainIndexStep, openFileStore } from "../packages/cas/src/index.ts";
 import type { Address, ForkOrigin, ThreadStatus } from "../packages/protocol/src/index.ts";
-import { addStep, addWorkflow, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
+import { addIndexedStep, addWorkflow, LOOP_WORKFLOW, NodeSink, threadRecord } from "./generate-store.ts";
 import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
-import { SYNTHETIC_ROLE, syntheticStart } from "./lib/synthetic-nodes.ts";
+import { syntheticStart } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
 export interface GenerateForkStoreOptions {
@@ -46,7 +46,8 @@ interface Member {
   id: string;
   created: Date;
   start: Address;
-  chain: Address[];
+  /** Oldest first, as the thread's chain index names them (with what a diff shows of each). */
+  chain: ChainIndexStep[];
   depth: number;
 }
 
@@ -67,15 +68,14 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
     let threads = 0;
     const thread = async (member: Member, status: ThreadStatus, forkedFrom: ForkOrigin | null) => {
       await sink.flush();
-      const head = member.chain.at(-1) ?? member.start;
+      const head = member.chain.at(-1)?.address ?? member.start;
       const record = threadRecord(
         { id: member.id, workflow: workflow.name, workflowAddress, start: member.start, head },
         { status, steps: member.chain.length, created: member.created },
       );
       await store.refs.createThread({ ...record, forkedFrom });
       if (member.chain.length > 0) {
-        const steps = member.chain.map((address) => ({ address, role: SYNTHETIC_ROLE }));
-        await store.refs.rememberChainIndex(member.id, { start: member.start, steps });
+        await store.refs.rememberChainIndex(member.id, { start: member.start, steps: member.chain });
       }
       threads++;
     };
@@ -83,11 +83,11 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
     const extend = (member: Member, tag: string, count: number, done = false) => {
       for (let index = 0; index < count; index++) {
         const number = member.chain.length + 1;
-        const prev = member.chain.at(-1) ?? null;
+        const prev = member.chain.at(-1)?.address ?? null;
         const startedAt = tick();
         const last = index === count - 1;
         member.chain.push(
-          addStep(sink, { tag, number, start: member.start, prev, startedAt, cwd, done: done && last }),
+          addIndexedStep(sink, { tag, number, start: member.start, prev, startedAt, cwd, done: done && last }),
         );
       }
     };
@@ -119,7 +119,7 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
     await thread(right, "active", {
       thread: left.id,
       step: options.pairCommonSteps,
-      address: right.chain[options.pairCommonSteps - 1] ?? right.start,
+      address: right.chain[options.pairCommonSteps - 1]?.address ?? right.start,
       replaced: false,
     });
 
@@ -151,7 +151,7 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
       const own = index % 3;
       const ended = own === 2;
       extend(fork, `family-fork-${index}`, own, ended);
-      const address = step === 0 ? parent.start : (parent.chain[step - 1] as Address);
+      const address = step === 0 ? parent.start : (parent.chain[step - 1] as ChainIndexStep).address;
       await thread(fork, ended ? "ended" : "active", { thread: parent.id, step, address, replaced: false });
       members.push(fork);
     }
@@ -168,7 +168,7 @@ export async function generateForkStore(options: GenerateForkStoreOptions): Prom
         forks: members.slice(1).map((member) => member.id),
         deepest: Math.max(...members.map((member) => member.depth)),
       },
-      source: { thread: source.id, head: source.chain.at(-1) ?? source.start },
+      source: { thread: source.id, head: source.chain.at(-1)?.address ?? source.start },
       threads,
       nodes: sink.count,
       seconds: (performance.now() - began) / 1000,

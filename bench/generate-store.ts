@@ -17,7 +17,7 @@ import {
 } from "../packages/protocol/src/index.ts";
 import { loadWorkflowFile } from "../packages/workflow/src/index.ts";
 import { parseGeneratorArguments } from "./lib/parse-generator-arguments.ts";
-import { SYNTHETIC_ROLE, syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
+import { syntheticStart, syntheticStep } from "./lib/synthetic-nodes.ts";
 import { ulidAt } from "./lib/ulid.ts";
 
 export const LOOP_WORKFLOW = new URL("./fixtures/loop.yaml", import.meta.url).pathname;
@@ -128,8 +128,9 @@ export async function generateStore(options: GenerateStoreOptions): Promise<Gene
       const indexSteps: ChainIndexStep[] = [];
       for (let number = 1; number <= chain.steps; number++) {
         const startedAt = new Date(created.getTime() + number * 30_000);
-        head = addStep(sink, { tag, number, start, prev: number === 1 ? null : head, startedAt, cwd });
-        indexSteps.push({ address: head, role: SYNTHETIC_ROLE });
+        const indexed = addIndexedStep(sink, { tag, number, start, prev: number === 1 ? null : head, startedAt, cwd });
+        head = indexed.address;
+        indexSteps.push(indexed);
         if (number % 5000 === 0) options.onProgress?.(`${number} of ${chain.steps} steps of a chain`);
       }
       await sink.flush();
@@ -223,9 +224,28 @@ export class NodeSink {
 }
 
 export function addStep(sink: NodeSink, input: Parameters<typeof syntheticStep>[0]): Address {
+  return addIndexedStep(sink, input).address;
+}
+
+/** A step added as addStep adds it, as the engine's chain index names it: with what a diff shows of it. */
+export function addIndexedStep(sink: NodeSink, input: Parameters<typeof syntheticStep>[0]): ChainIndexStep {
   const step = syntheticStep(input);
-  const run = sink.add(step.run({ prompt: sink.add(step.prompt), reply: sink.add(step.reply) }));
-  return sink.add(step.step({ output: sink.add(step.output), body: sink.add(step.body), run }));
+  const runNode = step.run({ prompt: sink.add(step.prompt), reply: sink.add(step.reply) });
+  const run = sink.add(runNode);
+  const output = sink.add(step.output);
+  const body = sink.add(step.body);
+  const node = step.step({ output, body, run });
+  const status = step.output.fields.$status;
+  const details = {
+    output,
+    body,
+    agent: runNode.agent,
+    startedAt: node.startedAt,
+    completedAt: node.completedAt,
+    status: typeof status === "string" ? status : null,
+    usage: runNode.usage,
+  };
+  return { address: sink.add(node), role: node.role, details };
 }
 
 export function threadRecord(

@@ -737,7 +737,7 @@ function stepOptions(
         } as const;
         if (!(await opened.refs.updateThread(threadId, thread.head, reset)))
           throw new Error(`could not reset ${threadId}`);
-        const index = await opened.refs.recallChainIndex(threadId);
+        const index = await opened.refs.recallChainIndex(threadId, { details: true });
         if (index?.steps.at(-1)?.address !== thread.head) throw new Error(`uwf step did not index ${threadId}`);
         await opened.refs.rememberChainIndex(threadId, { ...index, steps: index.steps.slice(0, -1) });
       } finally {

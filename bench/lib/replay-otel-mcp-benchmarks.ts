@@ -413,7 +413,7 @@ async function measureOtel(
         updatedAt: new Date().toISOString(),
       } as const;
       if (!(await store.refs.updateThread(id, thread.head, back))) throw new Error(`could not reset ${id}`);
-      const index = await store.refs.recallChainIndex(id);
+      const index = await store.refs.recallChainIndex(id, { details: true });
       if (index?.steps.at(-1)?.address !== thread.head) throw new Error(`uwf step did not index ${id}`);
       await store.refs.rememberChainIndex(id, { ...index, steps: index.steps.slice(0, -1) });
     } finally {

@@ -49,7 +49,14 @@ export { isPostgresStoreUrl } from "./postgres/is-postgres-store-url.ts";
 export { maskStoreUrl } from "./postgres/mask-store-url.ts";
 export { type OpenPostgresStoreOptions, openPostgresStore } from "./postgres/open-postgres-store.ts";
 export type { BranchLink, BranchRefs, NewBranch } from "./refs/branch-refs.ts";
-export type { ChainIndex, ChainIndexStep, ChainLink, ChainRefs } from "./refs/chain-refs.ts";
+export type {
+  ChainIndex,
+  ChainIndexStep,
+  ChainLink,
+  ChainRefs,
+  ChainStepDetails,
+  RecallChainIndexOptions,
+} from "./refs/chain-refs.ts";
 export type { ChangeFeed, StopWatchingChanges, WatchChangesOptions } from "./refs/change-feed.ts";
 export type { EvalReportRefs, ListEvalReportsQuery, ListEvalReportsResult } from "./refs/eval-report-refs.ts";
 export type {

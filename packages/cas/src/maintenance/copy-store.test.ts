@@ -33,7 +33,19 @@ async function seed(store: Store): Promise<void> {
   const start = addressOfNode(nodes["thread-start/1"]);
   const head = addressOfNode(firstStep);
   await store.refs.createThread(sampleThreadRecord({ workflowAddress, start, head, stepCount: 1 }));
-  await store.refs.rememberChainIndex(sampleThreadId(1), { start, steps: [{ address: head, role: "writer" }] });
+  const details = {
+    output: firstStep.output,
+    body: firstStep.body,
+    agent: "claude",
+    startedAt: firstStep.startedAt,
+    completedAt: firstStep.completedAt,
+    status: null,
+    usage: { inputTokens: 1234, outputTokens: 567, cacheReadTokens: 89, cacheWriteTokens: 0, costUsd: 0.0123 },
+  };
+  await store.refs.rememberChainIndex(sampleThreadId(1), {
+    start,
+    steps: [{ address: head, role: "writer", details }],
+  });
 }
 
 /** Appends a step to thread 1 of `store`, as a step would: node first, then the head. */
@@ -86,9 +98,9 @@ describe("copyStore", () => {
     expect(report.chainIndexes).toBe(1);
     expect(await target.refs.getThread(sampleThreadId(1))).toEqual(await source.refs.getThread(sampleThreadId(1)));
     expect(await target.refs.listWorkflows()).toEqual(await source.refs.listWorkflows());
-    expect(await target.refs.recallChainIndex(sampleThreadId(1))).toEqual(
-      await source.refs.recallChainIndex(sampleThreadId(1)),
-    );
+    const copiedIndex = await target.refs.recallChainIndex(sampleThreadId(1), { details: true });
+    expect(copiedIndex?.steps[0]?.details?.output).toBe(firstStep.output);
+    expect(copiedIndex).toEqual(await source.refs.recallChainIndex(sampleThreadId(1), { details: true }));
     expect((await verifyStore(target)).problems).toEqual([]);
   });
 

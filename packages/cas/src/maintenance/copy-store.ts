@@ -108,7 +108,7 @@ export async function copyStore(
   options.onProgress?.("threads", threads.length);
 
   for await (const threadId of source.refs.listChainIndexedThreads()) {
-    const index = await source.refs.recallChainIndex(threadId);
+    const index = await source.refs.recallChainIndex(threadId, { details: true });
     const copiedRecord = await target.refs.getThread(threadId);
     const sourceRecord = await source.refs.getThread(threadId);
     // Only where the target's thread is the source's: an index is trusted only where it ends at the head.

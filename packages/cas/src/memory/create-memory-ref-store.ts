@@ -218,7 +218,11 @@ export function createMemoryRefStore(): RefStore {
       chainIndexes.set(threadId, { start: index.start, steps: [...index.steps, ...checkedSteps] });
       return true;
     },
-    recallChainIndex: async (threadId) => copyOrNull(chainIndexes.get(threadId)),
+    async recallChainIndex(threadId, options = {}) {
+      const index = copyOrNull(chainIndexes.get(threadId));
+      if (index === null || options.details === true) return index;
+      return { start: index.start, steps: index.steps.map(({ address, role }) => ({ address, role })) };
+    },
     listChainIndexedThreads: async function* () {
       yield* [...chainIndexes.keys()].sort();
     },

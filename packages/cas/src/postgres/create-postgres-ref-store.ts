@@ -174,6 +174,7 @@ export function createPostgresRefStore(connection: PostgresConnection, schema: s
         ]);
         if (deleted.length !== 1) return false;
         await inTransaction(`DELETE FROM "${schema}".chain_indexes WHERE thread_id = $1`, [id]);
+        await inTransaction(`DELETE FROM "${schema}".chain_index_details WHERE thread_id = $1`, [id]);
         await inTransaction(`DELETE FROM "${schema}".branch_links WHERE parent = $1`, [id]);
         await inTransaction(
           `INSERT INTO "${schema}".deleted_threads (id, head, deleted_at) VALUES ($1, $2, $3)

@@ -225,6 +225,42 @@ describe("openPostgresStore", () => {
     ]);
   });
 
+  it("migrates a version 13 schema, whose chain indexes then have no steps' details, and gain them as steps append", async () => {
+    const url = (await startTestPostgres()).newStoreUrl();
+    const first = await openPostgresStore(url);
+    const index = { start: "2W53JPNXF556H", steps: [{ address: "B1XRH20GCX3FB", role: "writer" }] };
+    await first.refs.rememberChainIndex(sampleThreadId(1), index);
+    await first.close();
+    const schema = new URL(url).searchParams.get("schema");
+    await onServer(url, `DROP TABLE "${schema}".chain_index_details`);
+    await onServer(url, `UPDATE "${schema}".schema_version SET version = 13`);
+
+    const store = await openPostgresStore(url);
+    try {
+      expect(await store.refs.recallChainIndex(sampleThreadId(1), { details: true })).toEqual(index);
+      const details = {
+        output: "2SPNY716211N9",
+        body: "B1XRH20GCX3FB",
+        agent: "scripted:review",
+        startedAt: "2026-02-03T04:05:06.000Z",
+        completedAt: "2026-02-03T04:05:07.000Z",
+        status: null,
+        usage: null,
+      };
+      const next = { address: "191B06QRP5RG9", role: "reviewer", details };
+      expect(await store.refs.extendChainIndex(sampleThreadId(1), "B1XRH20GCX3FB", [next])).toBe(true);
+      expect(await store.refs.recallChainIndex(sampleThreadId(1), { details: true })).toEqual({
+        ...index,
+        steps: [...index.steps, next],
+      });
+    } finally {
+      await store.close();
+    }
+    expect(await onServer(url, `SELECT version FROM "${schema}".schema_version`)).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
+  });
+
   it("tells a server out of reach from one that refuses the login, never showing the password", async () => {
     const url = new URL((await startTestPostgres()).newStoreUrl());
     const away = new URL(url);

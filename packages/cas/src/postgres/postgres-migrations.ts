@@ -3,7 +3,7 @@ import type { PostgresConnection, PostgresQuery } from "./postgres-connection.ts
 import { sqlStateOf } from "./sql-state-of.ts";
 
 /** Bumped with every schema change; `migratePostgresStore` migrates older schemas step by step. */
-export const POSTGRES_SCHEMA_VERSION = 13;
+export const POSTGRES_SCHEMA_VERSION = 14;
 
 /** The channel a store's triggers notify (the payload: the schema's name), and `watchChanges` listens on. */
 export const POSTGRES_CHANGE_CHANNEL = "uwf_changes";
@@ -223,6 +223,16 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     'ALTER TABLE {schema}.threads ADD COLUMN IF NOT EXISTS deadline text COLLATE "C"',
     "CREATE INDEX IF NOT EXISTS threads_by_deadline ON {schema}.threads (deadline) WHERE deadline IS NOT NULL",
     "UPDATE {schema}.threads SET deadline = '1970-01-01T00:00:00.000Z' WHERE status = 'suspended'",
+  ],
+  [
+    // What uwf diff reports of each step of a thread's chain index (a JSON array that names its step), a row a
+    // step, kept as steps commit; steps of indexes made before have none, and their nodes are read.
+    `CREATE TABLE IF NOT EXISTS {schema}.chain_index_details (
+      thread_id text COLLATE "C" NOT NULL,
+      address text COLLATE "C" NOT NULL,
+      entry jsonb NOT NULL,
+      PRIMARY KEY (thread_id, address)
+    )`,
   ],
 ];
 

@@ -1,4 +1,4 @@
-import type { Address } from "@uwf/protocol";
+import type { Address, Usage } from "@uwf/protocol";
 
 /** A thread-step node as the ref store caches it for chain reads (see `ChainRefs.recallChain`). */
 export interface ChainLink {
@@ -21,6 +21,34 @@ export interface ChainIndex {
 export interface ChainIndexStep {
   address: Address;
   role: string;
+  /**
+   * What `uwf diff` reports of the step, kept when the step commits, so a diff of two long threads reads
+   * two rows instead of each step's node and agent run. Absent where not known (indexes written before
+   * ref schema 24, or rebuilt by `uwf cas recover`): readers then read the step's nodes. Recalled only
+   * when asked for (`recallChainIndex(id, { details: true })`), so a step does not pay for them.
+   */
+  details?: ChainStepDetails;
+}
+
+/** A step's facts that live in its nodes, as its chain index keeps them (see `ChainIndexStep.details`). */
+export interface ChainStepDetails {
+  /** The step node's `output` and `body`. */
+  output: Address;
+  body: Address;
+  /** The agent run's `agent`. */
+  agent: string;
+  /** The step node's times. */
+  startedAt: string;
+  completedAt: string;
+  /** The output's `$status` when it is a string, else null. */
+  status: string | null;
+  /** The agent run's `usage`, its keys in canonical (JCS) order. */
+  usage: Usage | null;
+}
+
+export interface RecallChainIndexOptions {
+  /** Recall each step's `details` too, where the index holds them. */
+  details?: boolean;
 }
 
 /** Caches of chains (derived data, never a source of truth): step nodes' links and each thread's chain index. */
@@ -48,8 +76,11 @@ export interface ChainRefs {
    * caller; false, changing nothing, when it ends elsewhere or there is none (remember it whole then).
    */
   extendChainIndex(threadId: string, head: Address, steps: readonly ChainIndexStep[]): Promise<boolean>;
-  /** The thread's chain index as last remembered, or null when there is none (or it is unreadable). */
-  recallChainIndex(threadId: string): Promise<ChainIndex | null>;
+  /**
+   * The thread's chain index as last remembered, or null when there is none (or it is unreadable); with
+   * `details`, each step's details where it holds them (a damaged entry is left out, as if never kept).
+   */
+  recallChainIndex(threadId: string, options?: RecallChainIndexOptions): Promise<ChainIndex | null>;
   /** The ids of the threads that have a chain index (readable or not), in id order: what `verify` and `gc` check. */
   listChainIndexedThreads(): AsyncIterable<string>;
   /** Drops a thread's chain index, so its next step walks the chain and writes the index again; none is not an error. */

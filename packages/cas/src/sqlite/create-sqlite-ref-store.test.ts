@@ -32,6 +32,7 @@ describe("createSqliteRefStore", () => {
       .all();
     expect(tables.map((table) => table.name)).toEqual([
       "branch_links",
+      "chain_index_details",
       "chain_indexes",
       "chain_links",
       "deleted_threads",
@@ -401,6 +402,47 @@ describe("createSqliteRefStore", () => {
     await refs.close();
   });
 
+  it("migrates a version 22 database, whose chain indexes then have no steps' details, and gain them as steps append", async () => {
+    const index = { start: "2W53JPNXF556H", steps: [{ address: "B1XRH20GCX3FB", role: "writer" }] };
+    const first = createSqliteRefStore(path);
+    await first.rememberChainIndex("T", index);
+    await first.close();
+    rollBack(path, 22);
+
+    const refs = createSqliteRefStore(path);
+    expect(await refs.recallChainIndex("T", { details: true })).toEqual(index);
+    const next = { address: "191B06QRP5RG9", role: "reviewer", details: SAMPLE_DETAILS };
+    expect(await refs.extendChainIndex("T", "B1XRH20GCX3FB", [next])).toBe(true);
+    expect(await refs.recallChainIndex("T", { details: true })).toEqual({ ...index, steps: [...index.steps, next] });
+    await refs.close();
+  });
+
+  it("recalls a chain index without the steps' details that are damaged, and appends after them", async () => {
+    const index = { start: "2W53JPNXF556H", steps: [{ address: "B1XRH20GCX3FB", role: "writer" }] };
+    const first = { address: "B1XRH20GCX3FB", role: "writer", details: { ...SAMPLE_DETAILS, agent: "first" } };
+    const next = { address: "191B06QRP5RG9", role: "reviewer", details: SAMPLE_DETAILS };
+    const refs = createSqliteRefStore(path);
+    const damagedEntries = [
+      "[[",
+      "7",
+      '{"a":1}',
+      '["B1XRH20GCX3FB","../x","B1XRH20GCX3FB","a","t0","t1",null,null]',
+      '["B1XRH20GCX3FB","2SPNY716211N9","B1XRH20GCX3FB","a","t0","t1",7,null]',
+      '["B1XRH20GCX3FB","2SPNY716211N9","B1XRH20GCX3FB","a","t0","t1",null,{"costUsd":"1"}]',
+      '["B1XRH20GCX3FB"]',
+    ];
+    for (const damaged of damagedEntries) {
+      await refs.rememberChainIndex("T", { ...index, steps: [first] });
+      const database = new Database(path);
+      database.query("UPDATE chain_index_details SET entry = ?").run(damaged);
+      database.close();
+      expect(await refs.recallChainIndex("T", { details: true })).toEqual(index);
+      expect(await refs.extendChainIndex("T", "B1XRH20GCX3FB", [next])).toBe(true);
+      expect(await refs.recallChainIndex("T", { details: true })).toEqual({ ...index, steps: [...index.steps, next] });
+    }
+    await refs.close();
+  });
+
   it("opens read-only: reads what is committed, in the WAL too, and fails every write, creating nothing", async () => {
     const writer = createSqliteRefStore(path);
     await writer.createThread(sampleThreadRecord());
@@ -511,6 +553,16 @@ describe("createSqliteRefStore", () => {
 
 /** Turns the closed database at `path` back into what schema version `version` created, keeping its rows. */
 /** A thread and a fork of it at its first step, stored at `path`, the database then rolled back to `version`. */
+const SAMPLE_DETAILS = {
+  output: "2SPNY716211N9",
+  body: "B1XRH20GCX3FB",
+  agent: "scripted:review",
+  startedAt: "2026-02-03T04:05:06.000Z",
+  completedAt: "2026-02-03T04:05:07.000Z",
+  status: "approved",
+  usage: { cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, inputTokens: 10, outputTokens: 5 },
+};
+
 async function forkAtVersion(path: string, version: number): Promise<{ original: ThreadRecord; fork: ThreadRecord }> {
   const first = createSqliteRefStore(path);
   const original = sampleThreadRecord({ id: sampleThreadId(1), start: "2W53JPNXF556H" });

@@ -199,6 +199,7 @@ export function createSqliteRefStore(path: string, options: OpenRefDatabaseOptio
         .transaction(() => {
           if (database.query("DELETE FROM threads WHERE id = ? AND head = ?").run(id, head).changes !== 1) return false;
           database.query("DELETE FROM chain_indexes WHERE thread_id = ?").run(id);
+          database.query("DELETE FROM chain_index_details WHERE thread_id = ?").run(id);
           database.query("DELETE FROM branch_links WHERE parent = ?").run(id);
           database
             .query(

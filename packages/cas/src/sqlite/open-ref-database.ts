@@ -5,7 +5,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { asRefStoreError } from "./ref-database-damage.ts";
 
 /** Bumped with every schema change; `openRefDatabase` migrates older files step by step. */
-export const REF_SCHEMA_VERSION = 23;
+export const REF_SCHEMA_VERSION = 24;
 
 /** Each entry turns schema version `index` into `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -248,6 +248,18 @@ const MIGRATIONS: readonly string[] = [
   -- the delete trigger still takes every word out. The index holds each word at its place in the batch
   -- that added it: matching (words and prefixes, as uwf searches) is the same; ranking by position is not used.
   DROP TRIGGER thread_words_updated;
+  `,
+  `
+  -- What uwf diff reports of each step of a thread's chain index (its output and body, agent, times, $status
+  -- and usage: a JSON array that names its step), kept as steps commit, so a diff of two long threads reads
+  -- two indexes instead of every step's nodes. A row a step, so a step appends one small row, whatever the
+  -- thread's length. Steps of indexes made before have none: their nodes are read.
+  CREATE TABLE chain_index_details (
+    thread_id TEXT NOT NULL,
+    address TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (thread_id, address)
+  ) WITHOUT ROWID;
   `,
 ];
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { hashNode } from "../encoding/hash-node.ts";
 import { InvalidAddressError } from "../errors/invalid-address-error.ts";
 import { InvalidRecordError } from "../errors/invalid-record-error.ts";
-import type { ChainIndexStep, ChainLink } from "../refs/chain-refs.ts";
+import type { ChainIndexStep, ChainLink, ChainStepDetails } from "../refs/chain-refs.ts";
 import type { CurrentStore } from "./conformance-suite.ts";
 import { sampleThreadId } from "./sample-nodes.ts";
 
@@ -131,6 +131,83 @@ export function describeChainConformance(current: CurrentStore): void {
       ).rejects.toThrow(InvalidRecordError);
       await expect(refs.rememberChainIndex(threadId, { start: START } as never)).rejects.toThrow(InvalidRecordError);
       expect(await refs.recallChainIndex(threadId)).toEqual(index);
+    });
+
+    // What a diff reads of each step; the usage's keys are out of canonical order, as an agent may report them.
+    const details = (status: string | null, costUsd: number): ChainStepDetails => ({
+      output: "2SPNY716211N9",
+      body: "B1XRH20GCX3FB",
+      agent: "scripted:review",
+      startedAt: "2026-02-03T04:05:06.000Z",
+      completedAt: "2026-02-03T04:05:26.500Z",
+      status,
+      usage: { outputTokens: 20, inputTokens: 10, costUsd, cacheWriteTokens: 0, cacheReadTokens: 3 },
+    });
+    const canonicalKeys = ["cacheReadTokens", "cacheWriteTokens", "costUsd", "inputTokens", "outputTokens"];
+
+    it("keeps each step's details, recalled only when asked for, with the usage's keys in canonical order", async () => {
+      const { refs } = current();
+      const [first, second] = index.steps as [ChainIndexStep, ChainIndexStep];
+      const detailed = {
+        start: START,
+        steps: [
+          { ...first, details: details("approved", 0.0125) },
+          { ...second, details: { ...details(null, 0), usage: null } },
+        ],
+      };
+      await refs.rememberChainIndex(threadId, detailed);
+      expect(await refs.recallChainIndex(threadId)).toEqual(index);
+      const recalled = await refs.recallChainIndex(threadId, { details: true });
+      expect(recalled).toEqual(detailed);
+      expect(Object.keys(recalled?.steps[0]?.details?.usage ?? {})).toEqual(canonicalKeys);
+      // Remembered again without them, the index has none.
+      await refs.rememberChainIndex(threadId, index);
+      expect(await refs.recallChainIndex(threadId, { details: true })).toEqual(index);
+    });
+
+    it("extends an index with steps' details, also one that had none, and steps without", async () => {
+      const { refs } = current();
+      const [first, second] = index.steps as [ChainIndexStep, ChainIndexStep];
+      const third = { address: "2SPNY716211N9", role: "writer", details: details("done", 1) };
+      await refs.rememberChainIndex(threadId, { start: START, steps: [first] });
+      expect(await refs.extendChainIndex(threadId, first.address, [{ ...second, details: details(null, 0.5) }])).toBe(
+        true,
+      );
+      expect(await refs.extendChainIndex(threadId, second.address, [third])).toBe(true);
+      expect(await refs.extendChainIndex(threadId, third.address, [{ address: START, role: "writer" }])).toBe(true);
+      expect(await refs.extendChainIndex(threadId, first.address, [third])).toBe(false);
+      expect(await refs.recallChainIndex(threadId, { details: true })).toEqual({
+        start: START,
+        steps: [first, { ...second, details: details(null, 0.5) }, third, { address: START, role: "writer" }],
+      });
+      expect(await refs.recallChainIndex(threadId)).toEqual({
+        start: START,
+        steps: [first, second, { address: third.address, role: "writer" }, { address: START, role: "writer" }],
+      });
+    });
+
+    it("refuses steps with malformed details, keeping the index it had", async () => {
+      const { refs } = current();
+      const [first, second] = index.steps as [ChainIndexStep, ChainIndexStep];
+      await refs.rememberChainIndex(threadId, index);
+      const malformed: unknown[] = [
+        { ...details(null, 0), output: "../x" },
+        { ...details(null, 0), agent: 7 },
+        { ...details(null, 0), status: false },
+        { ...details(null, 0), usage: { inputTokens: "10" } },
+        { ...details(null, 0), usage: [1] },
+        null,
+      ];
+      for (const bad of malformed) {
+        const step = { ...first, details: bad as ChainStepDetails };
+        const expected =
+          bad !== null && (bad as ChainStepDetails).output === "../x" ? InvalidAddressError : InvalidRecordError;
+        await expect(refs.rememberChainIndex(threadId, { start: START, steps: [step] })).rejects.toThrow(expected);
+        await expect(refs.extendChainIndex(threadId, second.address, [{ ...step, address: START }])).rejects.toThrow(
+          expected,
+        );
+      }
+      expect(await refs.recallChainIndex(threadId, { details: true })).toEqual(index);
     });
 
     it("lists the threads that have an index, in id order, and forgets one on request", async () => {

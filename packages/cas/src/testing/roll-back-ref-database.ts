@@ -52,6 +52,7 @@ const UNDO_MIGRATION: Record<number, readonly string[]> = {
     END`,
     "INSERT INTO thread_words_index (thread_words_index) VALUES ('rebuild')",
   ],
+  24: ["DROP TABLE chain_index_details"],
 };
 
 /**

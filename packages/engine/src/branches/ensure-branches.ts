@@ -71,7 +71,7 @@ export async function ensureBranches(
   const links = await store.refs.createBranches(entries);
   const made = new Set(entries.map((entry) => entry.link.thread));
   // A `role:` branch's chain is its parent's: its chain index too, so its step reads one row, as a fork's does.
-  const index = await store.refs.recallChainIndex(parent.id).catch(() => null);
+  const index = await store.refs.recallChainIndex(parent.id, { details: true }).catch(() => null);
   if (index !== null && (index.steps.at(-1)?.address ?? index.start) === address) {
     const roleBranches = new Set(
       entries.filter((entry) => entry.record?.branchOf?.role != null).map((entry) => entry.link.thread),

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
-import type { ThreadRecord } from "@uwf/protocol";
+import type { Store } from "@uwf/cas";
+import { nodeKind, type ThreadRecord } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
-import { type DiffTarget, diffChains, forkThreads, stepUntilDone } from "../index.ts";
+import { type DiffTarget, diffChains, findChainIndexProblems, forkThreads, stepUntilDone } from "../index.ts";
 
 let kit: EngineTestKit;
 beforeEach(() => {
@@ -17,6 +18,12 @@ async function stepToEnd(record: ThreadRecord): Promise<ThreadRecord> {
   const done = await stepUntilDone({ ...kit.stepOptions(record.id), maxSteps: Number.POSITIVE_INFINITY });
   if (done.error !== undefined) throw done.error;
   return done.record;
+}
+
+function countsOf(kinds: readonly (string | null)[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of kinds) counts[String(kind)] = (counts[String(kind)] ?? 0) + 1;
+  return counts;
 }
 
 describe("diffChains", () => {
@@ -105,6 +112,75 @@ describe("diffChains", () => {
       [1, "planner", "planner"],
       [2, "doer", "doer"],
     ]);
+  });
+
+  it("reads what the threads' chain indexes keep of each step, and the same diff from the nodes where they keep none", async () => {
+    const original = await kit.finishedThread();
+    const [plain] = await forkThreads({
+      store: kit.store,
+      address: original.planner,
+      forks: [null],
+      now: kit.now,
+      newId: kit.newId,
+    });
+    if (plain === undefined) throw new Error("expected a fork");
+    const plainDone = await stepToEnd(plain);
+    const gaveUp = await kit.fork(original.doer, {
+      replacementReply: { text: "---\ndone: false\n$status: stuck\n---\nGave up.\n", file: "gave-up.md" },
+    });
+    // Every step committed keeps its details, and the fork took its parent's for the step they share.
+    for (const record of [original.record, plainDone]) {
+      const index = await kit.store.refs.recallChainIndex(record.id, { details: true });
+      expect(index?.steps.map((indexed) => indexed.details?.agent)).toEqual(["scripted", "scripted"]);
+    }
+    expect(await findChainIndexProblems(kit.store)).toEqual([]);
+
+    const reads: string[] = [];
+    const objects = kit.store.objects;
+    const counting: Store = {
+      ...kit.store,
+      objects: {
+        ...objects,
+        get: (address) => {
+          reads.push(address);
+          return objects.get(address);
+        },
+      },
+    };
+    const pairs: [DiffTarget, DiffTarget][] = [
+      [thread(original.record), thread(plainDone)],
+      [thread(plainDone), thread(gaveUp)],
+      [thread(gaveUp), thread(original.record)],
+      [thread(original.record), step(original.planner)],
+    ];
+    const kindsRead = async () => {
+      const kinds = await Promise.all(reads.map(async (address) => nodeKind(await objects.get(address))));
+      reads.length = 0;
+      return kinds.sort();
+    };
+    const withDetails = [];
+    for (const [left, right] of pairs) withDetails.push(await diffChains(counting, left, right, { bodies: true }));
+    // Of each diff, each side's head and start node, the steps' bodies (`--bodies`), and the outputs of the
+    // steps whose outputs differ (in the first diff the doers' are one node): no agent run, no other step node.
+    expect(countsOf(await kindsRead())).toEqual({
+      "output/1": 0 + 2 + 2 + 1,
+      "text/1": 2 + 2 + 2 + 1,
+      "thread-start/1": 8,
+      "thread-step/1": 8,
+    });
+
+    for (const record of [original.record, plainDone, gaveUp]) {
+      const index = await kit.store.refs.recallChainIndex(record.id);
+      if (index !== null) await kit.store.refs.rememberChainIndex(record.id, index);
+    }
+    const fromNodes = [];
+    for (const [left, right] of pairs) fromNodes.push(await diffChains(counting, left, right, { bodies: true }));
+    // From the nodes: the runs of the steps compared, and of the common step for the totals.
+    expect(countsOf(await kindsRead())["agent-run/1"]).toBe(3 + 3 + 3 + 2);
+    // Alike to the order of each object's keys, as `--json` prints them.
+    expect(JSON.stringify(fromNodes)).toBe(JSON.stringify(withDetails));
+    expect(withDetails[1]?.steps[0]?.right).toMatchObject({ status: "stuck" });
+    expect(withDetails[1]?.totals.right).toMatchObject({ lastStatus: "stuck" });
   });
 
   it("finds nothing to compare between a thread and its own head", async () => {

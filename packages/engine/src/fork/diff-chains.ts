@@ -1,21 +1,19 @@
 import { canonicalizeJson, type Store } from "@uwf/cas";
-import {
-  addUsage,
-  type DiffResult,
-  type DiffSide,
-  type DiffStep,
-  type DiffStepSide,
-  type DiffTotals,
-  type FieldDifference,
-  type ThreadRecord,
-  type Usage,
-  type WorkflowChange,
-  type WorkflowSwitch,
-  ZERO_USAGE,
+import type {
+  DiffResult,
+  DiffSide,
+  DiffStep,
+  DiffStepSide,
+  DiffTotals,
+  FieldDifference,
+  ThreadRecord,
+  WorkflowChange,
+  WorkflowSwitch,
 } from "@uwf/protocol";
 import { createTwoFilesPatch } from "diff";
-import { type ChainStep, readChain, type ThreadChain } from "../history/read-chain.ts";
+import { readChain, type ThreadChain } from "../history/read-chain.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
+import { addStep, type ComparedStep, ComparedSteps, type Sums } from "./compared-steps.ts";
 
 /** What one side of a diff names: a head, and the thread it is the head of when it was named by a thread. */
 export interface DiffTarget {
@@ -28,24 +26,6 @@ export interface DiffChainsOptions {
   bodies?: boolean;
   /** Called as each phase of the diff ends, with its name (`UWF_TRACE` in the CLI). */
   trace?(phase: string): void;
-}
-
-/** What a diff compares of a step. The body is read only for `--bodies` (else null): one node fewer per step. */
-interface ComparedStep {
-  address: string;
-  role: string;
-  agent: string;
-  output: Record<string, unknown>;
-  body: string | null;
-  startedAt: string;
-  completedAt: string;
-  usage: Usage | null;
-}
-
-/** Time and usage added up over some steps. */
-interface Sums {
-  durationMs: number;
-  usage: Usage;
 }
 
 /**
@@ -67,19 +47,21 @@ export async function diffChains(
   options.trace?.("chains read");
   const leftHistory = new ThreadHistory(store.objects, leftChain);
   const rightHistory = new ThreadHistory(store.objects, rightChain);
+  const compared = new ComparedSteps(store.objects);
   const withBodies = options.bodies === true;
-  const leftBranch = await readSteps(leftHistory, commonSteps, withBodies);
-  const rightBranch = await readSteps(rightHistory, commonSteps, withBodies);
+  const leftBranch = await compared.read(leftHistory, commonSteps, withBodies);
+  const rightBranch = await compared.read(rightHistory, commonSteps, withBodies);
   options.trace?.("branches read");
   const steps: DiffStep[] = [];
   for (let index = 0; index < Math.max(leftBranch.length, rightBranch.length); index++) {
-    steps.push(compareSteps(commonSteps + index + 1, leftBranch[index], rightBranch[index], options));
+    steps.push(await compareSteps(compared, commonSteps + index + 1, leftBranch[index], rightBranch[index], options));
   }
   options.trace?.("steps compared");
-  const common = await sumSteps(leftHistory, commonSteps);
+  const common = await compared.sum(leftHistory, commonSteps, rightChain.steps);
   // A side with no step of its own ends on the last common step.
   const oneSideEnded = leftBranch.length === 0 || rightBranch.length === 0;
-  const commonLast = commonSteps > 0 && oneSideEnded ? await leftHistory.output(commonSteps - 1) : undefined;
+  const commonLast =
+    commonSteps > 0 && oneSideEnded ? await compared.status(leftHistory, commonSteps - 1, rightChain.steps) : null;
   const totals = {
     left: totalsOf(leftHistory.length, left.thread, common, commonLast, leftBranch),
     right: totalsOf(rightHistory.length, right.thread, common, commonLast, rightBranch),
@@ -140,8 +122,9 @@ async function workflowSwitches(store: Pick<Store, "refs">, thread: ThreadRecord
   return switches;
 }
 
+/** A side's chain, with the steps' details from the thread's chain index where it keeps them. */
 function readTargetChain(store: Pick<Store, "objects" | "refs">, target: DiffTarget): Promise<ThreadChain> {
-  return readChain(store, target.head, target.thread === null ? {} : { thread: target.thread });
+  return readChain(store, target.head, target.thread === null ? {} : { thread: target.thread, details: true });
 }
 
 function countCommonSteps(left: ThreadChain, right: ThreadChain): number {
@@ -155,29 +138,31 @@ function sideOf(target: DiffTarget, chain: ThreadChain): DiffSide {
   return { thread: target.thread?.id ?? null, head: target.head, start: chain.startAddress };
 }
 
-function compareSteps(
+/** A pair of steps side by side; their outputs are read only when they are not the same node. */
+async function compareSteps(
+  compared: ComparedSteps,
   number: number,
   left: ComparedStep | undefined,
   right: ComparedStep | undefined,
   options: DiffChainsOptions,
-): DiffStep {
+): Promise<DiffStep> {
+  const sameOutput = left !== undefined && right !== undefined && left.output === right.output;
   const step: DiffStep = {
     number,
     left: left === undefined ? null : stepSideOf(left),
     right: right === undefined ? null : stepSideOf(right),
-    fields: compareOutputs(left?.output ?? {}, right?.output ?? {}),
+    fields: sameOutput ? [] : compareOutputs(await compared.fields(left), await compared.fields(right)),
   };
   if (options.bodies === true) step.bodyDiff = diffBodies(number, left, right);
   return step;
 }
 
 function stepSideOf(step: ComparedStep): DiffStepSide {
-  const status = step.output.$status;
   return {
     address: step.address,
     role: step.role,
     agent: step.agent,
-    status: typeof status === "string" ? status : null,
+    status: step.status,
     durationMs: Date.parse(step.completedAt) - Date.parse(step.startedAt),
     usage: step.usage,
   };
@@ -228,60 +213,22 @@ function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
-/** The steps from `from` to the newest, oldest first, as much of each as a diff compares. */
-async function readSteps(history: ThreadHistory, from: number, withBodies: boolean): Promise<ComparedStep[]> {
-  const steps: ComparedStep[] = [];
-  for (let index = from; index < history.length; index++) {
-    const node = await history.node(index);
-    const output = await history.output(index);
-    const body = withBodies ? await history.body(index) : null;
-    const run = await history.run(index);
-    steps.push({
-      address: (history.steps[index] as ChainStep).address,
-      role: node.role,
-      agent: run.agent,
-      output,
-      body,
-      startedAt: node.startedAt,
-      completedAt: node.completedAt,
-      usage: run.usage,
-    });
-  }
-  return steps;
-}
-
-/** Time and usage of the first `count` steps: each one's node and agent run. */
-async function sumSteps(history: ThreadHistory, count: number): Promise<Sums> {
-  const sums: Sums = { durationMs: 0, usage: ZERO_USAGE };
-  for (let index = 0; index < count; index++) {
-    const node = await history.node(index);
-    const run = await history.run(index);
-    addStep(sums, node.startedAt, node.completedAt, run.usage);
-  }
-  return sums;
-}
-
-function addStep(sums: Sums, startedAt: string, completedAt: string, usage: Usage | null): void {
-  sums.durationMs += Date.parse(completedAt) - Date.parse(startedAt);
-  if (usage !== null) sums.usage = addUsage(sums.usage, usage);
-}
-
 /** A side's totals: the common steps' sums, then its own steps' (in chain order, as they were spent). */
 function totalsOf(
   steps: number,
   thread: ThreadRecord | null,
   common: Sums,
-  commonLast: Record<string, unknown> | undefined,
+  commonLastStatus: string | null,
   branch: readonly ComparedStep[],
 ): DiffTotals {
   const sums: Sums = { ...common };
   for (const step of branch) addStep(sums, step.startedAt, step.completedAt, step.usage);
-  const lastStatus = (branch.at(-1)?.output ?? commonLast)?.$status;
+  const last = branch.at(-1);
   return {
     steps,
     durationMs: sums.durationMs,
     usage: sums.usage,
     status: thread?.status ?? null,
-    lastStatus: typeof lastStatus === "string" ? lastStatus : null,
+    lastStatus: last === undefined ? commonLastStatus : last.status,
   };
 }

@@ -1,5 +1,5 @@
 import { buildLaunchResult, InvalidReplyError, safeExtractFrontmatter } from "@uwf/agent-kit";
-import type { Store } from "@uwf/cas";
+import type { ChainStepDetails, Store } from "@uwf/cas";
 import {
   type Address,
   type AgentRunNode,
@@ -26,7 +26,9 @@ import { NodeNotOnThreadError } from "../errors/node-not-on-thread-error.ts";
 import { UnroutableReplyError } from "../errors/unroutable-reply-error.ts";
 import { WorkflowMismatchError } from "../errors/workflow-mismatch-error.ts";
 import { chainRecordFields } from "../history/chain-record-fields.ts";
+import { chainStepDetailsOf } from "../history/chain-step-details-of.ts";
 import { readChain, type ThreadChain } from "../history/read-chain.ts";
+import { recallChainDetails, withChainDetails } from "../history/recall-chain-details.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { withModeratorHistory } from "../history/with-moderator-history.ts";
@@ -169,6 +171,10 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
     }
   }
   const budget = newThreadBudget(mergeBudgetLimits(options.limits, parent?.budget));
+  // The steps the forks share with the thread forked from keep the details its chain index holds of them.
+  const detailsFrom = options.parent?.id ?? parent?.id;
+  const details =
+    detailsFrom === undefined ? new Map<Address, ChainStepDetails>() : await recallChainDetails(store, detailsFrom);
   const records: ThreadRecord[] = [];
   for (let first = 0; first < planned.length && !(await stoppedMeanwhile(options.signal)); first += batchSize) {
     const batch: Array<{ record: ThreadRecord; chain: ThreadChain }> = [];
@@ -178,7 +184,10 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
       for (const fork of batch)
         await forkParentWithBranch(store, fork.record, { now: now(), parent: branchFork.thread });
     for (const fork of batch) {
-      await rememberChainIndex(store, fork.record.id, fork.chain);
+      await rememberChainIndex(store, fork.record.id, {
+        ...fork.chain,
+        steps: withChainDetails(fork.chain.steps, details),
+      });
       // Found by its prompt as its parent is; its own steps add their words as they are recorded.
       await indexThreadWords(store, fork.record.id, startSearchTexts(chain.start.prompt, chain.start.inputs));
       records.push(fork.record);
@@ -187,8 +196,9 @@ export async function forkThreads(options: ForkThreadsOptions): Promise<ThreadRe
   return records;
 
   async function newForkRecord({ id, replacement, standing }: (typeof planned)[number]) {
-    const head = replacement === null ? address : await writeReplacement(store, chain, replacement, id);
-    const forkChain = replacement === null ? chain : await readChain(store, head);
+    const written = replacement === null ? null : await writeReplacement(store, chain, replacement, id);
+    const head = written?.address ?? address;
+    const forkChain = written === null ? chain : withHeadDetails(await readChain(store, head), written.details);
     const createdAt = now().toISOString();
     const record: ThreadRecord = {
       ...chainRecordFields({ id, workflow, chain, head, workflowAddress: onto?.address ?? left }),
@@ -374,7 +384,7 @@ async function writeReplacement(
   chain: ThreadChain,
   replacement: CheckedReplacement,
   thread: string,
-): Promise<Address> {
+): Promise<{ address: Address; details: ChainStepDetails }> {
   const step = chain.nodes[chain.steps.length - 1] as ThreadStepNode;
   const { timestamp } = replacement;
   const original = agentRunNodeSchema.parse(await store.objects.get(step.run));
@@ -422,5 +432,12 @@ async function writeReplacement(
   };
   const address = batch.add(node);
   await batch.write(store.objects);
-  return address;
+  return { address, details: chainStepDetailsOf(node, run, replacement.fields) };
+}
+
+/** The chain with the details of its head step, for its chain index. */
+function withHeadDetails(chain: ThreadChain, details: ChainStepDetails): ThreadChain {
+  const head = chain.steps.at(-1);
+  if (head === undefined) return chain;
+  return { ...chain, steps: [...chain.steps.slice(0, -1), { ...head, details }] };
 }

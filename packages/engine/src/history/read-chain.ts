@@ -1,4 +1,13 @@
-import { type ChainIndex, type ChainLink, hashBytes, hashNode, parseAddress, type Store, walkNodes } from "@uwf/cas";
+import {
+  type ChainIndex,
+  type ChainLink,
+  type ChainStepDetails,
+  hashBytes,
+  hashNode,
+  parseAddress,
+  type Store,
+  walkNodes,
+} from "@uwf/cas";
 import { type Address, nodeKind, type ThreadRecord, type ThreadStartNode, type ThreadStepNode } from "@uwf/protocol";
 import { BrokenChainError } from "../errors/broken-chain-error.ts";
 import { NotAThreadNodeError } from "../errors/not-a-thread-node-error.ts";
@@ -8,6 +17,8 @@ import { storedNodeAs } from "./stored-node.ts";
 export interface ChainStep {
   address: Address;
   role: string;
+  /** What the thread's chain index keeps of the step besides (see `ChainIndexStep.details`), when asked for and kept. */
+  details?: ChainStepDetails;
 }
 
 export interface ThreadChain {
@@ -33,6 +44,8 @@ export interface ThreadChain {
 export interface ReadChainOptions {
   /** The thread whose head this is: its chain index, if it ends at this head, saves walking the chain. */
   thread?: Pick<ThreadRecord, "id" | "stepCount">;
+  /** Recall the steps' details with the index (what `uwf diff` reads instead of their nodes); a step does not need them. */
+  details?: boolean;
 }
 
 type StepAt = { address: Address; node: ThreadStepNode };
@@ -72,7 +85,7 @@ export async function readChain(
   const headStep: StepAt = { address: head, node: headNode as ThreadStepNode };
   const { thread } = options;
   if (thread !== undefined) {
-    const index = await store.refs.recallChainIndex(thread.id);
+    const index = await store.refs.recallChainIndex(thread.id, { details: options.details === true });
     if (index !== null && index.steps.length === thread.stepCount && indexEndsAt(index, headStep)) {
       return chainOfIndex(store, index, headStep);
     }
@@ -160,7 +173,12 @@ async function walkChain(store: Pick<Store, "objects" | "refs">, headStep: StepA
 
 /** The index of a chain, to remember for the thread it is the chain of. */
 export function indexOfChain(chain: Pick<ThreadChain, "startAddress" | "steps">): ChainIndex {
-  return { start: chain.startAddress, steps: chain.steps.map(({ address, role }) => ({ address, role })) };
+  return {
+    start: chain.startAddress,
+    steps: chain.steps.map(({ address, role, details }) =>
+      details === undefined ? { address, role } : { address, role, details },
+    ),
+  };
 }
 
 function previousOf(step: ThreadStepNode): Address {

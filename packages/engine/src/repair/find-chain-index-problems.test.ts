@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChainIndexStep, createMemoryStore, openFileStore } from "@uwf/cas";
 import { sampleThreadId, writeSampleThread } from "@uwf/cas/test";
+import type { AgentRunNode, OutputNode, ThreadStepNode } from "@uwf/protocol";
+import { chainStepDetailsOf } from "../history/chain-step-details-of.ts";
 import { findChainIndexProblems } from "./find-chain-index-problems.ts";
 
 const THREAD = sampleThreadId(1);
@@ -81,6 +83,44 @@ describe("findChainIndexProblems", () => {
     await indexThread([{ ...first, role: "x" }]);
     await store.refs.rememberChainIndex(OTHER_THREAD, { start: other.record.start, steps: [{ ...first }] });
     expect((await findChainIndexProblems(store)).map((problem) => problem.threadId)).toEqual([THREAD, OTHER_THREAD]);
+  });
+
+  it("checks each step's details against its node, agent run and output, and finds nothing when they agree", async () => {
+    const { store, first, second, third, indexThread } = await storeWithIndexedThreads();
+    const detailed = async (step: ChainIndexStep): Promise<ChainIndexStep> => {
+      const node = (await store.objects.get(step.address)) as ThreadStepNode;
+      const run = (await store.objects.get(node.run)) as AgentRunNode;
+      const output = (await store.objects.get(node.output)) as OutputNode;
+      return { ...step, details: chainStepDetailsOf(node, run, output.fields) };
+    };
+    const [one, two, three] = [await detailed(first), await detailed(second), await detailed(third)];
+    const details = two.details as NonNullable<ChainIndexStep["details"]>;
+    const says = `thread ${THREAD}'s chain index says step 2 is ${second.address}`;
+    await indexThread([one, two, { ...third }]);
+    expect(await findChainIndexProblems(store)).toEqual([]);
+    const cases: [NonNullable<ChainIndexStep["details"]>, string][] = [
+      // The sample outputs have no $status.
+      [{ ...details, status: "approved" }, `with status "approved" in its details, but that step's status is null`],
+      [{ ...details, agent: "other" }, `with agent "other" in its details, but that step's agent is "claude"`],
+      [
+        { ...details, usage: null },
+        `with usage null in its details, but that step's usage is ${JSON.stringify(details.usage)}`,
+      ],
+      [
+        { ...details, startedAt: "2020-01-01T00:00:00.000Z" },
+        `with startedAt "2020-01-01T00:00:00.000Z" in its details, but that step's startedAt is "${details.startedAt}"`,
+      ],
+      [
+        { ...details, output: first.address },
+        `with output "${first.address}" in its details, but that step's output is "${details.output}"`,
+      ],
+    ];
+    for (const [wrong, message] of cases) {
+      await indexThread([one, { ...two, details: wrong }, three]);
+      expect(await findChainIndexProblems(store)).toEqual([
+        { threadId: THREAD, address: second.address, message: `${says} ${message}` },
+      ]);
+    }
   });
 
   it("reports a step whose stored bytes are corrupt", async () => {

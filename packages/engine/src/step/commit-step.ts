@@ -18,6 +18,7 @@ import { crashPoint } from "../branches/crash-point.ts";
 import { AgentFailedError } from "../errors/agent-failed-error.ts";
 import { HeadConflictError } from "../errors/head-conflict-error.ts";
 import { InterruptedError } from "../errors/interrupted-error.ts";
+import { chainStepDetailsOf } from "../history/chain-step-details-of.ts";
 import type { HistoryStep } from "../history/history-step.ts";
 import { toStepSummary } from "../history/load-step-summaries.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
@@ -147,6 +148,7 @@ export async function commitStep(
         : { outcome: null }),
   } as const;
   const searchTexts = stepSearchTexts(roleName, run.fields);
+  const details = chainStepDetailsOf(stepNode, { agent: agent.alias, usage: run.usage }, run.fields);
   lease.assertHeld();
   // The head, then what is derived from it (the chain index, the search words), committed together:
   // one transaction on SQLite, where a failed derived write is only left out (see each).
@@ -154,7 +156,7 @@ export async function commitStep(
     if (!(await store.refs.updateThread(threadId, record.head, update)))
       throw new HeadConflictError(threadId, record.head, stepAddress);
     options.trace?.("head moved");
-    await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName }]);
+    await rememberChainIndex(store, threadId, chain, [{ address: stepAddress, role: roleName, details }]);
     options.trace?.("chain index kept");
     await indexThreadWords(store, threadId, searchTexts);
   });

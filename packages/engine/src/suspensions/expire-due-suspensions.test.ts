@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { outputNodeSchema, type ThreadRecord, threadStepNodeSchema } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
+import { findChainIndexProblems } from "../repair/find-chain-index-problems.ts";
 import { resumeThread } from "../step/resume-thread.ts";
 import { stepThread } from "../step/step-thread.ts";
 import { expireDueSuspensions } from "./expire-due-suspensions.ts";
@@ -118,6 +119,10 @@ graph:
     expect(step.timedOut?.after).toBe(WAIT);
     const run = await kit.runNode(step.run);
     expect(run).toMatchObject({ agent: "$timeout", kind: "timeout", attempts: [], outcome: "ok", usage: null });
+    // Its chain index keeps what a diff shows of the step, as a step's commit keeps it.
+    const index = await kit.store.refs.recallChainIndex(record.id, { details: true });
+    expect(index?.steps.map((indexed) => indexed.details?.status)).toEqual(["$SUSPEND", "$timeout"]);
+    expect(await findChainIndexProblems(kit.store)).toEqual([]);
     expect((await pass()).expired).toEqual([]);
   });
 

@@ -14,6 +14,7 @@ import type { SuspensionWait } from "../answers/read-suspension-wait.ts";
 import { branchOutcome, isRoleBranch } from "../branches/branch-steps.ts";
 import { type EnsureBranchesOptions, ensureBranches } from "../branches/ensure-branches.ts";
 import { SuspendTimeoutError } from "../errors/suspend-timeout-error.ts";
+import { chainStepDetailsOf } from "../history/chain-step-details-of.ts";
 import { readChain } from "../history/read-chain.ts";
 import { rememberChainIndex } from "../history/remember-chain-index.ts";
 import { storedNodeAs } from "../history/stored-node.ts";
@@ -143,7 +144,8 @@ export async function timeOutSuspension(
       : {}),
   };
   if (!(await store.refs.updateThread(record.id, record.head, update))) return null;
-  await rememberChainIndex(store, record.id, chain, [{ address: stepAddress, role: wait.role }]);
+  const details = chainStepDetailsOf(stepNode, run, fields);
+  await rememberChainIndex(store, record.id, chain, [{ address: stepAddress, role: wait.role, details }]);
   const moved = applyThreadUpdate(record, update);
   if (fanOut !== undefined) await ensureBranches(moved, options);
   return { record: moved, routed: decision.role };

@@ -1,6 +1,8 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, it } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { rollBackRefDatabase } from "@uwf/cas/test";
 import {
   diffResultSchema,
   forkResultSchema,
@@ -120,6 +122,55 @@ describe("uwf diff", () => {
     expect(text.stdout).toContain('verdict: "stop" → "wait"');
     expect(text.stdout).toContain('note: "Too few samples." → (absent)');
     expect(text.stdout).not.toContain("title:");
+  });
+
+  it("prints the same diff from the steps' details in the chain indexes as from a home whose indexes keep none", async () => {
+    const started = await temp.uwf(["start", SURVEY, "-p", "Survey a field", "--json"]);
+    const original = startResultSchema.parse(started.json()).thread;
+    expect((await temp.uwf(["step", original, "--all", "--agent", SURVEY_SCRIPTED])).exitCode).toBe(0);
+    const [, analyst, writer] = logResultSchema.parse((await temp.uwf(["log", original, "--json"])).json()).steps;
+    if (analyst === undefined || writer === undefined) throw new Error("expected four steps");
+    const reply = join(temp.work, "stop.md");
+    writeFileSync(
+      reply,
+      "---\n$status: halted\ntitle: North field survey\nverdict: stop\nconfidence: 0.3\n---\nStop.\n",
+    );
+    const fork = forkResultSchema.parse((await temp.uwf(["fork", writer.address, "--output", reply, "--json"])).json());
+    expect((await temp.uwf(["step", fork.thread, "--all", "--agent", SURVEY_SCRIPTED])).exitCode).toBe(0);
+    const diffs = [
+      ["diff", original, fork.thread],
+      ["diff", original, fork.thread, "--bodies", "--json"],
+      ["diff", fork.thread, analyst.address, "--json"],
+      ["diff", original, fork.thread, "--bodies"],
+    ];
+    const outputs = async () => {
+      const printed: string[] = [];
+      for (const args of diffs) {
+        const run = await temp.uwf(args);
+        expect(run.stderr).toBe("");
+        expect(run.exitCode).toBe(0);
+        printed.push(run.stdout);
+      }
+      return printed;
+    };
+    const refs = () => new Database(join(temp.home, "refs.db"));
+    const database = refs();
+    const kept = database
+      .query<{ steps: number }, []>("SELECT count(*) AS steps FROM chain_index_details GROUP BY thread_id")
+      .all();
+    database.close();
+    // Each thread's index keeps all 4 steps' details: the fork's are its parent's 2, its written reply's and its checker's.
+    expect(kept.map((row) => row.steps)).toEqual([4, 4]);
+    const fromDetails = await outputs();
+    expect(fromDetails[0]).toContain('verdict: "go" → "stop"');
+    expect(diffResultSchema.parse(JSON.parse(fromDetails[1] as string)).steps[0]?.right?.status).toBe("halted");
+
+    // A home from before ref schema 24: its indexes are migrated with no steps' details.
+    rollBackRefDatabase(join(temp.home, "refs.db"), 22);
+    expect(await outputs()).toEqual(fromDetails);
+    const migrated = refs();
+    expect(migrated.query("SELECT * FROM chain_index_details").all()).toEqual([]);
+    migrated.close();
   });
 
   it("compares a thread with its own ancestor step: only the later steps, on one side", async () => {

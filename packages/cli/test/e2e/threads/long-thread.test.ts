@@ -317,4 +317,40 @@ describe("the chain index", () => {
     expect((await recallIndex(thread))?.steps).toEqual(await logOf(thread));
     expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
   });
+
+  it("keeps what a diff shows of each step it records, checked by `uwf cas verify` and dropped by `uwf cas gc` when wrong", async () => {
+    const { thread } = await startLongThread({ marked: false });
+    const agent = writeScenario(REVISION_AND_REVIEW);
+    expect(await step(thread, agent)).toBe("writer");
+    expect(await step(thread, agent)).toBe("reviewer");
+    const [writer, reviewer] = (await logOf(thread)).slice(-2);
+    const detailsOf = () => {
+      const database = refsDatabase();
+      const rows = database.query<{ entry: string }, []>("SELECT entry FROM chain_index_details").all();
+      database.close();
+      return rows.map((row) => JSON.parse(row.entry) as unknown[]);
+    };
+    // Only the steps uwf recorded: the thread's first 30 were written without it.
+    expect(detailsOf().map((entry) => [entry[0], entry[3]])).toEqual(
+      [
+        [writer?.address, "scripted"],
+        [reviewer?.address, "scripted"],
+      ].sort(),
+    );
+    expect((await temp.uwf(["cas", "verify"])).exitCode).toBe(0);
+
+    const database = refsDatabase();
+    database
+      .query("UPDATE chain_index_details SET entry = json_replace(entry, '$[3]', 'someone') WHERE address = ?")
+      .run(reviewer?.address ?? "");
+    database.close();
+    const verify = await temp.uwf(["cas", "verify"]);
+    expect(verify.exitCode).toBe(1);
+    expect(verify.stdout).toContain(
+      `chain-index ${reviewer?.address}: thread ${thread}'s chain index says step 32 is ${reviewer?.address} with agent "someone" in its details, but that step's agent is "scripted"`,
+    );
+    const gc = await temp.uwf(["cas", "gc"]);
+    expect(gc.stdout).toContain("dropped 1 damaged chain index(es)\n");
+    expect(await recallIndex(thread)).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterEach, beforeAll, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
@@ -6,7 +6,7 @@ import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
   type CheckedPage,
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
@@ -24,7 +24,6 @@ import {
  * data-thread), `fan-out-mark`, `join-mark`, `thread-waiting`, `thread-branch-of`, `branch-tag`; the
  * family's `.family-member[data-kind]`; the graph's `.graph-node.branch` and `.graph-edge.fan-out`.
  */
-const skip = chromiumSkipReason();
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
 const KEYS = ["security", "speed", "style"];
 /** The planner, the synthesizer's join, and each reviewer branch's one reply. */
@@ -38,7 +37,7 @@ const SCENARIO = [
   "",
 ].join("\n");
 
-describe.skipIf(skip !== null)("uwf ui: branches", () => {
+describeInBrowser("uwf ui: branches", () => {
   const home = createTempHome();
   /** Run to its end: fanned out at step 1, joined at step 2. */
   let joined: string;

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterEach, beforeAll, expect, it } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema, type ForkResult, forkResultSchema, type StepResult, stepResultSchema } from "@uwf/protocol";
@@ -6,7 +6,7 @@ import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
   type CheckedPage,
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
@@ -19,12 +19,11 @@ import {
  * scripted agents, a family made by `uwf fork` and `uwf fork NODE --output FILE`, an invalid project
  * workflow, and a report made by `uwf eval`.
  */
-const skip = chromiumSkipReason();
 const WORKFLOWS = join(FIXTURES, "workflows");
 const ROUTING = join(WORKFLOWS, "routing.yaml");
 const ASK = join(WORKFLOWS, "ask.yaml");
 
-describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments", () => {
+describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
   const home = createTempHome();
   /** routing, stepped twice (worker rejected, worker approved): stands at reviewer, not run yet. */
   let midRun: string;

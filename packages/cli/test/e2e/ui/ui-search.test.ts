@@ -8,11 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
 import { type ListResult, listResultSchema, type StepResult } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import { openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { describeInBrowser, openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 /** `UWF_UPDATE_SCREENSHOTS=1` saves the filtered list here. */
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-search.png");
@@ -75,7 +73,7 @@ describe("uwf list --search", () => {
   });
 });
 
-describe.skipIf(skip !== null)("uwf ui: searching threads", () => {
+describeInBrowser("uwf ui: searching threads", () => {
   const home = createTempHome();
   let flaky: string;
   let docs: string;

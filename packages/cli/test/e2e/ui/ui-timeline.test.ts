@@ -7,15 +7,13 @@
  * branch key; data-thread), `timeline-bar` (data-step, data-attempts), `timeline-failed`.
  * `UWF_UPDATE_SCREENSHOTS=1` also saves the fan-out's timeline as docs/images/ui-timeline.png.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type LogResult, stepResultSchema } from "@uwf/protocol";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR } from "../../helpers/temp-home.ts";
-import { openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { describeInBrowser, openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 90_000;
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-timeline.png");
@@ -52,7 +50,7 @@ const BARS = `Array.from(document.querySelectorAll('[data-testid="timeline-bar"]
   };
 })`;
 
-describe.skipIf(skip !== null)("uwf ui: a thread's timeline", () => {
+describeInBrowser("uwf ui: a thread's timeline", () => {
   const home = createTempHome();
   let failed: string;
   let fanned: string;

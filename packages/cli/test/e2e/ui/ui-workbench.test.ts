@@ -15,16 +15,21 @@
  * `UWF_UPDATE_SCREENSHOTS=1` also saves each new page as docs/images/ui-new-thread.png,
  * ui-agent-picker.png, ui-schedules.png and ui-bulk.png.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { type LogResult, type ScheduleShowResult, type StepResult, threadStartNodeSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, LINEAR } from "../../helpers/temp-home.ts";
-import { openPage, startUi, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import {
+  describeInBrowser,
+  openPage,
+  startUi,
+  useUiInBrowser,
+  waitForText,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
 import { ASK, setUpWorkbenchHome } from "../../helpers/workbench-home.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 90_000;
 const IMAGES = resolve(import.meta.dir, "../../../../../docs/images");
 
@@ -46,7 +51,7 @@ async function rowThreads(page: Page): Promise<string[]> {
   return page.$$eval('[data-testid="thread-row"]', (rows) => rows.map((row) => row.getAttribute("data-thread") ?? ""));
 }
 
-describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
+describeInBrowser("uwf ui: the workbench", () => {
   const home = createTempHome();
 
   /** `uwf ARGS --json`'s result; exit 20 (suspended) is a result too. */

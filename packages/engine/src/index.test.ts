@@ -124,6 +124,7 @@ describe("the @uwf/engine entry", () => {
       "settleParent",
       "shownThreadOf",
       "spentWithBranches",
+      "standingEvent",
       "startThread",
       "startThreads",
       "stepResultOf",

@@ -1,4 +1,4 @@
-import { type Resume, resolveThread, stepUntilDone, type ThreadView } from "@uwf/engine";
+import { type Resume, resolveThread, standingEvent, stepUntilDone, type ThreadView } from "@uwf/engine";
 import type { BudgetLimits, CliEvent } from "@uwf/protocol";
 import { EXIT_OK, EXIT_SUSPENDED } from "../../../exit-codes.ts";
 import { describeSuspension, formatStepResult } from "../../../format/thread/format-step-result.ts";
@@ -8,7 +8,7 @@ import type { CommandContext } from "../../../pipeline/command-context.ts";
 import { trace } from "../../../trace.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
-import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
+import { stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
 
 export interface StepCommandOptions {
   thread: string;

@@ -4,6 +4,7 @@ import {
   logResultOf,
   recordView,
   resolveThread,
+  standingEvent,
   ThreadCancelledError,
   ThreadFailedError,
 } from "@uwf/engine";
@@ -15,7 +16,7 @@ import { formatLog } from "../../../format/thread/format-log.ts";
 import { formatStepResult } from "../../../format/thread/format-step-result.ts";
 import type { CommandContext } from "../../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
-import { standingEvent, stepFinishedEvent, toStepResult } from "../step/step-report.ts";
+import { stepFinishedEvent, toStepResult } from "../step/step-report.ts";
 
 export interface LogCommandOptions {
   thread: string;

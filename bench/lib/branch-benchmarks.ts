@@ -72,6 +72,17 @@ const REDUCER_ROLE = `  reducer:
     goal: Sum up.
     frontmatter: { type: object, properties: { summary: { type: string } }, required: [summary] }`;
 
+/** The graph's start and its fan-out: the splitter's count of items, each one `branch`'s, joined by the reducer. */
+function fanOutGraph(branch: string): string {
+  return `  $START:
+    - { role: splitter, prompt: "List the items." }
+  splitter:
+    - foreach: "[1..count]"
+      as: item
+      branch: { ${branch}, prompt: "Handle item {{ item }}." }
+      join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }`;
+}
+
 const FAN_OUT_WORKFLOW = `name: bench-fan-out
 description: a splitter's list fanned out to one fixer step per item, then a reducer
 roles:
@@ -79,13 +90,7 @@ ${SPLITTER_ROLE}
 ${FIXER_ROLE}
 ${REDUCER_ROLE}
 graph:
-  $START:
-    - { role: splitter, prompt: "List the items." }
-  splitter:
-    - foreach: "[1..count]"
-      as: item
-      branch: { role: fixer, prompt: "Handle item {{ item }}." }
-      join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }
+${fanOutGraph("role: fixer")}
   fixer:
     - { role: $END, prompt: Done. }
   reducer:
@@ -136,13 +141,7 @@ roles:
 ${SPLITTER_ROLE}
 ${REDUCER_ROLE}
 graph:
-  $START:
-    - { role: splitter, prompt: "List the items." }
-  splitter:
-    - foreach: "[1..count]"
-      as: item
-      branch: { workflow: bench-steps-${steps}, prompt: "Handle item {{ item }}." }
-      join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }
+${fanOutGraph(`workflow: bench-steps-${steps}`)}
   reducer:
     - { role: $END, prompt: Done. }
 `;

@@ -44,6 +44,7 @@ const EVAL_GATE_OPTIONS = {
     description: "count errored samples and runs that did not start as failing, instead of exiting 1",
   },
 } as const;
+
 /** The gate of `uwf explore` and `explore rescore`. */
 const EXPLORE_MIN_PASS_RATE_OPTION = {
   flags: "--min-pass-rate <rate>",
@@ -63,6 +64,15 @@ const ASSERT_OPTION = {
     "score with NAME=JSONATA, outcome: STATUS, status: STATUS, command: CMD, judge: WORKFLOW[#ROLE] (repeatable)",
   parse: collect,
 } as const;
+
+/** What `eval rescore` and `explore rescore` judge with: the assertions, and the judges' agent and timeout. */
+const RESCORE_OPTIONS = {
+  assert: ASSERT_OPTION,
+  replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
+  agent: AGENT_OPTION,
+  timeout: TIMEOUT_OPTION,
+} as const;
+
 const REPORT_ARGUMENT = { syntax: "<report>", key: "report" } as const;
 
 const EVAL_COMMANDS: readonly CommandEntry[] = [
@@ -159,10 +169,7 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
     description: "score a report's threads again with new assertions; nothing is re-run but judges",
     arguments: [REPORT_ARGUMENT],
     options: {
-      assert: ASSERT_OPTION,
-      replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
-      agent: AGENT_OPTION,
-      timeout: TIMEOUT_OPTION,
+      ...RESCORE_OPTIONS,
       ...EVAL_GATE_OPTIONS,
       ...EVAL_OUTPUT_OPTIONS,
     },
@@ -243,10 +250,7 @@ const EXPLORE_COMMANDS: readonly CommandEntry[] = [
     description: "score an exploration's re-runs again with new assertions; nothing is re-run but judges",
     arguments: [REPORT_ARGUMENT],
     options: {
-      assert: ASSERT_OPTION,
-      replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
-      agent: AGENT_OPTION,
-      timeout: TIMEOUT_OPTION,
+      ...RESCORE_OPTIONS,
       name: { flags: "--name <name>", description: "the new report's name (default: the old one's)" },
       minPassRate: EXPLORE_MIN_PASS_RATE_OPTION,
       ...EXPLORE_OUTPUT_OPTIONS,

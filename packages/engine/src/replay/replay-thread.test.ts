@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ThreadRecord } from "@uwf/protocol";
+import { editedWorkflowCopy } from "../../../../test/kit/workflow/edited-workflow-copy.ts";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import { stepThread } from "../step/step-thread.ts";
 import { stepUntilDone } from "../step/step-until-done.ts";
@@ -27,20 +28,9 @@ async function finishedThread(workflow: string): Promise<ThreadRecord> {
   return done.record;
 }
 
-let copies = 0;
-/** A copy of `workflow` with each `[from, to]` replaced (each must be there), in a folder of its own so it keeps its name. */
+/** A copy of `workflow` with each `[from, to]` replaced, in a folder of its own (so it keeps its name). */
 function editedCopy(workflow: string, ...edits: Array<[string, string]>): string {
-  let text = readFileSync(workflow, "utf8");
-  for (const [from, to] of edits) {
-    if (!text.includes(from)) throw new Error(`the fixture has no ${JSON.stringify(from)}`);
-    text = text.replace(from, to);
-  }
-  copies += 1;
-  const folder = join(kit.home, `copy-${copies}`);
-  mkdirSync(folder);
-  const file = join(folder, workflow.split("/").at(-1) as string);
-  writeFileSync(file, text);
-  return file;
+  return editedWorkflowCopy(workflow, kit.home, edits);
 }
 
 async function objectCount(): Promise<number> {
@@ -251,9 +241,7 @@ graph:
 
 /** Writes a workflow into a folder of its own under the kit's home and returns its file. */
 function workflowFile(text: string, edits: Array<[string, string]> = []): string {
-  copies += 1;
-  const folder = join(kit.home, `workflow-${copies}`);
-  mkdirSync(folder);
+  const folder = mkdtempSync(join(kit.home, "workflow-"));
   const name = /^name: (\S+)/.exec(text)?.[1] as string;
   let edited = text;
   for (const [from, to] of edits) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   errorResultSchema,
@@ -8,6 +8,7 @@ import {
   type ReplayResult,
   replayResultSchema,
 } from "@uwf/protocol";
+import { editedWorkflowCopy } from "../../../../../test/kit/workflow/edited-workflow-copy.ts";
 import { FIXTURES, useTempHome } from "../../helpers/temp-home.ts";
 
 const REVIEW_LIST = join(FIXTURES, "replay/review-list.yaml");
@@ -31,20 +32,9 @@ async function ranThread(workflow: string): Promise<string> {
   return (run.json() as { thread: string }).thread;
 }
 
-let copies = 0;
 /** A copy of `workflow` with each `[from, to]` replaced, in a folder of its own (so it keeps its name). */
 function editedCopy(workflow: string, ...edits: Array<[string, string]>): string {
-  let text = readFileSync(workflow, "utf8");
-  for (const [from, to] of edits) {
-    if (!text.includes(from)) throw new Error(`the fixture has no ${JSON.stringify(from)}`);
-    text = text.replace(from, to);
-  }
-  copies += 1;
-  const folder = join(temp.work, `edit-${copies}`);
-  mkdirSync(folder);
-  const file = join(folder, workflow.split("/").at(-1) as string);
-  writeFileSync(file, text);
-  return file;
+  return editedWorkflowCopy(workflow, temp.work, edits);
 }
 
 async function replayJson(args: string[]): Promise<{ exitCode: number; result: ReplayResult }> {

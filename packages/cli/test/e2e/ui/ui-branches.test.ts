@@ -1,5 +1,4 @@
 import { afterEach, beforeAll, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
@@ -26,16 +25,8 @@ import {
  */
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
 const KEYS = ["security", "speed", "style"];
-/** The planner, the synthesizer's join, and each reviewer branch's one reply. */
-const SCENARIO = [
-  "steps:",
-  "  - { role: planner, output: { $status: ready, plan: add a cache }, body: Cache it. }",
-  "  - { role: synthesizer, output: { $status: done, decision: go }, body: Go. }",
-  ...KEYS.map(
-    (key) => `  - { role: reviewer, branch: ${key}, output: { verdict: approve, notes: fine }, body: Fine. }`,
-  ),
-  "",
-].join("\n");
+/** The planner, each reviewer branch's one reply, and the synthesizer's join. */
+const AGENT = `scripted:${join(FIXTURES, "workflows/fan-out-review.scenario.yaml")}`;
 
 describeInBrowser("uwf ui: branches", () => {
   const home = createTempHome();
@@ -46,7 +37,6 @@ describeInBrowser("uwf ui: branches", () => {
   let waiting: string;
   /** Stepped once too; the live test runs it on while its page is open. */
   let live: string;
-  let AGENT: string;
 
   async function uwf(args: string[], expected = 0): Promise<string> {
     const run = await home.uwf(args);
@@ -63,9 +53,6 @@ describeInBrowser("uwf ui: branches", () => {
   }
 
   beforeAll(async () => {
-    const scenario = join(home.work, "review.scenario.yaml");
-    writeFileSync(scenario, SCENARIO);
-    AGENT = `scripted:${scenario}`;
     joined = stepResultSchema.parse(
       JSON.parse(await uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", AGENT, "--json"])),
     ).thread;

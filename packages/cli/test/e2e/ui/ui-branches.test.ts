@@ -11,6 +11,7 @@ import {
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
  * Branches in the web UI, in a real headless Chromium, over threads the real engine fanned out
@@ -39,9 +40,7 @@ describeInBrowser("uwf ui: branches", () => {
   let live: string;
 
   async function uwf(args: string[], expected = 0): Promise<string> {
-    const run = await home.uwf(args);
-    if (run.exitCode !== expected) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.stdout;
+    return (await uwfExiting(home, args, expected)).stdout;
   }
 
   async function fannedOut(): Promise<string> {

@@ -22,6 +22,7 @@ import {
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 const TIMEOUT = 120_000;
 const IMAGES = resolve(import.meta.dir, "../../../../../docs/images");
@@ -44,9 +45,7 @@ describeInBrowser("uwf ui: an eval report as a matrix", () => {
   let gated: EvalResult;
 
   async function evalJson(args: string[], exitCode: number): Promise<EvalResult> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== exitCode) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return evalResultSchema.parse(run.json());
+    return evalResultSchema.parse((await uwfExiting(home, [...args, "--json"], exitCode)).json());
   }
 
   beforeAll(async () => {

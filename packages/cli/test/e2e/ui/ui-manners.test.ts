@@ -16,6 +16,7 @@ import {
   useUiInBrowser,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 const TIMEOUT = 180_000;
 const BUNDLE_LIMIT_BYTES = 250 * 1024;
@@ -28,9 +29,7 @@ describeInBrowser("uwf ui: accessibility, theme, keyboard, weight", () => {
   let threads: string[];
 
   async function uwfJson(args: string[], exitCode = 0): Promise<unknown> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== exitCode) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.json();
+    return (await uwfExiting(home, [...args, "--json"], exitCode)).json();
   }
 
   beforeAll(async () => {

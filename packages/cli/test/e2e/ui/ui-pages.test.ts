@@ -12,6 +12,7 @@ import {
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
  * The Graph, Family, Diff and Experiments pages in a real headless Chromium, over a home holding threads
@@ -39,9 +40,7 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
 
   /** Runs uwf; `expected` is the exit code it must end with (20: suspended). */
   async function uwf(args: string[], expected = 0): Promise<string> {
-    const run = await home.uwf(args);
-    if (run.exitCode !== expected) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.stdout;
+    return (await uwfExiting(home, args, expected)).stdout;
   }
 
   beforeAll(async () => {

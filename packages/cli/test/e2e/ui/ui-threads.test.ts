@@ -37,6 +37,7 @@ import {
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /** Each test drives a browser and runs uwf commands: more than bun's default 5 s. */
 const TIMEOUT = 60_000;
@@ -78,10 +79,7 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
 
   /** `uwf ARGS --json`'s result; exit 20 (suspended) is a result too. */
   async function uwfJson<Value>(args: string[]): Promise<Value> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== 0 && run.exitCode !== 20)
-      throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.json<Value>();
+    return (await uwfExiting(home, [...args, "--json"], [0, 20])).json<Value>();
   }
 
   beforeAll(async () => {

@@ -28,6 +28,7 @@ import {
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 import { ASK, setUpWorkbenchHome } from "../../helpers/workbench-home.ts";
 
 const TIMEOUT = 90_000;
@@ -56,10 +57,7 @@ describeInBrowser("uwf ui: the workbench", () => {
 
   /** `uwf ARGS --json`'s result; exit 20 (suspended) is a result too. */
   async function uwfJson<Value>(args: string[]): Promise<Value> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== 0 && run.exitCode !== 20)
-      throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.json<Value>();
+    return (await uwfExiting(home, [...args, "--json"], [0, 20])).json<Value>();
   }
 
   beforeAll(async () => {

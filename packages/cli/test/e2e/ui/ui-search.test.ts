@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
 import { type ListResult, listResultSchema, type StepResult } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
-import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
+import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../../helpers/temp-home.ts";
 import { describeInBrowser, openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
 const TIMEOUT = 60_000;
@@ -19,6 +19,15 @@ async function rowThreads(page: Page): Promise<string[]> {
   return page.$$eval('[data-testid="thread-row"]', (rows) => rows.map((row) => row.getAttribute("data-thread") ?? ""));
 }
 
+/** The threads both blocks search: one ended, two active whose prompts name the parser. */
+async function startSearchedThreads(home: TempHome): Promise<{ ran: string; flaky: string; docs: string }> {
+  const run = await home.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED, "--json"]);
+  const ran = run.json<StepResult>().thread;
+  const flaky = await home.startThread(LINEAR, "Fix the flaky Parser test");
+  const docs = await home.startThread(LINEAR, "Document the parser");
+  return { ran, flaky, docs };
+}
+
 describe("uwf list --search", () => {
   const home = createTempHome();
   let ran: string;
@@ -26,10 +35,7 @@ describe("uwf list --search", () => {
   let docs: string;
 
   beforeAll(async () => {
-    const run = await home.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED, "--json"]);
-    ran = run.json<StepResult>().thread;
-    flaky = await home.startThread(LINEAR, "Fix the flaky Parser test");
-    docs = await home.startThread(LINEAR, "Document the parser");
+    ({ ran, flaky, docs } = await startSearchedThreads(home));
   }, TIMEOUT);
 
   afterAll(() => home.cleanup());
@@ -80,10 +86,7 @@ describeInBrowser("uwf ui: searching threads", () => {
   let ran: string;
 
   beforeAll(async () => {
-    const run = await home.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED, "--json"]);
-    ran = run.json<StepResult>().thread;
-    flaky = await home.startThread(LINEAR, "Fix the flaky Parser test");
-    docs = await home.startThread(LINEAR, "Document the parser");
+    ({ ran, flaky, docs } = await startSearchedThreads(home));
   }, TIMEOUT);
 
   const { ui, browser } = useUiInBrowser(home, { args: ["--read-only"], timeoutMs: TIMEOUT });

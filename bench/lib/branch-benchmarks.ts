@@ -57,32 +57,40 @@ export interface BranchBenchOptions {
 }
 
 /** The two roles the fan-out and the chain workflows share: a splitter that counts items, a fixer of one. */
-const SPLITTER_AND_FIXER = `  splitter:
+/** The roles of the benchmarks' workflows, as lines under `roles:`. */
+const SPLITTER_ROLE = `  splitter:
     goal: List the items.
     frontmatter:
       type: object
       properties:
         count: { type: integer }
-      required: [count]
-  fixer:
+      required: [count]`;
+const FIXER_ROLE = `  fixer:
     goal: Handle one item.
     frontmatter: { type: object, properties: { done: { type: boolean } }, required: [done] }`;
-
-const FAN_OUT_WORKFLOW = `name: bench-fan-out
-description: a splitter's list fanned out to one fixer step per item, then a reducer
-roles:
-${SPLITTER_AND_FIXER}
-  reducer:
+const REDUCER_ROLE = `  reducer:
     goal: Sum up.
-    frontmatter: { type: object, properties: { summary: { type: string } }, required: [summary] }
-graph:
-  $START:
+    frontmatter: { type: object, properties: { summary: { type: string } }, required: [summary] }`;
+
+/** The graph's start and its fan-out: the splitter's count of items, each one `branch`'s, joined by the reducer. */
+function fanOutGraph(branch: string): string {
+  return `  $START:
     - { role: splitter, prompt: "List the items." }
   splitter:
     - foreach: "[1..count]"
       as: item
-      branch: { role: fixer, prompt: "Handle item {{ item }}." }
-      join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }
+      branch: { ${branch}, prompt: "Handle item {{ item }}." }
+      join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }`;
+}
+
+const FAN_OUT_WORKFLOW = `name: bench-fan-out
+description: a splitter's list fanned out to one fixer step per item, then a reducer
+roles:
+${SPLITTER_ROLE}
+${FIXER_ROLE}
+${REDUCER_ROLE}
+graph:
+${fanOutGraph("role: fixer")}
   fixer:
     - { role: $END, prompt: Done. }
   reducer:
@@ -97,7 +105,8 @@ graph:
 const CHAIN_WORKFLOW = `name: bench-chain
 description: the splitter, then one fixer step (forked at the splitter's step, a branch's shape)
 roles:
-${SPLITTER_AND_FIXER}
+${SPLITTER_ROLE}
+${FIXER_ROLE}
 graph:
   $START:
     - { role: splitter, prompt: "List the items." }
@@ -129,24 +138,10 @@ graph:
 const JOIN_WORKFLOW = (steps: number) => `name: bench-join-${steps}
 description: ${JOIN_BRANCHES} workflow branches of ${steps} steps each, then a reducer
 roles:
-  splitter:
-    goal: List the items.
-    frontmatter:
-      type: object
-      properties:
-        count: { type: integer }
-      required: [count]
-  reducer:
-    goal: Sum up.
-    frontmatter: { type: object, properties: { summary: { type: string } }, required: [summary] }
+${SPLITTER_ROLE}
+${REDUCER_ROLE}
 graph:
-  $START:
-    - { role: splitter, prompt: "List the items." }
-  splitter:
-    - foreach: "[1..count]"
-      as: item
-      branch: { workflow: bench-steps-${steps}, prompt: "Handle item {{ item }}." }
-      join: { role: reducer, policy: all, prompt: "Sum up {{ branches.size }} items." }
+${fanOutGraph(`workflow: bench-steps-${steps}`)}
   reducer:
     - { role: $END, prompt: Done. }
 `;

@@ -129,6 +129,7 @@ describe("the @uwf/engine entry", () => {
       "settleParent",
       "shownThreadOf",
       "spentWithBranches",
+      "standingEvent",
       "startThread",
       "startThreads",
       "stepResultOf",

@@ -192,6 +192,7 @@ export { readAgentOutput } from "./view/read-agent-output.ts";
 export { listedThreadOf, logResultOf, shownThreadOf, stepResultOf } from "./view/thread-view-results.ts";
 export { toShownThread } from "./view/to-shown-thread.ts";
 export { type FollowThreadOptions, followThread } from "./watch/follow-thread.ts";
+export { standingEvent } from "./watch/standing-event.ts";
 export { type WaitedThreads, type WaitForThreadsOptions, waitForThreads } from "./watch/wait-for-threads.ts";
 export {
   type StoreWatch,

@@ -47,6 +47,8 @@ export function createEvalTestKit(): EvalTestKit {
   const config = defaultConfig();
   const now = () => new Date();
   let scenarios = 0;
+  /** What starting a thread and judging one share: the kit's store and home, run in the fixtures folder. */
+  const inFixtures = { store, config, home, cwd: FIXTURES, now, newId: ulid };
   const kit: EvalTestKit = {
     store,
     home,
@@ -61,12 +63,7 @@ export function createEvalTestKit(): EvalTestKit {
     },
     runThread: async (entries, options = {}) => {
       const record = await startThread({
-        store,
-        config,
-        home,
-        cwd: FIXTURES,
-        now,
-        newId: ulid,
+        ...inFixtures,
         workflowReference: options.workflow ?? REVIEW_WORKFLOW,
         prompt: options.prompt ?? "Review the change",
         ...(options.inputs === undefined ? {} : { inputs: options.inputs }),
@@ -87,12 +84,7 @@ export function createEvalTestKit(): EvalTestKit {
       return done.record;
     },
     judgeContext: (agent, overrides = {}) => ({
-      store,
-      config,
-      home,
-      cwd: FIXTURES,
-      now,
-      newId: ulid,
+      ...inFixtures,
       signal: new AbortController().signal,
       host: "eval-test",
       ...(agent === undefined ? {} : { defaultAgent: agent }),

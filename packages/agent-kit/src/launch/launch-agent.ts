@@ -53,6 +53,14 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
     ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
     ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
   };
+  /** What the built-in agent loops (anthropic, openai) take beside their spec. */
+  const agentLoopOptions = () => ({
+    alias: options.alias,
+    ...processOptions,
+    ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
+    ...(options.continuationPrompt === undefined ? {} : { continuationPrompt: options.continuationPrompt }),
+    ...(options.config === undefined ? {} : { config: options.config }),
+  });
   if ("command" in spec && !("preset" in spec)) {
     const { launchCommandAgent } = await import("./launch-command-agent.ts");
     return launchCommandAgent({
@@ -80,25 +88,11 @@ export async function launchAgent(options: LaunchAgentOptions): Promise<AgentLau
       }
       case "anthropic": {
         const { runAnthropicAgent } = await import("../anthropic/run-anthropic-agent.ts");
-        return runAnthropicAgent({
-          spec,
-          alias: options.alias,
-          ...processOptions,
-          ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
-          ...(options.continuationPrompt === undefined ? {} : { continuationPrompt: options.continuationPrompt }),
-          ...(options.config === undefined ? {} : { config: options.config }),
-        });
+        return runAnthropicAgent({ spec, ...agentLoopOptions() });
       }
       case "openai": {
         const { runOpenaiAgent } = await import("../openai/run-openai-agent.ts");
-        return runOpenaiAgent({
-          spec,
-          alias: options.alias,
-          ...processOptions,
-          ...(options.previousVisit === undefined ? {} : { previousVisit: options.previousVisit }),
-          ...(options.continuationPrompt === undefined ? {} : { continuationPrompt: options.continuationPrompt }),
-          ...(options.config === undefined ? {} : { config: options.config }),
-        });
+        return runOpenaiAgent({ spec, ...agentLoopOptions() });
       }
     }
   }

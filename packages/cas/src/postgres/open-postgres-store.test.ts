@@ -6,6 +6,7 @@ import { StoreTooNewError } from "../errors/store-too-new-error.ts";
 import { StoreUnreachableError } from "../errors/store-unreachable-error.ts";
 import { runStoreConformanceSuite } from "../testing/conformance-suite.ts";
 import { openTestStore } from "../testing/open-test-store.ts";
+import { sampleBranch } from "../testing/sample-branch.ts";
 import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
 import { startOwnTestPostgres, startTestPostgres } from "../testing/start-test-postgres.ts";
 import { waitFor } from "../testing/wait-for.ts";
@@ -131,16 +132,7 @@ describe("openPostgresStore", () => {
     try {
       expect(await store.refs.getThread(parent.id)).toEqual(parent);
       expect(await store.refs.listBranches(parent.id)).toEqual([]);
-      const link = {
-        parent: parent.id,
-        step: 2,
-        key: "security",
-        index: 0,
-        thread: sampleThreadId(2),
-        createdAt: new Date().toISOString(),
-      };
-      const branchOf = { thread: parent.id, step: 2, branch: "security", address: "B1XRH20GCX3FB", role: "reviewer" };
-      const branch = sampleThreadRecord({ id: link.thread, head: branchOf.address, stepCount: 2, branchOf });
+      const { link, record: branch } = sampleBranch(parent.id);
       expect(await store.refs.createBranches([{ link, record: branch }])).toEqual([link]);
       expect(await store.refs.getThread(branch.id)).toEqual(branch);
       expect(await onServer(url, `SELECT branch_of_thread FROM "${schema}".threads WHERE id = '${branch.id}'`)).toEqual(

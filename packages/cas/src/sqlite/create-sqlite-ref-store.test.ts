@@ -6,6 +6,7 @@ import type { ThreadRecord } from "@uwf/protocol";
 import { hashNode } from "../encoding/hash-node.ts";
 import { RefStoreDamagedError } from "../errors/ref-store-damaged-error.ts";
 import { rollBackRefDatabase as rollBack } from "../testing/roll-back-ref-database.ts";
+import { sampleBranch } from "../testing/sample-branch.ts";
 import { sampleThreadId, sampleThreadRecord } from "../testing/sample-nodes.ts";
 import { createTemporaryDirectory } from "../testing/temporary-directory.ts";
 import { createSqliteRefStore } from "./create-sqlite-ref-store.ts";
@@ -320,16 +321,7 @@ describe("createSqliteRefStore", () => {
     const refs = createSqliteRefStore(path);
     expect(await refs.getThread(parent.id)).toEqual(parent);
     expect(await refs.listBranches(parent.id)).toEqual([]);
-    const link = {
-      parent: parent.id,
-      step: 2,
-      key: "security",
-      index: 0,
-      thread: sampleThreadId(2),
-      createdAt: new Date().toISOString(),
-    };
-    const branchOf = { thread: parent.id, step: 2, branch: "security", address: "B1XRH20GCX3FB", role: "reviewer" };
-    const branch = sampleThreadRecord({ id: link.thread, head: branchOf.address, stepCount: 2, branchOf });
+    const { link, record: branch } = sampleBranch(parent.id);
     expect(await refs.createBranches([{ link, record: branch }])).toEqual([link]);
     expect(await refs.getThread(branch.id)).toEqual(branch);
     expect((await refs.listThreads({ status: "waiting" })).threads).toEqual([parent]);

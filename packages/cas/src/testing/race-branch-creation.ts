@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ThreadRecord } from "@uwf/protocol";
 import type { BranchLink } from "../refs/branch-refs.ts";
 import type { Store } from "../store.ts";
+import { runRacers } from "./run-racers.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 
 const FIXTURE = join(import.meta.dir, "fixtures", "create-branches.ts");
@@ -42,25 +43,9 @@ export async function raceBranchCreation(
 ): Promise<BranchRace> {
   const parent = sampleThreadId(1);
   await store.refs.createThread(sampleThreadRecord({ id: parent, status: "waiting", next: "synthesizer" }));
-  // Far enough ahead that every racer has started and opened the store before any begins, on a busy machine too.
-  const startAt = Date.now() + 5000;
-  const children = Array.from({ length: workers }, (_, worker) =>
-    Bun.spawn(
-      [process.execPath, FIXTURE, location, parent, String(steps), String(keys), String(worker), String(startAt)],
-      { stdout: "pipe", stderr: "pipe" },
-    ),
-  );
-  const returned = await Promise.all(
-    children.map(async (child) => {
-      const [stdout, stderr, exitCode] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ]);
-      if (exitCode !== 0 || stderr !== "") throw new Error(`a racer exited ${exitCode}: ${stderr}`);
-      return (JSON.parse(stdout) as { links: BranchLink[][] }).links;
-    }),
-  );
+  const returned = (
+    await runRacers<{ links: BranchLink[][] }>(FIXTURE, workers, [location, parent, String(steps), String(keys)])
+  ).map((result) => result.links);
   return { parent, returned };
 }
 

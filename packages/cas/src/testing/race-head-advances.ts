@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Address } from "@uwf/protocol";
 import { walkNodes } from "../objects/walk-nodes.ts";
 import type { Store } from "../store.ts";
+import { runRacers } from "./run-racers.ts";
 import { createSampleNodes, sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 
 const FIXTURE = join(import.meta.dir, "fixtures", "advance-head.ts");
@@ -30,25 +31,11 @@ export async function raceHeadAdvances(
   const threadId = sampleThreadId(1);
   await store.refs.createThread(sampleThreadRecord({ id: threadId, start, head: start }));
 
-  // Far enough ahead that every racer has started and opened the store before any begins, on a busy machine too.
-  const startAt = Date.now() + 5000;
-  const children = Array.from({ length: workers }, (_, worker) =>
-    Bun.spawn([process.execPath, FIXTURE, location, threadId, String(attempts), String(worker), String(startAt)], {
-      stdout: "pipe",
-      stderr: "pipe",
-    }),
-  );
-  const results = await Promise.all(
-    children.map(async (child) => {
-      const [stdout, stderr, exitCode] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ]);
-      if (exitCode !== 0 || stderr !== "") throw new Error(`a racer exited ${exitCode}: ${stderr}`);
-      return JSON.parse(stdout) as { successes: number; conflicts: number };
-    }),
-  );
+  const results = await runRacers<{ successes: number; conflicts: number }>(FIXTURE, workers, [
+    location,
+    threadId,
+    String(attempts),
+  ]);
   const record = await store.refs.getThread(threadId);
   let chainLength = 0;
   await walkNodes(store.objects, [record?.head as Address], {

@@ -3,7 +3,7 @@
  * headless Chromium (Debian's `chromium`) driven by puppeteer-core. Every page records what it reported
  * as wrong (console errors, uncaught exceptions, failed requests), and a failed check saves a screenshot.
  */
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, beforeAll, describe } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -13,6 +13,9 @@ import { currentWhileTestRuns, type TempHome } from "./temp-home.ts";
 
 /** Why a browser test is skipped here (null: Chromium is installed, or CI requires it). */
 export { chromiumSkipReason };
+
+/** A describe block of browser tests: skipped where there is no Chromium (see chromiumSkipReason). */
+export const describeInBrowser = describe.skipIf(chromiumSkipReason() !== null);
 
 export interface RunningUi {
   /** The printed URL, with the session token: opening it sets the session cookie. */

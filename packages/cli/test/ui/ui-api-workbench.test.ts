@@ -1,7 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import type { Store } from "@uwf/cas";
 import {
   deleteResultSchema,
   errorResultSchema,
@@ -12,10 +10,9 @@ import {
   stepResultSchema,
   tickResultSchema,
 } from "@uwf/protocol";
-import { startUiServer, type UiBackend, type UiServer, type UiServerOptions } from "@uwf/ui";
-import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
-import { createCommandBackend, createMachineContext } from "../../src/commands/ui/command-backend.ts";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR } from "../helpers/temp-home.ts";
+import { ASK, BRIEF, setUpWorkbenchHome, WORKBENCH_SECRET } from "../helpers/workbench-home.ts";
+import { useUiApi } from "./ui-api-kit.ts";
 
 /**
  * The workbench's endpoints over a real store (startUiServer with the CLI's backend): start a thread
@@ -25,122 +22,8 @@ import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp
 
 const TOKEN = "test-token-workbench-0123456789";
 const LINEAR_SCENARIO = join(FIXTURES, "workflows/linear.scenario.yaml");
-const ASK = join(FIXTURES, "workflows/ask.yaml");
-const ASK_SCENARIO = join(FIXTURES, "workflows/ask.scenario.yaml");
-const SECRET = "sk-test-never-shown-4f3e2d1c";
 
-/** A workflow of linear's roles whose start takes typed inputs. */
-const BRIEF_WORKFLOW = `name: brief
-description: Plan, then do, from a brief
-inputs:
-  type: object
-  properties:
-    topic: { type: string }
-    count: { type: integer }
-    urgent: { type: boolean }
-    tone: { enum: [calm, bold] }
-  required: [topic]
-roles:
-  planner:
-    goal: Plan the work.
-    frontmatter:
-      type: object
-      properties:
-        plan: { type: string }
-      required: [plan]
-  doer:
-    goal: Carry out the plan.
-    frontmatter:
-      type: object
-      properties:
-        done: { type: boolean }
-      required: [done]
-graph:
-  $START:
-    - { role: planner, prompt: "Plan {{ inputs.topic }}." }
-  planner:
-    - { role: doer, prompt: "Carry out this plan: {{ plan }}" }
-  doer:
-    - { role: $END, prompt: "Done." }
-`;
-
-let temp: TempHome;
-let store: Store;
-let backend: UiBackend;
-const servers: UiServer[] = [];
-
-beforeAll(async () => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      "  linear:",
-      "    builtin: scripted",
-      `    scenario: ${LINEAR_SCENARIO}`,
-      "  asker:",
-      "    builtin: scripted",
-      `    scenario: ${ASK_SCENARIO}`,
-      "  keyed:",
-      "    command: sh",
-      '    args: ["-c", "cat"]',
-      "    env:",
-      `      SOME_API_KEY: ${SECRET}`,
-      "defaultAgent: linear",
-    ].join("\n"),
-  );
-  writeFileSync(join(temp.work, "brief.yaml"), BRIEF_WORKFLOW);
-  expect((await temp.uwf(["workflow", "add", "brief.yaml"])).exitCode).toBe(0);
-  expect((await temp.uwf(["workflow", "add", LINEAR])).exitCode).toBe(0);
-  const context = createMachineContext(
-    {
-      home: temp.home,
-      storeFlag: undefined,
-      cwd: temp.work,
-      env: { ...process.env, UWF_HOME: temp.home },
-      newId: () => (require("ulid") as typeof import("ulid")).ulid(),
-    },
-    new AbortController().signal,
-  );
-  store = await context.openStore();
-  backend = createCommandBackend(COMMAND_TABLE, context, store, () => () => {});
-}, 60_000);
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-});
-
-afterAll(async () => {
-  await store?.close();
-  temp?.cleanup();
-});
-
-async function serve(options: Partial<UiServerOptions> = {}): Promise<string> {
-  const server = await startUiServer({
-    backend,
-    host: "127.0.0.1",
-    port: 0,
-    readOnly: false,
-    token: TOKEN,
-    version: "test",
-    ...options,
-  });
-  servers.push(server);
-  return `http://127.0.0.1:${server.port}`;
-}
-
-/** A POST as the page makes it: the session cookie, from the server's own origin. */
-function pagePost(base: string, path: string, body: unknown = {}, headers: Record<string, string> = {}) {
-  return fetch(`${base}${path}`, {
-    method: "POST",
-    headers: {
-      cookie: `uwf-ui-${new URL(base).port}=${TOKEN}`,
-      origin: base,
-      "content-type": "application/json",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
+const { temp, serve, pagePost } = useUiApi({ token: TOKEN, setUp: setUpWorkbenchHome });
 
 /** The answer's status and error (code and message). */
 async function refusal(response: Response) {
@@ -150,7 +33,7 @@ async function refusal(response: Response) {
 
 describe("POST /api/threads", () => {
   it("starts a thread as uwf start does, with typed inputs, a prompt taken as text and no step", async () => {
-    const base = await serve();
+    const { base } = await serve();
     const response = await pagePost(base, "/api/threads", {
       workflow: "brief",
       // As -p text, "-" would be read from the server's stdin: it is the prompt itself.
@@ -168,7 +51,7 @@ describe("POST /api/threads", () => {
   });
 
   it('steps once with "step": "one", and to the end with "run", with the agent named', async () => {
-    const base = await serve();
+    const { base } = await serve();
     const once = await pagePost(base, "/api/threads", {
       workflow: "linear",
       prompt: "Write one.txt",
@@ -190,7 +73,7 @@ describe("POST /api/threads", () => {
   });
 
   it("a step that fails after the start answers the agent's error naming the thread, which stays, failed", async () => {
-    const base = await serve();
+    const { base } = await serve();
     const response = await pagePost(base, "/api/threads", {
       workflow: "linear",
       prompt: "Write nothing",
@@ -205,7 +88,7 @@ describe("POST /api/threads", () => {
   });
 
   it("refuses each bad input with a 400 naming the field, and starts no thread", async () => {
-    const base = await serve();
+    const { base } = await serve();
     const before = await temp.threadCount();
     const cases: Array<[body: Record<string, unknown>, code: string, message: RegExp]> = [
       [{ prompt: "x" }, "invalid-body", /"workflow" is required/],
@@ -218,7 +101,7 @@ describe("POST /api/threads", () => {
       [{ workflow: "linear", prompt: "x", step: "run", agent: "nosuch" }, "usage", /nosuch/],
       [{ workflow: "brief", prompt: "x", inputs: { count: 2 } }, "invalid-inputs", /topic/],
       [{ workflow: "brief", prompt: "x", inputs: { topic: "t", count: "many" } }, "invalid-inputs", /count/],
-      [{ workflow: "brief", prompt: "x", inputs: { topic: "t", tone: "loud" } }, "invalid-inputs", /tone/],
+      [{ workflow: "brief", prompt: "x", inputs: { topic: "t", count: 1, tone: "loud" } }, "invalid-inputs", /tone/],
       [
         { workflow: "linear", prompt: "x", cwd: join(temp.work, "missing") },
         "usage",
@@ -237,11 +120,9 @@ describe("POST /api/threads", () => {
   });
 
   it("refuses a workflow by a file path, and one not there, with the CLI's codes", async () => {
-    const base = await serve();
+    const { base } = await serve();
     const before = await temp.threadCount();
-    const byPath = await refusal(
-      await pagePost(base, "/api/threads", { workflow: join(temp.work, "brief.yaml"), prompt: "x" }),
-    );
+    const byPath = await refusal(await pagePost(base, "/api/threads", { workflow: BRIEF, prompt: "x" }));
     expect(byPath.status).toBeGreaterThanOrEqual(400);
     expect(byPath.status).toBeLessThan(500);
     const missing = await refusal(await pagePost(base, "/api/threads", { workflow: "nosuch", prompt: "x" }));
@@ -252,12 +133,12 @@ describe("POST /api/threads", () => {
   it("takes no action under --read-only, from another origin or without the token", async () => {
     const body = { workflow: "linear", prompt: "x" };
     const before = await temp.threadCount();
-    const readOnly = await serve({ readOnly: true });
+    const { base: readOnly } = await serve({ readOnly: true });
     expect(await refusal(await pagePost(readOnly, "/api/threads", body))).toMatchObject({
       status: 403,
       code: "read-only",
     });
-    const base = await serve();
+    const { base } = await serve();
     expect(await refusal(await pagePost(base, "/api/threads", body, { origin: "http://evil.example" }))).toMatchObject({
       status: 403,
       code: "forbidden-origin",
@@ -274,7 +155,7 @@ describe("POST /api/threads", () => {
 
 describe("the agent of step, run and resume", () => {
   it("lists the configured aliases and their kinds, none of their settings", async () => {
-    const base = await serve();
+    const { base } = await serve();
     const response = await fetch(`${base}/api/agents`);
     expect(response.status).toBe(200);
     const text = await response.text();
@@ -285,13 +166,13 @@ describe("the agent of step, run and resume", () => {
         { alias: "linear", kind: "scripted" },
       ],
     });
-    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(WORKBENCH_SECRET);
     expect(text).not.toContain("scenario");
   });
 
   it("steps with the agent named; an unknown alias is a 400 naming it, the thread unchanged", async () => {
     const thread = await temp.startThread(LINEAR, "Write agent.txt");
-    const base = await serve();
+    const { base } = await serve();
     const unknown = await refusal(await pagePost(base, `/api/threads/${thread}/step`, { agent: "nosuch" }));
     expect(unknown).toMatchObject({ status: 400, code: "usage" });
     expect(unknown.message).toContain('"nosuch"');
@@ -312,7 +193,7 @@ describe("the agent of step, run and resume", () => {
       thread: string;
     }>().thread;
     expect((await temp.showThread(suspended)).status).toBe("suspended");
-    const base = await serve();
+    const { base } = await serve();
     const unknown = await refusal(
       await pagePost(base, `/api/threads/${suspended}/resume`, { prompt: "Blue", agent: "nosuch" }),
     );
@@ -333,7 +214,7 @@ describe("the agent of step, run and resume", () => {
 describe("delete", () => {
   it("deletes a thread; another delete of it is a 404", async () => {
     const thread = await temp.startThread(LINEAR, "Write doomed.txt");
-    const base = await serve();
+    const { base } = await serve();
     const deleted = await pagePost(base, `/api/threads/${thread}/delete`);
     expect(deleteResultSchema.parse(await deleted.json())).toMatchObject({ deleted: [{ thread }], busy: [] });
     expect((await temp.uwf(["show", thread])).exitCode).toBe(1);
@@ -341,7 +222,7 @@ describe("delete", () => {
       status: 404,
       code: "thread-not-found",
     });
-    const readOnly = await serve({ readOnly: true });
+    const { base: readOnly } = await serve({ readOnly: true });
     const kept = await temp.startThread(LINEAR, "Write kept.txt");
     expect(await refusal(await pagePost(readOnly, `/api/threads/${kept}/delete`))).toMatchObject({
       status: 403,
@@ -355,7 +236,7 @@ describe("schedules", () => {
   it("lists, shows, pauses, resumes and triggers as uwf schedule does; threads it started are tagged", async () => {
     const added = await temp.uwf(["schedule", "add", "hourly", "linear", "--cron", "0 * * * *", "-p", "Hourly"]);
     expect(added.exitCode).toBe(0);
-    const base = await serve();
+    const { base } = await serve();
     const list = scheduleListResultSchema.parse(await (await fetch(`${base}/api/schedules`)).json());
     expect(list.schedules.map((schedule) => [schedule.name, schedule.paused])).toEqual([["hourly", false]]);
     const paused = scheduleShowResultSchema.parse(await (await pagePost(base, "/api/schedules/hourly/pause")).json());
@@ -376,7 +257,7 @@ describe("schedules", () => {
     const badBody = await refusal(await pagePost(base, "/api/schedules/hourly/trigger", { queue: "yes" }));
     expect(badBody).toMatchObject({ status: 400, code: "invalid-body" });
     expect(badBody.message).toContain('"queue"');
-    const readOnly = await serve({ readOnly: true });
+    const { base: readOnly } = await serve({ readOnly: true });
     expect(await refusal(await pagePost(readOnly, "/api/schedules/hourly/pause"))).toMatchObject({
       status: 403,
       code: "read-only",

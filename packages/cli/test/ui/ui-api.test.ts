@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import type { Store } from "@uwf/cas";
 import {
   compareResultSchema,
   diffResultSchema,
@@ -15,11 +14,9 @@ import {
   workflowListResultSchema,
   workflowShowResultSchema,
 } from "@uwf/protocol";
-import { startUiServer, type UiBackend, type UiServer, type UiServerOptions } from "@uwf/ui";
-import { COMMAND_TABLE } from "../../src/commands/command-table.ts";
-import { createCommandBackend } from "../../src/commands/ui/command-backend.ts";
-import { tempHomeMachineContext } from "../helpers/machine-context.ts";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp-home.ts";
+import { FIXTURES, LINEAR } from "../helpers/temp-home.ts";
+import { SCRIPTED_AGENTS_CONFIG } from "../helpers/workbench-home.ts";
+import { useUiApi } from "./ui-api-kit.ts";
 
 /**
  * The `uwf ui` server's API over a real store: startUiServer with the CLI's backend (each endpoint runs
@@ -29,78 +26,30 @@ import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../helpers/temp
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const TOKEN = "test-token-0123456789abcdef";
 
-let temp: TempHome;
-let store: Store;
-let backend: UiBackend;
 /** The listener the server gave the store's change feed: the test plays the feed. */
 let feed: ((event: LiveEvent) => void) | undefined;
-const servers: UiServer[] = [];
 
-beforeAll(async () => {
-  temp = createTempHome();
-  temp.writeConfig(
-    [
-      "agents:",
-      "  linear:",
-      "    builtin: scripted",
-      `    scenario: ${join(FIXTURES, "workflows/linear.scenario.yaml")}`,
-      "  asker:",
-      "    builtin: scripted",
-      `    scenario: ${join(FIXTURES, "workflows/ask.scenario.yaml")}`,
-      "defaultAgent: linear",
-      // The ask workflow's threads get their own scripted agent, so that the API's actions need no --agent.
-      "agentOverrides:",
-      "  ask:",
-      "    asker: asker",
-    ].join("\n"),
-  );
-  const context = tempHomeMachineContext(temp);
-  store = await context.openStore();
-  backend = createCommandBackend(COMMAND_TABLE, context, store, (listener) => {
+const { temp, serve, pagePost } = useUiApi({
+  token: TOKEN,
+  setUp(home) {
+    home.writeConfig(
+      [
+        ...SCRIPTED_AGENTS_CONFIG,
+        "defaultAgent: linear",
+        // The ask workflow's threads get their own scripted agent, so that the API's actions need no --agent.
+        "agentOverrides:",
+        "  ask:",
+        "    asker: asker",
+      ].join("\n"),
+    );
+  },
+  subscribe(listener) {
     feed = listener;
     return () => {
       feed = undefined;
     };
-  });
+  },
 });
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-});
-
-afterAll(async () => {
-  await store.close();
-  temp.cleanup();
-});
-
-async function serve(options: Partial<UiServerOptions> = {}): Promise<{ server: UiServer; base: string }> {
-  const server = await startUiServer({
-    backend,
-    host: "127.0.0.1",
-    port: 0,
-    readOnly: false,
-    token: TOKEN,
-    version: "test",
-    ...options,
-  });
-  servers.push(server);
-  return { server, base: `http://127.0.0.1:${server.port}` };
-}
-
-/** A POST as the page makes it: the session cookie, from the server's own origin. */
-function pagePost(base: string, path: string, body: unknown = {}, headers: Record<string, string> = {}) {
-  const port = new URL(base).port;
-  return fetch(`${base}${path}`, {
-    method: "POST",
-    headers: {
-      cookie: `uwf-ui-${port}=${TOKEN}`,
-      origin: base,
-      "content-type": "application/json",
-      ...headers,
-    },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-}
 
 async function errorOf(response: Response) {
   return errorResultSchema.parse(await response.json()).error;
@@ -387,9 +336,7 @@ describe("--read-only", () => {
 
 describe("off loopback", () => {
   it("refuses to start without a token or read-only", async () => {
-    await expect(
-      startUiServer({ backend, host: "0.0.0.0", port: 0, readOnly: false, version: "test" }),
-    ).rejects.toThrow("needs a token or read-only");
+    await expect(serve({ host: "0.0.0.0", token: undefined })).rejects.toThrow("needs a token or read-only");
   });
 
   it("with a token, needs it for every request, reads and events too; Host is an IP address, localhost or this host", async () => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CompareRow, ThreadRecord } from "@uwf/protocol";
+import { VERDICT_WORKFLOW } from "../../../../test/kit/workflow/verdict-workflow.ts";
 import { createEngineTestKit, type EngineTestKit, type ScenarioEntry } from "../../test/engine-test-kit.ts";
 import { compareFamily, readChain, resolveNodeOrThread, stepUntilDone } from "../index.ts";
 
@@ -10,23 +11,7 @@ let workflow: string;
 beforeEach(() => {
   kit = createEngineTestKit();
   workflow = join(kit.home, "verdict.yaml");
-  writeFileSync(
-    workflow,
-    [
-      "name: verdict",
-      "roles:",
-      "  writer: { goal: Write., frontmatter: { type: object, properties: { draft: { type: string } }, required: [draft] } }",
-      "  reviewer: { goal: Review. }",
-      "graph:",
-      "  $START: [ { role: writer, prompt: Write. } ]",
-      "  writer: [ { role: reviewer, prompt: Review. } ]",
-      "  reviewer:",
-      "    approved: { role: $END, prompt: Approved. }",
-      "    rejected: { role: $END, prompt: Rejected. }",
-      "    changes: { role: writer, prompt: Again. }",
-      "",
-    ].join("\n"),
-  );
+  writeFileSync(workflow, VERDICT_WORKFLOW);
 });
 afterEach(() => kit.cleanup());
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ThreadRecord } from "@uwf/protocol";
-import { writeEditedCopy } from "../../../../test/kit/files/write-edited-copy.ts";
+import { editedWorkflowCopy } from "../../../../test/kit/workflow/edited-workflow-copy.ts";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import { stepThread } from "../step/step-thread.ts";
 import { stepUntilDone } from "../step/step-until-done.ts";
@@ -28,11 +28,9 @@ async function finishedThread(workflow: string): Promise<ThreadRecord> {
   return done.record;
 }
 
-let copies = 0;
 /** A copy of `workflow` with each `[from, to]` replaced, in a folder of its own (so it keeps its name). */
 function editedCopy(workflow: string, ...edits: Array<[string, string]>): string {
-  copies += 1;
-  return writeEditedCopy(workflow, join(kit.home, `copy-${copies}`), edits);
+  return editedWorkflowCopy(workflow, kit.home, edits);
 }
 
 async function objectCount(): Promise<number> {
@@ -243,9 +241,7 @@ graph:
 
 /** Writes a workflow into a folder of its own under the kit's home and returns its file. */
 function workflowFile(text: string, edits: Array<[string, string]> = []): string {
-  copies += 1;
-  const folder = join(kit.home, `workflow-${copies}`);
-  mkdirSync(folder);
+  const folder = mkdtempSync(join(kit.home, "workflow-"));
   const name = /^name: (\S+)/.exec(text)?.[1] as string;
   let edited = text;
   for (const [from, to] of edits) {

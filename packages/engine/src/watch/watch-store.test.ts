@@ -15,10 +15,10 @@ interface Pair {
   close(): Promise<void>;
 }
 
-async function openFilePair(): Promise<Pair> {
-  const home = createTemporaryDirectory();
-  const watched = await openFileStore(home.path);
-  const writerStore = await openFileStore(home.path);
+/** The watcher's store and the writer's, both opened by `openStore`; closing them runs `remove` last. */
+async function openPair(openStore: () => Promise<Store>, remove: () => void = () => {}): Promise<Pair> {
+  const watched = await openStore();
+  const writerStore = await openStore();
   const writer = createEngineTestKit({ store: writerStore });
   return {
     watched,
@@ -27,25 +27,22 @@ async function openFilePair(): Promise<Pair> {
       await watched.close();
       await writerStore.close();
       writer.cleanup();
-      home.remove();
+      remove();
     },
   };
 }
 
+function openFilePair(): Promise<Pair> {
+  const home = createTemporaryDirectory();
+  return openPair(
+    () => openFileStore(home.path),
+    () => home.remove(),
+  );
+}
+
 async function openPostgresPair(): Promise<Pair> {
   const url = (await startTestPostgres()).newStoreUrl();
-  const watched = await openPostgresStore(url);
-  const writerStore = await openPostgresStore(url);
-  const writer = createEngineTestKit({ store: writerStore });
-  return {
-    watched,
-    writer,
-    close: async () => {
-      await watched.close();
-      await writerStore.close();
-      writer.cleanup();
-    },
-  };
+  return openPair(() => openPostgresStore(url));
 }
 
 const opened: { pair: Pair; watch: StoreWatch }[] = [];

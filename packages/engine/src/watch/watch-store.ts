@@ -4,6 +4,7 @@ import { toStepSummary } from "../history/load-step-summaries.ts";
 import { readChain } from "../history/read-chain.ts";
 import { ThreadHistory } from "../history/thread-history.ts";
 import { AFTER_STEP_OUTPUT } from "./follow-thread.ts";
+import { standingEvent } from "./standing-event.ts";
 
 /**
  * How far before the newest update it has seen a check reads again (`updatedSince`): `updatedAt` is
@@ -174,7 +175,7 @@ export async function watchStore(options: WatchStoreOptions): Promise<StoreWatch
     } else if (previous === undefined) {
       await reportSteps(record, record.forkedFrom?.step ?? 0, startedAt);
     }
-    const statusEvent = standingEvent(record, previous ?? undefined);
+    const statusEvent = statusChangeEvent(record, previous ?? undefined);
     if (statusEvent !== null) emit(statusEvent);
     emit({ type: "thread-updated", thread: record.id, record });
   }
@@ -264,29 +265,14 @@ export async function watchStore(options: WatchStoreOptions): Promise<StoreWatch
 }
 
 /** The event a thread's status change calls for: what `--jsonl` reports when a thread ends, suspends or fails. */
-function standingEvent(record: ThreadRecord, previous: ThreadRecord | null | undefined): LiveEvent | null {
+function statusChangeEvent(record: ThreadRecord, previous: ThreadRecord | null | undefined): LiveEvent | null {
   const changed = previous === undefined || previous === null || previous.status !== record.status;
-  if (record.status === "ended" && changed) {
-    const { outcome } = record;
-    return {
-      type: "thread-ended",
-      thread: record.id,
-      head: record.head,
-      ...(outcome === undefined ? {} : { outcome }),
-    };
-  }
+  if (record.status === "ended" && changed) return standingEvent(record);
   if (
     record.status === "suspended" &&
     (changed || previous?.head !== record.head || previous?.reason !== record.reason)
-  ) {
-    return {
-      type: "thread-suspended",
-      thread: record.id,
-      head: record.head,
-      role: record.next,
-      reason: record.reason ?? "",
-    };
-  }
+  )
+    return standingEvent(record);
   if (record.status === "failed" && changed && record.failure !== undefined) {
     return {
       type: "step-failed",

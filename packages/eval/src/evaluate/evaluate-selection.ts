@@ -1,14 +1,12 @@
 import { parseAssertionArguments } from "../assertions/parse-assertion.ts";
 import type { StoredEvalReport } from "../report/resolve-eval-report.ts";
 import { saveEvalReport } from "../report/save-eval-report.ts";
-import { assertionsNeedBodies, scoreThreads } from "../score/score-threads.ts";
 import { selectThreads, type ThreadSelection } from "../select/select-threads.ts";
-import { loadThreadViews } from "../view/load-thread-view.ts";
 import { checkStoredJudges } from "./check-stored-judges.ts";
 import { withDefaultAssertion } from "./default-assertions.ts";
 import type { EvaluateOptions } from "./evaluate-options.ts";
-import { judgeContextOf } from "./judge-context.ts";
 import { resolveAssertionPaths } from "./resolve-assertion-paths.ts";
+import { scoreStoredThreads } from "./score-stored-threads.ts";
 
 /** Scores stored threads (named, a family, or filtered) as they stand, runs nothing but judges, and stores the report. */
 export async function evaluateSelection(
@@ -18,20 +16,8 @@ export async function evaluateSelection(
   if (options.workflowFiles === false) await checkStoredJudges(parsed, options);
   const assertions = resolveAssertionPaths(parsed, options.cwd);
   const { records, source } = await selectThreads(options.store.refs, options.selection);
-  const views = await loadThreadViews(
-    options.store,
-    records.map((record) => ({ record })),
-    { bodies: assertionsNeedBodies(assertions), signal: options.signal },
-  );
-  const judge = judgeContextOf(options);
-  const samples = await scoreThreads({
-    views,
-    assertions,
-    cwd: options.cwd,
-    judge,
-    signal: options.signal,
-  });
-  judge.noteReused();
+  const targets = records.map((record) => ({ record }));
+  const samples = await scoreStoredThreads(options.store, targets, assertions, options);
   const node = {
     type: "eval-report/1" as const,
     name: options.name ?? selectionLabel(options.selection),

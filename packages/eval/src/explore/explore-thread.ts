@@ -1,4 +1,3 @@
-import type { Store } from "@uwf/cas";
 import type {
   BudgetLimits,
   EvalAssertion,
@@ -10,13 +9,12 @@ import type {
 import { checkUniqueAssertionNames, parseAssertionArguments } from "../assertions/parse-assertion.ts";
 import { withDefaultAssertion } from "../evaluate/default-assertions.ts";
 import type { EvaluateOptions } from "../evaluate/evaluate-options.ts";
-import { judgeContextOf } from "../evaluate/judge-context.ts";
 import { resolveAssertionPaths } from "../evaluate/resolve-assertion-paths.ts";
+import { scoreStoredThreads } from "../evaluate/score-stored-threads.ts";
 import { readSuiteAssertions } from "../evaluate/suite-assertions.ts";
 import { saveEvalReport } from "../report/save-eval-report.ts";
-import { assertionsNeedBodies, scoreThreads } from "../score/score-threads.ts";
 import { loadSuite } from "../suite/load-suite.ts";
-import { loadThreadViews, type ThreadViewTarget } from "../view/load-thread-view.ts";
+import type { ThreadViewTarget } from "../view/load-thread-view.ts";
 import type { ExplorationTarget } from "./read-exploration-target.ts";
 import { type ExplorationRun, type ExplorationRunResult, runExploration } from "./run-exploration.ts";
 
@@ -93,7 +91,7 @@ export async function exploreThread(options: ExploreThreadOptions): Promise<Expl
   ];
   const sampleErrors = new Map<string, string>();
   for (const run of ran) if (run.error !== null) sampleErrors.set((run.record as { id: string }).id, run.error);
-  const samples = await scoreExplorationThreads(options.store, targets, assertions, scoring, sampleErrors);
+  const samples = await scoreStoredThreads(options.store, targets, assertions, scoring, sampleErrors);
   const [original, ...reruns] = samples as [EvalSample, ...EvalSample[]];
   const byRun = new Map(ran.map((run, index) => [run, reruns[index] as EvalSample]));
   const node: ExploreReportNode = {
@@ -148,29 +146,4 @@ function exploreAssertions(options: ExploreThreadOptions): EvalAssertion[] {
 /** The forks an exploration made, by step, in order. */
 function forksByStep(node: ExploreReportNode): Map<number, string[]> {
   return new Map(node.steps.map((step) => [step.step, step.samples.map((sample) => sample.thread)]));
-}
-
-/** Scores threads as one group (the views read with bodies when a scorer needs them), samples in their order. */
-export async function scoreExplorationThreads(
-  store: Store,
-  targets: readonly ThreadViewTarget[],
-  assertions: readonly EvalAssertion[],
-  options: Omit<EvaluateOptions, "gate" | "store">,
-  sampleErrors?: ReadonlyMap<string, string>,
-): Promise<EvalSample[]> {
-  const views = await loadThreadViews(store, targets, {
-    bodies: assertionsNeedBodies(assertions),
-    signal: options.signal,
-  });
-  const judge = judgeContextOf({ ...options, store, gate: null });
-  const samples = await scoreThreads({
-    views,
-    assertions,
-    cwd: options.cwd,
-    judge,
-    signal: options.signal,
-    ...(sampleErrors === undefined ? {} : { sampleErrors }),
-  });
-  judge.noteReused();
-  return samples;
 }

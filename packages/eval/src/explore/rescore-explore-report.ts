@@ -5,8 +5,9 @@ import { NothingToEvaluateError } from "../errors/nothing-to-evaluate-error.ts";
 import type { EvaluateOptions } from "../evaluate/evaluate-options.ts";
 import { asScored } from "../evaluate/rescore-eval-report.ts";
 import { resolveAssertionPaths } from "../evaluate/resolve-assertion-paths.ts";
+import { scoreStoredThreads } from "../evaluate/score-stored-threads.ts";
 import { saveEvalReport } from "../report/save-eval-report.ts";
-import { type StoredExploreReport, scoreExplorationThreads } from "./explore-thread.ts";
+import type { StoredExploreReport } from "./explore-thread.ts";
 
 /**
  * Scores an exploration again without re-running anything but judges: the thread and every re-run, each
@@ -34,7 +35,7 @@ export async function rescoreExploreReport(
   // A re-run the exploration left unfinished stays errored for the same reason.
   const sampleErrors = new Map<string, string>();
   for (const sample of old) if (sample.error !== null) sampleErrors.set(sample.thread, sample.error);
-  const samples = await scoreExplorationThreads(options.store, targets, assertions, options, sampleErrors);
+  const samples = await scoreStoredThreads(options.store, targets, assertions, options, sampleErrors);
   const [original, ...reruns] = samples as [EvalSample, ...EvalSample[]];
   let next = 0;
   const node: ExploreReportNode = {

@@ -71,12 +71,18 @@ function percentiles(
   return `${format(distribution.p50)} / ${format(distribution.p90)}`;
 }
 
-function countsCells(group: EvalGroupSummary): Cell[] {
+/** The columns every group's row has: its counts, its pass rate and that rate's interval. */
+const GROUP_COLUMNS = ["SAMPLES", "PASSED", "FAILED", "ERRORED", "PASS RATE", "95% CI"];
+const GROUP_ALIGN = ["right", "right", "right", "right", "right", "left"] as const;
+
+function groupCells(group: EvalGroupSummary): Cell[] {
   return [
     cell(String(group.samples)),
     cell(String(group.passed)),
     cell(String(group.failed), group.failed > 0 ? "bad" : undefined),
     cell(String(group.errored), group.errored > 0 ? "warn" : undefined),
+    passRateCell(group),
+    cell(formatInterval(group.interval), "dim"),
   ];
 }
 
@@ -84,26 +90,12 @@ function variantsTable(variants: readonly EvalVariantSummary[]): ReportTable | n
   if (variants.length === 0) return null;
   return {
     title: "Variants",
-    header: [
-      "VARIANT",
-      "SAMPLES",
-      "PASSED",
-      "FAILED",
-      "ERRORED",
-      "PASS RATE",
-      "95% CI",
-      "SCORE",
-      "STEPS p50/p90",
-      "COST p50/p90",
-      "DURATION p50/p90",
-    ],
-    align: ["left", "right", "right", "right", "right", "right", "left", "right", "right", "right", "right"],
+    header: ["VARIANT", ...GROUP_COLUMNS, "SCORE", "STEPS p50/p90", "COST p50/p90", "DURATION p50/p90"],
+    align: ["left", ...GROUP_ALIGN, "right", "right", "right", "right"],
     dropRanks: [undefined, 1, undefined, undefined, undefined, undefined, 5, 3, 2, undefined, 4],
     rows: variants.map((variant) => [
       cell(variantName(variant.variant)),
-      ...countsCells(variant),
-      passRateCell(variant),
-      cell(formatInterval(variant.interval), "dim"),
+      ...groupCells(variant),
       cell(formatRate(variant.meanScore)),
       cell(percentiles(variant.steps, formatCount)),
       cell(percentiles(variant.costUsd, formatCost)),
@@ -133,9 +125,7 @@ function casesTable(
       return [
         cell(entry.case ?? MISSING),
         ...(showVariant ? [cell(variantName(variant.variant))] : []),
-        ...countsCells(entry),
-        passRateCell(entry),
-        cell(formatInterval(entry.interval), "dim"),
+        ...groupCells(entry),
         cell(passAtK === undefined ? MISSING : String(passAtK.k)),
         cell(passAtK === undefined ? MISSING : formatRate(passAtK.passAtK)),
         cell(
@@ -147,32 +137,8 @@ function casesTable(
   );
   return {
     title: "Cases",
-    header: [
-      "CASE",
-      ...(showVariant ? ["VARIANT"] : []),
-      "SAMPLES",
-      "PASSED",
-      "FAILED",
-      "ERRORED",
-      "PASS RATE",
-      "95% CI",
-      "K",
-      "PASS@K",
-      "PASS^K",
-    ],
-    align: [
-      "left",
-      ...(showVariant ? (["left"] as const) : []),
-      "right",
-      "right",
-      "right",
-      "right",
-      "right",
-      "left",
-      "right",
-      "right",
-      "right",
-    ],
+    header: ["CASE", ...(showVariant ? ["VARIANT"] : []), ...GROUP_COLUMNS, "K", "PASS@K", "PASS^K"],
+    align: ["left", ...(showVariant ? (["left"] as const) : []), ...GROUP_ALIGN, "right", "right", "right"],
     dropRanks: [undefined, ...(showVariant ? [undefined] : []), 1, undefined, undefined, undefined, undefined, 2],
     rows,
   };

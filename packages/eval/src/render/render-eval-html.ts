@@ -6,8 +6,8 @@ import { buildEvalChartData } from "./eval-chart-data.ts";
 import { comparisonsSection, gateSection, samplesSection, unstartedSection } from "./eval-html-detail-sections.ts";
 import { assertionsSection, casesSection, outcomesSection, variantsSection } from "./eval-html-summary-sections.ts";
 import pageScript from "./eval-page.client.js" with { type: "text" };
-import { EVAL_PAGE_STYLE } from "./eval-page-style.ts";
 import { type HtmlFragment, html, jsonForScript, rawHtml } from "./html-template.ts";
+import { gateBadge, renderReportPage } from "./report-page.ts";
 
 /** Chart.js v4 (MIT), inlined whole; its source-map comment is dropped, as the page must load nothing. */
 const CHART_JS = chartJsCode.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
@@ -41,29 +41,11 @@ function pagePolicy(): string {
   return contentSecurityPolicy;
 }
 
-function header(result: EvalResult): HtmlFragment {
-  const source =
-    result.source.kind === "suite"
-      ? html`suite <code>${result.source.file}</code>`
-      : html`selection of ${result.source.threads.length} thread(s)${result.source.forksOf === null ? "" : html`, forks of <code class="thread">${result.source.forksOf.thread}</code>${result.source.forksOf.recursive ? " (recursive)" : ""}`}${result.source.workflow === null ? "" : html`, workflow <code>${result.source.workflow}</code>`}${result.source.status === null ? "" : html`, status ${result.source.status}`}`;
-  const gate =
-    result.gateHeld === null
-      ? html`<span class="badge">no gate</span>`
-      : result.gateHeld
-        ? html`<span class="badge held">gate held</span>`
-        : html`<span class="badge not-held">gate did not hold</span>`;
-  const overall = result.summary.overall;
-  return html`<header>
-<h1>${result.name}</h1>
-<dl class="meta">
-<dt>report</dt><dd><code>${result.report}</code></dd>
-<dt>node</dt><dd><code>${result.address}</code></dd>
-<dt>created</dt><dd>${result.createdAt}</dd>
-<dt>source</dt><dd>${source}</dd>
-${result.rescoredFrom === null ? "" : html`<dt>rescored from</dt><dd><code>${result.rescoredFrom}</code></dd>`}
-</dl>
-<p>${gate} ${overall.samples} samples: <span class="passed">${overall.passed} passed</span>, <span class="failed">${overall.failed} failed</span>, <span class="errored">${overall.errored} errored</span>; pass rate <strong>${formatRate(overall.passRate)}</strong> (95% interval ${formatInterval(overall.interval)}).</p>
-</header>`;
+/** Where the report's samples came from: a suite file, or a selection of threads. */
+function sourceOf(result: EvalResult): HtmlFragment {
+  return result.source.kind === "suite"
+    ? html`suite <code>${result.source.file}</code>`
+    : html`selection of ${result.source.threads.length} thread(s)${result.source.forksOf === null ? "" : html`, forks of <code class="thread">${result.source.forksOf.thread}</code>${result.source.forksOf.recursive ? " (recursive)" : ""}`}${result.source.workflow === null ? "" : html`, workflow <code>${result.source.workflow}</code>`}${result.source.status === null ? "" : html`, status ${result.source.status}`}`;
 }
 
 /**
@@ -72,19 +54,20 @@ ${result.rescoredFrom === null ? "" : html`<dt>rescored from</dt><dd><code>${res
  * file opens offline and fetches nothing. Every string from the report is escaped.
  */
 export function renderEvalHtml(result: EvalResult): string {
-  const page = html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${pagePolicy()}">
-<meta name="generator" content="uwf eval">
-<title>${result.name} · uwf eval</title>
-<style>${rawHtml(EVAL_PAGE_STYLE)}</style>
-</head>
-<body>
-${header(result)}
-<section id="charts" hidden aria-label="charts"></section>
+  const overall = result.summary.overall;
+  return renderReportPage({
+    generator: "uwf eval",
+    policy: pagePolicy(),
+    name: result.name,
+    meta: [
+      ["report", html`<code>${result.report}</code>`],
+      ["node", html`<code>${result.address}</code>`],
+      ["created", html`${result.createdAt}`],
+      ["source", sourceOf(result)],
+    ],
+    rescoredFrom: result.rescoredFrom,
+    summary: html`${gateBadge(result.gateHeld)} ${overall.samples} samples: <span class="passed">${overall.passed} passed</span>, <span class="failed">${overall.failed} failed</span>, <span class="errored">${overall.errored} errored</span>; pass rate <strong>${formatRate(overall.passRate)}</strong> (95% interval ${formatInterval(overall.interval)}).`,
+    body: html`<section id="charts" hidden aria-label="charts"></section>
 <main>
 ${variantsSection(result)}
 ${casesSection(result)}
@@ -97,9 +80,6 @@ ${unstartedSection(result)}
 </main>
 <script type="application/json" id="eval-chart-data">${rawHtml(jsonForScript(buildEvalChartData(result)))}</script>
 <script>${rawHtml(CHART_JS)}</script>
-<script>${rawHtml(pageScript)}</script>
-</body>
-</html>
-`;
-  return page.text;
+<script>${rawHtml(pageScript)}</script>`,
+  });
 }

@@ -45,18 +45,23 @@ export const shellAgentSpecSchema = z
   })
   .strict();
 
+/** What both built-in agent loops (`anthropic`, `openai`) take beside their model. */
+const agentLoopFields = {
+  maxTurns: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  /** For `run_command`. */
+  passEnv: passEnv.optional(),
+  timeout: timeoutSeconds.optional(),
+  /** MCP servers whose tools the model gets beside the built-in ones. */
+  mcpServers: mcpServersSchema.optional(),
+};
+
 /** The built-in agent loop on the Anthropic Messages API. */
 export const anthropicAgentSpecSchema = z
   .object({
     builtin: z.literal("anthropic"),
     model: z.string().optional(),
-    maxTurns: z.number().int().positive().optional(),
-    maxTokens: z.number().int().positive().optional(),
-    /** For `run_command`. */
-    passEnv: passEnv.optional(),
-    timeout: timeoutSeconds.optional(),
-    /** MCP servers whose tools the model gets beside the built-in ones. */
-    mcpServers: mcpServersSchema.optional(),
+    ...agentLoopFields,
   })
   .strict();
 
@@ -73,11 +78,7 @@ export const openaiAgentSpecSchema = z
     baseUrl: z.string().url().optional(),
     /** The variable holding the key; beats the provider's `apiKeyEnv`. Default `OPENAI_API_KEY`. */
     apiKeyEnv: z.string().optional(),
-    maxTurns: z.number().int().positive().optional(),
-    maxTokens: z.number().int().positive().optional(),
-    passEnv: passEnv.optional(),
-    timeout: timeoutSeconds.optional(),
-    mcpServers: mcpServersSchema.optional(),
+    ...agentLoopFields,
   })
   .strict();
 

@@ -14,6 +14,18 @@ const FIXTURES = join(import.meta.dir, "../../test/fixtures/fan-out");
 const review = compileWorkflow(loadWorkflowFile(join(FIXTURES, "review-map.yaml")).workflow);
 const files = compileWorkflow(loadWorkflowFile(join(FIXTURES, "files-list.yaml")).workflow);
 
+/** One fixer branch per item of the splitter's `files`, whatever `files` holds, joined by the reducer. */
+const FOREACH_FILES = compileWorkflow(
+  workflowFromYaml(`
+name: t
+roles: { splitter: { goal: S. }, fixer: { goal: F. }, reducer: { goal: R. } }
+graph:
+  $START: [{ role: splitter, prompt: "Go." }]
+  splitter:
+    - { foreach: "files", branch: { role: fixer, prompt: "Fix {{ item }}" }, join: { role: reducer, prompt: "Sum." } }
+  reducer: [{ role: $END }]
+`),
+);
 const split = (output: Record<string, unknown>) => historyOf([{ role: "splitter", output }]);
 
 async function thrown(promise: Promise<unknown>): Promise<unknown> {
@@ -79,20 +91,9 @@ describe("pickNextRole on a fan-out edge", () => {
   });
 
   it("plans zero branches for an empty list", async () => {
-    const workflow = compileWorkflow(
-      workflowFromYaml(`
-name: t
-roles: { splitter: { goal: S. }, fixer: { goal: F. }, reducer: { goal: R. } }
-graph:
-  $START: [{ role: splitter, prompt: "Go." }]
-  splitter:
-    - { foreach: "files", branch: { role: fixer, prompt: "Fix {{ item }}" }, join: { role: reducer, prompt: "Sum." } }
-  reducer: [{ role: $END }]
-`),
-    );
-    const decision = await pickNextRole(workflow, split({ files: [] }), { mode: "continue" });
+    const decision = await pickNextRole(FOREACH_FILES, split({ files: [] }), { mode: "continue" });
     expect(decision.fanOut?.branches).toEqual([]);
-    const one = await pickNextRole(workflow, split({ files: ["x"] }), { mode: "continue" });
+    const one = await pickNextRole(FOREACH_FILES, split({ files: ["x"] }), { mode: "continue" });
     expect(one.fanOut?.branches).toEqual([{ key: "0", role: "fixer", workflow: null, prompt: "Fix x" }]);
   });
 
@@ -127,23 +128,12 @@ graph:
   });
 
   it("refuses a foreach that does not give a list with a routing error naming the field", async () => {
-    const workflow = compileWorkflow(
-      workflowFromYaml(`
-name: t
-roles: { splitter: { goal: S. }, fixer: { goal: F. }, reducer: { goal: R. } }
-graph:
-  $START: [{ role: splitter, prompt: "Go." }]
-  splitter:
-    - { foreach: "files", branch: { role: fixer, prompt: "Fix {{ item }}" }, join: { role: reducer, prompt: "Sum." } }
-  reducer: [{ role: $END }]
-`),
-    );
     for (const [value, got] of [
       ["one.ts", 'a string ("one.ts")'],
       [{ path: "a" }, "an object"],
       [undefined, "nothing (is the field missing from the reply?)"],
     ] as const) {
-      const error = await thrown(pickNextRole(workflow, split({ files: value }), { mode: "continue" }));
+      const error = await thrown(pickNextRole(FOREACH_FILES, split({ files: value }), { mode: "continue" }));
       expect(error).toBeInstanceOf(FanOutError);
       expect((error as FanOutError).code).toBe("fan-out-failed");
       expect((error as FanOutError).message).toBe(

@@ -8,6 +8,12 @@ import {
 } from "./option-value-parsers.ts";
 import { AGENT_OPTION, TIMEOUT_OPTION } from "./shared-options.ts";
 
+const HTML_OPTION = {
+  flags: "--html <file>",
+  description: "also write the report as one self-contained HTML page",
+  completes: "file",
+} as const;
+
 /** How `uwf eval`, `eval show` and `eval rescore` show a report and gate on it. */
 const EVAL_OUTPUT_OPTIONS = {
   baseline: {
@@ -15,11 +21,7 @@ const EVAL_OUTPUT_OPTIONS = {
     description: "compare with a variant of this report, or with a stored report (id or prefix)",
   },
   markdown: { flags: "--markdown", description: "print the report as Markdown, to paste into a pull request" },
-  html: {
-    flags: "--html <file>",
-    description: "also write the report as one self-contained HTML page",
-    completes: "file",
-  },
+  html: HTML_OPTION,
 } as const;
 const EVAL_GATE_OPTIONS = {
   minPassRate: {
@@ -42,12 +44,35 @@ const EVAL_GATE_OPTIONS = {
     description: "count errored samples and runs that did not start as failing, instead of exiting 1",
   },
 } as const;
+
+/** The gate of `uwf explore` and `explore rescore`. */
+const EXPLORE_MIN_PASS_RATE_OPTION = {
+  flags: "--min-pass-rate <rate>",
+  description: "gate: exit 3 unless the re-runs from the first explored step pass at least this often",
+  parse: parseRate,
+} as const;
+
+/** How `uwf explore`, `explore show` and `explore rescore` exit on a report and write its page. */
+const EXPLORE_OUTPUT_OPTIONS = {
+  allowErrors: { flags: "--allow-errors", description: "do not exit 1 for re-runs that errored or were not run" },
+  html: HTML_OPTION,
+} as const;
+
 const ASSERT_OPTION = {
   flags: "--assert <assertion>",
   description:
     "score with NAME=JSONATA, outcome: STATUS, status: STATUS, command: CMD, judge: WORKFLOW[#ROLE] (repeatable)",
   parse: collect,
 } as const;
+
+/** What `eval rescore` and `explore rescore` judge with: the assertions, and the judges' agent and timeout. */
+const RESCORE_OPTIONS = {
+  assert: ASSERT_OPTION,
+  replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
+  agent: AGENT_OPTION,
+  timeout: TIMEOUT_OPTION,
+} as const;
+
 const REPORT_ARGUMENT = { syntax: "<report>", key: "report" } as const;
 
 const EVAL_COMMANDS: readonly CommandEntry[] = [
@@ -144,10 +169,7 @@ const EVAL_COMMANDS: readonly CommandEntry[] = [
     description: "score a report's threads again with new assertions; nothing is re-run but judges",
     arguments: [REPORT_ARGUMENT],
     options: {
-      assert: ASSERT_OPTION,
-      replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
-      agent: AGENT_OPTION,
-      timeout: TIMEOUT_OPTION,
+      ...RESCORE_OPTIONS,
       ...EVAL_GATE_OPTIONS,
       ...EVAL_OUTPUT_OPTIONS,
     },
@@ -201,17 +223,8 @@ const EXPLORE_COMMANDS: readonly CommandEntry[] = [
         description: "score (and finish) the re-runs of an earlier exploration of the thread instead of new ones",
       },
       name: { flags: "--name <name>", description: "the report's name (default: explore THREAD)" },
-      minPassRate: {
-        flags: "--min-pass-rate <rate>",
-        description: "gate: exit 3 unless the re-runs from the first explored step pass at least this often",
-        parse: parseRate,
-      },
-      allowErrors: { flags: "--allow-errors", description: "do not exit 1 for re-runs that errored or were not run" },
-      html: {
-        flags: "--html <file>",
-        description: "also write the report as one self-contained HTML page",
-        completes: "file",
-      },
+      minPassRate: EXPLORE_MIN_PASS_RATE_OPTION,
+      ...EXPLORE_OUTPUT_OPTIONS,
     },
     examples: [
       "uwf explore 01J9 --assert 'outcome: approved'",
@@ -226,12 +239,7 @@ const EXPLORE_COMMANDS: readonly CommandEntry[] = [
     description: "print a stored exploration; exits as its gate says",
     arguments: [REPORT_ARGUMENT],
     options: {
-      allowErrors: { flags: "--allow-errors", description: "do not exit 1 for re-runs that errored or were not run" },
-      html: {
-        flags: "--html <file>",
-        description: "also write the report as one self-contained HTML page",
-        completes: "file",
-      },
+      ...EXPLORE_OUTPUT_OPTIONS,
     },
     examples: ["uwf explore show 01JB", "uwf explore show 01JB --html explore.html"],
     json: "exploreResultSchema",
@@ -242,22 +250,10 @@ const EXPLORE_COMMANDS: readonly CommandEntry[] = [
     description: "score an exploration's re-runs again with new assertions; nothing is re-run but judges",
     arguments: [REPORT_ARGUMENT],
     options: {
-      assert: ASSERT_OPTION,
-      replace: { flags: "--replace", description: "score only the --assert given, dropping the report's own" },
-      agent: AGENT_OPTION,
-      timeout: TIMEOUT_OPTION,
+      ...RESCORE_OPTIONS,
       name: { flags: "--name <name>", description: "the new report's name (default: the old one's)" },
-      minPassRate: {
-        flags: "--min-pass-rate <rate>",
-        description: "gate: exit 3 unless the re-runs from the first explored step pass at least this often",
-        parse: parseRate,
-      },
-      allowErrors: { flags: "--allow-errors", description: "do not exit 1 for re-runs that errored or were not run" },
-      html: {
-        flags: "--html <file>",
-        description: "also write the report as one self-contained HTML page",
-        completes: "file",
-      },
+      minPassRate: EXPLORE_MIN_PASS_RATE_OPTION,
+      ...EXPLORE_OUTPUT_OPTIONS,
     },
     examples: ["uwf explore rescore 01JB --assert 'outcome: approved'"],
     json: "exploreResultSchema",

@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "@uwf/cas";
-import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
+import { waitFor } from "@uwf/cas/test";
 import { agentRunNodeSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
 import { errorOf } from "../../helpers/error-of.ts";
 import { waitForSignalTaken } from "../../helpers/process-state.ts";
+import { BACKENDS, type Backend, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
 
 /**
@@ -13,23 +14,18 @@ import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../../helpers/t
  * (its exit, its deadline, a signal), stops what it left, and never waits on them. Every test runs on
  * both backends, as the worker tests do.
  */
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-type Backend = (typeof BACKENDS)[number];
 
 const HOLDER_AGENT = join(FIXTURES, "agents/background-holder.sh");
 const SERVE_AND_CHECK = join(FIXTURES, "workflows/serve-and-check.yaml");
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-});
+const backendEnv = useBackendEnv();
 
 let temp: TempHome;
 let pidFile: string;
 /** Processes the tests' agents started, stopped by their own pids should a test fail before uwf stops them. */
 const started = new Set<string>();
 function setUp(backend: Backend) {
-  temp = createTempHome({ env: backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {} });
+  temp = createTempHome({ env: backendEnv(backend) });
   pidFile = join(temp.work, "agent.pid");
   for (const file of [pidFile, `${pidFile}.holder`, join(temp.work, "server.pid")]) started.add(file);
   temp.writeConfig(

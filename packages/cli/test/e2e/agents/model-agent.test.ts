@@ -18,6 +18,12 @@ import {
   fakeModelConfig,
 } from "../../helpers/fake-model-api.ts";
 import { FIXTURES } from "../../helpers/temp-home.ts";
+import {
+  expectHelloWorldRecords,
+  expectHelloWorldRun,
+  expectHelloWorldUsage,
+  HELLO_WORLD_TURNS,
+} from "./hello-world-run.ts";
 
 const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
 
@@ -39,45 +45,13 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
   it("runs a two-role workflow to its end: tools change files, the writer's second visit continues its conversation, usage is summed", async () => {
     writeConfig();
     server.enqueue(
-      // Step 1, writer: writes a file and runs a command, then answers.
-      fakeToolUseReply(
-        [
-          { name: "write_file", input: { path: "hello.txt", content: "hello\n" } },
-          { name: "run_command", input: { command: "wc -l < hello.txt > lines.txt" } },
-        ],
-        { usage: { input_tokens: 1_000, output_tokens: 100 } },
-      ),
-      fakeTextReply("---\nsummary: wrote hello.txt\n---\n\nI wrote the file.", {
-        input_tokens: 1_200,
-        output_tokens: 50,
+      ...HELLO_WORLD_TURNS.map((turn) => {
+        const usage = { input_tokens: turn.usage.input, output_tokens: turn.usage.output };
+        return "text" in turn ? fakeTextReply(turn.text, usage) : fakeToolUseReply(turn.tools, { usage });
       }),
-      // Step 2, reviewer: asks for a change.
-      fakeTextReply("---\n$status: rejected\ncomments: say hello world\n---\n", {
-        input_tokens: 800,
-        output_tokens: 20,
-      }),
-      // Step 3, writer again: edits the file.
-      fakeToolUseReply(
-        { name: "edit_file", input: { path: "hello.txt", old_text: "hello", new_text: "hello world" } },
-        { usage: { input_tokens: 2_000, output_tokens: 30 } },
-      ),
-      fakeTextReply("---\nsummary: now says hello world\n---\n", { input_tokens: 2_100, output_tokens: 20 }),
-      // Step 4, reviewer: approves.
-      fakeTextReply("---\n$status: approved\ncomments: good\n---\n", { input_tokens: 900, output_tokens: 10 }),
     );
     const run = await temp.uwf(["run", WORKFLOW, "-p", "Create hello.txt", "--json"], { env });
-    expect(run.stderr).toBe("");
-    expect(run.exitCode).toBe(0);
-    const result = stepResultSchema.parse(run.json());
-    expect(result.status).toBe("ended");
-    expect(result.steps.map((step) => [step.role, step.output])).toEqual([
-      ["writer", { summary: "wrote hello.txt" }],
-      ["reviewer", { $status: "rejected", comments: "say hello world" }],
-      ["writer", { summary: "now says hello world" }],
-      ["reviewer", { $status: "approved", comments: "good" }],
-    ]);
-    expect(readFileSync(join(temp.work, "hello.txt"), "utf8")).toBe("hello world\n");
-    expect(readFileSync(join(temp.work, "lines.txt"), "utf8").trim()).toBe("1");
+    const result = expectHelloWorldRun(temp, run);
     expect(server.remaining()).toBe(0);
 
     // The writer's second visit starts from its first conversation, then the new prompt.
@@ -105,35 +79,15 @@ describe("the built-in anthropic agent, end to end against the fake Messages API
     // Usage and cost per step, summed per thread: 8000 input tokens at $3, 230 output at $15 per million.
     const perStep = result.steps.map((step) => step.usage?.costUsd);
     expect(perStep).toEqual([0.00885, 0.0027, 0.01305, 0.00285]);
-    const record = shownThreadSchema.parse((await temp.uwf(["show", result.thread, "--json"])).json());
-    expect(record.usage).toEqual({
-      inputTokens: 8_000,
-      outputTokens: 230,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      costUsd: 0.02745,
-    });
+    await expectHelloWorldUsage(temp, result.thread, 0.02745);
     const shown = await temp.uwf(["show", result.thread]);
     expect(shown.stdout).toContain(`8,000 in · 230 out · $${(0.02745).toFixed(4)}`);
     const log = await temp.uwf(["log", result.thread]);
     expect(log.stdout).toContain(`2,200 in · 150 out · $${(0.00885).toFixed(4)}`);
 
     // The run records the transcript (tool calls, results, usage per turn) and the extraction.
-    const firstRun = await runOfStep(temp, result.steps[0]?.address ?? "");
-    // The writer's second run records the prompt it was really sent: the steps since its last visit.
-    const continuedRun = await runOfStep(temp, result.steps[2]?.address ?? "");
-    const sentPrompt = (await getNode(temp, continuedRun.prompt)) as { text: string };
-    expect(sentPrompt.text).toContain("This conversation holds the thread up to there");
-    expect(continuedRun.attempts[0]?.request).toBe(continuedRun.prompt);
-    expect(firstRun.extraction).toBe("frontmatter");
-    expect(firstRun.usage?.inputTokens).toBe(2_200);
-    const transcript = transcriptNodeSchema.parse(await getNode(temp, firstRun.transcript ?? ""));
-    expect(transcript.messages).toHaveLength(4);
-    expect(JSON.stringify(transcript.messages[2])).toContain('"type":"tool_result"');
-    expect(transcript.messages[1]).toMatchObject({
-      role: "assistant",
-      usage: { inputTokens: 1_000, outputTokens: 100 },
-    });
+    await expectHelloWorldRecords(temp, result);
+    expect((await runOfStep(temp, result.steps[0]?.address ?? "")).extraction).toBe("frontmatter");
   }, 60_000);
 
   it("continues the writer's conversation from the fork point in a forked thread", async () => {

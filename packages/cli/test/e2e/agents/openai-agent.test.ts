@@ -7,11 +7,17 @@ import {
   fakeChatToolCallReply,
   startFakeOpenaiServer,
 } from "@uwf/agent-kit/test";
-import { configSchema, shownThreadSchema, stepResultSchema, transcriptNodeSchema } from "@uwf/protocol";
+import { configSchema, stepResultSchema } from "@uwf/protocol";
 import { parse as parseYaml } from "yaml";
-import { getNode, runOfStep } from "../../helpers/cas-nodes.ts";
+import { runOfStep } from "../../helpers/cas-nodes.ts";
 import { useTempHomeWithFakeApi } from "../../helpers/fake-api-home.ts";
 import { FIXTURES } from "../../helpers/temp-home.ts";
+import {
+  expectHelloWorldRecords,
+  expectHelloWorldRun,
+  expectHelloWorldUsage,
+  HELLO_WORLD_TURNS,
+} from "./hello-world-run.ts";
 
 const STATUS_MAP_WORKFLOW = join(FIXTURES, "workflows/openai-review.yaml");
 const ORDERED_WORKFLOW = join(FIXTURES, "workflows/openai-review-ordered.yaml");
@@ -50,46 +56,17 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
   it("runs a workflow to its end: tools change files, a 429 is retried, the writer's second visit continues its conversation, usage and cost are recorded", async () => {
     writeConfig();
     server.enqueue(
-      // Step 1, writer: rate limited once, then writes a file and runs a command, then answers.
+      // Step 1, writer: rate limited once, then the hello-world turns.
       fakeChatErrorReply("rate_limit_exceeded", { retryAfter: "0.2" }),
-      fakeChatToolCallReply(
-        [
-          { name: "write_file", arguments: { path: "hello.txt", content: "hello\n" } },
-          { name: "run_command", arguments: { command: "wc -l < hello.txt > lines.txt" } },
-        ],
-        { usage: { prompt_tokens: 1_000, completion_tokens: 100 } },
-      ),
-      fakeChatTextReply("---\nsummary: wrote hello.txt\n---\n\nI wrote the file.", {
-        prompt_tokens: 1_200,
-        completion_tokens: 50,
+      ...HELLO_WORLD_TURNS.map((turn) => {
+        const usage = { prompt_tokens: turn.usage.input, completion_tokens: turn.usage.output };
+        if ("text" in turn) return fakeChatTextReply(turn.text, usage);
+        const calls = turn.tools.map((tool) => ({ name: tool.name, arguments: tool.input }));
+        return fakeChatToolCallReply(calls, { usage });
       }),
-      // Step 2, reviewer: asks for a change.
-      fakeChatTextReply("---\n$status: rejected\ncomments: say hello world\n---\n", {
-        prompt_tokens: 800,
-        completion_tokens: 20,
-      }),
-      // Step 3, writer again: edits the file in its continued conversation.
-      fakeChatToolCallReply(
-        { name: "edit_file", arguments: { path: "hello.txt", old_text: "hello", new_text: "hello world" } },
-        { usage: { prompt_tokens: 2_000, completion_tokens: 30 } },
-      ),
-      fakeChatTextReply("---\nsummary: now says hello world\n---\n", { prompt_tokens: 2_100, completion_tokens: 20 }),
-      // Step 4, reviewer: approves.
-      fakeChatTextReply("---\n$status: approved\ncomments: good\n---\n", { prompt_tokens: 900, completion_tokens: 10 }),
     );
     const run = await temp.uwf(["run", STATUS_MAP_WORKFLOW, "-p", "Create hello.txt", "--json"], { env });
-    expect(run.stderr).toBe("");
-    expect(run.exitCode).toBe(0);
-    const result = stepResultSchema.parse(run.json());
-    expect(result.status).toBe("ended");
-    expect(result.steps.map((step) => [step.role, step.output])).toEqual([
-      ["writer", { summary: "wrote hello.txt" }],
-      ["reviewer", { $status: "rejected", comments: "say hello world" }],
-      ["writer", { summary: "now says hello world" }],
-      ["reviewer", { $status: "approved", comments: "good" }],
-    ]);
-    expect(readFileSync(join(temp.work, "hello.txt"), "utf8")).toBe("hello world\n");
-    expect(readFileSync(join(temp.work, "lines.txt"), "utf8").trim()).toBe("1");
+    const result = expectHelloWorldRun(temp, run);
     expect(server.remaining()).toBe(0);
 
     // The 429 was answered by the same request again, after the wait it asked for.
@@ -133,27 +110,8 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
 
     // Usage and cost per step and per thread: 8,000 input tokens at $2, 230 output at $10 per million.
     expect(result.steps.map((step) => step.usage?.costUsd)).toEqual([0.0059, 0.0018, 0.0087, 0.0019]);
-    const record = shownThreadSchema.parse((await temp.uwf(["show", result.thread, "--json"])).json());
-    expect(record.usage).toEqual({
-      inputTokens: 8_000,
-      outputTokens: 230,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      costUsd: 0.0183,
-    });
-
-    // The store keeps each run's transcript (tool calls, results, usage per turn).
-    expect(firstRun.usage?.inputTokens).toBe(2_200);
-    const transcript = transcriptNodeSchema.parse(await getNode(temp, firstRun.transcript ?? ""));
-    expect(transcript.messages).toHaveLength(4);
-    expect(JSON.stringify(transcript.messages[2])).toContain('"type":"tool_result"');
-    expect(transcript.messages[1]).toMatchObject({
-      role: "assistant",
-      usage: { inputTokens: 1_000, outputTokens: 100 },
-    });
-    const continuedRun = await runOfStep(temp, result.steps[2]?.address ?? "");
-    const sentPrompt = (await getNode(temp, continuedRun.prompt)) as { text: string };
-    expect(sentPrompt.text).toContain("This conversation holds the thread up to there");
+    await expectHelloWorldUsage(temp, result.thread, 0.0183);
+    await expectHelloWorldRecords(temp, result);
   }, 60_000);
 
   it("extracts the fields with an extraction model on the openai provider when the reply has no frontmatter", async () => {

@@ -1,8 +1,8 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
-import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
+import { waitFor } from "@uwf/cas/test";
 import {
   type CliEvent,
   joinedBranchesNodeSchema,
@@ -15,6 +15,7 @@ import {
 import { stringify } from "yaml";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { readHomeStore } from "../../helpers/read-home-store.ts";
+import { BACKENDS, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 /**
@@ -29,12 +30,7 @@ const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
 const BRANCHES = 50;
 const WORKERS = 4;
 
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-});
+const backendEnv = useBackendEnv();
 
 let temp: TempHome;
 let storeEnv: Record<string, string>;
@@ -95,7 +91,7 @@ function wholeEvents(stdout: string): CliEvent[] {
 for (const backend of BACKENDS) {
   describe(`branches run by workers on ${backend}`, () => {
     beforeEach(() => {
-      storeEnv = backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {};
+      storeEnv = backendEnv(backend);
       temp = createTempHome({ env: storeEnv });
     });
     afterEach(() => temp.cleanup());

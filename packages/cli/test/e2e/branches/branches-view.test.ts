@@ -1,7 +1,6 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   type BranchesJoinedEvent,
   type BranchesStartedEvent,
@@ -13,17 +12,13 @@ import {
   treeResultSchema,
 } from "@uwf/protocol";
 import { parseEvents } from "../../helpers/cli-events.ts";
+import { BACKENDS, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 // What the user sees of branches: show, log, list, tree and the --jsonl events, on threads the real
 // engine fanned out (fan-out-review.yaml: a planner, three reviewer branches, a synthesizer's join), on
 // both backends: the home's own files and SQLite, and a PostgreSQL server (each test a store of its own).
-
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-});
+const backendEnv = useBackendEnv();
 let temp: TempHome;
 
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
@@ -74,7 +69,7 @@ function flatten(nodes: readonly FamilyTreeNode[]): FamilyTreeNode[] {
 for (const backend of BACKENDS)
   describe(`branches as the CLI shows them, on ${backend}`, () => {
     beforeEach(() => {
-      temp = createTempHome({ env: backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {} });
+      temp = createTempHome({ env: backendEnv(backend) });
     });
     afterEach(() => temp.cleanup());
 

@@ -1,8 +1,7 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BranchLink, Store } from "@uwf/cas";
-import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   type JoinedBranchesNode,
   joinedBranchesNodeSchema,
@@ -18,6 +17,7 @@ import {
 import { stringify } from "yaml";
 import { getNode } from "../../helpers/cas-nodes.ts";
 import { readHomeStore } from "../../helpers/read-home-store.ts";
+import { BACKENDS, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 /**
@@ -37,12 +37,7 @@ const FILES = join(WORKFLOWS, "fan-out-files.yaml");
 const FILES_MAP = join(WORKFLOWS, "fan-out-files-map.yaml");
 const scripted = (workflow: string) => `scripted:${workflow.replace(/\.yaml$/, ".scenario.yaml")}`;
 
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-});
+const backendEnv = useBackendEnv();
 
 let temp: TempHome;
 let storeEnv: Record<string, string>;
@@ -119,7 +114,7 @@ const approve = (branch: string, verdict = "ok") => ({
 for (const backend of BACKENDS) {
   describe(`branches on ${backend}`, () => {
     beforeEach(() => {
-      storeEnv = backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {};
+      storeEnv = backendEnv(backend);
       temp = createTempHome({ env: storeEnv });
     });
     afterEach(() => temp.cleanup());

@@ -1,39 +1,26 @@
 import { describe, expect, it } from "bun:test";
-import { deleteResultSchema, stepResultSchema } from "@uwf/protocol";
-import {
-  compositionFixture,
-  expectStoreVerifies,
-  listAll,
-  STORES,
-  useStoreEnv,
-  uwfJson,
-} from "../../helpers/composition.ts";
-import { useTempHome } from "../../helpers/temp-home.ts";
+import { deleteResultSchema } from "@uwf/protocol";
+import { compositionFixture, STORES, useCompositionStores } from "./composition-kit.ts";
 
 /**
  * `uwf delete` of a fan-out's parent takes its branch threads with it (nested fan-outs' too), so no
  * branch is left naming a parent that is gone, and gc then leaves a store that verifies whole — on the
  * embedded store and on PostgreSQL.
  */
-const temp = useTempHome();
-const storeEnv = useStoreEnv();
+const storeOf = useCompositionStores();
 
 describe.each(STORES)("delete × family (%s store)", (kind) => {
   it("deletes a parent with its nested branches, deepest first, keeps an unrelated thread, and gc leaves a whole store", async () => {
-    const env = storeEnv(kind);
+    const store = storeOf(kind);
     const inner = compositionFixture("fan-out");
     const nested = compositionFixture("nested");
-    expect((await temp.uwf(["workflow", "add", inner.workflow], { env })).exitCode).toBe(0);
-    const parent = stepResultSchema.parse(
-      await uwfJson(temp, ["run", nested.workflow, "-p", "Cache it", "--agent", nested.agent], env),
-    ).thread;
-    const other = stepResultSchema.parse(
-      await uwfJson(temp, ["run", inner.workflow, "-p", "Keep me", "--agent", inner.agent], env),
-    ).thread;
-    const before = await listAll(temp, env);
+    expect((await store.uwf(["workflow", "add", inner.workflow])).exitCode).toBe(0);
+    const parent = (await store.run(nested, "Cache it")).thread;
+    const other = (await store.run(inner, "Keep me")).thread;
+    const before = await store.list();
     expect(before).toHaveLength(8);
 
-    const result = deleteResultSchema.parse(await uwfJson(temp, ["delete", parent, "--yes"], env));
+    const result = deleteResultSchema.parse(await store.json(["delete", parent, "--yes"]));
     expect(result.busy).toEqual([]);
     const deleted = result.deleted.map((entry) => entry.thread);
     expect(deleted).toHaveLength(5);
@@ -45,7 +32,7 @@ describe.each(STORES)("delete × family (%s store)", (kind) => {
     );
     expect(deleted.indexOf(speed?.id ?? "")).toBeLessThan(deleted.indexOf(review?.id ?? ""));
 
-    const left = await listAll(temp, env);
+    const left = await store.list();
     expect(left.map((thread) => thread.id).sort()).toEqual(
       before
         .filter((thread) => thread.id === other || thread.branchOf?.thread === other)
@@ -53,8 +40,8 @@ describe.each(STORES)("delete × family (%s store)", (kind) => {
         .sort(),
     );
     expect(left.every((thread) => thread.branchOf === undefined || thread.branchOf.thread === other)).toBe(true);
-    expect((await temp.uwf(["cas", "gc", "--grace", "0"], { env })).exitCode).toBe(0);
-    await expectStoreVerifies(temp, env);
-    expect((await temp.uwf(["show", other], { env })).exitCode).toBe(0);
+    expect((await store.uwf(["cas", "gc", "--grace", "0"])).exitCode).toBe(0);
+    await store.expectVerifies();
+    expect((await store.uwf(["show", other])).exitCode).toBe(0);
   });
 });

@@ -2,28 +2,18 @@ import { describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema } from "@uwf/protocol";
-import {
-  compositionFixture,
-  expectCounts,
-  expectStoreVerifies,
-  listAll,
-  STORES,
-  showJson,
-  useStoreEnv,
-  uwfJson,
-} from "../../helpers/composition.ts";
-import { EXAMPLES, useTempHome } from "../../helpers/temp-home.ts";
+import { EXAMPLES } from "../../helpers/temp-home.ts";
+import { type CompositionStore, compositionFixture, STORES, useCompositionStores } from "./composition-kit.ts";
 
 /**
  * `uwf eval --suite` over workflows that fan out: each sample runs its branches and its join as
  * `uwf run` does, and a branch's typed question is answered from the variant's scenario, on the
  * embedded store and on PostgreSQL.
  */
-const temp = useTempHome();
-const storeEnv = useStoreEnv();
+const storeOf = useCompositionStores();
 
-function writeSuite(name: string, workflow: string, agent: string, expected: string): string {
-  const file = join(temp.work, `${name}.suite.yaml`);
+function writeSuite(store: CompositionStore, name: string, workflow: string, agent: string, expected: string): string {
+  const file = join(store.temp.work, `${name}.suite.yaml`);
   writeFileSync(
     file,
     [
@@ -45,27 +35,28 @@ function writeSuite(name: string, workflow: string, agent: string, expected: str
 
 describe.each(STORES)("eval --suite × fan-out (%s store)", (kind) => {
   it("runs review-change's branches and join in every sample, and passes the gate", async () => {
-    const env = storeEnv(kind);
+    const store = storeOf(kind);
     const suite = writeSuite(
+      store,
       "review",
       join(EXAMPLES, "review-change.yaml"),
       `scripted:${join(EXAMPLES, "review-change.scenario.yaml")}`,
       "changes-requested",
     );
-    const result = evalResultSchema.parse(await uwfJson(temp, ["eval", "--suite", suite], env));
+    const result = evalResultSchema.parse(await store.json(["eval", "--suite", suite]));
     expect(result.summary.variants[0]).toMatchObject({ samples: 1, passed: 1, failed: 0, errored: 0 });
     for (const sample of result.samples) {
-      const parent = await showJson(temp, sample.thread, env);
+      const parent = await store.show(sample.thread);
       expect(parent).toMatchObject({ status: "ended", outcome: { role: "synthesizer", status: "changes-requested" } });
     }
-    const threads = await listAll(temp, env);
+    const threads = await store.list();
     // One sample: a parent and its three ended branches.
     expect(threads).toHaveLength(4);
     expect(threads.every((thread) => thread.status === "ended")).toBe(true);
     expect(threads.filter((thread) => thread.branchOf !== undefined)).toHaveLength(3);
     // eval's totals count what the budget counts: the parent's 2 steps and its 3 branches' one each.
     const sample = result.samples[0];
-    await expectCounts(temp, sample?.thread ?? "", env, {
+    await store.expectCounts(sample?.thread ?? "", {
       steps: 2,
       inherited: 0,
       replaced: 0,
@@ -74,33 +65,33 @@ describe.each(STORES)("eval --suite × fan-out (%s store)", (kind) => {
     });
     const stepsP50 = result.summary.variants[0]?.steps.p50;
     expect(stepsP50).toBe(5);
-    await expectStoreVerifies(temp, env);
+    await store.expectVerifies();
   });
 
   it("answers a branch's typed question from the scenario's recorded answer, as `uwf run` does", async () => {
-    const env = storeEnv(kind);
+    const store = storeOf(kind);
     const { workflow, agent } = compositionFixture("review-ask");
-    const suite = writeSuite("ask", workflow, agent, "shipped");
-    const result = evalResultSchema.parse(await uwfJson(temp, ["eval", "--suite", suite], env));
+    const suite = writeSuite(store, "ask", workflow, agent, "shipped");
+    const result = evalResultSchema.parse(await store.json(["eval", "--suite", suite]));
     expect(result.summary.variants[0]).toMatchObject({ samples: 1, passed: 1 });
-    const gates = (await listAll(temp, env)).filter((thread) => thread.branchOf?.branch === "gate");
+    const gates = (await store.list()).filter((thread) => thread.branchOf?.branch === "gate");
     expect(gates).toHaveLength(1);
     for (const gate of gates) {
       expect(gate).toMatchObject({ status: "ended", outcome: { role: "gate", status: "decided" } });
-      const log = await uwfJson<{ steps: Array<{ role: string; answer?: unknown }> }>(temp, ["log", gate.id], env);
+      const log = await store.json<{ steps: Array<{ role: string; answer?: unknown }> }>(["log", gate.id]);
       expect(log.steps.map((step) => step.role)).toEqual(["planner", "gate", "gate"]);
     }
-    await expectStoreVerifies(temp, env);
+    await store.expectVerifies();
   });
 
   it("`uwf run` plays the same branch's recorded answer and ends", async () => {
-    const env = storeEnv(kind);
+    const store = storeOf(kind);
     const { workflow, agent } = compositionFixture("review-ask");
-    const run = await temp.uwf(["run", workflow, "-p", "Ship the cache", "--agent", agent, "--json"], { env });
+    const run = await store.uwf(["run", workflow, "-p", "Ship the cache", "--agent", agent, "--json"]);
     expect(run.exitCode).toBe(0);
     expect(run.json()).toMatchObject({ status: "ended", outcome: { role: "merger", status: "shipped" } });
-    const gate = (await listAll(temp, env)).find((thread) => thread.branchOf?.branch === "gate");
+    const gate = (await store.list()).find((thread) => thread.branchOf?.branch === "gate");
     expect(gate).toMatchObject({ status: "ended", stepCount: 3, outcome: { role: "gate", status: "decided" } });
-    await expectStoreVerifies(temp, env);
+    await store.expectVerifies();
   });
 });

@@ -9,28 +9,14 @@ import {
   logResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
+import { VERDICT_WORKFLOW } from "../../../../../test/kit/workflow/verdict-workflow.ts";
 import { useTempHome } from "../../helpers/temp-home.ts";
 
 /**
- * A writer and a reviewer: the reviewer's `$status` ends the thread (approved, rejected) or sends the
- * draft back (changes). The agent answers each role, the reviewer with $VERDICT, and reports $COST
- * dollars and 100 + 20 tokens a run in its usage file.
+ * The verdict workflow (a writer and a reviewer whose `$status` ends the thread or sends the draft back).
+ * The agent answers each role, the reviewer with $VERDICT, and reports $COST dollars and 100 + 20 tokens
+ * a run in its usage file.
  */
-const WORKFLOW = [
-  "name: verdict",
-  "roles:",
-  "  writer: { goal: Write., frontmatter: { type: object, properties: { draft: { type: string } }, required: [draft] } }",
-  "  reviewer: { goal: Review. }",
-  "graph:",
-  "  $START: [ { role: writer, prompt: Write. } ]",
-  "  writer: [ { role: reviewer, prompt: Review. } ]",
-  "  reviewer:",
-  "    approved: { role: $END, prompt: Approved. }",
-  "    rejected: { role: $END, prompt: Rejected. }",
-  "    changes: { role: writer, prompt: Again. }",
-  "",
-].join("\n");
-
 const AGENT = [
   "#!/bin/sh",
   "cat >/dev/null",
@@ -44,7 +30,7 @@ const AGENT = [
 
 const temp = useTempHome({
   setUp: (home) => {
-    writeFileSync(join(home.work, "verdict.yaml"), WORKFLOW);
+    writeFileSync(join(home.work, "verdict.yaml"), VERDICT_WORKFLOW);
     writeFileSync(join(home.work, "agent.sh"), AGENT);
     home.writeConfig(`defaultAgent: cli\nagents:\n  cli: { command: sh, args: ["${join(home.work, "agent.sh")}"] }\n`);
   },

@@ -8,7 +8,7 @@ import {
   type ReplayResult,
   replayResultSchema,
 } from "@uwf/protocol";
-import { writeEditedCopy } from "../../../../../test/kit/files/write-edited-copy.ts";
+import { editedWorkflowCopy } from "../../../../../test/kit/workflow/edited-workflow-copy.ts";
 import { FIXTURES, useTempHome } from "../../helpers/temp-home.ts";
 
 const REVIEW_LIST = join(FIXTURES, "replay/review-list.yaml");
@@ -32,11 +32,9 @@ async function ranThread(workflow: string): Promise<string> {
   return (run.json() as { thread: string }).thread;
 }
 
-let copies = 0;
 /** A copy of `workflow` with each `[from, to]` replaced, in a folder of its own (so it keeps its name). */
 function editedCopy(workflow: string, ...edits: Array<[string, string]>): string {
-  copies += 1;
-  return writeEditedCopy(workflow, join(temp.work, `edit-${copies}`), edits);
+  return editedWorkflowCopy(workflow, temp.work, edits);
 }
 
 async function replayJson(args: string[]): Promise<{ exitCode: number; result: ReplayResult }> {

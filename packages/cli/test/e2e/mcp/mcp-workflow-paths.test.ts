@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { workflowListResultSchema } from "@uwf/protocol";
+import { writeFilesOutsideHome } from "../../helpers/files-outside-home.ts";
 import { UWF_COMMAND } from "../../helpers/run-process.ts";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 
@@ -28,17 +29,7 @@ describe("uwf mcp and the user's files", () => {
 
   beforeAll(async () => {
     const elsewhere = join(temp.work, "..", "elsewhere");
-    mkdirSync(elsewhere);
-    // A valid workflow holding a secret: read, it would start, and its description would come back.
-    const workflow = join(elsewhere, "private-flow.yaml");
-    writeFileSync(
-      workflow,
-      readFileSync(LINEAR, "utf8")
-        .replace("name: linear", "name: private-flow")
-        .replace("Plan, then do", `Holds ${SECRET}`),
-    );
-    const secrets = join(elsewhere, "secrets.yaml");
-    writeFileSync(secrets, `database:\n  password: ${SECRET}\n  host: db.internal\n`);
+    const { workflow, secrets } = writeFilesOutsideHome(elsewhere, SECRET);
     mkdirSync(join(temp.home, "workflows"), { recursive: true });
     symlinkSync(workflow, join(temp.home, "workflows", "private-flow.yaml"));
     symlinkSync(secrets, join(temp.home, "workflows", "leak.yaml"));

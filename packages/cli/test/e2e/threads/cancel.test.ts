@@ -1,12 +1,13 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { isProcessAlive, isProcessGroupAlive, type Store } from "@uwf/cas";
-import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
+import { waitFor } from "@uwf/cas/test";
 import { errorResultSchema, type Lease, shownThreadSchema, startResultSchema } from "@uwf/protocol";
 import { openStoreFromEnvironment } from "../../../src/home/open-store.ts";
 import { parseEvents } from "../../helpers/cli-events.ts";
+import { BACKENDS, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
 
 const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
@@ -82,20 +83,14 @@ describe("uwf cancel", () => {
  * A thread being stepped, on both backends: the home's own files and SQLite, and a PostgreSQL server
  * (the test process's, see startTestPostgres), each test with a store of its own.
  */
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-
-let server: TestPostgres;
-// Starting the server (initdb) can take longer than a hook's default 5 s on a busy machine.
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 120_000);
+const backendEnv = useBackendEnv();
 
 for (const backend of BACKENDS) {
   describe(`uwf cancel of a thread being stepped, on ${backend}`, () => {
     let storeEnv: Record<string, string>;
     let pidFile: string;
     beforeEach(() => {
-      storeEnv = backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {};
+      storeEnv = backendEnv(backend);
       temp.cleanup();
       temp = createTempHome({ env: storeEnv });
       pidFile = join(temp.work, "agent.pid");

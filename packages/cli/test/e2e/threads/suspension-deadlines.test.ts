@@ -1,6 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterEach, describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   type CliEvent,
   listResultSchema,
@@ -12,6 +11,7 @@ import {
   threadStepNodeSchema,
 } from "@uwf/protocol";
 import { readEvents } from "../../helpers/cli-events.ts";
+import { BACKENDS, type Backend, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 const WORKFLOWS = join(FIXTURES, "workflows");
@@ -26,12 +26,7 @@ const SCENARIO = join(WORKFLOWS, "wait.scenario.yaml");
 const WAIT_MS = 2000;
 
 /** Every test runs on both backends: the embedded store (SQLite) and PostgreSQL, whose clock decides. */
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-});
+const backendEnv = useBackendEnv();
 
 let temp: TempHome | undefined;
 const running: ReturnType<TempHome["spawn"]>[] = [];
@@ -44,8 +39,8 @@ afterEach(async () => {
   temp = undefined;
 });
 
-function home(backend: (typeof BACKENDS)[number]): TempHome {
-  temp = createTempHome({ env: backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {} });
+function home(backend: Backend): TempHome {
+  temp = createTempHome({ env: backendEnv(backend) });
   temp.writeConfig(
     [
       "agents:",

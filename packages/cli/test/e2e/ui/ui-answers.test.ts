@@ -8,25 +8,24 @@
  * `answer-json` (a schema without properties), `answer-problem` (an input that is not a value yet).
  * `UWF_UPDATE_SCREENSHOTS=1` also saves the form, filled in, as docs/images/ui-answer.png.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { type StepResult, shownThreadSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 const APPROVAL = join(FIXTURES, "workflows/approval.yaml");
 const SCENARIO = join(FIXTURES, "workflows/approval.scenario.yaml");
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-answer.png");
 
-describe.skipIf(skip !== null)("uwf ui: answering a typed suspension", () => {
+describeInBrowser("uwf ui: answering a typed suspension", () => {
   const home = createTempHome();
   let suspended: string;
 

@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } fro
 import { connect } from "node:net";
 import { join } from "node:path";
 import { workflowShowResultSchema } from "@uwf/protocol";
+import { writeFilesOutsideHome } from "../../helpers/files-outside-home.ts";
 import { createTempHome, LINEAR } from "../../helpers/temp-home.ts";
 import { type RunningUi, startUi } from "../../helpers/ui-browser.ts";
 
@@ -44,16 +45,7 @@ describe("uwf ui's API and the user's files", () => {
 
   beforeAll(async () => {
     const elsewhere = join(temp.work, "elsewhere");
-    mkdirSync(elsewhere);
-    const workflow = join(elsewhere, "private-flow.yaml");
-    writeFileSync(
-      workflow,
-      readFileSync(LINEAR, "utf8")
-        .replace("name: linear", "name: private-flow")
-        .replace("Plan, then do", `Holds ${SECRET}`),
-    );
-    const secrets = join(elsewhere, "secrets.yaml");
-    writeFileSync(secrets, `database:\n  password: ${SECRET}\n  host: db.internal\n`);
+    const { workflow, secrets } = writeFilesOutsideHome(elsewhere, SECRET);
     mkdirSync(join(elsewhere, "folder.yaml"));
     outside.push(
       workflow,

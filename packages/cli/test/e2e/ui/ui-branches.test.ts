@@ -1,17 +1,17 @@
-import { afterEach, beforeAll, describe, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { afterEach, beforeAll, expect, it } from "bun:test";
 import { join } from "node:path";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
   type CheckedPage,
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
  * Branches in the web UI, in a real headless Chromium, over threads the real engine fanned out
@@ -24,21 +24,12 @@ import {
  * data-thread), `fan-out-mark`, `join-mark`, `thread-waiting`, `thread-branch-of`, `branch-tag`; the
  * family's `.family-member[data-kind]`; the graph's `.graph-node.branch` and `.graph-edge.fan-out`.
  */
-const skip = chromiumSkipReason();
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
 const KEYS = ["security", "speed", "style"];
-/** The planner, the synthesizer's join, and each reviewer branch's one reply. */
-const SCENARIO = [
-  "steps:",
-  "  - { role: planner, output: { $status: ready, plan: add a cache }, body: Cache it. }",
-  "  - { role: synthesizer, output: { $status: done, decision: go }, body: Go. }",
-  ...KEYS.map(
-    (key) => `  - { role: reviewer, branch: ${key}, output: { verdict: approve, notes: fine }, body: Fine. }`,
-  ),
-  "",
-].join("\n");
+/** The planner, each reviewer branch's one reply, and the synthesizer's join. */
+const AGENT = `scripted:${join(FIXTURES, "workflows/fan-out-review.scenario.yaml")}`;
 
-describe.skipIf(skip !== null)("uwf ui: branches", () => {
+describeInBrowser("uwf ui: branches", () => {
   const home = createTempHome();
   /** Run to its end: fanned out at step 1, joined at step 2. */
   let joined: string;
@@ -47,12 +38,9 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
   let waiting: string;
   /** Stepped once too; the live test runs it on while its page is open. */
   let live: string;
-  let AGENT: string;
 
   async function uwf(args: string[], expected = 0): Promise<string> {
-    const run = await home.uwf(args);
-    if (run.exitCode !== expected) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.stdout;
+    return (await uwfExiting(home, args, expected)).stdout;
   }
 
   async function fannedOut(): Promise<string> {
@@ -64,9 +52,6 @@ describe.skipIf(skip !== null)("uwf ui: branches", () => {
   }
 
   beforeAll(async () => {
-    const scenario = join(home.work, "review.scenario.yaml");
-    writeFileSync(scenario, SCENARIO);
-    AGENT = `scripted:${scenario}`;
     joined = stepResultSchema.parse(
       JSON.parse(await uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", AGENT, "--json"])),
     ).thread;

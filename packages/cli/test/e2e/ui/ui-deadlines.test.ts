@@ -3,25 +3,24 @@
  * a real `uwf ui` in a real headless Chromium: the thread is failed (`suspend-timeout`), and its page
  * offers the answer form (a late answer), not a step. Selectors as in ui-threads.test.ts.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { join } from "node:path";
 import { type StepResult, shownThreadSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 /** `suspendTimeout: 2s`, no `$timeout` edge. */
 const WAIT_FAIL = join(FIXTURES, "workflows/wait-fail.yaml");
 const SCENARIO = join(FIXTURES, "workflows/wait.scenario.yaml");
 
-describe.skipIf(skip !== null)("uwf ui: a suspension whose wait ran out", () => {
+describeInBrowser("uwf ui: a suspension whose wait ran out", () => {
   const home = createTempHome();
   let thread: string;
 

@@ -9,16 +9,21 @@
  * `eval-diff-page`, `eval-diff`, `case-regressed`, `side-baseline`, `side-current`.
  * `UWF_UPDATE_SCREENSHOTS=1` also saves docs/images/ui-eval-matrix.png and ui-eval-diff.png.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type EvalDiffResult, type EvalResult, evalResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import { openPage, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import {
+  describeInBrowser,
+  openPage,
+  useUiInBrowser,
+  waitForText,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 120_000;
 const IMAGES = resolve(import.meta.dir, "../../../../../docs/images");
 
@@ -30,7 +35,7 @@ function cells(page: Page): Promise<{ testCase: string; variant: string; verdict
   }))`) as Promise<{ testCase: string; variant: string; verdicts: string[] }[]>;
 }
 
-describe.skipIf(skip !== null)("uwf ui: an eval report as a matrix", () => {
+describeInBrowser("uwf ui: an eval report as a matrix", () => {
   const home = createTempHome();
   /** The suite's report: careful passes, hasty is rejected and fails `approved`. */
   let suite: EvalResult;
@@ -40,9 +45,7 @@ describe.skipIf(skip !== null)("uwf ui: an eval report as a matrix", () => {
   let gated: EvalResult;
 
   async function evalJson(args: string[], exitCode: number): Promise<EvalResult> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== exitCode) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return evalResultSchema.parse(run.json());
+    return evalResultSchema.parse((await uwfExiting(home, [...args, "--json"], exitCode)).json());
   }
 
   beforeAll(async () => {

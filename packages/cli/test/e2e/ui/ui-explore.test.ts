@@ -1,10 +1,10 @@
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { exploreResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
 import {
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
@@ -16,9 +16,8 @@ import {
  * pass rate against step (a point per step, a whisker per 95% interval, the decisive step marked) and a
  * table whose re-runs link to their threads. The exploration is the seeded one of explore.test.ts.
  */
-const skip = chromiumSkipReason();
 
-describe.skipIf(skip !== null)("uwf ui: an exploration's page", () => {
+describeInBrowser("uwf ui: an exploration's page", () => {
   const home = createTempHome();
   let report: string;
 

@@ -14,17 +14,21 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startTestPostgres } from "@uwf/cas/test";
 import { type AgentOutputResult, agentOutputResultSchema } from "@uwf/protocol";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
-import { openPage, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import {
+  describeInBrowser,
+  openPage,
+  useUiInBrowser,
+  waitForText,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
 import { until } from "../../helpers/until.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-live-output.png");
 
 for (const backend of ["embedded", "PostgreSQL"] as const) {
-  describe.skipIf(skip !== null)(`uwf ui and uwf log -v: a running step's output (${backend} store)`, () => {
+  describeInBrowser(`uwf ui and uwf log -v: a running step's output (${backend} store)`, () => {
     let home: TempHome;
 
     beforeAll(async () => {

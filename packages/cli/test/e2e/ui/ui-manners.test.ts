@@ -4,29 +4,32 @@
  * `prefers-color-scheme`; the keyboard moves through lists (j, k, Enter) and `/` focuses a search box;
  * and the page's scripts and styles, as `uwf ui` serves them, weigh at most 250 KB gzipped.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema, forkResultSchema, type LogResult, stepResultSchema } from "@uwf/protocol";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import { openPage, seriousAxeViolations, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import {
+  describeInBrowser,
+  openPage,
+  seriousAxeViolations,
+  useUiInBrowser,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 180_000;
 const BUNDLE_LIMIT_BYTES = 250 * 1024;
 const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_SCENARIO = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
 
-describe.skipIf(skip !== null)("uwf ui: accessibility, theme, keyboard, weight", () => {
+describeInBrowser("uwf ui: accessibility, theme, keyboard, weight", () => {
   const home = createTempHome();
   let pages: string[];
   let threads: string[];
 
   async function uwfJson(args: string[], exitCode = 0): Promise<unknown> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== exitCode) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.json();
+    return (await uwfExiting(home, [...args, "--json"], exitCode)).json();
   }
 
   beforeAll(async () => {

@@ -8,15 +8,19 @@
  * data-view "markdown" or "raw"), `markdown-toggle`, `json-view`.
  * `UWF_UPDATE_SCREENSHOTS=1` also saves the step page as docs/images/ui-markdown.png.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type LogResult, stepResultSchema } from "@uwf/protocol";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome } from "../../helpers/temp-home.ts";
-import { openPage, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import {
+  describeInBrowser,
+  openPage,
+  useUiInBrowser,
+  waitForText,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-markdown.png");
 const BODY = [
@@ -51,7 +55,7 @@ const WORKFLOW = [
   "",
 ].join("\n");
 
-describe.skipIf(skip !== null)("uwf ui: markdown and JSON", () => {
+describeInBrowser("uwf ui: markdown and JSON", () => {
   const home = createTempHome();
   let thread: string;
   let step: string;

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterEach, beforeAll, expect, it } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema, type ForkResult, forkResultSchema, type StepResult, stepResultSchema } from "@uwf/protocol";
@@ -6,12 +6,13 @@ import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
   type CheckedPage,
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
  * The Graph, Family, Diff and Experiments pages in a real headless Chromium, over a home holding threads
@@ -19,12 +20,11 @@ import {
  * scripted agents, a family made by `uwf fork` and `uwf fork NODE --output FILE`, an invalid project
  * workflow, and a report made by `uwf eval`.
  */
-const skip = chromiumSkipReason();
 const WORKFLOWS = join(FIXTURES, "workflows");
 const ROUTING = join(WORKFLOWS, "routing.yaml");
 const ASK = join(WORKFLOWS, "ask.yaml");
 
-describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments", () => {
+describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
   const home = createTempHome();
   /** routing, stepped twice (worker rejected, worker approved): stands at reviewer, not run yet. */
   let midRun: string;
@@ -40,9 +40,7 @@ describe.skipIf(skip !== null)("uwf ui pages: graph, family, diff, experiments",
 
   /** Runs uwf; `expected` is the exit code it must end with (20: suspended). */
   async function uwf(args: string[], expected = 0): Promise<string> {
-    const run = await home.uwf(args);
-    if (run.exitCode !== expected) throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.stdout;
+    return (await uwfExiting(home, args, expected)).stdout;
   }
 
   beforeAll(async () => {

@@ -7,14 +7,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
 import { type ListResult, listResultSchema, type StepResult } from "@uwf/protocol";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
-import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import { openPage, rowThreads, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../../helpers/temp-home.ts";
+import {
+  describeInBrowser,
+  openPage,
+  rowThreads,
+  useUiInBrowser,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 /** `UWF_UPDATE_SCREENSHOTS=1` saves the filtered list here. */
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-search.png");
+
+/** The threads both blocks search: one ended, two active whose prompts name the parser. */
+async function startSearchedThreads(home: TempHome): Promise<{ ran: string; flaky: string; docs: string }> {
+  const run = await home.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED, "--json"]);
+  const ran = run.json<StepResult>().thread;
+  const flaky = await home.startThread(LINEAR, "Fix the flaky Parser test");
+  const docs = await home.startThread(LINEAR, "Document the parser");
+  return { ran, flaky, docs };
+}
 
 describe("uwf list --search", () => {
   const home = createTempHome();
@@ -23,10 +36,7 @@ describe("uwf list --search", () => {
   let docs: string;
 
   beforeAll(async () => {
-    const run = await home.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED, "--json"]);
-    ran = run.json<StepResult>().thread;
-    flaky = await home.startThread(LINEAR, "Fix the flaky Parser test");
-    docs = await home.startThread(LINEAR, "Document the parser");
+    ({ ran, flaky, docs } = await startSearchedThreads(home));
   }, TIMEOUT);
 
   afterAll(() => home.cleanup());
@@ -70,17 +80,14 @@ describe("uwf list --search", () => {
   });
 });
 
-describe.skipIf(skip !== null)("uwf ui: searching threads", () => {
+describeInBrowser("uwf ui: searching threads", () => {
   const home = createTempHome();
   let flaky: string;
   let docs: string;
   let ran: string;
 
   beforeAll(async () => {
-    const run = await home.uwf(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED, "--json"]);
-    ran = run.json<StepResult>().thread;
-    flaky = await home.startThread(LINEAR, "Fix the flaky Parser test");
-    docs = await home.startThread(LINEAR, "Document the parser");
+    ({ ran, flaky, docs } = await startSearchedThreads(home));
   }, TIMEOUT);
 
   const { ui, browser } = useUiInBrowser(home, { args: ["--read-only"], timeoutMs: TIMEOUT });

@@ -4,26 +4,25 @@
  * described, Step and Run offered while another process steps the thread, two date formats, and the
  * workflow versions of stored threads missing from /workflows.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import { evalResultSchema, workflowListResultSchema } from "@uwf/protocol";
 import { createTempHome, fixtureAgent, LINEAR } from "../../helpers/temp-home.ts";
 import {
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 60_000;
 /** The planner's reply, by an inline shell script whose argv holds newlines and quotes. */
 const INLINE_SCRIPT = "cat >/dev/null\nprintf -- '---\\nplan: inline\\n---\\nDone.\\n'";
 
-describe.skipIf(skip !== null)("uwf ui's small breaks", () => {
+describeInBrowser("uwf ui's small breaks", () => {
   const home = createTempHome();
   const pidFile = join(home.work, "agent.pid");
 

@@ -1,16 +1,14 @@
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   useUiInBrowser,
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
-
-describe.skipIf(skip !== null)("uwf ui in a browser", () => {
+describeInBrowser("uwf ui in a browser", () => {
   const home = createTempHome();
 
   beforeAll(async () => {

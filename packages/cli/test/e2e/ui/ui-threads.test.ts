@@ -24,13 +24,13 @@
  * process without reload", "shows the step another process is running, then the step it recorded" and
  * "adds a thread started by another process to the open list without reload".
  */
-import { beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { join } from "node:path";
 import { type ListResult, listResultSchema, type StepResult, shownThreadSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
-  chromiumSkipReason,
+  describeInBrowser,
   openPage,
   rowThreads,
   startUi,
@@ -38,8 +38,8 @@ import {
   waitForText,
   withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
-const skip = chromiumSkipReason();
 /** Each test drives a browser and runs uwf commands: more than bun's default 5 s. */
 const TIMEOUT = 60_000;
 const ASK = join(FIXTURES, "workflows/ask.yaml");
@@ -66,7 +66,7 @@ async function replaceText(page: Page, selector: string, text: string): Promise<
   await page.type(selector, text);
 }
 
-describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () => {
+describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
   const home = createTempHome();
   /** A linear thread run to its end (2 steps). */
   let ended: string;
@@ -77,10 +77,7 @@ describe.skipIf(skip !== null)("uwf ui: threads, a thread, a step, actions", () 
 
   /** `uwf ARGS --json`'s result; exit 20 (suspended) is a result too. */
   async function uwfJson<Value>(args: string[]): Promise<Value> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== 0 && run.exitCode !== 20)
-      throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.json<Value>();
+    return (await uwfExiting(home, [...args, "--json"], [0, 20])).json<Value>();
   }
 
   beforeAll(async () => {

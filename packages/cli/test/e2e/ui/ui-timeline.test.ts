@@ -7,28 +7,18 @@
  * branch key; data-thread), `timeline-bar` (data-step, data-attempts), `timeline-failed`.
  * `UWF_UPDATE_SCREENSHOTS=1` also saves the fan-out's timeline as docs/images/ui-timeline.png.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { beforeAll, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { type LogResult, stepResultSchema } from "@uwf/protocol";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR } from "../../helpers/temp-home.ts";
-import { openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { describeInBrowser, openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 90_000;
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-timeline.png");
 const KEYS = ["security", "speed", "style"];
-const SCENARIO = [
-  "steps:",
-  "  - { role: planner, output: { $status: ready, plan: add a cache }, body: Cache it. }",
-  "  - { role: synthesizer, output: { $status: done, decision: go }, body: Go. }",
-  ...KEYS.map(
-    (key) => `  - { role: reviewer, branch: ${key}, output: { verdict: approve, notes: fine }, body: Fine. }`,
-  ),
-  "",
-].join("\n");
+/** The planner, each reviewer branch's one reply, and the synthesizer's join. */
+const AGENT = `scripted:${join(FIXTURES, "workflows/fan-out-review.scenario.yaml")}`;
 
 /** A bar's place on its track, in pixels: where it starts and ends. */
 interface BarBox {
@@ -52,7 +42,7 @@ const BARS = `Array.from(document.querySelectorAll('[data-testid="timeline-bar"]
   };
 })`;
 
-describe.skipIf(skip !== null)("uwf ui: a thread's timeline", () => {
+describeInBrowser("uwf ui: a thread's timeline", () => {
   const home = createTempHome();
   let failed: string;
   let fanned: string;
@@ -64,17 +54,7 @@ describe.skipIf(skip !== null)("uwf ui: a thread's timeline", () => {
     });
     expect(run.exitCode).toBe(1);
     failed = (await home.showThread(JSON.parse(run.stdout).thread ?? "")).thread;
-    const scenario = join(home.work, "review.scenario.yaml");
-    writeFileSync(scenario, SCENARIO);
-    const review = await home.uwf([
-      "run",
-      REVIEW,
-      "-p",
-      "Cache the user service",
-      "--agent",
-      `scripted:${scenario}`,
-      "--json",
-    ]);
+    const review = await home.uwf(["run", REVIEW, "-p", "Cache the user service", "--agent", AGENT, "--json"]);
     expect(review.exitCode).toBe(0);
     fanned = stepResultSchema.parse(review.json()).thread;
   }, TIMEOUT);

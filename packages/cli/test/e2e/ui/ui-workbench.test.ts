@@ -15,54 +15,24 @@
  * `UWF_UPDATE_SCREENSHOTS=1` also saves each new page as docs/images/ui-new-thread.png,
  * ui-agent-picker.png, ui-schedules.png and ui-bulk.png.
  */
-import { beforeAll, describe, expect, it } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { beforeAll, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { type LogResult, type ScheduleShowResult, type StepResult, threadStartNodeSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
-import { chromiumSkipReason } from "../../../../../test/kit/browser/headless-chromium.ts";
-import { createTempHome, FIXTURES, LINEAR } from "../../helpers/temp-home.ts";
-import { openPage, startUi, useUiInBrowser, waitForText, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { createTempHome, LINEAR } from "../../helpers/temp-home.ts";
+import {
+  describeInBrowser,
+  openPage,
+  startUi,
+  useUiInBrowser,
+  waitForText,
+  withScreenshotOnFailure,
+} from "../../helpers/ui-browser.ts";
+import { uwfExiting } from "../../helpers/uwf-exiting.ts";
+import { ASK, setUpWorkbenchHome } from "../../helpers/workbench-home.ts";
 
-const skip = chromiumSkipReason();
 const TIMEOUT = 90_000;
-const ASK = join(FIXTURES, "workflows/ask.yaml");
 const IMAGES = resolve(import.meta.dir, "../../../../../docs/images");
-
-/** A workflow of linear's roles (linear's scenario plays it) whose start takes typed inputs. */
-const BRIEF_WORKFLOW = `name: brief
-description: Plan, then do, from a brief
-inputs:
-  type: object
-  properties:
-    topic: { type: string, maxLength: 80 }
-    count: { type: integer }
-    urgent: { type: boolean }
-    tone: { enum: [calm, bold] }
-  required: [topic, count]
-roles:
-  planner:
-    goal: Plan the work.
-    frontmatter:
-      type: object
-      properties:
-        plan: { type: string }
-      required: [plan]
-  doer:
-    goal: Carry out the plan.
-    frontmatter:
-      type: object
-      properties:
-        done: { type: boolean }
-      required: [done]
-graph:
-  $START:
-    - { role: planner, prompt: "Plan {{ inputs.topic }}." }
-  planner:
-    - { role: doer, prompt: "Carry out this plan: {{ plan }}" }
-  doer:
-    - { role: $END, prompt: "Done." }
-`;
 
 /** The one problem a page refused an action reports: Chromium logs each refusal's 4xx as a resource that failed. */
 function expectOnlyRefusals(problems: readonly string[], count: number): void {
@@ -82,40 +52,16 @@ async function rowThreads(page: Page): Promise<string[]> {
   return page.$$eval('[data-testid="thread-row"]', (rows) => rows.map((row) => row.getAttribute("data-thread") ?? ""));
 }
 
-describe.skipIf(skip !== null)("uwf ui: the workbench", () => {
+describeInBrowser("uwf ui: the workbench", () => {
   const home = createTempHome();
 
   /** `uwf ARGS --json`'s result; exit 20 (suspended) is a result too. */
   async function uwfJson<Value>(args: string[]): Promise<Value> {
-    const run = await home.uwf([...args, "--json"]);
-    if (run.exitCode !== 0 && run.exitCode !== 20)
-      throw new Error(`uwf ${args.join(" ")} exited ${run.exitCode}: ${run.stderr}`);
-    return run.json<Value>();
+    return (await uwfExiting(home, [...args, "--json"], [0, 20])).json<Value>();
   }
 
   beforeAll(async () => {
-    // No defaultAgent fits the ask workflow: a resume that runs it needs the agent picked on the page.
-    home.writeConfig(
-      [
-        "agents:",
-        "  linear:",
-        "    builtin: scripted",
-        `    scenario: ${join(FIXTURES, "workflows/linear.scenario.yaml")}`,
-        "  asker:",
-        "    builtin: scripted",
-        `    scenario: ${join(FIXTURES, "workflows/ask.scenario.yaml")}`,
-        "  keyed:",
-        "    command: sh",
-        '    args: ["-c", "cat"]',
-        "defaultAgent: linear",
-        "",
-      ].join("\n"),
-    );
-    writeFileSync(join(home.work, "brief.yaml"), BRIEF_WORKFLOW);
-    for (const file of ["brief.yaml", LINEAR, ASK]) {
-      const added = await home.uwf(["workflow", "add", file]);
-      if (added.exitCode !== 0) throw new Error(added.stderr);
-    }
+    await setUpWorkbenchHome(home);
   }, TIMEOUT);
 
   const { ui, browser } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });

@@ -1,7 +1,6 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   type CliEvent,
   listResultSchema,
@@ -12,12 +11,11 @@ import {
 } from "@uwf/protocol";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { errorOf } from "../../helpers/error-of.ts";
+import { BACKENDS, type Backend, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
 import { until } from "../../helpers/until.ts";
 
 /** Every test that fires from several processes runs on both backends, each test with a store of its own. */
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-type Backend = (typeof BACKENDS)[number];
 
 /** A one-role workflow: the planner answers, the thread ends. */
 const ONE_STEP = `name: one-step
@@ -30,15 +28,12 @@ graph:
   planner: [{ role: $END }]
 `;
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-});
+const backendEnv = useBackendEnv();
 
 let temp: TempHome;
 let pidFile: string;
 function setUp(backend: Backend) {
-  temp = createTempHome({ env: backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {} });
+  temp = createTempHome({ env: backendEnv(backend) });
   pidFile = join(temp.work, "agent.pid");
   temp.writeConfig(
     [

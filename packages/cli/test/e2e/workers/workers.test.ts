@@ -1,9 +1,8 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { isProcessAlive, type Store } from "@uwf/cas";
-import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import {
   errorResultSchema,
   type Lease,
@@ -18,6 +17,7 @@ import {
 import { parseEvents, readEvents } from "../../helpers/cli-events.ts";
 import { waitForSignalTaken, waitForStoreOpen } from "../../helpers/process-state.ts";
 import { readHomeStore } from "../../helpers/read-home-store.ts";
+import { BACKENDS, type Backend, useBackendEnv } from "../../helpers/store-backends.ts";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
 import { until } from "../../helpers/until.ts";
 
@@ -27,20 +27,14 @@ const ASK = join(FIXTURES, "workflows/ask.yaml");
  * Every test runs on both backends: the home's own files and SQLite, and a PostgreSQL server (the
  * test process's, see startTestPostgres), each test with a store of its own.
  */
-const BACKENDS = ["the embedded store", "PostgreSQL"] as const;
-type Backend = (typeof BACKENDS)[number];
-
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-});
+const backendEnv = useBackendEnv();
 
 let temp: TempHome;
 let storeEnv: Record<string, string>;
 let flag: string;
 let pidFile: string;
 function setUp(backend: Backend) {
-  storeEnv = backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {};
+  storeEnv = backendEnv(backend);
   temp = createTempHome({ env: storeEnv });
   flag = join(temp.work, "failing");
   pidFile = join(temp.work, "agent.pid");

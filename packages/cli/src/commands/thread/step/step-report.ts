@@ -39,25 +39,3 @@ export async function stepFailedEvent(
     run: typeof error.data.run === "string" ? error.data.run : null,
   };
 }
-
-/** `thread-ended` or `thread-suspended` when the thread stands so; null while it is active (or cancelled). */
-export function standingEvent(record: ThreadRecord): CliEvent | null {
-  if (record.status === "ended") {
-    const { outcome } = record;
-    return {
-      type: "thread-ended",
-      thread: record.id,
-      head: record.head,
-      ...(outcome === undefined ? {} : { outcome }),
-    };
-  }
-  if (record.status === "suspended")
-    return {
-      type: "thread-suspended",
-      thread: record.id,
-      head: record.head,
-      role: record.next,
-      reason: record.reason ?? "",
-    };
-  return null;
-}

@@ -4,6 +4,7 @@ import {
   resolveThread,
   type StepUntilDoneOptions,
   type StepUntilDoneResult,
+  standingEvent,
   type ThreadView,
 } from "@uwf/engine";
 import type { BudgetLimits, CliEvent, StepResult } from "@uwf/protocol";
@@ -16,7 +17,7 @@ import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
 import { trace } from "../../../trace.ts";
 import { checkAgentFlag } from "./check-agent-flag.ts";
 import { resolveAgentFlag } from "./resolve-agent-flag.ts";
-import { standingEvent, stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
+import { stepFailedEvent, stepFinishedEvent, stepStartedEvent, toStepResult } from "./step-report.ts";
 
 export interface StepCommandOptions {
   thread: string;

@@ -1,4 +1,11 @@
-import { followThread, recordView, resolveThread, ThreadCancelledError, ThreadFailedError } from "@uwf/engine";
+import {
+  followThread,
+  recordView,
+  resolveThread,
+  standingEvent,
+  ThreadCancelledError,
+  ThreadFailedError,
+} from "@uwf/engine";
 import { type AgentOutputResult, isUwfError, type LogResult, type StepResult, type StepSummary } from "@uwf/protocol";
 import { StdoutClosedError } from "../../../errors/stdout-closed-error.ts";
 import { UsageError } from "../../../errors/usage-error.ts";
@@ -7,7 +14,7 @@ import { formatLog } from "../../../format/thread/format-log.ts";
 import { formatStepResult } from "../../../format/thread/format-step-result.ts";
 import type { CommandContext } from "../../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../../pipeline/command-outcome.ts";
-import { standingEvent, stepFinishedEvent, toStepResult } from "../step/step-report.ts";
+import { stepFinishedEvent, toStepResult } from "../step/step-report.ts";
 import { checkAgentOutputStep, readThreadAgentOutput, readThreadLog } from "./thread-view-reads.ts";
 
 export interface LogCommandOptions {

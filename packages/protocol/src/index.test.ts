@@ -15,6 +15,8 @@ describe("the @uwf/protocol entry", () => {
       "DEFAULT_MAX_STEPS",
       "DURATION_PATTERN",
       "END",
+      "EVAL_CHART_PALETTE",
+      "EVAL_VERDICT_COLORS",
       "InternalError",
       "NAME_PATTERN",
       "NODE_REF_FIELDS",

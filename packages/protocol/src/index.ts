@@ -119,6 +119,7 @@ export {
   outcomeAssertionSchema,
   statusAssertionSchema,
 } from "./eval/eval-assertion.ts";
+export { EVAL_CHART_PALETTE, EVAL_VERDICT_COLORS } from "./eval/eval-chart-colors.ts";
 export { type EvalGate, type EvalGateCheck, evalGateCheckSchema, evalGateSchema } from "./eval/eval-gate.ts";
 export { type EvalReportNode, type EvalSource, evalReportNodeSchema, evalSourceSchema } from "./eval/eval-report.ts";
 export { type EvalReportEntry, evalReportEntrySchema, evalReportIdSchema } from "./eval/eval-report-entry.ts";

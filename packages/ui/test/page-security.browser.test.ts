@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import puppeteer, { type Browser } from "puppeteer-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { chromiumSkipReason, findChromium } from "../../../test/kit/browser/headless-chromium.ts";
 import { readFirstLine } from "../../../test/kit/process/read-first-line.ts";
 
@@ -29,6 +29,36 @@ function uwf(args: string[]): string {
   return run.stdout.toString();
 }
 
+/** `uwf ui` on a free port in this test's home: the process, the URL it printed (with its token) and its origin. */
+async function startUi(): Promise<{ server: ReturnType<typeof Bun.spawn>; url: string; origin: string }> {
+  const server = Bun.spawn([...UWF, "ui", "--port", "0"], { env, cwd: root, stdout: "pipe", stderr: "pipe" });
+  const url = (/^uwf ui: (\S+)$/.exec(await readFirstLine(server.stdout as ReadableStream<Uint8Array>)) ??
+    [])[1] as string;
+  return { server, url, origin: new URL(url).origin };
+}
+
+function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({ executablePath: findChromium() as string, headless: true, args: ["--no-sandbox"] });
+}
+
+/**
+ * A new tab whose console errors and warnings, uncaught exceptions and CSP refusals land in `problems`
+ * (the caller adds what else it counts as one).
+ */
+async function openWatchedPage(on: Browser): Promise<{ page: Page; problems: string[] }> {
+  const page = await on.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warn") problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`exception: ${String(error)}`));
+  // Page code as text: this file is typed for Bun, not the DOM.
+  await page.evaluateOnNewDocument(
+    'document.addEventListener("securitypolicyviolation", (event) => console.error("CSP refused " + event.blockedURI + " (" + event.violatedDirective + ")"))',
+  );
+  return { page, problems };
+}
+
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "uwf-ui-browser-"));
   env = { ...(process.env as Record<string, string>), UWF_HOME: join(root, "home"), HOME: root, NO_COLOR: "1" };
@@ -48,31 +78,16 @@ describe.skipIf(skip !== null)("the page in headless Chromium", () => {
     const thread = (
       JSON.parse(uwf(["start", join(FIXTURES, "linear.yaml"), "-p", "Write hello.txt", "--json"])) as { thread: string }
     ).thread;
-    ui = Bun.spawn([...UWF, "ui", "--port", "0"], { env, cwd: root, stdout: "pipe", stderr: "pipe" });
-    const url = (/^uwf ui: (\S+)$/.exec(await readFirstLine(ui.stdout as ReadableStream<Uint8Array>)) ??
-      [])[1] as string;
-    const origin = new URL(url).origin;
+    const started = await startUi();
+    ui = started.server;
+    const { url, origin } = started;
 
-    browser = await puppeteer.launch({
-      executablePath: findChromium() as string,
-      headless: true,
-      args: ["--no-sandbox"],
-    });
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error" || message.type() === "warn")
-        problems.push(`${message.type()}: ${message.text()}`);
-    });
-    page.on("pageerror", (error) => problems.push(`exception: ${String(error)}`));
+    browser = await launchBrowser();
+    const { page, problems } = await openWatchedPage(browser);
     page.on("requestfailed", (request) => problems.push(`failed: ${request.url()}`));
     page.on("response", (answer) => {
       if (answer.status() >= 400) problems.push(`${answer.status()}: ${answer.url()}`);
     });
-    // Page code as text: this file is typed for Bun, not the DOM.
-    await page.evaluateOnNewDocument(
-      'document.addEventListener("securitypolicyviolation", (event) => console.error("CSP refused " + event.blockedURI + " (" + event.violatedDirective + ")"))',
-    );
 
     // Not networkidle0: the page keeps its event stream open.
     const response = await page.goto(url, { waitUntil: "networkidle2" });
@@ -194,27 +209,11 @@ describe.skipIf(skip !== null)("the page in headless Chromium", () => {
     expect(run.exitCode).toBe(20);
     const thread = (JSON.parse(run.stdout.toString()) as { thread: string }).thread;
     const log = JSON.parse(uwf(["log", thread, "--json"])) as { steps: { address: string }[] };
-    const server = Bun.spawn([...UWF, "ui", "--port", "0"], { env, cwd: root, stdout: "pipe", stderr: "pipe" });
+    const { server, url, origin } = await startUi();
     try {
-      const url = (/^uwf ui: (\S+)$/.exec(await readFirstLine(server.stdout as ReadableStream<Uint8Array>)) ??
-        [])[1] as string;
-      const origin = new URL(url).origin;
-      browser ??= await puppeteer.launch({
-        executablePath: findChromium() as string,
-        headless: true,
-        args: ["--no-sandbox"],
-      });
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on("console", (message) => {
-        if (message.type() === "error" || message.type() === "warn")
-          problems.push(`${message.type()}: ${message.text()}`);
-      });
-      page.on("pageerror", (error) => problems.push(`exception: ${String(error)}`));
+      browser ??= await launchBrowser();
+      const { page, problems } = await openWatchedPage(browser);
       page.on("popup", () => problems.push("a window opened"));
-      await page.evaluateOnNewDocument(
-        'document.addEventListener("securitypolicyviolation", (event) => console.error("CSP refused " + event.blockedURI + " (" + event.violatedDirective + ")"))',
-      );
       await page.goto(url, { waitUntil: "networkidle2" });
       const pages = [`/threads/${thread}`, ...log.steps.map((step) => `/steps/${step.address}`)];
       for (const path of pages) {

@@ -5,9 +5,8 @@ import { ThreadExistsError } from "../errors/thread-exists-error.ts";
 import type { BranchLink, NewBranch } from "../refs/branch-refs.ts";
 import type { RefStore } from "../refs/ref-store.ts";
 import type { CurrentStore } from "./conformance-suite.ts";
-import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
+import { SAMPLE_FAN_OUT, sampleBranchRecord, sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 
-const FAN_OUT = "B1XRH20GCX3FB";
 const OTHER_STEP = "191B06QRP5RG9";
 const PARENT = sampleThreadId(1);
 const CREATED_AT = "2026-03-04T05:06:07.000Z";
@@ -17,22 +16,10 @@ function linkOf(key: string, index: number, n: number, step = 3, parent = PARENT
   return { parent, step, key, index, thread: sampleThreadId(n), createdAt: CREATED_AT };
 }
 
-/** A `role:` branch's record, as a fan-out makes it: the parent's history up to its fan-out step, lineage to it. */
-function branchRecord(link: BranchLink, overrides: Partial<ThreadRecord> = {}): ThreadRecord {
-  return sampleThreadRecord({
-    id: link.thread,
-    head: FAN_OUT,
-    stepCount: link.step,
-    next: "reviewer",
-    branchOf: { thread: link.parent, step: link.step, branch: link.key, address: FAN_OUT, role: "reviewer" },
-    ...overrides,
-  });
-}
-
 /** A link to make with its new record. */
 function newBranch(key: string, index: number, n: number, step = 3): NewBranch {
   const link = linkOf(key, index, n, step);
-  return { link, record: branchRecord(link) };
+  return { link, record: sampleBranchRecord(link) };
 }
 
 async function idsOf(refs: RefStore): Promise<string[]> {
@@ -45,10 +32,10 @@ export function describeBranchConformance(current: CurrentStore): void {
     it("keeps a branch's lineage and an outcome without an edge, absent from other records", async () => {
       const { refs } = current();
       await refs.createThread(sampleThreadRecord({ id: PARENT, status: "waiting", next: "synthesizer" }));
-      const branch = branchRecord(linkOf("security", 0, 2));
+      const branch = sampleBranchRecord(linkOf("security", 0, 2));
       await refs.createThread(branch);
-      const workflowBranch = branchRecord(linkOf("7", 7, 3), {
-        branchOf: { thread: PARENT, step: 3, branch: "7", address: FAN_OUT, role: null },
+      const workflowBranch = sampleBranchRecord(linkOf("7", 7, 3), {
+        branchOf: { thread: PARENT, step: 3, branch: "7", address: SAMPLE_FAN_OUT, role: null },
       });
       await refs.createThreads([workflowBranch]);
       expect(await refs.getThread(branch.id)).toEqual(branch);
@@ -60,7 +47,9 @@ export function describeBranchConformance(current: CurrentStore): void {
         undefined,
       ]);
       const outcome = { role: "reviewer", status: "approved", edge: null };
-      expect(await refs.updateThread(branch.id, FAN_OUT, { status: "ended", head: OTHER_STEP, outcome })).toBe(true);
+      expect(await refs.updateThread(branch.id, SAMPLE_FAN_OUT, { status: "ended", head: OTHER_STEP, outcome })).toBe(
+        true,
+      );
       expect(await refs.getThread(branch.id)).toEqual({ ...branch, status: "ended", head: OTHER_STEP, outcome });
       expect((await refs.listThreads({ outcome: "approved" })).threads.map((thread) => thread.id)).toEqual([branch.id]);
       const origin = branch.branchOf as NonNullable<ThreadRecord["branchOf"]>;
@@ -127,7 +116,7 @@ export function describeBranchConformance(current: CurrentStore): void {
       const fork = sampleThreadId(10);
       const shared = [
         { link: { ...linkOf("a", 0, 2), parent: fork } },
-        { link: { ...linkOf("b", 1, 11), parent: fork }, record: branchRecord(linkOf("b", 1, 11, 3, fork)) },
+        { link: { ...linkOf("b", 1, 11), parent: fork }, record: sampleBranchRecord(linkOf("b", 1, 11, 3, fork)) },
       ];
       expect(await refs.createBranches(shared)).toEqual(shared.map((entry) => entry.link));
       expect(await refs.listBranches(fork)).toEqual(shared.map((entry) => entry.link));
@@ -160,7 +149,7 @@ export function describeBranchConformance(current: CurrentStore): void {
         { link: { ...good.link, thread: "../x" } },
         { link: { ...good.link, createdAt: "now" } },
         { link: good.link, record: { ...(good.record as ThreadRecord), head: "nope" } },
-        { link: good.link, record: branchRecord(linkOf("a", 0, 3)) },
+        { link: good.link, record: sampleBranchRecord(linkOf("a", 0, 3)) },
       ];
       for (const entry of bad) {
         await expect(refs.createBranches([newBranch("b", 1, 4), entry])).rejects.toThrow(InvalidRecordError);
@@ -208,21 +197,21 @@ export function describeBranchConformance(current: CurrentStore): void {
       expect(await refs.listBranches(fork)).toEqual([{ ...linkOf("a", 0, 2), parent: fork }]);
       expect(await idsOf(refs)).toEqual([2, 3, 10].map((n) => sampleThreadId(n)));
       // Deleting a branch leaves the links that name it: its parent still shows where it was.
-      expect(await refs.deleteThread(sampleThreadId(2), FAN_OUT, new Date())).toBe(true);
+      expect(await refs.deleteThread(sampleThreadId(2), SAMPLE_FAN_OUT, new Date())).toBe(true);
       expect(await refs.listBranches(fork)).toEqual([{ ...linkOf("a", 0, 2), parent: fork }]);
     });
 
     it("keeps every branch's fan-out step as a root", async () => {
       const { refs } = current();
-      const branch = branchRecord(linkOf("a", 0, 2), {
+      const branch = sampleBranchRecord(linkOf("a", 0, 2), {
         start: OTHER_STEP,
         head: OTHER_STEP,
-        branchOf: { thread: PARENT, step: 3, branch: "a", address: FAN_OUT, role: null },
+        branchOf: { thread: PARENT, step: 3, branch: "a", address: SAMPLE_FAN_OUT, role: null },
       });
       await refs.createThread(branch);
       const roots = new Set<string>();
       for await (const root of refs.listThreadRoots()) roots.add(root);
-      expect([...roots].sort()).toEqual([FAN_OUT, OTHER_STEP].sort());
+      expect([...roots].sort()).toEqual([SAMPLE_FAN_OUT, OTHER_STEP].sort());
     });
   });
 }

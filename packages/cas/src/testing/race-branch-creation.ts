@@ -1,28 +1,15 @@
 import { expect } from "bun:test";
 import { join } from "node:path";
-import type { ThreadRecord } from "@uwf/protocol";
 import type { BranchLink } from "../refs/branch-refs.ts";
 import type { Store } from "../store.ts";
 import { runRacers } from "./run-racers.ts";
 import { sampleThreadId, sampleThreadRecord } from "./sample-nodes.ts";
 
 const FIXTURE = join(import.meta.dir, "fixtures", "create-branches.ts");
-const FAN_OUT = "B1XRH20GCX3FB";
 
 /** The thread id worker `worker` gives branch `index` of step `step`: each worker's ids are its own. */
 export function branchThreadId(worker: number, step: number, index: number): string {
   return sampleThreadId(step * 1000 + index + 1, `01J${"0123456789ABCDEFGHJKMNPQRSTVWXYZ".charAt(worker + 1)}`);
-}
-
-/** The record a worker makes for a branch it links: a `role:` branch of the link's parent step. */
-export function raceBranchRecord(link: BranchLink): ThreadRecord {
-  return sampleThreadRecord({
-    id: link.thread,
-    head: FAN_OUT,
-    stepCount: link.step,
-    next: "reviewer",
-    branchOf: { thread: link.parent, step: link.step, branch: link.key, address: FAN_OUT, role: "reviewer" },
-  });
 }
 
 export interface BranchRace {

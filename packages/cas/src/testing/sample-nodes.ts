@@ -14,6 +14,7 @@ import {
   type WorkflowNode,
 } from "@uwf/protocol";
 import { addressOfNode } from "../encoding/hash-node.ts";
+import type { BranchLink } from "../refs/branch-refs.ts";
 import { succeededAttempt } from "./succeeded-attempt.ts";
 
 /** The review loop the sample nodes run: a writer and a reviewer who sends the change back until it approves. */
@@ -258,4 +259,19 @@ export function sampleThreadRecord(overrides: Partial<ThreadRecord> = {}): Threa
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     ...overrides,
   };
+}
+
+/** The fan-out step the sample branches start from. */
+export const SAMPLE_FAN_OUT = "B1XRH20GCX3FB";
+
+/** A `role:` branch's record, as a fan-out makes it: the parent's history up to its fan-out step, lineage to it. */
+export function sampleBranchRecord(link: BranchLink, overrides: Partial<ThreadRecord> = {}): ThreadRecord {
+  return sampleThreadRecord({
+    id: link.thread,
+    head: SAMPLE_FAN_OUT,
+    stepCount: link.step,
+    next: "reviewer",
+    branchOf: { thread: link.parent, step: link.step, branch: link.key, address: SAMPLE_FAN_OUT, role: "reviewer" },
+    ...overrides,
+  });
 }

@@ -1,4 +1,4 @@
-import type { EvalResult, EvalVariantSummary } from "@uwf/protocol";
+import { EVAL_CHART_PALETTE, EVAL_VERDICT_COLORS, type EvalResult, type EvalVariantSummary } from "@uwf/protocol";
 import { caseLabel, variantLabel } from "./format-eval-values.ts";
 
 /** p50, p90 and max of one metric, one entry per variant. */
@@ -13,6 +13,8 @@ export interface DistributionSeries {
  * variant in every list, in the summary's order.
  */
 export interface EvalChartData {
+  /** The colours of the series and of the verdicts, the UI's too. */
+  colors: { palette: readonly string[]; verdicts: typeof EVAL_VERDICT_COLORS };
   variants: string[];
   verdicts: { passed: number[]; failed: number[]; errored: number[] };
   /** One series per distinct outcome (`ended · approved · reviewer`, `failed`), its count per variant. */
@@ -68,6 +70,7 @@ export function buildEvalChartData(result: EvalResult): EvalChartData {
     }
   }
   return {
+    colors: { palette: EVAL_CHART_PALETTE, verdicts: EVAL_VERDICT_COLORS },
     variants: variants.map((variant) => variantLabel(variant.variant)),
     verdicts: {
       passed: variants.map((variant) => variant.passed),

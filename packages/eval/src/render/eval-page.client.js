@@ -7,19 +7,8 @@
   if (Chart === undefined || dataElement === null || section === null) return;
   const data = JSON.parse(dataElement.textContent);
 
-  const VERDICT_COLORS = { passed: "#2e9d5b", failed: "#d64545", errored: "#d9962b" };
-  const PALETTE = [
-    "#4e79a7",
-    "#f28e2b",
-    "#59a14f",
-    "#e15759",
-    "#76b7b2",
-    "#edc948",
-    "#b07aa1",
-    "#ff9da7",
-    "#9c755f",
-    "#7f8c8d",
-  ];
+  const VERDICT_COLORS = data.colors.verdicts;
+  const PALETTE = data.colors.palette;
   const percent = (value) => `${Math.round(value * 1000) / 10}%`;
   const charts = [];
 

@@ -5,6 +5,7 @@ import { navigate } from "../lib/router.tsx";
 import { ActionButton, ActionOutcome, useAction } from "./actions-common.tsx";
 import { AgentPicker, agentBody } from "./agent-picker.tsx";
 import { type AnswerField, type AnswerValues, answerFieldsOf, buildAnswer, TypedAnswerInputs } from "./answer-form.tsx";
+import { CheckBox } from "./check-box.tsx";
 import { ErrorBox } from "./error-box.tsx";
 import { MarkdownText } from "./markdown-text.tsx";
 
@@ -241,15 +242,9 @@ function ResumeForm(props: {
           {running ? <span class="spinner" aria-hidden="true" /> : null}
           Resume
         </button>
-        <label class="check">
-          <input
-            type="checkbox"
-            data-testid="resume-all"
-            checked={all}
-            onChange={(event) => setAll((event.currentTarget as HTMLInputElement).checked)}
-          />{" "}
+        <CheckBox testid="resume-all" checked={all} onChange={setAll}>
           then run to the end or the next suspension
-        </label>
+        </CheckBox>
       </div>
     </form>
   );
@@ -289,15 +284,9 @@ export function ForkPanel(props: { address: string; label: string; onClose(): vo
       }}
     >
       <strong>Fork at {props.label}</strong>
-      <label class="check">
-        <input
-          type="checkbox"
-          data-testid="fork-replace"
-          checked={replace}
-          onChange={(event) => toggleReplace((event.currentTarget as HTMLInputElement).checked)}
-        />{" "}
+      <CheckBox testid="fork-replace" checked={replace} onChange={toggleReplace}>
         replace this step's reply (checked against the role's schema)
-      </label>
+      </CheckBox>
       {replace ? (
         reply === null ? (
           loadError === null ? (

@@ -3,21 +3,6 @@ import { useEffect, useRef, useState } from "preact/hooks";
 
 Chart.register(...registerables);
 
-/** The palette of the charts' series, readable on light and dark backgrounds. */
-export const PALETTE = [
-  "#4e79a7",
-  "#f28e2b",
-  "#59a14f",
-  "#e15759",
-  "#76b7b2",
-  "#edc948",
-  "#b07aa1",
-  "#ff9da7",
-  "#9c755f",
-  "#7f8c8d",
-];
-export const VERDICT_COLORS = { passed: "#2e9d5b", failed: "#d64545", errored: "#d9962b" } as const;
-
 function cssColor(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }

@@ -1,7 +1,7 @@
-import type { EvalResult, EvalVariantSummary } from "@uwf/protocol";
+import { EVAL_CHART_PALETTE, EVAL_VERDICT_COLORS, type EvalResult, type EvalVariantSummary } from "@uwf/protocol";
 import type { ChartConfiguration } from "chart.js";
 import { useMemo } from "preact/hooks";
-import { EvalChart, PALETTE, VERDICT_COLORS } from "./eval-chart.tsx";
+import { EvalChart } from "./eval-chart.tsx";
 import { formatCost, formatDuration, formatPercent } from "./format.ts";
 
 function variantName(variant: string | null): string {
@@ -24,7 +24,7 @@ function verdicts(labels: string[], variants: readonly EvalVariantSummary[]): Ch
       datasets: (["passed", "failed", "errored"] as const).map((verdict) => ({
         label: verdict,
         data: variants.map((variant) => variant[verdict]),
-        backgroundColor: VERDICT_COLORS[verdict],
+        backgroundColor: EVAL_VERDICT_COLORS[verdict],
       })),
     },
     options: stackedCounts,
@@ -95,7 +95,11 @@ function scores(result: EvalResult, labels: string[]): ChartConfiguration {
           const bucket = Math.min(9, Math.floor(sample.score * 10));
           counts[bucket] = (counts[bucket] ?? 0) + 1;
         }
-        return { label: labels[index] ?? "", data: counts, backgroundColor: PALETTE[index % PALETTE.length] };
+        return {
+          label: labels[index] ?? "",
+          data: counts,
+          backgroundColor: EVAL_CHART_PALETTE[index % EVAL_CHART_PALETTE.length],
+        };
       }),
     },
     options: {
@@ -123,7 +127,7 @@ function outcomes(labels: string[], variants: readonly EvalVariantSummary[]): Ch
             .filter((outcome) => outcomeLabel(outcome) === name)
             .reduce((sum, each) => sum + each.count, 0),
         ),
-        backgroundColor: PALETTE[index % PALETTE.length],
+        backgroundColor: EVAL_CHART_PALETTE[index % EVAL_CHART_PALETTE.length],
       })),
     },
     options: stackedCounts,

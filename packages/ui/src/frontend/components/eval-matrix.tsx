@@ -2,6 +2,7 @@ import "./eval-matrix.css";
 import type { EvalResult, EvalSample, ExpandedNode } from "@uwf/protocol";
 import { useState } from "preact/hooks";
 import { Link } from "../lib/router.tsx";
+import { CheckBox } from "./check-box.tsx";
 import { ErrorBox } from "./error-box.tsx";
 import { shortThread } from "./format.ts";
 import { JsonView } from "./json-view.tsx";
@@ -115,14 +116,8 @@ function FinalReply(props: { sample: EvalSample }) {
 /** The "failures only" switch above a matrix. */
 export function FailuresOnlyToggle(props: { checked: boolean; onChange(checked: boolean): void }) {
   return (
-    <label class="failures-only">
-      <input
-        type="checkbox"
-        data-testid="failures-only"
-        checked={props.checked}
-        onChange={(event) => props.onChange((event.currentTarget as HTMLInputElement).checked)}
-      />{" "}
+    <CheckBox class="failures-only" testid="failures-only" checked={props.checked} onChange={props.onChange}>
       Failures only
-    </label>
+    </CheckBox>
   );
 }

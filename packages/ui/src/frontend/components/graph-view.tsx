@@ -315,6 +315,24 @@ function pathOf(points: readonly { x: number; y: number }[]): string {
  * join's policy. With `marks`, the current role is
  * highlighted, visited roles carry their visit counts and taken edges their counts.
  */
+/** An edge's arrowhead, drawn in the class named like the marker (`graph-arrow`, `graph-arrow-taken`). */
+function ArrowMarker(props: { id: string; size: number }) {
+  return (
+    <marker
+      id={props.id}
+      viewBox="0 0 10 10"
+      refX="9"
+      refY="5"
+      markerUnits="userSpaceOnUse"
+      markerWidth={props.size}
+      markerHeight={props.size}
+      orient="auto"
+    >
+      <path d="M0,0 L10,5 L0,10 z" class={props.id} />
+    </marker>
+  );
+}
+
 export function GraphView(props: { workflow: WorkflowNode; marks?: GraphMarks | null }) {
   const marks = props.marks ?? null;
   const laid = useMemo(() => laidOut(props.workflow, marks), [props.workflow, marks]);
@@ -329,30 +347,8 @@ export function GraphView(props: { workflow: WorkflowNode; marks?: GraphMarks | 
         aria-label={`workflow ${props.workflow.name}`}
       >
         <defs>
-          <marker
-            id="graph-arrow"
-            viewBox="0 0 10 10"
-            refX="9"
-            refY="5"
-            markerUnits="userSpaceOnUse"
-            markerWidth="9"
-            markerHeight="9"
-            orient="auto"
-          >
-            <path d="M0,0 L10,5 L0,10 z" class="graph-arrow" />
-          </marker>
-          <marker
-            id="graph-arrow-taken"
-            viewBox="0 0 10 10"
-            refX="9"
-            refY="5"
-            markerUnits="userSpaceOnUse"
-            markerWidth="10"
-            markerHeight="10"
-            orient="auto"
-          >
-            <path d="M0,0 L10,5 L0,10 z" class="graph-arrow-taken" />
-          </marker>
+          <ArrowMarker id="graph-arrow" size={9} />
+          <ArrowMarker id="graph-arrow-taken" size={10} />
         </defs>
         {laid.edges.map((edge) => {
           const count = marks?.edges.get(edge.countKey) ?? 0;

@@ -17,3 +17,9 @@ export function useSession(): Session | null {
   }, []);
   return session;
 }
+
+/** Whether the page offers actions: the session is known and the server is not read-only (`--read-only`). */
+export function useActionsOffered(): boolean {
+  const session = useSession();
+  return session !== null && !session.readOnly;
+}

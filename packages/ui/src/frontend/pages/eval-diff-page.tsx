@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { ComparisonMetricsTable } from "../components/comparison-metrics-table.tsx";
 import { ErrorBox } from "../components/error-box.tsx";
 import { EvalMatrix, FailuresOnlyToggle } from "../components/eval-matrix.tsx";
+import { ExperimentHead } from "../components/experiment-head.tsx";
 import { formatPercent, formatTime } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Loading } from "../components/view-common.tsx";
@@ -27,19 +28,17 @@ export function EvalDiffPage(props: { baseline: string; current: string }) {
   if (diff.data === null || baseline.data === null || current.data === null) return <Loading />;
   return (
     <section class="experiment-page eval-diff-page" data-testid="eval-diff-page">
-      <div class="page-head">
-        <h1>
-          {current.data.name} <span class="muted">against</span> {baseline.data.name}
-        </h1>
-        <span class="sub">
-          <code>
-            uwf eval diff {props.baseline} {props.current}
-          </code>
-        </span>
-        <span class="links">
-          <Link href="/experiments">All experiments</Link>
-        </span>
-      </div>
+      <ExperimentHead
+        title={
+          <>
+            {current.data.name} <span class="muted">against</span> {baseline.data.name}
+          </>
+        }
+      >
+        <code>
+          uwf eval diff {props.baseline} {props.current}
+        </code>
+      </ExperimentHead>
       <h2 class="eval-section">
         Side by side <FailuresOnlyToggle checked={failuresOnly} onChange={setFailuresOnly} />
       </h2>

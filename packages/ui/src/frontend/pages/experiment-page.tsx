@@ -3,8 +3,10 @@ import { useState } from "preact/hooks";
 import "../components/eval-view.css";
 import { ComparisonMetricsTable } from "../components/comparison-metrics-table.tsx";
 import { ErrorBox } from "../components/error-box.tsx";
+import { EvalCard } from "../components/eval-card.tsx";
 import { EvalCharts } from "../components/eval-charts.tsx";
 import { EvalMatrix, FailuresOnlyToggle } from "../components/eval-matrix.tsx";
+import { ExperimentHead } from "../components/experiment-head.tsx";
 import {
   formatCompactTokens,
   formatCost,
@@ -17,15 +19,6 @@ import { useApi } from "../components/use-api.ts";
 import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx";
 import { Link, navigate } from "../lib/router.tsx";
 import { RateBar } from "./experiments-page.tsx";
-
-function Card(props: { label: string; value: string; title?: string }) {
-  return (
-    <div class="eval-card" title={props.title}>
-      <div class="value">{props.value}</div>
-      <div class="label">{props.label}</div>
-    </div>
-  );
-}
 
 function interval(summary: { interval: { low: number; high: number } | null }): string {
   return summary.interval === null
@@ -91,27 +84,22 @@ export function ExperimentPage(props: { id: string }) {
   const overall = result.summary.overall;
   return (
     <section class="experiment-page">
-      <div class="page-head">
-        <h1>{result.name}</h1>
-        <code class="sub">{result.report}</code>
-        <span class="sub">
-          {formatTime(result.createdAt)} ·{" "}
-          {result.source.kind === "suite" ? `suite ${result.source.file}` : selectionLabel(result.source)}
-          {result.rescoredFrom !== null && ` · rescored from ${result.rescoredFrom}`}
-        </span>
-        <span class="links">
-          <Link href="/experiments">All experiments</Link>
-        </span>
-      </div>
+      <ExperimentHead title={result.name} report={result.report} rescoredFrom={result.rescoredFrom}>
+        {formatTime(result.createdAt)} ·{" "}
+        {result.source.kind === "suite" ? `suite ${result.source.file}` : selectionLabel(result.source)}
+      </ExperimentHead>
       <Gate result={result} />
       <div class="eval-cards">
-        <Card label="samples" value={String(overall.samples)} />
-        <Card label="passed / failed / errored" value={`${overall.passed} / ${overall.failed} / ${overall.errored}`} />
-        <Card label={`pass rate (95%: ${interval(overall)})`} value={formatPercent(overall.passRate)} />
-        {overall.meanScore !== undefined && <Card label="mean score" value={formatPercent(overall.meanScore)} />}
-        <Card label="total cost" value={formatCost(overall.costUsd.total)} />
-        <Card label="tokens" value={formatCompactTokens(overall.tokens.total)} />
-        <Card label="duration p50" value={formatDuration(overall.durationMs.p50)} />
+        <EvalCard label="samples" value={String(overall.samples)} />
+        <EvalCard
+          label="passed / failed / errored"
+          value={`${overall.passed} / ${overall.failed} / ${overall.errored}`}
+        />
+        <EvalCard label={`pass rate (95%: ${interval(overall)})`} value={formatPercent(overall.passRate)} />
+        {overall.meanScore !== undefined && <EvalCard label="mean score" value={formatPercent(overall.meanScore)} />}
+        <EvalCard label="total cost" value={formatCost(overall.costUsd.total)} />
+        <EvalCard label="tokens" value={formatCompactTokens(overall.tokens.total)} />
+        <EvalCard label="duration p50" value={formatDuration(overall.durationMs.p50)} />
       </div>
       <EvalCharts result={result} />
       <h2 class="eval-section">Variants</h2>

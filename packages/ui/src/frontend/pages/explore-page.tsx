@@ -2,6 +2,8 @@ import type { ExploreResult, ExploreStepResult } from "@uwf/protocol";
 import "../components/eval-view.css";
 import "../components/explore-view.css";
 import { ErrorBox } from "../components/error-box.tsx";
+import { EvalCard } from "../components/eval-card.tsx";
+import { ExperimentHead } from "../components/experiment-head.tsx";
 import { formatPercent, formatTime, shortThread } from "../components/format.ts";
 import { useApi } from "../components/use-api.ts";
 import { Loading } from "../components/view-common.tsx";
@@ -100,42 +102,30 @@ export function ExplorePage(props: { id: string }) {
   const result = shown.data;
   return (
     <section class="experiment-page explore-page">
-      <div class="page-head">
-        <h1>{result.name}</h1>
-        <code class="sub">{result.report}</code>
-        <span class="sub">
-          {formatTime(result.createdAt)} · exploration of{" "}
-          <Link href={`/threads/${result.thread}`}>
-            <code>{shortThread(result.thread)}</code>
-          </Link>
-          {result.rescoredFrom !== null && ` · rescored from ${result.rescoredFrom}`}
-        </span>
-        <span class="links">
-          <Link href="/experiments">All experiments</Link>
-        </span>
-      </div>
+      <ExperimentHead title={result.name} report={result.report} rescoredFrom={result.rescoredFrom}>
+        {formatTime(result.createdAt)} · exploration of{" "}
+        <Link href={`/threads/${result.thread}`}>
+          <code>{shortThread(result.thread)}</code>
+        </Link>
+      </ExperimentHead>
       <div class="eval-cards">
-        <div class="eval-card">
-          <div class={`value verdict-${result.original.verdict}`}>{result.original.verdict}</div>
-          <div class="label">original run</div>
-        </div>
-        <div class="eval-card">
-          <div class="value">{result.samplesPerStep}</div>
-          <div class="label">re-runs per step</div>
-        </div>
-        <div class="eval-card explore-decisive">
-          <div class="value">
-            {result.decisive.length === 0 ? "none" : result.decisive.map((step) => `step ${step}`).join(", ")}
-          </div>
-          <div class="label">decisive</div>
-        </div>
+        <EvalCard
+          label="original run"
+          value={result.original.verdict}
+          valueClass={`verdict-${result.original.verdict}`}
+        />
+        <EvalCard label="re-runs per step" value={result.samplesPerStep} />
+        <EvalCard
+          class="explore-decisive"
+          label="decisive"
+          value={result.decisive.length === 0 ? "none" : result.decisive.map((step) => `step ${step}`).join(", ")}
+        />
         {result.gateHeld !== null && (
-          <div class="eval-card">
-            <div class={`value ${result.gateHeld ? "verdict-passed" : "verdict-failed"}`}>
-              {result.gateHeld ? "held" : "did not hold"}
-            </div>
-            <div class="label">gate (min pass rate {formatPercent(result.gate?.minPassRate ?? null)})</div>
-          </div>
+          <EvalCard
+            label={`gate (min pass rate ${formatPercent(result.gate?.minPassRate ?? null)})`}
+            value={result.gateHeld ? "held" : "did not hold"}
+            valueClass={result.gateHeld ? "verdict-passed" : "verdict-failed"}
+          />
         )}
       </div>
       <ExploreChart result={result} />

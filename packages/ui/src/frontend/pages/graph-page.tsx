@@ -17,7 +17,7 @@ import { Loading, OutcomeText, StateBadge } from "../components/view-common.tsx"
 import { ApiError } from "../lib/api.ts";
 import { useLiveEvents } from "../lib/live.ts";
 import { Link } from "../lib/router.tsx";
-import { useSession } from "../lib/session.ts";
+import { useActionsOffered } from "../lib/session.ts";
 
 function GraphLegend(props: { thread: boolean }) {
   return (
@@ -278,7 +278,6 @@ function fanOutTargets(fanOut: FanOut): string {
 
 /** "Start a thread" of this workflow version (`/threads/new`), unless the server is read-only. */
 function StartThreadLink(props: { reference: string }) {
-  const session = useSession();
-  if (session === null || session.readOnly) return null;
+  if (!useActionsOffered()) return null;
   return <Link href={`/threads/new?workflow=${encodeURIComponent(props.reference)}`}>Start a thread</Link>;
 }

@@ -4,14 +4,15 @@ import type { Schedule, ScheduleListResult, ScheduleShowResult, TickResult } fro
 import { useEffect, useState } from "preact/hooks";
 import { ActionButton, ActionOutcome, useAction } from "../components/actions-common.tsx";
 import { AgentPicker, agentBody } from "../components/agent-picker.tsx";
+import { ApiResult } from "../components/api-result.tsx";
+import { CheckBox } from "../components/check-box.tsx";
 import { ErrorBox } from "../components/error-box.tsx";
 import { formatAgo, formatTime } from "../components/format.ts";
-import { useDebounced } from "../components/thread-live.ts";
 import { StatusBadge } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
-import { useLiveEvents } from "../lib/live.ts";
+import { useRefreshOnThreadUpdates } from "../components/use-refresh-on-thread-updates.ts";
 import { Link } from "../lib/router.tsx";
-import { useSession } from "../lib/session.ts";
+import { useActionsOffered } from "../lib/session.ts";
 
 /** How many of a schedule's newest threads its row shows (`uwf schedule show` gives ten). */
 const SHOWN_THREADS = 3;
@@ -22,19 +23,15 @@ const SHOWN_THREADS = 3;
  * pause|resume|trigger` (none under --read-only). A thread a trigger starts shows as it runs.
  */
 export function SchedulesPage() {
-  const session = useSession();
   const list = useApi<ScheduleListResult>("/api/schedules");
   const [generation, setGeneration] = useState(0);
   const [queue, setQueue] = useState(false);
   const [agent, setAgent] = useState("");
-  const refresh = useDebounced(() => {
+  const refresh = useRefreshOnThreadUpdates(() => {
     list.reload();
     setGeneration((value) => value + 1);
-  }, 250);
-  useLiveEvents((event) => {
-    if (event.type === "thread-updated") refresh();
   });
-  const actions = session !== null && !session.readOnly;
+  const actions = useActionsOffered();
   return (
     <div class="threads-page workbench-page" data-testid="schedules-page">
       <h1>Schedules</h1>
@@ -45,15 +42,9 @@ export function SchedulesPage() {
       {actions ? (
         <div class="action-row" data-testid="trigger-options">
           <span>Trigger:</span>
-          <label class="check">
-            <input
-              type="checkbox"
-              data-testid="trigger-queue"
-              checked={queue}
-              onChange={(event) => setQueue((event.currentTarget as HTMLInputElement).checked)}
-            />{" "}
+          <CheckBox testid="trigger-queue" checked={queue} onChange={setQueue}>
             leave the thread to workers (else it runs here)
-          </label>
+          </CheckBox>
           <AgentPicker
             value={agent}
             onChange={setAgent}
@@ -63,44 +54,51 @@ export function SchedulesPage() {
           />
         </div>
       ) : null}
-      {list.error !== null ? <ErrorBox error={list.error} /> : null}
-      {list.data === null ? (
-        list.error === null ? (
-          <p class="empty">Loading…</p>
-        ) : null
-      ) : list.data.schedules.length === 0 ? (
-        <p class="empty" data-testid="schedules-empty">
-          No schedules (add one with <code>uwf schedule add NAME WORKFLOW --cron "0 9 * * 1-5"</code>).
-        </p>
-      ) : (
-        <table class="grid" data-testid="schedule-table">
-          <thead>
-            <tr>
-              <th>Schedule</th>
-              <th>Workflow</th>
-              <th>Cron</th>
-              <th>Next fire</th>
-              <th>Last threads</th>
-              {actions ? <th>Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.schedules.map((schedule) => (
-              <ScheduleRow
-                key={schedule.name}
-                schedule={schedule}
-                generation={generation}
-                actions={actions}
-                triggerBody={queue ? { queue: true } : agentBody(agent)}
-                onChanged={refresh}
-              />
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ApiResult state={list}>
+        {(result) =>
+          result.schedules.length === 0 ? (
+            <p class="empty" data-testid="schedules-empty">
+              No schedules (add one with <code>uwf schedule add NAME WORKFLOW --cron "0 9 * * 1-5"</code>).
+            </p>
+          ) : (
+            <table class="grid" data-testid="schedule-table">
+              <thead>
+                <tr>
+                  <th>Schedule</th>
+                  <th>Workflow</th>
+                  <th>Cron</th>
+                  <th>Next fire</th>
+                  <th>Last threads</th>
+                  {actions ? <th>Actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {result.schedules.map((schedule) => (
+                  <ScheduleRow
+                    key={schedule.name}
+                    schedule={schedule}
+                    generation={generation}
+                    actions={actions}
+                    triggerBody={queue ? { queue: true } : agentBody(agent)}
+                    onChanged={refresh}
+                  />
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </ApiResult>
     </div>
   );
 }
+
+/** The button that pauses a schedule, or resumes a paused one: `uwf schedule pause|resume`. */
+const PAUSE = { action: "pause", label: "Pause", title: "uwf schedule pause: it fires no more until resumed" };
+const RESUME = {
+  action: "resume",
+  label: "Resume",
+  title: "uwf schedule resume: due again from its next cron time (missed fires are not caught up)",
+};
 
 function ScheduleRow(props: {
   schedule: Schedule;
@@ -121,6 +119,7 @@ function ScheduleRow(props: {
   const trigger = useAction<TickResult>({ onSettled: props.onChanged });
   const busy = pause.state.phase === "running" || trigger.state.phase === "running";
   const threads = shown.data?.threads ?? [];
+  const toggle = schedule.paused ? RESUME : PAUSE;
   return (
     <tr
       data-testid="schedule-row"
@@ -178,25 +177,14 @@ function ScheduleRow(props: {
       {props.actions ? (
         <td>
           <div class="action-row">
-            {schedule.paused ? (
-              <ActionButton
-                label="Resume"
-                testid="schedule-resume"
-                busy={pause.state.phase === "running"}
-                disabled={busy}
-                title="uwf schedule resume: due again from its next cron time (missed fires are not caught up)"
-                onClick={() => void pause.run(`${path}/resume`)}
-              />
-            ) : (
-              <ActionButton
-                label="Pause"
-                testid="schedule-pause"
-                busy={pause.state.phase === "running"}
-                disabled={busy}
-                title="uwf schedule pause: it fires no more until resumed"
-                onClick={() => void pause.run(`${path}/pause`)}
-              />
-            )}
+            <ActionButton
+              label={toggle.label}
+              testid={`schedule-${toggle.action}`}
+              busy={pause.state.phase === "running"}
+              disabled={busy}
+              title={toggle.title}
+              onClick={() => void pause.run(`${path}/${toggle.action}`)}
+            />
             <ActionButton
               label="Trigger now"
               testid="schedule-trigger"

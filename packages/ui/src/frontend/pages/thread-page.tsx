@@ -30,7 +30,7 @@ import { ReplyStatus, StatusBadge } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
 import { useLiveEvents } from "../lib/live.ts";
 import { Link } from "../lib/router.tsx";
-import { useSession } from "../lib/session.ts";
+import { useActionsOffered } from "../lib/session.ts";
 
 /** A step some process is running now (from `step-started`), until its `step-finished` or `step-failed`. */
 interface RunningStep {
@@ -54,7 +54,7 @@ function ThreadView(props: { id: string }) {
   const { id } = props;
   const shown = useApi<ShownThread>(`/api/threads/${id}`);
   const log = useApi<LogResult>(`/api/threads/${id}/log`);
-  const session = useSession();
+  const actions = useActionsOffered();
   const [running, setRunning] = useState<RunningStep | null>(null);
   // Whose lease is held now (`list --running`): a step another process began before this page opened.
   const leases = useApi<ListResult>("/api/threads?running=1&limit=0");
@@ -86,7 +86,6 @@ function ThreadView(props: { id: string }) {
     return shown.error !== null ? <ErrorBox error={shown.error} /> : <p class="empty">Loading…</p>;
   }
   const thread = shown.data;
-  const actions = session !== null && !session.readOnly;
   const steps = log.data?.steps ?? [];
   const stillRunning = running !== null && !steps.some((step) => step.number === running.number) ? running : null;
   return (

@@ -2,17 +2,17 @@ import "./threads.css";
 import "./workbench.css";
 import type { ListedThread, ListResult } from "@uwf/protocol";
 import { useRef, useState } from "preact/hooks";
+import { ApiResult } from "../components/api-result.tsx";
 import { BulkBar } from "../components/bulk-actions.tsx";
-import { ErrorBox } from "../components/error-box.tsx";
+import { CheckBox } from "../components/check-box.tsx";
 import { formatAgo, formatCost, formatTime, formatTokens } from "../components/format.ts";
-import { useDebounced } from "../components/thread-live.ts";
 import { ThreadSearchBox } from "../components/thread-search-box.tsx";
 import { StatusBadge, THREAD_STATUS_NAMES } from "../components/thread-status.tsx";
 import { useApi } from "../components/use-api.ts";
+import { useRefreshOnThreadUpdates } from "../components/use-refresh-on-thread-updates.ts";
 import { withQuery } from "../lib/api.ts";
-import { useLiveEvents } from "../lib/live.ts";
 import { Link, navigate, useLocation } from "../lib/router.tsx";
-import { useSession } from "../lib/session.ts";
+import { useActionsOffered } from "../lib/session.ts";
 
 /** Threads per page (as `uwf list --limit`). */
 const PAGE_SIZE = 30;
@@ -66,17 +66,13 @@ export function ThreadsPage() {
   const filters = readFilters(location.query);
   const list = useApi<ListResult>(withQuery("/api/threads", { ...filtersQuery(filters), limit: PAGE_SIZE }));
   const waiting = useApi<ListResult>("/api/threads?status=suspended&limit=20");
-  const refresh = useDebounced(() => {
+  useRefreshOnThreadUpdates(() => {
     list.reload();
     waiting.reload();
-  }, 250);
-  useLiveEvents((event) => {
-    if (event.type === "thread-updated") refresh();
   });
-  const session = useSession();
   // Threads ticked for an action on many (none under --read-only, which offers no action).
   const [selected, setSelected] = useState<readonly string[]>([]);
-  const selectable = session !== null && !session.readOnly;
+  const selectable = useActionsOffered();
 
   function apply(change: Partial<Filters>) {
     const next = { ...filters, offset: 0, ...change };
@@ -108,20 +104,17 @@ export function ThreadsPage() {
           }}
         />
       ) : null}
-      {list.error !== null ? <ErrorBox error={list.error} /> : null}
-      {list.data === null ? (
-        list.error === null ? (
-          <p class="empty">Loading…</p>
-        ) : null
-      ) : (
-        <>
-          <ThreadTable
-            threads={list.data.threads}
-            selection={selectable ? { selected, onChange: setSelected } : undefined}
-          />
-          <Pager result={list.data} filters={filters} apply={apply} />
-        </>
-      )}
+      <ApiResult state={list}>
+        {(result) => (
+          <>
+            <ThreadTable
+              threads={result.threads}
+              selection={selectable ? { selected, onChange: setSelected } : undefined}
+            />
+            <Pager result={result} filters={filters} apply={apply} />
+          </>
+        )}
+      </ApiResult>
     </div>
   );
 }
@@ -152,6 +145,13 @@ function WaitingGroup(props: { result: ListResult | null }) {
 }
 
 /** A text filter applied on Enter or when it loses focus (not on every keystroke). */
+/** The filters typed as text, in the order the bar shows them. */
+const TEXT_FILTERS = [
+  { name: "workflow", label: "Workflow", placeholder: "name" },
+  { name: "outcome", label: "Outcome", placeholder: "$status" },
+  { name: "forksOf", label: "Forks of", placeholder: "thread id" },
+] as const;
+
 function TextFilter(props: {
   name: string;
   label: string;
@@ -210,46 +210,25 @@ function FilterBar(props: { filters: Filters; apply(change: Partial<Filters>): v
           ))}
         </select>
       </label>
-      <TextFilter
-        name="workflow"
-        label="Workflow"
-        value={filters.workflow}
-        placeholder="name"
-        onApply={(value) => apply({ workflow: value })}
-      />
-      <TextFilter
-        name="outcome"
-        label="Outcome"
-        value={filters.outcome}
-        placeholder="$status"
-        onApply={(value) => apply({ outcome: value })}
-      />
-      <TextFilter
-        name="forksOf"
-        label="Forks of"
-        value={filters.forksOf}
-        placeholder="thread id"
-        onApply={(value) => apply({ forksOf: value })}
-      />
-      <label class="check">
-        <input
-          type="checkbox"
-          data-testid="filter-recursive"
-          checked={filters.recursive}
-          disabled={filters.forksOf === ""}
-          onChange={(event) => apply({ recursive: event.currentTarget.checked })}
+      {TEXT_FILTERS.map((filter) => (
+        <TextFilter
+          key={filter.name}
+          {...filter}
+          value={filters[filter.name]}
+          onApply={(value) => apply({ [filter.name]: value })}
         />
+      ))}
+      <CheckBox
+        testid="filter-recursive"
+        checked={filters.recursive}
+        disabled={filters.forksOf === ""}
+        onChange={(recursive) => apply({ recursive })}
+      >
         recursive
-      </label>
-      <label class="check">
-        <input
-          type="checkbox"
-          data-testid="filter-running"
-          checked={filters.running}
-          onChange={(event) => apply({ running: event.currentTarget.checked })}
-        />
+      </CheckBox>
+      <CheckBox testid="filter-running" checked={filters.running} onChange={(running) => apply({ running })}>
         running now
-      </label>
+      </CheckBox>
       {any ? (
         <Link href="/" class="clear">
           clear filters

@@ -20,6 +20,25 @@ async function stepToEnd(record: ThreadRecord): Promise<ThreadRecord> {
   return done.record;
 }
 
+/**
+ * The scripted thread run to its end, a plain fork of its planner step stepped to its end, and a
+ * counterfactual fork of its doer step whose replaced reply is `reply`.
+ */
+async function twoForks(reply: string) {
+  const original = await kit.finishedThread();
+  const [plain] = await forkThreads({
+    store: kit.store,
+    address: original.planner,
+    forks: [null],
+    now: kit.now,
+    newId: kit.newId,
+  });
+  if (plain === undefined) throw new Error("expected a fork");
+  const plainDone = await stepToEnd(plain);
+  const gaveUp = await kit.fork(original.doer, { replacementReply: { text: reply, file: "gave-up.md" } });
+  return { original, plainDone, gaveUp };
+}
+
 function countsOf(kinds: readonly (string | null)[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const kind of kinds) counts[String(kind)] = (counts[String(kind)] ?? 0) + 1;
@@ -60,19 +79,7 @@ describe("diffChains", () => {
   });
 
   it("finds the common prefix of two forks of a middle step and pairs the steps after it by number", async () => {
-    const original = await kit.finishedThread();
-    const [plain] = await forkThreads({
-      store: kit.store,
-      address: original.planner,
-      forks: [null],
-      now: kit.now,
-      newId: kit.newId,
-    });
-    if (plain === undefined) throw new Error("expected a fork");
-    const plainDone = await stepToEnd(plain);
-    const gaveUp = await kit.fork(original.doer, {
-      replacementReply: { text: "---\ndone: false\n---\nGave up.\n", file: "gave-up.md" },
-    });
+    const { original, plainDone, gaveUp } = await twoForks("---\ndone: false\n---\nGave up.\n");
 
     const result = await diffChains(kit.store, thread(plainDone), thread(gaveUp));
     expect(result.sameStart).toBe(true);
@@ -115,19 +122,7 @@ describe("diffChains", () => {
   });
 
   it("reads what the threads' chain indexes keep of each step, and the same diff from the nodes where they keep none", async () => {
-    const original = await kit.finishedThread();
-    const [plain] = await forkThreads({
-      store: kit.store,
-      address: original.planner,
-      forks: [null],
-      now: kit.now,
-      newId: kit.newId,
-    });
-    if (plain === undefined) throw new Error("expected a fork");
-    const plainDone = await stepToEnd(plain);
-    const gaveUp = await kit.fork(original.doer, {
-      replacementReply: { text: "---\ndone: false\n$status: stuck\n---\nGave up.\n", file: "gave-up.md" },
-    });
+    const { original, plainDone, gaveUp } = await twoForks("---\ndone: false\n$status: stuck\n---\nGave up.\n");
     // Every step committed keeps its details, and the fork took its parent's for the step they share.
     for (const record of [original.record, plainDone]) {
       const index = await kit.store.refs.recallChainIndex(record.id, { details: true });

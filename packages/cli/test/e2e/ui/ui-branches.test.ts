@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import { describeInBrowser, textsOf, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, textsOf, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
@@ -53,7 +53,7 @@ describeInBrowser("uwf ui: branches", () => {
     joinedGroup = group;
     waiting = await fannedOut();
     live = await fannedOut();
-  }, 60_000);
+  }, BROWSER_TIMEOUT);
 
   const { inPage } = useUiInBrowser(home);
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { evalResultSchema, type ForkResult, forkResultSchema, type StepResult, stepResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import { describeInBrowser, textsOf, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, textsOf, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
@@ -93,7 +93,7 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
       ["agents:", `  judge-sh: { command: sh, args: ["${join(home.work, "eval", "judge.sh")}"] }`, ""].join("\n"),
     );
     report = evalResultSchema.parse(JSON.parse(await uwf(["eval", "--suite", suite, "--json"]))).report;
-  }, 60_000);
+  }, BROWSER_TIMEOUT);
 
   const { inPage } = useUiInBrowser(home);
 

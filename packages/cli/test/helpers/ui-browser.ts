@@ -191,6 +191,16 @@ export interface UiInBrowser {
   open(path: string): Promise<CheckedPage>;
   /** Opens a page of the ui as `open` does, runs `check` on it with a screenshot on failure named `name`, and closes it. */
   inPage<T>(path: string, name: string, check: (checked: CheckedPage) => Promise<T>): Promise<T>;
+  /**
+   * Starts another `uwf ui ARGS…` on the same home (`--read-only`, say), runs `check` on its page at `path`
+   * as inPage does (given that ui too, for more of its pages), and stops it.
+   */
+  inOtherUi<T>(
+    args: readonly string[],
+    path: string,
+    name: string,
+    check: (checked: CheckedPage, other: RunningUi) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**
@@ -238,6 +248,16 @@ export function useUiInBrowser(
       return checked;
     },
     inPage: (path, name, check) => checkPage(browser, urlOf(path), name, check),
+    async inOtherUi(args, path, name, check) {
+      const sameHome = currentHome();
+      if (sameHome === undefined) throw new Error("useUiInBrowser: no home for another ui");
+      const other = await startUi(sameHome, args);
+      try {
+        return await checkPage(browser, new URL(path, other.origin).href, name, (checked) => check(checked, other));
+      } finally {
+        await other.stop();
+      }
+    },
   };
 }
 

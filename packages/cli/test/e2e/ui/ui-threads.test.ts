@@ -31,16 +31,14 @@ import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
   BROWSER_TIMEOUT,
-  checkPage,
   describeInBrowser,
   rowThreads,
-  startUi,
   useUiInBrowser,
   waitForText,
 } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
+import { ASK } from "../../helpers/workbench-home.ts";
 
-const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_SCENARIO = join(FIXTURES, "workflows/ask.scenario.yaml");
 
 /** The `data-thread` of every row of the thread table, in order. */
@@ -89,7 +87,7 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
     fresh = await home.startThread(LINEAR, "Write fresh.txt");
   }, BROWSER_TIMEOUT);
 
-  const { ui, browser, inPage } = useUiInBrowser(home, { signIn: true });
+  const { ui, inPage, inOtherUi } = useUiInBrowser(home, { signIn: true });
 
   it(
     "lists the threads newest first, the suspended one waiting for an answer, filters kept in the URL",
@@ -348,20 +346,15 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
     "offers no actions under --read-only",
     async () => {
       const active = await home.startThread(LINEAR, "Write read-only.txt");
-      const readOnly = await startUi(home, ["--read-only"]);
-      try {
-        await checkPage(browser, `${readOnly.origin}/threads/${active}`, "read-only", async ({ page, problems }) => {
-          await waitForText(page, "header .session", "read-only");
-          await page.waitForSelector('[data-testid="timeline-empty"]');
-          expect(await page.$('[data-testid="thread-actions"]')).toBeNull();
-          await page.goto(`${readOnly.origin}/threads/${ended}`, { waitUntil: "networkidle2" });
-          await page.waitForFunction(`document.querySelectorAll('[data-testid="step-row"]').length === 2`);
-          expect(await page.$('[data-testid="fork-here"]')).toBeNull();
-          expect(problems).toEqual([]);
-        });
-      } finally {
-        await readOnly.stop();
-      }
+      await inOtherUi(["--read-only"], `/threads/${active}`, "read-only", async ({ page, problems }, readOnly) => {
+        await waitForText(page, "header .session", "read-only");
+        await page.waitForSelector('[data-testid="timeline-empty"]');
+        expect(await page.$('[data-testid="thread-actions"]')).toBeNull();
+        await page.goto(`${readOnly.origin}/threads/${ended}`, { waitUntil: "networkidle2" });
+        await page.waitForFunction(`document.querySelectorAll('[data-testid="step-row"]').length === 2`);
+        expect(await page.$('[data-testid="fork-here"]')).toBeNull();
+        expect(problems).toEqual([]);
+      });
     },
     BROWSER_TIMEOUT,
   );

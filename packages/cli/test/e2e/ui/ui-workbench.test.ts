@@ -20,7 +20,7 @@ import { join, resolve } from "node:path";
 import { type LogResult, type ScheduleShowResult, type StepResult, threadStartNodeSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, LINEAR } from "../../helpers/temp-home.ts";
-import { checkPage, describeInBrowser, startUi, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
+import { describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 import { ASK, setUpWorkbenchHome } from "../../helpers/workbench-home.ts";
 
@@ -57,7 +57,7 @@ describeInBrowser("uwf ui: the workbench", () => {
     await setUpWorkbenchHome(home);
   }, TIMEOUT);
 
-  const { ui, browser, inPage } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
+  const { ui, inPage, inOtherUi } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
 
   it(
     "starts a thread from the form: the workflow's inputs as fields, a refusal in place, then a run with the agent picked",
@@ -313,31 +313,26 @@ describeInBrowser("uwf ui: the workbench", () => {
       const added = await home.uwf(["schedule", "add", "marked", "linear", "--cron", "0 3 * * *", "-p", markup]);
       if (added.exitCode !== 0) throw new Error(added.stderr);
       await home.startThread(LINEAR, "Write shown.txt");
-      const readOnly = await startUi(home, ["--read-only"]);
-      try {
-        await checkPage(browser, `${readOnly.origin}/`, "workbench-read-only", async ({ page, problems }) => {
-          await page.waitForSelector('[data-testid="thread-row"]');
-          expect(await page.$('[data-testid="select-thread"]')).toBeNull();
-          expect(await page.$(".new-thread-link")).toBeNull();
-          await page.goto(`${readOnly.origin}/workflows/linear`, { waitUntil: "networkidle2" });
-          await page.waitForSelector(".graph-page");
-          expect(await page.$('a[href^="/threads/new"]')).toBeNull();
-          await page.goto(`${readOnly.origin}/threads/new`, { waitUntil: "networkidle2" });
-          await page.waitForSelector('[data-testid="new-thread-read-only"]');
-          expect(await page.$('[data-testid="new-thread-submit"]')).toBeNull();
-          await page.goto(`${readOnly.origin}/schedules`, { waitUntil: "networkidle2" });
-          await page.waitForSelector('[data-testid="schedule-row"]');
-          expect(await page.$('[data-testid="schedule-pause"]')).toBeNull();
-          expect(await page.$('[data-testid="schedule-trigger"]')).toBeNull();
-          expect(await page.$('[data-testid="trigger-options"]')).toBeNull();
-          await waitForText(page, '[data-testid="schedule-row"][data-schedule="marked"]', markup);
-          expect(await page.evaluate("window.__uwfXss")).toBeUndefined();
-          expect(await page.$('[data-testid="schedule-row"] img')).toBeNull();
-          expect(problems).toEqual([]);
-        });
-      } finally {
-        await readOnly.stop();
-      }
+      await inOtherUi(["--read-only"], "/", "workbench-read-only", async ({ page, problems }, readOnly) => {
+        await page.waitForSelector('[data-testid="thread-row"]');
+        expect(await page.$('[data-testid="select-thread"]')).toBeNull();
+        expect(await page.$(".new-thread-link")).toBeNull();
+        await page.goto(`${readOnly.origin}/workflows/linear`, { waitUntil: "networkidle2" });
+        await page.waitForSelector(".graph-page");
+        expect(await page.$('a[href^="/threads/new"]')).toBeNull();
+        await page.goto(`${readOnly.origin}/threads/new`, { waitUntil: "networkidle2" });
+        await page.waitForSelector('[data-testid="new-thread-read-only"]');
+        expect(await page.$('[data-testid="new-thread-submit"]')).toBeNull();
+        await page.goto(`${readOnly.origin}/schedules`, { waitUntil: "networkidle2" });
+        await page.waitForSelector('[data-testid="schedule-row"]');
+        expect(await page.$('[data-testid="schedule-pause"]')).toBeNull();
+        expect(await page.$('[data-testid="schedule-trigger"]')).toBeNull();
+        expect(await page.$('[data-testid="trigger-options"]')).toBeNull();
+        await waitForText(page, '[data-testid="schedule-row"][data-schedule="marked"]', markup);
+        expect(await page.evaluate("window.__uwfXss")).toBeUndefined();
+        expect(await page.$('[data-testid="schedule-row"] img')).toBeNull();
+        expect(problems).toEqual([]);
+      });
     },
     TIMEOUT,
   );

@@ -135,6 +135,7 @@ describe("the @uwf/protocol entry", () => {
       "httpMcpServerSpecSchema",
       "initResultSchema",
       "isCompareSortKey",
+      "isObject",
       "isObjectPrototypeName",
       "isUwfError",
       "joinInputSchema",

@@ -38,6 +38,7 @@ describe("the @uwf/protocol entry", () => {
       "agentRunNodeSchema",
       "agentRunOutcomeSchema",
       "agentSpecSchema",
+      "ambiguousPrefixMessage",
       "answerInputSchema",
       "answerNodeSchema",
       "answerSchemaOf",

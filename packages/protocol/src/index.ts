@@ -80,6 +80,7 @@ export {
   type StdioMcpServerSpec,
   stdioMcpServerSpecSchema,
 } from "./config/mcp-server-spec.ts";
+export { ambiguousPrefixMessage } from "./errors/ambiguous-prefix-message.ts";
 export type {
   CommandLineData,
   ConfigProblem,

@@ -10,11 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { cpus, loadavg, release, tmpdir, totalmem, type } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { copyStore, openFileStore, openPostgresStore, type Store } from "../packages/cas/src/index.ts";
 import { startTestPostgres } from "../packages/cas/src/testing/index.ts";
-import { type GeneratedChain, type GeneratedStore, generateStore } from "./generate-store.ts";
 import { BASELINE_COMMIT, BASELINE_PLANS, measureBaselineSteps } from "./lib/baseline-step-benchmarks.ts";
 import { checkBranchTargets, measureBranches } from "./lib/branch-benchmarks.ts";
+import { measureLargeStoreCommands, measureReads } from "./lib/command-groups.ts";
 import {
   checkDueWorkTargets,
   FULL_DUE_WORK_PLAN,
@@ -32,44 +31,25 @@ import {
 import { checkForkTargets, forkBenchmarks, prepareForkStore } from "./lib/fork-benchmarks.ts";
 import { HOT_COMMAND_PLANS, measureHotCommands } from "./lib/hot-command-benchmarks.ts";
 import { measureThroughput, measureWholeStore } from "./lib/in-process.ts";
-import { checkLiveTargets, type LiveLatencyRun, measureLiveLatency } from "./lib/live-feed-benchmark.ts";
-import {
-  type MeasureProcessOptions,
-  measureInterleaved,
-  round,
-  runProcess,
-  type Summary,
-  summarize,
-} from "./lib/measure.ts";
+import { checkLiveTargets } from "./lib/live-feed-benchmark.ts";
+import { measureLiveFeeds } from "./lib/live-feed-runs.ts";
+import { round, runProcess, summarize } from "./lib/measure.ts";
+import { measureWorkers } from "./lib/measure-workers.ts";
+import { copyIntoPostgres, findChain, prepareStore, type SuiteStores } from "./lib/prepared-stores.ts";
+import { createProcessGroups, type SuiteContext } from "./lib/process-groups.ts";
 import {
   checkReplayOtelMcpTargets,
   FULL_REPLAY_OTEL_MCP_PLAN,
   measureReplayOtelMcp,
   SMOKE_REPLAY_OTEL_MCP_PLAN,
 } from "./lib/replay-otel-mcp-benchmarks.ts";
-import {
-  type BenchResults,
-  checkTargets,
-  checkWorkerTargets,
-  formatResults,
-  type ProcessBenchmark,
-} from "./lib/report.ts";
+import { type BenchResults, checkTargets, checkWorkerTargets, formatResults } from "./lib/report.ts";
 import type { AloneContext } from "./lib/run-benchmark-alone.ts";
 import { checkSearchTargets, measureSearch, SEARCH_PLANS } from "./lib/search-benchmark.ts";
 import { measureStartupSplit } from "./lib/startup-split.ts";
-import { measureStepTrace } from "./lib/step-trace.ts";
+import { measureStepBenchmarks } from "./lib/step-benchmarks.ts";
 import { checkSuiteTargets, measureSuiteAgainstStepBatch } from "./lib/suite-benchmark.ts";
 import { checkUiApiTargets, measureUiApi } from "./lib/ui-api-benchmarks.ts";
-import {
-  type Backend,
-  BENCH_POLL_MS,
-  type BenchStore,
-  LEASE_LIFETIME_MS,
-  measureTakeover,
-  measureWorkerScaling,
-  type TakeoverRun,
-  type WorkerBenchOptions,
-} from "./lib/worker-benchmarks.ts";
 
 const { values: flags } = parseArgs({
   options: { smoke: { type: "boolean", default: false }, keep: { type: "boolean", default: false } },
@@ -149,22 +129,6 @@ const plan = smoke
 const repositoryRoot = resolve(import.meta.dir, "..");
 const binary = join(repositoryRoot, "packages/cli/dist/uwf");
 
-/**
- * The command agent of the step benchmark: `/bin/sh` printing a reply for the step it is told
- * (`UWF_STEP`). It reads none of its prompt and starts no other program, so what it costs beyond
- * the scripted agent is uwf's launching of a program (see docs/performance.md).
- */
-const COMMAND_AGENT_ALIAS = "sh";
-const COMMAND_AGENT = {
-  [COMMAND_AGENT_ALIAS]: {
-    command: "/bin/sh",
-    args: [
-      "-c",
-      `printf -- '---\\nn: %s\\ndone: false\\nsummary: benchmark step %s\\n---\\n\\nDid step %s of the benchmark thread.\\n' "$UWF_STEP" "$UWF_STEP" "$UWF_STEP"`,
-    ],
-  },
-};
-
 const began = performance.now();
 const loadAtStart = loadavg();
 const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-bench-"));
@@ -172,6 +136,8 @@ const work = join(temporaryRoot, "work");
 mkdirSync(work, { recursive: true });
 /** What every benchmark module measures with (see run-benchmark-alone.ts): the built CLI, the temp root, each home's environment. */
 const benchmarkContext: AloneContext = { binary, temporaryRoot, environment, progress };
+/** What the suite's own modules measure with: the same, and the folder its processes run in. */
+const suiteContext: SuiteContext = { ...benchmarkContext, work };
 const removeTemporaryRoot = () => {
   if (flags.keep) console.error(`[bench] kept the temp homes in ${temporaryRoot}`);
   else rmSync(temporaryRoot, { recursive: true, force: true });
@@ -200,53 +166,8 @@ async function runSuite(): Promise<BenchResults> {
   // The test server (or UWF_TEST_POSTGRES_URL) starts while the binary builds; without one the suite fails.
   const postgresServer = startTestPostgres();
   buildBinary();
-  const processes: ProcessBenchmark[] = [];
-  const floorSamples: number[][] = [];
-  const emptyHome = join(temporaryRoot, "empty-home");
-  const floorOptions = (runs: number, warmup: number): MeasureProcessOptions => ({
-    command: [process.execPath, "-e", "0"],
-    cwd: work,
-    env: environment(emptyHome),
-    runs,
-    warmup,
-  });
-  /**
-   * Measures a group of benchmarks round-robin together with the floor (`bun -e 0`), so each
-   * median is divided by a floor measured in the same minutes: this machine's speed drifts.
-   */
-  const measureGroup = async (
-    entries: { id: string; name: string; store: string; options: MeasureProcessOptions }[],
-  ) => {
-    const runs = Math.max(...entries.map((entry) => entry.options.runs));
-    const warmup = Math.max(...entries.map((entry) => entry.options.warmup));
-    const [floor, ...summaries] = await measureInterleaved([
-      floorOptions(runs, warmup),
-      ...entries.map((entry) => entry.options),
-    ]);
-    floorSamples.push((floor as Summary).samplesMs);
-    for (const [index, entry] of entries.entries()) {
-      const summary = summaries[index] as Summary;
-      const floorMedianMs = (floor as Summary).medianMs;
-      // Not the options: their environment is the harness's own, which the results have no business keeping.
-      const { id, name, store } = entry;
-      processes.push({
-        id,
-        name,
-        store,
-        summary,
-        floorMedianMs,
-        floorMultiple: round(summary.medianMs / floorMedianMs, 2),
-      });
-      progress(`${entry.name} [${entry.store}]: median ${summary.medianMs} ms (floor ${floorMedianMs} ms)`);
-    }
-  };
-  const uwf = (home: string, args: string[], runs: number, warmup = plan.warmup): MeasureProcessOptions => ({
-    command: [binary, ...args],
-    cwd: work,
-    env: environment(home),
-    runs,
-    warmup,
-  });
+  const groups = createProcessGroups(suiteContext, plan.warmup);
+  const { processes, floorSamples, emptyHome, floorOptions, measureGroup, uwf } = groups;
 
   await measureGroup([
     { id: "version", name: "uwf --version", store: "none", options: uwf(emptyHome, ["--version"], plan.startupRuns) },
@@ -271,8 +192,20 @@ async function runSuite(): Promise<BenchResults> {
   mkdirSync(splitDirectory, { recursive: true });
   const startup = await measureStartupSplit(splitDirectory, floorOptions(plan.startupRuns, plan.warmup));
 
-  const small = await prepareStore("small", 10 - plan.stepSizes.length - 1, [...plan.stepSizes, plan.readSteps], 0);
-  const large = await prepareStore("large", plan.largeThreads - plan.stepSizes.length, plan.stepSizes, plan.orphanRuns);
+  const small = await prepareStore(
+    suiteContext,
+    "small",
+    10 - plan.stepSizes.length - 1,
+    [...plan.stepSizes, plan.readSteps],
+    0,
+  );
+  const large = await prepareStore(
+    suiteContext,
+    "large",
+    plan.largeThreads - plan.stepSizes.length,
+    plan.stepSizes,
+    plan.orphanRuns,
+  );
   const smallLabel = `${small.generated.threads} threads`;
   const largeLabel = `${large.generated.threads.toLocaleString("en-US")} threads`;
 
@@ -280,92 +213,23 @@ async function runSuite(): Promise<BenchResults> {
   // `uwf store copy` copies, and stepped with UWF_STORE naming it (its config.yaml still read from the home).
   const shortest = plan.stepSizes[0] as number;
   const postgres = await postgresServer;
-  const postgresHome = await prepareStore("postgres", small.generated.threads - 1, [shortest], 0);
+  const postgresHome = await prepareStore(suiteContext, "postgres", small.generated.threads - 1, [shortest], 0);
   const postgresUrl = postgres.newStoreUrl();
   progress("copying the 1-step store into PostgreSQL (copyStore, what uwf store copy runs)");
   await copyIntoPostgres(postgresHome.generated.home, postgresUrl);
   const postgresLabel = `${postgresHome.generated.threads} threads, PostgreSQL`;
-
-  // Every step benchmark in one round-robin, so the small/large, scripted/command and embedded/PostgreSQL
-  // comparisons are not skewed by drift either.
-  await measureGroup([
-    ...[small, large].flatMap((store) =>
-      plan.stepSizes.map((steps) => ({
-        id: `step-${store.name}-${steps}`,
-        name: `uwf step (${steps.toLocaleString("en-US")}-step thread)`,
-        store: store.name === "small" ? smallLabel : largeLabel,
-        options: stepOptions(store.generated, findChain(store.generated, steps), "scripted"),
-      })),
-    ),
-    {
-      id: `step-small-${shortest}-command`,
-      name: `uwf step (${shortest}-step thread, /bin/sh command agent)`,
-      store: smallLabel,
-      options: stepOptions(small.generated, findChain(small.generated, shortest), "command"),
-    },
-    {
-      id: `step-postgres-${shortest}`,
-      name: `uwf step (${shortest}-step thread)`,
-      store: postgresLabel,
-      options: stepOptions(
-        postgresHome.generated,
-        findChain(postgresHome.generated, shortest),
-        "scripted",
-        postgresUrl,
-      ),
-    },
-  ]);
-
-  progress("step phases (UWF_TRACE)");
-  const stepPhases: BenchResults["stepPhases"] = [];
-  for (const steps of plan.stepSizes) {
-    const options = stepOptions(small.generated, findChain(small.generated, steps), "scripted");
-    stepPhases.push({ steps, agent: "scripted", trace: await measureStepTrace({ ...options, runs: plan.phaseRuns }) });
-  }
-  const commandStep = stepOptions(small.generated, findChain(small.generated, shortest), "command");
-  stepPhases.push({
-    steps: shortest,
-    agent: "command",
-    trace: await measureStepTrace({ ...commandStep, runs: plan.phaseRuns }),
-  });
-  const postgresStep = stepOptions(
-    postgresHome.generated,
-    findChain(postgresHome.generated, shortest),
-    "scripted",
+  const stores: SuiteStores = {
+    small,
+    large,
+    postgres: postgresHome,
     postgresUrl,
-  );
-  stepPhases.push({
-    steps: shortest,
-    agent: "scripted",
-    store: "postgres",
-    trace: await measureStepTrace({ ...postgresStep, runs: plan.phaseRuns }),
-  });
+    labels: { small: smallLabel, large: largeLabel, postgres: postgresLabel },
+  };
+  const stepPhases = await measureStepBenchmarks(suiteContext, groups, plan, stores);
+
+  await measureLargeStoreCommands(groups, plan, stores);
 
   const largeHome = large.generated.home;
-  const middle = findChain(large.generated, plan.stepSizes[1] as number);
-  const middleThread = middle.threadIds[0] as string;
-  const commands = (id: string, name: string, args: string[]) => ({
-    id,
-    name,
-    store: largeLabel,
-    options: uwf(largeHome, args, plan.commandRuns),
-  });
-  await measureGroup([
-    commands("start", "uwf start loop -p …", ["start", "loop", "-p", "Benchmark task"]),
-    commands("fork", `uwf fork HEAD (${middle.steps}-step chain)`, ["fork", middle.head]),
-    commands("show-thread", "uwf show THREAD", ["show", middleThread]),
-    commands("show-node", "uwf show STEP-ADDRESS", ["show", middle.head]),
-    commands("list-limit", "uwf list --limit 50", ["list", "--limit", "50"]),
-  ]);
-  await measureGroup([
-    {
-      id: "list-all",
-      name: "uwf list --json (all)",
-      store: largeLabel,
-      options: uwf(largeHome, ["list", "--limit", "0", "--json"], plan.listAllRuns, 1),
-    },
-  ]);
-
   const longest = findChain(large.generated, plan.stepSizes.at(-1) as number);
   progress(`uwf ui's API over the ${largeLabel} store (issue 30)`);
   const uiApi = await measureUiApi({
@@ -389,22 +253,7 @@ async function runSuite(): Promise<BenchResults> {
     `ui API: list page ${uiApi.listPage.medianMs} ms, thread page ${uiApi.threadPage.medianMs} ms (medians); first paint ${uiApi.firstPaint?.medianMs ?? "–"} ms; page ${(uiApi.pageWeightGzipBytes / 1024).toFixed(1)} KB gzipped`,
   );
 
-  const readThread = findChain(small.generated, plan.readSteps).threadIds[0] as string;
-  const readLabel = `${plan.readSteps.toLocaleString("en-US")}-step thread`;
-  await measureGroup([
-    {
-      id: "read",
-      name: "uwf read THREAD",
-      store: readLabel,
-      options: uwf(small.generated.home, ["read", readThread], plan.readRuns, 1),
-    },
-    {
-      id: "log",
-      name: "uwf log THREAD",
-      store: readLabel,
-      options: uwf(small.generated.home, ["log", readThread], plan.readRuns, 1),
-    },
-  ]);
+  await measureReads(groups, plan, stores);
 
   progress("generating the fork store (a diverging pair, a family of forks, a thread to fork)");
   const forkStore = await prepareForkStore(temporaryRoot, plan.forks, work);
@@ -420,7 +269,7 @@ async function runSuite(): Promise<BenchResults> {
     `scoring ${evaluation.threads} threads: median ${evaluation.process.medianMs} ms as a process (floor ${evaluation.floorMedianMs} ms)`,
   );
 
-  const workers = await measureWorkers(postgres.newStoreUrl);
+  const workers = await measureWorkers(suiteContext, plan.workers, postgres.newStoreUrl);
 
   progress("a suite of 100 scripted runs (runSuite) against `uwf step - --all --parallel 4` of the same threads");
   const suite = await measureSuiteAgainstStepBatch({ ...benchmarkContext, runs: plan.suiteRuns });
@@ -467,28 +316,7 @@ async function runSuite(): Promise<BenchResults> {
 
   // Issue 30: after verify and gc, so the steps it adds (and resets) change nothing they measure.
   progress("the live feed: steps by separate uwf step processes, timed to the feed (issue 30)");
-  const live: LiveLatencyRun[] = [];
-  for (const [backend, prepared, url, label] of [
-    ["embedded", large, undefined, `embedded, ${largeLabel}`],
-    ["postgres", postgresHome, postgresUrl, postgresLabel],
-  ] as const) {
-    const run = await measureLiveLatency({
-      backend,
-      store: label,
-      binary,
-      work,
-      env:
-        url === undefined
-          ? environment(prepared.generated.home)
-          : { ...environment(prepared.generated.home), UWF_STORE: url },
-      open: () => (url === undefined ? openFileStore(prepared.generated.home) : openPostgresStore(url)),
-      threadId: findChain(prepared.generated, shortest).threadIds[0] as string,
-      agent: COMMAND_AGENT_ALIAS,
-      steps: plan.liveSteps,
-    });
-    live.push(run);
-    progress(`live feed [${label}]: median ${run.recordToEvent.medianMs} ms (max ${run.recordToEvent.maxMs} ms)`);
-  }
+  const live = await measureLiveFeeds(suiteContext, stores, shortest, plan.liveSteps);
 
   const floor = summarize(floorSamples.flat());
   const groupMedians = floorSamples.map((samples) => summarize(samples).medianMs);
@@ -572,60 +400,6 @@ async function runSuite(): Promise<BenchResults> {
   };
 }
 
-/**
- * Issue 20 item 5: steps per second of worker processes over a fresh queue on each backend, then the takeover of
- * a killed worker's thread (SIGKILL and SIGTERM on this host on both backends; SIGKILL from another host,
- * which waits out the lease, on the embedded store in the full run).
- */
-async function measureWorkers(newStoreUrl: () => string): Promise<BenchResults["workers"]> {
-  let stores = 0;
-  const options: WorkerBenchOptions = {
-    binary,
-    work,
-    environment,
-    newStore: (backend: Backend, name: string): BenchStore => {
-      const home = join(temporaryRoot, `workers-${++stores}-${name}`);
-      return backend === "postgres" ? { backend, home, url: newStoreUrl() } : { backend, home };
-    },
-    progress,
-  };
-  const backends: Backend[] = ["embedded", "postgres"];
-  const throughput = await measureWorkerScaling(options, {
-    backends,
-    workers: plan.workers.counts,
-    concurrency: plan.workers.concurrency,
-    threads: plan.workers.threads,
-  });
-  const takeover: TakeoverRun[] = [];
-  for (const backend of backends) {
-    for (const signal of ["SIGKILL", "SIGTERM"] as const) {
-      takeover.push(await measureTakeover(options, { backend, signal, otherHost: false }));
-    }
-  }
-  if (plan.workers.otherHost) {
-    takeover.push(await measureTakeover(options, { backend: "embedded", signal: "SIGKILL", otherHost: true }));
-  }
-  return {
-    cpus: cpus().length,
-    threads: plan.workers.threads,
-    pollMs: BENCH_POLL_MS,
-    leaseLifetimeMs: LEASE_LIFETIME_MS,
-    throughput,
-    takeover,
-  };
-}
-
-async function copyIntoPostgres(home: string, url: string): Promise<void> {
-  const [source, target] = [await openFileStore(home), await openPostgresStore(url)];
-  try {
-    const report = await copyStore(source, target);
-    if (report.problems.length > 0)
-      throw new Error(`copying ${home} into PostgreSQL: ${JSON.stringify(report.problems)}`);
-  } finally {
-    await Promise.all([source.close(), target.close()]);
-  }
-}
-
 /** Always builds: a binary left from older sources would time code that is no longer there. */
 function buildBinary(): void {
   progress("building packages/cli/dist/uwf (bun run build)");
@@ -635,105 +409,6 @@ function buildBinary(): void {
     stderr: "inherit",
   });
   if (build.exitCode !== 0 || !existsSync(binary)) throw new Error("bun run build failed");
-}
-
-interface PreparedStore {
-  name: "small" | "large" | "postgres";
-  generated: GeneratedStore;
-}
-
-async function prepareStore(
-  name: "small" | "large" | "postgres",
-  fillerThreads: number,
-  chainSteps: number[],
-  orphanRuns: number,
-): Promise<PreparedStore> {
-  progress(`generating the ${name} store (${fillerThreads} filler threads, chains of ${chainSteps.join(", ")} steps)`);
-  const generated = await generateStore({
-    home: join(temporaryRoot, `${name}-home`),
-    fillerThreads,
-    chains: chainSteps.map((steps) => ({ steps })),
-    orphanRuns,
-    cwd: work,
-    onProgress: progress,
-  });
-  // Both stores define the command agent, so a step reads the same config.yaml whichever agent plays it.
-  writeFileSync(join(generated.home, "config.yaml"), `${JSON.stringify({ agents: COMMAND_AGENT })}\n`);
-  // Flush the generator's writes now, so the timed runs do not pay for their write-back.
-  Bun.spawnSync(["sync"]);
-  progress(
-    `${name} store: ${generated.threads} threads, ${generated.nodes} nodes in ${generated.seconds.toFixed(1)} s`,
-  );
-  return { name, generated };
-}
-
-function findChain(store: GeneratedStore, steps: number): GeneratedChain {
-  const chain = store.chains.find((candidate) => candidate.steps === steps);
-  if (chain === undefined) throw new Error(`no ${steps}-step chain in ${store.home}`);
-  return chain;
-}
-
-/**
- * One `uwf step` on a thread of `chain.steps` steps, played by the scripted agent or the command
- * agent; with `postgresUrl`, on that PostgreSQL store (a copy of the home's) instead of the home's own. After each run (outside the timing) the thread is checked to have advanced and is reset to
- * the prepared head and chain index, so every run steps the same, never-ended thread and the store
- * keeps its thread count.
- */
-function stepOptions(
-  store: GeneratedStore,
-  chain: GeneratedChain,
-  agent: "scripted" | "command",
-  postgresUrl?: string,
-): MeasureProcessOptions {
-  const threadId = chain.threadIds[0] as string;
-  const alias = agent === "command" ? COMMAND_AGENT_ALIAS : `scripted:${writeScenario(chain.steps)}`;
-  return {
-    command: [binary, "step", threadId, "--agent", alias],
-    cwd: work,
-    env: postgresUrl === undefined ? environment(store.home) : { ...environment(store.home), UWF_STORE: postgresUrl },
-    runs: plan.stepRuns,
-    warmup: plan.warmup,
-    after: async () => {
-      const opened: Store =
-        postgresUrl === undefined ? await openFileStore(store.home) : await openPostgresStore(postgresUrl);
-      try {
-        const thread = await opened.refs.getThread(threadId);
-        if (thread === null || thread.stepCount !== chain.steps + 1 || thread.head === chain.head) {
-          throw new Error(`uwf step did not advance thread ${threadId}: ${JSON.stringify(thread)}`);
-        }
-        const reset = {
-          head: chain.head,
-          stepCount: chain.steps,
-          status: "active",
-          next: "worker",
-          updatedAt: new Date().toISOString(),
-        } as const;
-        if (!(await opened.refs.updateThread(threadId, thread.head, reset)))
-          throw new Error(`could not reset ${threadId}`);
-        const index = await opened.refs.recallChainIndex(threadId, { details: true });
-        if (index?.steps.at(-1)?.address !== thread.head) throw new Error(`uwf step did not index ${threadId}`);
-        await opened.refs.rememberChainIndex(threadId, { ...index, steps: index.steps.slice(0, -1) });
-      } finally {
-        await opened.close();
-      }
-    },
-  };
-}
-
-/**
- * The scripted agent plays entry N for a thread of N steps: N placeholder entries, then the real reply.
- * JSON, so the benchmark times the engine rather than the test agent's YAML parse of a long scenario.
- */
-function writeScenario(steps: number): string {
-  const file = join(temporaryRoot, `scenario-${steps}.json`);
-  const placeholders = Array.from({ length: steps }, () => ({ role: "worker" }));
-  const reply = {
-    role: "worker",
-    output: { n: steps + 1, done: false, summary: `benchmark step ${steps + 1}` },
-    body: `Did step ${steps + 1} of the benchmark thread.`,
-  };
-  writeFileSync(file, JSON.stringify({ steps: [...placeholders, reply] }));
-  return file;
 }
 
 function environment(home: string): Record<string, string | undefined> {

@@ -18,6 +18,7 @@ import { registerWorkflowFile, startThread, stepThread } from "../../packages/en
 import { defaultConfig, type ThreadRecord } from "../../packages/protocol/src/index.ts";
 import { type ProcessRun, round, type Summary, summarize } from "./measure.ts";
 import { runAlone, targetLines } from "./run-benchmark-alone.ts";
+import { scriptedStepOptions } from "./scripted-step-options.ts";
 import { ulidAt } from "./ulid.ts";
 
 const BRANCHES = 100;
@@ -351,16 +352,7 @@ async function measureJoinReads(
         now,
       });
       const step = {
-        store,
-        config,
-        home,
-        now,
-        threadId: record.id,
-        defaultAgent: `scripted:${scenarioFile}`,
-        signal: new AbortController().signal,
-        host: "bench",
-        onProgress: () => {},
-        onStderr: () => {},
+        ...scriptedStepOptions(store, config, home, record.id, scenarioFile, now),
         parallel: PARALLEL,
         allBranches: true,
       };

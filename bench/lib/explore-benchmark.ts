@@ -12,6 +12,7 @@ import { forkThreads, readChain, startThread, stepUntilDone } from "../../packag
 import { defaultConfig } from "../../packages/protocol/src/index.ts";
 import { round, type Summary, summarize } from "./measure.ts";
 import { type AloneOptions, runBenchmarkAlone } from "./run-benchmark-alone.ts";
+import type { StepBatchComparison } from "./step-batch-comparison.ts";
 
 const STEPS = 20;
 const SAMPLES = 5;
@@ -25,17 +26,13 @@ export interface ExploreBenchPlan {
 export const FULL_EXPLORE_PLAN: ExploreBenchPlan = { runs: 3 };
 export const SMOKE_EXPLORE_PLAN: ExploreBenchPlan = { runs: 1 };
 
-export interface ExploreBenchResult {
+/** `stepBatch` steps the same 100 forks; `ratio` is explore's median over its: at most 2 meets the target. */
+export interface ExploreBenchResult extends StepBatchComparison {
   steps: number;
   samples: number;
   forks: number;
-  parallel: number;
   /** `uwf explore T --samples 5 --parallel 4`: forks made, run to their ends, scored and stored. */
   explore: Summary;
-  /** `uwf step - --all --parallel 4` over the same 100 forks, made beforehand (not timed). */
-  stepBatch: Summary;
-  /** explore median / step-batch median: at most 2 meets the target. */
-  ratio: number;
 }
 
 /** A workflow of one role that loops until it has spoken STEPS times, and a scenario that plays each step. */

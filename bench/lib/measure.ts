@@ -15,6 +15,17 @@ export interface Summary {
   cpuMedianMs?: number;
 }
 
+/** A benchmark's summary and its median as a multiple of the floor's measured round-robin with it. */
+export interface Timed {
+  summary: Summary;
+  floorMultiple: number;
+}
+
+/** `summary` against `floor`: its median as a multiple of the floor's. */
+export function timedAgainst(floor: Summary, summary: Summary): Timed {
+  return { summary, floorMultiple: round(summary.medianMs / floor.medianMs, 2) };
+}
+
 export interface MeasureProcessOptions {
   command: string[];
   cwd: string;

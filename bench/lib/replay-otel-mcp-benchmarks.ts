@@ -1,54 +1,42 @@
 /**
  * The benchmarks of issues 33 and 34's commands, on one fresh home built in-process through the engine
- * (threads of bench/fixtures/loop.yaml started by startThreads, stepped by stepThread with the scripted
- * agent, forked by forkThreads):
+ * (replay-bench-home.ts):
  * 1. `uwf replay --forks-of T --workflow FILE` over a family of threads of 10 steps (an original that ended
  *    at its 10th step, and forks of it made at its steps 5–9, each stepped to its own end at step 10), and
  *    `uwf replay T` of the original alone: the per-thread cost is their difference over the other threads;
  * 2. `uwf scenario export` of a long thread (200 steps in the full run), to a JSON file and as YAML on stdout;
  * 3. `uwf step` of a 1-step thread without `OTEL_EXPORTER_OTLP_ENDPOINT`, with it naming a receiver in this
  *    process that answers 200 at once, and with it naming one that accepts the connection and never answers
- *    (the exit's flush then waits out its 2 s deadline), timed round-robin with the floor;
+ *    (the exit's flush then waits out its 2 s deadline), timed round-robin with the floor (otel-step-benchmark.ts);
  * 4. `uwf mcp`: spawning it to the `initialize` answer (the SDK client's `connect`), then `list` and `show`
- *    tool calls over stdio, against `uwf list` and `uwf show` as processes.
+ *    tool calls over stdio (mcp-benchmark.ts), against `uwf list` and `uwf show` as processes.
  * Every process is timed against the floor (`bun -e 0`) measured round-robin with it.
  * Run alone with `bun bench/lib/replay-otel-mcp-benchmarks.ts [--smoke]` (builds the binary if missing).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
-import { openFileStore } from "../../packages/cas/src/index.ts";
-import { Client, StdioClientTransport } from "../../packages/cli/test/helpers/mcp-sdk-client.ts";
-import {
-  forkThreads,
-  readChain,
-  registerWorkflowFile,
-  startThreads,
-  stepThread,
-} from "../../packages/engine/src/index.ts";
-import { defaultConfig, type ThreadRecord } from "../../packages/protocol/src/index.ts";
+import { join } from "node:path";
+import { type McpPlan, type McpResult, measureMcp } from "./mcp-benchmark.ts";
 import {
   type MeasureProcessOptions,
   measureInterleaved,
-  type ProcessRun,
   round,
   runProcess,
   type Summary,
-  summarize,
+  type Timed,
+  timedAgainst,
 } from "./measure.ts";
+import { measureOtel, type OtelStepPlan, type OtelStepResult } from "./otel-step-benchmark.ts";
+import {
+  type BenchHome,
+  type BenchHomePlan,
+  buildHome,
+  FAMILY_STEPS,
+  LOOP_WORKFLOW_FILE,
+  LOOP_WORKFLOW_NAME,
+} from "./replay-bench-home.ts";
 import type { TargetCheck } from "./report.ts";
 import { type AloneOptions, runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
-import { scriptedStepOptions } from "./scripted-step-options.ts";
-import { ulidAt } from "./ulid.ts";
-
-const repositoryRoot = resolve(import.meta.dir, "../..");
-const LOOP_WORKFLOW_FILE = join(repositoryRoot, "bench/fixtures/loop.yaml");
-const LOOP_WORKFLOW_NAME = "loop";
-/** Steps of every thread of the replayed family; the forks are made at steps FORK_FROM… of the original. */
-const FAMILY_STEPS = 10;
-const FORK_POINTS = [5, 6, 7, 8, 9];
-/** Threads stepped at once while the store is built (not measured). */
-const BUILD_LANES = 4;
 
 /** Targets. */
 export const REPLAY_TARGET = { threads: 500, ms: 2000 };
@@ -63,25 +51,10 @@ export const MCP_START_FLOOR_MULTIPLE = 5;
 /** Issue 6's bound on a 1-step `uwf step`, which the step without the variable must still meet. */
 const STEP_FLOOR_MULTIPLE = 5;
 
-export interface ReplayOtelMcpPlan {
-  /** Forks of the original in the replayed family (the family is one more). */
-  familyForks: number;
-  /** Steps of the exported thread. */
-  exportSteps: number;
+export interface ReplayOtelMcpPlan extends BenchHomePlan, OtelStepPlan, McpPlan {
   /** Runs of the replay, export and CLI reference processes (and the floor with them). */
   processRuns: number;
-  /** Runs of `uwf step` without and with the fast collector; with the silent one (2 s each). */
-  otelRuns: number;
-  otelSilentRuns: number;
-  /** `uwf mcp` sessions started, and calls of each tool in each. */
-  mcpSessions: number;
-  mcpCalls: number;
   warmup: number;
-}
-
-interface Timed {
-  summary: Summary;
-  floorMultiple: number;
 }
 
 export interface ReplayOtelMcpResult {
@@ -101,40 +74,9 @@ export interface ReplayOtelMcpResult {
   };
   export: { steps: number; json: Timed; yaml: Timed; bytes: { json: number; yaml: number }; floor: Summary };
   reference: { list: Timed; show: Timed };
-  otel: {
-    none: Timed;
-    fast: Timed;
-    silent: Timed;
-    floor: Summary;
-    /** Medians' differences: fast − none, silent − none, silent − fast. */
-    fastAddedMs: number;
-    silentAddedMs: number;
-    silentWaitMs: number;
-    /** Requests the fast receiver took over the timed and warm-up runs. */
-    requests: number;
-  };
-  mcp: {
-    /** Spawn to the `initialize` answer. */
-    start: Timed;
-    list: Summary;
-    show: Summary;
-    /** The `bun -e 0` runs taken one before each session. */
-    floor: Summary;
-  };
+  otel: OtelStepResult;
+  mcp: McpResult;
   loadAverage: { start: number[]; end: number[] };
-}
-
-interface BenchHome {
-  home: string;
-  work: string;
-  original: string;
-  family: number;
-  longThread: string;
-  /** A 1-step thread, stepped once more by each `uwf step` run and reset after it. */
-  stepThread: { id: string; head: string; steps: number };
-  familyScenario: string;
-  buildSeconds: number;
-  totalSteps: number;
 }
 
 export async function measureReplayOtelMcp(options: AloneOptions<ReplayOtelMcpPlan>): Promise<ReplayOtelMcpResult> {
@@ -182,10 +124,7 @@ export async function measureReplayOtelMcp(options: AloneOptions<ReplayOtelMcpPl
       processOptions(uwf("list"), plan.processRuns),
       processOptions(uwf("show", built.original), plan.processRuns),
     ])) as [Summary, Summary, Summary, Summary, Summary, Summary, Summary, Summary];
-    const timed = (summary: Summary): Timed => ({
-      summary,
-      floorMultiple: round(summary.medianMs / floor.medianMs, 2),
-    });
+    const timed = (summary: Summary) => timedAgainst(floor, summary);
     const exportedSteps = (JSON.parse(readFileSync(exported, "utf8")) as { steps: unknown[] }).steps.length;
     if (exportedSteps !== plan.exportSteps) throw new Error(`the export has ${exportedSteps} steps`);
     const yamlBytes = runProcess(uwf("scenario", "export", built.longThread), built.work, environment()).stdout.length;
@@ -208,13 +147,13 @@ export async function measureReplayOtelMcp(options: AloneOptions<ReplayOtelMcpPl
     );
 
     // 3. The live export's cost on `uwf step`.
-    const otel = await measureOtel(options, built, environment, floorCommand);
+    const otel = await measureOtel(options.binary, plan, built, environment, floorCommand);
     progress(
       `uwf step: no endpoint ${otel.none.summary.medianMs} ms, fast collector ${otel.fast.summary.medianMs} ms (+${otel.fastAddedMs}), silent collector ${otel.silent.summary.medianMs} ms (+${otel.silentAddedMs}); floor ${otel.floor.medianMs} ms`,
     );
 
     // 4. `uwf mcp` over stdio.
-    const mcp = await measureMcp(options, built, environment(), floorCommand);
+    const mcp = await measureMcp(options.binary, plan, built, environment(), floorCommand);
     progress(
       `uwf mcp: initialize answered in ${mcp.start.summary.medianMs} ms (${mcp.start.floorMultiple}× the floor); list ${mcp.list.medianMs} ms, show ${mcp.show.medianMs} ms a call`,
     );
@@ -238,97 +177,6 @@ export async function measureReplayOtelMcp(options: AloneOptions<ReplayOtelMcpPl
   }
 }
 
-/** The scripted agent's entry N is step N's reply; the thread ends at step `doneAt`. */
-function writeLoopScenario(file: string, steps: number, doneAt: number): string {
-  const entries = Array.from({ length: steps }, (_, index) => ({
-    role: "worker",
-    output: { n: index + 1, done: index + 1 === doneAt, summary: `benchmark step ${index + 1}` },
-    body: `Did step ${index + 1} of the benchmark thread.`,
-  }));
-  writeFileSync(file, JSON.stringify({ steps: entries }));
-  return file;
-}
-
-async function buildHome(home: string, plan: ReplayOtelMcpPlan): Promise<BenchHome> {
-  const began = performance.now();
-  const work = join(home, "work");
-  mkdirSync(work, { recursive: true });
-  const familyScenario = writeLoopScenario(join(home, "family.scenario.json"), FAMILY_STEPS, FAMILY_STEPS);
-  const longScenario = writeLoopScenario(join(home, "long.scenario.json"), plan.exportSteps, plan.exportSteps);
-  const store = await openFileStore(home);
-  const config = defaultConfig();
-  const now = () => new Date();
-  const newId = () => ulidAt(Date.now());
-  let totalSteps = 0;
-  const step = async (id: string, agent: string): Promise<ThreadRecord> => {
-    const outcome = await stepThread(scriptedStepOptions(store, config, home, id, agent));
-    totalSteps++;
-    return outcome.record;
-  };
-  const untilEnded = async (id: string, agent: string): Promise<ThreadRecord> => {
-    for (;;) {
-      const record = await step(id, agent);
-      if (record.status !== "active") return record;
-    }
-  };
-  try {
-    const { workflow } = await registerWorkflowFile({ store, file: LOOP_WORKFLOW_FILE, now });
-    const [original, long, stepped] = (await startThreads({
-      store,
-      config,
-      workflowReference: workflow.name,
-      starts: ["Replayed family", "Exported thread", "Stepped thread"].map((prompt) => ({ prompt })),
-      // The default budget stops a thread at 100 steps; the exported one has more.
-      limits: { maxSteps: plan.exportSteps + FAMILY_STEPS },
-      cwd: work,
-      home,
-      now,
-      newId,
-    })) as [ThreadRecord, ThreadRecord, ThreadRecord];
-    const ended = await untilEnded(original.id, familyScenario);
-    if (ended.status !== "ended" || ended.stepCount !== FAMILY_STEPS)
-      throw new Error(`original: ${JSON.stringify(ended)}`);
-    const chain = await readChain(store, ended.head);
-
-    // The forks, in equal shares at each fork point, then each stepped to its end.
-    const forks: string[] = [];
-    for (const [index, point] of FORK_POINTS.entries()) {
-      const count =
-        Math.floor(plan.familyForks / FORK_POINTS.length) + (index < plan.familyForks % FORK_POINTS.length ? 1 : 0);
-      if (count === 0) continue;
-      const address = chain.steps[point - 1]?.address;
-      if (address === undefined) throw new Error(`no step ${point}`);
-      const made = await forkThreads({ store, address, forks: Array(count).fill(null), now, newId });
-      forks.push(...made.map((record) => record.id));
-    }
-    const jobs = [...forks];
-    const lane = async () => {
-      for (let id = jobs.shift(); id !== undefined; id = jobs.shift()) {
-        const record = await untilEnded(id, familyScenario);
-        if (record.status !== "ended" || record.stepCount !== FAMILY_STEPS)
-          throw new Error(`fork ${id}: ${record.status} at ${record.stepCount}`);
-      }
-    };
-    await Promise.all(Array.from({ length: BUILD_LANES }, lane));
-
-    for (let index = 0; index < plan.exportSteps; index++) await step(long.id, longScenario);
-    const afterOne = await step(stepped.id, familyScenario);
-    return {
-      home,
-      work,
-      original: original.id,
-      family: forks.length + 1,
-      longThread: long.id,
-      stepThread: { id: stepped.id, head: afterOne.head, steps: afterOne.stepCount },
-      familyScenario,
-      buildSeconds: (performance.now() - began) / 1000,
-      totalSteps,
-    };
-  } finally {
-    await store.close();
-  }
-}
-
 /** Once, untimed: the family replays identically through the workflow it ran, every thread of it. */
 function checkReplay(binary: string, built: BenchHome, env: Record<string, string | undefined>): void {
   const run = runProcess(
@@ -339,167 +187,6 @@ function checkReplay(binary: string, built: BenchHome, env: Record<string, strin
   const result = JSON.parse(run.stdout || "{}") as { identical?: number; diverged?: number };
   if (run.exitCode !== 0 || result.identical !== built.family || result.diverged !== 0)
     throw new Error(`uwf replay of the family: exit ${run.exitCode}, ${run.stdout.slice(0, 500)}${run.stderr}`);
-}
-
-/** A run timed from just before the spawn to its exit, without blocking this process's event loop. */
-async function runProcessAsync(
-  command: string[],
-  cwd: string,
-  env: Record<string, string | undefined>,
-): Promise<ProcessRun> {
-  const began = Bun.nanoseconds();
-  const child = Bun.spawn(command, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, exitCode] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { exitCode, stdout, stderr, ms: (Bun.nanoseconds() - began) / 1e6 };
-}
-
-async function measureOtel(
-  options: AloneOptions<ReplayOtelMcpPlan>,
-  built: BenchHome,
-  environment: () => Record<string, string | undefined>,
-  floorCommand: string[],
-): Promise<ReplayOtelMcpResult["otel"]> {
-  const { plan } = options;
-  let requests = 0;
-  const fast = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: async (request) => {
-      await request.arrayBuffer();
-      requests++;
-      return new Response(null, { status: 200 });
-    },
-  });
-  // Accepts connections and reads what comes, never a byte back.
-  const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { id, head, steps } = built.stepThread;
-  const reset = async () => {
-    const store = await openFileStore(built.home);
-    try {
-      const thread = await store.refs.getThread(id);
-      if (thread === null || thread.stepCount !== steps + 1 || thread.head === head)
-        throw new Error(`uwf step did not advance thread ${id}: ${JSON.stringify(thread)}`);
-      const back = {
-        head,
-        stepCount: steps,
-        status: "active",
-        next: "worker",
-        updatedAt: new Date().toISOString(),
-      } as const;
-      if (!(await store.refs.updateThread(id, thread.head, back))) throw new Error(`could not reset ${id}`);
-      const index = await store.refs.recallChainIndex(id, { details: true });
-      if (index?.steps.at(-1)?.address !== thread.head) throw new Error(`uwf step did not index ${id}`);
-      await store.refs.rememberChainIndex(id, { ...index, steps: index.steps.slice(0, -1) });
-    } finally {
-      await store.close();
-    }
-  };
-  const step = (extra: Record<string, string>, runs: number, warmup = plan.warmup): MeasureProcessOptions => ({
-    command: [options.binary, "step", id, "--agent", `scripted:${built.familyScenario}`],
-    cwd: built.work,
-    env: { ...environment(), ...extra },
-    runs,
-    warmup,
-    after: reset,
-  });
-  let before = 0;
-  try {
-    const [floor, none, withFast, withSilent] = (await measureInterleaved(
-      [
-        { command: floorCommand, cwd: built.work, env: environment(), runs: plan.otelRuns, warmup: plan.warmup },
-        step({}, plan.otelRuns),
-        {
-          ...step({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${fast.port}` }, plan.otelRuns),
-          before: () => {
-            before = requests;
-          },
-          after: async (run) => {
-            if (requests === before) throw new Error(`the fast collector got no spans:\n${run.stderr}`);
-            await reset();
-          },
-        },
-        step({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${silent.port}` }, plan.otelSilentRuns, 0),
-      ],
-      runProcessAsync,
-    )) as [Summary, Summary, Summary, Summary];
-    const timed = (summary: Summary): Timed => ({
-      summary,
-      floorMultiple: round(summary.medianMs / floor.medianMs, 2),
-    });
-    return {
-      none: timed(none),
-      fast: timed(withFast),
-      silent: timed(withSilent),
-      floor,
-      fastAddedMs: round(withFast.medianMs - none.medianMs),
-      silentAddedMs: round(withSilent.medianMs - none.medianMs),
-      silentWaitMs: round(withSilent.medianMs - withFast.medianMs),
-      requests,
-    };
-  } finally {
-    fast.stop(true);
-    silent.stop(true);
-  }
-}
-
-async function measureMcp(
-  options: AloneOptions<ReplayOtelMcpPlan>,
-  built: BenchHome,
-  env: Record<string, string | undefined>,
-  floorCommand: string[],
-): Promise<ReplayOtelMcpResult["mcp"]> {
-  const { plan } = options;
-  const floors: number[] = [];
-  const starts: number[] = [];
-  const lists: number[] = [];
-  const shows: number[] = [];
-  const clean = Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-  for (let session = 0; session < plan.warmup + plan.mcpSessions; session++) {
-    const kept = session >= plan.warmup;
-    const floor = runProcess(floorCommand, built.work, env);
-    if (kept) floors.push(floor.ms);
-    const transport = new StdioClientTransport({
-      command: options.binary,
-      args: ["mcp", "--read-only"],
-      cwd: built.work,
-      env: clean,
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "uwf-bench", version: "1.0.0" });
-    let began = Bun.nanoseconds();
-    await client.connect(transport);
-    if (kept) starts.push((Bun.nanoseconds() - began) / 1e6);
-    try {
-      for (const [name, input, into] of [
-        ["list", {}, lists],
-        ["show", { reference: built.original }, shows],
-      ] as const) {
-        for (let call = 0; call < plan.mcpCalls; call++) {
-          began = Bun.nanoseconds();
-          const result = await client.callTool({ name, arguments: input });
-          const ms = (Bun.nanoseconds() - began) / 1e6;
-          if (result.isError === true) throw new Error(`uwf mcp's ${name}: ${JSON.stringify(result.content)}`);
-          if (kept) into.push(ms);
-        }
-      }
-    } finally {
-      await client.close();
-    }
-  }
-  const floor = summarize(floors);
-  const start = summarize(starts);
-  return {
-    start: { summary: start, floorMultiple: round(start.medianMs / floor.medianMs, 2) },
-    list: summarize(lists),
-    show: summarize(shows),
-    floor,
-  };
 }
 
 export function checkReplayOtelMcpTargets(result: ReplayOtelMcpResult): TargetCheck[] {

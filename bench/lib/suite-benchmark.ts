@@ -13,6 +13,7 @@ import { loadSuite, runSuite } from "../../packages/eval/src/index.ts";
 import { defaultConfig } from "../../packages/protocol/src/index.ts";
 import { round, type Summary, summarize } from "./measure.ts";
 import { type AloneContext, runAlone, targetLines } from "./run-benchmark-alone.ts";
+import type { StepBatchComparison } from "./step-batch-comparison.ts";
 
 const repositoryRoot = resolve(import.meta.dir, "../..");
 const FIXTURES = join(repositoryRoot, "packages/eval/test/fixtures");
@@ -22,16 +23,12 @@ const CASES = ["redirect", "logout", "signup", "reset"];
 const REPEATS = 25;
 const PARALLEL = 4;
 
-export interface SuiteBenchResult {
+/** `ratio` is the suite's median over the step batch's: at most 1 meets the target. */
+export interface SuiteBenchResult extends StepBatchComparison {
   runs: number;
   stepsPerRun: number;
-  parallel: number;
   /** runSuite: starting and stepping the suite's threads, in one process. */
   suite: Summary;
-  /** `uwf step - --all --parallel 4` over the same threads started beforehand (not timed). */
-  stepBatch: Summary;
-  /** suite median / step-batch median: at most 1 meets the target. */
-  ratio: number;
 }
 
 export interface SuiteBenchOptions extends AloneContext {

@@ -9,7 +9,7 @@ import {
   startFakeAnthropicServer,
   startFakeOpenaiServer,
 } from "../test/index.ts";
-import { EXTRACTION_TOOL_NAME, extractWithModel } from "./extract-with-model.ts";
+import { EXTRACTION_TOOL_NAME, type ExtractWithModelResult, extractWithModel } from "./extract-with-model.ts";
 
 const KEY_VARIABLE = "UWF_TEST_EXTRACTION_KEY";
 const schema = {
@@ -43,6 +43,16 @@ function options(reply: string, extractionModel: string | null = "haiku") {
   };
 }
 
+/** What extractWithModel returns for `fields` extracted from `body` by `model`: usage priced, no cache tokens. */
+function extracted(
+  body: string,
+  fields: Record<string, unknown>,
+  model: string,
+  usage: { inputTokens: number; outputTokens: number; costUsd: number },
+): ExtractWithModelResult {
+  return { success: true, fields, body, usage: { ...usage, cacheReadTokens: 0, cacheWriteTokens: 0 }, model };
+}
+
 describe("extractWithModel", () => {
   it("forces a tool call whose input schema is the role's schema and validates its input", async () => {
     server.enqueue(
@@ -52,13 +62,14 @@ describe("extractWithModel", () => {
       ),
     );
     const result = await extract("Looks fine but add tests. Not approved yet.");
-    expect(result).toEqual({
-      success: true,
-      fields: { approved: false, comments: "Add tests." },
-      body: "Looks fine but add tests. Not approved yet.",
-      usage: { inputTokens: 400, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0006 },
-      model: "claude-haiku-4-5",
-    });
+    expect(result).toEqual(
+      extracted(
+        "Looks fine but add tests. Not approved yet.",
+        { approved: false, comments: "Add tests." },
+        "claude-haiku-4-5",
+        { inputTokens: 400, outputTokens: 40, costUsd: 0.0006 },
+      ),
+    );
     const body = server.requests[0]?.body as Record<string, unknown>;
     expect(body.model).toBe("claude-haiku-4-5");
     expect(body.tool_choice).toEqual({ type: "tool", name: EXTRACTION_TOOL_NAME });
@@ -162,13 +173,13 @@ describe("extractWithModel with a model on an openai provider", () => {
         extractionModel: "qwen",
       });
       const result = await extractWithModel({ ...options("Approved: ship it."), config });
-      expect(result).toEqual({
-        success: true,
-        fields: { approved: true, comments: "Ship it." },
-        body: "Approved: ship it.",
-        usage: { inputTokens: 300, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0004 },
-        model: "qwen3-8b",
-      });
+      expect(result).toEqual(
+        extracted("Approved: ship it.", { approved: true, comments: "Ship it." }, "qwen3-8b", {
+          inputTokens: 300,
+          outputTokens: 20,
+          costUsd: 0.0004,
+        }),
+      );
       const body = chat.completionRequests()[0]?.body as Record<string, unknown>;
       expect(body.tool_choice).toEqual({ type: "function", function: { name: EXTRACTION_TOOL_NAME } });
       expect(body.max_tokens).toBe(4_096);

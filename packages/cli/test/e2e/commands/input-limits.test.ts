@@ -10,7 +10,7 @@ import {
 } from "@uwf/protocol";
 import { writeWorkflow } from "../../../../../test/kit/workflow/write-workflow.ts";
 import { errorOf } from "../../helpers/error-of.ts";
-import { fixtureAgent, fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
+import { FIXTURES, fixtureAgent, fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
 /** Error messages are cut to 2,000 characters, plus the note of how much was cut. */
 const LONGEST_ERROR_LINE = 2100;
@@ -359,15 +359,7 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
   });
 
   it("refuses roles and fields named __proto__ or constructor with one problem each, not an internal error", async () => {
-    const file = writeWorkflow(temp.work, "proto", [
-      "roles:",
-      "  __proto__:",
-      "    goal: Work.",
-      "    frontmatter: { type: object, properties: { constructor: { type: string } } }",
-      "graph:",
-      '  $START: [{ role: __proto__, prompt: "Go." }]',
-      "  __proto__: [{ role: $END }]",
-    ]);
+    const file = join(FIXTURES, "workflows/invalid-proto-names.yaml");
     const validated = await temp.uwf(["workflow", "validate", file]);
     expect(validated.exitCode).toBe(1);
     expect(validated.stderr).not.toContain("internal error");
@@ -375,9 +367,9 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
       '" is a name every JavaScript object already has, so it cannot name a role, condition, field or input';
     expect(validated.stdout + validated.stderr).toBe(
       [
-        `${file}:3:3: error: roles.__proto__: "__proto__${named}`,
-        `${file}:5:48: error: roles.__proto__.frontmatter.properties.constructor: "constructor${named}`,
-        `${file}:8:3: error: graph.__proto__: "__proto__${named}`,
+        `${file}:4:3: error: roles.__proto__: "__proto__${named}`,
+        `${file}:6:48: error: roles.__proto__.frontmatter.properties.constructor: "constructor${named}`,
+        `${file}:9:3: error: graph.__proto__: "__proto__${named}`,
         `${file}: 3 error(s)`,
         "",
       ].join("\n"),

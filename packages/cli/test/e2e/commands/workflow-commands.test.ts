@@ -47,24 +47,17 @@ describe("workflow commands", () => {
   });
 
   it("report every problem of an invalid file with its line, and exit 1", async () => {
-    const broken = writeWorkflow(temp.work, "broken", [
-      "roles:",
-      "  writer:",
-      "    goal: Write.",
-      "graph:",
-      "  $START: [ { role: writer, prompt: 'Go.' } ]",
-      "  writer: [ { role: nobody, prompt: 'Next.' }, { role: writer, condition: missing, prompt: 'Again.' } ]",
-    ]);
+    const broken = join(FIXTURES, "workflows/invalid-routes.yaml");
     const result = await temp.uwf(["workflow", "validate", broken]);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(/broken\.yaml:7:\d+: error: graph\.writer\[0\]\.role: .*nobody/);
-    expect(result.stdout).toMatch(/broken\.yaml:7:\d+: error: graph\.writer\[1\]\.condition: .*missing/);
+    expect(result.stdout).toMatch(/invalid-routes\.yaml:8:\d+: error: graph\.writer\[0\]\.role: .*nobody/);
+    expect(result.stdout).toMatch(/invalid-routes\.yaml:8:\d+: error: graph\.writer\[1\]\.condition: .*missing/);
     const json = workflowValidateResultSchema.parse(
       (await temp.uwf(["workflow", "validate", broken, "--json"])).json(),
     );
     expect(json.valid).toBe(false);
     expect(json.errors.length).toBeGreaterThanOrEqual(2);
-    expect(json.errors.every((problem) => problem.line === 7)).toBe(true);
+    expect(json.errors.every((problem) => problem.line === 8)).toBe(true);
     const start = await temp.uwf(["start", broken, "-p", "x"]);
     expect(start.exitCode).toBe(1);
     expect(start.stderr).toContain("nobody");

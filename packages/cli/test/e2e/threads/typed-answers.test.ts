@@ -2,7 +2,6 @@ import { describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { answerNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
-import { writeWorkflow } from "../../../../../test/kit/workflow/write-workflow.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgent, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -241,29 +240,14 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
   }, 60_000);
 
   it("checks ask: and answer: as JSON Schemas of objects when the workflow is validated, at FILE:LINE:COL", async () => {
-    const file = writeWorkflow(temp.work, "bad", [
-      "roles:",
-      "  gate:",
-      "    goal: Ask.",
-      "    ask:",
-      "      type: object",
-      "      properties:",
-      "        question: { type: strin }",
-      "    answer:",
-      "      type: array",
-      "graph:",
-      "  $START:",
-      '    - { role: gate, prompt: "Go." }',
-      "  gate:",
-      "    - { role: $END }",
-    ]);
+    const file = join(FIXTURES, "workflows/invalid-ask-answer.yaml");
     const validated = await temp.uwf(["workflow", "validate", file]);
     expect(validated.exitCode).toBe(1);
     expect(validated.stderr + validated.stdout).toContain(
-      `${file}:8:27: error: roles.gate.ask.properties.question.type: invalid JSON Schema: must be equal to one of the allowed values`,
+      `${file}:9:27: error: roles.gate.ask.properties.question.type: invalid JSON Schema: must be equal to one of the allowed values`,
     );
     expect(validated.stderr + validated.stdout).toContain(
-      `${file}:10:13: error: roles.gate.answer.type: an answer is named fields, so the type is "object"`,
+      `${file}:11:13: error: roles.gate.answer.type: an answer is named fields, so the type is "object"`,
     );
   }, 60_000);
 

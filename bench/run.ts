@@ -54,6 +54,7 @@ import {
   formatResults,
   type ProcessBenchmark,
 } from "./lib/report.ts";
+import type { AloneContext } from "./lib/run-benchmark-alone.ts";
 import { checkSearchTargets, measureSearch, SEARCH_PLANS } from "./lib/search-benchmark.ts";
 import { measureStartupSplit } from "./lib/startup-split.ts";
 import { measureStepTrace } from "./lib/step-trace.ts";
@@ -169,6 +170,8 @@ const loadAtStart = loadavg();
 const temporaryRoot = mkdtempSync(join(tmpdir(), "uwf-bench-"));
 const work = join(temporaryRoot, "work");
 mkdirSync(work, { recursive: true });
+/** What every benchmark module measures with (see run-benchmark-alone.ts): the built CLI, the temp root, each home's environment. */
+const benchmarkContext: AloneContext = { binary, temporaryRoot, environment, progress };
 const removeTemporaryRoot = () => {
   if (flags.keep) console.error(`[bench] kept the temp homes in ${temporaryRoot}`);
   else rmSync(temporaryRoot, { recursive: true, force: true });
@@ -420,69 +423,39 @@ async function runSuite(): Promise<BenchResults> {
   const workers = await measureWorkers(postgres.newStoreUrl);
 
   progress("a suite of 100 scripted runs (runSuite) against `uwf step - --all --parallel 4` of the same threads");
-  const suite = await measureSuiteAgainstStepBatch({
-    binary,
-    temporaryRoot,
-    environment,
-    runs: plan.suiteRuns,
-    progress,
-  });
+  const suite = await measureSuiteAgainstStepBatch({ ...benchmarkContext, runs: plan.suiteRuns });
 
   progress("explore of a 20-step thread × 5 samples against `uwf step - --all --parallel 4` of the same 100 forks");
-  const explore = await measureExploreAgainstStepBatch({
-    binary,
-    temporaryRoot,
-    environment,
-    plan: plan.explore,
-    progress,
-  });
+  const explore = await measureExploreAgainstStepBatch({ ...benchmarkContext, plan: plan.explore });
 
   progress(
     "branches: a 100-branch fan-out, 100 branches joined against 100 forks stepped, the join's reads (issue 31)",
   );
-  const branches = await measureBranches({
-    binary,
-    temporaryRoot,
-    environment,
-    runs: plan.branchRuns,
-    progress,
-  });
+  const branches = await measureBranches({ ...benchmarkContext, runs: plan.branchRuns });
 
   progress(
     `due work: a worker's round over ${plan.dueWork.suspended} suspended threads and ${plan.dueWork.schedules} schedules, idle and due; uwf tick (issue 32)`,
   );
-  const dueWork = await measureDueWork({ binary, temporaryRoot, environment, plan: plan.dueWork, progress });
+  const dueWork = await measureDueWork({ ...benchmarkContext, plan: plan.dueWork });
 
   progress(`uwf step side by side with the ${BASELINE_COMMIT} build (issue 43)`);
   const baselineSteps = await measureBaselineSteps({
-    binary,
-    temporaryRoot,
-    environment,
+    ...benchmarkContext,
     plan: smoke ? BASELINE_PLANS.smoke : BASELINE_PLANS.full,
-    progress,
   });
 
   progress(
     "list, diff, tick, a 100,000-value enum's validate, node writes and the idle pass against their targets (issue 43)",
   );
   const hotCommands = await measureHotCommands({
-    binary,
-    temporaryRoot,
-    environment,
+    ...benchmarkContext,
     plan: smoke ? HOT_COMMAND_PLANS.smoke : HOT_COMMAND_PLANS.full,
-    progress,
   });
 
   progress(
     "replay of a family, scenario export, live OTLP export on a step, uwf mcp's start-up and calls (issues 33, 34)",
   );
-  const replayOtelMcp = await measureReplayOtelMcp({
-    binary,
-    temporaryRoot,
-    environment,
-    plan: plan.replayOtelMcp,
-    progress,
-  });
+  const replayOtelMcp = await measureReplayOtelMcp({ ...benchmarkContext, plan: plan.replayOtelMcp });
 
   progress("in-process throughput");
   const throughput = await measureThroughput(temporaryRoot, plan.throughput);

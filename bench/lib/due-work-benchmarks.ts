@@ -31,7 +31,8 @@ import {
 } from "../../packages/engine/src/index.ts";
 import { type Config, defaultConfig } from "../../packages/protocol/src/index.ts";
 import { type MeasureProcessOptions, measureInterleaved, round, type Summary, summarize } from "./measure.ts";
-import { runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
+import { type AloneOptions, runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
+import { scriptedStepOptions } from "./scripted-step-options.ts";
 import { ulidAt } from "./ulid.ts";
 
 const _repositoryRoot = resolve(import.meta.dir, "../..");
@@ -106,14 +107,6 @@ export interface DueWorkBenchResult {
   loadAverage: { start: number[]; end: number[] };
 }
 
-export interface DueWorkBenchOptions {
-  binary: string;
-  temporaryRoot: string;
-  environment(home: string): Record<string, string | undefined>;
-  plan: DueWorkPlan;
-  progress(message: string): void;
-}
-
 const GATE_WORKFLOW = `name: bench-gate
 description: half the threads wait for an approval for up to ${SUSPEND_TIMEOUT}, half for an answer with no deadline
 inputs:
@@ -162,7 +155,7 @@ export interface DueWorkStoreShape {
   dueSchedules: number;
 }
 
-export async function measureDueWork(options: DueWorkBenchOptions): Promise<DueWorkBenchResult> {
+export async function measureDueWork(options: AloneOptions<DueWorkPlan>): Promise<DueWorkBenchResult> {
   const { plan, progress } = options;
   const root = mkdtempSync(join(options.temporaryRoot, "due-work-bench-"));
   const files = writeDueWorkFiles(root);
@@ -264,7 +257,7 @@ export async function buildDueWorkStore(home: string, files: DueWorkFiles, shape
     ];
     const lane = async () => {
       for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) {
-        const outcome = await stepThread(stepOptions(store, config, home, job.id, job.agent, job.now));
+        const outcome = await stepThread(scriptedStepOptions(store, config, home, job.id, job.agent, job.now));
         if (outcome.record.status !== "suspended") throw new Error(`thread ${job.id} is ${outcome.record.status}`);
       }
     };
@@ -299,21 +292,6 @@ export async function buildDueWorkStore(home: string, files: DueWorkFiles, shape
     await store.close();
   }
   return (performance.now() - began) / 1000;
-}
-
-function stepOptions(store: Store, config: Config, home: string, threadId: string, agent: string, now: () => Date) {
-  return {
-    store,
-    config,
-    home,
-    now,
-    threadId,
-    defaultAgent: `scripted:${agent}`,
-    signal: new AbortController().signal,
-    host: "bench",
-    onProgress: () => {},
-    onStderr: () => {},
-  };
 }
 
 interface PassResult {
@@ -444,7 +422,7 @@ async function measureDuePasses(root: string, template: string, plan: DueWorkPla
 async function measureTick(
   root: string,
   home: string,
-  options: DueWorkBenchOptions,
+  options: AloneOptions<DueWorkPlan>,
 ): Promise<DueWorkBenchResult["tick"]> {
   const { plan } = options;
   // An empty store beside it, for what a tick costs whatever the store holds.

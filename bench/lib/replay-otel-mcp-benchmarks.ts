@@ -17,7 +17,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { openFileStore, type Store } from "../../packages/cas/src/index.ts";
+import { openFileStore } from "../../packages/cas/src/index.ts";
 import { Client, StdioClientTransport } from "../../packages/cli/test/helpers/mcp-sdk-client.ts";
 import {
   forkThreads,
@@ -26,7 +26,7 @@ import {
   startThreads,
   stepThread,
 } from "../../packages/engine/src/index.ts";
-import { type Config, defaultConfig, type ThreadRecord } from "../../packages/protocol/src/index.ts";
+import { defaultConfig, type ThreadRecord } from "../../packages/protocol/src/index.ts";
 import {
   type MeasureProcessOptions,
   measureInterleaved,
@@ -37,7 +37,8 @@ import {
   summarize,
 } from "./measure.ts";
 import type { TargetCheck } from "./report.ts";
-import { runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
+import { type AloneOptions, runBenchmarkAlone, targetLines } from "./run-benchmark-alone.ts";
+import { scriptedStepOptions } from "./scripted-step-options.ts";
 import { ulidAt } from "./ulid.ts";
 
 const repositoryRoot = resolve(import.meta.dir, "../..");
@@ -123,14 +124,6 @@ export interface ReplayOtelMcpResult {
   loadAverage: { start: number[]; end: number[] };
 }
 
-export interface ReplayOtelMcpOptions {
-  binary: string;
-  temporaryRoot: string;
-  environment(home: string): Record<string, string | undefined>;
-  plan: ReplayOtelMcpPlan;
-  progress(message: string): void;
-}
-
 interface BenchHome {
   home: string;
   work: string;
@@ -144,7 +137,7 @@ interface BenchHome {
   totalSteps: number;
 }
 
-export async function measureReplayOtelMcp(options: ReplayOtelMcpOptions): Promise<ReplayOtelMcpResult> {
+export async function measureReplayOtelMcp(options: AloneOptions<ReplayOtelMcpPlan>): Promise<ReplayOtelMcpResult> {
   const { plan, progress } = options;
   const root = mkdtempSync(join(options.temporaryRoot, "replay-otel-mcp-bench-"));
   try {
@@ -268,7 +261,7 @@ async function buildHome(home: string, plan: ReplayOtelMcpPlan): Promise<BenchHo
   const newId = () => ulidAt(Date.now());
   let totalSteps = 0;
   const step = async (id: string, agent: string): Promise<ThreadRecord> => {
-    const outcome = await stepThread(stepOptions(store, config, home, id, agent));
+    const outcome = await stepThread(scriptedStepOptions(store, config, home, id, agent));
     totalSteps++;
     return outcome.record;
   };
@@ -336,21 +329,6 @@ async function buildHome(home: string, plan: ReplayOtelMcpPlan): Promise<BenchHo
   }
 }
 
-function stepOptions(store: Store, config: Config, home: string, threadId: string, agent: string) {
-  return {
-    store,
-    config,
-    home,
-    now: () => new Date(),
-    threadId,
-    defaultAgent: `scripted:${agent}`,
-    signal: new AbortController().signal,
-    host: "bench",
-    onProgress: () => {},
-    onStderr: () => {},
-  };
-}
-
 /** Once, untimed: the family replays identically through the workflow it ran, every thread of it. */
 function checkReplay(binary: string, built: BenchHome, env: Record<string, string | undefined>): void {
   const run = runProcess(
@@ -380,7 +358,7 @@ async function runProcessAsync(
 }
 
 async function measureOtel(
-  options: ReplayOtelMcpOptions,
+  options: AloneOptions<ReplayOtelMcpPlan>,
   built: BenchHome,
   environment: () => Record<string, string | undefined>,
   floorCommand: string[],
@@ -469,7 +447,7 @@ async function measureOtel(
 }
 
 async function measureMcp(
-  options: ReplayOtelMcpOptions,
+  options: AloneOptions<ReplayOtelMcpPlan>,
   built: BenchHome,
   env: Record<string, string | undefined>,
   floorCommand: string[],

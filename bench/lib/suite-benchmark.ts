@@ -12,7 +12,7 @@ import { startThread } from "../../packages/engine/src/index.ts";
 import { loadSuite, runSuite } from "../../packages/eval/src/index.ts";
 import { defaultConfig } from "../../packages/protocol/src/index.ts";
 import { round, type Summary, summarize } from "./measure.ts";
-import { runAlone, targetLines } from "./run-benchmark-alone.ts";
+import { type AloneContext, runAlone, targetLines } from "./run-benchmark-alone.ts";
 
 const repositoryRoot = resolve(import.meta.dir, "../..");
 const FIXTURES = join(repositoryRoot, "packages/eval/test/fixtures");
@@ -34,13 +34,9 @@ export interface SuiteBenchResult {
   ratio: number;
 }
 
-export interface SuiteBenchOptions {
-  binary: string;
-  temporaryRoot: string;
-  environment(home: string): Record<string, string | undefined>;
+export interface SuiteBenchOptions extends AloneContext {
   /** Measured rounds of each (after one warm-up round). */
   runs: number;
-  progress(message: string): void;
 }
 
 export async function measureSuiteAgainstStepBatch(options: SuiteBenchOptions): Promise<SuiteBenchResult> {

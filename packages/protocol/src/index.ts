@@ -80,6 +80,7 @@ export {
   type StdioMcpServerSpec,
   stdioMcpServerSpecSchema,
 } from "./config/mcp-server-spec.ts";
+export { ambiguousPrefixMessage } from "./errors/ambiguous-prefix-message.ts";
 export type {
   CommandLineData,
   ConfigProblem,
@@ -189,6 +190,7 @@ export {
 export { addressSchema } from "./ids/address.ts";
 export { ADDRESS_ALPHABET, ADDRESS_PATTERN, type Address, normalizeAddress } from "./ids/address-pattern.ts";
 export { THREAD_ID_PATTERN } from "./ids/thread-id-pattern.ts";
+export { isObject } from "./json/is-object.ts";
 export { findLoneSurrogate, replaceLoneSurrogates } from "./nodes/lone-surrogates.ts";
 export { nodeKind } from "./nodes/node-kind.ts";
 export { NODE_SCHEMAS } from "./nodes/node-kinds.ts";

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { chromiumSkipReason, findChromium } from "../../../test/kit/browser/headless-chromium.ts";
 import { readFirstLine } from "../../../test/kit/process/read-first-line.ts";
+import { writeWorkflow } from "../../../test/kit/workflow/write-workflow.ts";
 
 /**
  * The page under `uwf ui`'s Content-Security-Policy in real headless Chromium: it loads and runs with no
@@ -172,25 +173,19 @@ describe.skipIf(skip !== null)("the page in headless Chromium", () => {
       '<div style="background:url(javascript:window.__pwned=1)" onclick="window.__pwned=\'click\'">styled</div>',
       "<math><mtext><table><mglyph><style><img src=x onerror=\"window.__pwned='mxss'\"></style></mglyph></table></mtext></math>",
     ].join("\n\n");
-    const workflow = join(root, "notes.yaml");
-    writeFileSync(
-      workflow,
-      [
-        "name: notes",
-        "roles:",
-        "  writer:",
-        "    goal: Write notes.",
-        "    frontmatter: { type: object, properties: { summary: { type: string } } }",
-        "  asker:",
-        "    goal: Ask.",
-        "    frontmatter: { type: object, properties: { answer: { type: string } } }",
-        "graph:",
-        "  $START: [ { role: writer, prompt: 'Write.' } ]",
-        "  writer: [ { role: asker, prompt: 'Ask about it.' } ]",
-        "  asker: [ { role: $END, prompt: 'Done.' } ]",
-        "",
-      ].join("\n"),
-    );
+    const workflow = writeWorkflow(root, "notes", [
+      "roles:",
+      "  writer:",
+      "    goal: Write notes.",
+      "    frontmatter: { type: object, properties: { summary: { type: string } } }",
+      "  asker:",
+      "    goal: Ask.",
+      "    frontmatter: { type: object, properties: { answer: { type: string } } }",
+      "graph:",
+      "  $START: [ { role: writer, prompt: 'Write.' } ]",
+      "  writer: [ { role: asker, prompt: 'Ask about it.' } ]",
+      "  asker: [ { role: $END, prompt: 'Done.' } ]",
+    ]);
     const scenario = join(root, "notes.scenario.json");
     writeFileSync(
       scenario,

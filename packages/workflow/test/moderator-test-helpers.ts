@@ -26,3 +26,25 @@ export function historyOf(
     ),
   };
 }
+
+/**
+ * A splitter whose reply's `files` fan out to one fixer branch each (the item named `as`, when given,
+ * in the branch's prompt), joined by a reducer whose edge to $END reads the reducer's body.
+ */
+export function foreachFilesYaml(options: { as?: string; branchPrompt?: string } = {}): string {
+  const as = options.as === undefined ? "" : `\n      as: ${options.as}`;
+  return `
+name: t
+roles:
+  splitter: { goal: S. }
+  fixer: { goal: F. }
+  reducer: { goal: R. }
+graph:
+  $START: [{ role: splitter, prompt: "Go." }]
+  splitter:
+    - foreach: "files"${as}
+      branch: { role: fixer, prompt: "${options.branchPrompt ?? "Fix {{ item }}"}" }
+      join: { role: reducer, prompt: "Sum." }
+  reducer: [{ role: $END, prompt: "Done: {{ _body }}" }]
+`;
+}

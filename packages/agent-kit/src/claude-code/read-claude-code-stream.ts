@@ -1,4 +1,4 @@
-import type { ModelUsage, PermissionDenial } from "@uwf/protocol";
+import { isObject, type ModelUsage, type PermissionDenial } from "@uwf/protocol";
 import { TailBuffer } from "../process/tail-buffer.ts";
 
 /** Token counts without a price. */
@@ -211,8 +211,4 @@ function dollars(value: unknown): number | null {
 
 function text(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { type Config, type JsonSchemaObject, messageOf, type Usage } from "@uwf/protocol";
+import { type Config, isObject, type JsonSchemaObject, messageOf, type Usage } from "@uwf/protocol";
 import {
   ASK_KEYWORD,
   CONVENTION_KEYWORD,
@@ -165,8 +165,8 @@ interface AskFields {
 
 function askFieldsOf(schema: JsonSchemaObject): AskFields | null {
   const ask = schema[ASK_KEYWORD];
-  if (!isRecord(ask)) return null;
-  const properties = isRecord(ask.properties) ? ask.properties : {};
+  if (!isObject(ask)) return null;
+  const properties = isObject(ask.properties) ? ask.properties : {};
   const required = Array.isArray(ask.required)
     ? ask.required.filter((name): name is string => typeof name === "string")
     : [];
@@ -193,10 +193,10 @@ function describeAsk(ask: AskFields): string {
 function toToolSchema(schema: JsonSchemaObject, ask: AskFields | null): { type: "object"; [key: string]: unknown } {
   const cleaned = stripKeyword(schema) as Record<string, unknown>;
   if (ask === null) return { ...cleaned, type: "object" };
-  const properties = isRecord(cleaned.properties) ? { ...cleaned.properties } : {};
+  const properties = isObject(cleaned.properties) ? { ...cleaned.properties } : {};
   for (const [name, property] of Object.entries(ask.properties)) {
     if (name in properties) continue;
-    const described = isRecord(property) ? property : {};
+    const described = isObject(property) ? property : {};
     const note = `Only when ${STATUS_FIELD} is ${SUSPEND_STATUS}: part of the question to the person.`;
     const description = typeof described.description === "string" ? `${note} ${described.description}` : note;
     properties[name] = { ...(stripKeyword(described) as Record<string, unknown>), description };
@@ -206,10 +206,6 @@ function toToolSchema(schema: JsonSchemaObject, ask: AskFields | null): { type: 
     ? cleaned.required.filter((name) => typeof name === "string" && whenSuspended.has(name))
     : [];
   return { ...cleaned, type: "object", properties, required };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function stripKeyword(value: unknown): unknown {

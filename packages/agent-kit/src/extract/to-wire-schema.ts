@@ -1,3 +1,4 @@
+import { isObject } from "@uwf/protocol";
 import { ASK_KEYWORD } from "@uwf/workflow";
 
 /** The property keys the Messages API accepts in a tool's `input_schema`. */
@@ -127,8 +128,4 @@ function findPropertySchema(node: Schema, key: string): unknown {
 
 function isCombinator(key: string): key is (typeof COMBINATORS)[number] {
   return (COMBINATORS as readonly string[]).includes(key);
-}
-
-function isObject(value: unknown): value is Schema {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

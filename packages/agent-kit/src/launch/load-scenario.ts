@@ -1,4 +1,4 @@
-import type { SafeResult } from "@uwf/protocol";
+import { isObject, type SafeResult } from "@uwf/protocol";
 import { describeYamlError, loadYaml, MAX_INPUT_FILE_BYTES, safeReadBoundedFile, yamlToValue } from "@uwf/workflow";
 import { InvalidScenarioError } from "../errors/invalid-scenario-error.ts";
 
@@ -84,11 +84,11 @@ function checkScenario(file: string, thread: string | null): Checked<Scenario> {
   for (let index = 0; index < steps.length; index++) {
     const entry: unknown = steps[index];
     const where = () => `scenario ${file}${within}, steps[${index}]`;
-    if (!isRecord(entry) || typeof entry.role !== "string" || entry.role === "") {
+    if (!isObject(entry) || typeof entry.role !== "string" || entry.role === "") {
       return { success: false, error: `${where()} needs a "role" name` };
     }
     const output = entry.output ?? {};
-    if (!isRecord(output)) return { success: false, error: `${where()}: "output" must be a mapping of fields` };
+    if (!isObject(output)) return { success: false, error: `${where()}: "output" must be a mapping of fields` };
     const body = entry.body ?? "";
     if (typeof body !== "string") return { success: false, error: `${where()}: "body" must be text` };
     const reply = entry.reply ?? null;
@@ -102,7 +102,7 @@ function checkScenario(file: string, thread: string | null): Checked<Scenario> {
       return { success: false, error: `${where()}: "branch" must be a branch key, or "*"` };
     }
     const answer = entry.answer ?? null;
-    if (answer !== null && typeof answer !== "string" && !isRecord(answer)) {
+    if (answer !== null && typeof answer !== "string" && !isObject(answer)) {
       return { success: false, error: `${where()}: "answer" must be text, or a mapping of an answer's fields` };
     }
     parsed.push({ role: entry.role, output, body, reply: reply as ScenarioStep["reply"], branch, answer });
@@ -119,7 +119,7 @@ function pickThread(
   value: unknown,
   asked: string | null,
 ): Checked<{ steps: unknown; where: string; thread: string | null }> {
-  if (!isRecord(value)) return { success: false, error: `scenario ${file} needs a "steps" list` };
+  if (!isObject(value)) return { success: false, error: `scenario ${file} needs a "steps" list` };
   const recorded = typeof value.thread === "string" ? value.thread : null;
   if (!Array.isArray(value.threads)) {
     if (asked !== null && recorded !== null && recorded.toUpperCase() !== asked) {
@@ -128,7 +128,7 @@ function pickThread(
     return { success: true, value: { steps: value.steps, where: "", thread: recorded } };
   }
   const threads: unknown[] = value.threads;
-  const names = threads.map((entry) => (isRecord(entry) && typeof entry.thread === "string" ? entry.thread : null));
+  const names = threads.map((entry) => (isObject(entry) && typeof entry.thread === "string" ? entry.thread : null));
   const listed = names.filter((name) => name !== null).join(", ");
   let index: number;
   if (asked === null) {
@@ -149,7 +149,7 @@ function pickThread(
     }
   }
   const entry = threads[index];
-  if (!isRecord(entry)) return { success: false, error: `scenario ${file}, threads[${index}] must be a mapping` };
+  if (!isObject(entry)) return { success: false, error: `scenario ${file}, threads[${index}] must be a mapping` };
   return { success: true, value: { steps: entry.steps, where: `, threads[${index}]`, thread: names[index] ?? null } };
 }
 
@@ -170,8 +170,4 @@ function parseYaml(file: string, text: string): Checked<unknown> {
   const converted = yamlToValue(document);
   if (!converted.success) return { success: false, error: `scenario ${file} is refused: ${converted.problem}` };
   return { success: true, value: converted.value };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
+import { isObject } from "@uwf/protocol";
 import type { FakeMessageReply, FakeUsage } from "./fake-replies.ts";
-import { isObject } from "./is-object.ts";
 
 /** The message object the API returns (and `message_start` / the stream's events describe). */
 export interface FakeMessage {

@@ -1,4 +1,4 @@
-import { isObject } from "./is-object.ts";
+import { isObject } from "@uwf/protocol";
 /** The top-level fields the real Chat Completions API accepts; any other is refused. */
 export const CHAT_REQUEST_FIELDS: ReadonlySet<string> = new Set([
   "model",

@@ -1,7 +1,7 @@
+import { isObject } from "@uwf/protocol";
 import { checkRequestMessages } from "./check-request-messages.ts";
 import { checkRequestTools } from "./check-request-tools.ts";
 import { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
-import { isObject } from "./is-object.ts";
 
 /** How many `cache_control` breakpoints one request may hold. */
 export const MAX_CACHE_BREAKPOINTS = 4;

@@ -1,4 +1,4 @@
-import { isObject } from "./is-object.ts";
+import { isObject } from "@uwf/protocol";
 
 /** The fields the Messages API accepts on the blocks uwf sends back; any other is "Extra inputs are not permitted". */
 const BLOCK_FIELDS: Record<string, readonly string[]> = {

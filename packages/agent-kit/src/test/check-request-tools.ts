@@ -1,4 +1,4 @@
-import { isObject } from "./is-object.ts";
+import { isObject } from "@uwf/protocol";
 /** What the Messages API accepts as a custom tool's name. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 /** What the Messages API accepts as a property key in a tool's `input_schema`. */

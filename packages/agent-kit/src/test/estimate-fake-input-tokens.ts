@@ -1,4 +1,4 @@
-import { isObject } from "./is-object.ts";
+import { isObject } from "@uwf/protocol";
 /**
  * The fake server's token count of a request: the characters of its `system`,
  * `messages` and `tools` as JSON (without `cache_control` markers, which do not

@@ -1,3 +1,4 @@
+import { isObject } from "@uwf/protocol";
 import { buildFakeMessage } from "./build-fake-message.ts";
 import { checkMessagesRequest } from "./check-messages-request.ts";
 import { estimateFakeInputTokens } from "./estimate-fake-input-tokens.ts";
@@ -11,7 +12,6 @@ import {
   type ScriptedReply,
 } from "./fake-replies.ts";
 import { encodeMessageEvents, type FakeStreamError } from "./fake-stream-events.ts";
-import { isObject } from "./is-object.ts";
 
 export type { FakeMessage } from "./build-fake-message.ts";
 export type { RecordedRequest } from "./fake-api-server.ts";

@@ -1,3 +1,4 @@
+import { isObject } from "@uwf/protocol";
 import { buildFakeCompletion } from "./build-fake-completion.ts";
 import { checkChatRequest } from "./check-chat-request.ts";
 import { eventStreamResponse, type RecordedRequest, startFakeApiServer } from "./fake-api-server.ts";
@@ -10,7 +11,6 @@ import {
   type ScriptedChatReply,
 } from "./fake-chat-replies.ts";
 import type { FakeRequestView } from "./fake-replies.ts";
-import { isObject } from "./is-object.ts";
 
 export interface StartFakeOpenaiServerOptions {
   /** Replies to `POST /v1/chat/completions`, in order. More can be added with `enqueue`. */

@@ -3,7 +3,7 @@
  * headless Chromium (Debian's `chromium`) driven by puppeteer-core. Every page records what it reported
  * as wrong (console errors, uncaught exceptions, failed requests), and a failed check saves a screenshot.
  */
-import { afterAll, beforeAll, describe } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,6 +16,9 @@ export { chromiumSkipReason };
 
 /** A describe block of browser tests: skipped where there is no Chromium (see chromiumSkipReason). */
 export const describeInBrowser = describe.skipIf(chromiumSkipReason() !== null);
+
+/** How long a browser test, and each hook that starts or stops its `uwf ui` and Chromium, may take unless it says otherwise. */
+export const BROWSER_TIMEOUT = 60_000;
 
 export interface RunningUi {
   /** The printed URL, with the session token: opening it sets the session cookie. */
@@ -130,9 +133,35 @@ export async function withScreenshotOnFailure<T>(page: Page, name: string, check
   }
 }
 
+/**
+ * Opens `url` in a new tab (openPage), runs `check` on it with a screenshot on failure named `name`
+ * (withScreenshotOnFailure), and closes the tab.
+ */
+export async function checkPage<T>(
+  browser: Browser,
+  url: string,
+  name: string,
+  check: (checked: CheckedPage) => Promise<T>,
+): Promise<T> {
+  const checked = await openPage(browser, url);
+  try {
+    return await withScreenshotOnFailure(checked.page, name, () => check(checked));
+  } finally {
+    await checked.page.close().catch(() => {});
+  }
+}
+
 /** The thread of each row of the Threads table (`thread-row`'s `data-thread`), top to bottom. */
 export async function rowThreads(page: Page): Promise<string[]> {
   return page.$$eval('[data-testid="thread-row"]', (rows) => rows.map((row) => row.getAttribute("data-thread") ?? ""));
+}
+
+/** The text of each element `selector` matches, trimmed, in document order. */
+export async function textsOf(page: Page, selector: string): Promise<string[]> {
+  // A string, evaluated in the page: the tests' TypeScript has no DOM types.
+  return (await page.evaluate(
+    `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).map((element) => (element.textContent ?? "").trim())`,
+  )) as string[];
 }
 
 /** Waits until `selector` is on the page and its text contains `text`. */
@@ -145,10 +174,33 @@ export async function waitForText(page: Page, selector: string, text: string, ti
 export interface UseUiInBrowserOptions {
   /** Open the printed URL (with the token) first, so the browser holds the session cookie that actions need whichever test runs first. */
   signIn?: boolean;
-  /** The hooks' timeout; default 60 s. */
+  /** The hooks' timeout; default BROWSER_TIMEOUT. */
   timeoutMs?: number;
   /** More `uwf ui` arguments, after `--port 0` (e.g. `--read-only`). */
   args?: readonly string[];
+}
+
+/** What useUiInBrowser gives a describe block: the running ui and browser, and pages of the one opened in the other. */
+export interface UiInBrowser {
+  ui: RunningUi;
+  browser: Browser;
+  /**
+   * Opens a page of the ui: a path (`/threads/ID`) or a whole URL (`ui.url`, to sign in). The tab is
+   * closed after the test; for checks under more than one screenshot name (see inPage for one).
+   */
+  open(path: string): Promise<CheckedPage>;
+  /** Opens a page of the ui as `open` does, runs `check` on it with a screenshot on failure named `name`, and closes it. */
+  inPage<T>(path: string, name: string, check: (checked: CheckedPage) => Promise<T>): Promise<T>;
+  /**
+   * Starts another `uwf ui ARGS…` on the same home (`--read-only`, say), runs `check` on its page at `path`
+   * as inPage does (given that ui too, for more of its pages), and stops it.
+   */
+  inOtherUi<T>(
+    args: readonly string[],
+    path: string,
+    name: string,
+    check: (checked: CheckedPage, other: RunningUi) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**
@@ -160,28 +212,53 @@ export interface UseUiInBrowserOptions {
 export function useUiInBrowser(
   home: TempHome | (() => TempHome | undefined),
   options: UseUiInBrowserOptions = {},
-): { ui: RunningUi; browser: Browser } {
-  const timeout = options.timeoutMs ?? 60_000;
+): UiInBrowser {
+  const timeout = options.timeoutMs ?? BROWSER_TIMEOUT;
   const currentHome = typeof home === "function" ? home : () => home;
-  let ui: RunningUi | undefined;
-  let browser: Browser | undefined;
+  let started: { ui: RunningUi; browser: Browser } | undefined;
   beforeAll(async () => {
-    const started = currentHome();
-    if (started === undefined)
+    const startedHome = currentHome();
+    if (startedHome === undefined)
       throw new Error("useUiInBrowser: no home (register it after the beforeAll that makes it)");
-    ui = await startUi(started, options.args);
-    browser = await launchBrowser();
+    const ui = await startUi(startedHome, options.args);
+    started = { ui, browser: await launchBrowser() };
     if (options.signIn === true) {
-      const { page } = await openPage(browser, ui.url);
+      const { page } = await openPage(started.browser, ui.url);
       await page.close();
     }
   }, timeout);
+  const opened: Page[] = [];
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close().catch(() => {});
+  });
   afterAll(async () => {
-    await browser?.close();
-    await ui?.stop();
+    await started?.browser.close();
+    await started?.ui.stop();
     currentHome()?.cleanup();
   }, timeout);
-  return { ui: currentWhileTestRuns(() => ui, "the ui"), browser: currentWhileTestRuns(() => browser, "the browser") };
+  const ui = currentWhileTestRuns(() => started?.ui, "the ui");
+  const browser = currentWhileTestRuns(() => started?.browser, "the browser");
+  const urlOf = (path: string) => new URL(path, ui.origin).href;
+  return {
+    ui,
+    browser,
+    async open(path) {
+      const checked = await openPage(browser, urlOf(path));
+      opened.push(checked.page);
+      return checked;
+    },
+    inPage: (path, name, check) => checkPage(browser, urlOf(path), name, check),
+    async inOtherUi(args, path, name, check) {
+      const sameHome = currentHome();
+      if (sameHome === undefined) throw new Error("useUiInBrowser: no home for another ui");
+      const other = await startUi(sameHome, args);
+      try {
+        return await checkPage(browser, new URL(path, other.origin).href, name, (checked) => check(checked, other));
+      } finally {
+        await other.stop();
+      }
+    },
+  };
 }
 
 /** An accessibility violation axe-core found: its rule, impact and where (up to 5 selectors). */

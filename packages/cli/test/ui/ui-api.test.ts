@@ -1,5 +1,4 @@
 import { describe, expect, it } from "bun:test";
-import { join } from "node:path";
 import {
   compareResultSchema,
   diffResultSchema,
@@ -14,8 +13,8 @@ import {
   workflowListResultSchema,
   workflowShowResultSchema,
 } from "@uwf/protocol";
-import { FIXTURES, LINEAR } from "../helpers/temp-home.ts";
-import { SCRIPTED_AGENTS_CONFIG } from "../helpers/workbench-home.ts";
+import { LINEAR } from "../helpers/temp-home.ts";
+import { ASK, SCRIPTED_AGENTS_CONFIG } from "../helpers/workbench-home.ts";
 import { useUiApi } from "./ui-api-kit.ts";
 
 /**
@@ -23,7 +22,6 @@ import { useUiApi } from "./ui-api-kit.ts";
  * its command on the home's store, as `uwf … --json` would), threads made by the real `uwf`.
  */
 
-const ASK = join(FIXTURES, "workflows/ask.yaml");
 const TOKEN = "test-token-0123456789abcdef";
 
 /** The listener the server gave the store's change feed: the test plays the feed. */

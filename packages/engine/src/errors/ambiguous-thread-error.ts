@@ -1,4 +1,4 @@
-import { UwfError } from "@uwf/protocol";
+import { ambiguousPrefixMessage, UwfError } from "@uwf/protocol";
 
 /** A thread prefix that matches more than one thread: the caller must say which. */
 export class AmbiguousThreadError extends UwfError<"ambiguous-thread"> {
@@ -6,8 +6,6 @@ export class AmbiguousThreadError extends UwfError<"ambiguous-thread"> {
   static override readonly name = "AmbiguousThreadError";
 
   constructor(reference: string, candidates: string[]) {
-    super(`thread prefix ${JSON.stringify(reference)} is ambiguous: ${candidates.join(", ")}`, {
-      data: { thread: reference, candidates },
-    });
+    super(ambiguousPrefixMessage("thread", reference, candidates), { data: { thread: reference, candidates } });
   }
 }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ThreadRecord } from "@uwf/protocol";
 import { editedWorkflowCopy } from "../../../../test/kit/workflow/edited-workflow-copy.ts";
+import { REOPEN_WORKFLOW } from "../../../../test/kit/workflow/reopen-workflow.ts";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import { stepThread } from "../step/step-thread.ts";
 import { stepUntilDone } from "../step/step-until-done.ts";
@@ -12,6 +12,8 @@ import { replayThreads } from "./replay-threads.ts";
 
 const REVIEW_LIST = join(FIXTURES, "replay/review-list.yaml");
 const TRIAGE_MAP = join(FIXTURES, "replay/triage-map.yaml");
+const APPROVAL = join(FIXTURES, "replay/approval.yaml");
+const GATE = join(FIXTURES, "replay/gate.yaml");
 const scripted = (workflow: string) => `scripted:${workflow.replace(/\.yaml$/, ".scenario.yaml")}`;
 
 let kit: EngineTestKit;
@@ -190,95 +192,29 @@ describe("replayThread, $status-keyed maps with per-status oneOf outputs and Liq
   });
 });
 
-const APPROVAL = `name: approval
-description: A gate that asks a person, and routes on the typed answer
-roles:
-  gate:
-    goal: Ask whether to deploy, then pass the decision on.
-    ask:
-      type: object
-      properties:
-        question: { type: string }
-      required: [question]
-    answer: approval
-  deployer:
-    goal: Deploy.
-  stopper:
-    goal: Say why nothing was deployed.
-conditions:
-  approved:
-    description: The person approved
-    expression: "steps[-1].answer.approved = true"
-graph:
-  $START:
-    - { role: gate, prompt: "Ask whether to deploy." }
-  gate:
-    - { role: deployer, condition: approved, prompt: "Deploy. The person said: {{ answer.comment }}" }
-    - { role: stopper, prompt: "The person said no." }
-  deployer:
-    - { role: $END }
-  stopper:
-    - { role: $END }
-`;
-
-const REOPEN = `name: reopen
-description: A thread continued after it ends
-roles:
-  worker:
-    goal: Do the work.
-    frontmatter:
-      type: object
-      properties:
-        result: { type: string }
-      required: [result]
-graph:
-  $START:
-    new: { role: worker, prompt: "Do the task." }
-    resume: { role: worker, prompt: "Continue where you left off." }
-  worker:
-    - { role: $END, prompt: "Finished." }
-`;
-
-/** Writes a workflow into a folder of its own under the kit's home and returns its file. */
-function workflowFile(text: string, edits: Array<[string, string]> = []): string {
-  const folder = mkdtempSync(join(kit.home, "workflow-"));
-  const name = /^name: (\S+)/.exec(text)?.[1] as string;
-  let edited = text;
-  for (const [from, to] of edits) {
-    if (!edited.includes(from)) throw new Error(`the workflow has no ${JSON.stringify(from)}`);
-    edited = edited.replace(from, to);
-  }
-  const file = join(folder, `${name}.yaml`);
-  writeFileSync(file, edited);
-  return file;
-}
-
 describe("replayThread, suspensions, answers and resumes", () => {
   it("replays a suspension and its typed answer, which the conditions read, and refuses an answer the new schema refuses", async () => {
     kit = createEngineTestKit();
-    const approval = workflowFile(APPROVAL);
     const agent = kit.scriptedAgent([
       { role: "gate", output: { $status: "$SUSPEND", reason: "Deploy?", question: "Deploy v2 now?" } },
       { role: "gate", output: { $status: "decided" } },
       { role: "deployer", output: {}, body: "Deployed." },
     ]);
-    const started = await kit.startThread({ workflow: approval });
+    const started = await kit.startThread({ workflow: APPROVAL });
     const options = kit.stepOptions(started.id, { defaultAgent: agent });
     const suspended = await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
     expect(suspended.record.status).toBe("suspended");
     // A suspended thread replays identically: its last reply leads nowhere yet.
-    expect(await replay(suspended.record, approval)).toMatchObject({ result: "identical", steps: 1 });
+    expect(await replay(suspended.record, APPROVAL)).toMatchObject({ result: "identical", steps: 1 });
 
     await stepThread({ ...options, resume: { typedAnswer: { approved: true, comment: "ship it" } } });
     const done = await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
     expect(done.record.status).toBe("ended");
-    expect(await replay(done.record, approval)).toMatchObject({ result: "identical", steps: 3, replayed: 3 });
+    expect(await replay(done.record, APPROVAL)).toMatchObject({ result: "identical", steps: 3, replayed: 3 });
 
-    const stricter = workflowFile(APPROVAL, [
-      [
-        "    answer: approval",
-        "    answer:\n      type: object\n      properties:\n        approved: { type: boolean }\n        ticket: { type: string }\n      required: [approved, ticket]",
-      ],
+    const stricter = editedCopy(APPROVAL, [
+      "    answer: approval",
+      "    answer:\n      type: object\n      properties:\n        approved: { type: boolean }\n        ticket: { type: string }\n      required: [approved, ticket]",
     ]);
     expect((await replay(done.record, stricter)).divergence).toMatchObject({
       kind: "answer-refused",
@@ -287,11 +223,12 @@ describe("replayThread, suspensions, answers and resumes", () => {
       field: "ticket",
     });
 
-    const textOnly = workflowFile(APPROVAL, [
+    const textOnly = editedCopy(
+      APPROVAL,
       ["    answer: approval\n", ""],
       ["The person said: {{ answer.comment }}", "The person approved."],
       ["steps[-1].answer.approved = true", "true"],
-    ]);
+    );
     const untyped = await replay(done.record, textOnly);
     expect(untyped.divergence).toMatchObject({ kind: "answer-refused", step: 2, field: null });
     expect(untyped.divergence?.reason).toBe(
@@ -299,7 +236,7 @@ describe("replayThread, suspensions, answers and resumes", () => {
     );
 
     // The answer is history: a condition that reads it differently routes the answer's step elsewhere.
-    const inverted = workflowFile(APPROVAL, [["answer.approved = true", "answer.approved = false"]]);
+    const inverted = editedCopy(APPROVAL, ["answer.approved = true", "answer.approved = false"]);
     expect((await replay(done.record, inverted)).divergence).toMatchObject({
       kind: "route-changed",
       step: 2,
@@ -310,11 +247,12 @@ describe("replayThread, suspensions, answers and resumes", () => {
 
   it("refuses a text answer where the new role declares answer:, and takes it where the role still takes text", async () => {
     kit = createEngineTestKit();
-    const textOnly = workflowFile(APPROVAL, [
+    const textOnly = editedCopy(
+      APPROVAL,
       ["    answer: approval\n", ""],
       ["The person said: {{ answer.comment }}", "The person approved."],
       ["steps[-1].answer.approved = true", "true"],
-    ]);
+    );
     const agent = kit.scriptedAgent([
       { role: "gate", output: { $status: "$SUSPEND", reason: "Deploy?", question: "Deploy v2 now?" } },
       { role: "gate", output: { $status: "decided" } },
@@ -328,7 +266,7 @@ describe("replayThread, suspensions, answers and resumes", () => {
     expect(done.record.status).toBe("ended");
     expect(await replay(done.record, textOnly)).toMatchObject({ result: "identical", steps: 3 });
 
-    const typed = await replay(done.record, workflowFile(APPROVAL));
+    const typed = await replay(done.record, APPROVAL);
     expect(typed.divergence).toMatchObject({ kind: "answer-refused", step: 2, role: "gate", field: null });
     expect(typed.divergence?.reason).toBe(
       "role gate declares answer: with its fields: approved (boolean, required), comment (string); the recorded answer is text",
@@ -337,62 +275,46 @@ describe("replayThread, suspensions, answers and resumes", () => {
 
   it("follows a thread continued after it ended through $START's resume edge", async () => {
     kit = createEngineTestKit();
-    const reopen = workflowFile(REOPEN);
     const agent = kit.scriptedAgent([
       { role: "worker", output: { result: "first" } },
       { role: "worker", output: { result: "second" } },
     ]);
-    const started = await kit.startThread({ workflow: reopen });
+    const started = await kit.startThread({ workflow: REOPEN_WORKFLOW });
     const options = kit.stepOptions(started.id, { defaultAgent: agent });
     await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
     const resumed = await stepThread({ ...options, resume: { answer: "Now do more." } });
     expect(resumed.record).toMatchObject({ status: "ended", stepCount: 2 });
-    expect(await replay(resumed.record, reopen)).toMatchObject({ result: "identical", steps: 2, replayed: 2 });
+    expect(await replay(resumed.record, REOPEN_WORKFLOW)).toMatchObject({ result: "identical", steps: 2, replayed: 2 });
 
-    const noResume = workflowFile(REOPEN, [
-      ['    resume: { role: worker, prompt: "Continue where you left off." }\n', ""],
+    const noResume = editedCopy(REOPEN_WORKFLOW, [
+      '    resume: { role: worker, prompt: "Go on with: {{ start.prompt }}" }\n',
+      "",
     ]);
     expect((await replay(resumed.record, noResume)).divergence).toMatchObject({ kind: "no-route", step: 1 });
   });
 });
 
 describe("replayThread, a suspension that timed out", () => {
-  const GATE = `name: gate
-roles:
-  asker: { goal: Ask., suspendTimeout: 200ms }
-  closer: { goal: Close. }
-graph:
-  $START: [{ role: asker, prompt: "Ask." }]
-  asker:
-    done: { role: $END }
-    $timeout: { role: closer, prompt: "Nobody answered." }
-  closer:
-    - { role: $END }
-`;
-
   it("takes uwf's timeout step as recorded and routes it by the new $timeout edges", async () => {
     kit = createEngineTestKit();
-    const gate = workflowFile(GATE);
     const agent = kit.scriptedAgent([
       { role: "asker", output: { $status: "$SUSPEND", reason: "Which colour?" } },
       // Step 2 is uwf's own timeout record: the agent plays no part in it.
       { role: "asker", output: { $status: "done" } },
       { role: "closer", output: {}, body: "Closed." },
     ]);
-    const started = await kit.startThread({ workflow: gate });
+    const started = await kit.startThread({ workflow: GATE });
     const options = kit.stepOptions(started.id, { defaultAgent: agent });
     await stepThread(options);
     await Bun.sleep(250);
     await expireDueSuspensions({ store: kit.store, home: kit.home, host: "engine-test", now: kit.now });
     const done = await stepUntilDone({ ...options, maxSteps: Number.POSITIVE_INFINITY });
     expect(done.record).toMatchObject({ status: "ended", stepCount: 3 });
-    expect(await replay(done.record, gate)).toMatchObject({ result: "identical", replayed: 3 });
+    expect(await replay(done.record, GATE)).toMatchObject({ result: "identical", replayed: 3 });
 
-    const elsewhere = workflowFile(GATE, [
-      [
-        '$timeout: { role: closer, prompt: "Nobody answered." }',
-        "$timeout: { role: $END }\n    again: { role: closer, prompt: Close. }",
-      ],
+    const elsewhere = editedCopy(GATE, [
+      '$timeout: { role: closer, prompt: "Nobody answered." }',
+      "$timeout: { role: $END }\n    again: { role: closer, prompt: Close. }",
     ]);
     expect((await replay(done.record, elsewhere)).divergence).toMatchObject({
       kind: "route-changed",

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ScenarioThread, scenarioDocumentSchema } from "@uwf/protocol";
+import { REOPEN_WORKFLOW } from "../../../../test/kit/workflow/reopen-workflow.ts";
+import { writeWorkflow } from "../../../../test/kit/workflow/write-workflow.ts";
 import { createEngineTestKit, type EngineTestKit, FIXTURES } from "../../test/engine-test-kit.ts";
 import { ScenarioNotExportableError } from "../errors/scenario-not-exportable-error.ts";
 import { ThreadNotFoundError } from "../errors/thread-not-found-error.ts";
@@ -78,28 +80,11 @@ describe("exportScenarios", () => {
   });
 
   it("records the prompt that continued an ended thread on the step it led to", async () => {
-    const workflow = join(kit.home, "reopen.yaml");
-    writeFileSync(
-      workflow,
-      [
-        "name: reopen",
-        "roles:",
-        "  worker:",
-        "    goal: Work.",
-        "    frontmatter: { type: object, properties: { result: { type: string } }, required: [result] }",
-        "graph:",
-        "  $START:",
-        '    new: { role: worker, prompt: "Do the task." }',
-        '    resume: { role: worker, prompt: "Continue: {{ start.prompt }}" }',
-        "  worker:",
-        '    - { role: $END, prompt: "Finished." }',
-      ].join("\n"),
-    );
     const agent = kit.scriptedAgent([
       { role: "worker", output: { result: "one" }, body: "One.\n\nTwo paragraphs." },
       { role: "worker", output: { result: "two" } },
     ]);
-    const started = await kit.startThread({ workflow });
+    const started = await kit.startThread({ workflow: REOPEN_WORKFLOW });
     expect((await runToEnd(started.id, agent)).status).toBe("ended");
     expect((await runToEnd(started.id, agent, "And then\n\nsome more.")).status).toBe("ended");
     const { threads } = await exportScenarios({ store: kit.store, threads: [started.id] });
@@ -120,31 +105,26 @@ describe("exportScenarios", () => {
   });
 
   it("refuses a thread whose two fan-outs made branches of the same key, which a scenario cannot tell apart", async () => {
-    const workflow = join(kit.home, "fan-twice.yaml");
-    writeFileSync(
-      workflow,
-      [
-        "name: fan-twice",
-        "roles:",
-        "  planner: { goal: Plan., frontmatter: { type: object, properties: { plan: { type: string } } } }",
-        "  checker: { goal: Check., frontmatter: { type: object, properties: { $status: { enum: [pass] } } } }",
-        "  merger:",
-        "    goal: Merge.",
-        "    frontmatter: { type: object, properties: { $status: { enum: [again, done] } }, required: [$status] }",
-        "graph:",
-        "  $START:",
-        '    new: { role: planner, prompt: "Plan." }',
-        "  planner:",
-        "    - parallel:",
-        '        only: { role: checker, prompt: "Check." }',
-        '      join: { role: merger, policy: all, prompt: "Merge." }',
-        "  checker:",
-        "    pass: { role: $END }",
-        "  merger:",
-        '    again: { role: planner, prompt: "Again." }',
-        '    done: { role: $END, prompt: "Done." }',
-      ].join("\n"),
-    );
+    const workflow = writeWorkflow(kit.home, "fan-twice", [
+      "roles:",
+      "  planner: { goal: Plan., frontmatter: { type: object, properties: { plan: { type: string } } } }",
+      "  checker: { goal: Check., frontmatter: { type: object, properties: { $status: { enum: [pass] } } } }",
+      "  merger:",
+      "    goal: Merge.",
+      "    frontmatter: { type: object, properties: { $status: { enum: [again, done] } }, required: [$status] }",
+      "graph:",
+      "  $START:",
+      '    new: { role: planner, prompt: "Plan." }',
+      "  planner:",
+      "    - parallel:",
+      '        only: { role: checker, prompt: "Check." }',
+      '      join: { role: merger, policy: all, prompt: "Merge." }',
+      "  checker:",
+      "    pass: { role: $END }",
+      "  merger:",
+      '    again: { role: planner, prompt: "Again." }',
+      '    done: { role: $END, prompt: "Done." }',
+    ]);
     const agent = kit.scriptedAgent([
       { role: "planner", output: { plan: "one" } },
       { role: "merger", output: { $status: "again" } },

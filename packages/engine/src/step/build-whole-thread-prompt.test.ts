@@ -7,7 +7,7 @@ import type { PromptNode, ThreadStepNode, WorkflowNode } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
 import { loadHistory } from "../history/load-history.ts";
 import { readChain } from "../history/read-chain.ts";
-import { HISTORY_RUN_LENGTH } from "./build-whole-thread-prompt.ts";
+import { HISTORY_RUN_LENGTHS, historySegments } from "./build-whole-thread-prompt.ts";
 import { stepUntilDone } from "./step-until-done.ts";
 
 const LOOP = `name: loop
@@ -75,6 +75,37 @@ async function storedPromptsOfLoop(
   return stored;
 }
 
+describe("historySegments", () => {
+  it("groups aligned runs of 32, else of 8, shown alike; the rest one entry a segment", () => {
+    // 61 entries: the first 40 left out, the 41st cut to 1,200 characters, the last 20 whole.
+    const shown = { count: 61, full: 41, cut: 1_200 };
+    const spans = (runLengths?: readonly number[]) =>
+      historySegments(shown, runLengths).map(({ start, end }) => (end - start === 1 ? `${start}` : `${start}-${end}`));
+    // Steps 33–40 are a run of 8; 41 is cut; 42–48 are not a whole aligned run of 8; 49–56 are.
+    expect(spans()).toEqual([
+      "0-32",
+      "32-40",
+      "40",
+      "41",
+      "42",
+      "43",
+      "44",
+      "45",
+      "46",
+      "47",
+      "48-56",
+      "56",
+      "57",
+      "58",
+      "59",
+      "60",
+    ]);
+    // Prompts stored before the runs of 8 grouped only runs of 32: recognized by the same function.
+    expect(spans([32])).toHaveLength(1 + 29);
+    expect(spans([])).toHaveLength(61);
+  });
+});
+
 describe("buildWholeThreadPrompt", () => {
   it("gives every step the prompt built from scratch while the bodies shown whole, cut and left out move on", async () => {
     const kit = createEngineTestKit();
@@ -113,12 +144,16 @@ describe("buildWholeThreadPrompt", () => {
         for (const ref of refs) {
           const text = ((await kit.store.objects.get(ref)) as { text: string }).text;
           const entries = text.split("\n\n## Step ").length - 1;
-          if (entries === HISTORY_RUN_LENGTH) runTexts.add(text.includes("Body: left out") ? "left out" : "whole");
+          if (HISTORY_RUN_LENGTHS.includes(entries))
+            runTexts.add(text.includes("Body: left out") ? "left out" : "whole");
         }
       }
-      // Step 33 sees 32 entries: one run, one reference. Step 84 sees 83: two runs left out, then 19 entries.
+      // Step 9 sees 8 entries, one run of 8; step 33 sees 32, one run of 32: one reference each. Step 84 sees
+      // 83: two runs of 32 and one of 8 left out (steps 1–72), then steps 73–80 one by one (left out, cut and
+      // whole: not shown alike), and the 3 newest.
+      expect(references[8]).toBe(1);
       expect(references[32]).toBe(1);
-      expect(references.at(-1)).toBe(2 + (steps - 1 - 2 * HISTORY_RUN_LENGTH));
+      expect(references.at(-1)).toBe(2 + 1 + 8 + 3);
       expect([...runTexts].sort()).toEqual(["left out", "whole"]);
     } finally {
       kit.cleanup();

@@ -26,12 +26,28 @@ type PromptHistory = NonNullable<PromptNode["history"]>;
 type Shown = "full" | "omitted" | number;
 
 /**
- * Entries are stored in aligned runs of this many (steps 1–32, 33–64, …) when every entry of the run is
- * shown the same way, whole or left out: one `text/1` node a run instead of one an entry, so a prompt of
- * a long thread reads a few dozen nodes, not one per step. Which runs are grouped follows from the
- * prompt's `history` alone, so the next prompt knows what each of its references holds.
+ * How a prompt shows its entries' bodies, as its `history` says: whole from entry `full` on; the one
+ * before cut to `cut` characters when that is not null; every earlier one left out. The quota always
+ * allots them so (the newest whole, then at most one cut), which lets a segment's check cost the same
+ * whatever its length.
  */
-export const HISTORY_RUN_LENGTH = 32;
+export interface BodiesShown {
+  count: number;
+  full: number;
+  cut: number | null;
+}
+
+/**
+ * Entries are stored in aligned runs (steps 1–32, 33–64, …; within a run not shown alike, 1–8, 9–16, …)
+ * when every entry of the run is shown the same way, whole or left out: one `text/1` node a run instead
+ * of one an entry, so a prompt of a long thread reads a few dozen nodes, not one per step. Which runs are
+ * grouped follows from the prompt's `history` alone, so the next prompt knows what each of its
+ * references holds. Longest first.
+ */
+export const HISTORY_RUN_LENGTHS: readonly number[] = [32, 8];
+
+/** How prompts stored before the runs of 8 grouped their entries: recognized, so their runs are reused. */
+const EARLIER_RUN_LENGTHS: readonly (readonly number[])[] = [[32]];
 
 /** Entries `start` to `end` (exclusive) of a prompt's history, stored as one reference. */
 interface Segment {
@@ -61,39 +77,52 @@ export async function buildWholeThreadPrompt(
     lengths.push(index < reused ? (previous?.history.bodies[index] ?? 0) : (await history.body(index)).length);
   }
   const allotments = allotBodies(lengths, bodyQuota);
-  const shown = allotments.map(shownOf);
-  const before = previous === null ? [] : previousShown(previous.history);
-  /** The previous prompt's reference for exactly `segment`, when it showed each of its entries as this one will. */
-  const reusable = (segment: Segment): string | undefined => {
-    const ref = previous?.refs.get(`${segment.start} ${segment.end}`);
-    if (ref === undefined) return undefined;
-    for (let index = segment.start; index < segment.end; index++) if (before[index] !== shown[index]) return undefined;
-    return ref;
-  };
+  const shown = bodiesShownBy(allotments);
+  const before = previous === null ? null : bodiesShownIn(previous.history);
+  /** Whether the previous prompt showed each entry of `segment` as this one will. */
+  const agrees = (segment: Segment): boolean => before !== null && shownAlike(before, shown, segment);
   const entryParts = await Promise.all(
     historySegments(shown).map(async (segment): Promise<PromptTextPart> => {
-      const ref = reusable(segment);
-      if (ref !== undefined) {
-        const node = (await history.objects.get(ref)) as { type?: unknown; text?: unknown };
-        if (node?.type === "text/1" && typeof node.text === "string" && node.text.startsWith("\n\n")) {
-          return { text: node.text, shared: true, address: ref };
-        }
+      const ref = previous?.refs.get(`${segment.start} ${segment.end}`);
+      if (ref !== undefined && agrees(segment)) {
+        const text = await segmentText(history, ref);
+        if (text !== null) return { text, shared: true, address: ref };
       }
-      const texts: string[] = [];
-      for (let index = segment.start; index < segment.end; index++) {
-        texts.push(await entryText(index, allotments[index] as BodyAllotment));
-      }
-      return { text: texts.join(""), shared: true };
+      return { text: await composeSegment(segment), shared: true };
     }),
   );
-  /** One entry as this prompt shows it: the previous prompt's own node for it when it agrees, else formatted. */
-  async function entryText(index: number, allotment: BodyAllotment): Promise<string> {
-    const ref = reusable({ start: index, end: index + 1 });
-    if (ref !== undefined) {
-      const node = (await history.objects.get(ref)) as { type?: unknown; text?: unknown };
-      if (node?.type === "text/1" && typeof node.text === "string" && node.text.startsWith("\n\n")) return node.text;
+  /**
+   * A segment the previous prompt did not store as one: laid end to end from the previous prompt's own
+   * segments inside it that agree (a new run from the entries or shorter runs it was stored as), and the
+   * entries no such segment covers, formatted.
+   */
+  async function composeSegment(segment: Segment): Promise<string> {
+    const texts: string[] = [];
+    let index = segment.start;
+    while (index < segment.end) {
+      const reused = await reusedFrom(index, segment.end);
+      if (reused !== null) {
+        texts.push(reused.text);
+        index = reused.end;
+        continue;
+      }
+      const allotment = allotments[index] as BodyAllotment;
+      texts.push(`\n\n${formatHistoryEntryOf(workflow, roleName, await history.step(index), allotment)}`);
+      index++;
     }
-    return `\n\n${formatHistoryEntryOf(workflow, roleName, await history.step(index), allotment)}`;
+    return texts.join("");
+  }
+  /** The longest of the previous prompt's segments from `start` to at most `limit` that agrees, and its text. */
+  async function reusedFrom(start: number, limit: number): Promise<{ text: string; end: number } | null> {
+    for (const length of [...HISTORY_RUN_LENGTHS, 1]) {
+      const end = start + length;
+      if (end > limit) continue;
+      const ref = previous?.refs.get(`${start} ${end}`);
+      if (ref === undefined || !agrees({ start, end })) continue;
+      const text = await segmentText(history, ref);
+      if (text !== null) return { text, end };
+    }
+    return null;
   }
   const ownSteps = history.steps.flatMap((step, index) => (step.role === roleName ? [index + 1] : []));
   const parts = assembleWholeThreadPrompt({
@@ -108,14 +137,11 @@ export async function buildWholeThreadPrompt(
     entries: [],
     entryParts,
   });
-  const full = allotments.findIndex((allotment) => allotment.kind === "full");
-  const first = full === -1 ? count : full;
-  const cut = allotments[first - 1];
   return {
     prompt: parts.map((part) => part.text).join(""),
     stored: storedPrompt(
       parts,
-      { key, bodies: lengths, full: first, cut: cut?.kind === "cut" ? cut.characters : null },
+      { key, bodies: lengths, full: shown.full, cut: shown.cut },
       // Linked from the previous prompt, which is in this thread's chain: gc keeps them, so they are not put again.
       new Set(previous?.refs.values() ?? []),
     ),
@@ -123,44 +149,58 @@ export async function buildWholeThreadPrompt(
 }
 
 /**
- * How a prompt that shows the entries so stores them: an aligned run of HISTORY_RUN_LENGTH entries, all
- * there and all shown whole or all left out, as one segment; every other entry (a cut body, a run
- * shown partly whole, the newest entries short of a run) as a segment of its own.
+ * How a prompt that shows the entries so stores them: an aligned run of one of `runLengths` (the longest
+ * that fits) whose entries are all there and all shown whole or all left out, as one segment; every other
+ * entry (a cut body, the newest entries short of a run) as a segment of its own.
  */
-export function historySegments(shown: readonly Shown[]): Segment[] {
+export function historySegments(shown: BodiesShown, runLengths = HISTORY_RUN_LENGTHS): Segment[] {
+  const omittedEnd = shown.cut === null ? shown.full : shown.full - 1;
   const segments: Segment[] = [];
   let start = 0;
-  while (start < shown.length) {
-    const end = start + HISTORY_RUN_LENGTH;
-    if (start % HISTORY_RUN_LENGTH === 0 && end <= shown.length && uniformRun(shown, start, end)) {
-      segments.push({ start, end });
-      start = end;
-    } else {
-      segments.push({ start, end: start + 1 });
-      start++;
+  while (start < shown.count) {
+    let end = start + 1;
+    for (const run of runLengths) {
+      const runEnd = start + run;
+      if (start % run === 0 && runEnd <= shown.count && (runEnd <= omittedEnd || start >= shown.full)) {
+        end = runEnd;
+        break;
+      }
     }
+    segments.push({ start, end });
+    start = end;
   }
   return segments;
 }
 
-function uniformRun(shown: readonly Shown[], start: number, end: number): boolean {
-  const first = shown[start];
-  if (first !== "full" && first !== "omitted") return false;
-  for (let index = start + 1; index < end; index++) if (shown[index] !== first) return false;
+/** The text of a segment a previous prompt stored, when the node is one (else it is built again). */
+async function segmentText(history: ThreadHistory, ref: string): Promise<string | null> {
+  const node = (await history.objects.get(ref)) as { type?: unknown; text?: unknown };
+  return node?.type === "text/1" && typeof node.text === "string" && node.text.startsWith("\n\n") ? node.text : null;
+}
+
+function shownAt(shown: BodiesShown, index: number): Shown {
+  if (index >= shown.full) return "full";
+  return shown.cut !== null && index === shown.full - 1 ? shown.cut : "omitted";
+}
+
+/** Whether both show every entry of `segment` alike: checked where either changes how it shows them. */
+function shownAlike(one: BodiesShown, other: BodiesShown, segment: Segment): boolean {
+  for (const index of [segment.start, one.full - 1, one.full, other.full - 1, other.full]) {
+    if (index < segment.start || index >= segment.end) continue;
+    if (shownAt(one, index) !== shownAt(other, index)) return false;
+  }
   return true;
 }
 
-/** How the previous prompt showed the body of each step (see the prompt node's `history`). */
-function previousShown(history: PromptHistory): Shown[] {
-  return history.bodies.map((_, index) => {
-    if (index >= history.full) return "full";
-    return history.cut !== null && index === history.full - 1 ? history.cut : "omitted";
-  });
+function bodiesShownBy(allotments: readonly BodyAllotment[]): BodiesShown {
+  let full = allotments.length;
+  while (full > 0 && allotments[full - 1]?.kind === "full") full--;
+  const cut = allotments[full - 1];
+  return { count: allotments.length, full, cut: cut?.kind === "cut" ? cut.characters : null };
 }
 
-function shownOf(allotment: BodyAllotment | undefined): Shown {
-  if (allotment === undefined || allotment.kind === "omitted") return "omitted";
-  return allotment.kind === "full" ? "full" : allotment.characters;
+function bodiesShownIn(history: PromptHistory): BodiesShown {
+  return { count: history.bodies.length, full: history.full, cut: history.cut };
 }
 
 /**
@@ -187,14 +227,14 @@ async function previousPrompt(
   const refs = node.parts.flatMap((part) => ("ref" in part ? [part.ref] : []));
   // Its entries are the steps before the role's last visit.
   if (node.history.bodies.length !== last) return null;
-  const grouped = historySegments(previousShown(node.history));
-  const segments =
-    refs.length === grouped.length
-      ? grouped
-      : refs.length === last
-        ? Array.from({ length: last }, (_, index) => ({ start: index, end: index + 1 }))
-        : null;
-  if (segments === null) return null;
+  // The grouping it was stored with: today's, an earlier one, or one entry a segment.
+  let segments: Segment[] | undefined;
+  for (const runLengths of [HISTORY_RUN_LENGTHS, ...EARLIER_RUN_LENGTHS, []]) {
+    segments = historySegments(bodiesShownIn(node.history), runLengths);
+    if (segments.length === refs.length) break;
+    segments = undefined;
+  }
+  if (segments === undefined) return null;
   return {
     refs: new Map(segments.map((segment, index) => [`${segment.start} ${segment.end}`, refs[index] as string])),
     history: node.history,

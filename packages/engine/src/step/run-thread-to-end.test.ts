@@ -86,8 +86,12 @@ describe("runThreadToEnd", () => {
   });
 
   describe("with a branch whose recorded answer leads to a step that fails", () => {
-    /** review-fan-out.yaml: the security reviewer asks, and its answer leads to a reply that never validates. */
-    async function fanOutThread() {
+    /**
+     * review-fan-out.yaml run to its end: the security reviewer asks, and its answer leads to a reply that
+     * never validates. Each round as [parent or branch, status, with an error], and the branches whose step
+     * failed as onBranchStepFailed heard them.
+     */
+    async function runFanOutThread(stopWhenABranchFails?: boolean) {
       const entries: (ScenarioEntry & { answer?: string })[] = [
         { role: "planner", output: { $status: "ready", plan: "cache the session" }, body: "Plan ready." },
         { role: "reviewer", branch: "security", output: { $status: "$SUSPEND", reason: "Which store?" }, body: "?" },
@@ -97,17 +101,13 @@ describe("runThreadToEnd", () => {
       ];
       const agent = kit.scriptedAgent(entries);
       const record = await kit.startThread({ workflow: join(FIXTURES, "review-fan-out.yaml"), prompt: "Cache it" });
-      return { record, step: { ...kit.stepOptions(record.id), defaultAgent: agent } };
-    }
-
-    it("ends the run with the branch's error when asked to (stopWhenABranchFails)", async () => {
-      const { record, step } = await fanOutThread();
       const rounds: [string, string, boolean][] = [];
       const failed: string[] = [];
       const done = await runThreadToEnd({
-        ...step,
+        ...kit.stepOptions(record.id),
+        defaultAgent: agent,
         baseDir: kit.home,
-        stopWhenABranchFails: true,
+        ...(stopWhenABranchFails === undefined ? {} : { stopWhenABranchFails }),
         onRound: (thread, round) =>
           void rounds.push([
             thread === record.id ? "parent" : "branch",
@@ -116,6 +116,11 @@ describe("runThreadToEnd", () => {
           ]),
         onBranchStepFailed: (thread) => void failed.push(thread),
       });
+      return { record, done, rounds, failed };
+    }
+
+    it("ends the run with the branch's error when asked to (stopWhenABranchFails)", async () => {
+      const { done, rounds, failed } = await runFanOutThread(true);
       expect(rounds).toEqual([
         ["parent", "waiting", false],
         ["branch", "suspended", true],
@@ -127,20 +132,7 @@ describe("runThreadToEnd", () => {
     });
 
     it("tells onBranchStepFailed and goes on with the parent otherwise", async () => {
-      const { record, step } = await fanOutThread();
-      const rounds: [string, string, boolean][] = [];
-      const failed: string[] = [];
-      const done = await runThreadToEnd({
-        ...step,
-        baseDir: kit.home,
-        onRound: (thread, round) =>
-          void rounds.push([
-            thread === record.id ? "parent" : "branch",
-            round.record.status,
-            round.error !== undefined,
-          ]),
-        onBranchStepFailed: (thread) => void failed.push(thread),
-      });
+      const { record, done, rounds, failed } = await runFanOutThread();
       expect(rounds.slice(0, 2)).toEqual([
         ["parent", "waiting", false],
         ["branch", "suspended", true],

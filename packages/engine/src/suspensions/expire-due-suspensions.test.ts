@@ -50,15 +50,19 @@ function countReads(): { reads: number } {
   return counter;
 }
 
-const ASKER_WITH_TIMEOUT = `name: gate
+/** An asker that suspends for `suspendTimeout`; a `$timeout` edge to $END unless `withTimeoutEdge` is false. */
+function askerWorkflow(suspendTimeout: string, withTimeoutEdge = true): string {
+  return `name: gate
 roles:
-  asker: { goal: Ask., suspendTimeout: 1h }
+  asker: { goal: Ask., suspendTimeout: ${suspendTimeout} }
 graph:
   $START: [{ role: asker, prompt: "Ask." }]
   asker:
     done: { role: $END }
-    $timeout: { role: $END }
-`;
+${withTimeoutEdge ? "    $timeout: { role: $END }\n" : ""}`;
+}
+
+const ASKER_WITH_TIMEOUT = askerWorkflow("1h");
 
 describe("expireDueSuspensions", () => {
   it("keeps a suspension's deadline on its record, so a pass with nothing due reads no node", async () => {
@@ -87,18 +91,7 @@ describe("expireDueSuspensions", () => {
   });
 
   it("leaves a suspension before its deadline, then ends the thread by a $timeout edge to $END, once across passes", async () => {
-    const { record } = await suspendedThread(
-      `name: gate
-roles:
-  asker: { goal: Ask., suspendTimeout: ${WAIT} }
-graph:
-  $START: [{ role: asker, prompt: "Ask." }]
-  asker:
-    done: { role: $END }
-    $timeout: { role: $END }
-`,
-      [ASKS],
-    );
+    const { record } = await suspendedThread(askerWorkflow(WAIT), [ASKS]);
     expect(record.status).toBe("suspended");
     expect((await pass()).expired).toEqual([]);
     await pastDeadline();
@@ -192,17 +185,10 @@ graph:
   });
 
   it("fails a thread with no $timeout edge, keeping its suspension, and a late answer clears the failure", async () => {
-    const { record, agent } = await suspendedThread(
-      `name: gate
-roles:
-  asker: { goal: Ask., suspendTimeout: ${WAIT} }
-graph:
-  $START: [{ role: asker, prompt: "Ask." }]
-  asker:
-    done: { role: $END }
-`,
-      [ASKS, { role: "asker", output: { $status: "done" } }],
-    );
+    const { record, agent } = await suspendedThread(askerWorkflow(WAIT, false), [
+      ASKS,
+      { role: "asker", output: { $status: "done" } },
+    ]);
     await pastDeadline();
     const { expired } = await pass();
     expect(expired.map(({ routed }) => routed)).toEqual([null]);

@@ -1,4 +1,4 @@
-import { UwfError } from "@uwf/protocol";
+import { ambiguousPrefixMessage, UwfError } from "@uwf/protocol";
 
 /** A report prefix that more than one stored report starts with: the caller must say which. */
 export class AmbiguousEvalReportError extends UwfError<"ambiguous-eval-report"> {
@@ -6,8 +6,6 @@ export class AmbiguousEvalReportError extends UwfError<"ambiguous-eval-report"> 
   static override readonly name = "AmbiguousEvalReportError";
 
   constructor(reference: string, candidates: string[]) {
-    super(`report prefix ${JSON.stringify(reference)} is ambiguous: ${candidates.join(", ")}`, {
-      data: { report: reference, candidates },
-    });
+    super(ambiguousPrefixMessage("report", reference, candidates), { data: { report: reference, candidates } });
   }
 }

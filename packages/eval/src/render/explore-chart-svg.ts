@@ -1,5 +1,5 @@
 import type { ExploreResult } from "@uwf/protocol";
-import { formatDelta } from "../format/format-number.ts";
+import { formatDelta, formatInterval, formatRate } from "../format/format-number.ts";
 import { type HtmlFragment, html } from "./html-template.ts";
 
 const WIDTH = 720;
@@ -20,7 +20,7 @@ export function exploreChartSvg(result: ExploreResult): HtmlFragment {
   const y = (rate: number) => MARGIN.top + (1 - rate) * plotHeight;
   const grid = [0, 0.25, 0.5, 0.75, 1].map(
     (rate) =>
-      html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(rate)}" y2="${y(rate)}"/><text class="axis" x="${MARGIN.left - 6}" y="${y(rate) + 4}" text-anchor="end">${rate.toFixed(2)}</text>`,
+      html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(rate)}" y2="${y(rate)}"/><text class="axis" x="${MARGIN.left - 6}" y="${y(rate) + 4}" text-anchor="end">${formatRate(rate)}</text>`,
   );
   const known = result.steps.flatMap((step, index) => (step.passRate === null ? [] : [{ step, index }]));
   const line = known.map(({ step, index }) => `${x(index).toFixed(1)},${y(step.passRate as number).toFixed(1)}`);
@@ -31,7 +31,7 @@ export function exploreChartSvg(result: ExploreResult): HtmlFragment {
       step.interval === null
         ? ""
         : html`<line class="interval" x1="${x(index)}" x2="${x(index)}" y1="${y(step.interval[0])}" y2="${y(step.interval[1])}"/>`;
-    const title = `step ${step.step} (${step.role}): ${step.passed} of ${step.passed + step.failed} passed, rate ${step.passRate.toFixed(2)}${step.interval === null ? "" : ` [${step.interval[0].toFixed(2)}, ${step.interval[1].toFixed(2)}]`}${step.effect === null ? "" : `, effect ${formatDelta(step.effect, (value) => value.toFixed(2))}`}`;
+    const title = `step ${step.step} (${step.role}): ${step.passed} of ${step.passed + step.failed} passed, rate ${formatRate(step.passRate)}${step.interval === null ? "" : ` ${formatInterval({ low: step.interval[0], high: step.interval[1] })}`}${step.effect === null ? "" : `, effect ${formatDelta(step.effect, formatRate)}`}`;
     return html`${label}${whisker}<circle class="${step.decisive ? "point decisive" : "point"}" cx="${x(index)}" cy="${y(step.passRate)}" r="${step.decisive ? 7 : 4.5}" data-step="${step.step}" data-rate="${step.passRate}" data-low="${step.interval?.[0] ?? ""}" data-high="${step.interval?.[1] ?? ""}"><title>${title}</title></circle>`;
   });
   return html`<svg class="explore-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="pass rate of the re-runs from each step, with 95% intervals">

@@ -16,7 +16,7 @@ export function renderExploreHtml(result: ExploreResult): string {
   const head = html`<tr><th>Step</th><th>Role</th><th class="num">Samples</th><th class="num">Passed</th><th class="num">Pass rate</th><th>95% interval</th><th class="num">Effect</th><th>Re-runs</th></tr>`;
   const rows = result.steps.map(
     (step) =>
-      html`<tr class="${step.decisive ? "decisive" : ""}" data-step="${step.step}"><td>${step.step}${step.decisive ? " ◆" : ""}</td><td>${step.role}</td><td class="num">${step.samples}</td><td class="num">${step.passed}</td><td class="num">${formatRate(step.passRate)}</td><td>${step.interval === null ? MISSING : formatInterval({ low: step.interval[0], high: step.interval[1] })}</td><td class="num">${formatDelta(step.effect, (value) => value.toFixed(2))}</td><td>${step.forks.map((fork) => html`<code class="thread ${fork.verdict}" title="${fork.verdict}">${fork.thread}</code> `)}</td></tr>`,
+      html`<tr class="${step.decisive ? "decisive" : ""}" data-step="${step.step}"><td>${step.step}${step.decisive ? " ◆" : ""}</td><td>${step.role}</td><td class="num">${step.samples}</td><td class="num">${step.passed}</td><td class="num">${formatRate(step.passRate)}</td><td>${step.interval === null ? MISSING : formatInterval({ low: step.interval[0], high: step.interval[1] })}</td><td class="num">${formatDelta(step.effect, formatRate)}</td><td>${step.forks.map((fork) => html`<code class="thread ${fork.verdict}" title="${fork.verdict}">${fork.thread}</code> `)}</td></tr>`,
   );
   const decisive = result.decisive.length === 0 ? "none" : result.decisive.map((step) => `step ${step}`).join(", ");
   return renderReportPage({

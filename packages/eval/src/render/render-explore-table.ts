@@ -17,7 +17,7 @@ export function renderExploreTable(result: ExploreResult, options: { color: bool
     String(step.passed),
     formatRate(step.passRate),
     step.interval === null ? MISSING : formatInterval({ low: step.interval[0], high: step.interval[1] }),
-    formatDelta(step.effect, (value) => value.toFixed(2)),
+    formatDelta(step.effect, formatRate),
     step.decisive ? paint.bold("◆ decisive") : step.unstarted > 0 ? paint.yellow(`${step.unstarted} not run`) : "",
   ]);
   const table = formatColumns(

@@ -1,4 +1,4 @@
-import { type AgentSpec, type Config, configSchema } from "@uwf/protocol";
+import { type AgentSpec, type Config, configSchema, isObject } from "@uwf/protocol";
 import type { SuiteVariant } from "../suite/suite.ts";
 
 /**
@@ -21,12 +21,8 @@ export function variantConfig(base: Config, variant: SuiteVariant): Config {
   return { ...merged, agents, defaultModel: model };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function mergeObjects(base: unknown, over: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(over)) return over;
+  if (!isObject(base) || !isObject(over)) return over;
   const result: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) result[key] = mergeObjects(base[key], value);
   return result;

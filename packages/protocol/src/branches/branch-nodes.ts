@@ -2,6 +2,7 @@ import { z } from "zod";
 import { usageSchema } from "../budget/usage.ts";
 import { addressSchema } from "../ids/address.ts";
 import { THREAD_ID_PATTERN } from "../ids/thread-id-pattern.ts";
+import { nodeSchema } from "../nodes/node-schema.ts";
 import { threadOutcomeSchema } from "../threads/thread-record.ts";
 import { THREAD_STATUSES } from "../threads/thread-statuses.ts";
 import { joinPolicySchema, onCancelSchema } from "../workflow/fan-out.ts";
@@ -29,24 +30,21 @@ export type PlannedBranch = z.infer<typeof plannedBranchSchema>;
  * declaration or item order, and how they are joined. Immutable, so a fork of the step plans the same
  * branches, and everyone who touches the parent agrees on them.
  */
-export const fanOutNodeSchema = z
-  .object({
-    type: z.literal("fan-out/1"),
-    kind: z.enum(["parallel", "foreach"]),
-    /** The index of the fan-out edge among the step role's edges: where the join's prompt template is. */
-    edge: z.number().int().nonnegative(),
-    join: z
-      .object({
-        role: z.string(),
-        policy: joinPolicySchema,
-        failFast: z.boolean(),
-      })
-      .strict(),
-    maxConcurrent: z.number().int().positive().nullable(),
-    onCancel: onCancelSchema,
-    branches: z.array(plannedBranchSchema),
-  })
-  .strict();
+export const fanOutNodeSchema = nodeSchema("fan-out/1", {
+  kind: z.enum(["parallel", "foreach"]),
+  /** The index of the fan-out edge among the step role's edges: where the join's prompt template is. */
+  edge: z.number().int().nonnegative(),
+  join: z
+    .object({
+      role: z.string(),
+      policy: joinPolicySchema,
+      failFast: z.boolean(),
+    })
+    .strict(),
+  maxConcurrent: z.number().int().positive().nullable(),
+  onCancel: onCancelSchema,
+  branches: z.array(plannedBranchSchema),
+});
 export type FanOutNode = z.infer<typeof fanOutNodeSchema>;
 
 /** The error a branch that did not end brought to its join: its failure, or why it was cancelled. */
@@ -73,12 +71,9 @@ export const branchResultSchema = z
 export type BranchResult = z.infer<typeof branchResultSchema>;
 
 /** What a join step joined (referenced by its step node's `joined`): the branches in declaration or item order. */
-export const joinedBranchesNodeSchema = z
-  .object({
-    type: z.literal("branches/1"),
-    /** The step that fanned out. */
-    fanOut: addressSchema,
-    results: z.array(branchResultSchema),
-  })
-  .strict();
+export const joinedBranchesNodeSchema = nodeSchema("branches/1", {
+  /** The step that fanned out. */
+  fanOut: addressSchema,
+  results: z.array(branchResultSchema),
+});
 export type JoinedBranchesNode = z.infer<typeof joinedBranchesNodeSchema>;

@@ -30,6 +30,11 @@ function workerThreadEvent<Type extends string>(type: Type) {
   return z.object({ type: z.literal(type), worker: z.string(), thread: z.string() });
 }
 
+/** What an event about no one thread (a worker's start and stop, `uwf ui`'s start) starts with: its type, then a null thread. */
+function processEvent<Type extends string>(type: Type) {
+  return z.object({ type: z.literal(type), thread: z.null() });
+}
+
 /** An agent is about to run a step. */
 export const stepStartedEventSchema = threadEvent("step-started").extend({
   number: stepNumber,
@@ -95,9 +100,7 @@ export const threadStoppedEventSchema = threadEvent("thread-stopped").extend({
 export type ThreadStoppedEvent = z.infer<typeof threadStoppedEventSchema>;
 
 /** `uwf worker` started: it claims threads from now on. */
-export const workerStartedEventSchema = z.object({
-  type: z.literal("worker-started"),
-  thread: z.null(),
+export const workerStartedEventSchema = processEvent("worker-started").extend({
   worker: z.string(),
   /** At most this many threads at once (`--concurrency`). */
   concurrency: z.number().int().positive(),
@@ -169,9 +172,7 @@ export type ThreadReleasedEvent = z.infer<typeof threadReleasedEventSchema>;
  * `uwf worker` is done: `idle` nothing was left to claim (`--once`), `max-steps` it ran its `--max-steps`,
  * `signal` SIGTERM, SIGINT or SIGHUP drained it. Always its last event.
  */
-export const workerStoppedEventSchema = z.object({
-  type: z.literal("worker-stopped"),
-  thread: z.null(),
+export const workerStoppedEventSchema = processEvent("worker-stopped").extend({
   worker: z.string(),
   reason: z.enum(["idle", "max-steps", "signal"]),
   /** Steps recorded, threads claimed, and threads set `failed`, over the worker's life. */
@@ -252,21 +253,27 @@ export const suspensionTimedOutEventSchema = threadEvent("suspension-timed-out")
 export type SuspensionTimedOutEvent = z.infer<typeof suspensionTimedOutEventSchema>;
 
 /** `uwf ui` is serving its page at `url` (with the session token for the first visit) until stopped. */
-export const uiStartedEventSchema = z.object({
-  type: z.literal("ui-started"),
-  thread: z.null(),
+export const uiStartedEventSchema = processEvent("ui-started").extend({
   url: z.string(),
   readOnly: z.boolean(),
   at: eventTime,
 });
 export type UiStartedEvent = z.infer<typeof uiStartedEventSchema>;
 
-export const cliEventSchema = z.discriminatedUnion("type", [
+/**
+ * The events of a thread's steps and of its ending or suspending: what `--jsonl` prints as a thread runs,
+ * and what the store's change feed reports of it (live-events.ts).
+ */
+export const threadStepEventSchemas = [
   stepStartedEventSchema,
   stepFinishedEventSchema,
   stepFailedEventSchema,
   threadEndedEventSchema,
   threadSuspendedEventSchema,
+] as const;
+
+export const cliEventSchema = z.discriminatedUnion("type", [
+  ...threadStepEventSchemas,
   threadStoppedEventSchema,
   workerStartedEventSchema,
   threadClaimedEventSchema,

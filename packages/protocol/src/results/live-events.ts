@@ -1,13 +1,6 @@
 import { z } from "zod";
 import { threadRecordSchema } from "../threads/thread-record.ts";
-import {
-  stepFailedEventSchema,
-  stepFinishedEventSchema,
-  stepStartedEventSchema,
-  threadEndedEventSchema,
-  threadEvent,
-  threadSuspendedEventSchema,
-} from "./cli-events.ts";
+import { threadEvent, threadStepEventSchemas } from "./cli-events.ts";
 
 /**
  * A thread's record changed in any way (a new thread, a step, a status, queued, cancelled, deleted):
@@ -53,11 +46,7 @@ export type AgentOutputResult = z.infer<typeof agentOutputResultSchema>;
  * ran it, and `thread-updated`. Never a worker's own events (`worker` is absent).
  */
 export const liveEventSchema = z.discriminatedUnion("type", [
-  stepStartedEventSchema,
-  stepFinishedEventSchema,
-  stepFailedEventSchema,
-  threadEndedEventSchema,
-  threadSuspendedEventSchema,
+  ...threadStepEventSchemas,
   threadUpdatedEventSchema,
   stepOutputEventSchema,
 ]);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { budgetInputSchema } from "../budget/budget.ts";
 import { agentSpecSchema } from "../config/agent-spec.ts";
+import { nodeSchema } from "../nodes/node-schema.ts";
 import { durationSchema } from "../time/duration.ts";
 import { answerInputSchema } from "./answer-schema.ts";
 import { type FanOut, fanOutInputFields, fanOutSchema } from "./fan-out.ts";
@@ -67,22 +68,19 @@ export const transitionSchema = z
 export type Transition = z.infer<typeof transitionSchema>;
 
 /** The stored, normalised workflow: both edge forms of a file load to this one shape. */
-export const workflowNodeSchema = z
-  .object({
-    type: z.literal("workflow/1"),
-    name: nameSchema,
-    description: z.string().optional(),
-    /** JSON Schema of the values a thread is started with (`uwf start --input KEY=VALUE`). */
-    inputs: jsonSchemaObjectSchema.optional(),
-    /** The limits of every thread of this workflow, as written (`max_steps`, ...); flags beat them, they beat config. */
-    budget: budgetInputSchema.optional(),
-    /** When to start threads of this workflow unattended; `uwf workflow add` registers it as a schedule. */
-    schedule: workflowScheduleSchema.optional(),
-    roles: z.record(z.string(), roleSchema),
-    conditions: z.record(z.string(), conditionSchema),
-    graph: z.record(z.string(), z.array(transitionSchema)),
-  })
-  .strict();
+export const workflowNodeSchema = nodeSchema("workflow/1", {
+  name: nameSchema,
+  description: z.string().optional(),
+  /** JSON Schema of the values a thread is started with (`uwf start --input KEY=VALUE`). */
+  inputs: jsonSchemaObjectSchema.optional(),
+  /** The limits of every thread of this workflow, as written (`max_steps`, ...); flags beat them, they beat config. */
+  budget: budgetInputSchema.optional(),
+  /** When to start threads of this workflow unattended; `uwf workflow add` registers it as a schedule. */
+  schedule: workflowScheduleSchema.optional(),
+  roles: z.record(z.string(), roleSchema),
+  conditions: z.record(z.string(), conditionSchema),
+  graph: z.record(z.string(), z.array(transitionSchema)),
+});
 export type WorkflowNode = z.infer<typeof workflowNodeSchema>;
 
 /**

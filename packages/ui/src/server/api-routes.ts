@@ -1,3 +1,4 @@
+import { isObject } from "@uwf/protocol";
 import type { ApiRoute } from "./api-route.ts";
 import { WORKBENCH_ROUTES } from "./workbench-routes.ts";
 
@@ -25,7 +26,7 @@ function checkFields(
       type === "positive integer"
         ? typeof value === "number" && Number.isInteger(value) && value > 0
         : type === "object"
-          ? value !== null && typeof value === "object" && !Array.isArray(value)
+          ? isObject(value)
           : typeof value === type;
     if (!ok) return `the body's "${field}" must be a ${type}`;
   }
@@ -36,6 +37,16 @@ function optionalNumber(text: string | null): number | undefined {
   if (text === null || text === "") return undefined;
   const value = Number(text);
   return Number.isFinite(value) ? value : undefined;
+}
+
+/** The page a list route's query asks for (`?limit=N&offset=M`); either may be absent. */
+function pageOf(query: URLSearchParams): { limit: number | undefined; offset: number | undefined } {
+  return { limit: optionalNumber(query.get("limit")), offset: optionalNumber(query.get("offset")) };
+}
+
+/** A list route's query check: its page's numbers, when given, are whole numbers of 0 or more. */
+function checkPage(query: URLSearchParams): string | null {
+  return checkCounts(query, ["limit", "offset"]);
 }
 
 function optionalText(text: string | null): string | undefined {
@@ -61,10 +72,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
         running: flag(query.get("running")),
         // `uwf list --search`: words matched as word starts in ids, workflows, prompts, roles and field values.
         search: optionalText(query.get("q")),
-        limit: optionalNumber(query.get("limit")),
-        offset: optionalNumber(query.get("offset")),
+        ...pageOf(query),
       }),
-    checkQuery: (query) => checkCounts(query, ["limit", "offset"]),
+    checkQuery: checkPage,
   },
   {
     method: "GET",
@@ -146,10 +156,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     mutating: false,
     options: ({ query }) => ({
       name: optionalText(query.get("name")),
-      limit: optionalNumber(query.get("limit")),
-      offset: optionalNumber(query.get("offset")),
+      ...pageOf(query),
     }),
-    checkQuery: (query) => checkCounts(query, ["limit", "offset"]),
+    checkQuery: checkPage,
   },
   {
     method: "GET",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "bun:test";
-import { historyOf, workflowFromYaml } from "../../test/moderator-test-helpers.ts";
+import { foreachFilesYaml, historyOf, workflowFromYaml } from "../../test/moderator-test-helpers.ts";
 import { EdgePromptError } from "../errors/edge-prompt-error.ts";
 import { FanOutError } from "../errors/fan-out-error.ts";
 import { InvalidWorkflowError } from "../errors/invalid-workflow-error.ts";
@@ -11,20 +11,7 @@ import { renderEdgePrompt } from "./render-edge-prompt.ts";
 
 const STATUS_HINT = " (write {{ ['$status'] }} to use the $status field)";
 
-const WORKFLOW = `
-name: t
-roles:
-  splitter: { goal: S. }
-  fixer: { goal: F. }
-  reducer: { goal: R. }
-graph:
-  $START: [{ role: splitter, prompt: "Go." }]
-  splitter:
-    - foreach: "files"
-      branch: { role: fixer, prompt: "Fix {{ item }}" }
-      join: { role: reducer, prompt: "Sum." }
-  reducer: [{ role: $END, prompt: "Done: {{ _body }}" }]
-`;
+const WORKFLOW = foreachFilesYaml();
 
 describe("safeParseEdgeTemplate", () => {
   it("parses a template", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
-import { historyOf, workflowFromYaml } from "../../test/moderator-test-helpers.ts";
+import { foreachFilesYaml, historyOf, workflowFromYaml } from "../../test/moderator-test-helpers.ts";
 import { EdgePromptError } from "../errors/edge-prompt-error.ts";
 import { FanOutError } from "../errors/fan-out-error.ts";
 import { loadWorkflowFile } from "../load/load-workflow-file.ts";
@@ -15,17 +15,7 @@ const review = compileWorkflow(loadWorkflowFile(join(FIXTURES, "review-map.yaml"
 const files = compileWorkflow(loadWorkflowFile(join(FIXTURES, "files-list.yaml")).workflow);
 
 /** One fixer branch per item of the splitter's `files`, whatever `files` holds, joined by the reducer. */
-const FOREACH_FILES = compileWorkflow(
-  workflowFromYaml(`
-name: t
-roles: { splitter: { goal: S. }, fixer: { goal: F. }, reducer: { goal: R. } }
-graph:
-  $START: [{ role: splitter, prompt: "Go." }]
-  splitter:
-    - { foreach: "files", branch: { role: fixer, prompt: "Fix {{ item }}" }, join: { role: reducer, prompt: "Sum." } }
-  reducer: [{ role: $END }]
-`),
-);
+const FOREACH_FILES = compileWorkflow(workflowFromYaml(foreachFilesYaml()));
 const split = (output: Record<string, unknown>) => historyOf([{ role: "splitter", output }]);
 
 async function thrown(promise: Promise<unknown>): Promise<unknown> {
@@ -145,21 +135,7 @@ graph:
 
   it("refuses a branch template that fails, or a role branch's prompt that renders empty, naming the branch", async () => {
     const workflow = compileWorkflow(
-      workflowFromYaml(`
-name: t
-roles:
-  splitter: { goal: S. }
-  fixer: { goal: F. }
-  reducer: { goal: R. }
-graph:
-  $START: [{ role: splitter, prompt: "Go." }]
-  splitter:
-    - foreach: "files"
-      as: file
-      branch: { role: fixer, prompt: "{{ file.path }}" }
-      join: { role: reducer, prompt: "Sum." }
-  reducer: [{ role: $END }]
-`),
+      workflowFromYaml(foreachFilesYaml({ as: "file", branchPrompt: "{{ file.path }}" })),
     );
     const missing = await thrown(
       pickNextRole(workflow, split({ files: [{ path: "a" }, { name: "b" }] }), { mode: "continue" }),

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, WorkflowNode } from "@uwf/protocol";
+import { isObject, type JsonSchemaObject, type WorkflowNode } from "@uwf/protocol";
 import { restoreFieldOrder } from "./field-order.ts";
 import { ASK_KEYWORD, CONVENTION_KEYWORD, REASON_FIELD, STATUS_FIELD, SUSPEND_STATUS } from "./status-fields.ts";
 import { isTimeoutEdge } from "./timeout-edge.ts";
@@ -72,8 +72,4 @@ export function withStatusFields(schema: JsonSchemaObject, values: string[] = []
     };
   }
   return { ...schema, properties: added };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

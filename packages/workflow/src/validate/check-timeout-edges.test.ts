@@ -6,13 +6,16 @@ import { compileWorkflow } from "../moderator/compile-workflow.ts";
 import { pickNextRole } from "../moderator/pick-next-role.ts";
 import { buildReplySchema } from "../schema/build-reply-schema.ts";
 
-const mapForm = `name: gate
+/** The approver waits 2s for a person's answer; both forms below send its timeout to the chaser. */
+const GATE_ROLES = `name: gate
 roles:
   approver:
     goal: Ask a person.
     suspendTimeout: 2s
   chaser:
-    goal: Chase.
+    goal: Chase.`;
+
+const mapForm = `${GATE_ROLES}
 graph:
   $START: [{ role: approver, prompt: "Ask." }]
   approver:
@@ -22,13 +25,7 @@ graph:
   chaser: [{ role: $END }]
 `;
 
-const listForm = `name: gate
-roles:
-  approver:
-    goal: Ask a person.
-    suspendTimeout: 2s
-  chaser:
-    goal: Chase.
+const listForm = `${GATE_ROLES}
 conditions:
   always: { expression: "true" }
 graph:

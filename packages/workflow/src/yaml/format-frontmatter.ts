@@ -1,3 +1,4 @@
+import { isObject } from "@uwf/protocol";
 import { loadYaml } from "./load-yaml.ts";
 import { formatSimpleYamlMapping } from "./simple-yaml.ts";
 
@@ -6,12 +7,8 @@ import { formatSimpleYamlMapping } from "./simple-yaml.ts";
  * same way. Simple mappings take the fast path (see simple-yaml.ts), which writes the same text.
  */
 export function formatYaml(value: unknown): string {
-  const simple = isRecord(value) ? formatSimpleYamlMapping(value) : undefined;
+  const simple = isObject(value) ? formatSimpleYamlMapping(value) : undefined;
   return simple ?? loadYaml().stringify(value, { lineWidth: 0, minContentWidth: 0 });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**

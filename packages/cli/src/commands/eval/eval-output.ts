@@ -121,3 +121,17 @@ export async function evaluateOptionsOf(flags: EvaluateFlags, context: CommandCo
     onNote: (message: string) => context.note(message),
   };
 }
+
+/**
+ * What `eval` and `eval rescore` do around their scoring: refuse `--markdown` with `--json` before anything
+ * runs, hand `score` the evaluation's options, then show the report it stored (evalOutcome).
+ */
+export async function scoreAndShow(
+  options: EvaluateFlags & EvalOutputOptions,
+  context: CommandContext,
+  score: (evaluation: EvaluateOptions) => Promise<StoredEvalReport>,
+): Promise<CommandOutcome<EvalResult>> {
+  checkOutputFlags(options, context);
+  const stored = await score(await evaluateOptionsOf(options, context));
+  return evalOutcome(stored, options, context);
+}

@@ -2,13 +2,7 @@ import { rescoreEvalReport, resolveEvalReport } from "@uwf/eval";
 import type { EvalResult } from "@uwf/protocol";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
-import {
-  checkOutputFlags,
-  type EvalOutputOptions,
-  type EvaluateFlags,
-  evalOutcome,
-  evaluateOptionsOf,
-} from "./eval-output.ts";
+import { type EvalOutputOptions, type EvaluateFlags, scoreAndShow } from "./eval-output.ts";
 
 export interface EvalRescoreCommandOptions extends EvaluateFlags, EvalOutputOptions {
   report: string;
@@ -24,9 +18,8 @@ export async function evalRescoreCommand(
   options: EvalRescoreCommandOptions,
   context: CommandContext,
 ): Promise<CommandOutcome<EvalResult>> {
-  checkOutputFlags(options, context);
-  const evaluation = await evaluateOptionsOf(options, context);
-  const previous = await resolveEvalReport(evaluation.store, options.report);
-  const stored = await rescoreEvalReport(previous, { ...evaluation, replace: options.replace === true });
-  return evalOutcome(stored, options, context);
+  return scoreAndShow(options, context, async (evaluation) => {
+    const previous = await resolveEvalReport(evaluation.store, options.report);
+    return rescoreEvalReport(previous, { ...evaluation, replace: options.replace === true });
+  });
 }

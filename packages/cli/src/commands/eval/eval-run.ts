@@ -1,18 +1,12 @@
 import { resolve } from "node:path";
-import { evaluateSelection, evaluateSuite, type StoredEvalReport } from "@uwf/eval";
-import { type EvalResult, threadStatusSchema } from "@uwf/protocol";
+import { type EvaluateOptions, evaluateSelection, evaluateSuite, type StoredEvalReport } from "@uwf/eval";
+import { type EvalResult, type ThreadStatus, threadStatusSchema } from "@uwf/protocol";
 import { SuiteInterruptedError } from "../../errors/index.ts";
 import { UsageError } from "../../errors/usage-error.ts";
 import type { CommandContext } from "../../pipeline/command-context.ts";
 import type { CommandOutcome } from "../../pipeline/command-outcome.ts";
 import { readThreadArguments } from "../thread/step/read-thread-arguments.ts";
-import {
-  checkOutputFlags,
-  type EvalOutputOptions,
-  type EvaluateFlags,
-  evalOutcome,
-  evaluateOptionsOf,
-} from "./eval-output.ts";
+import { type EvalOutputOptions, type EvaluateFlags, scoreAndShow } from "./eval-output.ts";
 
 export interface EvalRunCommandOptions extends EvaluateFlags, EvalOutputOptions {
   /** Thread ids or prefixes; `-` reads more from stdin, one per line. */
@@ -60,62 +54,76 @@ export async function evalRunCommand(
   if (suiteGiven && (options.threads?.length ?? 0) + (options.forksOf === undefined ? 0 : 1) > 0) {
     throw new UsageError("--suite runs its own threads: give it without threads or --forks-of");
   }
-  checkOutputFlags(options, context);
-  const common = await evaluateOptionsOf(options, context);
-  let stored: StoredEvalReport;
+  const outcome = await scoreAndShow(options, context, (evaluation) =>
+    suiteGiven ? runSuite(options, context, evaluation) : scoreSelection(options, context, evaluation, status?.data),
+  );
+  // Ctrl-C or SIGTERM stopped the suite: its report (of what finished) is stored and printed, and it exits 130.
+  if (options.suite !== undefined && context.signal.aborted) {
+    const reason = String(context.signal.reason ?? "SIGINT");
+    const { report, samples } = outcome.result;
+    return { ...outcome, error: new SuiteInterruptedError(reason, report, samples.length) };
+  }
+  return outcome;
+}
+
+/** `--suite FILE` (or a request's suite text): runs its threads, showing their progress, and scores them. */
+async function runSuite(
+  options: EvalRunCommandOptions,
+  context: CommandContext,
+  evaluation: EvaluateOptions,
+): Promise<StoredEvalReport> {
   const counts = { running: 0, queued: 0, done: 0, failed: 0 };
   const startedAt = Date.now();
   const showProgress = () => context.progress({ batch: { ...counts }, startedAt });
-  if (suiteGiven) {
-    stored = await evaluateSuite({
-      ...common,
-      ...(options.suiteText === undefined
-        ? { file: resolve(context.cwd, options.suite ?? "") }
-        : { file: resolve(context.cwd, "suite.yaml"), source: options.suiteText, workflowFiles: false }),
-      parallel: options.parallel,
-      queue: options.queue === true,
-      fresh: options.fresh === true,
-      count: options.count,
-      maxCostUsd: options.maxCost,
-      ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
-      onRunStarted: () => {
-        counts.running++;
-        showProgress();
-      },
-      onRunFinished: (run) => {
-        counts.running = Math.max(0, counts.running - 1);
-        if (run.thread === null) counts.failed++;
-        else counts.done++;
-        showProgress();
-      },
-    });
-    context.progress(null);
-  } else {
-    const threads =
-      options.threads === undefined || options.threads.length === 0
-        ? []
-        : await readThreadArguments(options.threads, "nothing to evaluate: stdin held no thread id");
-    stored = await evaluateSelection({
-      ...common,
-      // A request (`uwf mcp`) names its judges by what the store holds, never by a file.
-      ...(context.storedWorkflowsOnly === true ? { workflowFiles: false } : {}),
-      selection: {
-        threads,
-        forksOf: options.forksOf,
-        recursive: options.recursive,
-        workflow: options.workflow,
-        status: status?.data,
-      },
-    });
-  }
-  const outcome = await evalOutcome(stored, options, context);
-  // Ctrl-C or SIGTERM stopped the suite: its report (of what finished) is stored and printed, and it exits 130.
-  if (options.suite !== undefined && context.signal.aborted) {
-    const finished = stored.node.samples.length;
-    const reason = String(context.signal.reason ?? "SIGINT");
-    return { ...outcome, error: new SuiteInterruptedError(reason, stored.entry.id, finished) };
-  }
-  return outcome;
+  const stored = await evaluateSuite({
+    ...evaluation,
+    ...(options.suiteText === undefined
+      ? { file: resolve(context.cwd, options.suite ?? "") }
+      : { file: resolve(context.cwd, "suite.yaml"), source: options.suiteText, workflowFiles: false }),
+    parallel: options.parallel,
+    queue: options.queue === true,
+    fresh: options.fresh === true,
+    count: options.count,
+    maxCostUsd: options.maxCost,
+    ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
+    onRunStarted: () => {
+      counts.running++;
+      showProgress();
+    },
+    onRunFinished: (run) => {
+      counts.running = Math.max(0, counts.running - 1);
+      if (run.thread === null) counts.failed++;
+      else counts.done++;
+      showProgress();
+    },
+  });
+  context.progress(null);
+  return stored;
+}
+
+/** Stored threads: named (`-` reads more from stdin), a fork family, or filtered by workflow and status. */
+async function scoreSelection(
+  options: EvalRunCommandOptions,
+  context: CommandContext,
+  evaluation: EvaluateOptions,
+  status: ThreadStatus | undefined,
+): Promise<StoredEvalReport> {
+  const threads =
+    options.threads === undefined || options.threads.length === 0
+      ? []
+      : await readThreadArguments(options.threads, "nothing to evaluate: stdin held no thread id");
+  return evaluateSelection({
+    ...evaluation,
+    // A request (`uwf mcp`) names its judges by what the store holds, never by a file.
+    ...(context.storedWorkflowsOnly === true ? { workflowFiles: false } : {}),
+    selection: {
+      threads,
+      forksOf: options.forksOf,
+      recursive: options.recursive,
+      workflow: options.workflow,
+      status,
+    },
+  });
 }
 
 function kebab(key: string): string {

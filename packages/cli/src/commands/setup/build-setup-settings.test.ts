@@ -13,24 +13,40 @@ const answers = {
 };
 
 describe("buildBuiltinSettings", () => {
-  it("returns every setting for one write: provider, model alias, default model, agent, default agent", () => {
-    const { settings, modelAlias } = buildBuiltinSettings(answers, configSchema.parse({}));
-    expect(modelAlias).toBe("claude-haiku-4-5");
-    expect(settings).toEqual([
-      {
-        key: "providers.gateway",
-        valueText: JSON.stringify({
-          type: "anthropic",
-          apiKeyEnv: "GATEWAY_API_KEY",
-          baseUrl: "https://gateway.example",
-        }),
-      },
-      { key: "models.claude-haiku-4-5", valueText: JSON.stringify({ provider: "gateway", model: "claude-haiku-4.5" }) },
-      { key: "defaultModel", valueText: '"claude-haiku-4-5"' },
-      { key: "agents.anthropic", valueText: '{"builtin":"anthropic"}' },
-      { key: "defaultAgent", valueText: "anthropic" },
-    ]);
-  });
+  it.each([
+    {
+      type: "anthropic",
+      provider: "gateway",
+      baseUrl: "https://gateway.example",
+      model: "claude-haiku-4.5",
+      alias: "claude-haiku-4-5",
+      agent: '{"builtin":"anthropic"}',
+    },
+    {
+      type: "openai",
+      provider: "local",
+      baseUrl: "http://localhost:11434/v1",
+      model: "qwen3:8b",
+      alias: "qwen3-8b",
+      agent: '{"builtin":"openai"}',
+    },
+  ] as const)(
+    "returns every $type setting for one write: provider of that type, model alias, default model, agent, default agent",
+    ({ type, provider, baseUrl, model, alias, agent }) => {
+      const { settings, modelAlias } = buildBuiltinSettings(
+        { ...answers, type, provider, baseUrl, model },
+        configSchema.parse({}),
+      );
+      expect(modelAlias).toBe(alias);
+      expect(settings).toEqual([
+        { key: `providers.${provider}`, valueText: JSON.stringify({ type, apiKeyEnv: "GATEWAY_API_KEY", baseUrl }) },
+        { key: `models.${alias}`, valueText: JSON.stringify({ provider, model }) },
+        { key: "defaultModel", valueText: `"${alias}"` },
+        { key: `agents.${type}`, valueText: agent },
+        { key: "defaultAgent", valueText: type },
+      ]);
+    },
+  );
 
   it("keeps a model alias and an anthropic agent that are already there", () => {
     const existing = configSchema.parse({
@@ -41,30 +57,6 @@ describe("buildBuiltinSettings", () => {
     const { settings, modelAlias } = buildBuiltinSettings({ ...answers, model: "fast" }, existing);
     expect(modelAlias).toBe("fast");
     expect(settings.map((setting) => setting.key)).toEqual(["providers.gateway", "defaultModel", "defaultAgent"]);
-  });
-});
-
-describe("buildBuiltinSettings for the openai agent", () => {
-  it("writes a provider of type openai and makes the openai agent the default", () => {
-    const { settings, modelAlias } = buildBuiltinSettings(
-      { ...answers, type: "openai", provider: "local", baseUrl: "http://localhost:11434/v1", model: "qwen3:8b" },
-      configSchema.parse({}),
-    );
-    expect(modelAlias).toBe("qwen3-8b");
-    expect(settings).toEqual([
-      {
-        key: "providers.local",
-        valueText: JSON.stringify({
-          type: "openai",
-          apiKeyEnv: "GATEWAY_API_KEY",
-          baseUrl: "http://localhost:11434/v1",
-        }),
-      },
-      { key: "models.qwen3-8b", valueText: JSON.stringify({ provider: "local", model: "qwen3:8b" }) },
-      { key: "defaultModel", valueText: '"qwen3-8b"' },
-      { key: "agents.openai", valueText: '{"builtin":"openai"}' },
-      { key: "defaultAgent", valueText: "openai" },
-    ]);
   });
 });
 

@@ -8,11 +8,13 @@ export const INIT_COMMAND: CommandEntry = defineCommand({
   load: async () => withoutOptions((await import("../init.ts")).initCommand),
 });
 
+const KEY_ARGUMENT = { syntax: "<key>", key: "key" } as const;
+
 const CONFIG_SUBCOMMANDS: readonly CommandEntry[] = [
   defineCommand({
     name: "get",
     description: "print one value (dotted key, e.g. agents.claude)",
-    arguments: [{ syntax: "<key>", key: "key" }],
+    arguments: [KEY_ARGUMENT],
     examples: ["uwf config get defaultModel", "uwf config get agents.claude"],
     json: "configValueResultSchema",
     load: async () => (await import("../config/get.ts")).configGetCommand,
@@ -20,10 +22,7 @@ const CONFIG_SUBCOMMANDS: readonly CommandEntry[] = [
   defineCommand({
     name: "set",
     description: "set one value (parsed as YAML); an unknown agent, model or provider is refused",
-    arguments: [
-      { syntax: "<key>", key: "key" },
-      { syntax: "<value>", key: "value" },
-    ],
+    arguments: [KEY_ARGUMENT, { syntax: "<value>", key: "value" }],
     examples: [
       "uwf config set timeout 600",
       "uwf config set agents.fast '{ builtin: anthropic, model: claude-haiku-4-5 }'",
@@ -35,7 +34,7 @@ const CONFIG_SUBCOMMANDS: readonly CommandEntry[] = [
   defineCommand({
     name: "unset",
     description: "remove one value, so its default applies again",
-    arguments: [{ syntax: "<key>", key: "key" }],
+    arguments: [KEY_ARGUMENT],
     examples: ["uwf config unset defaultModel", "uwf config unset agentOverrides.review.writer"],
     json: "configValueResultSchema",
     load: async () => (await import("../config/unset.ts")).configUnsetCommand,

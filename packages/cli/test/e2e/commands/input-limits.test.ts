@@ -8,6 +8,7 @@ import {
   startResultSchema,
   stepResultSchema,
 } from "@uwf/protocol";
+import { writeWorkflow } from "../../../../../test/kit/workflow/write-workflow.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { fixtureAgent, fixtureAgentsConfig, LINEAR, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -21,11 +22,9 @@ const temp = useTempHome({
 });
 
 /** A workflow file in the scratch directory: one role, `extra` lines appended at the top level. */
-function writeWorkflow(name: string, options: { prompt?: string; extra?: string[] } = {}): string {
-  const file = join(temp.work, `${name}.yaml`);
+function oneRoleWorkflow(name: string, options: { prompt?: string; extra?: string[] } = {}): string {
   const prompt = JSON.stringify(options.prompt ?? "Go.");
-  const lines = [
-    `name: ${name}`,
+  return writeWorkflow(temp.work, name, [
     "roles:",
     "  w:",
     "    goal: Work.",
@@ -34,9 +33,7 @@ function writeWorkflow(name: string, options: { prompt?: string; extra?: string[
     `  $START: [{ role: w, prompt: ${prompt} }]`,
     "  w: [{ role: $END }]",
     ...(options.extra ?? []),
-  ];
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return file;
+  ]);
 }
 
 /** Every file under the store's object folder: what a failed command must not have written. */
@@ -65,7 +62,7 @@ describe("limits on workflows", () => {
     "refuses a small workflow that includes a 1 MiB file a thousand times, with one short problem",
     async () => {
       writeFileSync(join(temp.work, "big.md"), "x".repeat(1024 * 1024));
-      const file = writeWorkflow("includes", {
+      const file = oneRoleWorkflow("includes", {
         extra: Array.from({ length: 1000 }, (_, index) => `x-${index}: !include big.md`),
       });
       const validated = await temp.uwf(["workflow", "validate", file]);
@@ -85,7 +82,7 @@ describe("limits on workflows", () => {
 
   it("refuses more than 200 includes", async () => {
     writeFileSync(join(temp.work, "goal.md"), "Work.\n");
-    const file = writeWorkflow("many", {
+    const file = oneRoleWorkflow("many", {
       extra: Array.from({ length: 201 }, (_, index) => `x-${index}: !include goal.md`),
     });
     const result = await temp.uwf(["workflow", "validate", file]);
@@ -96,7 +93,7 @@ describe("limits on workflows", () => {
   });
 
   it("refuses a deeply nested workflow with a short error naming the line", async () => {
-    const file = writeWorkflow("deep", { extra: [`x-deep: ${nested(10_000)}`] });
+    const file = oneRoleWorkflow("deep", { extra: [`x-deep: ${nested(10_000)}`] });
     const result = await temp.uwf(["workflow", "validate", file]);
     expect(result.exitCode).toBe(1);
     const output = result.stdout + result.stderr;
@@ -107,7 +104,7 @@ describe("limits on workflows", () => {
   it(
     "stops an edge prompt that would build 30 million items, leaving the thread as it was",
     async () => {
-      const file = writeWorkflow("runaway", { prompt: "{% for i in (1..30000000) %}x{% endfor %}" });
+      const file = oneRoleWorkflow("runaway", { prompt: "{% for i in (1..30000000) %}x{% endfor %}" });
       const thread = startResultSchema.parse((await temp.uwf(["start", file, "-p", "go", "--json"])).json()).thread;
       const result = await temp.uwf(["step", thread, "--agent", "plan-then-do", "--json"]);
       expect(result.exitCode).toBe(1);
@@ -362,21 +359,15 @@ describe("values and names JavaScript objects or JSON cannot carry", () => {
   });
 
   it("refuses roles and fields named __proto__ or constructor with one problem each, not an internal error", async () => {
-    const file = join(temp.work, "proto.yaml");
-    writeFileSync(
-      file,
-      [
-        "name: proto",
-        "roles:",
-        "  __proto__:",
-        "    goal: Work.",
-        "    frontmatter: { type: object, properties: { constructor: { type: string } } }",
-        "graph:",
-        '  $START: [{ role: __proto__, prompt: "Go." }]',
-        "  __proto__: [{ role: $END }]",
-        "",
-      ].join("\n"),
-    );
+    const file = writeWorkflow(temp.work, "proto", [
+      "roles:",
+      "  __proto__:",
+      "    goal: Work.",
+      "    frontmatter: { type: object, properties: { constructor: { type: string } } }",
+      "graph:",
+      '  $START: [{ role: __proto__, prompt: "Go." }]',
+      "  __proto__: [{ role: $END }]",
+    ]);
     const validated = await temp.uwf(["workflow", "validate", file]);
     expect(validated.exitCode).toBe(1);
     expect(validated.stderr).not.toContain("internal error");

@@ -8,6 +8,7 @@ import {
   workflowListResultSchema,
   workflowValidateResultSchema,
 } from "@uwf/protocol";
+import { writeWorkflow } from "../../../../../test/kit/workflow/write-workflow.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
 
 let temp: TempHome;
@@ -46,19 +47,14 @@ describe("workflow commands", () => {
   });
 
   it("report every problem of an invalid file with its line, and exit 1", async () => {
-    const broken = join(temp.work, "broken.yaml");
-    writeFileSync(
-      broken,
-      [
-        "name: broken",
-        "roles:",
-        "  writer:",
-        "    goal: Write.",
-        "graph:",
-        "  $START: [ { role: writer, prompt: 'Go.' } ]",
-        "  writer: [ { role: nobody, prompt: 'Next.' }, { role: writer, condition: missing, prompt: 'Again.' } ]",
-      ].join("\n"),
-    );
+    const broken = writeWorkflow(temp.work, "broken", [
+      "roles:",
+      "  writer:",
+      "    goal: Write.",
+      "graph:",
+      "  $START: [ { role: writer, prompt: 'Go.' } ]",
+      "  writer: [ { role: nobody, prompt: 'Next.' }, { role: writer, condition: missing, prompt: 'Again.' } ]",
+    ]);
     const result = await temp.uwf(["workflow", "validate", broken]);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/broken\.yaml:7:\d+: error: graph\.writer\[0\]\.role: .*nobody/);
@@ -77,7 +73,6 @@ describe("workflow commands", () => {
   it("check a workflow with a 1,000-value enum, and report a duplicate key beside it with its line", async () => {
     const values = Array.from({ length: 1000 }, (_, index) => `v${index}`).join(", ");
     const lines = [
-      "name: big-enum",
       "roles:",
       "  picker:",
       "    goal: Pick one.",
@@ -86,15 +81,14 @@ describe("workflow commands", () => {
       "  $START: [{ role: picker, prompt: 'Pick.' }]",
       "  picker: [{ role: $END }]",
     ];
-    const enumFile = join(temp.work, "big-enum.yaml");
-    writeFileSync(enumFile, `${lines.join("\n")}\n`);
+    const enumFile = writeWorkflow(temp.work, "big-enum", lines);
     const valid = await temp.uwf(["workflow", "validate", enumFile]);
     expect({ exitCode: valid.exitCode, stdout: valid.stdout }).toEqual({
       exitCode: 0,
       stdout: expect.stringMatching(/big-enum\.yaml: valid \(big-enum [0-9A-Z]+\)\n$/),
     });
 
-    writeFileSync(enumFile, `${[...lines.slice(0, 5), "    goal: Again.", ...lines.slice(5)].join("\n")}\n`);
+    writeWorkflow(temp.work, "big-enum", [...lines.slice(0, 4), "    goal: Again.", ...lines.slice(4)]);
     const duplicate = await temp.uwf(["workflow", "validate", enumFile]);
     expect(duplicate.exitCode).toBe(1);
     expect(duplicate.stdout).toMatch(/big-enum\.yaml:6:\d+: error: roles\.picker\.goal: duplicate key "goal"/);

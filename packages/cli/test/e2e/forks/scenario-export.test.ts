@@ -9,6 +9,7 @@ import {
   stepResultSchema,
 } from "@uwf/protocol";
 import { parse as parseYaml } from "yaml";
+import { REOPEN_WORKFLOW } from "../../../../../test/kit/workflow/reopen-workflow.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgentsConfig, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -192,28 +193,11 @@ describe("uwf scenario export", () => {
   });
 
   it("plays back a thread continued after it ended (resume -p through the $START resume edge)", async () => {
-    const workflow = join(temp.work, "reopen.yaml");
-    writeFileSync(
-      workflow,
-      [
-        "name: reopen",
-        "roles:",
-        "  worker:",
-        "    goal: Work.",
-        "    frontmatter: { type: object, properties: { result: { type: string } }, required: [result] }",
-        "graph:",
-        "  $START:",
-        '    new: { role: worker, prompt: "Do: {{ start.prompt }}" }',
-        '    resume: { role: worker, prompt: "Go on with: {{ start.prompt }}" }',
-        "  worker:",
-        '    - { role: $END, prompt: "Finished." }',
-      ].join("\n"),
-    );
-    const original = await runThread([workflow, "-p", "the report", ...PLAYER]);
+    const original = await runThread([REOPEN_WORKFLOW, "-p", "the report", ...PLAYER]);
     expect((await temp.uwf(["resume", original, "-p", "add a summary", ...PLAYER])).exitCode).toBe(0);
     const file = join(temp.work, "reopen.scenario.yaml");
     expect((await temp.uwf(["scenario", "export", original, "-o", file])).exitCode).toBe(0);
-    const played = await runThread([workflow, "-p", "the report", "--agent", `scripted:${file}`]);
+    const played = await runThread([REOPEN_WORKFLOW, "-p", "the report", "--agent", `scripted:${file}`]);
     const chain = await chainOf(played);
     expect(chain).toEqual(await chainOf(original));
     expect(chain.steps.map((step) => step.edgePrompt)).toEqual([

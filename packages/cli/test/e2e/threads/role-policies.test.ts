@@ -2,6 +2,7 @@ import { describe, expect, it, setDefaultTimeout } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentRunNodeSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { writeWorkflow } from "../../../../../test/kit/workflow/write-workflow.ts";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { useTempHome } from "../../helpers/temp-home.ts";
@@ -48,26 +49,19 @@ const temp = useTempHome({
 
 /** A one-role workflow in the work dir whose role carries `policy` (YAML lines under the role). */
 function workflowWith(policy: string): string {
-  const file = join(temp.work, "policies.yaml");
-  const lines = policy.split("\n").map((line) => `    ${line}`);
-  writeFileSync(
-    file,
-    [
-      "name: policies",
-      "roles:",
-      "  planner:",
-      "    goal: Plan the work.",
-      "    frontmatter:",
-      "      type: object",
-      "      properties: { plan: { type: string } }",
-      "      required: [plan]",
-      ...lines,
-      "graph:",
-      "  $START: [{ role: planner, prompt: Plan the task. }]",
-      "  planner: [{ role: $END, prompt: Done. }]",
-    ].join("\n"),
-  );
-  return file;
+  return writeWorkflow(temp.work, "policies", [
+    "roles:",
+    "  planner:",
+    "    goal: Plan the work.",
+    "    frontmatter:",
+    "      type: object",
+    "      properties: { plan: { type: string } }",
+    "      required: [plan]",
+    ...policy.split("\n").map((line) => `    ${line}`),
+    "graph:",
+    "  $START: [{ role: planner, prompt: Plan the task. }]",
+    "  planner: [{ role: $END, prompt: Done. }]",
+  ]);
 }
 
 const launches = () => Number(readFileSync(join(temp.work, "launches"), "utf8").trim());

@@ -10,6 +10,7 @@ import {
   treeResultSchema,
   waitResultSchema,
 } from "@uwf/protocol";
+import { writeWorkflow } from "../../../../../test/kit/workflow/write-workflow.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -102,37 +103,25 @@ function writeVerdictWorkflows(): { list: string; map: string } {
     "      type: object",
     "      properties: { approved: { type: boolean } }",
   ];
-  const list = join(temp.work, "verdict-list.yaml");
-  writeFileSync(
-    list,
-    [
-      "name: verdict-list",
-      ...role,
-      "conditions:",
-      "  approved: { description: Approved, expression: 'steps[-1].output.approved = true' }",
-      "  gave_up: { description: Gave up, expression: 'steps[-1].output.approved = false' }",
-      "graph:",
-      "  $START: [ { role: reviewer, prompt: Review. } ]",
-      "  reviewer:",
-      "    - { role: $END, condition: approved, prompt: Approved. }",
-      "    - { role: $END, condition: gave_up, prompt: Gave up. }",
-      "",
-    ].join("\n"),
-  );
-  const map = join(temp.work, "verdict-map.yaml");
-  writeFileSync(
-    map,
-    [
-      "name: verdict-map",
-      ...role,
-      "graph:",
-      "  $START: [ { role: reviewer, prompt: Review. } ]",
-      "  reviewer:",
-      "    approved: { role: $END, prompt: Approved. }",
-      "    gave_up: { role: $END, prompt: Gave up. }",
-      "",
-    ].join("\n"),
-  );
+  const list = writeWorkflow(temp.work, "verdict-list", [
+    ...role,
+    "conditions:",
+    "  approved: { description: Approved, expression: 'steps[-1].output.approved = true' }",
+    "  gave_up: { description: Gave up, expression: 'steps[-1].output.approved = false' }",
+    "graph:",
+    "  $START: [ { role: reviewer, prompt: Review. } ]",
+    "  reviewer:",
+    "    - { role: $END, condition: approved, prompt: Approved. }",
+    "    - { role: $END, condition: gave_up, prompt: Gave up. }",
+  ]);
+  const map = writeWorkflow(temp.work, "verdict-map", [
+    ...role,
+    "graph:",
+    "  $START: [ { role: reviewer, prompt: Review. } ]",
+    "  reviewer:",
+    "    approved: { role: $END, prompt: Approved. }",
+    "    gave_up: { role: $END, prompt: Gave up. }",
+  ]);
   return { list, map };
 }
 
@@ -272,21 +261,15 @@ describe("suspensions", () => {
     expect(stepResultSchema.parse(json.json()).reason).toBe("Which colour do you mean?");
 
     // A role asked, answered, then another role: `resume --all` steps on to the end, as `run` does.
-    const workflow = join(temp.work, "ask-then-do.yaml");
-    writeFileSync(
-      workflow,
-      [
-        "name: ask-then-do",
-        "roles:",
-        "  asker: { goal: Ask., frontmatter: { type: object, properties: { answer: { type: string } } } }",
-        "  doer: { goal: Do., frontmatter: { type: object, properties: { done: { type: boolean } } } }",
-        "graph:",
-        "  $START: [ { role: asker, prompt: Ask. } ]",
-        "  asker: [ { role: doer, prompt: Do it. } ]",
-        "  doer: [ { role: $END, prompt: Done. } ]",
-        "",
-      ].join("\n"),
-    );
+    const workflow = writeWorkflow(temp.work, "ask-then-do", [
+      "roles:",
+      "  asker: { goal: Ask., frontmatter: { type: object, properties: { answer: { type: string } } } }",
+      "  doer: { goal: Do., frontmatter: { type: object, properties: { done: { type: boolean } } } }",
+      "graph:",
+      "  $START: [ { role: asker, prompt: Ask. } ]",
+      "  asker: [ { role: doer, prompt: Do it. } ]",
+      "  doer: [ { role: $END, prompt: Done. } ]",
+    ]);
     const steps = join(temp.work, "ask-then-do.scenario.yaml");
     writeFileSync(
       steps,

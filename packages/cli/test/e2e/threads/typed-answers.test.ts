@@ -2,6 +2,7 @@ import { describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { APPROVAL_ANSWER_SCHEMA, answerNodeSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { writeWorkflow } from "../../../../../test/kit/workflow/write-workflow.ts";
 import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgent, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -234,28 +235,22 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
   }, 60_000);
 
   it("checks ask: and answer: as JSON Schemas of objects when the workflow is validated, at FILE:LINE:COL", async () => {
-    const file = join(temp.work, "bad.yaml");
-    writeFileSync(
-      file,
-      [
-        "name: bad",
-        "roles:",
-        "  gate:",
-        "    goal: Ask.",
-        "    ask:",
-        "      type: object",
-        "      properties:",
-        "        question: { type: strin }",
-        "    answer:",
-        "      type: array",
-        "graph:",
-        "  $START:",
-        '    - { role: gate, prompt: "Go." }',
-        "  gate:",
-        "    - { role: $END }",
-        "",
-      ].join("\n"),
-    );
+    const file = writeWorkflow(temp.work, "bad", [
+      "roles:",
+      "  gate:",
+      "    goal: Ask.",
+      "    ask:",
+      "      type: object",
+      "      properties:",
+      "        question: { type: strin }",
+      "    answer:",
+      "      type: array",
+      "graph:",
+      "  $START:",
+      '    - { role: gate, prompt: "Go." }',
+      "  gate:",
+      "    - { role: $END }",
+    ]);
     const validated = await temp.uwf(["workflow", "validate", file]);
     expect(validated.exitCode).toBe(1);
     expect(validated.stderr + validated.stdout).toContain(

@@ -12,15 +12,8 @@ import { beforeAll, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { type StepResult, shownThreadSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 
-const TIMEOUT = 60_000;
 const APPROVAL = join(FIXTURES, "workflows/approval.yaml");
 const SCENARIO = join(FIXTURES, "workflows/approval.scenario.yaml");
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-answer.png");
@@ -34,15 +27,14 @@ describeInBrowser("uwf ui: answering a typed suspension", () => {
     const run = await home.uwf(["run", APPROVAL, "-p", "Ship v2", "--json"]);
     expect(run.exitCode).toBe(20);
     suspended = run.json<StepResult>().thread;
-  }, TIMEOUT);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { signIn: true });
+  const { inPage } = useUiInBrowser(home, { signIn: true });
 
   it(
     "refuses an answer the schema refuses (the thread unchanged), then answers an approval from the form built from its schema",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${suspended}`);
-      await withScreenshotOnFailure(page, "answer", async () => {
+      await inPage(`/threads/${suspended}`, "answer", async ({ page, problems }) => {
         await waitForText(page, '[data-testid="resume-question"]', "Deploy to production?");
         // What the role sent, and one input per field of `answer: approval`.
         await waitForText(page, '[data-testid="resume-asked"]', "Deploy v2 now?");
@@ -85,8 +77,7 @@ describeInBrowser("uwf ui: answering a typed suspension", () => {
         // The one refusal the page was given, logged by Chromium as a failed resource.
         expect(problems.filter((problem) => !/status of 400/.test(problem))).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 });

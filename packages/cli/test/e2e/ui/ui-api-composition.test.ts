@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import { evalResultSchema, listResultSchema, logResultSchema } from "@uwf/protocol";
+import { failedGateReport } from "../../helpers/failed-gate-report.ts";
 import { FIXTURES, LINEAR, type TempHome, useTempHome } from "../../helpers/temp-home.ts";
 import { type RunningUi, startUi } from "../../helpers/ui-browser.ts";
 
@@ -96,17 +97,7 @@ describe("uwf ui's API", () => {
     writeTwoAgents(temp, "first");
     const thread = await temp.startThread(LINEAR, "Judge me");
     expect((await temp.uwf(["step", thread, "--all", "-q"])).exitCode).toBe(0);
-    const scored = await temp.uwf([
-      "eval",
-      thread,
-      "--assert",
-      'steps[0].output.plan = "never this"',
-      "--min-pass-rate",
-      "1",
-      "--json",
-    ]);
-    expect(scored.exitCode).toBe(3);
-    const report = evalResultSchema.parse(JSON.parse(scored.stdout)).report;
+    const report = await failedGateReport(temp, thread);
     expect((await temp.uwf(["eval", "show", report, "--json"])).exitCode).toBe(3);
     await withUi([], async (ui) => {
       const answer = await fetch(`${ui.origin}/api/evals/${report}`);

@@ -1,16 +1,9 @@
-import { afterEach, beforeAll, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { join } from "node:path";
 import { type BranchGroup, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import {
-  type CheckedPage,
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, textsOf, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
@@ -60,26 +53,9 @@ describeInBrowser("uwf ui: branches", () => {
     joinedGroup = group;
     waiting = await fannedOut();
     live = await fannedOut();
-  }, 60_000);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home);
-
-  const opened: Page[] = [];
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close().catch(() => {});
-  });
-
-  async function open(path: string): Promise<CheckedPage> {
-    const checked = await openPage(browser, `${ui.origin}${path}`);
-    opened.push(checked.page);
-    return checked;
-  }
-
-  function texts(page: Page, selector: string): Promise<string[]> {
-    return page.evaluate(
-      `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).map((element) => (element.textContent ?? "").trim())`,
-    ) as Promise<string[]>;
-  }
+  const { inPage } = useUiInBrowser(home);
 
   function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {
     return page.evaluate(
@@ -88,8 +64,7 @@ describeInBrowser("uwf ui: branches", () => {
   }
 
   it("shows a joined fan-out under its step, each branch linked with its state; a branch's page names its parent", async () => {
-    const { page, problems } = await open(`/threads/${joined}`);
-    await withScreenshotOnFailure(page, "branches-joined", async () => {
+    await inPage(`/threads/${joined}`, "branches-joined", async ({ page, problems }) => {
       await page.waitForSelector('[data-testid="branch-group"]');
       expect(await attributes(page, '[data-testid="branch-group"]', "data-step")).toEqual(["1"]);
       expect(await attributes(page, '[data-testid="branch-group"]', "data-joined")).toEqual(["2"]);
@@ -107,8 +82,8 @@ describeInBrowser("uwf ui: branches", () => {
       // The group sits right under the step that fanned out; the join step is marked. The steps come from
       // the log, fetched beside the thread: wait for them before reading them.
       await page.waitForSelector('[data-step="2"] [data-testid="join-mark"]');
-      expect(await texts(page, '[data-step="1"] [data-testid="fan-out-mark"]')).toEqual(["⇉ fan-out"]);
-      expect(await texts(page, '[data-step="2"] [data-testid="join-mark"]')).toEqual(["⇇ join"]);
+      expect(await textsOf(page, '[data-step="1"] [data-testid="fan-out-mark"]')).toEqual(["⇉ fan-out"]);
+      expect(await textsOf(page, '[data-step="2"] [data-testid="join-mark"]')).toEqual(["⇇ join"]);
 
       const security = joinedGroup.branches[0]?.thread as string;
       await page.click(`[data-testid="branch-row"][data-key="security"] a`);
@@ -118,8 +93,8 @@ describeInBrowser("uwf ui: branches", () => {
       // Its first step is its parent's (a role branch shares the history up to the fan-out); its second its own.
       await page.waitForSelector('[data-step="2"]');
       await page.waitForSelector('[data-step="1"] [data-testid="shared-step"]');
-      expect(await texts(page, '[data-step="1"] [data-testid="shared-step"]')).toEqual(["parent's"]);
-      expect(await texts(page, '[data-step="2"] [data-testid="shared-step"]')).toEqual([]);
+      expect(await textsOf(page, '[data-step="1"] [data-testid="shared-step"]')).toEqual(["parent's"]);
+      expect(await textsOf(page, '[data-step="2"] [data-testid="shared-step"]')).toEqual([]);
       await page.click(`[data-testid="thread-branch-of"] a[href="/threads/${joined}"]`);
       await page.waitForSelector(`[data-testid="thread-page"][data-thread="${joined}"]`);
       expect(problems).toEqual([]);
@@ -127,8 +102,7 @@ describeInBrowser("uwf ui: branches", () => {
   }, 30_000);
 
   it("follows a pending fan-out live: its branches' states and the join appear without a reload", async () => {
-    const { page, problems } = await open(`/threads/${live}`);
-    await withScreenshotOnFailure(page, "branches-live", async () => {
+    await inPage(`/threads/${live}`, "branches-live", async ({ page, problems }) => {
       await waitForText(page, '[data-testid="branch-group-state"]', "pending");
       await waitForText(page, '[data-testid="thread-waiting"]', "synthesizer");
       expect(await attributes(page, '[data-testid="branch-row"] .status-badge', "data-status")).toEqual([
@@ -147,8 +121,7 @@ describeInBrowser("uwf ui: branches", () => {
   }, 40_000);
 
   it("filters the threads page by waiting and marks branch rows with their parent", async () => {
-    const { page, problems } = await open("/");
-    await withScreenshotOnFailure(page, "branches-threads", async () => {
+    await inPage("/", "branches-threads", async ({ page, problems }) => {
       await page.waitForSelector('[data-testid="thread-row"]');
       const security = joinedGroup.branches[0]?.thread as string;
       await waitForText(
@@ -174,8 +147,7 @@ describeInBrowser("uwf ui: branches", () => {
   it("draws the branches in the family view under their step, marked apart from forks", async () => {
     const security = joinedGroup.branches[0]?.thread as string;
     // Opened from a branch: the page draws its parent's family.
-    const { page, problems } = await open(`/threads/${security}/family`);
-    await withScreenshotOnFailure(page, "branches-family", async () => {
+    await inPage(`/threads/${security}/family`, "branches-family", async ({ page, problems }) => {
       for (const branch of joinedGroup.branches) {
         await page.waitForSelector(`.family-member[data-thread="${branch.thread}"][data-kind="branch"]`);
         await waitForText(page, `.family-member[data-thread="${branch.thread}"]`, `⇉ branch ${branch.key}`);
@@ -187,10 +159,9 @@ describeInBrowser("uwf ui: branches", () => {
   }, 30_000);
 
   it("draws the fan-out edge through a box per branch to the join, labelled with the policy", async () => {
-    const { page, problems } = await open(`/threads/${joined}/graph`);
-    await withScreenshotOnFailure(page, "branches-graph", async () => {
+    await inPage(`/threads/${joined}/graph`, "branches-graph", async ({ page, problems }) => {
       await page.waitForSelector(".graph-node.branch");
-      expect(await texts(page, ".graph-node.branch .graph-node-name")).toEqual(
+      expect(await textsOf(page, ".graph-node.branch .graph-node-name")).toEqual(
         expect.arrayContaining(["security: reviewer", "speed: reviewer", "style: reviewer"]),
       );
       for (const key of KEYS) {
@@ -201,7 +172,7 @@ describeInBrowser("uwf ui: branches", () => {
           await attributes(page, `.graph-edge.fan-out[data-edge="planner#0:${key}->synthesizer"]`, "data-count"),
         ).toEqual(["1"]);
       }
-      expect(await texts(page, ".graph-edge.fan-out .graph-label-text")).toEqual(
+      expect(await textsOf(page, ".graph-edge.fan-out .graph-label-text")).toEqual(
         expect.arrayContaining(["all", "ready ×1"]),
       );
       expect(problems).toEqual([]);

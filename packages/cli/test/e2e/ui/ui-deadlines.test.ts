@@ -7,15 +7,8 @@ import { beforeAll, expect, it } from "bun:test";
 import { join } from "node:path";
 import { type StepResult, shownThreadSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 
-const TIMEOUT = 60_000;
 /** `suspendTimeout: 2s`, no `$timeout` edge. */
 const WAIT_FAIL = join(FIXTURES, "workflows/wait-fail.yaml");
 const SCENARIO = join(FIXTURES, "workflows/wait.scenario.yaml");
@@ -32,17 +25,16 @@ describeInBrowser("uwf ui: a suspension whose wait ran out", () => {
     await Bun.sleep(2200);
     const worker = await home.uwf(["worker", "--once"]);
     expect(worker.exitCode).toBe(0);
-  }, TIMEOUT);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { signIn: true });
+  const { inPage } = useUiInBrowser(home, { signIn: true });
 
   it(
     "offers the answer form instead of a step, and a late answer ends the thread",
     async () => {
       const failed = shownThreadSchema.parse((await home.uwf(["show", thread, "--json"])).json());
       expect(failed).toMatchObject({ status: "failed", failure: { code: "suspend-timeout" } });
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${thread}`);
-      await withScreenshotOnFailure(page, "late-answer", async () => {
+      await inPage(`/threads/${thread}`, "late-answer", async ({ page, problems }) => {
         await waitForText(page, '[data-testid="thread-status"]', "failed");
         await waitForText(page, '[data-testid="resume-question"]', "Which colour do you mean?");
         expect(await page.$('[data-testid="action-step"]')).toBeNull();
@@ -55,8 +47,7 @@ describeInBrowser("uwf ui: a suspension whose wait ran out", () => {
         expect(shown.failure).toBeUndefined();
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 });

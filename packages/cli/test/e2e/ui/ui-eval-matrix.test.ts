@@ -15,13 +15,7 @@ import { join, resolve } from "node:path";
 import { type EvalDiffResult, type EvalResult, evalResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 const TIMEOUT = 120_000;
@@ -64,13 +58,12 @@ describeInBrowser("uwf ui: an eval report as a matrix", () => {
     );
   }, TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
+  const { inPage } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
 
   it(
     "lays the samples out as cases × variants, filters the failures, and opens a sample's final reply",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/experiments/${suite.report}`);
-      await withScreenshotOnFailure(page, "eval-matrix", async () => {
+      await inPage(`/experiments/${suite.report}`, "eval-matrix", async ({ page, problems }) => {
         await page.waitForSelector(`[data-testid="eval-matrix"][data-report="${suite.report}"]`, { timeout: 10_000 });
         const expected = suite.samples.map((sample) => ({
           testCase: sample.case ?? "",
@@ -106,7 +99,6 @@ describeInBrowser("uwf ui: an eval report as a matrix", () => {
         expect((await cells(page)).flatMap((cell) => cell.verdicts)).toEqual(failing.map((sample) => sample.verdict));
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
     TIMEOUT,
   );
@@ -115,8 +107,7 @@ describeInBrowser("uwf ui: an eval report as a matrix", () => {
     "shows a report whose gate did not hold with its verdict, and two reports side by side as eval diff compares them",
     async () => {
       expect(gated.gateHeld).toBe(false);
-      const { page, problems } = await openPage(browser, `${ui.origin}/experiments/${gated.report}`);
-      await withScreenshotOnFailure(page, "eval-diff", async () => {
+      await inPage(`/experiments/${gated.report}`, "eval-diff", async ({ page, problems }) => {
         await page.waitForSelector('.eval-gate[data-gate="broke"]', { timeout: 10_000 });
         await waitForText(page, ".eval-gate", "Gate did not hold");
         await waitForText(page, ".eval-gate", "min-pass-rate");
@@ -162,7 +153,6 @@ describeInBrowser("uwf ui: an eval report as a matrix", () => {
         ).toEqual(gated.samples.filter((sample) => sample.verdict !== "passed").map((sample) => sample.verdict));
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
     TIMEOUT,
   );

@@ -3,13 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { exploreResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 
 /**
  * An exploration's page in a real headless Chromium: listed under Experiments, it opens as a chart of
@@ -54,12 +48,12 @@ describeInBrowser("uwf ui: an exploration's page", () => {
     report = exploreResultSchema.parse(explored.json()).report;
   }, 90_000);
 
-  const { ui, browser } = useUiInBrowser(home);
+  const { inPage } = useUiInBrowser(home);
 
-  it("draws pass rate against step with its intervals, the decisive step marked", async () => {
-    const { page, problems } = await openPage(browser, `${ui.origin}/experiments`);
-    try {
-      await withScreenshotOnFailure(page, "explore-page", async () => {
+  it(
+    "draws pass rate against step with its intervals, the decisive step marked",
+    async () => {
+      await inPage("/experiments", "explore-page", async ({ page, problems }) => {
         const row = `.eval-reports tr[data-report="${report}"]`;
         await page.waitForSelector(row);
         await page.click(`${row} a`);
@@ -95,8 +89,7 @@ describeInBrowser("uwf ui: an exploration's page", () => {
         for (const href of links) expect(href).toMatch(/^\/threads\/[0-9A-Z]{26}$/);
         expect(problems).toEqual([]);
       });
-    } finally {
-      await page.close();
-    }
-  }, 60_000);
+    },
+    BROWSER_TIMEOUT,
+  );
 });

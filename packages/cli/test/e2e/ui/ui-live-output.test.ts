@@ -15,16 +15,9 @@ import { join, resolve } from "node:path";
 import { startTestPostgres } from "@uwf/cas/test";
 import { type AgentOutputResult, agentOutputResultSchema } from "@uwf/protocol";
 import { createTempHome, fixtureAgentsConfig, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { until } from "../../helpers/until.ts";
 
-const TIMEOUT = 60_000;
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-live-output.png");
 
 for (const backend of ["embedded", "PostgreSQL"] as const) {
@@ -37,9 +30,9 @@ for (const backend of ["embedded", "PostgreSQL"] as const) {
         backend === "PostgreSQL" ? { UWF_STORE: (await startTestPostgres()).newStoreUrl() } : {};
       home = createTempHome({ env: store });
       home.writeConfig([...fixtureAgentsConfig(["print-live"]), ""].join("\n"));
-    }, TIMEOUT);
+    }, BROWSER_TIMEOUT);
 
-    const { ui, browser } = useUiInBrowser(() => home, { timeoutMs: TIMEOUT });
+    const { ui, inPage } = useUiInBrowser(() => home);
 
     it(
       "streams what another process's step prints onto the thread page before the step ends, and keeps it on the step page",
@@ -47,8 +40,7 @@ for (const backend of ["embedded", "PostgreSQL"] as const) {
         const thread = await home.startThread(LINEAR, "Write live.txt");
         const address = new URL(ui.url);
         address.pathname = `/threads/${thread}`;
-        const { page, problems } = await openPage(browser, address.href);
-        await withScreenshotOnFailure(page, "live-output", async () => {
+        await inPage(address.href, "live-output", async ({ page, problems }) => {
           await page.waitForSelector('[data-testid="thread-page"]');
           const pidFile = join(home.work, "print-live.pid");
           const stepper = home.spawn(["step", thread, "--agent", "print-live"], { env: { PID_FILE: pidFile } });
@@ -89,9 +81,8 @@ for (const backend of ["embedded", "PostgreSQL"] as const) {
           expect(stderrLine).toContain("thinking about the plan");
           expect(problems).toEqual([]);
         });
-        await page.close();
       },
-      TIMEOUT,
+      BROWSER_TIMEOUT,
     );
 
     it(
@@ -138,7 +129,7 @@ for (const backend of ["embedded", "PostgreSQL"] as const) {
         expect(refused.exitCode).toBe(2);
         expect(refused.stderr).toContain("--agent-output");
       },
-      TIMEOUT,
+      BROWSER_TIMEOUT,
     );
   });
 }
@@ -167,6 +158,6 @@ describe("a step's live output past its cap", () => {
       const log = await home.uwf(["log", thread, "--json"]);
       expect(log.json<{ steps: { role: string }[] }>().steps.map((entry) => entry.role)).toEqual(["planner"]);
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 });

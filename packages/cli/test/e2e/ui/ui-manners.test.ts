@@ -9,13 +9,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema, forkResultSchema, type LogResult, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  seriousAxeViolations,
-  useUiInBrowser,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { describeInBrowser, seriousAxeViolations, useUiInBrowser } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 const TIMEOUT = 180_000;
@@ -65,7 +59,7 @@ describeInBrowser("uwf ui: accessibility, theme, keyboard, weight", () => {
     ];
   }, TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
+  const { ui, browser, inPage } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
 
   it(
     "has no serious or critical accessibility violation on any page, in the light theme or the dark one",
@@ -115,8 +109,7 @@ describeInBrowser("uwf ui: accessibility, theme, keyboard, weight", () => {
   it(
     "moves through the thread list with j and k, opens the row with Enter, and focuses search with /",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/`);
-      await withScreenshotOnFailure(page, "keyboard", async () => {
+      await inPage("/", "keyboard", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="thread-row"]');
         const rows = (await page.$$eval('[data-testid="thread-row"]', (found) =>
           found.map((row) => row.getAttribute("data-thread")),
@@ -145,7 +138,6 @@ describeInBrowser("uwf ui: accessibility, theme, keyboard, weight", () => {
         expect(await page.evaluate('document.querySelector("#probe").value')).toBe("jk");
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
     TIMEOUT,
   );

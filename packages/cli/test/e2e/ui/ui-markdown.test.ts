@@ -13,15 +13,8 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type LogResult, stepResultSchema } from "@uwf/protocol";
 import { createTempHome } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 
-const TIMEOUT = 60_000;
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-markdown.png");
 const BODY = [
   "## Findings",
@@ -81,15 +74,14 @@ describeInBrowser("uwf ui: markdown and JSON", () => {
     expect(run.exitCode).toBe(0);
     thread = stepResultSchema.parse(run.json()).thread;
     step = ((await home.uwf(["log", thread, "--json"])).json<LogResult>().steps[0] as { address: string }).address;
-  }, TIMEOUT);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
+  const { inPage } = useUiInBrowser(home);
 
   it(
     "draws a reply body as markdown with a raw toggle, and a structured field as a collapsible tree",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/steps/${step}`);
-      await withScreenshotOnFailure(page, "markdown", async () => {
+      await inPage(`/steps/${step}`, "markdown", async ({ page, problems }) => {
         const body = '[data-testid="step-body"]';
         await page.waitForSelector(`${body} .markdown-body table`, { timeout: 10_000 });
         await waitForText(page, `${body} h2`, "Findings");
@@ -122,15 +114,14 @@ describeInBrowser("uwf ui: markdown and JSON", () => {
         }
         expect(problems).toEqual([]);
       });
-      await page.close();
 
       // The thread's start prompt, as markdown.
-      const threadPage = await openPage(browser, `${ui.origin}/threads/${thread}`);
-      await waitForText(threadPage.page, '[data-testid="thread-prompt"] h1', "Task");
-      await waitForText(threadPage.page, '[data-testid="thread-prompt"] em', "login");
-      expect(threadPage.problems).toEqual([]);
-      await threadPage.page.close();
+      await inPage(`/threads/${thread}`, "markdown-thread-prompt", async ({ page, problems }) => {
+        await waitForText(page, '[data-testid="thread-prompt"] h1', "Task");
+        await waitForText(page, '[data-testid="thread-prompt"] em', "login");
+        expect(problems).toEqual([]);
+      });
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 });

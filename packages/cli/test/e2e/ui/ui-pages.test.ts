@@ -1,17 +1,10 @@
-import { afterEach, beforeAll, expect, it } from "bun:test";
+import { beforeAll, expect, it } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalResultSchema, type ForkResult, forkResultSchema, type StepResult, stepResultSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import {
-  type CheckedPage,
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, textsOf, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 
 /**
@@ -100,27 +93,9 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
       ["agents:", `  judge-sh: { command: sh, args: ["${join(home.work, "eval", "judge.sh")}"] }`, ""].join("\n"),
     );
     report = evalResultSchema.parse(JSON.parse(await uwf(["eval", "--suite", suite, "--json"]))).report;
-  }, 60_000);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home);
-
-  const opened: Page[] = [];
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close().catch(() => {});
-  });
-
-  /** Opens a page of the app, recording its problems (console errors, exceptions, failed requests). */
-  async function open(path: string): Promise<CheckedPage & { pageProblems(): string[] }> {
-    const checked = await openPage(browser, `${ui.origin}${path}`);
-    opened.push(checked.page);
-    return { ...checked, pageProblems: () => checked.problems };
-  }
-
-  function texts(page: Page, selector: string): Promise<string[]> {
-    return page.evaluate(
-      `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).map((element) => (element.textContent ?? "").trim())`,
-    ) as Promise<string[]>;
-  }
+  const { inPage } = useUiInBrowser(home);
 
   function attribute(page: Page, selector: string, name: string): Promise<string | null> {
     return page.evaluate(
@@ -129,15 +104,14 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
   }
 
   it("marks a mid-run thread's current role, its visits and the edges it took, with every role drawn", async () => {
-    const { page, pageProblems } = await open(`/threads/${midRun}/graph`);
-    await withScreenshotOnFailure(page, "graph-mid-run", async () => {
+    await inPage(`/threads/${midRun}/graph`, "graph-mid-run", async ({ page, problems }) => {
       await page.waitForSelector(".graph-node.current");
-      expect(await texts(page, ".graph-node.current .graph-node-name")).toEqual(["reviewer"]);
-      expect(await texts(page, ".graph-node .graph-node-name")).toEqual(
+      expect(await textsOf(page, ".graph-node.current .graph-node-name")).toEqual(["reviewer"]);
+      expect(await textsOf(page, ".graph-node .graph-node-name")).toEqual(
         expect.arrayContaining(["$START", "worker", "reviewer", "$END"]),
       );
       expect(await attribute(page, '.graph-node[data-role="worker"]', "data-visits")).toBe("2");
-      expect(await texts(page, '.graph-node[data-role="worker"] .graph-node-visits')).toEqual(["2 visits"]);
+      expect(await textsOf(page, '.graph-node[data-role="worker"] .graph-node-visits')).toEqual(["2 visits"]);
       expect(await attribute(page, '.graph-node[data-role="reviewer"]', "data-visits")).toBe("0");
       // Taken: $START → worker, worker → worker (rejected), worker → reviewer (approved); not the others.
       expect(await attribute(page, '.graph-edge[data-edge="$START->worker"]', "data-count")).toBe("1");
@@ -145,63 +119,58 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
       expect(await attribute(page, '.graph-edge[data-edge="worker->reviewer"]', "data-count")).toBe("1");
       expect(await attribute(page, '.graph-edge[data-edge="reviewer->$END"]', "data-count")).toBe("0");
       // Labels: the list form's $status and JSONata condition edges, the map form's $status keys.
-      expect(await texts(page, ".graph-label-text")).toEqual(
+      expect(await textsOf(page, ".graph-label-text")).toEqual(
         expect.arrayContaining(["approved ×1", "rejected ×1", "if gave_up", "changes", "done"]),
       );
       await waitForText(page, ".graph-where", "Stands at reviewer");
-      expect(pageProblems()).toEqual([]);
+      expect(problems).toEqual([]);
     });
   }, 30_000);
 
   it("marks a suspended thread's role as current", async () => {
-    const { page, pageProblems } = await open(`/threads/${suspended}/graph`);
-    await withScreenshotOnFailure(page, "graph-suspended", async () => {
+    await inPage(`/threads/${suspended}/graph`, "graph-suspended", async ({ page, problems }) => {
       await page.waitForSelector(".graph-node.current");
-      expect(await texts(page, ".graph-node.current .graph-node-name")).toEqual(["asker"]);
+      expect(await textsOf(page, ".graph-node.current .graph-node-name")).toEqual(["asker"]);
       expect(await attribute(page, '.graph-node[data-role="asker"]', "data-visits")).toBe("1");
-      expect(await texts(page, ".graph-node .graph-node-name")).toEqual(
+      expect(await textsOf(page, ".graph-node .graph-node-name")).toEqual(
         expect.arrayContaining(["$START", "asker", "$END"]),
       );
       await waitForText(page, ".graph-where", "suspended");
-      expect(pageProblems()).toEqual([]);
+      expect(problems).toEqual([]);
     });
   }, 30_000);
 
   it("marks an ended thread's last role and its edge to $END", async () => {
-    const { page, pageProblems } = await open(`/threads/${original.thread}/graph`);
-    await withScreenshotOnFailure(page, "graph-ended", async () => {
+    await inPage(`/threads/${original.thread}/graph`, "graph-ended", async ({ page, problems }) => {
       await page.waitForSelector(".graph-node.current");
-      expect(await texts(page, ".graph-node.current .graph-node-name")).toEqual(["doer"]);
+      expect(await textsOf(page, ".graph-node.current .graph-node-name")).toEqual(["doer"]);
       expect(await attribute(page, '.graph-edge[data-edge="doer->$END"]', "data-count")).toBe("1");
-      expect(pageProblems()).toEqual([]);
+      expect(problems).toEqual([]);
     });
   }, 30_000);
 
   it("lists the workflows and draws one alone; an invalid project workflow shows its problems", async () => {
-    const list = await open("/workflows");
-    await withScreenshotOnFailure(list.page, "workflows", async () => {
-      await waitForText(list.page, ".workflow-list", "broken");
-      await waitForText(list.page, ".workflow-list", "routing");
-      expect(list.pageProblems()).toEqual([]);
+    await inPage("/workflows", "workflows", async ({ page, problems }) => {
+      await waitForText(page, ".workflow-list", "broken");
+      await waitForText(page, ".workflow-list", "routing");
+      expect(problems).toEqual([]);
     });
 
-    const routing = await open("/workflows/routing");
-    await withScreenshotOnFailure(routing.page, "workflow-routing", async () => {
-      await routing.page.waitForSelector(".graph-node");
-      expect(await texts(routing.page, ".graph-node .graph-node-name")).toEqual(
+    await inPage("/workflows/routing", "workflow-routing", async ({ page, problems }) => {
+      await page.waitForSelector(".graph-node");
+      expect(await textsOf(page, ".graph-node .graph-node-name")).toEqual(
         expect.arrayContaining(["$START", "worker", "reviewer", "$END"]),
       );
-      expect(await texts(routing.page, ".graph-node.current")).toEqual([]);
-      expect(routing.pageProblems()).toEqual([]);
+      expect(await textsOf(page, ".graph-node.current")).toEqual([]);
+      expect(problems).toEqual([]);
     });
 
-    const broken = await open("/workflows/broken");
-    await withScreenshotOnFailure(broken.page, "workflow-broken", async () => {
-      await waitForText(broken.page, ".problems", 'unknown role "nobody"');
-      await waitForText(broken.page, ".problems", "unreachable");
-      await waitForText(broken.page, ".error-code", "invalid-workflow");
+    await inPage("/workflows/broken", "workflow-broken", async ({ page, problems }) => {
+      await waitForText(page, ".problems", 'unknown role "nobody"');
+      await waitForText(page, ".problems", "unreachable");
+      await waitForText(page, ".error-code", "invalid-workflow");
       // The API's 422 for the invalid workflow is the one resource error the page has.
-      expect(broken.pageProblems()).toEqual([
+      expect(problems).toEqual([
         "console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)",
       ]);
     });
@@ -209,8 +178,7 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
 
   it("lists a family with a fork and a counterfactual fork; picking two opens their diff", async () => {
     // Opened from the counterfactual fork: the page draws the whole family, from its root.
-    const { page, pageProblems } = await open(`/threads/${counterfactual.thread}/family`);
-    await withScreenshotOnFailure(page, "family", async () => {
+    await inPage(`/threads/${counterfactual.thread}/family`, "family", async ({ page, problems }) => {
       for (const thread of [original.thread, fork.thread, counterfactual.thread]) {
         await page.waitForSelector(`.family-member[data-thread="${thread}"]`);
       }
@@ -220,7 +188,7 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
       // Steps of its own (from `compare`): none for either; a replaced reply is in the chain but no agent ran it.
       await waitForText(page, `.family-member[data-thread="${fork.thread}"]`, "1 step (0 own)");
       await waitForText(page, `.family-member[data-thread="${counterfactual.thread}"]`, "2 steps (0 own)");
-      expect(await texts(page, `.family-member[data-thread="${fork.thread}"] .family-tag`)).toEqual([]);
+      expect(await textsOf(page, `.family-member[data-thread="${fork.thread}"] .family-tag`)).toEqual([]);
       await waitForText(page, `.family-member[data-thread="${original.thread}"] .outcome-text`, "doer");
       // A fork continued on another workflow version is tagged with the version it runs under.
       await waitForText(
@@ -237,47 +205,43 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
         `location.pathname === ${JSON.stringify(`/diff/${original.thread}/${counterfactual.thread}`)}`,
       );
       await page.waitForSelector(".diff-table");
-      expect(pageProblems()).toEqual([]);
+      expect(problems).toEqual([]);
     });
   }, 30_000);
 
   it("shows on a fork's page the workflow version its parent ran under, when it continued on another", async () => {
-    const { page, pageProblems } = await open(`/threads/${moved.thread}`);
-    await withScreenshotOnFailure(page, "moved-fork", async () => {
+    await inPage(`/threads/${moved.thread}`, "moved-fork", async ({ page, problems }) => {
       await waitForText(page, '[data-testid="thread-forked-from"]', original.thread);
       await waitForText(page, '[data-testid="thread-forked-from"]', `from workflow ${moved.forkedFrom.workflow}`);
-      expect(pageProblems()).toEqual([]);
+      expect(problems).toEqual([]);
     });
   }, 30_000);
 
   it("shows a diff: the common prefix folded, a changed field, the bodies as a coloured unified diff", async () => {
-    const { page, pageProblems } = await open(`/diff/${original.thread}/${counterfactual.thread}`);
-    await withScreenshotOnFailure(page, "diff", async () => {
+    await inPage(`/diff/${original.thread}/${counterfactual.thread}`, "diff", async ({ page, problems }) => {
       await waitForText(page, ".diff-prefix summary", "1 common step");
       expect(await page.evaluate(`document.querySelector("details.diff-prefix").open`)).toBe(false);
       await page.click(".diff-prefix summary");
       await waitForText(page, ".diff-common-steps", "planner");
 
       await waitForText(page, '.diff-step[data-step="2"]', "doer");
-      const changed = await texts(page, '.diff-field.change-changed[data-field="done"] td');
+      const changed = await textsOf(page, '.diff-field.change-changed[data-field="done"] td');
       expect(changed).toEqual(["true", "false"]);
-      expect(await texts(page, ".unified-diff .diff-line.del")).toEqual(["-Wrote hello.txt."]);
-      expect(await texts(page, ".unified-diff .diff-line.add")).toEqual(["+Could not write hello.txt."]);
+      expect(await textsOf(page, ".unified-diff .diff-line.del")).toEqual(["-Wrote hello.txt."]);
+      expect(await textsOf(page, ".unified-diff .diff-line.add")).toEqual(["+Could not write hello.txt."]);
       await waitForText(page, ".diff-totals", "steps");
-      expect(pageProblems()).toEqual([]);
+      expect(problems).toEqual([]);
     });
   }, 30_000);
 
   it("lists the eval report and draws its charts, each sample linking to its thread", async () => {
-    const list = await open("/experiments");
-    await withScreenshotOnFailure(list.page, "experiments", async () => {
-      await list.page.waitForSelector(`.eval-reports tr[data-report="${report}"]`);
-      await waitForText(list.page, `.eval-reports tr[data-report="${report}"]`, "login-fix");
-      await list.page.click(`.eval-reports tr[data-report="${report}"] a`);
-      await list.page.waitForFunction(`location.pathname === ${JSON.stringify(`/experiments/${report}`)}`);
-      await list.page.waitForSelector('.eval-chart canvas[data-drawn="true"]');
-      const inked =
-        (await list.page.evaluate(`Array.from(document.querySelectorAll(".eval-chart canvas")).map((canvas) => {
+    await inPage("/experiments", "experiments", async ({ page, problems }) => {
+      await page.waitForSelector(`.eval-reports tr[data-report="${report}"]`);
+      await waitForText(page, `.eval-reports tr[data-report="${report}"]`, "login-fix");
+      await page.click(`.eval-reports tr[data-report="${report}"] a`);
+      await page.waitForFunction(`location.pathname === ${JSON.stringify(`/experiments/${report}`)}`);
+      await page.waitForSelector('.eval-chart canvas[data-drawn="true"]');
+      const inked = (await page.evaluate(`Array.from(document.querySelectorAll(".eval-chart canvas")).map((canvas) => {
         const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
         let inked = 0;
         for (let index = 3; index < data.length; index += 4) if (data[index] > 0) inked += 1;
@@ -285,17 +249,17 @@ describeInBrowser("uwf ui pages: graph, family, diff, experiments", () => {
       })`)) as number[];
       expect(inked.length).toBe(6);
       for (const count of inked) expect(count).toBeGreaterThan(100);
-      await waitForText(list.page, ".eval-gate", "Gate held");
-      await waitForText(list.page, ".eval-variants", "careful");
-      await waitForText(list.page, ".eval-variants", "hasty");
-      const samples = (await list.page.evaluate(
+      await waitForText(page, ".eval-gate", "Gate held");
+      await waitForText(page, ".eval-variants", "careful");
+      await waitForText(page, ".eval-variants", "hasty");
+      const samples = (await page.evaluate(
         `Array.from(document.querySelectorAll(".eval-samples tbody tr td:first-child a")).map((link) => link.getAttribute("href"))`,
       )) as string[];
       expect(samples.length).toBe(8);
       for (const href of samples) expect(href).toMatch(/^\/threads\/[0-9A-Z]{26}$/);
       // The suite's judge assertion: each sample links to the thread that judged it too.
-      expect(await texts(list.page, ".eval-samples .eval-judge")).toEqual(samples.map(() => "judge"));
-      expect(list.pageProblems()).toEqual([]);
+      expect(await textsOf(page, ".eval-samples .eval-judge")).toEqual(samples.map(() => "judge"));
+      expect(problems).toEqual([]);
     });
   }, 30_000);
 });

@@ -8,15 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { resolve } from "node:path";
 import { type ListResult, listResultSchema, type StepResult } from "@uwf/protocol";
 import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  rowThreads,
-  useUiInBrowser,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, rowThreads, useUiInBrowser } from "../../helpers/ui-browser.ts";
 
-const TIMEOUT = 60_000;
 /** `UWF_UPDATE_SCREENSHOTS=1` saves the filtered list here. */
 const SCREENSHOT = resolve(import.meta.dir, "../../../../../docs/images/ui-search.png");
 
@@ -37,7 +30,7 @@ describe("uwf list --search", () => {
 
   beforeAll(async () => {
     ({ ran, flaky, docs } = await startSearchedThreads(home));
-  }, TIMEOUT);
+  }, BROWSER_TIMEOUT);
 
   afterAll(() => home.cleanup());
 
@@ -88,9 +81,9 @@ describeInBrowser("uwf ui: searching threads", () => {
 
   beforeAll(async () => {
     ({ ran, flaky, docs } = await startSearchedThreads(home));
-  }, TIMEOUT);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { args: ["--read-only"], timeoutMs: TIMEOUT });
+  const { ui, inPage } = useUiInBrowser(home, { args: ["--read-only"] });
 
   it(
     "answers GET /api/threads?q= as uwf list --search",
@@ -103,14 +96,13 @@ describeInBrowser("uwf ui: searching threads", () => {
       const refused = await fetch(`${ui.origin}/api/threads?q=parser&running=1`);
       expect(refused.status).toBe(400);
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
     "filters the list as the user types, / focuses the search box, Escape clears it",
     async () => {
-      const { page, problems } = await openPage(browser, ui.url);
-      await withScreenshotOnFailure(page, "thread-search", async () => {
+      await inPage(ui.url, "thread-search", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="thread-row"]');
         expect(await rowThreads(page)).toEqual([docs, flaky, ran]);
         expect(await page.$eval('[data-testid="thread-search"]', (input) => input.getAttribute("type"))).toBe("search");
@@ -142,8 +134,7 @@ describeInBrowser("uwf ui: searching threads", () => {
         expect(await page.evaluate("location.search")).toBe("");
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 });

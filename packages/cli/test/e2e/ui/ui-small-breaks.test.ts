@@ -9,16 +9,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "@uwf/cas/test";
 import { evalResultSchema, workflowListResultSchema } from "@uwf/protocol";
+import { failedGateReport } from "../../helpers/failed-gate-report.ts";
 import { createTempHome, fixtureAgent, LINEAR } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { BROWSER_TIMEOUT, describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 
-const TIMEOUT = 60_000;
 /** The planner's reply, by an inline shell script whose argv holds newlines and quotes. */
 const INLINE_SCRIPT = "cat >/dev/null\nprintf -- '---\\nplan: inline\\n---\\nDone.\\n'";
 
@@ -35,9 +29,9 @@ describeInBrowser("uwf ui's small breaks", () => {
         "defaultAgent: inline",
       ].join("\n"),
     );
-  }, TIMEOUT);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { signIn: true });
+  const { ui, open, inPage } = useUiInBrowser(home, { signIn: true });
 
   async function stepOnce(thread: string, agent?: string): Promise<void> {
     const run = await home.uwf(["step", thread, ...(agent === undefined ? [] : ["--agent", agent])]);
@@ -54,8 +48,7 @@ describeInBrowser("uwf ui's small breaks", () => {
     async () => {
       const thread = await home.startThread(LINEAR, "Quote the command");
       await stepOnce(thread);
-      const { page, problems } = await openPage(browser, `${ui.origin}/steps/${await plannerAddress(thread)}`);
-      await withScreenshotOnFailure(page, "step-command", async () => {
+      await inPage(`/steps/${await plannerAddress(thread)}`, "step-command", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="step-command"]');
         const shown = await page.$eval('[data-testid="step-command"]', (element) => element.textContent);
         expect(shown).toBe("sh -c $'cat >/dev/null\\nprintf -- \\'---\\\\nplan: inline\\\\n---\\\\nDone.\\\\n\\''");
@@ -64,8 +57,7 @@ describeInBrowser("uwf ui's small breaks", () => {
         expect(echoed.stdout.toString().split("\0").slice(0, -1)).toEqual(["-c", INLINE_SCRIPT]);
         expect(problems).toEqual([]);
       });
-      await page.goto(`${ui.origin}/threads/${thread}/graph`, { waitUntil: "networkidle2" });
-      await withScreenshotOnFailure(page, "graph-path", async () => {
+      await inPage(`/threads/${thread}/graph`, "graph-path", async ({ page }) => {
         await page.waitForSelector('[data-testid="graph-path"] li');
         // A string, evaluated in the page: the tests' TypeScript has no DOM types.
         const items = await page.evaluate(
@@ -73,17 +65,15 @@ describeInBrowser("uwf ui's small breaks", () => {
         );
         expect(items).toEqual([{ text: "1. planner", marker: "none" }]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
     "clears an action's message once the thread moves on, and disables Step and Run while another process steps it",
     async () => {
       const thread = await home.startThread(LINEAR, "Move on");
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${thread}`);
-      await withScreenshotOnFailure(page, "actions-move-on", async () => {
+      await inPage(`/threads/${thread}`, "actions-move-on", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="action-queue"]:not([disabled])');
         await page.click('[data-testid="action-queue"]');
         await waitForText(page, '[data-testid="action-queue-outcome"]', "Queued");
@@ -94,7 +84,7 @@ describeInBrowser("uwf ui's small breaks", () => {
         await page.waitForSelector('[data-testid="action-step"][disabled]');
         await page.waitForSelector('[data-testid="action-run"][disabled]');
         // Opened while that step runs, a page knows from the thread's lease.
-        const late = await openPage(browser, `${ui.origin}/threads/${thread}`);
+        const late = await open(`/threads/${thread}`);
         await late.page.waitForSelector('[data-testid="action-step"][disabled]');
         await late.page.close();
 
@@ -106,9 +96,8 @@ describeInBrowser("uwf ui's small breaks", () => {
         await page.waitForSelector('[data-testid="action-run"]:not([disabled])');
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
@@ -120,8 +109,7 @@ describeInBrowser("uwf ui's small breaks", () => {
       expect(scored.exitCode).toBe(0);
       const report = evalResultSchema.parse(JSON.parse(scored.stdout)).report;
       const dateTime = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/;
-      const { page } = await openPage(browser, `${ui.origin}/experiments`);
-      await withScreenshotOnFailure(page, "dates", async () => {
+      await inPage("/experiments", "dates", async ({ page }) => {
         await waitForText(page, "main", report.slice(-8));
         expect(await page.$eval("main", (element) => element.textContent ?? "")).toMatch(dateTime);
         await page.goto(`${ui.origin}/experiments/${report}`, { waitUntil: "networkidle2" });
@@ -132,9 +120,8 @@ describeInBrowser("uwf ui's small breaks", () => {
         await page.waitForSelector('[data-testid="step-row"]');
         expect(await page.$eval("main", (element) => element.textContent ?? "")).toMatch(dateTime);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
@@ -142,26 +129,14 @@ describeInBrowser("uwf ui's small breaks", () => {
     async () => {
       const thread = await home.startThread(LINEAR, "Fail the gate");
       await stepOnce(thread);
-      const scored = await home.uwf([
-        "eval",
-        thread,
-        "--assert",
-        "steps[0].output.plan = 'never'",
-        "--min-pass-rate",
-        "1",
-        "--json",
-      ]);
-      expect(scored.exitCode).toBe(3);
-      const report = evalResultSchema.parse(JSON.parse(scored.stdout)).report;
-      const { page, problems } = await openPage(browser, `${ui.origin}/experiments/${report}`);
-      await withScreenshotOnFailure(page, "failed-gate", async () => {
+      const report = await failedGateReport(home, thread);
+      await inPage(`/experiments/${report}`, "failed-gate", async ({ page, problems }) => {
         await page.waitForSelector('[data-gate="broke"]');
         expect(await page.$(".error")).toBeNull();
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
@@ -184,15 +159,13 @@ describeInBrowser("uwf ui's small breaks", () => {
       expect(listed.workflows.filter((workflow) => workflow.source === "registry").map((w) => w.name)).toEqual([
         "linear",
       ]);
-      const { page, problems } = await openPage(browser, `${ui.origin}/workflows`);
-      await withScreenshotOnFailure(page, "workflows-threads", async () => {
+      await inPage("/workflows", "workflows-threads", async ({ page, problems }) => {
         await waitForText(page, ".workflow-list", old);
         await page.click(`a[href="/workflows/${old}"]`);
         await waitForText(page, ".graph-page", old);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 });

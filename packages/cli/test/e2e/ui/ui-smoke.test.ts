@@ -1,12 +1,6 @@
 import { beforeAll, expect, it } from "bun:test";
 import { createTempHome, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 
 describeInBrowser("uwf ui in a browser", () => {
   const home = createTempHome();
@@ -16,11 +10,10 @@ describeInBrowser("uwf ui in a browser", () => {
     if (ran.exitCode !== 0) throw new Error(ran.stderr);
   });
 
-  const { ui, browser } = useUiInBrowser(home);
+  const { ui, inPage } = useUiInBrowser(home);
 
   it("opens the page from the printed URL without a problem", async () => {
-    const { page, problems } = await openPage(browser, ui.url);
-    await withScreenshotOnFailure(page, "smoke", async () => {
+    await inPage(ui.url, "smoke", async ({ page, problems }) => {
       await waitForText(page, "header", "uwf");
       expect(problems).toEqual([]);
     });

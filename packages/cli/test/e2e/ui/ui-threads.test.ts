@@ -30,19 +30,15 @@ import { type ListResult, listResultSchema, type StepResult, shownThreadSchema }
 import type { Page } from "puppeteer-core";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 import {
+  BROWSER_TIMEOUT,
   describeInBrowser,
-  openPage,
   rowThreads,
-  startUi,
   useUiInBrowser,
   waitForText,
-  withScreenshotOnFailure,
 } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
+import { ASK } from "../../helpers/workbench-home.ts";
 
-/** Each test drives a browser and runs uwf commands: more than bun's default 5 s. */
-const TIMEOUT = 60_000;
-const ASK = join(FIXTURES, "workflows/ask.yaml");
 const ASK_SCENARIO = join(FIXTURES, "workflows/ask.scenario.yaml");
 
 /** The `data-thread` of every row of the thread table, in order. */
@@ -89,15 +85,14 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
     ended = (await uwfJson<StepResult>(["run", LINEAR, "-p", "Write hello.txt", "--agent", SCRIPTED])).thread;
     suspended = (await uwfJson<StepResult>(["run", ASK, "-p", "Pick a colour"])).thread;
     fresh = await home.startThread(LINEAR, "Write fresh.txt");
-  }, TIMEOUT);
+  }, BROWSER_TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { signIn: true });
+  const { ui, inPage, inOtherUi } = useUiInBrowser(home, { signIn: true });
 
   it(
     "lists the threads newest first, the suspended one waiting for an answer, filters kept in the URL",
     async () => {
-      const { page, problems } = await openPage(browser, ui.url);
-      await withScreenshotOnFailure(page, "threads-list", async () => {
+      await inPage(ui.url, "threads-list", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="thread-row"]');
         expect(await rowThreads(page)).toEqual([fresh, suspended, ended]);
         await waitForText(page, '[data-testid="pager-range"]', "1–3 of 3");
@@ -122,16 +117,14 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         expect(new URL(page.url()).pathname).toBe(`/threads/${ended}`);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
     "opens a thread's timeline and outcome, then a step's prompt, reply and agent run",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${ended}`);
-      await withScreenshotOnFailure(page, "thread-and-step", async () => {
+      await inPage(`/threads/${ended}`, "thread-and-step", async ({ page, problems }) => {
         await page.waitForFunction(`document.querySelectorAll('[data-testid="step-row"]').length === 2`);
         await waitForText(page, '[data-testid="thread-status"]', "ended");
         await waitForText(page, '[data-testid="thread-outcome"]', "doer");
@@ -150,16 +143,14 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         await waitForText(page, '[data-testid="step-thread-link"]', ended);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
     "resumes a suspended thread with the answer typed in its form",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${suspended}`);
-      await withScreenshotOnFailure(page, "resume", async () => {
+      await inPage(`/threads/${suspended}`, "resume", async ({ page, problems }) => {
         await waitForText(page, '[data-testid="resume-question"]', "Which colour do you mean?");
         await page.type('[data-testid="resume-answer"]', "The colour of the sky.");
         await page.click('[data-testid="resume-submit"]');
@@ -172,16 +163,14 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         expect(shown.stepCount).toBe(2);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
     "forks at a step with an edited reply: an invalid one is refused in place, a valid one opens the fork",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${ended}`);
-      await withScreenshotOnFailure(page, "fork", async () => {
+      await inPage(`/threads/${ended}`, "fork", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="step-row"][data-step="1"] [data-testid="fork-here"]');
         await page.click('[data-testid="step-row"][data-step="1"] [data-testid="fork-here"]');
         await page.click('[data-testid="fork-replace"]');
@@ -224,17 +213,15 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         await waitForText(page, `.family-member[data-thread="${fork}"]`, "replaced reply");
         expectOnlyTheRefusal(problems);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   // Needs the live feed (`/api/events`): the step is recorded by another process, the page is not reloaded.
   it(
     "shows a step recorded by a separate uwf step process without reload",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${fresh}`);
-      await withScreenshotOnFailure(page, "live-step", async () => {
+      await inPage(`/threads/${fresh}`, "live-step", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="timeline-empty"]');
         await page.evaluate("window.__notReloaded = true");
         const stepped = await home.uwf(["step", fresh, "--agent", SCRIPTED]);
@@ -244,9 +231,8 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         expect(await page.evaluate("window.__notReloaded === true")).toBe(true);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   // Needs the live feed (`/api/events`): the step another process runs shows as running, then as recorded.
@@ -255,8 +241,7 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
     async () => {
       const thread = await home.startThread(LINEAR, "Write slowly.txt");
       const pidFile = join(home.work, "slow-agent.pid");
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${thread}`);
-      await withScreenshotOnFailure(page, "live-running", async () => {
+      await inPage(`/threads/${thread}`, "live-running", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="timeline-empty"]');
         const stepper = home.spawn(["step", thread, "--agent", "slow-valid"], { env: { PID_FILE: pidFile } });
         try {
@@ -271,17 +256,15 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         await page.waitForFunction(`document.querySelector('[data-testid="running-step"]') === null`);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   // Needs the live feed (`/api/events`): a thread started by another process appears in the list.
   it(
     "adds a thread started by another process to the open list without reload",
     async () => {
-      const { page, problems } = await openPage(browser, ui.url);
-      await withScreenshotOnFailure(page, "live-list", async () => {
+      await inPage(ui.url, "live-list", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="thread-row"]');
         await page.evaluate("window.__notReloaded = true");
         const started = await home.startThread(LINEAR, "Write live.txt");
@@ -290,16 +273,14 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         expect(await page.evaluate("window.__notReloaded === true")).toBe(true);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
     "cancels a thread only once the user confirms",
     async () => {
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${fresh}`);
-      await withScreenshotOnFailure(page, "cancel", async () => {
+      await inPage(`/threads/${fresh}`, "cancel", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="action-cancel"]');
         await page.click('[data-testid="action-cancel"]');
         await page.waitForSelector('[data-testid="cancel-confirm"]');
@@ -314,9 +295,8 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         expect(shownThreadSchema.parse(await uwfJson(["show", fresh])).status).toBe("cancelled");
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
@@ -324,8 +304,7 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
     async () => {
       // The default agent answers for the ask workflow only: stepping a linear thread with it fails.
       const other = await home.startThread(LINEAR, "Write other.txt");
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${other}`);
-      await withScreenshotOnFailure(page, "step-error", async () => {
+      await inPage(`/threads/${other}`, "step-error", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="action-step"]');
         await page.click('[data-testid="action-step"]');
         await page.waitForSelector('[data-testid="action-step-outcome"][data-outcome="error"]', { timeout: 20_000 });
@@ -342,9 +321,8 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         await waitForText(page, '[data-testid="step-prompt"] h1', "Your role: planner");
         expectOnlyTheRefusal(problems);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   // Needs the server's queue endpoint (`POST /api/threads/:id/queue`, `uwf queue`).
@@ -352,8 +330,7 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
     "queues an active thread for workers",
     async () => {
       const queued = await home.startThread(LINEAR, "Write queued.txt");
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${queued}`);
-      await withScreenshotOnFailure(page, "queue", async () => {
+      await inPage(`/threads/${queued}`, "queue", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="action-queue"]:not([disabled])');
         await page.click('[data-testid="action-queue"]');
         await page.waitForSelector('[data-testid="action-queue-outcome"][data-outcome="ok"]', { timeout: 20_000 });
@@ -361,32 +338,24 @@ describeInBrowser("uwf ui: threads, a thread, a step, actions", () => {
         expect(shownThreadSchema.parse(await uwfJson(["show", queued])).queued).toBe(true);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 
   it(
     "offers no actions under --read-only",
     async () => {
       const active = await home.startThread(LINEAR, "Write read-only.txt");
-      const readOnly = await startUi(home, ["--read-only"]);
-      try {
-        const { page, problems } = await openPage(browser, `${readOnly.origin}/threads/${active}`);
-        await withScreenshotOnFailure(page, "read-only", async () => {
-          await waitForText(page, "header .session", "read-only");
-          await page.waitForSelector('[data-testid="timeline-empty"]');
-          expect(await page.$('[data-testid="thread-actions"]')).toBeNull();
-          await page.goto(`${readOnly.origin}/threads/${ended}`, { waitUntil: "networkidle2" });
-          await page.waitForFunction(`document.querySelectorAll('[data-testid="step-row"]').length === 2`);
-          expect(await page.$('[data-testid="fork-here"]')).toBeNull();
-          expect(problems).toEqual([]);
-        });
-        await page.close();
-      } finally {
-        await readOnly.stop();
-      }
+      await inOtherUi(["--read-only"], `/threads/${active}`, "read-only", async ({ page, problems }, readOnly) => {
+        await waitForText(page, "header .session", "read-only");
+        await page.waitForSelector('[data-testid="timeline-empty"]');
+        expect(await page.$('[data-testid="thread-actions"]')).toBeNull();
+        await page.goto(`${readOnly.origin}/threads/${ended}`, { waitUntil: "networkidle2" });
+        await page.waitForFunction(`document.querySelectorAll('[data-testid="step-row"]').length === 2`);
+        expect(await page.$('[data-testid="fork-here"]')).toBeNull();
+        expect(problems).toEqual([]);
+      });
     },
-    TIMEOUT,
+    BROWSER_TIMEOUT,
   );
 });

@@ -11,7 +11,7 @@ import { beforeAll, expect, it } from "bun:test";
 import { join, resolve } from "node:path";
 import { type LogResult, stepResultSchema } from "@uwf/protocol";
 import { createTempHome, FIXTURES, fixtureAgentsConfig, LINEAR } from "../../helpers/temp-home.ts";
-import { describeInBrowser, openPage, useUiInBrowser, withScreenshotOnFailure } from "../../helpers/ui-browser.ts";
+import { describeInBrowser, useUiInBrowser } from "../../helpers/ui-browser.ts";
 
 const TIMEOUT = 90_000;
 const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
@@ -59,7 +59,7 @@ describeInBrowser("uwf ui: a thread's timeline", () => {
     fanned = stepResultSchema.parse(review.json()).thread;
   }, TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
+  const { inPage } = useUiInBrowser(home, { timeoutMs: TIMEOUT });
 
   it(
     "draws a failed thread's steps as bars, the retried one marked with its attempts, the failed attempt where it failed",
@@ -67,8 +67,7 @@ describeInBrowser("uwf ui: a thread's timeline", () => {
       const log = (await home.uwf(["log", failed, "--json"])).json<LogResult>();
       expect(log.steps.map((step) => [step.role, step.attempts])).toEqual([["planner", 2]]);
       expect(log.failed?.length).toBe(1);
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${failed}`);
-      await withScreenshotOnFailure(page, "timeline-failed", async () => {
+      await inPage(`/threads/${failed}`, "timeline-failed", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="timeline-bar"][data-step="1"][data-attempts="2"]', {
           timeout: 10_000,
         });
@@ -94,7 +93,6 @@ describeInBrowser("uwf ui: a thread's timeline", () => {
         });
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
     TIMEOUT,
   );
@@ -103,8 +101,7 @@ describeInBrowser("uwf ui: a thread's timeline", () => {
     "puts each branch of a fan-out in a lane of its own, between the fan-out and the join in time",
     async () => {
       const log = (await home.uwf(["log", fanned, "--json"])).json<LogResult>();
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${fanned}`);
-      await withScreenshotOnFailure(page, "timeline-lanes", async () => {
+      await inPage(`/threads/${fanned}`, "timeline-lanes", async ({ page, problems }) => {
         await page.waitForFunction(
           `document.querySelectorAll('[data-testid="timeline-lane"]').length === ${1 + KEYS.length} && document.querySelectorAll('[data-testid="timeline-bar"]').length === ${log.steps.length + KEYS.length}`,
           { timeout: 10_000 },
@@ -131,7 +128,6 @@ describeInBrowser("uwf ui: a thread's timeline", () => {
         }
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
     TIMEOUT,
   );

@@ -20,14 +20,7 @@ import { join, resolve } from "node:path";
 import { type LogResult, type ScheduleShowResult, type StepResult, threadStartNodeSchema } from "@uwf/protocol";
 import type { Page } from "puppeteer-core";
 import { createTempHome, LINEAR } from "../../helpers/temp-home.ts";
-import {
-  describeInBrowser,
-  openPage,
-  startUi,
-  useUiInBrowser,
-  waitForText,
-  withScreenshotOnFailure,
-} from "../../helpers/ui-browser.ts";
+import { describeInBrowser, useUiInBrowser, waitForText } from "../../helpers/ui-browser.ts";
 import { uwfExiting } from "../../helpers/uwf-exiting.ts";
 import { ASK, setUpWorkbenchHome } from "../../helpers/workbench-home.ts";
 
@@ -64,14 +57,13 @@ describeInBrowser("uwf ui: the workbench", () => {
     await setUpWorkbenchHome(home);
   }, TIMEOUT);
 
-  const { ui, browser } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
+  const { ui, inPage, inOtherUi } = useUiInBrowser(home, { signIn: true, timeoutMs: TIMEOUT });
 
   it(
     "starts a thread from the form: the workflow's inputs as fields, a refusal in place, then a run with the agent picked",
     async () => {
       const before = await home.threadCount();
-      const { page, problems } = await openPage(browser, `${ui.origin}/`);
-      await withScreenshotOnFailure(page, "new-thread", async () => {
+      await inPage("/", "new-thread", async ({ page, problems }) => {
         await page.click(".new-thread-link");
         await page.waitForSelector('[data-testid="new-thread-page"]');
         // The list of workflows arrives after the page: wait for it before reading it.
@@ -144,7 +136,6 @@ describeInBrowser("uwf ui: the workbench", () => {
         await page.waitForSelector('[data-testid="answer-field-topic"]');
         expectOnlyRefusals(problems, 1);
       });
-      await page.close();
     },
     TIMEOUT,
   );
@@ -154,8 +145,7 @@ describeInBrowser("uwf ui: the workbench", () => {
     async () => {
       const fresh = await home.startThread(LINEAR, "Write picked.txt");
       const suspended = (await uwfJson<StepResult>(["run", ASK, "-p", "Pick a colour", "--agent", "asker"])).thread;
-      const { page, problems } = await openPage(browser, `${ui.origin}/threads/${fresh}`);
-      await withScreenshotOnFailure(page, "agent-picker", async () => {
+      await inPage(`/threads/${fresh}`, "agent-picker", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="action-agent"] option[value="linear"]');
         const options = await page.$$eval('[data-testid="action-agent"] option', (all) =>
           all.map((option) => option.textContent),
@@ -183,7 +173,6 @@ describeInBrowser("uwf ui: the workbench", () => {
         expect(log.steps.map((step) => step.agent)).toEqual(["asker", "asker"]);
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
     TIMEOUT,
   );
@@ -207,8 +196,7 @@ describeInBrowser("uwf ui: the workbench", () => {
       // A fire before the page opens: its thread ran here, with the default agent.
       const fired = await uwfJson<{ fired: Array<{ thread: string }> }>(["schedule", "trigger", "hourly"]);
       const first = fired.fired[0]?.thread as string;
-      const { page, problems } = await openPage(browser, `${ui.origin}/schedules`);
-      await withScreenshotOnFailure(page, "schedules", async () => {
+      await inPage("/schedules", "schedules", async ({ page, problems }) => {
         await page.waitForSelector('[data-testid="schedule-row"][data-schedule="weekly"]');
         const row = (name: string) => `[data-testid="schedule-row"][data-schedule="${name}"]`;
         await waitForText(page, `${row("hourly")} [data-testid="schedule-cron"]`, "0 * * * *");
@@ -246,7 +234,6 @@ describeInBrowser("uwf ui: the workbench", () => {
         await waitForText(page, `[data-thread="${first}"] [data-testid="schedule-tag"]`, "hourly");
         expect(problems).toEqual([]);
       });
-      await page.close();
     },
     TIMEOUT,
   );
@@ -257,8 +244,7 @@ describeInBrowser("uwf ui: the workbench", () => {
       const ended = (await uwfJson<StepResult>(["run", LINEAR, "-p", "Write ended.txt"])).thread;
       const active = await home.startThread(LINEAR, "Write active.txt");
       const toQueue = await home.startThread(LINEAR, "Write queued.txt");
-      const { page, problems } = await openPage(browser, `${ui.origin}/?workflow=linear`);
-      await withScreenshotOnFailure(page, "bulk", async () => {
+      await inPage("/?workflow=linear", "bulk", async ({ page, problems }) => {
         const tick = async (thread: string) =>
           page.click(`[data-testid="thread-row"][data-thread="${thread}"] [data-testid="select-thread"]`);
         await page.waitForSelector(`[data-testid="thread-row"][data-thread="${ended}"]`);
@@ -316,7 +302,6 @@ describeInBrowser("uwf ui: the workbench", () => {
         expect((await home.uwf(["show", active])).exitCode).toBe(1);
         expectOnlyRefusals(problems, 1);
       });
-      await page.close();
     },
     TIMEOUT,
   );
@@ -328,33 +313,26 @@ describeInBrowser("uwf ui: the workbench", () => {
       const added = await home.uwf(["schedule", "add", "marked", "linear", "--cron", "0 3 * * *", "-p", markup]);
       if (added.exitCode !== 0) throw new Error(added.stderr);
       await home.startThread(LINEAR, "Write shown.txt");
-      const readOnly = await startUi(home, ["--read-only"]);
-      try {
-        const { page, problems } = await openPage(browser, `${readOnly.origin}/`);
-        await withScreenshotOnFailure(page, "workbench-read-only", async () => {
-          await page.waitForSelector('[data-testid="thread-row"]');
-          expect(await page.$('[data-testid="select-thread"]')).toBeNull();
-          expect(await page.$(".new-thread-link")).toBeNull();
-          await page.goto(`${readOnly.origin}/workflows/linear`, { waitUntil: "networkidle2" });
-          await page.waitForSelector(".graph-page");
-          expect(await page.$('a[href^="/threads/new"]')).toBeNull();
-          await page.goto(`${readOnly.origin}/threads/new`, { waitUntil: "networkidle2" });
-          await page.waitForSelector('[data-testid="new-thread-read-only"]');
-          expect(await page.$('[data-testid="new-thread-submit"]')).toBeNull();
-          await page.goto(`${readOnly.origin}/schedules`, { waitUntil: "networkidle2" });
-          await page.waitForSelector('[data-testid="schedule-row"]');
-          expect(await page.$('[data-testid="schedule-pause"]')).toBeNull();
-          expect(await page.$('[data-testid="schedule-trigger"]')).toBeNull();
-          expect(await page.$('[data-testid="trigger-options"]')).toBeNull();
-          await waitForText(page, '[data-testid="schedule-row"][data-schedule="marked"]', markup);
-          expect(await page.evaluate("window.__uwfXss")).toBeUndefined();
-          expect(await page.$('[data-testid="schedule-row"] img')).toBeNull();
-          expect(problems).toEqual([]);
-        });
-        await page.close();
-      } finally {
-        await readOnly.stop();
-      }
+      await inOtherUi(["--read-only"], "/", "workbench-read-only", async ({ page, problems }, readOnly) => {
+        await page.waitForSelector('[data-testid="thread-row"]');
+        expect(await page.$('[data-testid="select-thread"]')).toBeNull();
+        expect(await page.$(".new-thread-link")).toBeNull();
+        await page.goto(`${readOnly.origin}/workflows/linear`, { waitUntil: "networkidle2" });
+        await page.waitForSelector(".graph-page");
+        expect(await page.$('a[href^="/threads/new"]')).toBeNull();
+        await page.goto(`${readOnly.origin}/threads/new`, { waitUntil: "networkidle2" });
+        await page.waitForSelector('[data-testid="new-thread-read-only"]');
+        expect(await page.$('[data-testid="new-thread-submit"]')).toBeNull();
+        await page.goto(`${readOnly.origin}/schedules`, { waitUntil: "networkidle2" });
+        await page.waitForSelector('[data-testid="schedule-row"]');
+        expect(await page.$('[data-testid="schedule-pause"]')).toBeNull();
+        expect(await page.$('[data-testid="schedule-trigger"]')).toBeNull();
+        expect(await page.$('[data-testid="trigger-options"]')).toBeNull();
+        await waitForText(page, '[data-testid="schedule-row"][data-schedule="marked"]', markup);
+        expect(await page.evaluate("window.__uwfXss")).toBeUndefined();
+        expect(await page.$('[data-testid="schedule-row"] img')).toBeNull();
+        expect(problems).toEqual([]);
+      });
     },
     TIMEOUT,
   );

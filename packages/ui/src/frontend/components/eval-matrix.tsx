@@ -81,7 +81,11 @@ function MatrixSample(props: { sample: EvalSample }) {
     ...(sample.error === null ? [] : [sample.error]),
   ];
   return (
-    <div class={`matrix-sample verdict-${sample.verdict}`} data-testid="matrix-sample" data-verdict={sample.verdict}>
+    <div
+      class={`stripe-box matrix-sample verdict-${sample.verdict}`}
+      data-testid="matrix-sample"
+      data-verdict={sample.verdict}
+    >
       <div class="matrix-sample-head">
         <StateBadge state={sample.verdict} />
         {sample.outcome === null ? <StateBadge state={sample.status} /> : <OutcomeText outcome={sample.outcome} />}

@@ -153,7 +153,7 @@ export function FamilyPage(props: { id: string }) {
         </span>
         <button
           type="button"
-          class="family-diff"
+          class="action-button family-diff"
           disabled={selected.length !== 2}
           onClick={() => {
             if (left !== undefined && right !== undefined) navigate(`/diff/${left}/${right}`);
@@ -162,7 +162,7 @@ export function FamilyPage(props: { id: string }) {
           Diff the two
         </button>
         {selected.length > 0 && (
-          <button type="button" class="family-clear" onClick={() => setSelected([])}>
+          <button type="button" class="action-button family-clear" onClick={() => setSelected([])}>
             Clear
           </button>
         )}

@@ -514,7 +514,12 @@ function Timeline(props: {
 function BranchGroupView(props: { group: BranchGroup }) {
   const { group } = props;
   return (
-    <div class="branch-group" data-testid="branch-group" data-step={group.step} data-joined={group.joinedAt ?? ""}>
+    <div
+      class="stripe-box branch-group"
+      data-testid="branch-group"
+      data-step={group.step}
+      data-joined={group.joinedAt ?? ""}
+    >
       <h3>
         {group.branches.length} {group.branches.length === 1 ? "branch" : "branches"}{" "}
         <span class="muted">

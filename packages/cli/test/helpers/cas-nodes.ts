@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import { agentRunNodeSchema, textNodeSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { agentRunNodeSchema, textNodeSchema, threadStepNodeSchema, verifyReportSchema } from "@uwf/protocol";
 import type { TempHome } from "./temp-home.ts";
 
 /** The node at `address` in the temp home's store, read with `uwf cas get` (which must succeed). */
@@ -18,4 +18,11 @@ export async function runOfStep(temp: TempHome, stepAddress: string) {
 /** The text of the text node at `address` (a reply, a prompt, a body). */
 export async function textOfNode(temp: TempHome, address: string): Promise<string> {
   return textNodeSchema.parse(await getNode(temp, address)).text;
+}
+
+/** `uwf cas verify --json` finds nothing wrong in the temp home's store: exit 0, no problems. */
+export async function expectStoreVerifies(temp: TempHome): Promise<void> {
+  const verified = await temp.uwf(["cas", "verify", "--json"]);
+  expect(verified.exitCode).toBe(0);
+  expect(verifyReportSchema.parse(verified.json()).problems).toEqual([]);
 }

@@ -1,6 +1,8 @@
+import { afterEach, beforeEach } from "bun:test";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { FakeRequestView } from "@uwf/agent-kit/test";
+import { type FakeAnthropicServer, type FakeRequestView, startFakeAnthropicServer } from "@uwf/agent-kit/test";
+import { createTempHome, currentWhileTestRuns, type TempHome } from "./temp-home.ts";
 
 /**
  * The folder that pins the real `claude` CLI for the tests that drive it (its own package.json and
@@ -53,4 +55,37 @@ export function claudeCodeEnv(baseUrl: string, home: string): Record<string, str
     DISABLE_AUTOUPDATER: "1",
     DISABLE_ERROR_REPORTING: "1",
   };
+}
+
+/** What a test of the real `claude` CLI runs against: its temp home, the fake Messages API, the environment. */
+export interface ClaudeCodeHome {
+  temp: TempHome;
+  /** Takes Claude Code's agent turns (isClaudeAgentTurn) from its script. */
+  server: FakeAnthropicServer;
+  /** claudeCodeEnv for this test's fake and home, with the file's extra variables: give it to what runs `claude`. */
+  env(): Record<string, string>;
+}
+
+/**
+ * A fresh temp home and fake Messages API for each test of the file, closed and removed after it. The
+ * objects returned stand for the current test's home and fake.
+ */
+export function useClaudeCodeHome(extraEnv: Record<string, string> = {}): ClaudeCodeHome {
+  let temp: TempHome | undefined;
+  let server: FakeAnthropicServer | undefined;
+  beforeEach(() => {
+    temp = createTempHome();
+    server = startFakeAnthropicServer({ isScripted: isClaudeAgentTurn });
+  });
+  afterEach(async () => {
+    await server?.close();
+    temp?.cleanup();
+    temp = undefined;
+    server = undefined;
+  });
+  const current = {
+    temp: currentWhileTestRuns(() => temp, "the temp home"),
+    server: currentWhileTestRuns(() => server, "the fake Messages API"),
+  };
+  return { ...current, env: () => ({ ...claudeCodeEnv(current.server.url, current.temp.home), ...extraEnv }) };
 }

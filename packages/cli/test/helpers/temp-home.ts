@@ -13,9 +13,25 @@ import { TEST_TEMP_ROOT } from "./test-temp-root.ts";
 
 export const FIXTURES = resolve(import.meta.dir, "../fixtures");
 export const EXAMPLES = resolve(import.meta.dir, "../../../../examples");
+
+/** A workflow of the fixtures by name: `fixtureWorkflow("ask")` is fixtures/workflows/ask.yaml. */
+export function fixtureWorkflow(name: string): string {
+  return join(FIXTURES, "workflows", `${name}.yaml`);
+}
+
+/** A scenario of the fixtures by name: `fixtureScenario("ask")` is fixtures/workflows/ask.scenario.yaml. */
+export function fixtureScenario(name: string): string {
+  return join(FIXTURES, "workflows", `${name}.scenario.yaml`);
+}
+
+/** `--agent` for the scripted agent playing a fixture scenario: `scripted:` and `fixtureScenario(name)`. */
+export function scriptedFixture(name: string): string {
+  return `scripted:${fixtureScenario(name)}`;
+}
+
 /** The two-role workflow most e2e tests step through, and the scripted agent that answers for it. */
-export const LINEAR = join(FIXTURES, "workflows/linear.yaml");
-export const SCRIPTED = `scripted:${join(FIXTURES, "workflows/linear.scenario.yaml")}`;
+export const LINEAR = fixtureWorkflow("linear");
+export const SCRIPTED = scriptedFixture("linear");
 
 /** A fake agent of the fixtures: a small real script (`plan-then-do`, `sleepy`, `slow-valid`…). */
 export function fixtureAgent(name: string): string {

@@ -1,38 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { beforeEach, describe, expect, it } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type FakeAnthropicServer,
-  fakeTextReply,
-  fakeToolUseReply,
-  startFakeAnthropicServer,
-} from "@uwf/agent-kit/test";
+import { fakeTextReply, fakeToolUseReply, startFakeAnthropicServer } from "@uwf/agent-kit/test";
 import { shownThreadSchema, stepResultSchema } from "@uwf/protocol";
 import { runOfStep } from "../../helpers/cas-nodes.ts";
-import { claudeCodeCli, claudeCodeEnv, isClaudeAgentTurn } from "../../helpers/claude-code-cli.ts";
-import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
+import { claudeCodeCli, useClaudeCodeHome } from "../../helpers/claude-code-cli.ts";
+import { fixtureWorkflow } from "../../helpers/temp-home.ts";
 
 /** The real `claude` CLI, installed for these tests on first use (see claude-code-cli.ts). */
 const CLAUDE = claudeCodeCli();
-const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
+const WORKFLOW = fixtureWorkflow("model-review");
 /** Named in config.yaml so the prices are known whatever Claude Code's default: $4 in, $20 out, $0.2 cache read per million. */
 const MODEL = "claude-opus-5-5";
 
-let temp: TempHome;
-let server: FakeAnthropicServer;
-let env: Record<string, string>;
+const { temp, server, env } = useClaudeCodeHome();
 
 beforeEach(() => {
-  temp = createTempHome();
-  server = startFakeAnthropicServer({ isScripted: isClaudeAgentTurn });
   temp.writeConfig(
     `defaultAgent: claude\nagents:\n  claude: { preset: claude-code, command: "${CLAUDE}", model: ${MODEL} }\n`,
   );
-  env = claudeCodeEnv(server.url, temp.home);
-});
-afterEach(async () => {
-  await server.close();
-  temp.cleanup();
 });
 
 /** The user and assistant texts of an agent-turn request, without Claude Code's own reminders. */
@@ -45,7 +31,7 @@ function conversation(request: { body: unknown } | undefined): string {
 describe("the claude-code preset with the real claude CLI against the fake Messages API", () => {
   it("is installed", () => {
     expect(existsSync(CLAUDE)).toBe(true);
-    const version = Bun.spawnSync([CLAUDE, "--version"], { env: { ...process.env, ...env } });
+    const version = Bun.spawnSync([CLAUDE, "--version"], { env: { ...process.env, ...env() } });
     expect(version.stdout.toString()).toContain("Claude Code");
   });
 
@@ -63,7 +49,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     const started = await temp.uwf(["start", WORKFLOW, "-p", "Create hello.txt", "--json"]);
     const thread = (started.json() as { thread: string }).thread;
 
-    const first = await temp.uwf(["step", thread, "-n", "2", "--json"], { env });
+    const first = await temp.uwf(["step", thread, "-n", "2", "--json"], { env: env() });
     expect(first.stderr).toBe("");
     expect(first.exitCode).toBe(0);
     const steps = stepResultSchema.parse(first.json()).steps;
@@ -85,7 +71,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
 
     // The writer's next visit resumes its session (as a fork, so the recorded session stays as it was):
     // Claude Code sends the earlier conversation.
-    const second = await temp.uwf(["step", thread, "--json"], { env });
+    const second = await temp.uwf(["step", thread, "--json"], { env: env() });
     expect(second.exitCode).toBe(0);
     const resumedStep = stepResultSchema.parse(second.json()).steps[0];
     expect(resumedStep?.output).toEqual({ summary: "second visit" });
@@ -107,7 +93,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     expect(fork.exitCode).toBe(0);
     const forked = (fork.json() as { thread: string }).thread;
     server.enqueue(fakeTextReply("---\nsummary: in the fork\n---\n"));
-    const inFork = await temp.uwf(["step", forked, "--json"], { env });
+    const inFork = await temp.uwf(["step", forked, "--json"], { env: env() });
     expect(inFork.exitCode).toBe(0);
     const forkRun = await runOfStep(temp, stepResultSchema.parse(inFork.json()).steps[0]?.address ?? "");
     expect(forkRun.command).toContain("--fork-session");
@@ -138,7 +124,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     );
     const started = await temp.uwf(["start", WORKFLOW, "-p", "Write a draft", "--json"]);
     const thread = (started.json() as { thread: string }).thread;
-    const stepped = await temp.uwf(["step", thread, "-n", "3", "--json"], { env });
+    const stepped = await temp.uwf(["step", thread, "-n", "3", "--json"], { env: env() });
     expect(stepped.stderr).toBe("");
     expect(stepped.exitCode).toBe(0);
     const steps = stepResultSchema.parse(stepped.json()).steps;
@@ -193,7 +179,7 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
       const started = await temp.uwf(["start", WORKFLOW, "-p", "Write a draft", "--json"]);
       const thread = (started.json() as { thread: string }).thread;
       const failed = await temp.uwf(["step", thread], {
-        env: { ...env, ANTHROPIC_BASE_URL: refusing.url, CLAUDE_CODE_MAX_RETRIES: "0" },
+        env: { ...env(), ANTHROPIC_BASE_URL: refusing.url, CLAUDE_CODE_MAX_RETRIES: "0" },
       });
       expect(failed.exitCode).toBe(1);
       expect(failed.stderr).toContain(
@@ -218,13 +204,13 @@ describe("the claude-code preset with the real claude CLI against the fake Messa
     );
     const started = await temp.uwf(["start", WORKFLOW, "-p", "Write a draft", "--json"]);
     const thread = (started.json() as { thread: string }).thread;
-    const first = await temp.uwf(["step", thread, "-n", "2", "--json"], { env });
+    const first = await temp.uwf(["step", thread, "-n", "2", "--json"], { env: env() });
     expect(first.exitCode).toBe(0);
     const writerSession = (await runOfStep(temp, stepResultSchema.parse(first.json()).steps[0]?.address ?? ""))
       .sessionId;
 
     // Another machine: Claude Code's config directory (and its sessions) is not the one step 1 used.
-    const elsewhere = { ...env, CLAUDE_CONFIG_DIR: join(temp.home, "..", "other-claude-config") };
+    const elsewhere = { ...env(), CLAUDE_CONFIG_DIR: join(temp.home, "..", "other-claude-config") };
     const third = await temp.uwf(["step", thread, "--json"], { env: elsewhere });
     expect(third.exitCode).toBe(0);
     const step = stepResultSchema.parse(third.json()).steps[0];

@@ -1,7 +1,7 @@
 import { expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type StepResult, shownThreadSchema, stepResultSchema, transcriptNodeSchema } from "@uwf/protocol";
+import { type StepResult, stepResultSchema, transcriptNodeSchema } from "@uwf/protocol";
 import { getNode, runOfStep } from "../../helpers/cas-nodes.ts";
 import type { TempHome, UwfRun } from "../../helpers/temp-home.ts";
 
@@ -62,23 +62,19 @@ export function expectHelloWorldRun(temp: TempHome, run: UwfRun): StepResult {
   return result;
 }
 
-/** `show --json` sums the hello-world turns' tokens for the thread, at `costUsd`. */
-export async function expectHelloWorldUsage(temp: TempHome, thread: string, costUsd: number): Promise<void> {
-  const record = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
-  expect(record.usage).toEqual({
+/**
+ * What uwf recorded of the hello-world run: `show --json` sums its turns' tokens for the thread, at
+ * `costUsd`; the store keeps the writer's first run with its transcript (the tool calls, their results,
+ * usage per turn), and its second run with the prompt it was really sent: the steps since its last visit.
+ */
+export async function expectHelloWorldRecords(temp: TempHome, result: StepResult, costUsd: number): Promise<void> {
+  expect((await temp.showThread(result.thread)).usage).toEqual({
     inputTokens: 8_000,
     outputTokens: 230,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
     costUsd,
   });
-}
-
-/**
- * The store keeps the writer's first run with its transcript (the tool calls, their results, usage per
- * turn), and its second run with the prompt it was really sent: the steps since its last visit.
- */
-export async function expectHelloWorldRecords(temp: TempHome, result: StepResult): Promise<void> {
   const firstRun = await runOfStep(temp, result.steps[0]?.address ?? "");
   expect(firstRun.usage?.inputTokens).toBe(2_200);
   const transcript = transcriptNodeSchema.parse(await getNode(temp, firstRun.transcript ?? ""));

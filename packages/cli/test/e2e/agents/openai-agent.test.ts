@@ -11,16 +11,11 @@ import { configSchema, stepResultSchema } from "@uwf/protocol";
 import { parse as parseYaml } from "yaml";
 import { runOfStep } from "../../helpers/cas-nodes.ts";
 import { useTempHomeWithFakeApi } from "../../helpers/fake-api-home.ts";
-import { FIXTURES } from "../../helpers/temp-home.ts";
-import {
-  expectHelloWorldRecords,
-  expectHelloWorldRun,
-  expectHelloWorldUsage,
-  HELLO_WORLD_TURNS,
-} from "./hello-world-run.ts";
+import { fixtureWorkflow } from "../../helpers/temp-home.ts";
+import { expectHelloWorldRecords, expectHelloWorldRun, HELLO_WORLD_TURNS } from "./hello-world-run.ts";
 
-const STATUS_MAP_WORKFLOW = join(FIXTURES, "workflows/openai-review.yaml");
-const ORDERED_WORKFLOW = join(FIXTURES, "workflows/openai-review-ordered.yaml");
+const STATUS_MAP_WORKFLOW = fixtureWorkflow("openai-review");
+const ORDERED_WORKFLOW = fixtureWorkflow("openai-review-ordered");
 const KEY_VARIABLE = "UWF_E2E_FAKE_OPENAI_KEY";
 const KEY = "test-key-not-secret";
 const env = { [KEY_VARIABLE]: KEY };
@@ -110,8 +105,7 @@ describe("the built-in openai agent, end to end against the strict fake Chat Com
 
     // Usage and cost per step and per thread: 8,000 input tokens at $2, 230 output at $10 per million.
     expect(result.steps.map((step) => step.usage?.costUsd)).toEqual([0.0059, 0.0018, 0.0087, 0.0019]);
-    await expectHelloWorldUsage(temp, result.thread, 0.0183);
-    await expectHelloWorldRecords(temp, result);
+    await expectHelloWorldRecords(temp, result, 0.0183);
   }, 60_000);
 
   it("extracts the fields with an extraction model on the openai provider when the reply has no frontmatter", async () => {

@@ -2,21 +2,20 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
-import { waitFor } from "@uwf/cas/test";
 import {
-  type CliEvent,
   joinedBranchesNodeSchema,
   logResultSchema,
   startResultSchema,
   type ThreadStepNode,
   threadStepNodeSchema,
-  verifyReportSchema,
 } from "@uwf/protocol";
 import { stringify } from "yaml";
+import { expectStoreVerifies } from "../../helpers/cas-nodes.ts";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { readHomeStore } from "../../helpers/read-home-store.ts";
 import { BACKENDS, useBackendEnv } from "../../helpers/store-backends.ts";
-import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
+import { createTempHome, fixtureWorkflow, scriptedFixture, type TempHome } from "../../helpers/temp-home.ts";
+import { startWorkerPool, startWorkerRun } from "../../helpers/worker-pool.ts";
 
 /**
  * Issue #31: branches run by workers that die. A queued 50-branch foreach is run by four `uwf worker`
@@ -25,8 +24,8 @@ import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home
  * process killed between a branch's end and its parent's settle leaves the join to an idle worker.
  */
 
-const FILES_MAP = join(FIXTURES, "workflows/fan-out-files-map.yaml");
-const REVIEW = join(FIXTURES, "workflows/fan-out-review.yaml");
+const FILES_MAP = fixtureWorkflow("fan-out-files-map");
+const REVIEW = fixtureWorkflow("fan-out-review");
 const BRANCHES = 50;
 const WORKERS = 4;
 
@@ -56,38 +55,6 @@ function fiftyFilesAgent(): string {
   return `scripted:${file}`;
 }
 
-interface WorkerRun {
-  process: ReturnType<TempHome["spawn"]>;
-  output: string;
-  stdout: Promise<string>;
-  stderr: Promise<string>;
-}
-
-function startWorker(args: string[] = ["worker", "--concurrency", "2", "--jsonl"]): WorkerRun {
-  const process = temp.spawn(args);
-  const run: WorkerRun = {
-    process,
-    output: "",
-    stdout: Promise.resolve(""),
-    stderr: new Response(process.stderr as ReadableStream).text(),
-  };
-  run.stdout = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of process.stdout as ReadableStream<Uint8Array>) {
-      run.output += decoder.decode(chunk, { stream: true });
-    }
-    return run.output;
-  })();
-  return run;
-}
-
-/** A killed worker's last line may be cut short: only whole lines are parsed. */
-function wholeEvents(stdout: string): CliEvent[] {
-  const lines = stdout.split("\n");
-  lines.pop();
-  return parseEvents(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
-}
-
 for (const backend of BACKENDS) {
   describe(`branches run by workers on ${backend}`, () => {
     beforeEach(() => {
@@ -104,38 +71,21 @@ for (const backend of BACKENDS) {
       expect(started.exitCode).toBe(0);
       const parent = startResultSchema.parse(started.json()).thread;
 
-      const runs: WorkerRun[] = [];
-      const live = Array.from({ length: WORKERS }, () => {
-        const run = startWorker();
-        runs.push(run);
-        return run;
-      });
+      const pool = startWorkerPool(temp, WORKERS);
       const parentStatus = () => readStore(async (store) => (await store.refs.getThread(parent))?.status);
-      const deadline = performance.now() + 60_000;
-      let kills = 0;
-      while ((await parentStatus()) !== "ended") {
-        if (performance.now() > deadline) throw new Error(`the parent is still not ended after ${kills} kills`);
-        await Bun.sleep(150 + Math.floor(Math.random() * 350));
-        const slot = Math.floor(Math.random() * WORKERS);
-        const victim = live[slot] as WorkerRun;
-        victim.process.kill("SIGKILL");
-        await victim.process.exited;
-        kills++;
-        const replacement = startWorker();
-        runs.push(replacement);
-        live[slot] = replacement;
-      }
-      expect(kills).toBeGreaterThan(0);
-      await waitFor(() => live.every((run) => run.output.includes('"worker-started"')), {
-        what: "the workers starting",
-        timeoutMs: 30_000,
+      const kills = await pool.killUntil({
+        settled: async () => (await parentStatus()) === "ended",
+        pauseMs: () => 150 + Math.floor(Math.random() * 350),
+        slot: () => Math.floor(Math.random() * WORKERS),
+        what: "the parent ending",
+        deadlineMs: 60_000,
       });
-      for (const run of live) run.process.kill("SIGTERM");
-      for (const run of live) {
-        expect(await run.process.exited).toBe(0);
-        expect(await run.stderr).toBe("");
-      }
-      const events = (await Promise.all(runs.map((run) => run.stdout))).flatMap(wholeEvents);
+      expect(kills).toBeGreaterThan(0);
+      await pool.stop();
+      // A killed worker's last line may be cut short: only whole lines are parsed.
+      const events = (await Promise.all(pool.runs.map((run) => run.stdout))).flatMap((stdout) =>
+        parseEvents(stdout, { killed: true }),
+      );
 
       // The parent: its own two steps, the join once.
       const log = logResultSchema.parse((await temp.uwf(["log", parent, "--json"])).json());
@@ -169,18 +119,11 @@ for (const backend of BACKENDS) {
       // Reported joined at most once per worker that joined it (a killed worker may have died before printing).
       const joins = events.filter((event) => event.type === "branches-joined" && event.thread === parent);
       expect(joins.length).toBeLessThanOrEqual(1);
-      const verified = await temp.uwf(["cas", "verify", "--json"]);
-      expect(verified.exitCode).toBe(0);
-      expect(verifyReportSchema.parse(verified.json()).problems).toEqual([]);
+      await expectStoreVerifies(temp);
     }, 120_000);
 
     it("a process killed between a branch's end and its parent's settle leaves the join to an idle worker", async () => {
-      temp.writeConfig(
-        [
-          `defaultAgent: "scripted:${join(FIXTURES, "workflows/fan-out-review.scenario.yaml")}"`,
-          "worker: { pollMs: 50 }",
-        ].join("\n"),
-      );
+      temp.writeConfig([`defaultAgent: "${scriptedFixture("fan-out-review")}"`, "worker: { pollMs: 50 }"].join("\n"));
       const started = await temp.uwf(["start", REVIEW, "-p", "Add a cache", "--queue", "--json"]);
       const parent = startResultSchema.parse(started.json()).thread;
       expect((await temp.uwf(["step", parent])).exitCode).toBe(0);
@@ -195,7 +138,7 @@ for (const backend of BACKENDS) {
       expect((await temp.showThread(last)).status).toBe("ended");
       expect((await temp.showThread(parent)).status).toBe("waiting");
 
-      const worker = startWorker(["worker", "--once", "--jsonl"]);
+      const worker = startWorkerRun(temp, ["worker", "--once", "--jsonl"]);
       expect(await worker.process.exited).toBe(0);
       expect(await worker.stderr).toBe("");
       const events = parseEvents(await worker.stdout);

@@ -102,6 +102,10 @@ function scenario(name: string, steps: Record<string, unknown>[]): string {
   return `scripted:${file}`;
 }
 
+/** The parent's two roles and the branches' role, in the review fan-outs and in the file fan-outs. */
+const REVIEWERS = { roles: ["planner", "synthesizer"], branchRole: "reviewer" };
+const FIXERS = { roles: ["splitter", "reducer"], branchRole: "fixer" };
+
 const PLANNER = { role: "planner", output: { plan: "cache the users" }, body: "Plan." };
 const SYNTHESIZER = { role: "synthesizer", output: { decision: "go" }, body: "Go." };
 const approve = (branch: string, verdict = "ok") => ({
@@ -125,32 +129,28 @@ for (const backend of BACKENDS) {
           workflow: REVIEW,
           style: "static branches in the $status-map style",
           keys: ["security", "speed", "style"],
-          roles: ["planner", "synthesizer"],
-          branchRole: "reviewer",
+          ...REVIEWERS,
           prompt: "security approve, speed approve, style approve",
         },
         {
           workflow: REVIEW_LIST,
           style: "static branches in the list style",
           keys: ["security", "speed", "style"],
-          roles: ["planner", "synthesizer"],
-          branchRole: "reviewer",
+          ...REVIEWERS,
           prompt: "Merge the reviews: security=ended/safe speed=ended/fast style=ended/tidy",
         },
         {
           workflow: FILES,
           style: "foreach in the list style",
           keys: ["0", "1", "2"],
-          roles: ["splitter", "reducer"],
-          branchRole: "fixer",
+          ...FIXERS,
           prompt: "- 0: ended, fixed the import\n- 1: ended, fixed the import\n- 2: ended, fixed the import",
         },
         {
           workflow: FILES_MAP,
           style: "foreach in the $status-map style",
           keys: ["0", "1", "2", "3"],
-          roles: ["splitter", "reducer"],
-          branchRole: "fixer",
+          ...FIXERS,
           prompt: "0=ended:import fixed 1=ended:import fixed 2=ended:import fixed 3=ended:import fixed",
         },
       ]) {

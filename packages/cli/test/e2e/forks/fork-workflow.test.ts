@@ -24,19 +24,24 @@ const TESTER = `  tester:
     goal: Test the change.
     frontmatter: { type: object, properties: { passed: { type: boolean } }, required: [passed] }`;
 
+/** Both review-list versions: a rejecting reviewer sends the change back to the writer. */
+const REJECTED = `  rejected: { description: The reviewer wants changes, expression: "steps[-1].output.approved = false" }`;
+const WRITE_FIRST = `  $START: [{ role: writer, prompt: "Write it." }]`;
+const REVIEWER_EDGES = `  reviewer:
+    - { role: writer, condition: rejected, prompt: "Fix it." }
+    - { role: $END, prompt: "Approved." }`;
+
 /** Ordered lists with JSONata conditions: version 1 writes, then reviews. */
 const LIST_V1 = `name: review-list
 roles:
 ${WRITER}
 ${REVIEWER}
 conditions:
-  rejected: { description: The reviewer wants changes, expression: "steps[-1].output.approved = false" }
+${REJECTED}
 graph:
-  $START: [{ role: writer, prompt: "Write it." }]
+${WRITE_FIRST}
   writer: [{ role: reviewer, prompt: "Review: {{ summary }}" }]
-  reviewer:
-    - { role: writer, condition: rejected, prompt: "Fix it." }
-    - { role: $END, prompt: "Approved." }
+${REVIEWER_EDGES}
 `;
 
 /** Version 2: a written change with a summary is tested before the review. */
@@ -46,17 +51,15 @@ ${WRITER}
 ${TESTER}
 ${REVIEWER}
 conditions:
-  rejected: { description: The reviewer wants changes, expression: "steps[-1].output.approved = false" }
+${REJECTED}
   summarised: { description: The writer said what changed, expression: "$length(steps[-1].output.summary) > 0" }
 graph:
-  $START: [{ role: writer, prompt: "Write it." }]
+${WRITE_FIRST}
   writer:
     - { role: tester, condition: summarised, prompt: "Test: {{ summary }}" }
     - { role: reviewer, prompt: "Review: {{ summary }}" }
   tester: [{ role: reviewer, prompt: "Review the tested change." }]
-  reviewer:
-    - { role: writer, condition: rejected, prompt: "Fix it." }
-    - { role: $END, prompt: "Approved." }
+${REVIEWER_EDGES}
 `;
 
 /** A version without the writer. */
@@ -68,35 +71,38 @@ graph:
   reviewer: [{ role: $END, prompt: "Done." }]
 `;
 
+/** Both draft-map versions: the drafter starts, the checker ends or sends the draft back. */
+const DRAFTER = `  drafter:
+    goal: Draft the text.
+    frontmatter: { type: object, properties: { title: { type: string } }, required: [title] }`;
+const CHECKER = `  checker:
+    goal: Check the draft.`;
+const DRAFT_FIRST = `  $START: { new: { role: drafter, prompt: "Draft it." } }`;
+const CHECKER_EDGES = `  checker: { approved: { role: $END, prompt: "Fine." }, rejected: { role: drafter, prompt: "Redo it." } }`;
+
 /** \`$status\`-keyed maps with Liquid prompts: version 1 drafts, then checks. */
 const MAP_V1 = `name: draft-map
 roles:
-  drafter:
-    goal: Draft the text.
-    frontmatter: { type: object, properties: { title: { type: string } }, required: [title] }
-  checker:
-    goal: Check the draft.
+${DRAFTER}
+${CHECKER}
 graph:
-  $START: { new: { role: drafter, prompt: "Draft it." } }
+${DRAFT_FIRST}
   drafter: { done: { role: checker, prompt: "Check {{ title | upcase }}." } }
-  checker: { approved: { role: $END, prompt: "Fine." }, rejected: { role: drafter, prompt: "Redo it." } }
+${CHECKER_EDGES}
 `;
 
 /** Version 2: an editor goes over the draft before the check. */
 const MAP_V2 = `name: draft-map
 roles:
-  drafter:
-    goal: Draft the text.
-    frontmatter: { type: object, properties: { title: { type: string } }, required: [title] }
+${DRAFTER}
   editor:
     goal: Edit the draft.
-  checker:
-    goal: Check the draft.
+${CHECKER}
 graph:
-  $START: { new: { role: drafter, prompt: "Draft it." } }
+${DRAFT_FIRST}
   drafter: { done: { role: editor, prompt: "Edit {{ title | downcase }}." } }
   editor: { done: { role: checker, prompt: "Check the edited draft." } }
-  checker: { approved: { role: $END, prompt: "Fine." }, rejected: { role: drafter, prompt: "Redo it." } }
+${CHECKER_EDGES}
 `;
 
 let server: TestPostgres;
@@ -132,6 +138,18 @@ async function steps(thread: string) {
   return logResultSchema.parse((await ok(["log", thread, "--json"])).json()).steps;
 }
 
+/** review-list version 1 (in v1/) run to its end: the writer's step, then the reviewer's approval. */
+async function runListV1(): Promise<{ thread: string; writer: string; roles: string[] }> {
+  const v1 = version("v1", "review-list", LIST_V1);
+  const agent = scenario("list", [
+    { role: "writer", output: { summary: "added a flag" } },
+    { role: "reviewer", output: { approved: true } },
+  ]);
+  const { thread } = JSON.parse((await ok(["run", v1, "-p", "Add a flag", "--agent", agent, "--json"])).stdout);
+  const ran = await steps(thread);
+  return { thread, writer: ran[0]?.address as string, roles: ran.map((step) => step.role) };
+}
+
 describe.each(["SQLite", "PostgreSQL"] as const)("fork --workflow (%s store)", (backend) => {
   const setUp = () => {
     temp = createTempHome({ env: backend === "PostgreSQL" ? { UWF_STORE: server.newStoreUrl() } : {} });
@@ -139,15 +157,9 @@ describe.each(["SQLite", "PostgreSQL"] as const)("fork --workflow (%s store)", (
 
   it("continues an ordered-list thread from a middle step on a version whose graph routes elsewhere", async () => {
     setUp();
-    const v1 = version("v1", "review-list", LIST_V1);
-    const agent = scenario("list", [
-      { role: "writer", output: { summary: "added a flag" } },
-      { role: "reviewer", output: { approved: true } },
-    ]);
-    const original = JSON.parse((await ok(["run", v1, "-p", "Add a flag", "--agent", agent, "--json"])).stdout);
-    const before = await steps(original.thread);
-    expect(before.map((step) => step.role)).toEqual(["writer", "reviewer"]);
-    const writer = before[0]?.address as string;
+    const original = await runListV1();
+    expect(original.roles).toEqual(["writer", "reviewer"]);
+    const { writer } = original;
     const oldAddress = (await temp.showThread(original.thread)).workflowAddress;
 
     const v2 = version("v2", "review-list", LIST_V2);
@@ -250,13 +262,8 @@ describe.each(["SQLite", "PostgreSQL"] as const)("fork --workflow (%s store)", (
 
   it("refuses a version without the node's role in one line, exit 1, making no thread", async () => {
     setUp();
-    const v1 = version("v1", "review-list", LIST_V1);
-    const agent = scenario("list", [
-      { role: "writer", output: { summary: "added a flag" } },
-      { role: "reviewer", output: { approved: true } },
-    ]);
-    const original = JSON.parse((await ok(["run", v1, "-p", "Add a flag", "--agent", agent, "--json"])).stdout);
-    const writer = (await steps(original.thread))[0]?.address as string;
+    const original = await runListV1();
+    const { writer } = original;
     const v3 = version("v3", "review-list", LIST_V3);
 
     const refused = await temp.uwf(["fork", writer, "--workflow", v3]);
@@ -285,13 +292,8 @@ describe.each(["SQLite", "PostgreSQL"] as const)("fork --workflow (%s store)", (
 describe("a home from before fork --workflow (refs.db 16)", () => {
   it("opens, keeps its forks with no workflow in their lineage, and forks onto a version after", async () => {
     temp = createTempHome();
-    const v1 = version("v1", "review-list", LIST_V1);
-    const agent = scenario("list", [
-      { role: "writer", output: { summary: "added a flag" } },
-      { role: "reviewer", output: { approved: true } },
-    ]);
-    const original = JSON.parse((await ok(["run", v1, "-p", "Add a flag", "--agent", agent, "--json"])).stdout);
-    const writer = (await steps(original.thread))[0]?.address as string;
+    const original = await runListV1();
+    const { writer } = original;
     const plain = forkResultSchema.parse((await ok(["fork", writer, "--json"])).json());
     rollBackRefDatabase(join(temp.home, "refs.db"), 16);
 

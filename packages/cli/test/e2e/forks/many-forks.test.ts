@@ -3,19 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeAnthropicServer, fakeTextReply } from "@uwf/agent-kit/test";
 import { waitFor } from "@uwf/cas/test";
-import {
-  forksResultSchema,
-  listResultSchema,
-  logResultSchema,
-  stepBatchResultSchema,
-  stepResultSchema,
-} from "@uwf/protocol";
+import { forksResultSchema, logResultSchema, stepBatchResultSchema, stepResultSchema } from "@uwf/protocol";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { FAKE_MODEL_ENV, startFakeModelApi } from "../../helpers/fake-model-api.ts";
-import { FIXTURES, fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
+import { fixtureAgentsConfig, fixtureWorkflow, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 
-const ASK = join(FIXTURES, "workflows/ask.yaml");
-const MODEL_LOOP = join(FIXTURES, "workflows/model-loop.yaml");
+const ASK = fixtureWorkflow("ask");
+const MODEL_LOOP = fixtureWorkflow("model-loop");
 
 const temp = useTempHome({
   setUp: (home) => home.writeConfig([...fixtureAgentsConfig(["batch-worker", "slow-valid"])].join("\n")),
@@ -52,8 +46,8 @@ describe("uwf fork --count N", () => {
       expect(fork).toMatchObject({ head, forkedFrom: { thread, step: 1, address: head, replaced: false } });
       expect(await record(fork.thread)).toMatchObject({ status: "active", next: "doer", stepCount: 1 });
     }
-    const listed = listResultSchema.parse((await temp.uwf(["list", "--forks-of", thread, "--json"])).json());
-    expect(listed.threads.map((listedThread) => listedThread.id).sort()).toEqual(forks.map((f) => f.thread).sort());
+    const listed = await temp.listThreads("--forks-of", thread);
+    expect(listed.map((listedThread) => listedThread.id).sort()).toEqual(forks.map((f) => f.thread).sort());
 
     // In text, the ids one per line: what `uwf step -` reads.
     const text = await temp.uwf(["fork", thread, "--count", "2"]);
@@ -250,9 +244,8 @@ describe("uwf step T1 T2 … --parallel K", () => {
     expect(events.filter((event) => !["step-started", "step-finished", "thread-ended"].includes(event.type))).toEqual(
       [],
     );
-    const listed = listResultSchema.parse((await temp.uwf(["list", "--forks-of", original, "--json"])).json());
-    expect(listed.total).toBe(50);
-    for (const fork of listed.threads) {
+    expect(await temp.threadCount("--forks-of", original)).toBe(50);
+    for (const fork of await temp.listThreads("--forks-of", original)) {
       const own = events.filter((event) => event.thread === fork.id).map((event) => event.type);
       expect({
         fork: fork.id,

@@ -1,23 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "bun:test";
+import { beforeEach, describe, expect, it } from "bun:test";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type FakeAnthropicServer,
-  fakeTextReply,
-  fakeToolUseReply,
-  startFakeAnthropicServer,
-} from "@uwf/agent-kit/test";
+import { fakeTextReply, fakeToolUseReply } from "@uwf/agent-kit/test";
 import { listResultSchema, shownThreadSchema, stepResultSchema } from "@uwf/protocol";
-import { claudeCodeCli, claudeCodeEnv, isClaudeAgentTurn } from "../../helpers/claude-code-cli.ts";
+import { claudeCodeCli, useClaudeCodeHome } from "../../helpers/claude-code-cli.ts";
 import { runProcess, UWF_COMMAND } from "../../helpers/run-process.ts";
-import { createTempHome, LINEAR, SCRIPTED, type TempHome } from "../../helpers/temp-home.ts";
+import { LINEAR, SCRIPTED } from "../../helpers/temp-home.ts";
 
 /** The real `claude` CLI, installed for these tests on first use (see claude-code-cli.ts). */
 const CLAUDE = claudeCodeCli();
 
-let temp: TempHome;
-let server: FakeAnthropicServer;
-let env: Record<string, string>;
+// MCP tools offered up front, with their schemas (which the strict fake checks), rather than found through
+// Claude Code's ToolSearch first.
+const { temp, server, env } = useClaudeCodeHome({ ENABLE_TOOL_SEARCH: "false" });
 
 /** A client names workflows by what the store holds: LINEAR as a file of the home's workflows/. */
 function addLinear(home: string): void {
@@ -25,21 +20,7 @@ function addLinear(home: string): void {
   copyFileSync(LINEAR, join(home, "workflows", "linear.yaml"));
 }
 
-beforeEach(() => {
-  temp = createTempHome();
-  addLinear(temp.home);
-  server = startFakeAnthropicServer({ isScripted: isClaudeAgentTurn });
-  env = {
-    ...claudeCodeEnv(server.url, temp.home),
-    // MCP tools offered up front, with their schemas (which the strict fake checks), rather than found
-    // through Claude Code's ToolSearch first.
-    ENABLE_TOOL_SEARCH: "false",
-  };
-});
-afterEach(async () => {
-  await server.close();
-  temp.cleanup();
-});
+beforeEach(() => addLinear(temp.home));
 
 /** `claude -p PROMPT` with uwf registered as its MCP server `uwf` (this temp home's store), allowed these tools. */
 async function runClaude(
@@ -73,7 +54,7 @@ async function runClaude(
     {
       cwd: temp.work,
       // The server inherits Claude Code's environment: no UWF_HOME unless the config gives one.
-      env: { ...withoutUwfHome(process.env), ...env },
+      env: { ...withoutUwfHome(process.env), ...env() },
     },
   );
 }

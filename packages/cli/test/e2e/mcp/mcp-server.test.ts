@@ -1,11 +1,11 @@
 import { describe, expect, it } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isProcessAlive } from "@uwf/cas";
 import { startTestPostgres } from "@uwf/cas/test";
 import { errorResultSchema, listResultSchema, startResultSchema, stepResultSchema } from "@uwf/protocol";
 import { toolErrorOf, useMcpSessions } from "../../helpers/mcp-session.ts";
+import { initializeRawMcp, type RawMcpMessage, rawMcpRequest, serveRawMcp } from "../../helpers/raw-mcp-server.ts";
 import { UWF_COMMAND } from "../../helpers/run-process.ts";
 import { fixtureAgentsConfig, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
 import { until } from "../../helpers/until.ts";
@@ -62,20 +62,10 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
 
     // --read-only: only the tools that read.
     const reader = await connect(temp, { flags: ["--read-only"] });
-    expect((await reader.client.listTools()).tools.map((tool) => tool.name)).toEqual([
-      "show",
-      "log",
-      "read",
-      "list",
-      "diff",
-      "follow",
-      "tree",
-      "compare",
-      "eval_show",
-      "eval_list",
-      "workflow_list",
-      "workflow_validate",
-    ]);
+    // Which tools only read is pinned in mcp-tools.test.ts; the server offers exactly those it marks so.
+    const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name);
+    expect(readOnly).not.toContain("step");
+    expect((await reader.client.listTools()).tools.map((tool) => tool.name)).toEqual(readOnly);
   });
 
   it("reads threads as resources: the list from `list`, each one's content `show --json`", async () => {
@@ -224,44 +214,21 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     const thread = await temp.startThread();
     // By hand rather than through the SDK's client, which drops progress that arrives in the same read
     // as the result: here every line of stdout is read, in order.
-    const child = Bun.spawn([...UWF_COMMAND, "mcp"], {
-      cwd: temp.work,
-      env: { ...process.env, UWF_HOME: temp.home, NO_COLOR: "1" },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const send = (message: object) => {
-      child.stdin.write(`${JSON.stringify(message)}\n`);
-      child.stdin.flush();
-    };
-    const lines = readLines(child.stdout);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
-    expect((await lines.next()).value).toContain('"id":1');
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "follow", arguments: { thread }, _meta: { progressToken: "f" } },
-    });
+    const server = serveRawMcp(temp);
+    expect((await initializeRawMcp(server)).id).toBe(0);
+    await server.write(
+      rawMcpRequest(2, "tools/call", { name: "follow", arguments: { thread }, _meta: { progressToken: "f" } }),
+    );
     // Another process steps it to its end meanwhile.
     const stepped = await temp.uwf(["step", thread, "--all", "--agent", SCRIPTED]);
     expect(stepped.exitCode).toBe(0);
-    const messages: Array<{ id?: number; method?: string; params?: { message?: string }; result?: CallToolResult }> =
-      [];
-    for await (const line of lines) {
-      const message = JSON.parse(line);
+    const messages: RawMcpMessage[] = [];
+    for (;;) {
+      const message = await server.next();
       messages.push(message);
       if (message.id === 2) break;
     }
-    child.stdin.end();
-    expect(await child.exited).toBe(0);
+    expect((await server.stop()).exitCode).toBe(0);
     expect(messages.map((message) => message.params?.message ?? `result ${message.id}`)).toEqual([
       "step 1: planner finished",
       "step 2: doer finished",
@@ -283,21 +250,6 @@ describe("uwf mcp, driven by the MCP SDK's client over stdio", () => {
     expect(errorResultSchema.parse(JSON.parse(run.stderr)).error.code).toBe("usage");
   });
 });
-
-/** The lines of a stream as they come. */
-async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of stream) {
-    buffered += decoder.decode(chunk, { stream: true });
-    let newline = buffered.indexOf("\n");
-    while (newline >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      newline = buffered.indexOf("\n");
-    }
-  }
-}
 
 async function isRunning(thread: string): Promise<boolean> {
   return (await temp.listThreads("--running")).some((listed) => listed.id === thread);

@@ -2,25 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeAnthropicServer, fakeTextReply } from "@uwf/agent-kit/test";
-import {
-  errorResultSchema,
-  listResultSchema,
-  logResultSchema,
-  shownThreadSchema,
-  stepResultSchema,
-  treeResultSchema,
-} from "@uwf/protocol";
+import { errorResultSchema, logResultSchema, stepResultSchema, treeResultSchema } from "@uwf/protocol";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { FAKE_MODEL_ENV, startFakeModelApi } from "../../helpers/fake-model-api.ts";
-import { FIXTURES, LINEAR, SCRIPTED, useTempHome } from "../../helpers/temp-home.ts";
+import { fixtureWorkflow, LINEAR, SCRIPTED, scriptedFixture, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome();
-
-async function show(thread: string) {
-  const shown = await temp.uwf(["show", thread, "--json"]);
-  expect(shown.exitCode).toBe(0);
-  return shownThreadSchema.parse(shown.json());
-}
 
 /** How many nodes the store holds: a step that is not run writes none. */
 function countObjects(): number {
@@ -39,7 +26,7 @@ describe("a step limit", () => {
   it("runs one step under --max-steps 1, then suspends the thread for its budget (exit 20) without writing a node", async () => {
     const thread = await startLinear("--max-steps", "1");
     expect((await temp.uwf(["step", thread, "--agent", SCRIPTED])).exitCode).toBe(0);
-    const before = await show(thread);
+    const before = await temp.showThread(thread);
     const objects = countObjects();
 
     const stopped = await temp.uwf(["step", thread, "--agent", SCRIPTED, "--jsonl"]);
@@ -47,7 +34,7 @@ describe("a step limit", () => {
     expect(stopped.stderr).toBe("");
     const events = parseEvents(stopped.stdout);
     expect(events).toEqual([{ type: "thread-suspended", thread, head: before.head, role: "doer", reason: "budget" }]);
-    const after = await show(thread);
+    const after = await temp.showThread(thread);
     expect(after).toMatchObject({ status: "suspended", reason: "budget", head: before.head, stepCount: 1 });
     expect(after.budget).toEqual({
       maxSteps: 1,
@@ -84,7 +71,7 @@ describe("a step limit", () => {
     const bare = await temp.uwf(["resume", thread]);
     expect(bare.exitCode).toBe(2);
     expect(countObjects()).toBe(objects);
-    expect((await show(thread)).budget?.exceeded).toBe("maxSteps");
+    expect((await temp.showThread(thread)).budget?.exceeded).toBe("maxSteps");
 
     const resumed = await temp.uwf(["resume", thread, "--max-steps", "2", "--agent", SCRIPTED, "--json"]);
     expect(resumed.exitCode).toBe(0);
@@ -101,17 +88,9 @@ describe("a step limit", () => {
   });
 
   it("needs the answer to a role's $SUSPEND even when a limit is raised", async () => {
-    const ask = join(FIXTURES, "workflows/ask.yaml");
-    const ran = await temp.uwf([
-      "run",
-      ask,
-      "-p",
-      "Go",
-      "--agent",
-      `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`,
-    ]);
+    const ran = await temp.uwf(["run", fixtureWorkflow("ask"), "-p", "Go", "--agent", scriptedFixture("ask")]);
     expect(ran.exitCode).toBe(20);
-    const [listed] = listResultSchema.parse((await temp.uwf(["list", "--json"])).json()).threads;
+    const [listed] = await temp.listThreads();
     const raised = await temp.uwf(["resume", listed?.id ?? "", "--max-steps", "9"]);
     expect(raised.exitCode).toBe(2);
     expect(raised.stderr).toContain("-p ANSWER");
@@ -119,7 +98,7 @@ describe("a step limit", () => {
 });
 
 describe("where limits come from", () => {
-  const budgetOf = async (thread: string) => (await show(thread)).budget;
+  const budgetOf = async (thread: string) => (await temp.showThread(thread)).budget;
 
   it("takes each limit from the flag, else the workflow's budget:, else config's workflowBudgets, else config's budget", async () => {
     const limited = join(temp.work, "limited.yaml");
@@ -190,7 +169,7 @@ describe("a fork", () => {
     const forked = await temp.uwf(["fork", parent, "--json"]);
     expect(forked.exitCode).toBe(0);
     const fork = forked.json<{ thread: string }>().thread;
-    expect(await show(fork)).toMatchObject({
+    expect(await temp.showThread(fork)).toMatchObject({
       status: "active",
       stepCount: 1,
       budget: { maxSteps: 1, maxCostUsd: 2, exceeded: null, spent: { steps: 0, tokens: 0, costUsd: 0 } },
@@ -205,12 +184,12 @@ describe("a fork", () => {
 
     // A flag replaces the parent's limit it names; the others stay.
     const flagged = await temp.uwf(["fork", parent, "--max-steps", "3", "--json"]);
-    expect((await show(flagged.json<{ thread: string }>().thread)).budget).toMatchObject({
+    expect((await temp.showThread(flagged.json<{ thread: string }>().thread)).budget).toMatchObject({
       maxSteps: 3,
       maxCostUsd: 2,
     });
     // The parent is still suspended for its own budget.
-    expect((await show(parent)).budget?.exceeded).toBe("maxSteps");
+    expect((await temp.showThread(parent)).budget?.exceeded).toBe("maxSteps");
   });
 });
 
@@ -228,8 +207,8 @@ describe("show, log, list and tree", () => {
     expect(list.stdout.split("\n")[0]).toContain("BUDGET");
     expect(list.stdout).toContain("1/1 steps (max_steps reached)");
     expect(list.stdout).toContain("0/1 steps");
-    const listed = listResultSchema.parse((await temp.uwf(["list", "--json"])).json());
-    expect(listed.threads.map((each) => each.budget?.spent.steps)).toEqual([0, 1]);
+    const listed = await temp.listThreads();
+    expect(listed.map((each) => each.budget?.spent.steps)).toEqual([0, 1]);
     const tree = await temp.uwf(["tree", thread]);
     expect(tree.stdout).toContain("budget 1/1 steps (max_steps reached) *");
     expect(tree.stdout).toMatch(/step 1: \w{26} +active +1 step +\$0\.0000 +budget 0\/1 steps$/m);
@@ -243,13 +222,13 @@ describe("show, log, list and tree", () => {
     }>().thread;
     expect((await temp.uwf(["show", thread])).stdout).not.toContain("budget");
     expect((await temp.uwf(["list"])).stdout).not.toContain("BUDGET");
-    expect(await show(thread)).not.toHaveProperty("budget");
+    expect(await temp.showThread(thread)).not.toHaveProperty("budget");
   });
 });
 
 describe("token and cost limits, with the built-in agent against the fake Messages API", () => {
   const env = FAKE_MODEL_ENV;
-  const WORKFLOW = join(FIXTURES, "workflows/model-review.yaml");
+  const WORKFLOW = fixtureWorkflow("model-review");
   let server: FakeAnthropicServer;
 
   beforeEach(() => {
@@ -302,7 +281,7 @@ describe("token and cost limits, with the built-in agent against the fake Messag
     const forked = await temp.uwf(["fork", parent, "--json"]);
     expect(forked.exitCode).toBe(0);
     const fork = forked.json<{ thread: string }>().thread;
-    expect(await show(fork)).toMatchObject({
+    expect(await temp.showThread(fork)).toMatchObject({
       status: "active",
       next: "reviewer",
       usage: { costUsd: 0 },
@@ -318,7 +297,7 @@ describe("token and cost limits, with the built-in agent against the fake Messag
     });
     expect(server.messageRequests()).toHaveLength(2);
     // The parent still stands where its budget stopped it.
-    expect(await show(parent)).toMatchObject({
+    expect(await temp.showThread(parent)).toMatchObject({
       status: "suspended",
       budget: { exceeded: "maxCostUsd", spent: { costUsd: 0.0045 } },
     });
@@ -353,7 +332,7 @@ describe("token and cost limits, with the built-in agent against the fake Messag
       spent: { steps: 0, costUsd: 0.0045 },
     });
     expect(server.messageRequests()).toHaveLength(1);
-    const shown = await show(thread);
+    const shown = await temp.showThread(thread);
     expect(shown.failedUsage?.costUsd).toBe(0.0045);
   }, 60_000);
 });

@@ -1,27 +1,16 @@
 import { afterEach, describe, expect, it } from "bun:test";
-import { join } from "node:path";
-import {
-  type CliEvent,
-  listResultSchema,
-  logResultSchema,
-  type ShownThread,
-  shownThreadSchema,
-  startResultSchema,
-  stepResultSchema,
-  threadStepNodeSchema,
-} from "@uwf/protocol";
-import { readEvents } from "../../helpers/cli-events.ts";
+import { logResultSchema, startResultSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { parseEvents, readEvents } from "../../helpers/cli-events.ts";
 import { BACKENDS, type Backend, useBackendEnv } from "../../helpers/store-backends.ts";
-import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
+import { createTempHome, fixtureScenario, fixtureWorkflow, type TempHome } from "../../helpers/temp-home.ts";
 
-const WORKFLOWS = join(FIXTURES, "workflows");
 /** `$timeout: { role: chaser }`, a map key. */
-const WAIT = join(WORKFLOWS, "wait.yaml");
+const WAIT = fixtureWorkflow("wait");
 /** The same graph as a list, its edge `condition: $timeout`. */
-const WAIT_LIST = join(WORKFLOWS, "wait-list.yaml");
+const WAIT_LIST = fixtureWorkflow("wait-list");
 /** `suspendTimeout: 2s` and no `$timeout` edge. */
-const WAIT_FAIL = join(WORKFLOWS, "wait-fail.yaml");
-const SCENARIO = join(WORKFLOWS, "wait.scenario.yaml");
+const WAIT_FAIL = fixtureWorkflow("wait-fail");
+const SCENARIO = fixtureScenario("wait");
 /** The fixtures' `suspendTimeout`. */
 const WAIT_MS = 2000;
 
@@ -57,11 +46,9 @@ async function uwf(args: string[]) {
   return run;
 }
 
-async function show(thread: string): Promise<ShownThread> {
-  const run = await uwf(["show", thread, "--json"]);
-  expect(run.exitCode).toBe(0);
-  return shownThreadSchema.parse(run.json());
-}
+const show = (thread: string) => (temp as TempHome).showThread(thread);
+
+const listThreads = () => (temp as TempHome).listThreads();
 
 async function stepRoles(thread: string): Promise<string[]> {
   const run = await uwf(["log", thread, "--json"]);
@@ -78,15 +65,15 @@ async function suspendedThread(workflow: string): Promise<string> {
 
 /** Waits until the thread's deadline (its suspendTimeout after it suspended) has passed by the wall clock. */
 async function pastDeadline(thread: string): Promise<void> {
-  const listed = listResultSchema.parse((await uwf(["list", "--json"])).json());
-  const deadline = listed.threads.find((entry) => entry.id === thread)?.deadline;
+  const deadline = (await listThreads()).find((entry) => entry.id === thread)?.deadline;
   expect(deadline).toBeDefined();
   const wait = Date.parse(deadline as string) - Date.now() + 100;
   if (wait > 0) await Bun.sleep(wait);
 }
 
-function timedOut(events: readonly CliEvent[]): Extract<CliEvent, { type: "suspension-timed-out" }>[] {
-  return events.filter((event) => event.type === "suspension-timed-out");
+/** The suspension-timed-out events of what `uwf worker --jsonl` printed. */
+function timedOut(stdout: string) {
+  return parseEvents(stdout).filter((event) => event.type === "suspension-timed-out");
 }
 
 for (const backend of BACKENDS) {
@@ -142,11 +129,7 @@ for (const backend of BACKENDS) {
       await pastDeadline(thread);
       const late = await uwf(["worker", "--once", "--jsonl"]);
       expect(late.exitCode).toBe(0);
-      const events = late.stdout
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as CliEvent);
-      expect(timedOut(events)).toEqual([
+      expect(timedOut(late.stdout)).toEqual([
         expect.objectContaining({ thread, role: "asker", routed: null, status: "failed" }),
       ]);
       const failed = await show(thread);
@@ -191,13 +174,7 @@ for (const backend of BACKENDS) {
       running.push(...workers);
       const outputs = await Promise.all(workers.map((worker) => new Response(worker.stdout as ReadableStream).text()));
       for (const worker of workers) expect(await worker.exited).toBe(0);
-      const events = outputs.flatMap((output) =>
-        output
-          .trim()
-          .split("\n")
-          .map((line) => JSON.parse(line) as CliEvent),
-      );
-      expect(timedOut(events)).toEqual([expect.objectContaining({ thread, routed: "chaser" })]);
+      expect(outputs.flatMap(timedOut)).toEqual([expect.objectContaining({ thread, routed: "chaser" })]);
       // Not queued: no worker steps it; it waits for `uwf step`.
       expect(await stepRoles(thread)).toEqual(["asker:waiter", "asker:$timeout"]);
       expect(await show(thread)).toMatchObject({ status: "active", next: "chaser", reason: null });
@@ -212,7 +189,7 @@ it("show and list give a suspension's deadline", async () => {
   home("the embedded store");
   const before = Date.now();
   const thread = await suspendedThread(WAIT);
-  const listed = listResultSchema.parse((await uwf(["list", "--json"])).json()).threads[0];
+  const [listed] = await listThreads();
   const deadline = Date.parse(listed?.deadline as string);
   expect(deadline).toBeGreaterThanOrEqual(before + WAIT_MS);
   expect(deadline).toBeLessThanOrEqual(Date.now() + WAIT_MS);
@@ -224,13 +201,13 @@ it("show and list give a suspension's deadline", async () => {
 it("a fork of a suspended head lists with its suspension's deadline, and a tick leaves it waiting", async () => {
   home("the embedded store");
   const thread = await suspendedThread(WAIT);
-  const original = listResultSchema.parse((await uwf(["list", "--json"])).json()).threads[0];
+  const [original] = await listThreads();
   const head = (await show(thread)).head;
   const forked = await uwf(["fork", head, "--json"]);
   expect(forked.exitCode).toBe(0);
   const fork = (forked.json() as { thread: string }).thread;
   // The fork's record is due at once for the index; what list shows is the suspension's own deadline.
-  const listed = listResultSchema.parse((await uwf(["list", "--json"])).json()).threads;
+  const listed = await listThreads();
   expect(listed.find((entry) => entry.id === fork)?.deadline).toBe(original?.deadline as string);
   // Ticked as of a second before that deadline, however long the steps above took on a loaded machine.
   const before = new Date(Date.parse(original?.deadline as string) - 1000).toISOString();

@@ -1,30 +1,31 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { forkResultSchema, logResultSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
-import { FIXTURES, useTempHome } from "../../helpers/temp-home.ts";
-
-const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
-const scripted = (name: string) => `scripted:${join(FIXTURES, "workflows", `${name}.scenario.yaml`)}`;
+import { fixtureWorkflow, scriptedFixture, useTempHome } from "../../helpers/temp-home.ts";
 
 const temp = useTempHome();
 
-const start = (name: string, prompt = "The task") => temp.startThread(workflow(name), prompt);
+/** A thread of the fixture workflow `name`, its scenario the home's default agent: every step plays it. */
+function start(name: string, prompt = "The task"): Promise<string> {
+  temp.writeConfig(`defaultAgent: "${scriptedFixture(name)}"\n`);
+  return temp.startThread(fixtureWorkflow(name), prompt);
+}
 
 const record = (thread: string) => temp.showThread(thread);
 
 describe("suspend and resume", () => {
   it("suspends on $SUSPEND, refuses steps with exit 20, and resumes with the answer", async () => {
     const thread = await start("ask");
-    const suspended = await temp.uwf(["step", thread, "--agent", scripted("ask"), "--json"]);
+    const suspended = await temp.uwf(["step", thread, "--json"]);
     expect(suspended.exitCode).toBe(20);
     expect(stepResultSchema.parse(suspended.json()).status).toBe("suspended");
     expect((await record(thread)).reason).toBe("Which colour do you mean?");
 
-    const refused = await temp.uwf(["step", thread, "--agent", scripted("ask")]);
+    const refused = await temp.uwf(["step", thread]);
     expect(refused.exitCode).toBe(20);
     expect(refused.stderr).toContain("Which colour do you mean?");
 
-    const resumed = await temp.uwf(["resume", thread, "-p", "The sky's colour", "--agent", scripted("ask"), "--json"]);
+    const resumed = await temp.uwf(["resume", thread, "-p", "The sky's colour", "--json"]);
     expect(resumed.exitCode).toBe(0);
     const result = stepResultSchema.parse(resumed.json());
     expect(result.steps[0]?.role).toBe("asker");
@@ -34,26 +35,18 @@ describe("suspend and resume", () => {
     expect(step.edgePrompt).toContain("Which colour do you mean?");
     expect(step.edgePrompt).toContain("The sky's colour");
 
-    const ended = await temp.uwf(["step", thread, "--agent", scripted("ask")]);
+    const ended = await temp.uwf(["step", thread]);
     expect(ended.exitCode).toBe(10);
     expect((await record(thread)).status).toBe("ended");
   });
 
   it("continues an ended thread through the workflow's $START resume edge", async () => {
     const thread = await start("reopen");
-    await temp.uwf(["step", thread, "--all", "--agent", scripted("reopen")]);
+    await temp.uwf(["step", thread, "--all"]);
     const ended = await record(thread);
     expect(ended.status).toBe("ended");
 
-    const resumed = await temp.uwf([
-      "resume",
-      thread,
-      "-p",
-      "Add a second part",
-      "--agent",
-      scripted("reopen"),
-      "--json",
-    ]);
+    const resumed = await temp.uwf(["resume", thread, "-p", "Add a second part", "--json"]);
     expect(resumed.exitCode).toBe(0);
     const result = stepResultSchema.parse(resumed.json());
     expect(result.steps[0]?.output).toEqual({ result: "second" });
@@ -65,9 +58,9 @@ describe("suspend and resume", () => {
 
   it("refuses to resume an ended thread whose workflow has no resume edge", async () => {
     const thread = await start("linear");
-    await temp.uwf(["step", thread, "--all", "--agent", scripted("linear")]);
+    await temp.uwf(["step", thread, "--all"]);
     const before = await record(thread);
-    const resumed = await temp.uwf(["resume", thread, "-p", "more", "--agent", scripted("linear")]);
+    const resumed = await temp.uwf(["resume", thread, "-p", "more"]);
     expect(resumed.exitCode).toBe(1);
     expect(resumed.stderr).toMatch(/resume/);
     expect((await record(thread)).head).toBe(before.head);
@@ -76,7 +69,7 @@ describe("suspend and resume", () => {
   it("refuses steps on a cancelled thread", async () => {
     const thread = await start("linear");
     expect((await temp.uwf(["cancel", thread])).exitCode).toBe(0);
-    const stepped = await temp.uwf(["step", thread, "--agent", scripted("linear")]);
+    const stepped = await temp.uwf(["step", thread]);
     expect(stepped.exitCode).toBe(1);
     expect(stepped.stderr).toContain("cancelled");
   });
@@ -85,7 +78,7 @@ describe("suspend and resume", () => {
 describe("fork", () => {
   it("forks from the start, a middle step and the end; each fork continues on its own", async () => {
     const thread = await start("linear");
-    await temp.uwf(["step", thread, "--all", "--agent", scripted("linear")]);
+    await temp.uwf(["step", thread, "--all"]);
     const original = await record(thread);
     const log = logResultSchema.parse((await temp.uwf(["log", thread, "--json"])).json());
     const [planner, doer] = log.steps;
@@ -98,19 +91,15 @@ describe("fork", () => {
     expect(fromEnd.head).toBe(doer.address);
 
     // From the start the scenario replays from its first entry (steps already in the chain: 0).
-    const startStep = stepResultSchema.parse(
-      (await temp.uwf(["step", fromStart.thread, "--agent", scripted("linear"), "--json"])).json(),
-    );
+    const startStep = stepResultSchema.parse((await temp.uwf(["step", fromStart.thread, "--json"])).json());
     expect(startStep.steps[0]?.role).toBe("planner");
-    const middleStep = stepResultSchema.parse(
-      (await temp.uwf(["step", fromMiddle.thread, "--agent", scripted("linear"), "--json"])).json(),
-    );
+    const middleStep = stepResultSchema.parse((await temp.uwf(["step", fromMiddle.thread, "--json"])).json());
     expect(middleStep.steps[0]?.role).toBe("doer");
     const middleNode = threadStepNodeSchema.parse((await temp.uwf(["cas", "get", middleStep.head])).json());
     expect(middleNode.prev).toBe(planner.address);
     // The end step routes to $END, so its fork has ended too.
     expect((await record(fromEnd.thread)).status).toBe("ended");
-    expect((await temp.uwf(["step", fromEnd.thread, "--agent", scripted("linear")])).exitCode).toBe(10);
+    expect((await temp.uwf(["step", fromEnd.thread])).exitCode).toBe(10);
 
     const after = await record(thread);
     expect(after.head).toBe(original.head);
@@ -119,7 +108,7 @@ describe("fork", () => {
 
   it("records a replacement reply with --output as a new step on the same prev", async () => {
     const thread = await start("linear");
-    await temp.uwf(["step", thread, "-n", "2", "--agent", scripted("linear")]);
+    await temp.uwf(["step", thread, "-n", "2"]);
     const log = logResultSchema.parse((await temp.uwf(["log", thread, "--json"])).json());
     const doer = log.steps[1];
     if (doer === undefined) throw new Error("expected a doer step");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { answerNodeSchema, shownThreadSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
+import { APPROVAL_ANSWER_SCHEMA, answerNodeSchema, stepResultSchema, threadStepNodeSchema } from "@uwf/protocol";
 import { errorOf } from "../../helpers/error-of.ts";
 import { FIXTURES, fixtureAgent, useTempHome } from "../../helpers/temp-home.ts";
 
@@ -186,24 +186,18 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
       role: "gate",
       reason: "Deploy to production?",
       ask: { question: "Deploy v2 now?", risk: "high" },
-      answerSchema: {
-        type: "object",
-        properties: {
-          approved: { type: "boolean", description: "Whether to go on." },
-          comment: { type: "string", description: "Anything the agent should know." },
-        },
-        required: ["approved"],
-        additionalProperties: false,
-      },
+      // `answer: approval`: what the text below and the refusals above spell out, field by field.
+      answerSchema: APPROVAL_ANSWER_SCHEMA,
       timeout: null,
       deadline: null,
     };
     expect(stepResultSchema.parse(step.json()).suspension).toEqual(expected);
-    const shown = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const shown = await temp.showThread(thread);
     expect(shown.suspension).toEqual(expected);
     const text = await temp.uwf(["show", thread]);
     expect(text.stdout).toContain("gate asks: Deploy to production?\n  question: Deploy v2 now?\n  risk: high");
     expect(text.stdout).toContain("  approved (boolean, required) — Whether to go on.");
+    expect(text.stdout).toContain("  comment (string) — Anything the agent should know.");
     expect(text.stdout).toContain(`answer with: uwf resume ${thread} --answer '{"approved":true}'`);
     expect(plain.exitCode).toBe(0);
     // What a plain step says on stderr when the role suspends: the same ready line.
@@ -255,7 +249,7 @@ describe("typed suspensions: ask:, answer: and uwf resume --answer", () => {
     const ask = join(FIXTURES, "workflows/ask.yaml");
     const scenario = `scripted:${join(FIXTURES, "workflows/ask.scenario.yaml")}`;
     const thread = await suspendedThread(ask, ["--agent", scenario]);
-    const shown = shownThreadSchema.parse((await temp.uwf(["show", thread, "--json"])).json());
+    const shown = await temp.showThread(thread);
     expect(shown.suspension?.answerSchema).toBeNull();
     const refused = await temp.uwf(["resume", thread, "--answer", '{"colour": "blue"}', "--agent", scenario, "--json"]);
     expect(refused.exitCode).toBe(2);

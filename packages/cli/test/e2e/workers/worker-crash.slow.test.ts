@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import type { Store } from "@uwf/cas";
-import { startTestPostgres, type TestPostgres, waitFor } from "@uwf/cas/test";
+import { startTestPostgres, type TestPostgres } from "@uwf/cas/test";
 import { startThread } from "@uwf/engine";
 import {
   type CliEvent,
@@ -9,12 +9,13 @@ import {
   listResultSchema,
   type ThreadStepNode,
   threadStepNodeSchema,
-  verifyReportSchema,
 } from "@uwf/protocol";
 import { ulid } from "ulid";
 import { openStoreFromEnvironment } from "../../../src/home/open-store.ts";
+import { expectStoreVerifies } from "../../helpers/cas-nodes.ts";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { createTempHome, FIXTURES, type TempHome } from "../../helpers/temp-home.ts";
+import { startWorkerPool, type WorkerRun } from "../../helpers/worker-pool.ts";
 
 /**
  * The crash test (#20 item 4): workers killed with SIGKILL at random points of their steps, each
@@ -33,19 +34,6 @@ let server: TestPostgres;
 beforeAll(async () => {
   server = await startTestPostgres();
 });
-
-/** One `uwf worker` process, from its start to its end, and what it printed. */
-interface WorkerRun {
-  process: ReturnType<TempHome["spawn"]>;
-  /** What it printed so far: read as it comes, so that a full pipe never blocks the worker. */
-  output: string;
-  /** All it printed, once it exited. */
-  stdout: Promise<string>;
-  stderr: Promise<string>;
-  killed: boolean;
-  /** When it was killed (ms since the epoch). */
-  killedAt?: number;
-}
 
 interface CrashRun {
   temp: TempHome;
@@ -95,57 +83,21 @@ async function crashRun(env: Record<string, string>, threadCount: number): Promi
     threads.push(record.id);
   }
 
-  const runs: WorkerRun[] = [];
-  const startWorker = (): WorkerRun => {
-    const process = temp.spawn(["worker", "--concurrency", "2", "--jsonl"]);
-    const run: WorkerRun = {
-      process,
-      output: "",
-      stdout: Promise.resolve(""),
-      stderr: new Response(process.stderr as ReadableStream).text(),
-      killed: false,
-    };
-    run.stdout = (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of process.stdout as ReadableStream<Uint8Array>) {
-        run.output += decoder.decode(chunk, { stream: true });
-      }
-      return run.output;
-    })();
-    runs.push(run);
-    return run;
-  };
-  const live = Array.from({ length: WORKERS }, startWorker);
+  const pool = startWorkerPool(temp, WORKERS);
   // Settled: ended, or failed (which the checks then report) rather than waiting out the deadline.
   const allSettled = async () => {
     const { threads: records } = await store.refs.listThreads({});
     return records.every((record) => record.status !== "active");
   };
-  // Bounded, so that a worker that never finishes fails the test instead of hanging it.
-  const deadline = performance.now() + 150_000;
-  let kills = 0;
-  while (!(await allSettled())) {
-    if (performance.now() > deadline) throw new Error(`threads still running after ${kills} kills`);
-    await Bun.sleep(KILL_EVERY_MS);
-    const slot = kills % WORKERS;
-    const victim = live[slot] as WorkerRun;
-    victim.killed = true;
-    victim.killedAt = Date.now();
-    victim.process.kill("SIGKILL");
-    await victim.process.exited;
-    kills++;
-    live[slot] = startWorker();
-  }
-  // A worker stopped before it set up its signal handlers would die of the signal: wait until each has.
-  await waitFor(() => live.every((run) => run.output.includes('"worker-started"')), {
-    what: "the workers starting",
-    timeoutMs: 30_000,
+  const kills = await pool.killUntil({
+    settled: allSettled,
+    pauseMs: () => KILL_EVERY_MS,
+    slot: (before) => before % WORKERS,
+    what: "every thread settling",
+    deadlineMs: 150_000,
   });
-  for (const run of live) run.process.kill("SIGTERM");
-  for (const run of live) {
-    expect(await run.process.exited).toBe(0);
-    expect(await run.stderr).toBe("");
-  }
+  await pool.stop();
+  const { runs } = pool;
   const events = (await Promise.all(runs.map((run) => run.stdout))).map((stdout) =>
     parseEvents(stdout, { killed: true }),
   );
@@ -193,7 +145,9 @@ async function checkCrashRun({ temp, store, threads, runs, events }: CrashRun): 
 
   // A step that is not reachable was written by a worker killed before it moved the head: it follows a
   // reachable step's parent, and a killed worker started that step of that thread and never finished it.
-  const cutShort = new Set(runs.flatMap((run, index) => (run.killed ? unfinishedSteps(events[index] ?? []) : [])));
+  const cutShort = new Set(
+    runs.flatMap((run, index) => (run.killedAt !== undefined ? unfinishedSteps(events[index] ?? []) : [])),
+  );
   const lost = [...steps.entries()].filter(([address]) => !reachable.has(address));
   for (const [address, step] of lost) {
     expect(reachableParents).toContain(parentOf(step));
@@ -202,12 +156,10 @@ async function checkCrashRun({ temp, store, threads, runs, events }: CrashRun): 
     expect(cutShort).toContain(`${thread} #${depthOf(steps, parentOf(step)) + 1}`);
   }
 
-  const verified = await temp.uwf(["cas", "verify", "--json"]);
-  expect(verified.exitCode).toBe(0);
-  expect(verifyReportSchema.parse(verified.json()).problems).toEqual([]);
+  await expectStoreVerifies(temp);
   // A worker killed after its thread's last step, before it let the thread go, leaves its lease behind,
   // on an ended thread: no one steps that thread again, so the lease just expires. Any other is a bug.
-  const killedPids = new Set(runs.flatMap((run) => (run.killed ? [run.process.pid] : [])));
+  const killedPids = new Set(runs.flatMap((run) => (run.killedAt !== undefined ? [run.process.pid] : [])));
   for (const lease of await store.refs.listLeases()) {
     expect(killedPids).toContain(lease.pid);
     expect((await store.refs.getThread(lease.threadId))?.status).toBe("ended");

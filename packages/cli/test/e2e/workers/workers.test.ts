@@ -10,10 +10,10 @@ import {
   startResultSchema,
   stepResultSchema,
   threadStepNodeSchema,
-  verifyReportSchema,
   waitResultSchema,
   workerResultSchema,
 } from "@uwf/protocol";
+import { expectStoreVerifies } from "../../helpers/cas-nodes.ts";
 import { parseEvents, readEvents } from "../../helpers/cli-events.ts";
 import { waitForSignalTaken, waitForStoreOpen } from "../../helpers/process-state.ts";
 import { readHomeStore } from "../../helpers/read-home-store.ts";
@@ -113,9 +113,7 @@ for (const backend of BACKENDS) {
         expect(parents.length).toBe(40);
         expect(new Set(parents).size).toBe(40);
         expect(runs).toBe(40);
-        const verified = await temp.uwf(["cas", "verify", "--json"]);
-        expect(verified.exitCode).toBe(0);
-        expect(verifyReportSchema.parse(verified.json()).problems).toEqual([]);
+        await expectStoreVerifies(temp);
         expect(await temp.listThreads("--running")).toEqual([]);
       });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { usageSchema } from "../budget/usage.ts";
 import { addressSchema } from "../ids/address.ts";
 import { THREAD_ID_PATTERN } from "../ids/thread-id-pattern.ts";
-import { nodeSchema } from "../nodes/node-schema.ts";
+import { nodeSchema } from "../json/node-schema.ts";
 import { threadOutcomeSchema } from "../threads/thread-record.ts";
 import { THREAD_STATUSES } from "../threads/thread-statuses.ts";
 import { joinPolicySchema, onCancelSchema } from "../workflow/fan-out.ts";

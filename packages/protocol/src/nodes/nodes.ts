@@ -2,7 +2,7 @@ import { z } from "zod";
 import { usageSchema } from "../budget/usage.ts";
 import { addressSchema } from "../ids/address.ts";
 import { THREAD_ID_PATTERN } from "../ids/thread-id-pattern.ts";
-import { nodeSchema } from "./node-schema.ts";
+import { nodeSchema } from "../json/node-schema.ts";
 
 const timestamp = z.iso.datetime();
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { budgetInputSchema } from "../budget/budget.ts";
 import { agentSpecSchema } from "../config/agent-spec.ts";
-import { nodeSchema } from "../nodes/node-schema.ts";
+import { nodeSchema } from "../json/node-schema.ts";
 import { durationSchema } from "../time/duration.ts";
 import { answerInputSchema } from "./answer-schema.ts";
 import { type FanOut, fanOutInputFields, fanOutSchema } from "./fan-out.ts";

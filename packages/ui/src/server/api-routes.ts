@@ -1,5 +1,5 @@
-import { isObject } from "@uwf/protocol";
 import type { ApiRoute } from "./api-route.ts";
+import { checkBodyFields } from "./check-body-fields.ts";
 import { WORKBENCH_ROUTES } from "./workbench-routes.ts";
 
 /** The query's parameters that are present but not whole numbers of 0 or more: a message, or null. */
@@ -10,25 +10,6 @@ function checkCounts(query: URLSearchParams, names: readonly string[]): string |
     if (!/^\d{1,15}$/.test(text)) {
       return `the query's "${name}" must be a whole number of 0 or more, not ${JSON.stringify(text)}`;
     }
-  }
-  return null;
-}
-
-/** The body's fields that are present but not of the type given: a message, or null. */
-function checkFields(
-  body: Record<string, unknown>,
-  types: Record<string, "string" | "boolean" | "positive integer" | "object">,
-): string | null {
-  for (const [field, type] of Object.entries(types)) {
-    const value = body[field];
-    if (value === undefined) continue;
-    const ok =
-      type === "positive integer"
-        ? typeof value === "number" && Number.isInteger(value) && value > 0
-        : type === "object"
-          ? isObject(value)
-          : typeof value === type;
-    if (!ok) return `the body's "${field}" must be a ${type}`;
   }
   return null;
 }
@@ -194,7 +175,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       steps: typeof body.steps === "number" ? body.steps : undefined,
       agent: typeof body.agent === "string" ? body.agent : undefined,
     }),
-    check: (body) => checkFields(body, { steps: "positive integer", all: "boolean", agent: "string" }),
+    check: (body) => checkBodyFields(body, { steps: "positive integer", all: "boolean", agent: "string" }),
   },
   {
     method: "POST",
@@ -211,7 +192,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     // The answer goes to `--prompt-file`: as `-p` text, an answer of "-" would be read from the server's stdin.
     files: (body): Record<string, { text: string; field: string }> =>
       typeof body.prompt === "string" ? { promptFile: { text: body.prompt, field: "prompt" } } : {},
-    check: (body) => checkFields(body, { prompt: "string", answer: "object", all: "boolean", agent: "string" }),
+    check: (body) => checkBodyFields(body, { prompt: "string", answer: "object", all: "boolean", agent: "string" }),
   },
   {
     method: "POST",
@@ -238,7 +219,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       from: typeof body.from === "string" ? body.from : undefined,
       queue: body.queue === true ? true : undefined,
     }),
-    check: (body) => checkFields(body, { from: "string", reply: "string", queue: "boolean" }),
+    check: (body) => checkBodyFields(body, { from: "string", reply: "string", queue: "boolean" }),
   },
   ...WORKBENCH_ROUTES,
 ];

@@ -1,4 +1,5 @@
 import type { ApiRoute } from "./api-route.ts";
+import { checkBodyFields } from "./check-body-fields.ts";
 
 /**
  * The workbench's endpoints (issue 46): start a thread, list the agent aliases, delete a thread, and the
@@ -12,26 +13,6 @@ export const START_STEP_MODES = ["none", "one", "run"] as const;
 
 /** An input's name as `--input KEY=VALUE` takes it. */
 const INPUT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-
-/** The body's fields that are present but not of the type given, or missing though required: a message, or null. */
-export function checkBodyFields(
-  body: Record<string, unknown>,
-  types: Record<string, "string" | "boolean" | "object">,
-  required: readonly string[] = [],
-): string | null {
-  for (const field of required) {
-    const value = body[field];
-    if (value === undefined || value === null || value === "") return `the body's "${field}" is required`;
-  }
-  for (const [field, type] of Object.entries(types)) {
-    const value = body[field];
-    if (value === undefined) continue;
-    const ok =
-      type === "object" ? value !== null && typeof value === "object" && !Array.isArray(value) : typeof value === type;
-    if (!ok) return `the body's "${field}" must be a${type === "object" ? "n" : ""} ${type}`;
-  }
-  return null;
-}
 
 /** What is wrong with a `POST /api/threads` body, or null. */
 function checkStartBody(body: Record<string, unknown>): string | null {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "../ids/address.ts";
+import { nodeSchema } from "../json/node-schema.ts";
 import { threadIdSchema, threadStatusSchema } from "../threads/thread-record.ts";
 import { evalAssertionSchema } from "./eval-assertion.ts";
 import { evalGateSchema } from "./eval-gate.ts";
@@ -33,29 +34,26 @@ export type EvalSource = z.infer<typeof evalSourceSchema>;
  * was read at. Its summary (rates, intervals, percentiles, distributions) is computed from the samples
  * when it is shown, so a report never disagrees with its own samples.
  */
-export const evalReportNodeSchema = z
-  .object({
-    type: z.literal("eval-report/1"),
-    /** The suite's name, or a label of the selection. */
-    name: z.string(),
-    createdAt: z.iso.datetime(),
-    source: evalSourceSchema,
-    assertions: z.array(evalAssertionSchema),
-    samples: z.array(evalSampleSchema),
-    /** Runs of the suite that could not be started or finished (bad workflow, missing fixture, the suite's budget), so never scored. */
-    unstarted: z.array(
-      z
-        .object({
-          case: z.string().nullable(),
-          variant: z.string().nullable(),
-          repeat: z.number().int().nonnegative().nullable(),
-          error: z.string(),
-        })
-        .strict(),
-    ),
-    gate: evalGateSchema.nullable(),
-    /** The report `uwf eval rescore` scored the same threads of again; null otherwise. */
-    rescoredFrom: addressSchema.nullable(),
-  })
-  .strict();
+export const evalReportNodeSchema = nodeSchema("eval-report/1", {
+  /** The suite's name, or a label of the selection. */
+  name: z.string(),
+  createdAt: z.iso.datetime(),
+  source: evalSourceSchema,
+  assertions: z.array(evalAssertionSchema),
+  samples: z.array(evalSampleSchema),
+  /** Runs of the suite that could not be started or finished (bad workflow, missing fixture, the suite's budget), so never scored. */
+  unstarted: z.array(
+    z
+      .object({
+        case: z.string().nullable(),
+        variant: z.string().nullable(),
+        repeat: z.number().int().nonnegative().nullable(),
+        error: z.string(),
+      })
+      .strict(),
+  ),
+  gate: evalGateSchema.nullable(),
+  /** The report `uwf eval rescore` scored the same threads of again; null otherwise. */
+  rescoredFrom: addressSchema.nullable(),
+});
 export type EvalReportNode = z.infer<typeof evalReportNodeSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressSchema } from "../ids/address.ts";
+import { nodeSchema } from "../json/node-schema.ts";
 import { threadIdSchema } from "../threads/thread-record.ts";
 import { evalAssertionSchema } from "./eval-assertion.ts";
 import { evalSampleSchema } from "./eval-sample.ts";
@@ -31,25 +32,22 @@ export type ExploreStep = z.infer<typeof exploreStepSchema>;
  * scored every re-run, the original thread's own sample, and each step's re-runs. Pass rates, intervals
  * and effects are computed from the samples when shown, so `explore rescore` re-judges without re-running.
  */
-export const exploreReportNodeSchema = z
-  .object({
-    type: z.literal("explore-report/1"),
-    name: z.string(),
-    createdAt: z.iso.datetime(),
-    thread: threadIdSchema,
-    /** The explored thread's head, as the exploration read it. */
-    head: addressSchema,
-    /** Re-runs asked for per step (`--samples`). */
-    samplesPerStep: z.number().int().positive(),
-    assertions: z.array(evalAssertionSchema),
-    /** The explored thread itself, scored as it stood. */
-    original: evalSampleSchema,
-    steps: z.array(exploreStepSchema),
-    gate: exploreGateSchema.nullable(),
-    /** The report `explore rescore` scored the same re-runs of again; null otherwise. */
-    rescoredFrom: addressSchema.nullable(),
-  })
-  .strict();
+export const exploreReportNodeSchema = nodeSchema("explore-report/1", {
+  name: z.string(),
+  createdAt: z.iso.datetime(),
+  thread: threadIdSchema,
+  /** The explored thread's head, as the exploration read it. */
+  head: addressSchema,
+  /** Re-runs asked for per step (`--samples`). */
+  samplesPerStep: z.number().int().positive(),
+  assertions: z.array(evalAssertionSchema),
+  /** The explored thread itself, scored as it stood. */
+  original: evalSampleSchema,
+  steps: z.array(exploreStepSchema),
+  gate: exploreGateSchema.nullable(),
+  /** The report `explore rescore` scored the same re-runs of again; null otherwise. */
+  rescoredFrom: addressSchema.nullable(),
+});
 export type ExploreReportNode = z.infer<typeof exploreReportNodeSchema>;
 
 /** One step's line of an exploration: its re-runs' pass rate with its 95% Wilson interval, and its effect. */

@@ -1,5 +1,12 @@
 import { type CommandTable, defineCommand } from "./define-command.ts";
 
+/** `--forks-of`, as `trace export` and `scenario export` take it: a family of threads to read. */
+const FORKS_OF_OPTION = {
+  flags: "--forks-of <thread>",
+  description: "this thread and its forks, at any depth",
+  completes: "thread",
+} as const;
+
 /** Commands over recorded threads: `uwf trace export`, `uwf scenario export`, `uwf replay`. */
 export const RECORDING_COMMANDS: CommandTable = [
   {
@@ -17,11 +24,7 @@ export const RECORDING_COMMANDS: CommandTable = [
             description:
               "the collector's OTLP/HTTP endpoint (/v1/traces is added); default OTEL_EXPORTER_OTLP_ENDPOINT",
           },
-          forksOf: {
-            flags: "--forks-of <thread>",
-            description: "this thread and its forks, at any depth",
-            completes: "thread",
-          },
+          forksOf: FORKS_OF_OPTION,
         },
         examples: [
           "uwf trace export 01J9 --endpoint http://localhost:4318",
@@ -43,11 +46,7 @@ export const RECORDING_COMMANDS: CommandTable = [
         description: "write threads' recorded replies as a scenario that `uwf run --agent scripted:FILE` plays back",
         arguments: [{ syntax: "[thread...]", key: "threads", completes: "thread" }],
         options: {
-          forksOf: {
-            flags: "--forks-of <thread>",
-            description: "this thread and its forks, at any depth",
-            completes: "thread",
-          },
+          forksOf: FORKS_OF_OPTION,
           output: {
             flags: "-o, --output <file>",
             description: "write the scenario to FILE (JSON if it ends in .json, else YAML) instead of stdout",

@@ -8,10 +8,14 @@ import { errorResultSchema, type Lease, shownThreadSchema, startResultSchema } f
 import { openStoreFromEnvironment } from "../../../src/home/open-store.ts";
 import { parseEvents } from "../../helpers/cli-events.ts";
 import { BACKENDS, useBackendEnv } from "../../helpers/store-backends.ts";
-import { createTempHome, FIXTURES, LINEAR, type TempHome } from "../../helpers/temp-home.ts";
-
-const workflow = (name: string) => join(FIXTURES, "workflows", `${name}.yaml`);
-const scripted = (name: string) => `scripted:${join(FIXTURES, "workflows", `${name}.scenario.yaml`)}`;
+import {
+  createTempHome,
+  FIXTURES,
+  fixtureWorkflow,
+  LINEAR,
+  scriptedFixture,
+  type TempHome,
+} from "../../helpers/temp-home.ts";
 
 let temp: TempHome;
 beforeEach(() => {
@@ -19,7 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-const start = (name: string) => temp.startThread(workflow(name), "The task");
+const start = (name: string) => temp.startThread(fixtureWorkflow(name), "The task");
 
 const record = (thread: string) => temp.showThread(thread);
 
@@ -30,12 +34,12 @@ describe("uwf cancel", () => {
     expect(cancelled.exitCode).toBe(0);
     expect(shownThreadSchema.parse(cancelled.json()).status).toBe("cancelled");
     expect((await record(thread)).status).toBe("cancelled");
-    expect((await temp.uwf(["step", thread, "--agent", scripted("linear")])).exitCode).toBe(1);
+    expect((await temp.uwf(["step", thread, "--agent", scriptedFixture("linear")])).exitCode).toBe(1);
   });
 
   it("cancels a suspended thread", async () => {
     const thread = await start("ask");
-    expect((await temp.uwf(["step", thread, "--agent", scripted("ask")])).exitCode).toBe(20);
+    expect((await temp.uwf(["step", thread, "--agent", scriptedFixture("ask")])).exitCode).toBe(20);
     const cancelled = await temp.uwf(["cancel", thread]);
     expect(cancelled.exitCode).toBe(0);
     expect(cancelled.stdout).toBe(`thread ${thread} cancelled\n`);
@@ -44,7 +48,7 @@ describe("uwf cancel", () => {
 
   it("refuses an ended thread with exit 1 and a clear message, and leaves its record as it was", async () => {
     const thread = await start("linear");
-    expect((await temp.uwf(["step", thread, "--all", "--agent", scripted("linear")])).exitCode).toBe(0);
+    expect((await temp.uwf(["step", thread, "--all", "--agent", scriptedFixture("linear")])).exitCode).toBe(0);
     const before = await record(thread);
     expect(before.status).toBe("ended");
 

@@ -138,8 +138,9 @@ describe("buildWholeThreadPrompt", () => {
       );
       const references: number[] = [];
       const runTexts = new Set<string>();
-      for (const stored of await storedPromptsOfLoop(kit, "Count.", bodies)) {
-        const refs = (stored.parts ?? []).flatMap((part) => ("ref" in part ? [part.ref] : []));
+      const stored = await storedPromptsOfLoop(kit, "Count.", bodies);
+      for (const prompt of stored) {
+        const refs = (prompt.parts ?? []).flatMap((part) => ("ref" in part ? [part.ref] : []));
         references.push(refs.length);
         for (const ref of refs) {
           const text = ((await kit.store.objects.get(ref)) as { text: string }).text;
@@ -154,6 +155,13 @@ describe("buildWholeThreadPrompt", () => {
       expect(references[8]).toBe(1);
       expect(references[32]).toBe(1);
       expect(references.at(-1)).toBe(2 + 1 + 8 + 3);
+      // It keeps the body lengths a later prompt needs: from step 79's, the one it cut, on (5, not 83).
+      const last = stored.at(-1)?.history;
+      expect(last).toMatchObject({ from: 78, full: 79, cut: 20_000 - 4 * 4_014 });
+      expect(last?.bodies).toHaveLength(83 - 78);
+      // While every body fits, every length is kept, and the node has no `from`.
+      expect(stored[40]?.history).not.toHaveProperty("from");
+      expect(stored[40]?.history?.bodies).toHaveLength(40);
       expect([...runTexts].sort()).toEqual(["left out", "whole"]);
     } finally {
       kit.cleanup();

@@ -71,13 +71,15 @@ export async function buildWholeThreadPrompt(
   const key = `${options.workflowAddress} ${roleName} ${bodyQuota}`;
   const count = history.length;
   const previous = await previousPrompt(history, roleName, key);
-  const reused = previous?.history.bodies.length ?? 0;
-  const lengths: number[] = [];
-  for (let index = 0; index < count; index++) {
-    lengths.push(index < reused ? (previous?.history.bodies[index] ?? 0) : (await history.body(index)).length);
+  const lengths = await bodyLengths(history, previous?.history ?? null);
+  let allotments = allotBodies(lengths, bodyQuota);
+  let shown = bodiesShownBy(allotments);
+  if (previous !== null && shown.full - 1 < (previous.history.from ?? 0)) {
+    // The quota reached a step whose length the previous prompt did not keep: it cannot, unless that
+    // prompt was made otherwise than here; read them all rather than trust the gap.
+    allotments = allotBodies(await bodyLengths(history, null), bodyQuota);
+    shown = bodiesShownBy(allotments);
   }
-  const allotments = allotBodies(lengths, bodyQuota);
-  const shown = bodiesShownBy(allotments);
   const before = previous === null ? null : bodiesShownIn(previous.history);
   /** Whether the previous prompt showed each entry of `segment` as this one will. */
   const agrees = (segment: Segment): boolean => before !== null && shownAlike(before, shown, segment);
@@ -141,10 +143,43 @@ export async function buildWholeThreadPrompt(
     prompt: parts.map((part) => part.text).join(""),
     stored: storedPrompt(
       parts,
-      { key, bodies: lengths, full: shown.full, cut: shown.cut },
+      storedHistory(key, lengths, shown),
       // Linked from the previous prompt, which is in this thread's chain: gc keeps them, so they are not put again.
       new Set(previous?.refs.values() ?? []),
     ),
+  };
+}
+
+/**
+ * Each step's body length, for allotting the quota: from the previous prompt's `history` where it kept
+ * them, read from the store for the steps since. The steps it left out for good (before its `from`)
+ * count as 0: the quota never reaches them again (see storedHistory).
+ */
+async function bodyLengths(history: ThreadHistory, previous: PromptHistory | null): Promise<number[]> {
+  const from = previous?.from ?? 0;
+  const kept = previous === null ? 0 : from + previous.bodies.length;
+  const lengths: number[] = [];
+  for (let index = 0; index < history.length; index++) {
+    if (index < from) lengths.push(0);
+    else lengths.push(index < kept ? (previous?.bodies[index - from] ?? 0) : (await history.body(index)).length);
+  }
+  return lengths;
+}
+
+/**
+ * The `history` a prompt stores: its key, how it shows the bodies, and the lengths the role's next prompt
+ * needs to allot the quota again. That prompt shows more steps, so no more bodies fit: the steps before
+ * the one this prompt cut or could not fit are left out for good, and their lengths are not kept (a
+ * thread's prompts then cost the store what their newest steps cost, not a number per step each time).
+ */
+function storedHistory(key: string, lengths: readonly number[], shown: BodiesShown): PromptHistory {
+  const from = Math.max(0, shown.full - 1);
+  return {
+    key,
+    ...(from === 0 ? {} : { from }),
+    bodies: lengths.slice(from),
+    full: shown.full,
+    cut: shown.cut,
   };
 }
 
@@ -200,7 +235,7 @@ function bodiesShownBy(allotments: readonly BodyAllotment[]): BodiesShown {
 }
 
 function bodiesShownIn(history: PromptHistory): BodiesShown {
-  return { count: history.bodies.length, full: history.full, cut: history.cut };
+  return { count: (history.from ?? 0) + history.bodies.length, full: history.full, cut: history.cut };
 }
 
 /**
@@ -226,7 +261,7 @@ async function previousPrompt(
   if (node?.type !== "prompt/1" || node.history?.key !== key || !Array.isArray(node.parts)) return null;
   const refs = node.parts.flatMap((part) => ("ref" in part ? [part.ref] : []));
   // Its entries are the steps before the role's last visit.
-  if (node.history.bodies.length !== last) return null;
+  if ((node.history.from ?? 0) + node.history.bodies.length !== last) return null;
   // The grouping it was stored with: today's, an earlier one, or one entry a segment.
   let segments: Segment[] | undefined;
   for (const runLengths of [HISTORY_RUN_LENGTHS, ...EARLIER_RUN_LENGTHS, []]) {

@@ -93,7 +93,12 @@ export const promptNodeSchema = nodeSchema("prompt/1", {
   history: z
     .object({
       key: z.string(),
-      /** Each step's body length, in UTF-16 code units. */
+      /**
+       * The steps before this index are left out for good (a later prompt of the same key shows more
+       * steps, so no fewer bodies fit): their lengths are not kept. Absent: 0.
+       */
+      from: z.number().int().positive().optional(),
+      /** The body length of each step from `from` on, in UTF-16 code units. */
       bodies: z.array(z.number().int().nonnegative()),
       full: z.number().int().nonnegative(),
       cut: z.number().int().positive().nullable(),

@@ -100,6 +100,7 @@ describe("the @uwf/engine entry", () => {
       "loadThreadLog",
       "loadThreadView",
       "logResultOf",
+      "newThreadId",
       "nextFireAfter",
       "queueThread",
       "readAgentOutput",

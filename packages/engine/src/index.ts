@@ -162,6 +162,7 @@ export {
   expireDueSuspensions,
 } from "./suspensions/expire-due-suspensions.ts";
 export { type DeleteThreadOptions, deleteThread } from "./thread/delete-thread.ts";
+export { newThreadId } from "./thread/new-thread-id.ts";
 export { type QueueOutcome, type QueueThreadOptions, queueThread } from "./thread/queue-thread.ts";
 export {
   type RequeueFailedThreadOptions,

@@ -1,3 +1,4 @@
+import { newThreadId } from "@uwf/engine";
 import { createContext } from "../context/create-context.ts";
 import { shouldAnimate } from "../terminal/should-animate.ts";
 import { shouldColor } from "../terminal/should-color.ts";
@@ -46,8 +47,7 @@ export async function makeContext(
     interactive,
     signal,
     secondSignal,
-    // ulid loads node:crypto (~5 ms); only commands that create a thread need it.
-    newId: () => (require("ulid") as typeof import("ulid")).ulid(),
+    newId: newThreadId,
     progress,
     emit: (event, options) => {
       // A step's line replaces the status line, so the spinner goes first.

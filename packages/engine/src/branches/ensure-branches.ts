@@ -11,6 +11,7 @@ import {
 import { compileWorkflow, validateStartInputs } from "@uwf/workflow";
 import { storedNodeAs } from "../history/stored-node.ts";
 import { predictNextRole } from "../routing/predict-next-role.ts";
+import { newThreadId } from "../thread/new-thread-id.ts";
 import { describePolicy, readFanOut } from "./read-fan-out.ts";
 
 export interface EnsureBranchesOptions {
@@ -29,16 +30,6 @@ export interface FanOutState {
   address: Address;
   links: BranchLink[];
 }
-
-let monotonicId: (() => string) | undefined;
-/**
- * Branch ids, from one monotonic factory made on first use: ulid loads node:crypto (and Node's streams)
- * when imported, which every step would pay for, though only a fan-out makes ids (issue 43).
- */
-const defaultNewId = (): string => {
-  monotonicId ??= (require("ulid") as typeof import("ulid")).monotonicFactory();
-  return monotonicId();
-};
 
 /**
  * The branches of a parent whose head step fanned out, made if they are not all there yet (DESIGN §4):
@@ -110,7 +101,7 @@ async function newBranchRecord(
   options: EnsureBranchesOptions,
 ): Promise<ThreadRecord> {
   const { branch, step, address, start } = place;
-  const id = (options.newId ?? defaultNewId)();
+  const id = (options.newId ?? newThreadId)();
   const createdAt = options.now().toISOString();
   const branchOf = { thread: parent.id, step, branch: branch.key, address, role: branch.role };
   const common = {

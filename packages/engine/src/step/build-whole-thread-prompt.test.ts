@@ -7,7 +7,8 @@ import type { PromptNode, ThreadStepNode, WorkflowNode } from "@uwf/protocol";
 import { createEngineTestKit, type EngineTestKit } from "../../test/engine-test-kit.ts";
 import { loadHistory } from "../history/load-history.ts";
 import { readChain } from "../history/read-chain.ts";
-import { HISTORY_RUN_LENGTHS, historySegments } from "./build-whole-thread-prompt.ts";
+import { ThreadHistory } from "../history/thread-history.ts";
+import { buildWholeThreadPrompt, HISTORY_RUN_LENGTHS, historySegments } from "./build-whole-thread-prompt.ts";
 import { stepUntilDone } from "./step-until-done.ts";
 
 const LOOP = `name: loop
@@ -163,6 +164,43 @@ describe("buildWholeThreadPrompt", () => {
       expect(stored[40]?.history).not.toHaveProperty("from");
       expect(stored[40]?.history?.bodies).toHaveLength(40);
       expect([...runTexts].sort()).toEqual(["left out", "whole"]);
+    } finally {
+      kit.cleanup();
+    }
+  });
+  it("reads the steps since the role's last prompt, not every body, while every body fits", async () => {
+    const kit = createEngineTestKit();
+    try {
+      const steps = 40;
+      const bodies = Array.from({ length: steps }, (_, index) => `Short step ${index + 1}.`);
+      await storedPromptsOfLoop(kit, "Count.", bodies);
+      const [record] = (await kit.store.refs.listThreads({})).threads;
+      if (record === undefined) throw new Error("no thread");
+      let reads = 0;
+      const objects = new Proxy(kit.store.objects, {
+        get(target, property) {
+          const value = Reflect.get(target, property);
+          if (property !== "get" || typeof value !== "function") return value;
+          return (address: string) => {
+            reads++;
+            return value.call(target, address);
+          };
+        },
+      });
+      const history = new ThreadHistory(objects, await readChain(kit.store, record.head));
+      await history.step(steps - 1);
+      reads = 0;
+      await buildWholeThreadPrompt({
+        history,
+        workflow: (await kit.store.objects.get(record.workflowAddress)) as WorkflowNode,
+        workflowAddress: record.workflowAddress,
+        roleName: "worker",
+        task: "Count.",
+        edgePrompt: "Go on.",
+      });
+      // The previous prompt's run and node, its run of 32 and its 7 newest entries (which make a run of 8
+      // with the last step's, formatted from the step already read): not the 40 bodies again.
+      expect(reads).toBeLessThanOrEqual(10);
     } finally {
       kit.cleanup();
     }

@@ -74,7 +74,8 @@ export async function buildWholeThreadPrompt(
   const lengths = await bodyLengths(history, previous?.history ?? null);
   let allotments = allotBodies(lengths, bodyQuota);
   let shown = bodiesShownBy(allotments);
-  if (previous !== null && shown.full - 1 < (previous.history.from ?? 0)) {
+  const keptFrom = previous?.history.from ?? 0;
+  if (keptFrom > 0 && shown.full - 1 < keptFrom) {
     // The quota reached a step whose length the previous prompt did not keep: it cannot, unless that
     // prompt was made otherwise than here; read them all rather than trust the gap.
     allotments = allotBodies(await bodyLengths(history, null), bodyQuota);
